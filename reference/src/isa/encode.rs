@@ -1,0 +1,263 @@
+//! The 64-bit gfx11 DS encoding, both ways.
+//!
+//! Layout (RDNA3 ISA guide, "Microcode Formats", DS): OFFSET0 [7:0], OFFSET1 [15:8], bit 16
+//! reserved, GDS [17], OP [25:18], ENCODING [31:26] = 0b110110, ADDR [39:32], DATA0 [47:40],
+//! DATA1 [55:48], VDST [63:56]. Register fields an op does not use must be zero, as must the
+//! offset bytes of an op without an offset (LLVM's disassembler rejects both). LLVM 19 ignores the
+//! reserved bit 16 when disassembling; this decoder rejects it, since no assembler sets it.
+
+use super::{DsOp, Field, Gds, OffsetForm, OpInfo};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Bits [31:26] of every DS instruction.
+pub const DS_ENCODING: u64 = 0b110110;
+const RESERVED_BIT16: u64 = 1 << 16;
+
+/// One DS instruction: an op and its fields, as encoded (register numbers are first VGPRs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DsInst {
+    /// The operation (OP field).
+    #[serde(with = "op_by_name")]
+    pub op: DsOp,
+    /// First VGPR of VDST.
+    pub vdst: u8,
+    /// VGPR holding the byte address.
+    pub addr: u8,
+    /// First VGPR of DATA0.
+    pub data0: u8,
+    /// First VGPR of DATA1.
+    pub data1: u8,
+    /// OFFSET0 (low byte of a 16-bit offset).
+    pub offset0: u8,
+    /// OFFSET1 (high byte of a 16-bit offset).
+    pub offset1: u8,
+    /// GDS bit.
+    pub gds: bool,
+}
+
+/// Serialises a [`DsOp`] as its gfx11 mnemonic.
+pub mod op_by_name {
+    use super::DsOp;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    /// Writes the mnemonic.
+    pub fn serialize<S: Serializer>(op: &DsOp, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(op.name())
+    }
+
+    /// Reads a mnemonic (gfx11 or legacy spelling).
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DsOp, D::Error> {
+        let name = String::deserialize(d)?;
+        DsOp::from_name(&name).ok_or_else(|| {
+            let near = super::super::suggest(&name, 3);
+            D::Error::custom(format!(
+                "unknown DS op `{name}`{}",
+                if near.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (did you mean {}?)", near.join(", "))
+                }
+            ))
+        })
+    }
+}
+
+/// An instruction whose fields do not fit its op (shared by the encoder, decoder and parser).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InstError {
+    /// A register field the op does not use holds a non-zero value.
+    UnusedField { op: DsOp, field: Field, value: u8 },
+    /// A register tuple runs past v255.
+    RegisterRange { op: DsOp, field: Field, first: u8, dwords: u8 },
+    /// `gds` set on an op that only addresses LDS.
+    GdsForbidden(DsOp),
+    /// `gds` missing on an op that only addresses GDS.
+    GdsRequired(DsOp),
+    /// Non-zero offset bytes on an op that takes no offset.
+    OffsetNotAllowed(DsOp),
+}
+
+impl fmt::Display for InstError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            InstError::UnusedField { op, field, value } => write!(
+                f,
+                "{op} does not use {}, but the field holds {value}: it must be 0",
+                field.name()
+            ),
+            InstError::RegisterRange { op, field, first, dwords } => write!(
+                f,
+                "{op} reads {dwords} dwords of {} from v{first}, which runs past v255: start at v{} or lower",
+                field.name(),
+                256 - u32::from(dwords)
+            ),
+            InstError::GdsForbidden(op) => {
+                write!(f, "{op} cannot address GDS: remove `gds`")
+            }
+            InstError::GdsRequired(op) => {
+                write!(f, "{op} only addresses GDS: it must be written with `gds`")
+            }
+            InstError::OffsetNotAllowed(op) => {
+                write!(f, "{op} takes no offset: the offset bytes must be 0")
+            }
+        }
+    }
+}
+
+impl std::error::Error for InstError {}
+
+/// Why 8 bytes are not a valid gfx11 DS instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Bits [31:26] are not the DS encoding 0b110110: the word belongs to another format.
+    NotDs { encoding: u8 },
+    /// The OP field names no gfx11 DS instruction.
+    UnknownOpcode(u8),
+    /// The reserved bit 16 is set.
+    ReservedBit,
+    /// The fields do not fit the op.
+    Inst(InstError),
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::NotDs { encoding } => write!(
+                f,
+                "not a DS instruction: bits [31:26] are {encoding:#08b}, DS is 0b110110 (is the word in little-endian byte order?)"
+            ),
+            DecodeError::UnknownOpcode(op) => write!(
+                f,
+                "opcode {op:#04x} is not a gfx11 DS instruction (`ds-harness list` shows the defined ones)"
+            ),
+            DecodeError::ReservedBit => {
+                write!(f, "reserved bit 16 is set: it must be 0 (llvm-mc-19 ignores it)")
+            }
+            DecodeError::Inst(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Encoding fails only when the fields do not fit the op.
+pub type EncodeError = InstError;
+
+impl DsInst {
+    /// `op` with every field zero.
+    pub fn new(op: DsOp) -> DsInst {
+        DsInst { op, vdst: 0, addr: 0, data0: 0, data1: 0, offset0: 0, offset1: 0, gds: false }
+    }
+
+    /// This instruction's table row.
+    pub fn info(&self) -> &'static OpInfo {
+        self.op.info()
+    }
+
+    /// The two offset bytes as one 16-bit value (OFFSET1 high).
+    pub fn offset16(&self) -> u16 {
+        u16::from_le_bytes([self.offset0, self.offset1])
+    }
+
+    /// Sets both offset bytes from a 16-bit value.
+    pub fn with_offset16(mut self, offset: u16) -> DsInst {
+        [self.offset0, self.offset1] = offset.to_le_bytes();
+        self
+    }
+
+    /// The register number in `field`.
+    pub fn reg(&self, field: Field) -> u8 {
+        match field {
+            Field::Vdst => self.vdst,
+            Field::Addr => self.addr,
+            Field::Data0 => self.data0,
+            Field::Data1 => self.data1,
+        }
+    }
+
+    /// Sets the register number in `field`.
+    pub fn set_reg(&mut self, field: Field, value: u8) {
+        match field {
+            Field::Vdst => self.vdst = value,
+            Field::Addr => self.addr = value,
+            Field::Data0 => self.data0 = value,
+            Field::Data1 => self.data1 = value,
+        }
+    }
+
+    /// Checks that the fields fit the op: unused fields zero, tuples within v255, `gds` legal,
+    /// no offset on an op without one.
+    pub fn validate(&self) -> Result<(), InstError> {
+        let info = self.info();
+        for field in Field::ALL {
+            let dwords = info.operands.dwords(field);
+            let value = self.reg(field);
+            if dwords == 0 && value != 0 {
+                return Err(InstError::UnusedField { op: self.op, field, value });
+            }
+            if dwords > 0 && u32::from(value) + u32::from(dwords) > 256 {
+                return Err(InstError::RegisterRange { op: self.op, field, first: value, dwords });
+            }
+        }
+        match (info.gds, self.gds) {
+            (Gds::Forbidden, true) => return Err(InstError::GdsForbidden(self.op)),
+            (Gds::Required, false) => return Err(InstError::GdsRequired(self.op)),
+            _ => {}
+        }
+        if info.offset == OffsetForm::NoOffset && self.offset16() != 0 {
+            return Err(InstError::OffsetNotAllowed(self.op));
+        }
+        Ok(())
+    }
+
+    /// The 64-bit instruction word.
+    pub fn encode(&self) -> Result<u64, EncodeError> {
+        self.validate()?;
+        Ok(u64::from(self.offset0)
+            | u64::from(self.offset1) << 8
+            | u64::from(self.gds) << 17
+            | u64::from(self.info().opcode) << 18
+            | DS_ENCODING << 26
+            | u64::from(self.addr) << 32
+            | u64::from(self.data0) << 40
+            | u64::from(self.data1) << 48
+            | u64::from(self.vdst) << 56)
+    }
+
+    /// The instruction as 8 little-endian bytes, as it sits in memory.
+    pub fn to_bytes(&self) -> Result<[u8; 8], EncodeError> {
+        self.encode().map(u64::to_le_bytes)
+    }
+
+    /// Decodes a 64-bit instruction word.
+    pub fn decode(word: u64) -> Result<DsInst, DecodeError> {
+        let encoding = ((word >> 26) & 0x3f) as u8;
+        if u64::from(encoding) != DS_ENCODING {
+            return Err(DecodeError::NotDs { encoding });
+        }
+        let opcode = ((word >> 18) & 0xff) as u8;
+        let op = DsOp::from_opcode(opcode).ok_or(DecodeError::UnknownOpcode(opcode))?;
+        if word & RESERVED_BIT16 != 0 {
+            return Err(DecodeError::ReservedBit);
+        }
+        let byte = |shift: u32| (word >> shift) as u8;
+        let inst = DsInst {
+            op,
+            offset0: byte(0),
+            offset1: byte(8),
+            gds: word & (1 << 17) != 0,
+            addr: byte(32),
+            data0: byte(40),
+            data1: byte(48),
+            vdst: byte(56),
+        };
+        inst.validate().map_err(DecodeError::Inst)?;
+        Ok(inst)
+    }
+
+    /// Decodes 8 little-endian bytes.
+    pub fn from_bytes(bytes: [u8; 8]) -> Result<DsInst, DecodeError> {
+        DsInst::decode(u64::from_le_bytes(bytes))
+    }
+}

@@ -1,0 +1,452 @@
+//! The gfx11 DS instruction set as data: the one opcode table ([`DS_OPS`]), its field types, and
+//! what is derived from it (encoder and decoder in [`encode`], LLVM assembly syntax in [`syntax`],
+//! swizzle patterns in [`swizzle`]).
+//!
+//! Facts come from AMD's "RDNA3 Instruction Set Architecture Reference Guide" (chapter "Microcode
+//! Formats", DS; chapter "Instructions", LDS & GDS instructions) and are checked against LLVM 19's
+//! gfx1100 assembler and disassembler. Nothing outside [`table`] names an opcode number.
+
+use serde::Serialize;
+
+pub mod encode;
+pub mod swizzle;
+pub mod syntax;
+
+pub use encode::{DecodeError, DsInst, EncodeError, InstError};
+
+/// Expands the table rows of `table.rs` into [`DsOp`] and [`DS_OPS`].
+macro_rules! ds_table {
+    ($( ($v:ident, $name:literal, $opc:literal, $vd:literal, $a:literal, $d0:literal, $d1:literal,
+         $off:ident, $gds:ident, $fam:expr, $elem:ident, $legacy:expr, $hip:expr) ),* $(,)?) => {
+        /// A gfx11 DS opcode: one variant per row of the DS table, in opcode order.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum DsOp { $($v),* }
+
+        /// The DS table: one row per gfx11 DS opcode, in opcode order; `DS_OPS[op as usize].op == op`.
+        pub static DS_OPS: &[$crate::isa::OpInfo] = &[
+            $($crate::isa::OpInfo {
+                op: DsOp::$v,
+                name: $name,
+                opcode: $opc,
+                operands: $crate::isa::Operands { vdst: $vd, addr: $a, data0: $d0, data1: $d1 },
+                offset: $crate::isa::OffsetForm::$off,
+                gds: $crate::isa::Gds::$gds,
+                family: $fam,
+                elem: $crate::isa::Elem::$elem,
+                legacy_name: $legacy,
+                hip_unsupported: $hip,
+            }),*
+        ];
+    };
+}
+
+mod table;
+pub use table::{DsOp, DS_OPS};
+
+/// One row of the DS table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct OpInfo {
+    /// The enum value of this row.
+    #[serde(skip)]
+    pub op: DsOp,
+    /// The gfx11 mnemonic (ISA guide, DS opcode list; LLVM's gfx11 spelling).
+    pub name: &'static str,
+    /// The 8-bit `OP` field, bits [25:18] (ISA guide, DS opcode list).
+    pub opcode: u8,
+    /// The VGPR operands and their widths (ISA guide, instruction descriptions).
+    pub operands: Operands,
+    /// How the two offset bytes are read (ISA guide, DS format: OFFSET0, OFFSET1).
+    pub offset: OffsetForm,
+    /// Whether the GDS bit (bit 17) may, must or must not be set.
+    pub gds: Gds,
+    /// The semantics family, dispatched on by the model.
+    pub family: Family,
+    /// The element type the family works on (from the mnemonic's type suffix).
+    pub elem: Elem,
+    /// The pre-gfx11 mnemonic that LLVM still accepts as input, printed with the gfx11 name.
+    pub legacy_name: Option<&'static str>,
+    /// `None` when a HIP compute kernel can run the op; otherwise why it cannot.
+    pub hip_unsupported: Option<&'static str>,
+}
+
+/// The VGPR operands of an op, in LLVM's operand order (vdst, addr, data0, data1), as dword counts.
+/// A count of 0 means the field is unused and must encode as zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Operands {
+    /// Dwords written to VDST (the op returns a value when non-zero).
+    pub vdst: u8,
+    /// 1 when the op reads a per-lane byte address from ADDR, else 0.
+    pub addr: u8,
+    /// Dwords read from DATA0.
+    pub data0: u8,
+    /// Dwords read from DATA1.
+    pub data1: u8,
+}
+
+impl Operands {
+    /// The dword count of `field`.
+    pub fn dwords(&self, field: Field) -> u8 {
+        match field {
+            Field::Vdst => self.vdst,
+            Field::Addr => self.addr,
+            Field::Data0 => self.data0,
+            Field::Data1 => self.data1,
+        }
+    }
+}
+
+/// A register field of the DS encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Field {
+    /// VDST, bits [63:56].
+    Vdst,
+    /// ADDR, bits [39:32].
+    Addr,
+    /// DATA0, bits [47:40].
+    Data0,
+    /// DATA1, bits [55:48].
+    Data1,
+}
+
+impl Field {
+    /// All register fields, in LLVM's operand order.
+    pub const ALL: [Field; 4] = [Field::Vdst, Field::Addr, Field::Data0, Field::Data1];
+
+    /// The field's name as the ISA guide writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Vdst => "vdst",
+            Field::Addr => "addr",
+            Field::Data0 => "data0",
+            Field::Data1 => "data1",
+        }
+    }
+}
+
+/// How OFFSET0 (bits [7:0]) and OFFSET1 (bits [15:8]) are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum OffsetForm {
+    /// One unsigned 16-bit byte offset, `offset:N` (OFFSET1 is the high byte).
+    Single,
+    /// Two 8-bit offsets `offset0:N offset1:M`, each in units of the element size.
+    Pair,
+    /// Two 8-bit offsets, each in units of 64 x the element size (`_stride64`).
+    Stride64,
+    /// The 16-bit offset is a lane-swizzle pattern (`offset:swizzle(...)`).
+    Swizzle,
+    /// No offset: both bytes must be zero.
+    NoOffset,
+}
+
+/// Whether the GDS bit may be set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Gds {
+    /// LDS only (`gds` is rejected).
+    Forbidden,
+    /// LDS by default, GDS with `gds`.
+    Allowed,
+    /// Always GDS (`gds` must be written).
+    Required,
+}
+
+/// Whether a D16 load or store works on the low or high half of the 32-bit register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum D16 {
+    /// A full-register load or store.
+    No,
+    /// Load into bits [15:0], keeping bits [31:16] of vdst.
+    Lo,
+    /// Load into (or store from) bits [31:16], keeping bits [15:0] of vdst.
+    Hi,
+}
+
+/// The update of an atomic read-modify-write (ISA guide, LDS & GDS instructions). Signedness and
+/// float-ness come from the row's [`Elem`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Rmw {
+    /// `mem + data0` (integer wrap-around, or float add for F32).
+    Add,
+    /// `mem - data0`.
+    Sub,
+    /// `data0 - mem`.
+    Rsub,
+    /// `mem >= data0 ? 0 : mem + 1`.
+    Inc,
+    /// `mem == 0 || mem > data0 ? data0 : mem - 1`.
+    Dec,
+    /// Minimum (signed, unsigned or float by element type).
+    Min,
+    /// Maximum (signed, unsigned or float by element type).
+    Max,
+    /// `mem & data0`.
+    And,
+    /// `mem | data0`.
+    Or,
+    /// `mem ^ data0`.
+    Xor,
+    /// `(mem & !data0) | data1`.
+    Mskor,
+    /// `data0` (store-exchange; two addresses with a pair offset form).
+    Xchg,
+    /// `mem == data1 ? data0 : mem` (gfx11 order: data0 is the new value, data1 the compare).
+    CmpStore,
+    /// `mem >= data0 ? mem - data0 : mem + data1`.
+    Wrap,
+}
+
+/// The semantics family of an op: what the model dispatches on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Family {
+    /// Atomic read-modify-write of one element; returns the old value when the op has a vdst.
+    Rmw(Rmw),
+    /// Load of one element (two with a pair offset form).
+    Load(D16),
+    /// Store of one element (two with a pair offset form).
+    Store(D16),
+    /// 64-bit conditional exchange of two 32-bit halves, each by the sign bit of its new value.
+    CondXchg32,
+    /// Lane swizzle within the wave (no LDS access).
+    Swizzle,
+    /// Forward permute: lane i writes its data to the lane named by its address.
+    Permute,
+    /// Backward permute: lane i reads the data of the lane named by its address.
+    Bpermute,
+    /// Store at `M0[15:0] + offset + lane_id * 4` (no address operand).
+    StoreAddTid,
+    /// Load from `M0[15:0] + offset + lane_id * 4` (no address operand).
+    LoadAddTid,
+    /// Append: add popcount(EXEC) to the counter at `M0[15:0] + offset`; returns the old value.
+    Append,
+    /// Consume: subtract popcount(EXEC) from the counter; returns the old value.
+    Consume,
+    /// Ray-tracing BVH traversal short stack (updates the addr register too).
+    BvhStack,
+    /// No operation.
+    Nop,
+    /// Global wave sync (GDS only).
+    Gws,
+    /// Ordered count (GDS only).
+    OrderedCount,
+    /// Geometry-shader register add/sub (GDS only).
+    GsReg,
+}
+
+/// The element type an op works on, from its mnemonic's suffix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Elem {
+    /// No data (ds_nop, GWS semaphores).
+    None,
+    /// 8 bits, untyped.
+    B8,
+    /// 8 bits, zero-extended.
+    U8,
+    /// 8 bits, sign-extended.
+    I8,
+    /// 16 bits, untyped.
+    B16,
+    /// 16 bits, zero-extended.
+    U16,
+    /// 16 bits, sign-extended.
+    I16,
+    /// 32 bits, untyped.
+    B32,
+    /// 32 bits, unsigned.
+    U32,
+    /// 32 bits, signed.
+    I32,
+    /// IEEE binary32.
+    F32,
+    /// 64 bits, untyped.
+    B64,
+    /// 64 bits, unsigned.
+    U64,
+    /// 64 bits, signed.
+    I64,
+    /// IEEE binary64.
+    F64,
+    /// 96 bits.
+    B96,
+    /// 128 bits.
+    B128,
+}
+
+impl Elem {
+    /// Size of one element in bytes.
+    pub fn bytes(self) -> u32 {
+        match self {
+            Elem::None => 0,
+            Elem::B8 | Elem::U8 | Elem::I8 => 1,
+            Elem::B16 | Elem::U16 | Elem::I16 => 2,
+            Elem::B32 | Elem::U32 | Elem::I32 | Elem::F32 => 4,
+            Elem::B64 | Elem::U64 | Elem::I64 | Elem::F64 => 8,
+            Elem::B96 => 12,
+            Elem::B128 => 16,
+        }
+    }
+
+    /// The mnemonic suffix of this type (`"u32"`, `"f64"`, ...).
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Elem::None => "",
+            Elem::B8 => "b8",
+            Elem::U8 => "u8",
+            Elem::I8 => "i8",
+            Elem::B16 => "b16",
+            Elem::U16 => "u16",
+            Elem::I16 => "i16",
+            Elem::B32 => "b32",
+            Elem::U32 => "u32",
+            Elem::I32 => "i32",
+            Elem::F32 => "f32",
+            Elem::B64 => "b64",
+            Elem::U64 => "u64",
+            Elem::I64 => "i64",
+            Elem::F64 => "f64",
+            Elem::B96 => "b96",
+            Elem::B128 => "b128",
+        }
+    }
+
+    /// Signed integer type (min/max compare signed; narrow loads sign-extend).
+    pub fn is_signed(self) -> bool {
+        matches!(self, Elem::I8 | Elem::I16 | Elem::I32 | Elem::I64)
+    }
+
+    /// IEEE float type.
+    pub fn is_float(self) -> bool {
+        matches!(self, Elem::F32 | Elem::F64)
+    }
+}
+
+/// Opcode -> row, built once at compile time from the table.
+static BY_OPCODE: [Option<DsOp>; 256] = {
+    let mut t = [None; 256];
+    let mut i = 0;
+    while i < DS_OPS.len() {
+        t[DS_OPS[i].opcode as usize] = Some(DS_OPS[i].op);
+        i += 1;
+    }
+    t
+};
+
+impl DsOp {
+    /// This op's row of the DS table.
+    pub fn info(self) -> &'static OpInfo {
+        &DS_OPS[self as usize]
+    }
+
+    /// The op with the 8-bit `OP` field `opcode`, if gfx11 defines one.
+    pub fn from_opcode(opcode: u8) -> Option<DsOp> {
+        BY_OPCODE[opcode as usize]
+    }
+
+    /// The op spelled `name` (gfx11 or pre-gfx11 mnemonic, any case).
+    pub fn from_name(name: &str) -> Option<DsOp> {
+        DS_OPS
+            .iter()
+            .find(|r| {
+                r.name.eq_ignore_ascii_case(name)
+                    || r.legacy_name.is_some_and(|l| l.eq_ignore_ascii_case(name))
+            })
+            .map(|r| r.op)
+    }
+
+    /// Every op, in table order.
+    pub fn all() -> impl Iterator<Item = DsOp> {
+        DS_OPS.iter().map(|r| r.op)
+    }
+
+    /// The gfx11 mnemonic.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+}
+
+impl std::fmt::Display for DsOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl OpInfo {
+    /// The op writes VDST.
+    pub fn returns(&self) -> bool {
+        self.operands.vdst > 0
+    }
+
+    /// A HIP compute kernel can run this op.
+    pub fn hip_runnable(&self) -> bool {
+        self.hip_unsupported.is_none()
+    }
+
+    /// Bytes one unit of `offset0`/`offset1` stands for (1 for the single 16-bit form).
+    pub fn offset_scale(&self) -> u32 {
+        match self.offset {
+            OffsetForm::Pair => self.elem.bytes(),
+            OffsetForm::Stride64 => 64 * self.elem.bytes(),
+            OffsetForm::Single | OffsetForm::Swizzle | OffsetForm::NoOffset => 1,
+        }
+    }
+
+    /// The op accesses two addresses (`_2addr`, with or without `_stride64`).
+    pub fn two_addresses(&self) -> bool {
+        matches!(self.offset, OffsetForm::Pair | OffsetForm::Stride64)
+    }
+
+    /// The op also writes its ADDR register (only `ds_bvh_stack_rtn_b32`, whose stack pointer is
+    /// updated in place).
+    pub fn writes_addr(&self) -> bool {
+        self.family == Family::BvhStack
+    }
+
+    /// The op touches LDS memory (swizzle, permute and nop move no LDS data).
+    pub fn accesses_lds(&self) -> bool {
+        !matches!(
+            self.family,
+            Family::Swizzle | Family::Permute | Family::Bpermute | Family::Nop
+        )
+    }
+}
+
+/// The ops that a HIP compute kernel can run, in table order.
+pub fn runnable_ops() -> impl Iterator<Item = DsOp> {
+    DS_OPS.iter().filter(|r| r.hip_runnable()).map(|r| r.op)
+}
+
+/// The table's mnemonics closest to `name` (edit distance), best first: for "did you mean".
+pub fn suggest(name: &str, max: usize) -> Vec<&'static str> {
+    let name = name.to_ascii_lowercase();
+    let mut scored: Vec<(usize, &'static str)> = DS_OPS
+        .iter()
+        .flat_map(|r| std::iter::once(r.name).chain(r.legacy_name))
+        .map(|n| (edit_distance(&name, n), n))
+        .collect();
+    scored.sort();
+    let best = scored.first().map_or(0, |s| s.0);
+    let limit = best.max(name.len() / 3).max(2);
+    scored
+        .into_iter()
+        .filter(|&(d, _)| d <= limit)
+        .map(|(_, n)| n)
+        .take(max)
+        .collect()
+}
+
+/// Levenshtein distance between two ASCII strings.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b = b.as_bytes();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.bytes().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests;

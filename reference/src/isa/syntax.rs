@@ -1,0 +1,335 @@
+//! LLVM's assembly syntax for gfx11 DS instructions, both ways, as `llvm-mc-19 -mcpu=gfx1100`
+//! prints and parses it: `ds_add_rtn_u32 v4, v1, v2 offset:16 gds`.
+//!
+//! Operands come in the order vdst, addr, data0, data1 (those the op uses); a tuple is `v[a:b]`
+//! (`v7` and `v[7]` for one register). Then the modifiers, in this order: `offset:N` or
+//! `offset0:N offset1:M` (each omitted when zero, `offset:swizzle(...)` for `ds_swizzle_b32`), and
+//! `gds`. Numbers are decimal, `0x` hex, `0b` binary or `0`-prefixed octal, as LLVM reads them.
+
+use super::{suggest, swizzle, DsInst, DsOp, Field, InstError, OffsetForm};
+use std::fmt;
+
+impl fmt::Display for DsInst {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let info = self.info();
+        f.write_str(info.name)?;
+        let mut first = true;
+        for field in Field::ALL {
+            let dwords = info.operands.dwords(field);
+            if dwords == 0 {
+                continue;
+            }
+            f.write_str(if first { " " } else { ", " })?;
+            first = false;
+            write_reg(f, self.reg(field), dwords)?;
+        }
+        match info.offset {
+            OffsetForm::Single if self.offset16() != 0 => write!(f, " offset:{}", self.offset16())?,
+            OffsetForm::Pair | OffsetForm::Stride64 => {
+                if self.offset0 != 0 {
+                    write!(f, " offset0:{}", self.offset0)?;
+                }
+                if self.offset1 != 0 {
+                    write!(f, " offset1:{}", self.offset1)?;
+                }
+            }
+            OffsetForm::Swizzle => {
+                if let Some(text) = swizzle::print(self.offset16()) {
+                    write!(f, " offset:{text}")?;
+                }
+            }
+            _ => {}
+        }
+        if self.gds {
+            f.write_str(" gds")?;
+        }
+        Ok(())
+    }
+}
+
+fn write_reg(f: &mut fmt::Formatter<'_>, first: u8, dwords: u8) -> fmt::Result {
+    if dwords == 1 {
+        write!(f, "v{first}")
+    } else {
+        write!(f, "v[{first}:{}]", u32::from(first) + u32::from(dwords) - 1)
+    }
+}
+
+/// Why a line is not a gfx11 DS instruction in LLVM syntax.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// Nothing but white space and comments.
+    Empty,
+    /// The mnemonic does not start with `ds_`: some other instruction.
+    NotDs(String),
+    /// A `ds_` mnemonic that gfx11 does not define.
+    UnknownMnemonic { name: String, near: Vec<&'static str> },
+    /// The number of register operands does not fit the op.
+    OperandCount { op: DsOp, expected: usize, found: usize },
+    /// A register operand that is not `vN`, `v[N]` or `v[N:M]` within v0..v255.
+    BadRegister { text: String, why: String },
+    /// A register tuple of the wrong width.
+    RegisterWidth { op: DsOp, field: Field, expected: u8, found: u8 },
+    /// A number the syntax does not read.
+    BadNumber { text: String },
+    /// An offset outside its field.
+    OffsetRange { op: DsOp, modifier: &'static str, value: u64, max: u32 },
+    /// A modifier this op does not take, a repeated one, or one out of order.
+    Modifier { op: DsOp, text: String, why: String },
+    /// A malformed `swizzle(...)` macro.
+    Swizzle(String),
+    /// The fields do not fit the op (e.g. `gds` where it is forbidden).
+    Inst(InstError),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Empty => write!(f, "no instruction on this line"),
+            ParseError::NotDs(m) => {
+                write!(f, "`{m}` is not a DS instruction: only ds_* mnemonics are assembled here")
+            }
+            ParseError::UnknownMnemonic { name, near } if near.is_empty() => {
+                write!(f, "unknown DS mnemonic `{name}` (`ds-harness list` shows all of them)")
+            }
+            ParseError::UnknownMnemonic { name, near } => {
+                write!(f, "unknown DS mnemonic `{name}`: did you mean {}?", near.join(", "))
+            }
+            ParseError::OperandCount { op, expected, found } => write!(
+                f,
+                "{op} takes {expected} register operand(s) ({}), found {found}",
+                operand_names(*op)
+            ),
+            ParseError::BadRegister { text, why } => write!(f, "bad register `{text}`: {why}"),
+            ParseError::RegisterWidth { op, field, expected, found } => write!(
+                f,
+                "{op} takes {expected} dword(s) in {}, found a {found}-register operand: write {}",
+                field.name(),
+                if *expected == 1 { "vN".to_string() } else { format!("v[N:N+{}]", expected - 1) }
+            ),
+            ParseError::BadNumber { text } => write!(
+                f,
+                "`{text}` is not an unsigned number (decimal, 0x hex, 0b binary or 0-prefixed octal)"
+            ),
+            ParseError::OffsetRange { op, modifier, value, max } => {
+                write!(f, "{modifier}:{value} is too large for {op}: the most is {max}")
+            }
+            ParseError::Modifier { op, text, why } => write!(f, "`{text}` on {op}: {why}"),
+            ParseError::Swizzle(why) => write!(f, "bad swizzle: {why}"),
+            ParseError::Inst(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+fn operand_names(op: DsOp) -> String {
+    let names: Vec<&str> = Field::ALL
+        .iter()
+        .filter(|&&fl| op.info().operands.dwords(fl) > 0)
+        .map(|fl| fl.name())
+        .collect();
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// Reads an unsigned integer as LLVM's assembler does: decimal, `0x`/`0X` hex, `0b` binary, or
+/// octal with a leading `0`.
+pub fn parse_int(text: &str) -> Option<u32> {
+    let t = text.trim();
+    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        (h, 16)
+    } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
+        (b, 2)
+    } else if t.len() > 1 && t.starts_with('0') {
+        (&t[1..], 8)
+    } else {
+        (t, 10)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    // Values past u32 are still numbers: saturate so the range check names them.
+    Some(u64::from_str_radix(digits, radix).map_or(u32::MAX, |v| v.min(u64::from(u32::MAX)) as u32))
+}
+
+/// Strips a trailing `//` or `;` comment.
+pub fn strip_comment(line: &str) -> &str {
+    let cut = [line.find("//"), line.find(';')].into_iter().flatten().min();
+    cut.map_or(line, |i| &line[..i])
+}
+
+/// Parses one instruction in LLVM syntax (a trailing comment is allowed).
+pub fn parse(line: &str) -> Result<DsInst, ParseError> {
+    let text = strip_comment(line).trim();
+    if text.is_empty() {
+        return Err(ParseError::Empty);
+    }
+    let (mnemonic, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let lower = mnemonic.to_ascii_lowercase();
+    if !lower.starts_with("ds_") {
+        return Err(ParseError::NotDs(mnemonic.to_string()));
+    }
+    let op = DsOp::from_name(&lower).ok_or_else(|| ParseError::UnknownMnemonic {
+        name: mnemonic.to_string(),
+        near: suggest(&lower, 3),
+    })?;
+    let info = op.info();
+    let mut inst = DsInst::new(op);
+
+    let (regs, modifiers) = split_operands(rest);
+    let fields: Vec<Field> =
+        Field::ALL.into_iter().filter(|&fl| info.operands.dwords(fl) > 0).collect();
+    if regs.len() != fields.len() {
+        return Err(ParseError::OperandCount { op, expected: fields.len(), found: regs.len() });
+    }
+    for (field, text) in fields.into_iter().zip(regs) {
+        let (first, dwords) = parse_reg(text)?;
+        let expected = info.operands.dwords(field);
+        if dwords != expected {
+            return Err(ParseError::RegisterWidth { op, field, expected, found: dwords });
+        }
+        inst.set_reg(field, first);
+    }
+
+    // Modifiers in LLVM's order; `stage` is how far along that order we are.
+    let mut stage = 0;
+    for m in modifiers {
+        let (key, value) = m.split_once(':').map_or((m, None), |(k, v)| (k, Some(v)));
+        let order = match (key, info.offset) {
+            ("offset", OffsetForm::Single | OffsetForm::Swizzle) => 1,
+            ("offset0", OffsetForm::Pair | OffsetForm::Stride64) => 1,
+            ("offset1", OffsetForm::Pair | OffsetForm::Stride64) => 2,
+            ("gds", _) => 3,
+            _ => {
+                let why = match info.offset {
+                    OffsetForm::NoOffset => format!("{op} takes no modifiers"),
+                    OffsetForm::Pair | OffsetForm::Stride64 => {
+                        "this op takes offset0:N offset1:M, then gds".to_string()
+                    }
+                    _ => "this op takes offset:N, then gds".to_string(),
+                };
+                return Err(ParseError::Modifier { op, text: m.to_string(), why });
+            }
+        };
+        if order <= stage {
+            return Err(ParseError::Modifier {
+                op,
+                text: m.to_string(),
+                why: "repeated or out of order (LLVM's order is offset, offset0, offset1, gds)"
+                    .into(),
+            });
+        }
+        stage = order;
+        if key == "gds" {
+            if value.is_some() {
+                return Err(ParseError::Modifier { op, text: m.into(), why: "gds takes no value".into() });
+            }
+            inst.gds = true;
+            continue;
+        }
+        let value = value.unwrap_or("");
+        if info.offset == OffsetForm::Swizzle {
+            if let Some(args) = value.strip_prefix("swizzle(").and_then(|v| v.strip_suffix(')')) {
+                inst = inst.with_offset16(swizzle::parse(args).map_err(ParseError::Swizzle)?);
+                continue;
+            }
+        }
+        let n = parse_int(value).ok_or_else(|| ParseError::BadNumber { text: value.to_string() })?;
+        let max = if key == "offset" { u32::from(u16::MAX) } else { u32::from(u8::MAX) };
+        if n > max {
+            let modifier = match key {
+                "offset" => "offset",
+                "offset0" => "offset0",
+                _ => "offset1",
+            };
+            return Err(ParseError::OffsetRange { op, modifier, value: u64::from(n), max });
+        }
+        match key {
+            "offset" => inst = inst.with_offset16(n as u16),
+            "offset0" => inst.offset0 = n as u8,
+            _ => inst.offset1 = n as u8,
+        }
+    }
+    inst.validate().map_err(ParseError::Inst)?;
+    Ok(inst)
+}
+
+/// Splits the text after the mnemonic into comma-separated register operands and the
+/// white-space-separated modifiers after them. A `swizzle(...)` value stays one modifier.
+fn split_operands(rest: &str) -> (Vec<&str>, Vec<&str>) {
+    let mut regs = Vec::new();
+    let mut s = rest.trim_start();
+    // Register operands: `v...` tokens separated by commas.
+    while s.starts_with('v') || s.starts_with('V') || s.starts_with(',') {
+        let end = s.find([',', ' ', '\t']).unwrap_or(s.len());
+        // A tuple `v[a : b]` may hold spaces; take up to its closing bracket.
+        let end = if s[..end].contains('[') && !s[..end].contains(']') {
+            s.find(']').map_or(s.len(), |i| i + 1)
+        } else {
+            end
+        };
+        regs.push(s[..end].trim());
+        s = s[end..].trim_start();
+        match s.strip_prefix(',') {
+            Some(after) => s = after.trim_start(),
+            None => break,
+        }
+    }
+    let mut mods = Vec::new();
+    while !s.is_empty() {
+        // `offset:swizzle(A, B)` may contain spaces inside its parentheses.
+        let end = match (s.find('('), s.find(char::is_whitespace)) {
+            (Some(open), Some(ws)) if open < ws => s[open..].find(')').map_or(s.len(), |c| open + c + 1),
+            (_, Some(ws)) => ws,
+            _ => s.len(),
+        };
+        mods.push(&s[..end]);
+        s = s[end..].trim_start();
+    }
+    (regs, mods)
+}
+
+/// Parses `vN`, `v[N]` or `v[N:M]` into (first register, dwords).
+fn parse_reg(text: &str) -> Result<(u8, u8), ParseError> {
+    let bad = |why: &str| ParseError::BadRegister { text: text.to_string(), why: why.to_string() };
+    let body = text.strip_prefix('v').ok_or_else(|| bad("expected a VGPR such as v7 or v[2:3]"))?;
+    let (lo, hi) = if let Some(inner) = body.strip_prefix('[').and_then(|b| b.strip_suffix(']')) {
+        match inner.split_once(':') {
+            Some((a, b)) => (a.trim(), b.trim()),
+            None => (inner.trim(), inner.trim()),
+        }
+    } else {
+        (body, body)
+    };
+    let num = |t: &str| -> Result<u32, ParseError> {
+        if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit()) {
+            return Err(bad("expected a VGPR such as v7 or v[2:3]"));
+        }
+        t.parse::<u32>().map_err(|_| bad("register index is out of range (v0..v255)"))
+    };
+    let (lo, hi) = (num(lo)?, num(hi)?);
+    if hi > 255 || lo > 255 {
+        return Err(bad("register index is out of range (v0..v255)"));
+    }
+    if hi < lo {
+        return Err(bad("the last register of a tuple comes before the first"));
+    }
+    let dwords = hi - lo + 1;
+    if dwords > 16 {
+        return Err(bad("tuples are at most 16 registers"));
+    }
+    Ok((lo as u8, dwords as u8))
+}
+
+/// The line `llvm-mc-19 -show-encoding` prints for an instruction: a tab, the text padded to
+/// column 40 (at least one space), then `; encoding: [0x..,...]`.
+pub fn llvm_mc_line(inst: &DsInst) -> Result<String, InstError> {
+    let bytes = inst.to_bytes()?;
+    let text = inst.to_string();
+    let hex: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
+    Ok(format!("\t{text:<39} ; encoding: [{}]", hex.join(",")))
+}
