@@ -69,7 +69,12 @@ pub enum InstError {
     /// A register field the op does not use holds a non-zero value.
     UnusedField { op: DsOp, field: Field, value: u8 },
     /// A register tuple runs past v255.
-    RegisterRange { op: DsOp, field: Field, first: u8, dwords: u8 },
+    RegisterRange {
+        op: DsOp,
+        field: Field,
+        first: u8,
+        dwords: u8,
+    },
     /// `gds` set on an op that only addresses LDS.
     GdsForbidden(DsOp),
     /// `gds` missing on an op that only addresses GDS.
@@ -147,7 +152,16 @@ pub type EncodeError = InstError;
 impl DsInst {
     /// `op` with every field zero.
     pub fn new(op: DsOp) -> DsInst {
-        DsInst { op, vdst: 0, addr: 0, data0: 0, data1: 0, offset0: 0, offset1: 0, gds: false }
+        DsInst {
+            op,
+            vdst: 0,
+            addr: 0,
+            data0: 0,
+            data1: 0,
+            offset0: 0,
+            offset1: 0,
+            gds: false,
+        }
     }
 
     /// This instruction's table row.
@@ -194,10 +208,19 @@ impl DsInst {
             let dwords = info.operands.dwords(field);
             let value = self.reg(field);
             if dwords == 0 && value != 0 {
-                return Err(InstError::UnusedField { op: self.op, field, value });
+                return Err(InstError::UnusedField {
+                    op: self.op,
+                    field,
+                    value,
+                });
             }
             if dwords > 0 && u32::from(value) + u32::from(dwords) > 256 {
-                return Err(InstError::RegisterRange { op: self.op, field, first: value, dwords });
+                return Err(InstError::RegisterRange {
+                    op: self.op,
+                    field,
+                    first: value,
+                    dwords,
+                });
             }
         }
         match (info.gds, self.gds) {

@@ -41,7 +41,9 @@ impl Pattern {
         } else if offset & 0xff00 == QUAD_PERM {
             Pattern::QuadPerm(std::array::from_fn(|i| ((offset >> (2 * i)) & 3) as u8))
         } else if offset >= 0xe000 {
-            Pattern::Fft { mask: (offset & MASK) as u8 }
+            Pattern::Fft {
+                mask: (offset & MASK) as u8,
+            }
         } else if offset >= 0xc000 {
             Pattern::Rotate {
                 amount: ((offset >> 5) & MASK) as u8,
@@ -62,7 +64,10 @@ pub fn print(offset: u16) -> Option<String> {
     }
     Some(match Pattern::decode(offset) {
         Pattern::QuadPerm(sel) => {
-            format!("swizzle(QUAD_PERM,{},{},{},{})", sel[0], sel[1], sel[2], sel[3])
+            format!(
+                "swizzle(QUAD_PERM,{},{},{},{})",
+                sel[0], sel[1], sel[2], sel[3]
+            )
         }
         Pattern::BitMask { and, or, xor } => {
             let (and, or, xor) = (u16::from(and), u16::from(or), u16::from(xor));

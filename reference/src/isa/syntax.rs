@@ -63,17 +63,34 @@ pub enum ParseError {
     /// The mnemonic does not start with `ds_`: some other instruction.
     NotDs(String),
     /// A `ds_` mnemonic that gfx11 does not define.
-    UnknownMnemonic { name: String, near: Vec<&'static str> },
+    UnknownMnemonic {
+        name: String,
+        near: Vec<&'static str>,
+    },
     /// The number of register operands does not fit the op.
-    OperandCount { op: DsOp, expected: usize, found: usize },
+    OperandCount {
+        op: DsOp,
+        expected: usize,
+        found: usize,
+    },
     /// A register operand that is not `vN`, `v[N]` or `v[N:M]` within v0..v255.
     BadRegister { text: String, why: String },
     /// A register tuple of the wrong width.
-    RegisterWidth { op: DsOp, field: Field, expected: u8, found: u8 },
+    RegisterWidth {
+        op: DsOp,
+        field: Field,
+        expected: u8,
+        found: u8,
+    },
     /// A number the syntax does not read.
     BadNumber { text: String },
     /// An offset outside its field.
-    OffsetRange { op: DsOp, modifier: &'static str, value: u64, max: u32 },
+    OffsetRange {
+        op: DsOp,
+        modifier: &'static str,
+        value: u64,
+        max: u32,
+    },
     /// A modifier this op does not take, a repeated one, or one out of order.
     Modifier { op: DsOp, text: String, why: String },
     /// A malformed `swizzle(...)` macro.
@@ -158,7 +175,10 @@ pub fn parse_int(text: &str) -> Option<u32> {
 
 /// Strips a trailing `//` or `;` comment.
 pub fn strip_comment(line: &str) -> &str {
-    let cut = [line.find("//"), line.find(';')].into_iter().flatten().min();
+    let cut = [line.find("//"), line.find(';')]
+        .into_iter()
+        .flatten()
+        .min();
     cut.map_or(line, |i| &line[..i])
 }
 
@@ -181,16 +201,27 @@ pub fn parse(line: &str) -> Result<DsInst, ParseError> {
     let mut inst = DsInst::new(op);
 
     let (regs, modifiers) = split_operands(rest);
-    let fields: Vec<Field> =
-        Field::ALL.into_iter().filter(|&fl| info.operands.dwords(fl) > 0).collect();
+    let fields: Vec<Field> = Field::ALL
+        .into_iter()
+        .filter(|&fl| info.operands.dwords(fl) > 0)
+        .collect();
     if regs.len() != fields.len() {
-        return Err(ParseError::OperandCount { op, expected: fields.len(), found: regs.len() });
+        return Err(ParseError::OperandCount {
+            op,
+            expected: fields.len(),
+            found: regs.len(),
+        });
     }
     for (field, text) in fields.into_iter().zip(regs) {
         let (first, dwords) = parse_reg(text)?;
         let expected = info.operands.dwords(field);
         if dwords != expected {
-            return Err(ParseError::RegisterWidth { op, field, expected, found: dwords });
+            return Err(ParseError::RegisterWidth {
+                op,
+                field,
+                expected,
+                found: dwords,
+            });
         }
         inst.set_reg(field, first);
     }
@@ -212,7 +243,11 @@ pub fn parse(line: &str) -> Result<DsInst, ParseError> {
                     }
                     _ => "this op takes offset:N, then gds".to_string(),
                 };
-                return Err(ParseError::Modifier { op, text: m.to_string(), why });
+                return Err(ParseError::Modifier {
+                    op,
+                    text: m.to_string(),
+                    why,
+                });
             }
         };
         if order <= stage {
@@ -226,27 +261,45 @@ pub fn parse(line: &str) -> Result<DsInst, ParseError> {
         stage = order;
         if key == "gds" {
             if value.is_some() {
-                return Err(ParseError::Modifier { op, text: m.into(), why: "gds takes no value".into() });
+                return Err(ParseError::Modifier {
+                    op,
+                    text: m.into(),
+                    why: "gds takes no value".into(),
+                });
             }
             inst.gds = true;
             continue;
         }
         let value = value.unwrap_or("");
         if info.offset == OffsetForm::Swizzle {
-            if let Some(args) = value.strip_prefix("swizzle(").and_then(|v| v.strip_suffix(')')) {
+            if let Some(args) = value
+                .strip_prefix("swizzle(")
+                .and_then(|v| v.strip_suffix(')'))
+            {
                 inst = inst.with_offset16(swizzle::parse(args).map_err(ParseError::Swizzle)?);
                 continue;
             }
         }
-        let n = parse_int(value).ok_or_else(|| ParseError::BadNumber { text: value.to_string() })?;
-        let max = if key == "offset" { u32::from(u16::MAX) } else { u32::from(u8::MAX) };
+        let n = parse_int(value).ok_or_else(|| ParseError::BadNumber {
+            text: value.to_string(),
+        })?;
+        let max = if key == "offset" {
+            u32::from(u16::MAX)
+        } else {
+            u32::from(u8::MAX)
+        };
         if n > max {
             let modifier = match key {
                 "offset" => "offset",
                 "offset0" => "offset0",
                 _ => "offset1",
             };
-            return Err(ParseError::OffsetRange { op, modifier, value: u64::from(n), max });
+            return Err(ParseError::OffsetRange {
+                op,
+                modifier,
+                value: u64::from(n),
+                max,
+            });
         }
         match key {
             "offset" => inst = inst.with_offset16(n as u16),
@@ -283,7 +336,9 @@ fn split_operands(rest: &str) -> (Vec<&str>, Vec<&str>) {
     while !s.is_empty() {
         // `offset:swizzle(A, B)` may contain spaces inside its parentheses.
         let end = match (s.find('('), s.find(char::is_whitespace)) {
-            (Some(open), Some(ws)) if open < ws => s[open..].find(')').map_or(s.len(), |c| open + c + 1),
+            (Some(open), Some(ws)) if open < ws => {
+                s[open..].find(')').map_or(s.len(), |c| open + c + 1)
+            }
             (_, Some(ws)) => ws,
             _ => s.len(),
         };
@@ -295,8 +350,13 @@ fn split_operands(rest: &str) -> (Vec<&str>, Vec<&str>) {
 
 /// Parses `vN`, `v[N]` or `v[N:M]` into (first register, dwords).
 fn parse_reg(text: &str) -> Result<(u8, u8), ParseError> {
-    let bad = |why: &str| ParseError::BadRegister { text: text.to_string(), why: why.to_string() };
-    let body = text.strip_prefix('v').ok_or_else(|| bad("expected a VGPR such as v7 or v[2:3]"))?;
+    let bad = |why: &str| ParseError::BadRegister {
+        text: text.to_string(),
+        why: why.to_string(),
+    };
+    let body = text
+        .strip_prefix('v')
+        .ok_or_else(|| bad("expected a VGPR such as v7 or v[2:3]"))?;
     let (lo, hi) = if let Some(inner) = body.strip_prefix('[').and_then(|b| b.strip_suffix(']')) {
         match inner.split_once(':') {
             Some((a, b)) => (a.trim(), b.trim()),
@@ -309,7 +369,8 @@ fn parse_reg(text: &str) -> Result<(u8, u8), ParseError> {
         if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit()) {
             return Err(bad("expected a VGPR such as v7 or v[2:3]"));
         }
-        t.parse::<u32>().map_err(|_| bad("register index is out of range (v0..v255)"))
+        t.parse::<u32>()
+            .map_err(|_| bad("register index is out of range (v0..v255)"))
     };
     let (lo, hi) = (num(lo)?, num(hi)?);
     if hi > 255 || lo > 255 {

@@ -25,8 +25,9 @@ use super::{Family::*, Rmw::*, D16};
 const GWS: Option<&str> = Some(
     "global wave sync needs GWS resources that HIP compute kernels are not given (gds required)",
 );
-const ORDERED: Option<&str> =
-    Some("ordered count drives the GDS ordered-append unit, which HIP does not set up (gds required)");
+const ORDERED: Option<&str> = Some(
+    "ordered count drives the GDS ordered-append unit, which HIP does not set up (gds required)",
+);
 const GS_REG: Option<&str> =
     Some("targets the geometry-shader streamout registers in GDS, not LDS (gds required)");
 const HIP: Option<&str> = None;

@@ -8,9 +8,16 @@ fn table_has_every_gfx11_ds_opcode_once() {
     assert_eq!(DS_OPS.len(), 126, "gfx11 defines 126 DS opcodes");
     let opcodes: HashSet<u8> = DS_OPS.iter().map(|r| r.opcode).collect();
     assert_eq!(opcodes.len(), DS_OPS.len(), "opcodes are unique");
-    assert!(DS_OPS.windows(2).all(|w| w[0].opcode < w[1].opcode), "rows are in opcode order");
+    assert!(
+        DS_OPS.windows(2).all(|w| w[0].opcode < w[1].opcode),
+        "rows are in opcode order"
+    );
     for (i, row) in DS_OPS.iter().enumerate() {
-        assert_eq!(row.op as usize, i, "{}: enum order is table order", row.name);
+        assert_eq!(
+            row.op as usize, i,
+            "{}: enum order is table order",
+            row.name
+        );
         assert_eq!(DsOp::from_opcode(row.opcode), Some(row.op));
     }
 }
@@ -25,30 +32,59 @@ fn names_are_unique_and_resolve_to_their_row() {
         if let Some(legacy) = row.legacy_name {
             assert!(seen.insert(legacy), "duplicate legacy name {legacy}");
             assert_eq!(DsOp::from_name(legacy), Some(row.op));
-            assert!(legacy.starts_with("ds_write") || legacy.starts_with("ds_read") || legacy.starts_with("ds_wrxchg"));
+            assert!(
+                legacy.starts_with("ds_write")
+                    || legacy.starts_with("ds_read")
+                    || legacy.starts_with("ds_wrxchg")
+            );
         }
     }
 }
 
 #[test]
 fn exactly_nine_ops_cannot_run_from_hip_and_they_need_gds() {
-    let blocked: Vec<&str> = DS_OPS.iter().filter(|r| !r.hip_runnable()).map(|r| r.name).collect();
+    let blocked: Vec<&str> = DS_OPS
+        .iter()
+        .filter(|r| !r.hip_runnable())
+        .map(|r| r.name)
+        .collect();
     assert_eq!(blocked.len(), 9, "{blocked:?}");
     assert_eq!(runnable_ops().count(), 117);
     for row in DS_OPS {
-        assert_eq!(row.gds == Gds::Required, !row.hip_runnable(), "{}", row.name);
+        assert_eq!(
+            row.gds == Gds::Required,
+            !row.hip_runnable(),
+            "{}",
+            row.name
+        );
     }
 }
 
 #[test]
 fn type_suffix_matches_element_type() {
     for row in DS_OPS {
-        if row.elem == Elem::None || matches!(row.family, Family::Append | Family::Consume | Family::Gws | Family::GsReg | Family::OrderedCount) {
+        if row.elem == Elem::None
+            || matches!(
+                row.family,
+                Family::Append
+                    | Family::Consume
+                    | Family::Gws
+                    | Family::GsReg
+                    | Family::OrderedCount
+            )
+        {
             continue;
         }
         let suffix = row.elem.suffix();
-        let base = row.name.trim_end_matches("_d16_hi").trim_end_matches("_d16");
-        assert!(base.ends_with(suffix), "{} does not end in _{suffix}", row.name);
+        let base = row
+            .name
+            .trim_end_matches("_d16_hi")
+            .trim_end_matches("_d16");
+        assert!(
+            base.ends_with(suffix),
+            "{} does not end in _{suffix}",
+            row.name
+        );
     }
 }
 
@@ -63,7 +99,8 @@ fn operand_widths_follow_family_and_element() {
             Family::Rmw(rmw) => {
                 assert_eq!(o.addr, 1, "{}", row.name);
                 assert_eq!(o.data0, elem_dw, "{}", row.name);
-                let two_data = matches!(rmw, Rmw::Mskor | Rmw::CmpStore | Rmw::Wrap) || row.two_addresses();
+                let two_data =
+                    matches!(rmw, Rmw::Mskor | Rmw::CmpStore | Rmw::Wrap) || row.two_addresses();
                 assert_eq!(o.data1, if two_data { elem_dw } else { 0 }, "{}", row.name);
                 assert_eq!(row.returns(), row.name.contains("_rtn"), "{}", row.name);
                 if row.returns() {
@@ -82,15 +119,45 @@ fn operand_widths_follow_family_and_element() {
             Family::Store(d16) => {
                 assert_eq!((o.vdst, o.addr), (0, 1), "{}", row.name);
                 assert_eq!(o.data0, elem_dw, "{}", row.name);
-                assert_eq!(o.data1, if row.two_addresses() { elem_dw } else { 0 }, "{}", row.name);
-                assert_eq!(d16 == D16::Hi, row.name.ends_with("_d16_hi"), "{}", row.name);
+                assert_eq!(
+                    o.data1,
+                    if row.two_addresses() { elem_dw } else { 0 },
+                    "{}",
+                    row.name
+                );
+                assert_eq!(
+                    d16 == D16::Hi,
+                    row.name.ends_with("_d16_hi"),
+                    "{}",
+                    row.name
+                );
             }
             _ => {}
         }
-        assert_eq!(row.two_addresses(), row.name.contains("_2addr"), "{}", row.name);
-        assert_eq!(row.offset == OffsetForm::Stride64, row.name.contains("_stride64"), "{}", row.name);
-        assert_eq!(row.offset == OffsetForm::Swizzle, row.family == Family::Swizzle, "{}", row.name);
-        assert_eq!(row.offset == OffsetForm::NoOffset, row.family == Family::Nop, "{}", row.name);
+        assert_eq!(
+            row.two_addresses(),
+            row.name.contains("_2addr"),
+            "{}",
+            row.name
+        );
+        assert_eq!(
+            row.offset == OffsetForm::Stride64,
+            row.name.contains("_stride64"),
+            "{}",
+            row.name
+        );
+        assert_eq!(
+            row.offset == OffsetForm::Swizzle,
+            row.family == Family::Swizzle,
+            "{}",
+            row.name
+        );
+        assert_eq!(
+            row.offset == OffsetForm::NoOffset,
+            row.family == Family::Nop,
+            "{}",
+            row.name
+        );
     }
 }
 

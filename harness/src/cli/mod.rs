@@ -1,0 +1,45 @@
+//! The `ds-harness` subcommands. Each subcommand is one module; this one only parses and
+//! dispatches. Exit codes: [`EXIT_OK`], [`EXIT_DISAGREE`], [`EXIT_USAGE`], [`EXIT_BACKEND`].
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod asm;
+mod list;
+
+/// All results agree with the model.
+pub const EXIT_OK: u8 = 0;
+/// At least one disagreement between device and model.
+pub const EXIT_DISAGREE: u8 = 1;
+/// Bad usage or bad input.
+pub const EXIT_USAGE: u8 = 2;
+/// The requested backend is not available.
+pub const EXIT_BACKEND: u8 = 3;
+
+/// Differential test harness for the gfx1100 (RDNA3) LDS / data-share (DS) instructions.
+#[derive(Debug, Parser)]
+#[command(name = "ds-harness", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Assemble LLVM-syntax DS instructions from stdin, one per line, printing what
+    /// `llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -show-encoding` prints.
+    Asm,
+    /// Disassemble lines of bytes (`0x00,0x00,0x30,0xd8,...`, commas or spaces) from stdin.
+    Disasm,
+    /// List the DS table: every gfx11 DS opcode.
+    List(list::ListArgs),
+}
+
+/// Runs one subcommand.
+pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Asm => asm::assemble(std::io::stdin().lock(), &mut std::io::stdout().lock()),
+        Command::Disasm => asm::disassemble(std::io::stdin().lock(), &mut std::io::stdout().lock()),
+        Command::List(args) => list::run(&args),
+    }
+}

@@ -1,0 +1,8 @@
+//! ds-harness: runs every gfx1100 DS instruction on a device (a GPU through HIP, or the emulated
+//! device) and diffs the results against the reference model.
+//!
+//! The binary's subcommands live in [`cli`]; each returns an [`ExitCode`](std::process::ExitCode)
+//! with the meaning documented in DESIGN.md section 7: 0 all agree, 1 disagreements, 2 bad usage
+//! or input, 3 backend unavailable.
+
+pub mod cli;
