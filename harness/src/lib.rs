@@ -6,3 +6,4 @@
 //! or input, 3 backend unavailable.
 
 pub mod cli;
+pub mod device;

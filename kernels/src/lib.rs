@@ -4,3 +4,5 @@
 //! This crate reads the DS table of [`ds_reference::isa`]; it names no DS opcode itself.
 
 pub use ds_reference::isa;
+
+pub mod launch;

@@ -1,0 +1,78 @@
+//! Devices that run the kernels: the [`Device`] trait and its implementations (the emulated CPU
+//! device and the HIP device). A device loads a code object and runs a [`Launch`] (see
+//! `ds_kernels::launch` for the contract: kernarg = one 64-bit address per buffer).
+
+pub use ds_kernels::launch::{Buffer, Launch};
+use std::fmt;
+
+/// Which implementation a device is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// A GPU through the HIP runtime.
+    Hip,
+    /// The emulated device: the same code object, executed on the CPU.
+    Emu,
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Backend::Hip => "hip",
+            Backend::Emu => "emu",
+        })
+    }
+}
+
+/// What a device is, for reports and recordings' provenance.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct DeviceInfo {
+    /// The implementation.
+    pub backend: Backend,
+    /// Human-readable device name (the GPU's marketing name, or "emulated gfx1100").
+    pub name: String,
+    /// The gfx arch the device runs, e.g. "gfx1100".
+    pub arch: String,
+    /// Further provenance as key/value pairs (runtime and driver versions, library path...).
+    pub details: Vec<(String, String)>,
+}
+
+/// A loaded code object on a device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ModuleId(pub usize);
+
+/// Why a device could not do what was asked; every message says what happened and what to do.
+#[derive(Debug)]
+pub enum DeviceError {
+    /// The backend cannot be used on this machine (no runtime, no GPU, wrong arch).
+    Unavailable(String),
+    /// The code object was rejected.
+    Load(String),
+    /// The launch failed or its results could not be read back.
+    Launch(String),
+    /// The kernel did not finish within the time limit.
+    Timeout(String),
+}
+
+impl fmt::Display for DeviceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeviceError::Unavailable(m) => write!(f, "backend unavailable: {m}"),
+            DeviceError::Load(m) => write!(f, "code object rejected: {m}"),
+            DeviceError::Launch(m) => write!(f, "launch failed: {m}"),
+            DeviceError::Timeout(m) => write!(f, "kernel timed out: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for DeviceError {}
+
+/// A device that runs code objects.
+pub trait Device {
+    /// What this device is.
+    fn info(&self) -> &DeviceInfo;
+    /// Loads a code object (an HSA ELF), returning a handle for launches.
+    fn load(&mut self, code_object: &[u8]) -> Result<ModuleId, DeviceError>;
+    /// Runs `launch` to completion and copies its output buffers back into it.
+    fn launch(&mut self, module: ModuleId, launch: &mut Launch) -> Result<(), DeviceError>;
+}

@@ -1,0 +1,217 @@
+//! The inputs and outputs of one DS instruction over one wave32: the data the model, the kernel
+//! ABI, every device and the case files share.
+//!
+//! A [`Variant`] is what a kernel is built for (op, offsets, LDS allocation size, FP mode: the
+//! kernel descriptor fields). A [`Case`] is one run of it: the initial LDS image and the wave's
+//! registers. An [`Outcome`] is what the instruction left: the LDS image and every lane's vdst
+//! (and addr, which only `ds_bvh_stack_rtn_b32` writes). Register numbers are not part of a case:
+//! the kernel generator chooses them.
+
+use crate::isa::{encode::op_by_name, DsInst, DsOp};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Lanes in a wave32.
+pub const LANES: usize = 32;
+
+/// The FP mode of the kernel (RDNA3 ISA guide, "MODE" register: FP_DENORM, IEEE; set through the
+/// kernel descriptor's FLOAT_DENORM_MODE_32, FLOAT_DENORM_MODE_16_64 and ENABLE_IEEE_MODE).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FpMode {
+    /// FP32 denormals are kept (input and output); when false they are flushed to zero.
+    pub fp32_denormals: bool,
+    /// FP16 and FP64 denormals are kept; when false they are flushed to zero.
+    pub fp16_fp64_denormals: bool,
+    /// IEEE mode (affects NaN handling of min/max).
+    pub ieee: bool,
+}
+
+impl Default for FpMode {
+    /// What a HIP compute kernel gets by default: denormals kept, IEEE mode on.
+    fn default() -> Self {
+        FpMode {
+            fp32_denormals: true,
+            fp16_fp64_denormals: true,
+            ieee: true,
+        }
+    }
+}
+
+/// What one kernel is built for: the op, its offset bytes, the LDS allocation and the FP mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Variant {
+    /// The instruction under test.
+    #[serde(with = "op_by_name")]
+    pub op: DsOp,
+    /// OFFSET0 (the low byte of a 16-bit offset).
+    pub offset0: u8,
+    /// OFFSET1 (the high byte of a 16-bit offset).
+    pub offset1: u8,
+    /// LDS bytes allocated to the workgroup (a multiple of 4).
+    pub lds_size: u32,
+    /// FP mode of the kernel.
+    pub mode: FpMode,
+}
+
+impl Variant {
+    /// The variant's instruction with every register field zero (the generator picks registers).
+    pub fn inst(&self) -> DsInst {
+        DsInst {
+            offset0: self.offset0,
+            offset1: self.offset1,
+            ..DsInst::new(self.op)
+        }
+    }
+}
+
+/// One lane's registers before the instruction. Words beyond an operand's width are ignored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Lane {
+    /// The ADDR register (a byte address in LDS, or a lane index for permutes).
+    pub addr: u32,
+    /// DATA0, up to 4 dwords.
+    pub data0: [u32; 4],
+    /// DATA1, up to 4 dwords.
+    pub data1: [u32; 4],
+    /// VDST before the instruction (a sentinel, so partial and skipped writes are visible).
+    pub vdst: [u32; 4],
+}
+
+/// The wave's state before the instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Wave {
+    /// EXEC: bit i set means lane i is active.
+    pub exec: u32,
+    /// M0 (addtid, append and consume read M0[15:0]).
+    pub m0: u32,
+    /// Lane registers, lane 0 first.
+    pub lanes: [Lane; LANES],
+}
+
+impl Default for Wave {
+    fn default() -> Self {
+        Wave {
+            exec: u32::MAX,
+            m0: 0,
+            lanes: [Lane::default(); LANES],
+        }
+    }
+}
+
+/// An LDS image: the whole allocation, byte-addressed.
+///
+/// Serialised as `{"size": N, "words": [[byte_offset, value], ...]}` listing the non-zero
+/// little-endian dwords, so case files stay small and readable.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Lds {
+    bytes: Vec<u8>,
+}
+
+impl Lds {
+    /// A zero-filled allocation of `size` bytes (`size` is rounded up to a multiple of 4).
+    pub fn zeroed(size: u32) -> Lds {
+        Lds {
+            bytes: vec![0; (size as usize).next_multiple_of(4)],
+        }
+    }
+
+    /// An image from raw bytes (length rounded up to a multiple of 4 with zeros).
+    pub fn from_bytes(mut bytes: Vec<u8>) -> Lds {
+        bytes.resize(bytes.len().next_multiple_of(4), 0);
+        Lds { bytes }
+    }
+
+    /// Allocation size in bytes.
+    pub fn size(&self) -> u32 {
+        self.bytes.len() as u32
+    }
+
+    /// The raw bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The raw bytes, mutable (the size is fixed).
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.bytes
+    }
+
+    /// The dword at byte offset `at` (must be 4-aligned and inside the allocation).
+    pub fn word(&self, at: u32) -> u32 {
+        let i = at as usize;
+        u32::from_le_bytes(self.bytes[i..i + 4].try_into().expect("4 bytes"))
+    }
+
+    /// Sets the dword at byte offset `at` (must be 4-aligned and inside the allocation).
+    pub fn set_word(&mut self, at: u32, value: u32) {
+        let i = at as usize;
+        self.bytes[i..i + 4].copy_from_slice(&value.to_le_bytes());
+    }
+
+    /// `(byte offset, value)` of every non-zero dword.
+    pub fn nonzero_words(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        (0..self.size())
+            .step_by(4)
+            .map(|at| (at, self.word(at)))
+            .filter(|&(_, v)| v != 0)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct LdsRepr {
+    size: u32,
+    words: Vec<(u32, u32)>,
+}
+
+impl Serialize for Lds {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        LdsRepr {
+            size: self.size(),
+            words: self.nonzero_words().collect(),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Lds {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Lds, D::Error> {
+        use serde::de::Error;
+        let repr = LdsRepr::deserialize(d)?;
+        if repr.size % 4 != 0 {
+            return Err(D::Error::custom(format!(
+                "lds.size {} is not a multiple of 4",
+                repr.size
+            )));
+        }
+        let mut lds = Lds::zeroed(repr.size);
+        for (at, value) in repr.words {
+            if at % 4 != 0 || at >= repr.size {
+                return Err(D::Error::custom(format!(
+                    "lds.words: byte offset {at} is not a 4-aligned offset inside the {}-byte allocation",
+                    repr.size
+                )));
+            }
+            lds.set_word(at, value);
+        }
+        Ok(lds)
+    }
+}
+
+/// One run of a variant: the initial LDS image and the wave.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Case {
+    /// The LDS image before the instruction (its size is the variant's `lds_size`).
+    pub lds: Lds,
+    /// EXEC, M0 and the lanes' registers before the instruction.
+    pub wave: Wave,
+}
+
+/// What the instruction left behind.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The LDS image after the instruction.
+    pub lds: Lds,
+    /// Every lane's vdst after the instruction (inactive lanes and unused words keep their value).
+    pub vdst: [[u32; 4]; LANES],
+    /// Every lane's addr register after the instruction (changed only by `ds_bvh_stack_rtn_b32`).
+    pub addr: [u32; LANES],
+}
