@@ -5,8 +5,13 @@
 //! DATA1 [55:48], VDST [63:56]. Register fields an op does not use must be zero, as must the
 //! offset bytes of an op without an offset (LLVM's disassembler rejects both). LLVM 19 ignores the
 //! reserved bit 16 when disassembling; this decoder rejects it, since no assembler sets it.
+//!
+//! One placement quirk, measured with `llvm-mc-19 -mcpu=gfx1100`: the GWS ops that take a value
+//! (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name it DATA0, as the ISA guide does, but
+//! gfx10 and later encode that register in the ADDR byte [39:32]; the DATA0 byte stays zero. The
+//! table keeps the operand's name (data0); [`field_shift`] says where each field's byte sits.
 
-use super::{DsOp, Field, Gds, OffsetForm, OpInfo};
+use super::{DsOp, Family, Field, Gds, OffsetForm, OpInfo};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -88,8 +93,14 @@ impl fmt::Display for InstError {
         match *self {
             InstError::UnusedField { op, field, value } => write!(
                 f,
-                "{op} does not use {}, but the field holds {value}: it must be 0",
-                field.name()
+                "{op} does not use the {} field (bits {}), but it holds {value}: it must be 0{}",
+                field.name(),
+                field_bits(field),
+                if op.info().family == Family::Gws && field == Field::Data0 {
+                    " (GWS ops keep their data0 register in the ADDR byte)"
+                } else {
+                    ""
+                }
             ),
             InstError::RegisterRange { op, field, first, dwords } => write!(
                 f,
@@ -237,15 +248,17 @@ impl DsInst {
     /// The 64-bit instruction word.
     pub fn encode(&self) -> Result<u64, EncodeError> {
         self.validate()?;
+        let info = self.info();
+        let regs = Field::ALL
+            .into_iter()
+            .filter(|&f| info.operands.dwords(f) > 0)
+            .fold(0, |w, f| w | u64::from(self.reg(f)) << field_shift(info, f));
         Ok(u64::from(self.offset0)
             | u64::from(self.offset1) << 8
             | u64::from(self.gds) << 17
-            | u64::from(self.info().opcode) << 18
+            | u64::from(info.opcode) << 18
             | DS_ENCODING << 26
-            | u64::from(self.addr) << 32
-            | u64::from(self.data0) << 40
-            | u64::from(self.data1) << 48
-            | u64::from(self.vdst) << 56)
+            | regs)
     }
 
     /// The instruction as 8 little-endian bytes, as it sits in memory.
@@ -265,16 +278,30 @@ impl DsInst {
             return Err(DecodeError::ReservedBit);
         }
         let byte = |shift: u32| (word >> shift) as u8;
-        let inst = DsInst {
-            op,
-            offset0: byte(0),
-            offset1: byte(8),
-            gds: word & (1 << 17) != 0,
-            addr: byte(32),
-            data0: byte(40),
-            data1: byte(48),
-            vdst: byte(56),
-        };
+        let info = op.info();
+        let mut inst = DsInst::new(op);
+        inst.offset0 = byte(0);
+        inst.offset1 = byte(8);
+        inst.gds = word & (1 << 17) != 0;
+        let used: Vec<Field> = Field::ALL
+            .into_iter()
+            .filter(|&f| info.operands.dwords(f) > 0)
+            .collect();
+        for &f in &used {
+            inst.set_reg(f, byte(field_shift(info, f)));
+        }
+        // Every register byte that no used field occupies must be zero; name it by its own field.
+        for f in Field::ALL {
+            let shift = field_shift_plain(f);
+            let value = byte(shift);
+            if value != 0 && !used.iter().any(|&u| field_shift(info, u) == shift) {
+                return Err(DecodeError::Inst(InstError::UnusedField {
+                    op,
+                    field: f,
+                    value,
+                }));
+            }
+        }
         inst.validate().map_err(DecodeError::Inst)?;
         Ok(inst)
     }
@@ -282,5 +309,35 @@ impl DsInst {
     /// Decodes 8 little-endian bytes.
     pub fn from_bytes(bytes: [u8; 8]) -> Result<DsInst, DecodeError> {
         DsInst::decode(u64::from_le_bytes(bytes))
+    }
+}
+
+/// The bit position of `field`'s byte in the instruction word for the op `info`: the plain DS
+/// layout, except that the GWS ops keep their data0 register in the ADDR byte.
+pub fn field_shift(info: &OpInfo, field: Field) -> u32 {
+    if field == Field::Data0 && info.family == Family::Gws {
+        field_shift_plain(Field::Addr)
+    } else {
+        field_shift_plain(field)
+    }
+}
+
+/// The bit position of the byte named `field` in the DS format.
+fn field_shift_plain(field: Field) -> u32 {
+    match field {
+        Field::Addr => 32,
+        Field::Data0 => 40,
+        Field::Data1 => 48,
+        Field::Vdst => 56,
+    }
+}
+
+/// The bit range of the byte named `field`, as the ISA guide writes it.
+fn field_bits(field: Field) -> &'static str {
+    match field {
+        Field::Addr => "[39:32]",
+        Field::Data0 => "[47:40]",
+        Field::Data1 => "[55:48]",
+        Field::Vdst => "[63:56]",
     }
 }

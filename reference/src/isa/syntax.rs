@@ -95,6 +95,8 @@ pub enum ParseError {
     Modifier { op: DsOp, text: String, why: String },
     /// A malformed `swizzle(...)` macro.
     Swizzle(String),
+    /// Operands that do not split into registers and modifiers (stray commas, brackets...).
+    Syntax(String),
     /// The fields do not fit the op (e.g. `gds` where it is forbidden).
     Inst(InstError),
 }
@@ -133,6 +135,7 @@ impl fmt::Display for ParseError {
             }
             ParseError::Modifier { op, text, why } => write!(f, "`{text}` on {op}: {why}"),
             ParseError::Swizzle(why) => write!(f, "bad swizzle: {why}"),
+            ParseError::Syntax(why) => write!(f, "cannot read the operands: {why}"),
             ParseError::Inst(e) => e.fmt(f),
         }
     }
@@ -200,7 +203,7 @@ pub fn parse(line: &str) -> Result<DsInst, ParseError> {
     let info = op.info();
     let mut inst = DsInst::new(op);
 
-    let (regs, modifiers) = split_operands(rest);
+    let (regs, modifiers) = split_operands(rest)?;
     let fields: Vec<Field> = Field::ALL
         .into_iter()
         .filter(|&fl| info.operands.dwords(fl) > 0)
@@ -212,7 +215,7 @@ pub fn parse(line: &str) -> Result<DsInst, ParseError> {
             found: regs.len(),
         });
     }
-    for (field, text) in fields.into_iter().zip(regs) {
+    for (field, text) in fields.into_iter().zip(&regs) {
         let (first, dwords) = parse_reg(text)?;
         let expected = info.operands.dwords(field);
         if dwords != expected {
@@ -228,7 +231,8 @@ pub fn parse(line: &str) -> Result<DsInst, ParseError> {
 
     // Modifiers in LLVM's order; `stage` is how far along that order we are.
     let mut stage = 0;
-    for m in modifiers {
+    for m in &modifiers {
+        let m = m.as_str();
         let (key, value) = m.split_once(':').map_or((m, None), |(k, v)| (k, Some(v)));
         let order = match (key, info.offset) {
             ("offset", OffsetForm::Single | OffsetForm::Swizzle) => 1,
@@ -237,7 +241,12 @@ pub fn parse(line: &str) -> Result<DsInst, ParseError> {
             ("gds", _) => 3,
             _ => {
                 let why = match info.offset {
-                    OffsetForm::NoOffset => format!("{op} takes no modifiers"),
+                    _ if ["offset", "offset0", "offset1", "gds"]
+                        .contains(&key.to_ascii_lowercase().as_str()) =>
+                    {
+                        "modifiers are written in lower case".to_string()
+                    }
+                    OffsetForm::NoOffset => format!("{op} takes no offset"),
                     OffsetForm::Pair | OffsetForm::Stride64 => {
                         "this op takes offset0:N offset1:M, then gds".to_string()
                     }
@@ -311,41 +320,92 @@ pub fn parse(line: &str) -> Result<DsInst, ParseError> {
     Ok(inst)
 }
 
-/// Splits the text after the mnemonic into comma-separated register operands and the
-/// white-space-separated modifiers after them. A `swizzle(...)` value stays one modifier.
-fn split_operands(rest: &str) -> (Vec<&str>, Vec<&str>) {
-    let mut regs = Vec::new();
-    let mut s = rest.trim_start();
-    // Register operands: `v...` tokens separated by commas.
-    while s.starts_with('v') || s.starts_with('V') || s.starts_with(',') {
-        let end = s.find([',', ' ', '\t']).unwrap_or(s.len());
-        // A tuple `v[a : b]` may hold spaces; take up to its closing bracket.
-        let end = if s[..end].contains('[') && !s[..end].contains(']') {
-            s.find(']').map_or(s.len(), |i| i + 1)
-        } else {
-            end
-        };
-        regs.push(s[..end].trim());
-        s = s[end..].trim_start();
-        match s.strip_prefix(',') {
-            Some(after) => s = after.trim_start(),
-            None => break,
+/// Splits the text after the mnemonic into register operands and the modifiers after them.
+///
+/// LLVM's AMDGPU parser separates operands by white space and optional commas (`v1, v2`, `v1 v2`
+/// and a trailing comma are all accepted; two commas in a row are not), and allows white space
+/// around a modifier's `:`. Brackets, parentheses and quotes keep a token whole, so
+/// `v[2 : 3]` and `offset:swizzle(QUAD_PERM, 0, 1, 2, 3)` are one token each.
+fn split_operands(rest: &str) -> Result<(Vec<String>, Vec<String>), ParseError> {
+    let mut tokens: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let (mut depth, mut quoted, mut commas) = (0i32, false, 0usize);
+    for c in rest.chars() {
+        let split = !quoted && depth == 0 && (c == ',' || c.is_whitespace());
+        if split {
+            if !cur.is_empty() {
+                tokens.push(std::mem::take(&mut cur));
+                commas = 0;
+            }
+            if c == ',' {
+                commas += 1;
+                if commas > 1 || tokens.is_empty() {
+                    return Err(ParseError::Syntax(
+                        "a stray comma: operands are separated by one comma".into(),
+                    ));
+                }
+            }
+            continue;
+        }
+        match c {
+            '"' => quoted = !quoted,
+            '[' | '(' if !quoted => depth += 1,
+            ']' | ')' if !quoted => depth -= 1,
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if depth != 0 || quoted {
+        return Err(ParseError::Syntax(
+            "unbalanced brackets, parentheses or quotes".into(),
+        ));
+    }
+    if !cur.is_empty() {
+        tokens.push(cur);
+    }
+    // Join `offset :4`, `offset: 4` and `offset : 4` into `offset:4`.
+    let mut joined: Vec<String> = Vec::new();
+    let mut iter = tokens.into_iter().peekable();
+    while let Some(mut t) = iter.next() {
+        if t == ":" || t.starts_with(':') {
+            if let Some(prev) = joined.pop() {
+                t = prev + &t;
+            }
+        }
+        while t.ends_with(':') {
+            match iter.next() {
+                Some(next) => t += &next,
+                None => break,
+            }
+        }
+        joined.push(t);
+    }
+    let is_modifier = |t: &str| t.eq_ignore_ascii_case("gds") || top_level_colon(t);
+    let first_mod = joined
+        .iter()
+        .position(|t| is_modifier(t))
+        .unwrap_or(joined.len());
+    let mods = joined.split_off(first_mod);
+    if let Some(stray) = mods.iter().find(|t| !is_modifier(t)) {
+        return Err(ParseError::Syntax(format!(
+            "`{stray}` after the modifiers: register operands come first, then offset and gds"
+        )));
+    }
+    Ok((joined, mods))
+}
+
+/// The token has a `:` outside brackets (a `key:value` modifier, not a `v[a:b]` tuple).
+fn top_level_colon(t: &str) -> bool {
+    let mut depth = 0;
+    for c in t.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ':' if depth == 0 => return true,
+            _ => {}
         }
     }
-    let mut mods = Vec::new();
-    while !s.is_empty() {
-        // `offset:swizzle(A, B)` may contain spaces inside its parentheses.
-        let end = match (s.find('('), s.find(char::is_whitespace)) {
-            (Some(open), Some(ws)) if open < ws => {
-                s[open..].find(')').map_or(s.len(), |c| open + c + 1)
-            }
-            (_, Some(ws)) => ws,
-            _ => s.len(),
-        };
-        mods.push(&s[..end]);
-        s = s[end..].trim_start();
-    }
-    (regs, mods)
+    false
 }
 
 /// Parses `vN`, `v[N]` or `v[N:M]` into (first register, dwords).
