@@ -5,5 +5,7 @@
 //! with the meaning documented in DESIGN.md section 7: 0 all agree, 1 disagreements, 2 bad usage
 //! or input, 3 backend unavailable.
 
+pub mod case;
 pub mod cli;
+pub mod corpus;
 pub mod device;

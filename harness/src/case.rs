@@ -1,0 +1,267 @@
+//! Case files: one variant and one case as a versioned JSON document, replayable by
+//! `ds-harness replay` and `ds-harness eval`. The format is documented in `docs/case-format.md`;
+//! the data types come from `ds_reference::wave` (DESIGN.md section 5).
+
+use ds_reference::wave::{Case, Outcome, Variant};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The case-file format version this harness writes and reads.
+pub const FORMAT: u32 = 1;
+
+/// One case file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseFile {
+    /// Format version; must be [`FORMAT`].
+    pub format: u32,
+    /// The case's id in its corpus, e.g. `ds_add_u32.o16.addr-same.exec-all.3`.
+    pub id: String,
+    /// The corpus seed the case was generated from.
+    pub seed: u64,
+    /// The kernel the case runs on: op, offsets, LDS size, FP mode.
+    pub variant: Variant,
+    /// The initial LDS image and wave.
+    pub case: Case,
+    /// What the reference model computed, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Outcome>,
+    /// What a device returned, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<DeviceOutcome>,
+    /// The one-line command that replays this case (informational; not read back).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
+}
+
+/// A device's result for a case, with the device that produced it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceOutcome {
+    /// The backend (`hip` or `emu`).
+    pub backend: String,
+    /// The device's name.
+    pub name: String,
+    /// What the device left.
+    pub outcome: Outcome,
+}
+
+impl CaseFile {
+    /// A case file for `case` with no results attached.
+    pub fn new(id: impl Into<String>, seed: u64, variant: Variant, case: Case) -> CaseFile {
+        CaseFile {
+            format: FORMAT,
+            id: id.into(),
+            seed,
+            variant,
+            case,
+            expected: None,
+            device: None,
+            replay: None,
+        }
+    }
+
+    /// Parses a case file from JSON text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &Path) -> Result<CaseFile, CaseFileError> {
+        let file: CaseFile = serde_json::from_str(text).map_err(|e| CaseFileError::Parse {
+            path: origin.to_path_buf(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
+        if file.format != FORMAT {
+            return Err(CaseFileError::Version {
+                path: origin.to_path_buf(),
+                found: file.format,
+            });
+        }
+        let want = file.variant.lds_size;
+        if file.case.lds.size() != want {
+            return Err(CaseFileError::Invalid {
+                path: origin.to_path_buf(),
+                message: format!(
+                    "case.lds.size is {} but variant.lds_size is {want}; make them equal",
+                    file.case.lds.size()
+                ),
+            });
+        }
+        if let Some(why) = file.variant.op.info().hip_unsupported {
+            return Err(CaseFileError::Invalid {
+                path: origin.to_path_buf(),
+                message: format!(
+                    "{} cannot run from a compute kernel: {why}",
+                    file.variant.op
+                ),
+            });
+        }
+        Ok(file)
+    }
+
+    /// Reads and parses the case file at `path`.
+    pub fn read(path: &Path) -> Result<CaseFile, CaseFileError> {
+        let text = std::fs::read_to_string(path).map_err(|e| CaseFileError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        CaseFile::parse(&text, path)
+    }
+
+    /// The pretty JSON text of this file (ends with a newline).
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("case files always serialise");
+        s.push('\n');
+        s
+    }
+
+    /// Writes the file atomically: to a temporary file beside `path`, then renamed over it.
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        write_atomic(path, self.to_json().as_bytes())
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
+/// reader (or an interrupted run) never sees a half-written file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// Why a case file could not be used.
+#[derive(Debug)]
+pub enum CaseFileError {
+    /// The file could not be read.
+    Io { path: PathBuf, message: String },
+    /// The JSON is malformed or does not match the format.
+    Parse {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// The file is of another format version.
+    Version { path: PathBuf, found: u32 },
+    /// The file parses but its parts do not fit together.
+    Invalid { path: PathBuf, message: String },
+}
+
+impl fmt::Display for CaseFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CaseFileError::Io { path, message } => {
+                write!(f, "cannot read case file {}: {message}", path.display())
+            }
+            CaseFileError::Parse {
+                path,
+                line,
+                column,
+                message,
+            } => write!(
+                f,
+                "{}:{line}:{column}: not a valid case file: {message}; see docs/case-format.md \
+                 for the format (or write one with `ds-harness run`, which saves every \
+                 mismatching case)",
+                path.display()
+            ),
+            CaseFileError::Version { path, found } => write!(
+                f,
+                "{}: case-file format {found} is not supported; this ds-harness reads format \
+                 {FORMAT} (set \"format\": {FORMAT} after converting, see docs/case-format.md)",
+                path.display()
+            ),
+            CaseFileError::Invalid { path, message } => {
+                write!(f, "{}: {message}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for CaseFileError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ds_reference::isa::DsOp;
+    use ds_reference::wave::{FpMode, Lds, Wave};
+
+    fn sample() -> CaseFile {
+        let variant = Variant {
+            op: DsOp::from_name("ds_add_u32").unwrap(),
+            offset0: 4,
+            offset1: 0,
+            lds_size: 64,
+            mode: FpMode::default(),
+        };
+        let mut lds = Lds::zeroed(64);
+        lds.set_word(8, 0x1234);
+        let mut wave = Wave::default();
+        wave.lanes[3].addr = 8;
+        wave.lanes[3].data0[0] = 7;
+        CaseFile::new("ds_add_u32.x.0", 42, variant, Case { lds, wave })
+    }
+
+    #[test]
+    fn a_written_case_file_reads_back_equal() {
+        let file = sample();
+        let back = CaseFile::parse(&file.to_json(), Path::new("x.json")).unwrap();
+        assert_eq!(back, file);
+    }
+
+    #[test]
+    fn a_syntax_error_names_line_and_column() {
+        let text = sample()
+            .to_json()
+            .replacen("\"seed\": 42", "\"seed\": 42,,", 1);
+        let err = CaseFile::parse(&text, Path::new("bad.json")).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.starts_with("bad.json:4:"), "{msg}");
+        assert!(msg.contains("docs/case-format.md"), "{msg}");
+    }
+
+    #[test]
+    fn an_unknown_op_is_named_with_suggestions() {
+        let text = sample()
+            .to_json()
+            .replacen("\"ds_add_u32\"", "\"ds_add_u33\"", 1);
+        let msg = CaseFile::parse(&text, Path::new("c.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("ds_add_u33") && msg.contains("did you mean"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn another_format_version_is_refused() {
+        let text = sample()
+            .to_json()
+            .replacen("\"format\": 1", "\"format\": 2", 1);
+        let msg = CaseFile::parse(&text, Path::new("c.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("format 2 is not supported"), "{msg}");
+    }
+
+    #[test]
+    fn an_lds_image_of_the_wrong_size_is_refused() {
+        let text = sample()
+            .to_json()
+            .replacen("\"lds_size\": 64", "\"lds_size\": 128", 1);
+        let msg = CaseFile::parse(&text, Path::new("c.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("variant.lds_size is 128"), "{msg}");
+    }
+}

@@ -1,0 +1,613 @@
+//! The default corpus: for every runnable op a few kernel variants (offsets, FP mode) and, for each,
+//! cases built from the patterns DESIGN.md section 5 lists: edge values for the element type
+//! (integer limits, float zeros, denormals, infinities, quiet and signalling NaNs with payloads),
+//! address patterns, exec patterns, and seeded random values. Float encodings follow IEEE 754
+//! binary32/binary64; the swizzle offsets follow the RDNA3 ISA guide's DS_SWIZZLE_B32 modes.
+//!
+//! Everything comes from [`SplitMix64`] seeded from the run's seed and the op's name, so the same
+//! seed gives the same cases on every machine.
+
+use ds_reference::isa::{DsOp, Elem, Family, OffsetForm, Rmw};
+use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, LANES};
+
+/// The seed of `ds-harness run` when `--seed` is not given.
+pub const DEFAULT_SEED: u64 = 0x0d5_4a12_e55e;
+/// Cases per op when `--cases` is not given.
+pub const DEFAULT_CASES_PER_OP: usize = 160;
+
+/// A small fixed PRNG (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
+/// 2014): the same sequence on every platform.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator starting from `seed`.
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// The next 32 random bits.
+    pub fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+
+    /// A value in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u32) -> u32 {
+        ((self.next_u32() as u64 * n as u64) >> 32) as u32
+    }
+
+    /// One element of `items`.
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len() as u32) as usize]
+    }
+}
+
+/// FNV-1a of `text`: mixes an op's name into its seed.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// One generated case and the patterns it was built from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenCase {
+    /// Unique within the run: `<op>.<variant tag>.<index>.<addr pattern>.<exec pattern>`.
+    pub id: String,
+    /// The case.
+    pub case: Case,
+}
+
+/// The cases of one kernel variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantCases {
+    /// The kernel the cases run on.
+    pub variant: Variant,
+    /// Short tag of the variant in case ids (`o16`, `o0_1`, `swz041f`, `o0-ftz`).
+    pub tag: String,
+    /// The cases.
+    pub cases: Vec<GenCase>,
+}
+
+/// LDS bytes allocated by the variants of `op`: room for 32 lanes x 16 bytes and the offsets.
+pub fn lds_size(op: DsOp) -> u32 {
+    let info = op.info();
+    match info.offset {
+        OffsetForm::Stride64 => 1024,
+        _ if !info.accesses_lds() => 256,
+        _ => 512,
+    }
+}
+
+/// The kernel variants the default corpus runs for `op`: a few offsets, and for float ops one more
+/// with denormals flushed and IEEE mode off.
+pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
+    let info = op.info();
+    let base = Variant {
+        op,
+        offset0: 0,
+        offset1: 0,
+        lds_size: lds_size(op),
+        mode: FpMode::default(),
+    };
+    let single = |o: u16| {
+        (
+            Variant {
+                offset0: o as u8,
+                offset1: (o >> 8) as u8,
+                ..base
+            },
+            format!("o{o}"),
+        )
+    };
+    let pair = |a: u8, b: u8| {
+        (
+            Variant {
+                offset0: a,
+                offset1: b,
+                ..base
+            },
+            format!("o{a}_{b}"),
+        )
+    };
+    let mut out = match info.offset {
+        OffsetForm::NoOffset => vec![(base, "o0".to_string())],
+        OffsetForm::Swizzle => [0x041f_u16, 0x801b, 0x00a0, 0xc020, 0xe005]
+            .into_iter()
+            .map(|o| {
+                let (v, _) = single(o);
+                (v, format!("swz{o:04x}"))
+            })
+            .collect(),
+        OffsetForm::Pair => vec![pair(0, 1), pair(5, 2), pair(1, 63)],
+        OffsetForm::Stride64 => vec![pair(0, 1), pair(1, 0), pair(2, 3)],
+        OffsetForm::Single => match info.family {
+            Family::Append | Family::Consume => vec![single(0), single(8)],
+            Family::StoreAddTid | Family::LoadAddTid => vec![single(0), single(4), single(0x104)],
+            Family::Permute | Family::Bpermute => vec![single(0), single(4), single(0x1fe)],
+            Family::BvhStack => vec![single(0), single(4)],
+            _ => vec![single(0), single(8), single(0x103), single(0xfff0)],
+        },
+    };
+    if info.elem.is_float() {
+        out.push((
+            Variant {
+                mode: FpMode {
+                    fp32_denormals: false,
+                    fp16_fp64_denormals: false,
+                    ieee: false,
+                },
+                ..base
+            },
+            "o0-ftz".to_string(),
+        ));
+    }
+    out
+}
+
+/// The default corpus of `op`: `cases` cases spread over [`variants`], from `seed`.
+pub fn for_op(op: DsOp, seed: u64, cases: usize) -> Vec<VariantCases> {
+    let variants = variants(op);
+    let n = variants.len();
+    variants
+        .into_iter()
+        .enumerate()
+        .map(|(vi, (variant, tag))| {
+            let count = cases / n + usize::from(vi < cases % n);
+            let mut rng = SplitMix64::new(seed ^ fnv1a(op.name()) ^ (vi as u64).rotate_left(48));
+            let cases = (0..count)
+                .map(|i| {
+                    let addr = ADDR_PATTERNS[i % ADDR_PATTERNS.len()];
+                    let exec = EXEC_PATTERNS[(i + i / ADDR_PATTERNS.len()) % EXEC_PATTERNS.len()];
+                    GenCase {
+                        id: format!("{op}.{tag}.{i}.{}.{}", addr.name(), exec.name()),
+                        case: build(&variant, addr, exec, &mut rng),
+                    }
+                })
+                .collect();
+            VariantCases {
+                variant,
+                tag,
+                cases,
+            }
+        })
+        .collect()
+}
+
+/// How the lanes' addresses are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AddrPattern {
+    /// Distinct aligned addresses, shuffled over the lanes.
+    Unique,
+    /// Every lane the same address.
+    Same,
+    /// Lanes 2k and 2k+1 share an address.
+    Pairs,
+    /// A 128-byte stride: every lane in one bank, wrapping inside the allocation.
+    BankConflict,
+    /// Unique addresses plus 1 to 3 bytes.
+    Misaligned,
+    /// The last bytes of the allocation, some accesses straddling its end.
+    End,
+    /// Some lanes in range, others beyond the allocation (just past it, far past it, near 2^32).
+    OutOfRange,
+    /// Address + offset wraps past 2^16 or 2^32.
+    OffsetOverflow,
+    /// Random aligned addresses in range (collisions likely).
+    Random,
+}
+
+const ADDR_PATTERNS: [AddrPattern; 9] = [
+    AddrPattern::Unique,
+    AddrPattern::Same,
+    AddrPattern::Pairs,
+    AddrPattern::BankConflict,
+    AddrPattern::Misaligned,
+    AddrPattern::End,
+    AddrPattern::OutOfRange,
+    AddrPattern::OffsetOverflow,
+    AddrPattern::Random,
+];
+
+impl AddrPattern {
+    fn name(self) -> &'static str {
+        match self {
+            AddrPattern::Unique => "addr-unique",
+            AddrPattern::Same => "addr-same",
+            AddrPattern::Pairs => "addr-pairs",
+            AddrPattern::BankConflict => "addr-bank",
+            AddrPattern::Misaligned => "addr-misaligned",
+            AddrPattern::End => "addr-end",
+            AddrPattern::OutOfRange => "addr-oob",
+            AddrPattern::OffsetOverflow => "addr-wrap",
+            AddrPattern::Random => "addr-random",
+        }
+    }
+}
+
+/// Which lanes are active.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExecPattern {
+    All,
+    None,
+    OneLane,
+    Alternating,
+    Random,
+}
+
+const EXEC_PATTERNS: [ExecPattern; 5] = [
+    ExecPattern::All,
+    ExecPattern::Random,
+    ExecPattern::OneLane,
+    ExecPattern::Alternating,
+    ExecPattern::None,
+];
+
+impl ExecPattern {
+    fn name(self) -> &'static str {
+        match self {
+            ExecPattern::All => "exec-all",
+            ExecPattern::None => "exec-none",
+            ExecPattern::OneLane => "exec-one",
+            ExecPattern::Alternating => "exec-alt",
+            ExecPattern::Random => "exec-random",
+        }
+    }
+
+    fn mask(self, rng: &mut SplitMix64) -> u32 {
+        match self {
+            ExecPattern::All => u32::MAX,
+            ExecPattern::None => 0,
+            ExecPattern::OneLane => 1 << rng.below(32),
+            ExecPattern::Alternating => rng.pick(&[0x5555_5555, 0xaaaa_aaaa]),
+            ExecPattern::Random => rng.next_u32(),
+        }
+    }
+}
+
+/// Where an op's accesses fall relative to its address: `(align, extent)` where `extent` is the
+/// furthest byte past the address any access reaches (offsets included).
+fn geometry(v: &Variant) -> (u32, u32) {
+    let info = v.op.info();
+    let e = match info.family {
+        Family::Load(_) | Family::Store(_) => info.elem.bytes(),
+        Family::Permute | Family::Bpermute | Family::Swizzle => 4,
+        _ => info.elem.bytes().max(4),
+    }
+    .max(1);
+    let align = e.next_power_of_two().min(16);
+    let extent = match info.offset {
+        OffsetForm::Pair | OffsetForm::Stride64 => {
+            v.offset0.max(v.offset1) as u32 * info.offset_scale() + e
+        }
+        OffsetForm::Single => v.inst().offset16() as u32 + e,
+        OffsetForm::Swizzle | OffsetForm::NoOffset => e,
+    };
+    (align, extent)
+}
+
+/// The byte addresses of the 32 lanes for `pattern` (before the instruction's offset).
+fn addresses(v: &Variant, pattern: AddrPattern, rng: &mut SplitMix64) -> [u32; LANES] {
+    let info = v.op.info();
+    let (align, extent) = geometry(v);
+    // Permutes read a lane index from the address: their "allocation" is 32 lanes x 4 bytes.
+    let size = match info.family {
+        Family::Permute | Family::Bpermute => 128,
+        _ => v.lds_size,
+    };
+    let offset = extent - geometry_elem(v);
+    let room = size.saturating_sub(extent); // highest in-range base address
+    let slots = room / align + 1;
+    let slot = |k: u32| (k % slots) * align;
+    let mut perm: [u32; LANES] = std::array::from_fn(|i| i as u32);
+    for i in (1..LANES).rev() {
+        perm.swap(i, rng.below(i as u32 + 1) as usize);
+    }
+    let same = slot(rng.below(slots));
+    std::array::from_fn(|lane| {
+        let l = lane as u32;
+        match pattern {
+            AddrPattern::Unique => slot(perm[lane]),
+            AddrPattern::Same => same,
+            AddrPattern::Pairs => slot(perm[lane / 2]),
+            AddrPattern::BankConflict => (l * 128) % (room + 1) / align * align,
+            AddrPattern::Misaligned => slot(perm[lane]) + 1 + l % 3,
+            AddrPattern::End => {
+                let back = (l % 8) * align.min(4);
+                if lane < 24 {
+                    room.saturating_sub(back)
+                } else {
+                    room + 1 + l % 3
+                }
+            }
+            AddrPattern::OutOfRange => match l % 6 {
+                0 | 1 => slot(rng.below(slots)),
+                2 => size + 4 * rng.below(4),
+                3 => size.wrapping_mul(2 + rng.below(8)),
+                4 => 0x1_0000 - 4 * (1 + rng.below(4)),
+                _ => 0u32.wrapping_sub(4 * (1 + rng.below(8))),
+            },
+            AddrPattern::OffsetOverflow => match l % 3 {
+                0 => 0u32
+                    .wrapping_sub(offset)
+                    .wrapping_add(slot(rng.below(slots))),
+                1 => 0x1_0000u32.wrapping_sub(offset) + slot(rng.below(slots)),
+                _ => u32::MAX - l,
+            },
+            AddrPattern::Random => slot(rng.below(slots)),
+        }
+    })
+}
+
+/// The size in bytes of one access (the part of [`geometry`]'s extent that is not offset).
+fn geometry_elem(v: &Variant) -> u32 {
+    let saved = Variant {
+        offset0: 0,
+        offset1: 0,
+        ..*v
+    };
+    geometry(&saved).1
+}
+
+/// Edge values of an element type, as they sit in a 32-bit register or LDS dword (64-bit types
+/// give `(lo, hi)` pairs through [`edge64`]).
+fn edge32(elem: Elem) -> &'static [u32] {
+    match elem {
+        Elem::B8 | Elem::U8 | Elem::I8 => &[0, 1, 0x7f, 0x80, 0xff, 0xffff_ff80, 0x1234_5601],
+        Elem::B16 | Elem::U16 | Elem::I16 => {
+            &[0, 1, 0x7fff, 0x8000, 0xffff, 0xffff_8000, 0xabcd_0001]
+        }
+        Elem::F32 => &[
+            0x0000_0000, // +0
+            0x8000_0000, // -0
+            0x3f80_0000, // 1.0
+            0xbf80_0000, // -1.0
+            0x0000_0001, // smallest denormal
+            0x807f_ffff, // largest negative denormal
+            0x0080_0000, // smallest normal
+            0x7f7f_ffff, // largest finite
+            0x7f80_0000, // +inf
+            0xff80_0000, // -inf
+            0x7fc0_0000, // quiet NaN
+            0xffc0_1234, // negative quiet NaN with payload
+            0x7f80_0001, // signalling NaN
+            0xffa0_0000, // negative signalling NaN with payload
+            0x4b80_0000, // 2^24: where +1 stops being exact
+        ],
+        _ => &[
+            0,
+            1,
+            2,
+            0x7fff_ffff,
+            0x8000_0000,
+            0x8000_0001,
+            0xffff_fffe,
+            0xffff_ffff,
+        ],
+    }
+}
+
+/// Edge values of a 64-bit element type.
+fn edge64(elem: Elem) -> &'static [u64] {
+    match elem {
+        Elem::F64 => &[
+            0x0000_0000_0000_0000, // +0
+            0x8000_0000_0000_0000, // -0
+            0x3ff0_0000_0000_0000, // 1.0
+            0xbff0_0000_0000_0000, // -1.0
+            0x0000_0000_0000_0001, // smallest denormal
+            0x800f_ffff_ffff_ffff, // largest negative denormal
+            0x0010_0000_0000_0000, // smallest normal
+            0x7fef_ffff_ffff_ffff, // largest finite
+            0x7ff0_0000_0000_0000, // +inf
+            0xfff0_0000_0000_0000, // -inf
+            0x7ff8_0000_0000_0000, // quiet NaN
+            0xfff8_0000_dead_beef, // negative quiet NaN with payload
+            0x7ff0_0000_0000_0001, // signalling NaN
+            0x4340_0000_0000_0000, // 2^53: where +1 stops being exact
+        ],
+        _ => &[
+            0,
+            1,
+            0xffff_ffff,
+            0x1_0000_0000,
+            0x7fff_ffff_ffff_ffff,
+            0x8000_0000_0000_0000,
+            0xffff_ffff_ffff_fffe,
+            0xffff_ffff_ffff_ffff,
+        ],
+    }
+}
+
+/// A value of the op's element type, written into `dst` (1 or 2 dwords; wider types fill words
+/// independently): an edge value half the time, random bits otherwise.
+fn value(elem: Elem, rng: &mut SplitMix64, dst: &mut [u32]) {
+    let edge = rng.below(2) == 0;
+    if elem.bytes() == 8 && dst.len() >= 2 {
+        let v = if edge {
+            rng.pick(edge64(elem))
+        } else {
+            rng.next_u64()
+        };
+        dst[0] = v as u32;
+        dst[1] = (v >> 32) as u32;
+        for w in &mut dst[2..] {
+            *w = rng.next_u32();
+        }
+    } else {
+        for w in dst.iter_mut() {
+            *w = if edge && rng.below(4) != 0 {
+                rng.pick(edge32(elem))
+            } else {
+                rng.next_u32()
+            };
+        }
+    }
+}
+
+/// One case of variant `v`.
+fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64) -> Case {
+    let info = v.op.info();
+    let elem = info.elem;
+    let mut lds = Lds::zeroed(v.lds_size);
+    for at in (0..v.lds_size).step_by(8) {
+        let mut pair = [0u32; 2];
+        match rng.below(4) {
+            0 => {}
+            _ => value(elem, rng, &mut pair),
+        }
+        lds.set_word(at, pair[0]);
+        if at + 4 < v.lds_size {
+            lds.set_word(at + 4, pair[1]);
+        }
+    }
+    let addrs = addresses(v, addr, rng);
+    let mut wave = Wave {
+        exec: exec.mask(rng),
+        m0: rng.next_u32(),
+        ..Wave::default()
+    };
+    let (d0, d1) = (info.operands.data0 as usize, info.operands.data1 as usize);
+    for (lane, l) in wave.lanes.iter_mut().enumerate() {
+        if info.operands.addr > 0 {
+            l.addr = addrs[lane];
+        }
+        value(elem, rng, &mut l.data0[..d0]);
+        value(elem, rng, &mut l.data1[..d1]);
+        for (w, slot) in l.vdst.iter_mut().enumerate() {
+            *slot = 0x5e00_0000 | (lane as u32) << 8 | w as u32;
+        }
+    }
+    match info.family {
+        // M0[15:0] is the base address; the upper half is noise the op must ignore.
+        Family::StoreAddTid | Family::LoadAddTid | Family::Append | Family::Consume => {
+            let base = addrs[rng.below(LANES as u32) as usize];
+            let base = if matches!(info.family, Family::StoreAddTid | Family::LoadAddTid) {
+                base.saturating_sub(31 * 4)
+            } else {
+                base
+            };
+            wave.m0 = (rng.next_u32() & 0xffff_0000) | (base & 0xffff);
+        }
+        // Half the lanes compare equal to memory, so the store happens.
+        Family::Rmw(Rmw::CmpStore) => {
+            let offset = v.inst().offset16() as u32;
+            for l in wave.lanes.iter_mut() {
+                let at = l.addr.wrapping_add(offset);
+                if rng.below(2) == 0
+                    && at % 4 == 0
+                    && at
+                        .checked_add(4 * d1 as u32)
+                        .is_some_and(|end| end <= v.lds_size)
+                {
+                    for w in 0..d1 {
+                        l.data1[w] = lds.word(at + 4 * w as u32);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    Case { lds, wave }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ds_reference::isa::runnable_ops;
+
+    #[test]
+    fn splitmix64_matches_the_reference_sequence() {
+        // First outputs for seed 0 from the paper's reference implementation.
+        let mut r = SplitMix64::new(0);
+        assert_eq!(r.next_u64(), 0xe220_a839_7b1d_cdaf);
+        assert_eq!(r.next_u64(), 0x6e78_9e6a_a1b9_65f4);
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_cases_and_another_seed_others() {
+        let op = DsOp::from_name("ds_add_rtn_u32").unwrap();
+        assert_eq!(for_op(op, 7, 40), for_op(op, 7, 40));
+        assert_ne!(for_op(op, 7, 40), for_op(op, 8, 40));
+    }
+
+    #[test]
+    fn every_runnable_op_gets_the_asked_number_of_cases_with_unique_ids() {
+        let mut ids = std::collections::HashSet::new();
+        for op in runnable_ops() {
+            let corpus = for_op(op, DEFAULT_SEED, 50);
+            assert_eq!(
+                corpus.iter().map(|v| v.cases.len()).sum::<usize>(),
+                50,
+                "{op}"
+            );
+            for vc in &corpus {
+                for c in &vc.cases {
+                    assert_eq!(c.case.lds.size(), vc.variant.lds_size);
+                    assert!(ids.insert(c.id.clone()), "duplicate id {}", c.id);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unique_addresses_are_distinct_aligned_and_in_range() {
+        for op in runnable_ops().filter(|o| o.info().operands.addr > 0) {
+            for (v, _) in variants(op) {
+                let (align, extent) = geometry(&v);
+                if extent > v.lds_size
+                    || matches!(op.info().family, Family::Permute | Family::Bpermute)
+                {
+                    continue;
+                }
+                let a = addresses(&v, AddrPattern::Unique, &mut SplitMix64::new(1));
+                let set: std::collections::HashSet<_> = a.iter().collect();
+                assert_eq!(
+                    set.len(),
+                    32.min(((v.lds_size - extent) / align + 1) as usize),
+                    "{op}"
+                );
+                assert!(
+                    a.iter()
+                        .all(|&x| x % align == 0 && x + extent <= v.lds_size),
+                    "{op} {a:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_corpus_covers_specials_exec_and_address_patterns() {
+        let op = DsOp::from_name("ds_max_rtn_f32").unwrap();
+        let corpus = for_op(op, DEFAULT_SEED, DEFAULT_CASES_PER_OP);
+        let cases: Vec<&GenCase> = corpus.iter().flat_map(|v| &v.cases).collect();
+        let data: Vec<u32> = cases
+            .iter()
+            .flat_map(|c| c.case.wave.lanes.iter().map(|l| l.data0[0]))
+            .collect();
+        for special in [0x8000_0000, 0x7f80_0001, 0xff80_0000, 0x0000_0001] {
+            assert!(data.contains(&special), "{special:#x} missing");
+        }
+        for name in [
+            "exec-none",
+            "exec-one",
+            "addr-same",
+            "addr-oob",
+            "addr-wrap",
+            "addr-bank",
+        ] {
+            assert!(cases.iter().any(|c| c.id.contains(name)), "{name} missing");
+        }
+        assert!(cases.iter().any(|c| c.case.wave.exec == 0));
+        assert!(corpus.iter().any(|v| !v.variant.mode.fp32_denormals));
+    }
+}
