@@ -1,0 +1,252 @@
+//! Helpers shared by the reference crate's integration tests: finding the LLVM oracle
+//! (`llvm-mc-19 -arch=amdgcn -mcpu=gfx1100`, Debian package `llvm-19`), running it on a batch of
+//! lines in one process, and reading the iced-style vector file `tests/vectors.txt`.
+//!
+//! A test that needs llvm-mc prints why it skips and returns when the tool is missing, except
+//! under `CI=true`, where a missing tool is a failure: CI installs it, so its absence is a bug.
+#![allow(dead_code)] // Each test binary uses its own subset.
+
+use ds_reference::isa::{DsInst, DsOp, Field, Gds, OffsetForm};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// The oracle's program name; `LLVM_MC` in the environment overrides it.
+pub const LLVM_MC: &str = "llvm-mc-19";
+
+/// The llvm-mc to run, or `None` (after printing why) when it is missing outside CI.
+///
+/// # Panics
+/// When the tool is missing and `CI=true`.
+pub fn llvm_mc() -> Option<PathBuf> {
+    let program = std::env::var_os("LLVM_MC").map_or_else(|| PathBuf::from(LLVM_MC), PathBuf::from);
+    let found = Command::new(&program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if found {
+        return Some(program);
+    }
+    let why = format!(
+        "{} not found: install Debian's llvm-19 (`apt-get install -y llvm-19`) or set LLVM_MC",
+        program.display()
+    );
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("CI=true and {why}");
+    }
+    eprintln!("skipped: {why}");
+    None
+}
+
+/// Runs llvm-mc for gfx1100 with `args`, feeding `input` on stdin; returns (stdout, stderr).
+pub fn run_llvm_mc(mc: &PathBuf, args: &[&str], input: &str) -> (String, String) {
+    let mut child = Command::new(mc)
+        .args(["-arch=amdgcn", "-mcpu=gfx1100"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("llvm-mc starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.to_string();
+    // Write from a thread so a full stdout pipe cannot deadlock us.
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("llvm-mc runs");
+    writer
+        .join()
+        .expect("writer thread")
+        .expect("stdin written");
+    (
+        String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    )
+}
+
+/// The 1-based line numbers of `<stdin>:LINE:COL: KIND:` diagnostics, with their columns.
+fn diagnostics(stderr: &str, kind: &str) -> BTreeMap<usize, BTreeSet<usize>> {
+    let mut lines: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+    for l in stderr.lines() {
+        let Some(rest) = l.strip_prefix("<stdin>:") else {
+            continue;
+        };
+        let mut parts = rest.splitn(3, ':');
+        let (Some(line), Some(col), Some(tail)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        if !tail.trim_start().starts_with(kind) {
+            continue;
+        }
+        if let (Ok(line), Ok(col)) = (line.parse(), col.parse()) {
+            lines.entry(line).or_default().insert(col);
+        }
+    }
+    lines
+}
+
+/// Assembles every line in one llvm-mc process. Per input line: `Ok(the full output line)`
+/// (tab, text, padding, `; encoding: [...]`) or `Err(llvm-mc's error message)`.
+pub fn mc_assemble(mc: &PathBuf, lines: &[String]) -> Vec<Result<String, String>> {
+    assert!(lines.iter().all(|l| !l.contains('\n')));
+    let (stdout, stderr) = run_llvm_mc(mc, &["-show-encoding"], &(lines.join("\n") + "\n"));
+    let errors = diagnostics(&stderr, "error");
+    let messages: BTreeMap<usize, String> = stderr
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("<stdin>:")?;
+            let (line, tail) = rest.split_once(':')?;
+            let msg = tail.split_once("error:")?.1.trim().to_string();
+            Some((line.parse().ok()?, msg))
+        })
+        .collect();
+    let mut out = stdout.lines().filter(|l| l.trim() != ".text");
+    let result: Vec<Result<String, String>> = (1..=lines.len())
+        .map(|n| {
+            if errors.contains_key(&n) {
+                Err(messages.get(&n).cloned().unwrap_or_default())
+            } else {
+                Ok(out
+                    .next()
+                    .unwrap_or_else(|| panic!("llvm-mc printed no line for input line {n}"))
+                    .to_string())
+            }
+        })
+        .collect();
+    assert!(
+        out.next().is_none(),
+        "llvm-mc printed more lines than it was given"
+    );
+    result
+}
+
+/// Disassembles 8-byte words in one llvm-mc process (one word per input line). Per word:
+/// `Some(text)` (the canonical text, no tab) or `None` when llvm-mc calls it invalid.
+pub fn mc_disassemble(mc: &PathBuf, words: &[[u8; 8]]) -> Vec<Option<String>> {
+    let input: String = words.iter().map(|w| bytes_line(w) + "\n").collect();
+    let (stdout, stderr) = run_llvm_mc(mc, &["-disassemble", "-show-encoding"], &input);
+    let warnings = diagnostics(&stderr, "warning");
+    let mut out = stdout.lines().filter(|l| l.trim() != ".text");
+    let mut result = Vec::with_capacity(words.len());
+    for (i, word) in words.iter().enumerate() {
+        match warnings.get(&(i + 1)) {
+            None => {
+                let line = out.next().expect("llvm-mc printed a line per valid word");
+                let (text, enc) = line
+                    .split_once("; encoding: ")
+                    .expect("-show-encoding output");
+                // (-show-encoding prints the word re-encoded: with reserved bit 16 clear.)
+                let mut plain = *word;
+                plain[2] &= !1;
+                assert_eq!(
+                    enc.trim(),
+                    format!("[{}]", bytes_line(&plain)),
+                    "output line out of step with the input at word {}",
+                    i + 1
+                );
+                result.push(Some(text.trim().to_string()));
+            }
+            Some(cols) => {
+                // llvm-mc retries 4 bytes later after an invalid 8-byte word; when that second
+                // half decodes (as some 32-bit instruction), it prints a line we skip.
+                if !cols.contains(&21) {
+                    out.next();
+                }
+                result.push(None);
+            }
+        }
+    }
+    assert!(
+        out.next().is_none(),
+        "llvm-mc printed more lines than expected"
+    );
+    result
+}
+
+/// `0x00,0x00,...` as llvm-mc's `-disassemble` reads and `-show-encoding` prints.
+pub fn bytes_line(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|b| format!("{b:#04x}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// One line of `tests/vectors.txt`: `bytes | text  # why` (text `invalid: <part of the error>`
+/// for bytes the decoder must reject).
+#[derive(Debug, Clone)]
+pub struct Vector {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// The 8 instruction bytes, in memory order.
+    pub bytes: [u8; 8],
+    /// The canonical text, or `Err(expected error text)` for an invalid encoding.
+    pub text: Result<String, String>,
+    /// Why the vector is there.
+    pub why: String,
+}
+
+/// Reads `tests/vectors.txt`.
+pub fn vectors() -> Vec<Vector> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors.txt");
+    let file = std::fs::read_to_string(path).expect("tests/vectors.txt is readable");
+    let mut out = Vec::new();
+    for (i, raw) in file.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (body, why) = line.split_once('#').unwrap_or((line, ""));
+        let (bytes, text) = body
+            .split_once('|')
+            .unwrap_or_else(|| panic!("vectors.txt:{}: expected `bytes | text  # why`", i + 1));
+        let bytes: Vec<u8> = bytes
+            .split([',', ' '])
+            .filter(|t| !t.is_empty())
+            .map(|t| {
+                u8::from_str_radix(t.trim_start_matches("0x"), 16)
+                    .unwrap_or_else(|_| panic!("vectors.txt:{}: bad byte `{t}`", i + 1))
+            })
+            .collect();
+        let bytes: [u8; 8] = bytes
+            .try_into()
+            .unwrap_or_else(|_| panic!("vectors.txt:{}: expected 8 bytes", i + 1));
+        let text = text.trim();
+        let text = match text.strip_prefix("invalid:") {
+            Some(err) => Err(err.trim().to_string()),
+            None => Ok(text.to_string()),
+        };
+        assert!(!why.trim().is_empty(), "vectors.txt:{}: say why", i + 1);
+        out.push(Vector {
+            line: i + 1,
+            bytes,
+            text,
+            why: why.trim().to_string(),
+        });
+    }
+    out
+}
+
+/// Turns arbitrary field values into a legal instruction of `op`: unused fields zero, tuples
+/// within v255, `gds` forced where the op requires or forbids it, no offset on `ds_nop`.
+pub fn legalize(op: DsOp, regs: [u8; 4], offset: u16, gds: bool) -> DsInst {
+    let info = op.info();
+    let mut inst = DsInst::new(op).with_offset16(offset);
+    for (field, value) in Field::ALL.into_iter().zip(regs) {
+        let dwords = info.operands.dwords(field);
+        if dwords > 0 {
+            inst.set_reg(field, u16::from(value).min(256 - u16::from(dwords)) as u8);
+        }
+    }
+    inst.gds = match info.gds {
+        Gds::Allowed => gds,
+        Gds::Required => true,
+        Gds::Forbidden => false,
+    };
+    if info.offset == OffsetForm::NoOffset {
+        inst = inst.with_offset16(0);
+    }
+    inst
+}
