@@ -250,3 +250,20 @@ pub fn legalize(op: DsOp, regs: [u8; 4], offset: u16, gds: bool) -> DsInst {
     }
     inst
 }
+
+/// Two `ds_swizzle_b32` instructions that differ only in bit-mask offsets with the same lane map
+/// (`((lane & and) | or) ^ xor` for all 32 lanes of a group). LLVM's BITMASK_PERM text (and its
+/// BROADCAST/SWAP/REVERSE forms) names each source-lane bit as 0, 1, kept or inverted, so a
+/// triple such as and=1, or=1 prints like and=0, or=1 and reads back as the latter.
+pub fn same_swizzle(a: &DsInst, b: &DsInst) -> bool {
+    let lanes = |o: u16| -> Vec<u16> {
+        let (and, or, xor) = (o & 0x1f, (o >> 5) & 0x1f, (o >> 10) & 0x1f);
+        (0..32).map(|i| ((i & and) | or) ^ xor).collect()
+    };
+    let (x, y) = (a.offset16(), b.offset16());
+    a.op == DsOp::SwizzleB32
+        && a.with_offset16(0) == b.with_offset16(0)
+        && x & 0x8000 == 0
+        && y & 0x8000 == 0
+        && lanes(x) == lanes(y)
+}
