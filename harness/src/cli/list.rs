@@ -1,4 +1,5 @@
-//! `ds-harness list`: the DS table as a readable table, or every row as JSON.
+//! `ds-harness list`: the DS table as a readable table, every row as JSON, or the table's
+//! markdown documentation (`ds_reference::isa::render_markdown`).
 
 use super::EXIT_OK;
 use ds_reference::isa::{OffsetForm, DS_OPS};
@@ -7,13 +8,18 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 pub struct ListArgs {
     /// Print every row of the table as JSON.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "markdown")]
     pub json: bool,
+    /// Print the table's documentation as markdown.
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(DS_OPS)?);
+    } else if args.markdown {
+        print!("{}", ds_reference::isa::render_markdown());
     } else {
         print!("{}", render_text());
     }

@@ -1,6 +1,6 @@
 //! The gfx11 DS instruction set as data: the one opcode table ([`DS_OPS`]), its field types, and
 //! what is derived from it (encoder and decoder in [`encode`], LLVM assembly syntax in [`syntax`],
-//! swizzle patterns in [`swizzle`]).
+//! swizzle patterns in [`swizzle`], the table's markdown documentation in [`doc`]).
 //!
 //! Facts come from AMD's "RDNA3 Instruction Set Architecture Reference Guide" (chapter "Microcode
 //! Formats", DS; chapter "Instructions", LDS & GDS instructions) and are checked against LLVM 19's
@@ -8,10 +8,12 @@
 
 use serde::Serialize;
 
+pub mod doc;
 pub mod encode;
 pub mod swizzle;
 pub mod syntax;
 
+pub use doc::render_markdown;
 pub use encode::{DecodeError, DsInst, EncodeError, InstError};
 
 /// Expands the table rows of `table.rs` into [`DsOp`] and [`DS_OPS`].

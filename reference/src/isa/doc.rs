@@ -1,0 +1,160 @@
+//! The DS table rendered as markdown: the documentation of the table, generated from it (and
+//! pinned by the insta snapshot `snapshots/reference/ds_table.snap`).
+//!
+//! Facts are the table's ([`DS_OPS`], sourced from the RDNA3 ISA guide's DS opcode list); the
+//! example column is printed and encoded by this crate, and the same texts are checked against
+//! llvm-mc-19 by `reference/tests/llvm_oracle.rs`.
+
+use super::{DsInst, Family, Field, Gds, OffsetForm, OpInfo, DS_OPS};
+use std::fmt::Write;
+
+/// The table as one markdown document: a legend, one row per opcode, then the notes.
+pub fn render_markdown() -> String {
+    let mut s = String::new();
+    let returning = DS_OPS.iter().filter(|r| r.returns()).count();
+    let runnable = DS_OPS.iter().filter(|r| r.hip_runnable()).count();
+    let legacy = DS_OPS.iter().filter(|r| r.legacy_name.is_some()).count();
+    s += "# gfx11 DS instructions\n\n";
+    s += "Generated from the DS table in `reference/src/isa/table.rs` (source: AMD RDNA3 ISA \
+          reference guide, DS opcode list). Encodings and syntax follow LLVM 19 \
+          (`llvm-mc-19 -arch=amdgcn -mcpu=gfx1100`).\n\n";
+    let _ = writeln!(
+        s,
+        "{} opcodes; {returning} return a value in vdst; {runnable} can run from a HIP compute \
+         kernel; {legacy} also accept a pre-gfx11 name as input.\n",
+        DS_OPS.len()
+    );
+    s += "Columns: **operands** are the VGPR operands in LLVM order with their widths in dwords; \
+          **offset** is `offset:N` (16-bit bytes), `offset0/1` (two 8-bit offsets in units of \
+          the element size), `st64` (the same in units of 64 elements), `swizzle` (a lane \
+          pattern) or `-`; **gds** says whether `gds` is allowed, required or forbidden; \
+          **example** is one instance and its 8 bytes in memory order.\n\n";
+    s += "| opcode | mnemonic | legacy name | operands | offset | gds | family | elem | HIP | example | bytes |\n";
+    s += "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for r in DS_OPS {
+        let example = example(r);
+        let bytes = example
+            .to_bytes()
+            .expect("the example is legal: table invariant");
+        let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let _ = writeln!(
+            s,
+            "| `{:#04x}` | `{}` | {} | {} | {} | {} | {} | {} | {} | `{}` | `{}` |",
+            r.opcode,
+            r.name,
+            r.legacy_name.map_or("".into(), |l| format!("`{l}`")),
+            operands(r),
+            offset_form(r.offset),
+            gds(r.gds),
+            family(r.family),
+            r.elem.suffix(),
+            if r.hip_runnable() { "yes" } else { "no" },
+            example,
+            hex.join(" ")
+        );
+    }
+    s += "\n## Notes\n\n";
+    s += "- Encoding: offset0 [7:0], offset1 [15:8], bit 16 reserved (zero), gds [17], op \
+          [25:18], 0b110110 [31:26], addr [39:32], data0 [47:40], data1 [55:48], vdst [63:56]; \
+          unused register fields and the offset bytes of `ds_nop` are zero.\n";
+    s += "- The GWS ops with a value (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name it \
+          data0 but encode it in the addr byte, as LLVM does for gfx10 and later.\n";
+    s += "- `ds_cmpstore*`: data0 is the new value and data1 the compare value (the reverse of \
+          gfx10's `ds_cmpst*`, names that llvm-mc-19 rejects for gfx1100).\n";
+    s += "- `ds_swizzle_b32` offsets print as LLVM 19's `swizzle(QUAD_PERM|BITMASK_PERM|BROADCAST|\
+          SWAP|REVERSE,...)` macros where one applies, otherwise as a number.\n";
+    s += "\nWhy some ops cannot run from a HIP compute kernel:\n\n";
+    for r in DS_OPS {
+        if let Some(why) = r.hip_unsupported {
+            let _ = writeln!(s, "- `{}`: {why}", r.name);
+        }
+    }
+    s
+}
+
+/// A legal instance of the op: registers numbered from v1 in operand order, a small offset,
+/// `gds` only where required.
+fn example(r: &OpInfo) -> DsInst {
+    let mut inst = DsInst::new(r.op);
+    let mut next = 1u8;
+    for field in Field::ALL {
+        let dwords = r.operands.dwords(field);
+        if dwords > 0 {
+            inst.set_reg(field, next);
+            next += dwords;
+        }
+    }
+    inst = match r.offset {
+        OffsetForm::Single => inst.with_offset16(16),
+        OffsetForm::Pair | OffsetForm::Stride64 => inst.with_offset16(0x0201),
+        OffsetForm::Swizzle => inst.with_offset16(0x801b),
+        OffsetForm::NoOffset => inst,
+    };
+    inst.gds = r.gds == Gds::Required;
+    inst
+}
+
+fn operands(r: &OpInfo) -> String {
+    let parts: Vec<String> = Field::ALL
+        .into_iter()
+        .filter_map(|f| match r.operands.dwords(f) {
+            0 => None,
+            1 => Some(f.name().to_string()),
+            n => Some(format!("{}×{n}", f.name())),
+        })
+        .collect();
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn offset_form(o: OffsetForm) -> &'static str {
+    match o {
+        OffsetForm::Single => "offset",
+        OffsetForm::Pair => "offset0/1",
+        OffsetForm::Stride64 => "st64",
+        OffsetForm::Swizzle => "swizzle",
+        OffsetForm::NoOffset => "-",
+    }
+}
+
+fn gds(g: Gds) -> &'static str {
+    match g {
+        Gds::Allowed => "allowed",
+        Gds::Required => "required",
+        Gds::Forbidden => "forbidden",
+    }
+}
+
+fn family(f: Family) -> String {
+    match f {
+        Family::Rmw(rmw) => format!("rmw {rmw:?}").to_lowercase(),
+        Family::Load(d16) | Family::Store(d16) => {
+            let base = if matches!(f, Family::Load(_)) {
+                "load"
+            } else {
+                "store"
+            };
+            match d16 {
+                super::D16::No => base.to_string(),
+                super::D16::Lo => format!("{base} d16"),
+                super::D16::Hi => format!("{base} d16 hi"),
+            }
+        }
+        other => snake(&format!("{other:?}")),
+    }
+}
+
+/// `OrderedCount` -> `ordered_count`.
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
