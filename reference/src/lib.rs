@@ -7,4 +7,5 @@
 #![forbid(unsafe_code)]
 
 pub mod isa;
+pub mod model;
 pub mod wave;

@@ -1,0 +1,324 @@
+//! AMD's float rules for the DS float atomics, on bit patterns: NaN quieting, denormal flushing,
+//! which operand min/max return, float equality for cmpstore, and round-to-nearest-even addition.
+//!
+//! Sources: RDNA3 ISA guide, chapter "Instructions", VOP2 `V_MIN_F32`/`V_MAX_F32` pseudocode (the
+//! IEEE-mode NaN order and "-0 < +0"), and the DS atomic descriptions (`DS_MIN_F32`, `DS_ADD_F32`,
+//! `DS_CMPSTORE_F32`); LLVM `SIISelLowering.cpp` (LDS float atomics honour the denormal mode, the
+//! rounding mode is fixed to nearest-even). Where these leave a choice, see `reference/ASSUMPTIONS.md`
+//! (questions F1-F4); [`crate::model::legal`] accepts the documented alternatives.
+
+/// An IEEE binary format: total width and mantissa bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fmt {
+    /// Bits in the format (32 or 64).
+    pub width: u32,
+    /// Mantissa (fraction) bits.
+    pub mant: u32,
+}
+
+/// IEEE binary32.
+pub const F32: Fmt = Fmt {
+    width: 32,
+    mant: 23,
+};
+/// IEEE binary64.
+pub const F64: Fmt = Fmt {
+    width: 64,
+    mant: 52,
+};
+
+/// AMD's default (canonical) quiet NaN for binary32: positive, quiet bit only.
+pub const F32_DEFAULT_NAN: u32 = 0x7fc0_0000;
+
+impl Fmt {
+    fn sign_bit(self) -> u64 {
+        1 << (self.width - 1)
+    }
+    fn exp_mask(self) -> u64 {
+        (self.sign_bit() - 1) & !self.mant_mask()
+    }
+    fn mant_mask(self) -> u64 {
+        (1 << self.mant) - 1
+    }
+    fn quiet_bit(self) -> u64 {
+        1 << (self.mant - 1)
+    }
+    /// The value's magnitude bits (sign cleared).
+    fn abs(self, x: u64) -> u64 {
+        x & (self.sign_bit() - 1)
+    }
+}
+
+/// Sign bit set.
+pub fn sign(f: Fmt, x: u64) -> bool {
+    x & f.sign_bit() != 0
+}
+
+/// Any NaN (exponent all ones, mantissa non-zero).
+pub fn is_nan(f: Fmt, x: u64) -> bool {
+    f.abs(x) > f.exp_mask()
+}
+
+/// A signalling NaN: a NaN with the quiet bit (the mantissa's top bit) clear.
+pub fn is_snan(f: Fmt, x: u64) -> bool {
+    is_nan(f, x) && x & f.quiet_bit() == 0
+}
+
+/// +0 or -0.
+pub fn is_zero(f: Fmt, x: u64) -> bool {
+    f.abs(x) == 0
+}
+
+/// A denormal: exponent zero, mantissa non-zero.
+pub fn is_denormal(f: Fmt, x: u64) -> bool {
+    x & f.exp_mask() == 0 && x & f.mant_mask() != 0
+}
+
+/// Sets the quiet bit, keeping sign and payload (`cvtToQuietNAN` in the ISA guide).
+pub fn quiet(f: Fmt, x: u64) -> u64 {
+    x | f.quiet_bit()
+}
+
+/// Flushes a denormal to zero of the same sign when `keep_denormals` is false.
+pub fn flush(f: Fmt, x: u64, keep_denormals: bool) -> u64 {
+    if !keep_denormals && is_denormal(f, x) {
+        x & f.sign_bit()
+    } else {
+        x
+    }
+}
+
+/// Ordered less-than on non-NaN values with AMD's "-0 < +0" (`LT_NEG_ZERO`).
+fn lt_neg_zero(f: Fmt, a: u64, b: u64) -> bool {
+    match (sign(f, a), sign(f, b)) {
+        (false, false) => a < b,
+        (true, true) => f.abs(a) > f.abs(b),
+        // A negative value is below a positive one, zeros included.
+        (true, false) => true,
+        (false, true) => false,
+    }
+}
+
+/// Minimum or maximum the way `V_MIN_F32`/`V_MAX_F32` choose (the model's rule for DS min/max):
+/// `s0` is the instruction's data, `s1` the memory value. In IEEE mode a signalling NaN wins quieted
+/// (s0 first), else a quiet NaN loses to the other operand; outside IEEE mode any NaN loses. Zeros
+/// order as -0 < +0. Denormal inputs are flushed first when the mode does not keep them.
+pub fn min_max(f: Fmt, s0: u64, s1: u64, max: bool, ieee: bool, keep_denormals: bool) -> u64 {
+    let (s0, s1) = (flush(f, s0, keep_denormals), flush(f, s1, keep_denormals));
+    if ieee {
+        if is_snan(f, s0) {
+            return quiet(f, s0);
+        }
+        if is_snan(f, s1) {
+            return quiet(f, s1);
+        }
+    }
+    if is_nan(f, s1) {
+        return s0;
+    }
+    if is_nan(f, s0) {
+        return s1;
+    }
+    let s0_wins = if max {
+        lt_neg_zero(f, s1, s0)
+    } else {
+        lt_neg_zero(f, s0, s1)
+    };
+    if s0_wins {
+        s0
+    } else {
+        s1
+    }
+}
+
+/// The DS pseudocode's literal rule, `src < tmp ? src : tmp` (or `>` for max) with IEEE
+/// comparisons: a NaN or a pair of zeros keeps the memory value. Accepted as a legal alternative.
+pub fn min_max_literal(f: Fmt, src: u64, tmp: u64, max: bool, keep_denormals: bool) -> u64 {
+    let (s, t) = (flush(f, src, keep_denormals), flush(f, tmp, keep_denormals));
+    if is_nan(f, s) || is_nan(f, t) || (is_zero(f, s) && is_zero(f, t)) {
+        return tmp;
+    }
+    let wins = if max {
+        lt_neg_zero(f, t, s)
+    } else {
+        lt_neg_zero(f, s, t)
+    };
+    if wins {
+        src
+    } else {
+        tmp
+    }
+}
+
+/// Float equality for cmpstore: NaN equals nothing, +0 equals -0, denormals compare as zero when
+/// the mode flushes them.
+pub fn float_eq(f: Fmt, a: u64, b: u64, keep_denormals: bool) -> bool {
+    let (a, b) = (flush(f, a, keep_denormals), flush(f, b, keep_denormals));
+    if is_nan(f, a) || is_nan(f, b) {
+        return false;
+    }
+    a == b || (is_zero(f, a) && is_zero(f, b))
+}
+
+/// `mem + data` in binary32, round-to-nearest-even, denormals flushed (inputs and result, sign
+/// kept) unless `keep_denormals`. A NaN input returns the first NaN of (mem, data) quieted;
+/// inf + -inf returns [`F32_DEFAULT_NAN`].
+///
+/// Every other case uses the host addition. That is exact, not an approximation: Rust's `f32`
+/// addition is IEEE 754 binary32 addition rounding to nearest-even with gradual underflow (the
+/// language reference's float semantics; no FTZ/DAZ on the supported hosts), and the only way it
+/// differs from AMD is the NaN bit pattern, handled above. Flushing the result after rounding is
+/// exact too: a sum below the smallest normal is a multiple of 2^-149 and so is never rounded.
+pub fn add_f32(mem: u32, data: u32, keep_denormals: bool) -> u32 {
+    let f = F32;
+    let m = flush(f, u64::from(mem), keep_denormals);
+    let d = flush(f, u64::from(data), keep_denormals);
+    if is_nan(f, m) {
+        return quiet(f, m) as u32;
+    }
+    if is_nan(f, d) {
+        return quiet(f, d) as u32;
+    }
+    let sum = (f32::from_bits(m as u32) + f32::from_bits(d as u32)).to_bits();
+    if is_nan(f, u64::from(sum)) {
+        return F32_DEFAULT_NAN; // inf + -inf
+    }
+    flush(f, u64::from(sum), keep_denormals) as u32
+}
+
+/// The NaN results a device may legally return for `mem + data` besides the model's: either input
+/// NaN quieted, or the default NaN. Empty when the sum is not a NaN.
+pub fn add_f32_nan_alternatives(mem: u32, data: u32) -> Vec<u32> {
+    let f = F32;
+    let mut alts = Vec::new();
+    for x in [mem, data] {
+        if is_nan(f, u64::from(x)) {
+            alts.push(quiet(f, u64::from(x)) as u32);
+        }
+    }
+    if !alts.is_empty() || is_nan(f, u64::from(add_f32(mem, data, true))) {
+        alts.push(F32_DEFAULT_NAN);
+    }
+    alts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SNAN: u64 = 0x7f80_0001; // sNaN, payload 1
+    const QNAN: u64 = 0x7fc0_0002; // qNaN, payload 2
+    const NEG_QNAN: u64 = 0xffc0_0000; // -qNaN
+    const ONE: u64 = 0x3f80_0000; // 1.0
+    const TWO: u64 = 0x4000_0000; // 2.0
+    const NEG_ONE: u64 = 0xbf80_0000; // -1.0
+    const PZERO: u64 = 0x0000_0000; // +0.0
+    const NZERO: u64 = 0x8000_0000; // -0.0
+    const DENORM: u64 = 0x0000_0001; // smallest positive denormal
+    const NEG_DENORM: u64 = 0x8000_0001; // smallest negative denormal
+    const INF: u64 = 0x7f80_0000; // +inf
+    const NEG_INF: u64 = 0xff80_0000; // -inf
+
+    #[test]
+    fn classification() {
+        assert!(is_snan(F32, SNAN) && !is_snan(F32, QNAN) && is_nan(F32, QNAN));
+        assert!(!is_nan(F32, INF) && !is_nan(F32, NEG_INF));
+        assert!(is_denormal(F32, DENORM) && !is_denormal(F32, PZERO));
+        assert_eq!(quiet(F32, SNAN), 0x7fc0_0001); // qNaN, payload 1 kept
+        assert!(is_snan(F64, 0x7ff0_0000_0000_0001)); // f64 sNaN
+        assert!(!is_snan(F64, 0x7ff8_0000_0000_0000)); // f64 qNaN
+    }
+
+    #[test]
+    fn flush_keeps_the_sign() {
+        assert_eq!(flush(F32, NEG_DENORM, false), NZERO);
+        assert_eq!(flush(F32, DENORM, false), PZERO);
+        assert_eq!(flush(F32, DENORM, true), DENORM);
+        assert_eq!(flush(F32, ONE, false), ONE);
+    }
+
+    #[test]
+    fn min_max_ieee_nan_rules() {
+        // Signalling NaN wins, quieted, in IEEE mode; data (s0) is looked at first.
+        assert_eq!(min_max(F32, SNAN, ONE, false, true, true), 0x7fc0_0001);
+        assert_eq!(min_max(F32, ONE, SNAN, true, true, true), 0x7fc0_0001);
+        // A quiet NaN loses to a number.
+        assert_eq!(min_max(F32, QNAN, ONE, false, true, true), ONE);
+        assert_eq!(min_max(F32, ONE, QNAN, true, true, true), ONE);
+        // Outside IEEE mode a signalling NaN loses too, unquieted nowhere.
+        assert_eq!(min_max(F32, SNAN, ONE, false, false, true), ONE);
+        // Two quiet NaNs: s1 is a NaN, so s0 is returned as is.
+        assert_eq!(min_max(F32, QNAN, NEG_QNAN, false, true, true), QNAN);
+    }
+
+    #[test]
+    fn min_max_signed_zero_and_order() {
+        assert_eq!(min_max(F32, NZERO, PZERO, false, true, true), NZERO); // min(-0,+0) = -0
+        assert_eq!(min_max(F32, PZERO, NZERO, false, true, true), NZERO);
+        assert_eq!(min_max(F32, NZERO, PZERO, true, true, true), PZERO); // max(-0,+0) = +0
+        assert_eq!(min_max(F32, NEG_ONE, ONE, false, true, true), NEG_ONE);
+        assert_eq!(min_max(F32, NEG_ONE, ONE, true, true, true), ONE);
+        assert_eq!(min_max(F32, NEG_INF, TWO, false, true, true), NEG_INF);
+        // The literal DS rule keeps memory for a pair of zeros.
+        assert_eq!(min_max_literal(F32, NZERO, PZERO, false, true), PZERO);
+        assert_eq!(min_max_literal(F32, QNAN, ONE, false, true), ONE);
+        assert_eq!(min_max_literal(F32, ONE, QNAN, false, true), QNAN);
+    }
+
+    #[test]
+    fn min_max_flushes_denormal_inputs_when_asked() {
+        assert_eq!(min_max(F32, DENORM, ONE, false, true, true), DENORM);
+        assert_eq!(min_max(F32, DENORM, ONE, false, true, false), PZERO);
+        assert_eq!(min_max(F32, NEG_DENORM, PZERO, false, true, false), NZERO);
+    }
+
+    #[test]
+    fn float_equality() {
+        assert!(float_eq(F32, PZERO, NZERO, true)); // +0 == -0
+        assert!(!float_eq(F32, QNAN, QNAN, true)); // NaN != NaN, same bits
+        assert!(float_eq(F32, ONE, ONE, true));
+        assert!(!float_eq(F32, DENORM, PZERO, true));
+        assert!(float_eq(F32, DENORM, PZERO, false)); // flushed denormal equals zero
+        assert!(float_eq(F64, 0x8000_0000_0000_0000, 0, true)); // f64 -0 == +0
+    }
+
+    #[test]
+    fn add_rounds_to_nearest_even() {
+        assert_eq!(add_f32(ONE as u32, ONE as u32, true), TWO as u32);
+        // 1 + 2^-24 is a tie between 1 and 1+2^-23: even mantissa (1.0) wins.
+        assert_eq!(add_f32(0x3f80_0000, 0x3380_0000, true), 0x3f80_0000);
+        // 1+2^-23 + 2^-24 ties towards the even neighbour 1+2^-22.
+        assert_eq!(add_f32(0x3f80_0001, 0x3380_0000, true), 0x3f80_0002);
+        // x + (-x) is +0 under nearest-even.
+        assert_eq!(add_f32(ONE as u32, NEG_ONE as u32, true), PZERO as u32);
+        assert_eq!(add_f32(NZERO as u32, NZERO as u32, true), NZERO as u32);
+    }
+
+    #[test]
+    fn add_denormal_mode() {
+        // denormal + denormal = 2 * smallest denormal when kept ...
+        assert_eq!(add_f32(DENORM as u32, DENORM as u32, true), 0x0000_0002);
+        // ... and 0 when flushed.
+        assert_eq!(add_f32(DENORM as u32, DENORM as u32, false), 0);
+        // A normal result from normal inputs is untouched by the mode.
+        assert_eq!(add_f32(0x0080_0000, 0x0080_0000, false), 0x0100_0000); // 2 * min normal
+                                                                           // min normal + (-(min normal - 1ulp)) = smallest denormal, flushed to +0.
+        assert_eq!(add_f32(0x0080_0000, 0x807f_ffff, false), 0x0080_0000); // input flushed: min normal - 0
+        assert_eq!(add_f32(0x0080_0001, 0x8080_0000, false), 0); // result denormal: flushed
+        assert_eq!(add_f32(0x0080_0001, 0x8080_0000, true), 1); // kept
+    }
+
+    #[test]
+    fn add_nan_rules() {
+        assert_eq!(add_f32(SNAN as u32, ONE as u32, true), 0x7fc0_0001); // mem NaN, quieted
+        assert_eq!(add_f32(ONE as u32, QNAN as u32, true), QNAN as u32);
+        assert_eq!(add_f32(QNAN as u32, SNAN as u32, true), QNAN as u32); // first NaN wins
+        assert_eq!(add_f32(INF as u32, NEG_INF as u32, true), F32_DEFAULT_NAN);
+        assert_eq!(add_f32(INF as u32, ONE as u32, true), INF as u32);
+        assert_eq!(
+            add_f32_nan_alternatives(QNAN as u32, SNAN as u32),
+            vec![QNAN as u32, 0x7fc0_0001, F32_DEFAULT_NAN]
+        );
+        assert!(add_f32_nan_alternatives(ONE as u32, ONE as u32).is_empty());
+    }
+}

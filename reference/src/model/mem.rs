@@ -1,0 +1,117 @@
+//! Byte-addressed LDS access with the model's out-of-range rule: every byte is checked on its own
+//! against the allocation, a byte at or past the end reads as 0 and a write to it is dropped.
+//!
+//! Sources: RDNA3 ISA guide, chapter "Data Share Operations" (LDS accesses are checked against the
+//! workgroup's allocation; out-of-range reads return 0, out-of-range writes are discarded). Byte
+//! granularity for accesses that straddle the end and unaligned addresses (gfx11 LDS runs in
+//! unaligned mode under ROCm, LLVM AMDGPUUsage "unaligned-access-mode") are the model's documented
+//! choices: see `reference/ASSUMPTIONS.md`, questions A1 and A2.
+
+/// Reads `N` bytes at `at` (the final 32-bit address; the bytes of one access do not wrap past
+/// 2^32). Bytes outside `mem` read as zero.
+#[inline(always)]
+pub fn read<const N: usize>(mem: &[u8], at: u32) -> [u8; N] {
+    let i = at as usize;
+    match mem.get(i..i + N) {
+        Some(s) => s.try_into().expect("N bytes"),
+        None => std::array::from_fn(|k| {
+            let a = at as usize + k;
+            mem.get(a).copied().unwrap_or(0)
+        }),
+    }
+}
+
+/// Writes `bytes` at `at`; bytes outside `mem` are dropped.
+#[inline(always)]
+pub fn write<const N: usize>(mem: &mut [u8], at: u32, bytes: [u8; N]) {
+    let i = at as usize;
+    match mem.get_mut(i..i + N) {
+        Some(s) => s.copy_from_slice(&bytes),
+        None => {
+            for (k, b) in bytes.into_iter().enumerate() {
+                let a = at as usize + k;
+                if let Some(slot) = mem.get_mut(a) {
+                    *slot = b;
+                }
+            }
+        }
+    }
+}
+
+/// The little-endian dword at `at`.
+#[inline(always)]
+pub fn read_u32(mem: &[u8], at: u32) -> u32 {
+    u32::from_le_bytes(read::<4>(mem, at))
+}
+
+/// Stores a little-endian dword at `at`.
+#[inline(always)]
+pub fn write_u32(mem: &mut [u8], at: u32, v: u32) {
+    write::<4>(mem, at, v.to_le_bytes())
+}
+
+/// The little-endian qword at `at`.
+#[inline(always)]
+pub fn read_u64(mem: &[u8], at: u32) -> u64 {
+    u64::from_le_bytes(read::<8>(mem, at))
+}
+
+/// Stores a little-endian qword at `at`.
+#[inline(always)]
+pub fn write_u64(mem: &mut [u8], at: u32, v: u64) {
+    write::<8>(mem, at, v.to_le_bytes())
+}
+
+/// Reads an element of `bytes` (1, 2, 4 or 8) zero-extended.
+#[inline(always)]
+pub fn read_elem(mem: &[u8], at: u32, bytes: u32) -> u64 {
+    match bytes {
+        1 => u64::from(read::<1>(mem, at)[0]),
+        2 => u64::from(u16::from_le_bytes(read::<2>(mem, at))),
+        4 => u64::from(read_u32(mem, at)),
+        _ => read_u64(mem, at),
+    }
+}
+
+/// Writes the low `bytes` (1, 2, 4 or 8) of `v`.
+#[inline(always)]
+pub fn write_elem(mem: &mut [u8], at: u32, bytes: u32, v: u64) {
+    match bytes {
+        1 => write::<1>(mem, at, [v as u8]),
+        2 => write::<2>(mem, at, (v as u16).to_le_bytes()),
+        4 => write_u32(mem, at, v as u32),
+        _ => write_u64(mem, at, v),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_past_the_end_are_zero_per_byte() {
+        let mem = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88];
+        assert_eq!(read_u32(&mem, 4), 0x8877_6655);
+        // Straddles the end: bytes 6 and 7 exist, 8 and 9 do not.
+        assert_eq!(read_u32(&mem, 6), 0x0000_8877);
+        assert_eq!(read_u32(&mem, 8), 0);
+        assert_eq!(read_u32(&mem, u32::MAX), 0);
+    }
+
+    #[test]
+    fn writes_past_the_end_are_dropped_per_byte() {
+        let mut mem = [0u8; 8];
+        write_u32(&mut mem, 6, 0xaabb_ccdd);
+        assert_eq!(mem, [0, 0, 0, 0, 0, 0, 0xdd, 0xcc]);
+        write_u64(&mut mem, 8, u64::MAX);
+        assert_eq!(mem, [0, 0, 0, 0, 0, 0, 0xdd, 0xcc]);
+    }
+
+    #[test]
+    fn unaligned_access_is_byte_exact() {
+        let mut mem = [0u8; 8];
+        write_u32(&mut mem, 1, 0x0403_0201);
+        assert_eq!(mem, [0, 1, 2, 3, 4, 0, 0, 0]);
+        assert_eq!(read_elem(&mem, 3, 2), 0x0403);
+    }
+}

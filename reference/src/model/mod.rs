@@ -1,0 +1,284 @@
+//! The reference model: the executable semantics of every HIP-runnable gfx11 DS instruction over
+//! one wave32 and an LDS image, dispatched from the DS table's family and element type.
+//!
+//! Sources: AMD "RDNA3 Instruction Set Architecture Reference Guide", chapter "Data Share
+//! Operations" and chapter "Instructions", LDS & GDS instructions (one pseudocode block per op);
+//! LLVM AMDGPUUsage and `SIISelLowering.cpp` for the FP environment of LDS atomics. Each module
+//! names its own sections; every point where the sources leave a choice is listed with the case
+//! that settles it in `reference/ASSUMPTIONS.md`.
+//!
+//! Conventions: lanes run one after another in ascending lane order (so among lanes of one
+//! instruction that hit one address the highest lane's store lands last); lanes outside EXEC do
+//! nothing and keep their vdst; register numbers of the instruction are ignored. [`legal`] answers
+//! whether a device result that differs is one the hardware may legally produce.
+
+use crate::isa::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, D16};
+use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Wave, LANES};
+use std::fmt;
+
+pub mod float;
+pub mod lanes;
+// pub mod legal;
+pub mod mem;
+pub mod rmw;
+// pub mod snapshot;
+mod special;
+
+/// An instruction the model does not execute, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unmodelled {
+    /// The op that was asked for.
+    pub op: DsOp,
+    /// Why it is not modelled.
+    pub why: &'static str,
+}
+
+impl fmt::Display for Unmodelled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} is not modelled: {} (only the HIP-runnable ops on LDS are; `ds-harness list` shows them)",
+            self.op, self.why
+        )
+    }
+}
+
+impl std::error::Error for Unmodelled {}
+
+const GDS_WHY: &str = "the gds bit selects GDS, which the model does not hold (LDS only)";
+
+/// Runs `inst` on a copy of `case` and returns what it leaves behind.
+pub fn execute(inst: &DsInst, mode: FpMode, case: &Case) -> Result<Outcome, Unmodelled> {
+    let mut lds = case.lds.clone();
+    let mut vdst: [[u32; 4]; LANES] = std::array::from_fn(|i| case.wave.lanes[i].vdst);
+    let mut addr: [u32; LANES] = std::array::from_fn(|i| case.wave.lanes[i].addr);
+    execute_in_place(inst, mode, &case.wave, &mut lds, &mut vdst, &mut addr)?;
+    Ok(Outcome { lds, vdst, addr })
+}
+
+/// Runs `inst` in place, without allocating: `vdst` and `addr` hold the registers before the
+/// instruction and are updated (addr only by ops that write it). Lane addresses and data are read
+/// from `wave`.
+pub fn execute_in_place(
+    inst: &DsInst,
+    mode: FpMode,
+    wave: &Wave,
+    lds: &mut Lds,
+    vdst: &mut [[u32; 4]; LANES],
+    addr: &mut [u32; LANES],
+) -> Result<(), Unmodelled> {
+    let plan = Plan::new(inst, mode)?;
+    let offset = plan.offset16;
+    let mem = lds.bytes_mut();
+    match plan.info.family {
+        Family::Nop => {}
+        Family::Swizzle => lanes::swizzle(wave, offset, vdst),
+        Family::Permute => lanes::permute(wave, offset, vdst),
+        Family::Bpermute => lanes::bpermute(wave, offset, vdst),
+        Family::Append | Family::Consume => special::append_consume(&plan, wave, mem, vdst),
+        _ => {
+            let mut exec = wave.exec;
+            while exec != 0 {
+                let i = exec.trailing_zeros() as usize;
+                exec &= exec - 1;
+                plan.step(i, &wave.lanes[i], wave.m0, mem, &mut vdst[i], &mut addr[i]);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One instruction, decoded once for all lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plan {
+    pub info: &'static OpInfo,
+    pub mode: FpMode,
+    /// `{offset1, offset0}`.
+    pub offset16: u16,
+    /// Byte offsets of the two addresses of a pair form (offset0 and offset1 scaled).
+    pub pair: [u32; 2],
+    pub elem_bytes: u32,
+}
+
+impl Plan {
+    pub fn new(inst: &DsInst, mode: FpMode) -> Result<Plan, Unmodelled> {
+        let info = inst.op.info();
+        if let Some(why) = info.hip_unsupported {
+            return Err(Unmodelled { op: inst.op, why });
+        }
+        if inst.gds {
+            return Err(Unmodelled {
+                op: inst.op,
+                why: GDS_WHY,
+            });
+        }
+        let scale = info.offset_scale();
+        Ok(Plan {
+            info,
+            mode,
+            offset16: u16::from(inst.offset0) | u16::from(inst.offset1) << 8,
+            pair: [
+                u32::from(inst.offset0) * scale,
+                u32::from(inst.offset1) * scale,
+            ],
+            elem_bytes: info.elem.bytes(),
+        })
+    }
+
+    /// The byte addresses a lane touches: one for the single-offset forms, two for pair forms.
+    #[inline(always)]
+    fn addresses(&self, base: u32) -> [u32; 2] {
+        match self.info.offset {
+            OffsetForm::Pair | OffsetForm::Stride64 => [
+                base.wrapping_add(self.pair[0]),
+                base.wrapping_add(self.pair[1]),
+            ],
+            _ => {
+                let a = base.wrapping_add(u32::from(self.offset16));
+                [a, a]
+            }
+        }
+    }
+
+    /// Executes one active lane of a per-lane family (atomics, loads, stores, condxchg, addtid,
+    /// bvh stack) against `mem`.
+    #[inline(always)]
+    pub fn step(
+        &self,
+        i: usize,
+        lane: &Lane,
+        m0: u32,
+        mem: &mut [u8],
+        vdst: &mut [u32; 4],
+        addr: &mut u32,
+    ) {
+        let info = self.info;
+        let eb = self.elem_bytes;
+        let [a0, a1] = self.addresses(lane.addr);
+        match info.family {
+            Family::Rmw(op) => {
+                let d0 = join(&lane.data0);
+                let d1 = join(&lane.data1);
+                if info.two_addresses() {
+                    // Pair exchange: both old values are read before either store.
+                    let old0 = mem::read_elem(mem, a0, eb);
+                    let old1 = mem::read_elem(mem, a1, eb);
+                    mem::write_elem(mem, a0, eb, d0);
+                    mem::write_elem(mem, a1, eb, d1);
+                    put(vdst, 0, old0, eb);
+                    put(vdst, eb / 4, old1, eb);
+                } else {
+                    let old = mem::read_elem(mem, a0, eb);
+                    let new = rmw::update(op, info.elem, self.mode, old, d0, d1);
+                    mem::write_elem(mem, a0, eb, new);
+                    if info.returns() {
+                        put(vdst, 0, old, eb);
+                    }
+                }
+            }
+            Family::Load(d16) => {
+                if info.two_addresses() {
+                    put(vdst, 0, mem::read_elem(mem, a0, eb), eb);
+                    put(vdst, eb / 4, mem::read_elem(mem, a1, eb), eb);
+                } else {
+                    load_one(info.elem, d16, mem, a0, vdst);
+                }
+            }
+            Family::Store(d16) => {
+                if info.two_addresses() {
+                    mem::write_elem(mem, a0, eb, join(&lane.data0));
+                    mem::write_elem(mem, a1, eb, join(&lane.data1));
+                } else {
+                    store_one(eb, d16, mem, a0, &lane.data0);
+                }
+            }
+            Family::CondXchg32 => special::condxchg32(a0, lane, mem, vdst),
+            Family::StoreAddTid => {
+                mem::write_u32(mem, addtid_address(m0, self.offset16, i), lane.data0[0])
+            }
+            Family::LoadAddTid => {
+                vdst[0] = mem::read_u32(mem, addtid_address(m0, self.offset16, i))
+            }
+            Family::BvhStack => special::bvh_stack(self.offset16, lane, mem, vdst, addr),
+            Family::Nop
+            | Family::Swizzle
+            | Family::Permute
+            | Family::Bpermute
+            | Family::Append
+            | Family::Consume
+            | Family::Gws
+            | Family::OrderedCount
+            | Family::GsReg => unreachable!("{} is not a per-lane family", info.name),
+        }
+    }
+}
+
+/// `M0[15:0] + offset + lane * 4` (ISA guide, `DS_STORE_ADDTID_B32` / `DS_LOAD_ADDTID_B32`).
+#[inline(always)]
+fn addtid_address(m0: u32, offset: u16, lane: usize) -> u32 {
+    (m0 & 0xffff)
+        .wrapping_add(u32::from(offset))
+        .wrapping_add(lane as u32 * 4)
+}
+
+/// The first two dwords of a register tuple as one little-endian qword.
+#[inline(always)]
+fn join(words: &[u32; 4]) -> u64 {
+    u64::from(words[0]) | u64::from(words[1]) << 32
+}
+
+/// Writes an element of `bytes` (4 or 8) into vdst starting at dword `at`.
+#[inline(always)]
+fn put(vdst: &mut [u32; 4], at: u32, v: u64, bytes: u32) {
+    let at = at as usize;
+    vdst[at] = v as u32;
+    if bytes == 8 {
+        vdst[at + 1] = (v >> 32) as u32;
+    }
+}
+
+/// A single-address load into vdst: whole dwords, or a narrow element extended to 32 bits, or
+/// (d16) extended to 16 bits into one half while the other half keeps its value.
+#[inline(always)]
+fn load_one(elem: Elem, d16: D16, mem: &[u8], at: u32, vdst: &mut [u32; 4]) {
+    let bytes = elem.bytes();
+    if bytes >= 4 {
+        for (k, v) in vdst.iter_mut().take((bytes / 4) as usize).enumerate() {
+            *v = mem::read_u32(mem, at.wrapping_add(4 * k as u32));
+        }
+        return;
+    }
+    let raw = mem::read_elem(mem, at, bytes) as u32;
+    let shift = 32 - 8 * bytes;
+    let wide = if elem.is_signed() {
+        (((raw << shift) as i32) >> shift) as u32
+    } else {
+        raw
+    };
+    vdst[0] = match d16 {
+        D16::No => wide,
+        D16::Lo => (vdst[0] & 0xffff_0000) | (wide & 0xffff),
+        D16::Hi => (vdst[0] & 0x0000_ffff) | (wide << 16),
+    };
+}
+
+/// A single-address store: the low byte or half of DATA0 (or bits [23:16] / [31:16] for d16_hi),
+/// or whole dwords.
+#[inline(always)]
+fn store_one(bytes: u32, d16: D16, mem: &mut [u8], at: u32, data: &[u32; 4]) {
+    if bytes >= 4 {
+        for (k, &d) in data.iter().take((bytes / 4) as usize).enumerate() {
+            mem::write_u32(mem, at.wrapping_add(4 * k as u32), d);
+        }
+        return;
+    }
+    let v = if d16 == D16::Hi {
+        data[0] >> 16
+    } else {
+        data[0]
+    };
+    mem::write_elem(mem, at, bytes, u64::from(v));
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,269 @@
+//! The update functions of the DS atomics: one generic read-modify-write over an element type.
+//!
+//! Source: RDNA3 ISA guide, chapter "Instructions", LDS & GDS instructions (`DS_ADD_U32` ...
+//! `DS_WRAP_RTN_B32`, the 64-bit forms): `tmp = MEM[ADDR]; MEM[ADDR] = f(tmp, DATA, DATA2);
+//! RETURN_DATA = tmp`. gfx11 cmpstore: DATA is the new value, DATA2 the compare value. Float rules
+//! live in [`super::float`].
+
+use super::float::{self, Fmt};
+use crate::isa::{Elem, Rmw};
+use crate::wave::FpMode;
+
+/// All-ones in the low `bytes * 8` bits.
+#[inline(always)]
+pub fn mask(bytes: u32) -> u64 {
+    if bytes >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (bytes * 8)) - 1
+    }
+}
+
+/// Sign-extends the low `bytes * 8` bits of `v`.
+#[inline(always)]
+fn sext(v: u64, bytes: u32) -> i64 {
+    let shift = 64 - bytes * 8;
+    ((v << shift) as i64) >> shift
+}
+
+/// The float format and denormal switch of a float element.
+fn float_of(elem: Elem, mode: FpMode) -> (Fmt, bool) {
+    if elem == Elem::F64 {
+        (float::F64, mode.fp16_fp64_denormals)
+    } else {
+        (float::F32, mode.fp32_denormals)
+    }
+}
+
+/// The new memory value of `rmw` on element type `elem`: `mem` is the old value, `d0`/`d1` DATA and
+/// DATA2, all zero-extended in the low `elem.bytes()` bytes.
+#[inline(always)]
+pub fn update(rmw: Rmw, elem: Elem, mode: FpMode, mem: u64, d0: u64, d1: u64) -> u64 {
+    let bytes = elem.bytes();
+    let m = mask(bytes);
+    let v = match rmw {
+        Rmw::Add if elem == Elem::F32 => {
+            u64::from(float::add_f32(mem as u32, d0 as u32, mode.fp32_denormals))
+        }
+        Rmw::Add => mem.wrapping_add(d0),
+        Rmw::Sub => mem.wrapping_sub(d0),
+        Rmw::Rsub => d0.wrapping_sub(mem),
+        Rmw::Inc => {
+            if mem >= d0 {
+                0
+            } else {
+                mem + 1
+            }
+        }
+        Rmw::Dec => {
+            if mem == 0 || mem > d0 {
+                d0
+            } else {
+                mem - 1
+            }
+        }
+        Rmw::Min | Rmw::Max => {
+            let max = rmw == Rmw::Max;
+            if elem.is_float() {
+                let (f, keep) = float_of(elem, mode);
+                float::min_max(f, d0, mem, max, mode.ieee, keep)
+            } else {
+                let d0_less = if elem.is_signed() {
+                    sext(d0, bytes) < sext(mem, bytes)
+                } else {
+                    d0 < mem
+                };
+                // min: src < tmp ? src : tmp; max: src >= tmp ? src : tmp.
+                if d0_less != max {
+                    d0
+                } else {
+                    mem
+                }
+            }
+        }
+        Rmw::And => mem & d0,
+        Rmw::Or => mem | d0,
+        Rmw::Xor => mem ^ d0,
+        Rmw::Mskor => (mem & !d0) | d1,
+        Rmw::Xchg => d0,
+        Rmw::CmpStore => {
+            let equal = if elem.is_float() {
+                let (f, keep) = float_of(elem, mode);
+                float::float_eq(f, mem, d1, keep)
+            } else {
+                mem == d1
+            };
+            if equal {
+                d0
+            } else {
+                mem
+            }
+        }
+        Rmw::Wrap => {
+            if mem >= d0 {
+                mem.wrapping_sub(d0)
+            } else {
+                mem.wrapping_add(d1)
+            }
+        }
+    };
+    v & m
+}
+
+/// Every new memory value a device may legally produce for one lane's update: the model's value
+/// first, then the documented alternatives (float min/max by the DS pseudocode's literal rule,
+/// other NaN choices of float add).
+pub fn update_alternatives(
+    rmw: Rmw,
+    elem: Elem,
+    mode: FpMode,
+    mem: u64,
+    d0: u64,
+    d1: u64,
+) -> Vec<u64> {
+    let mut out = vec![update(rmw, elem, mode, mem, d0, d1)];
+    if elem.is_float() {
+        let (f, keep) = float_of(elem, mode);
+        match rmw {
+            Rmw::Min | Rmw::Max => {
+                out.push(float::min_max_literal(f, d0, mem, rmw == Rmw::Max, keep));
+            }
+            Rmw::Add if elem == Elem::F32 => out.extend(
+                float::add_f32_nan_alternatives(mem as u32, d0 as u32)
+                    .into_iter()
+                    .map(u64::from),
+            ),
+            _ => {}
+        }
+    }
+    out.dedup();
+    let mut seen = Vec::with_capacity(out.len());
+    out.retain(|v| {
+        let new = !seen.contains(v);
+        seen.push(*v);
+        new
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const M: FpMode = FpMode {
+        fp32_denormals: true,
+        fp16_fp64_denormals: true,
+        ieee: true,
+    };
+
+    fn u32op(rmw: Rmw, elem: Elem, mem: u32, d0: u32, d1: u32) -> u32 {
+        update(rmw, elem, M, mem.into(), d0.into(), d1.into()) as u32
+    }
+
+    #[test]
+    fn integer_add_sub_rsub_wrap_around() {
+        assert_eq!(u32op(Rmw::Add, Elem::U32, 0xffff_ffff, 1, 0), 0); // u32 max + 1 wraps
+        assert_eq!(u32op(Rmw::Sub, Elem::U32, 0, 1, 0), 0xffff_ffff); // 0 - 1 wraps
+        assert_eq!(u32op(Rmw::Rsub, Elem::U32, 3, 10, 0), 7); // data - mem
+        assert_eq!(u32op(Rmw::Rsub, Elem::U32, 10, 3, 0), 0xffff_fff9); // 3 - 10
+        assert_eq!(
+            update(Rmw::Add, Elem::U64, M, u64::MAX, 2, 0),
+            1,
+            "u64 max + 2 wraps to 1"
+        );
+    }
+
+    #[test]
+    fn inc_dec_wrap_points() {
+        assert_eq!(u32op(Rmw::Inc, Elem::U32, 4, 5, 0), 5); // below limit: +1
+        assert_eq!(u32op(Rmw::Inc, Elem::U32, 5, 5, 0), 0); // at limit: back to 0
+        assert_eq!(u32op(Rmw::Inc, Elem::U32, 9, 5, 0), 0); // above limit: 0
+        assert_eq!(
+            u32op(Rmw::Inc, Elem::U32, 0xffff_fffe, 0xffff_ffff, 0),
+            0xffff_ffff
+        );
+        assert_eq!(u32op(Rmw::Dec, Elem::U32, 0, 5, 0), 5); // zero: reload limit
+        assert_eq!(u32op(Rmw::Dec, Elem::U32, 6, 5, 0), 5); // above limit: reload
+        assert_eq!(u32op(Rmw::Dec, Elem::U32, 5, 5, 0), 4); // at limit: -1
+        assert_eq!(
+            update(Rmw::Inc, Elem::U64, M, u64::MAX - 1, u64::MAX, 0),
+            u64::MAX
+        );
+        assert_eq!(update(Rmw::Dec, Elem::U64, M, 0, 1 << 40, 0), 1 << 40);
+    }
+
+    #[test]
+    fn min_max_signedness() {
+        assert_eq!(u32op(Rmw::Min, Elem::I32, 1, 0x8000_0000, 0), 0x8000_0000); // INT_MIN < 1
+        assert_eq!(u32op(Rmw::Min, Elem::U32, 1, 0x8000_0000, 0), 1); // unsigned: 1 smaller
+        assert_eq!(u32op(Rmw::Max, Elem::I32, 0xffff_ffff, 0, 0), 0); // 0 > -1
+        assert_eq!(u32op(Rmw::Max, Elem::U32, 0xffff_ffff, 0, 0), 0xffff_ffff);
+        assert_eq!(
+            update(Rmw::Min, Elem::I64, M, 0, 0x8000_0000_0000_0000, 0),
+            0x8000_0000_0000_0000 // INT64_MIN
+        );
+        assert_eq!(
+            update(Rmw::Max, Elem::U64, M, 0x8000_0000_0000_0000, 1, 0),
+            0x8000_0000_0000_0000
+        );
+    }
+
+    #[test]
+    fn bitwise_mskor_xchg() {
+        assert_eq!(u32op(Rmw::And, Elem::B32, 0xf0f0, 0xff00, 0), 0xf000);
+        assert_eq!(u32op(Rmw::Or, Elem::B32, 0xf0f0, 0xff00, 0), 0xfff0);
+        assert_eq!(u32op(Rmw::Xor, Elem::B32, 0xf0f0, 0xff00, 0), 0x0ff0);
+        // mskor: clear the bits of data0, then or in data1.
+        assert_eq!(
+            u32op(Rmw::Mskor, Elem::B32, 0xffff_ffff, 0x0000_ff00, 0x0000_1200),
+            0xffff_12ff
+        );
+        assert_eq!(u32op(Rmw::Xchg, Elem::B32, 1, 2, 3), 2);
+    }
+
+    #[test]
+    fn cmpstore_gfx11_operand_order() {
+        // data0 = new value, data1 = compare value.
+        assert_eq!(u32op(Rmw::CmpStore, Elem::B32, 7, 100, 7), 100); // equal: store data0
+        assert_eq!(u32op(Rmw::CmpStore, Elem::B32, 7, 7, 100), 7); // differ: keep
+                                                                   // Float compare: -0 matches +0, NaN matches nothing.
+        assert_eq!(
+            u32op(Rmw::CmpStore, Elem::F32, 0x8000_0000, 0x3f80_0000, 0),
+            0x3f80_0000
+        );
+        assert_eq!(
+            u32op(Rmw::CmpStore, Elem::B32, 0x8000_0000, 0x3f80_0000, 0),
+            0x8000_0000
+        );
+        assert_eq!(
+            u32op(Rmw::CmpStore, Elem::F32, 0x7fc0_0000, 1, 0x7fc0_0000),
+            0x7fc0_0000
+        );
+        assert_eq!(
+            u32op(Rmw::CmpStore, Elem::B32, 0x7fc0_0000, 1, 0x7fc0_0000),
+            1
+        ); // bits equal
+    }
+
+    #[test]
+    fn wrap_rtn() {
+        // mem >= data0 ? mem - data0 : mem + data1
+        assert_eq!(u32op(Rmw::Wrap, Elem::B32, 10, 4, 100), 6);
+        assert_eq!(u32op(Rmw::Wrap, Elem::B32, 4, 4, 100), 0); // equal subtracts
+        assert_eq!(u32op(Rmw::Wrap, Elem::B32, 3, 4, 100), 103);
+        assert_eq!(u32op(Rmw::Wrap, Elem::B32, 3, 4, 0xffff_ffff), 2); // add wraps
+    }
+
+    #[test]
+    fn float_alternatives() {
+        // min(-0 data, +0 mem): model -0, literal rule keeps +0.
+        assert_eq!(
+            update_alternatives(Rmw::Min, Elem::F32, M, 0x0000_0000, 0x8000_0000, 0),
+            vec![0x8000_0000, 0x0000_0000]
+        );
+        assert_eq!(
+            update_alternatives(Rmw::Add, Elem::U32, M, 1, 2, 0),
+            vec![3]
+        );
+    }
+}

@@ -1,0 +1,531 @@
+//! Edge rules of each family, one wave at a time. Bit constants carry their meaning.
+
+use super::*;
+use crate::isa::DsOp;
+
+const SENTINEL: u32 = 0xdead_beef; // vdst before the instruction
+
+fn mode() -> FpMode {
+    FpMode::default()
+}
+
+/// A case with `lds_size` zero bytes, EXEC `exec`, and every vdst word set to the sentinel.
+fn case(lds_size: u32, exec: u32) -> Case {
+    let mut wave = Wave {
+        exec,
+        ..Wave::default()
+    };
+    for l in wave.lanes.iter_mut() {
+        l.vdst = [SENTINEL; 4];
+    }
+    Case {
+        lds: Lds::zeroed(lds_size),
+        wave,
+    }
+}
+
+fn inst(op: DsOp, offset0: u8, offset1: u8) -> DsInst {
+    DsInst {
+        offset0,
+        offset1,
+        ..DsInst::new(op)
+    }
+}
+
+fn run(op: DsOp, offset0: u8, offset1: u8, c: &Case) -> Outcome {
+    execute(&inst(op, offset0, offset1), mode(), c).expect("modelled")
+}
+
+#[test]
+fn non_hip_ops_and_gds_are_unmodelled_with_a_reason() {
+    let c = case(64, 1);
+    let err = execute(&DsInst::new(DsOp::GwsInit), mode(), &c).unwrap_err();
+    assert_eq!(err.op, DsOp::GwsInit);
+    assert!(err.why.contains("GWS"), "{err}");
+    let mut i = DsInst::new(DsOp::AddU32);
+    i.gds = true;
+    let err = execute(&i, mode(), &c).unwrap_err();
+    assert!(err.to_string().contains("GDS"), "{err}");
+    let unmodelled = DsOp::all()
+        .filter(|op| execute(&DsInst::new(*op), mode(), &c).is_err())
+        .count();
+    assert_eq!(unmodelled, 9, "exactly the 9 non-HIP ops are unmodelled");
+}
+
+#[test]
+fn rmw_returns_old_value_and_skips_inactive_lanes() {
+    let mut c = case(64, 0b0101);
+    for (i, l) in c.wave.lanes.iter_mut().enumerate() {
+        l.addr = 4 * i as u32;
+        l.data0[0] = 10 + i as u32;
+    }
+    c.lds.set_word(0, 5);
+    c.lds.set_word(4, 6);
+    c.lds.set_word(8, 7);
+    let out = run(DsOp::AddRtnU32, 0, 0, &c);
+    assert_eq!(out.vdst[0][0], 5);
+    assert_eq!(out.vdst[1], [SENTINEL; 4], "inactive lane keeps vdst");
+    assert_eq!(out.vdst[2][0], 7);
+    assert_eq!(
+        out.vdst[0][1], SENTINEL,
+        "unused vdst words keep their value"
+    );
+    assert_eq!(out.lds.word(0), 15);
+    assert_eq!(out.lds.word(4), 6, "inactive lane's word untouched");
+    assert_eq!(out.lds.word(8), 19);
+    // Without return, vdst is never written.
+    let out = run(DsOp::AddU32, 0, 0, &c);
+    assert_eq!(out.vdst[0], [SENTINEL; 4]);
+}
+
+#[test]
+fn same_address_atomics_run_in_ascending_lane_order() {
+    let mut c = case(16, 0b111);
+    for (i, l) in c.wave.lanes.iter_mut().enumerate() {
+        l.data0[0] = 1 << i;
+    }
+    let out = run(DsOp::AddRtnU32, 0, 0, &c);
+    assert_eq!([out.vdst[0][0], out.vdst[1][0], out.vdst[2][0]], [0, 1, 3]);
+    assert_eq!(out.lds.word(0), 7);
+    // Same-address stores: the highest active lane lands last.
+    let out = run(DsOp::StoreB32, 0, 0, &c);
+    assert_eq!(out.lds.word(0), 4);
+}
+
+#[test]
+fn offset_is_added_and_2addr_scales() {
+    let mut c = case(2048, 1);
+    c.wave.lanes[0].addr = 8;
+    c.wave.lanes[0].data0 = [0x1111_1111, 0x2222_2222, 0, 0];
+    c.wave.lanes[0].data1 = [0x3333_3333, 0x4444_4444, 0, 0];
+    let out = run(DsOp::StoreB32, 4, 0, &c);
+    assert_eq!(out.lds.word(12), 0x1111_1111);
+    // 2addr b32: offset0 * 4, offset1 * 4.
+    let out = run(DsOp::Store2addrB32, 1, 3, &c);
+    assert_eq!(
+        (out.lds.word(12), out.lds.word(20)),
+        (0x1111_1111, 0x3333_3333)
+    );
+    // stride64 b32: offsetN * 256.
+    let out = run(DsOp::Store2addrStride64B32, 1, 2, &c);
+    assert_eq!(
+        (out.lds.word(264), out.lds.word(520)),
+        (0x1111_1111, 0x3333_3333)
+    );
+    // 2addr b64: offsetN * 8, stride64 b64: offsetN * 512.
+    let out = run(DsOp::Store2addrB64, 1, 2, &c);
+    assert_eq!(
+        [
+            out.lds.word(16),
+            out.lds.word(20),
+            out.lds.word(24),
+            out.lds.word(28)
+        ],
+        [0x1111_1111, 0x2222_2222, 0x3333_3333, 0x4444_4444]
+    );
+    let out = run(DsOp::Store2addrStride64B64, 1, 2, &c);
+    assert_eq!(
+        (out.lds.word(520), out.lds.word(1032)),
+        (0x1111_1111, 0x3333_3333)
+    );
+    // The 16-bit offset form uses both bytes.
+    c.lds = Lds::zeroed(0x10000 + 64);
+    let out = run(DsOp::StoreB32, 0x00, 0x01, &c);
+    assert_eq!(out.lds.word(0x108), 0x1111_1111);
+}
+
+#[test]
+fn pair_loads_and_exchanges() {
+    let mut c = case(1024, 1);
+    for k in 0..256 {
+        c.lds.set_word(4 * k, 0x100 + k);
+    }
+    c.wave.lanes[0].addr = 4;
+    let out = run(DsOp::Load2addrB32, 2, 5, &c);
+    assert_eq!(out.vdst[0], [0x103, 0x106, SENTINEL, SENTINEL]);
+    let out = run(DsOp::Load2addrStride64B64, 1, 0, &c);
+    assert_eq!(out.vdst[0], [0x181, 0x182, 0x101, 0x102]);
+    c.wave.lanes[0].data0 = [0xaaaa, 0, 0, 0];
+    c.wave.lanes[0].data1 = [0xbbbb, 0, 0, 0];
+    let out = run(DsOp::Storexchg2addrRtnB32, 0, 1, &c);
+    assert_eq!(out.vdst[0][..2], [0x101, 0x102]);
+    assert_eq!((out.lds.word(4), out.lds.word(8)), (0xaaaa, 0xbbbb));
+    // Both offsets on one address: both olds are the same, DATA2's store lands last.
+    let out = run(DsOp::Storexchg2addrRtnB32, 1, 1, &c);
+    assert_eq!(out.vdst[0][..2], [0x102, 0x102]);
+    assert_eq!(out.lds.word(8), 0xbbbb);
+}
+
+#[test]
+fn narrow_stores_write_low_or_high_bits() {
+    let mut c = case(16, 1);
+    c.lds.set_word(0, 0xffff_ffff);
+    c.wave.lanes[0].addr = 1;
+    c.wave.lanes[0].data0[0] = 0x8765_4321;
+    let out = run(DsOp::StoreB8, 0, 0, &c);
+    assert_eq!(out.lds.word(0), 0xffff_21ff); // byte 1 = data[7:0]
+    let out = run(DsOp::StoreB16, 0, 0, &c);
+    assert_eq!(out.lds.word(0), 0xff43_21ff); // bytes 1..2 = data[15:0], unaligned
+    let out = run(DsOp::StoreB8D16Hi, 0, 0, &c);
+    assert_eq!(out.lds.word(0), 0xffff_65ff); // data[23:16]
+    let out = run(DsOp::StoreB16D16Hi, 0, 0, &c);
+    assert_eq!(out.lds.word(0), 0xff87_65ff); // data[31:16]
+}
+
+#[test]
+fn narrow_loads_extend_and_d16_keeps_the_other_half() {
+    let mut c = case(16, 1);
+    c.lds.set_word(0, 0x0000_80f0); // byte0 0xf0 (negative i8), half0 0x80f0 (negative i16)
+    c.lds.set_word(4, 0x0000_7f70); // positive i8 0x70, positive i16 0x7f70
+    let cases: [(DsOp, u32, u32); 12] = [
+        (DsOp::LoadU8, 0, 0x0000_00f0),
+        (DsOp::LoadI8, 0, 0xffff_fff0), // sign-extended
+        (DsOp::LoadI8, 4, 0x0000_0070), // positive stays
+        (DsOp::LoadU16, 0, 0x0000_80f0),
+        (DsOp::LoadI16, 0, 0xffff_80f0), // sign-extended
+        (DsOp::LoadI16, 4, 0x0000_7f70),
+        (DsOp::LoadU8D16, 0, 0xdead_00f0), // low half, high half kept
+        (DsOp::LoadI8D16, 0, 0xdead_fff0), // sign-extended to 16 bits only
+        (DsOp::LoadU16D16, 0, 0xdead_80f0),
+        (DsOp::LoadU8D16Hi, 0, 0x00f0_beef), // high half, low half kept
+        (DsOp::LoadI8D16Hi, 0, 0xfff0_beef),
+        (DsOp::LoadU16D16Hi, 0, 0x80f0_beef),
+    ];
+    for (op, at, want) in cases {
+        c.wave.lanes[0].addr = at;
+        let out = run(op, 0, 0, &c);
+        assert_eq!(
+            out.vdst[0][0], want,
+            "{op} at {at}: got {:#010x}",
+            out.vdst[0][0]
+        );
+    }
+}
+
+#[test]
+fn wide_loads_and_stores() {
+    let mut c = case(32, 1);
+    c.wave.lanes[0].addr = 4;
+    c.wave.lanes[0].data0 = [1, 2, 3, 4];
+    let out = run(DsOp::StoreB96, 0, 0, &c);
+    assert_eq!(
+        [
+            out.lds.word(4),
+            out.lds.word(8),
+            out.lds.word(12),
+            out.lds.word(16)
+        ],
+        [1, 2, 3, 0]
+    );
+    let out = run(DsOp::StoreB128, 0, 0, &c);
+    let out = run(
+        DsOp::LoadB128,
+        0,
+        0,
+        &Case {
+            lds: out.lds,
+            wave: c.wave,
+        },
+    );
+    assert_eq!(out.vdst[0], [1, 2, 3, 4]);
+    let out2 = run(DsOp::LoadB96, 0, 0, &c);
+    assert_eq!(out2.vdst[0], [0, 0, 0, SENTINEL]);
+}
+
+#[test]
+fn out_of_range_reads_zero_and_drops_writes() {
+    let mut c = case(16, 0b11);
+    c.wave.lanes[0].addr = 16; // first byte past the allocation
+    c.wave.lanes[1].addr = 12;
+    c.wave.lanes[0].data0 = [0xffff_ffff; 4];
+    c.wave.lanes[1].data0 = [0x1234_5678, 0x9abc_def0, 0, 0];
+    c.lds.set_word(12, 0x5555_5555);
+    let out = run(DsOp::LoadB64, 0, 0, &c);
+    assert_eq!(out.vdst[0][..2], [0, 0]);
+    assert_eq!(
+        out.vdst[1][..2],
+        [0x5555_5555, 0],
+        "the dword past the end reads 0"
+    );
+    let out = run(DsOp::StoreB64, 0, 0, &c);
+    assert_eq!(out.lds, {
+        let mut l = Lds::zeroed(16);
+        l.set_word(12, 0x1234_5678);
+        l
+    });
+    // Address arithmetic wraps at 32 bits: 0xfffffffc + 8 = 4.
+    c.wave.lanes[0].addr = 0xffff_fffc;
+    c.wave.exec = 1;
+    let out = run(DsOp::StoreB32, 8, 0, &c);
+    assert_eq!(out.lds.word(4), 0xffff_ffff);
+}
+
+#[test]
+fn addtid_uses_m0_low_half_offset_and_lane() {
+    let mut c = case(512, 0b1001);
+    c.wave.m0 = 0xabcd_0010; // M0[15:0] = 0x10
+    for (i, l) in c.wave.lanes.iter_mut().enumerate() {
+        l.data0[0] = 0x100 + i as u32;
+    }
+    let out = run(DsOp::StoreAddtidB32, 4, 0, &c);
+    assert_eq!(out.lds.word(0x14), 0x100);
+    assert_eq!(out.lds.word(0x14 + 12), 0x103);
+    assert_eq!(out.lds.nonzero_words().count(), 2);
+    let out = run(
+        DsOp::LoadAddtidB32,
+        4,
+        0,
+        &Case {
+            lds: out.lds,
+            wave: c.wave,
+        },
+    );
+    assert_eq!((out.vdst[0][0], out.vdst[3][0]), (0x100, 0x103));
+    assert_eq!(out.vdst[1][0], SENTINEL);
+}
+
+#[test]
+fn append_consume_once_per_wave() {
+    let mut c = case(64, 0b1011_0000); // 3 active lanes
+    c.wave.m0 = 0xffff_0008;
+    c.lds.set_word(12, 10);
+    let out = run(DsOp::Append, 4, 0, &c);
+    assert_eq!(out.lds.word(12), 13);
+    for i in [4, 5, 7] {
+        assert_eq!(out.vdst[i][0], 10, "every active lane gets the old value");
+    }
+    assert_eq!(out.vdst[6][0], SENTINEL);
+    let out = run(DsOp::Consume, 4, 0, &c);
+    assert_eq!(out.lds.word(12), 7);
+    c.lds.set_word(12, 1);
+    let out = run(DsOp::Consume, 4, 0, &c);
+    assert_eq!(out.lds.word(12), 0xffff_fffe, "consume wraps below zero");
+}
+
+#[test]
+fn condxchg32_writes_halves_with_bit31_cleared() {
+    let mut c = case(32, 1);
+    c.lds.set_word(8, 0x1111_1111);
+    c.lds.set_word(12, 0x2222_2222);
+    c.wave.lanes[0].addr = 0x1_0009; // & 0xfff8 -> 8: low 3 bits and bits above 15 dropped
+    c.wave.lanes[0].data0 = [0x8000_00aa, 0x0000_00bb, 0, 0]; // low: bit31 set, high: clear
+    let out = run(DsOp::Condxchg32RtnB64, 0, 0, &c);
+    assert_eq!(out.vdst[0][..2], [0x1111_1111, 0x2222_2222]);
+    assert_eq!(out.lds.word(8), 0x0000_00aa, "written without bit 31");
+    assert_eq!(out.lds.word(12), 0x2222_2222, "bit 31 clear: not written");
+}
+
+#[test]
+fn swizzle_modes() {
+    let mut c = case(0, u32::MAX);
+    for (i, l) in c.wave.lanes.iter_mut().enumerate() {
+        l.addr = 100 + i as u32;
+    }
+    let got = |c: &Case, off: u16| -> Vec<u32> {
+        let out = execute(
+            &inst(DsOp::SwizzleB32, off as u8, (off >> 8) as u8),
+            mode(),
+            c,
+        )
+        .unwrap();
+        out.vdst.iter().map(|v| v[0].wrapping_sub(100)).collect()
+    };
+    // Bit-mask: and 0x1f, xor 1 -> swap neighbours.
+    let v = got(&c, 0x1f | 1 << 10);
+    assert_eq!(v[..4], [1, 0, 3, 2]);
+    // Bit-mask broadcast: and 0x18 (groups of 8), or 2 -> lane 2 of each group of 8.
+    let v = got(&c, 0x18 | 2 << 5);
+    assert_eq!((v[0], v[7], v[8], v[31]), (2, 2, 10, 26));
+    // Quad-perm [3,2,1,0].
+    let v = got(&c, 0x8000 | 3 | 2 << 2 | 1 << 4);
+    assert_eq!(v[..8], [3, 2, 1, 0, 7, 6, 5, 4]);
+    // Rotate left by 1 (lane i reads i+1) with no fixed bits; wraps within 32.
+    let v = got(&c, 0xc000 | 1 << 5);
+    assert_eq!((v[0], v[30], v[31]), (1, 31, 0));
+    // Rotate right by 2 (offset[10] set): lane i reads i-2.
+    let v = got(&c, 0xc000 | 1 << 10 | 2 << 5);
+    assert_eq!((v[0], v[1], v[2]), (30, 31, 0));
+    // FFT with mask 0: lane i reads bit-reversed i.
+    let v = got(&c, 0xe000);
+    assert_eq!((v[1], v[2], v[3], v[16]), (16, 8, 24, 1));
+    // FFT with mask 1: reversed >> 1, keep bit 0.
+    let v = got(&c, 0xe001);
+    assert_eq!((v[0], v[1], v[2], v[3]), (0, 9, 4, 13));
+    // The unnamed range 0x8100..0xbfff acts as quad-perm of offset[7:0].
+    let v = got(&c, 0x9000 | 1 | 1 << 2 | 1 << 4 | 1 << 6);
+    assert_eq!(v[..8], [1, 1, 1, 1, 5, 5, 5, 5]);
+    // Source lane inactive -> 0; inactive destination keeps vdst.
+    c.wave.exec = !0b10;
+    let out = execute(&inst(DsOp::SwizzleB32, 0x1f, 1 << 2), mode(), &c).unwrap();
+    assert_eq!(out.vdst[0][0], 0, "lane 0 reads inactive lane 1");
+    assert_eq!(out.vdst[1][0], SENTINEL);
+    assert_eq!(out.vdst[2][0], 103);
+}
+
+#[test]
+fn permute_collisions_and_inactive_lanes() {
+    // The ISA guide's example: data {A,B,C,D}, addr {0,0,12,4}.
+    let mut c = case(0, 0xf);
+    let data = [0xa, 0xb, 0xc, 0xd];
+    let addr = [0, 0, 12, 4];
+    for i in 0..4 {
+        c.wave.lanes[i].data0[0] = data[i];
+        c.wave.lanes[i].addr = addr[i];
+    }
+    let out = run(DsOp::PermuteB32, 0, 0, &c);
+    // Lanes 0 and 1 both send to lane 0: the higher (B) wins; lane 2 receives nothing: 0.
+    assert_eq!(
+        [
+            out.vdst[0][0],
+            out.vdst[1][0],
+            out.vdst[2][0],
+            out.vdst[3][0]
+        ],
+        [0xb, 0xd, 0, 0xc]
+    );
+    let out = run(DsOp::BpermuteB32, 0, 0, &c);
+    assert_eq!(
+        [
+            out.vdst[0][0],
+            out.vdst[1][0],
+            out.vdst[2][0],
+            out.vdst[3][0]
+        ],
+        [0xa, 0xa, 0xd, 0xb]
+    );
+    c.wave.exec = 0xa;
+    let out = run(DsOp::PermuteB32, 0, 0, &c);
+    assert_eq!(
+        [
+            out.vdst[0][0],
+            out.vdst[1][0],
+            out.vdst[2][0],
+            out.vdst[3][0]
+        ],
+        [SENTINEL, 0xd, SENTINEL, 0]
+    );
+    let out = run(DsOp::BpermuteB32, 0, 0, &c);
+    assert_eq!(
+        [
+            out.vdst[0][0],
+            out.vdst[1][0],
+            out.vdst[2][0],
+            out.vdst[3][0]
+        ],
+        [SENTINEL, 0, SENTINEL, 0xb]
+    );
+    // Only address bits [6:2] count, after adding the offset.
+    c.wave.exec = 1;
+    c.wave.lanes[0].addr = 0xffff_ff80 + 4 * 3; // bits [6:2] = 3
+    c.wave.lanes[3].data0[0] = 0x33;
+    c.wave.exec = 0b1001;
+    let out = run(DsOp::BpermuteB32, 4, 0, &c); // + 4 -> lane 4, inactive -> 0
+    assert_eq!(out.vdst[0][0], 0);
+    let out = run(DsOp::BpermuteB32, 0, 0, &c);
+    assert_eq!(out.vdst[0][0], 0x33);
+}
+
+#[test]
+fn float_atomics_use_the_fp_mode() {
+    let mut c = case(16, 1);
+    c.lds.set_word(0, 0x0000_0001); // smallest denormal
+    c.wave.lanes[0].data0[0] = 0x0000_0001; // smallest denormal
+    let keep = execute(&DsInst::new(DsOp::AddRtnF32), mode(), &c).unwrap();
+    assert_eq!(keep.lds.word(0), 0x0000_0002);
+    assert_eq!(keep.vdst[0][0], 0x0000_0001);
+    let ftz = FpMode {
+        fp32_denormals: false,
+        ..mode()
+    };
+    let flushed = execute(&DsInst::new(DsOp::AddF32), ftz, &c).unwrap();
+    assert_eq!(flushed.lds.word(0), 0);
+    // f64 min flushes by the FP16/64 switch, not the FP32 one.
+    c.lds.set_word(0, 0x0000_0001); // f64 denormal (low word)
+    c.wave.lanes[0].data0 = [0, 0x3ff0_0000, 0, 0]; // 1.0
+    let out = execute(&DsInst::new(DsOp::MinRtnF64), ftz, &c).unwrap();
+    assert_eq!(
+        [out.lds.word(0), out.lds.word(4)],
+        [1, 0],
+        "denormal kept, it is the min"
+    );
+    let ftz64 = FpMode {
+        fp16_fp64_denormals: false,
+        ..mode()
+    };
+    let out = execute(&DsInst::new(DsOp::MinRtnF64), ftz64, &c).unwrap();
+    assert_eq!([out.lds.word(0), out.lds.word(4)], [0, 0], "flushed to +0");
+}
+
+#[test]
+fn bvh_stack_push_and_pop() {
+    let mut c = case(4096, 1);
+    let base_dw = 4; // stack at byte 16
+    c.wave.lanes[0].addr = base_dw << 18; // index 0
+    c.wave.lanes[0].data0[0] = INVALID; // no last node
+    c.wave.lanes[0].data1 = [0x10, 0x11, INVALID, 0x13];
+    let out = run(DsOp::BvhStackRtnB32, 0, 0, &c);
+    assert_eq!(out.lds.word(16), 0x10, "first push at slot 0");
+    assert_eq!(
+        out.lds.word(16 + 128),
+        0x11,
+        "second push one stride (128 bytes) on"
+    );
+    assert_eq!(
+        out.vdst[0][0], 0x13,
+        "valid DATA1[3] is returned, not pushed"
+    );
+    assert_eq!(out.addr[0], base_dw << 18 | 2);
+    // Next: nothing valid to push or return: pop 0x11.
+    let c2 = Case {
+        lds: out.lds.clone(),
+        wave: Wave {
+            lanes: {
+                let mut l = c.wave.lanes;
+                l[0].addr = out.addr[0];
+                l[0].data1 = [INVALID; 4];
+                l
+            },
+            ..c.wave
+        },
+    };
+    let out = run(DsOp::BvhStackRtnB32, 0, 0, &c2);
+    assert_eq!(out.vdst[0][0], 0x11);
+    assert_eq!(
+        out.lds.word(16 + 128),
+        INVALID,
+        "popped slot marked invalid"
+    );
+    assert_eq!(out.addr[0], base_dw << 18 | 1);
+    // A child equal to the last visited node stops the pushes.
+    let mut c3 = c.clone();
+    c3.wave.lanes[0].data0[0] = 0x11;
+    c3.wave.lanes[0].data1 = [0x10, 0x11, 0x12, INVALID];
+    let out = run(DsOp::BvhStackRtnB32, 0, 0, &c3);
+    assert_eq!(
+        out.lds.word(16),
+        INVALID,
+        "pushed 0x10, popped it back, slot invalidated"
+    );
+    assert_eq!(out.vdst[0][0], 0x10);
+    assert_eq!(out.addr[0], base_dw << 18);
+    // Stack size 8 (OFFSET1[5:4] = 0): index 8 wraps onto slot 0.
+    let mut c4 = c.clone();
+    c4.wave.lanes[0].addr = base_dw << 18 | 8;
+    c4.wave.lanes[0].data1 = [0x77, INVALID, INVALID, 0x99];
+    let out = run(DsOp::BvhStackRtnB32, 0, 0, &c4);
+    assert_eq!(out.lds.word(16), 0x77);
+    // Stack size 16 (OFFSET1 = 0x10): index 8 is its own slot.
+    let out = run(DsOp::BvhStackRtnB32, 0, 0x10, &c4);
+    assert_eq!(out.lds.word(16 + 8 * 128), 0x77);
+}
+
+const INVALID: u32 = special::INVALID_NODE;
+
+#[test]
+fn nop_changes_nothing() {
+    let mut c = case(16, u32::MAX);
+    c.lds.set_word(0, 1);
+    let out = run(DsOp::Nop, 0, 0, &c);
+    assert_eq!(out.lds, c.lds);
+    assert!(out.vdst.iter().all(|v| *v == [SENTINEL; 4]));
+}
