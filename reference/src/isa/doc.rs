@@ -5,7 +5,7 @@
 //! example column is printed and encoded by this crate, and the same texts are checked against
 //! llvm-mc-19 by `reference/tests/llvm_oracle.rs`.
 
-use super::{DsInst, Family, Field, Gds, OffsetForm, OpInfo, DS_OPS};
+use super::{DsInst, DsOp, Family, Field, Gds, OffsetForm, OpInfo, DS_OPS};
 use std::fmt::Write;
 
 /// The table as one markdown document: a legend, one row per opcode, then the notes.
@@ -32,7 +32,7 @@ pub fn render_markdown() -> String {
     s += "| opcode | mnemonic | legacy name | operands | offset | gds | family | elem | HIP | example | bytes |\n";
     s += "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for r in DS_OPS {
-        let example = example(r);
+        let example = example(r.op);
         let bytes = example
             .to_bytes()
             .expect("the example is legal: table invariant");
@@ -72,9 +72,10 @@ pub fn render_markdown() -> String {
     s
 }
 
-/// A legal instance of the op: registers numbered from v1 in operand order, a small offset,
-/// `gds` only where required.
-fn example(r: &OpInfo) -> DsInst {
+/// A legal instance of `op` for docs and messages: registers numbered from v1 in operand order,
+/// a small offset, `gds` only where required.
+pub fn example(op: DsOp) -> DsInst {
+    let r = op.info();
     let mut inst = DsInst::new(r.op);
     let mut next = 1u8;
     for field in Field::ALL {

@@ -116,8 +116,9 @@ impl fmt::Display for ParseError {
             }
             ParseError::OperandCount { op, expected, found } => write!(
                 f,
-                "{op} takes {expected} register operand(s) ({}), found {found}",
-                operand_names(*op)
+                "{op} takes {expected} register operand(s) ({}), found {found}: for example `{}`",
+                operand_names(*op),
+                super::doc::example(*op)
             ),
             ParseError::BadRegister { text, why } => write!(f, "bad register `{text}`: {why}"),
             ParseError::RegisterWidth { op, field, expected, found } => write!(
@@ -131,7 +132,21 @@ impl fmt::Display for ParseError {
                 "`{text}` is not an unsigned number (decimal, 0x hex, 0b binary or 0-prefixed octal)"
             ),
             ParseError::OffsetRange { op, modifier, value, max } => {
-                write!(f, "{modifier}:{value} is too large for {op}: the most is {max}")
+                let scale = op.info().offset_scale();
+                if *modifier == "offset" {
+                    write!(
+                        f,
+                        "{modifier}:{value} is too large for {op}: the offset is an unsigned \
+                         16-bit byte count, at most {max}"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{modifier}:{value} is too large for {op}: {modifier} is an 8-bit count \
+                         of {scale}-byte units, at most {max} ({} bytes)",
+                        max * scale
+                    )
+                }
             }
             ParseError::Modifier { op, text, why } => write!(f, "`{text}` on {op}: {why}"),
             ParseError::Swizzle(why) => write!(f, "bad swizzle: {why}"),
@@ -241,8 +256,9 @@ pub fn parse(line: &str) -> Result<DsInst, ParseError> {
             ("gds", _) => 3,
             _ => {
                 let why = match info.offset {
-                    _ if ["offset", "offset0", "offset1", "gds"]
-                        .contains(&key.to_ascii_lowercase().as_str()) =>
+                    _ if key != key.to_ascii_lowercase()
+                        && ["offset", "offset0", "offset1", "gds"]
+                            .contains(&key.to_ascii_lowercase().as_str()) =>
                     {
                         "modifiers are written in lower case".to_string()
                     }
