@@ -5,4 +5,5 @@
 
 pub use ds_reference::isa;
 
+pub mod inst;
 pub mod launch;

@@ -1,0 +1,508 @@
+//! Encoding and decoding of [`Inst`] (RDNA3 ISA guide, "Microcode Formats": the bit layouts
+//! written beside each format below; checked against `llvm-mc-19 -mcpu=gfx1100`).
+
+use super::ops::sopp_kind;
+use super::{
+    DecodeError, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp,
+    SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp, LITERAL_CODE, NULL_CODE,
+};
+use ds_reference::isa::DsInst;
+
+/// SOP1: [31:23] = 0b1_0111_1101.
+const SOP1: u32 = 0x17d;
+/// SOPC: [31:23] = 0b1_0111_1110.
+const SOPC: u32 = 0x17e;
+/// SOPP: [31:23] = 0b1_0111_1111.
+const SOPP: u32 = 0x17f;
+/// SOPK: [31:28] = 0b1011.
+const SOPK: u32 = 0xb;
+/// SOP2: [31:30] = 0b10.
+const SOP2: u32 = 0b10;
+/// SMEM: [31:26] = 0b11_1101.
+const SMEM: u32 = 0x3d;
+/// VOP3: [31:26] = 0b11_0101.
+const VOP3: u32 = 0x35;
+/// DS: [31:26] = 0b11_0110.
+const DS: u32 = 0x36;
+/// FLAT/GLOBAL/SCRATCH: [31:26] = 0b11_0111; SEG [17:16] = 2 is GLOBAL.
+const FLAT: u32 = 0x37;
+const SEG_GLOBAL: u32 = 2;
+/// VOP1: [31:25] = 0b011_1111.
+const VOP1: u32 = 0x3f;
+/// VOPC: [31:25] = 0b011_1110.
+const VOPC: u32 = 0x3e;
+
+fn bad(inst: &Inst, why: impl Into<String>) -> EncodeError {
+    EncodeError::Operand {
+        inst: format!("{inst:?}"),
+        why: why.into(),
+    }
+}
+
+/// Collects the one literal an instruction may carry.
+struct Lit<'a> {
+    inst: &'a Inst,
+    value: Option<u32>,
+}
+
+impl Lit<'_> {
+    fn take(&mut self, op: Operand) -> Result<(), EncodeError> {
+        if let Operand::Literal(v) = op {
+            match self.value {
+                Some(old) if old != v => {
+                    return Err(bad(self.inst, "two different literals: gfx11 encodes one"))
+                }
+                _ => self.value = Some(v),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A scalar source code (8 bits): no VGPRs; an SGPR within s0..s105.
+fn ssrc(inst: &Inst, op: Operand, lit: &mut Lit) -> Result<u32, EncodeError> {
+    match op {
+        Operand::Vgpr(_) => Err(bad(inst, "a VGPR in a scalar source field")),
+        Operand::Sgpr(n) if n > 105 => Err(bad(inst, format!("s{n} is past s105"))),
+        _ => {
+            lit.take(op)?;
+            Ok(u32::from(op.code()))
+        }
+    }
+}
+
+/// A vector source code (9 bits).
+fn vsrc(inst: &Inst, op: Operand, lit: &mut Lit) -> Result<u32, EncodeError> {
+    if let Operand::Sgpr(n) = op {
+        if n > 105 {
+            return Err(bad(inst, format!("s{n} is past s105")));
+        }
+    }
+    lit.take(op)?;
+    Ok(u32::from(op.code()))
+}
+
+/// A scalar destination code (7 bits): a register, not a constant.
+fn sdst(inst: &Inst, op: Operand) -> Result<u32, EncodeError> {
+    match op {
+        Operand::Sgpr(n) if n <= 105 => Ok(u32::from(n)),
+        Operand::VccLo
+        | Operand::VccHi
+        | Operand::Null
+        | Operand::M0
+        | Operand::ExecLo
+        | Operand::ExecHi => Ok(u32::from(op.code())),
+        _ => Err(bad(inst, "the destination must be a scalar register")),
+    }
+}
+
+fn sgpr_tuple(inst: &Inst, first: u8, dwords: u8) -> Result<(), EncodeError> {
+    if u32::from(first) + u32::from(dwords) > 106 {
+        return Err(bad(
+            inst,
+            format!("s{first} plus {dwords} dwords runs past s105"),
+        ));
+    }
+    Ok(())
+}
+
+fn vgpr_tuple(inst: &Inst, first: u8, dwords: u8) -> Result<(), EncodeError> {
+    if u32::from(first) + u32::from(dwords) > 256 {
+        return Err(bad(
+            inst,
+            format!("v{first} plus {dwords} dwords runs past v255"),
+        ));
+    }
+    Ok(())
+}
+
+/// Encodes one instruction (with its literal, if any) as little-endian bytes.
+pub fn encode(inst: &Inst) -> Result<Vec<u8>, EncodeError> {
+    let mut lit = Lit { inst, value: None };
+    let words: [u32; 2];
+    let len;
+    match *inst {
+        Inst::Sop1 { op, sdst: d, src0 } => {
+            if op.b() == 2 && matches!(src0, Operand::Literal(_)) {
+                return Err(bad(inst, "64-bit literals are not modelled"));
+            }
+            let w = SOP1 << 23
+                | sdst(inst, d)? << 16
+                | u32::from(op.opcode()) << 8
+                | ssrc(inst, src0, &mut lit)?;
+            (words, len) = ([w, 0], 1);
+        }
+        Inst::Sop2 {
+            op,
+            sdst: d,
+            src0,
+            src1,
+        } => {
+            let w = SOP2 << 30
+                | u32::from(op.opcode()) << 23
+                | sdst(inst, d)? << 16
+                | ssrc(inst, src1, &mut lit)? << 8
+                | ssrc(inst, src0, &mut lit)?;
+            (words, len) = ([w, 0], 1);
+        }
+        Inst::Sopk {
+            op,
+            sdst: d,
+            simm16,
+        } => {
+            let w = SOPK << 28
+                | u32::from(op.opcode()) << 23
+                | sdst(inst, d)? << 16
+                | u32::from(simm16);
+            (words, len) = ([w, 0], 1);
+        }
+        Inst::Sopc { op, src0, src1 } => {
+            let w = SOPC << 23
+                | u32::from(op.opcode()) << 16
+                | ssrc(inst, src1, &mut lit)? << 8
+                | ssrc(inst, src0, &mut lit)?;
+            (words, len) = ([w, 0], 1);
+        }
+        Inst::Sopp { op, simm16 } => {
+            if op.b() == sopp_kind::NONE && simm16 != 0 {
+                return Err(bad(inst, format!("{op} takes no immediate")));
+            }
+            if op.b() == sopp_kind::WAITCNT && simm16 & 8 != 0 {
+                return Err(bad(inst, "s_waitcnt bit 3 is unused and must be 0"));
+            }
+            let w = SOPP << 23 | u32::from(op.opcode()) << 16 | u32::from(simm16);
+            (words, len) = ([w, 0], 1);
+        }
+        Inst::Smem {
+            op,
+            sdata,
+            sbase,
+            offset,
+            soffset,
+        } => {
+            sgpr_tuple(inst, sdata, op.dwords())?;
+            if sbase % 2 != 0 || sbase > 104 {
+                return Err(bad(
+                    inst,
+                    format!("sbase s{sbase} must be an even SGPR pair within s0..s105"),
+                ));
+            }
+            if !(-(1 << 20)..1 << 20).contains(&offset) {
+                return Err(bad(
+                    inst,
+                    format!("offset {offset} does not fit 21 signed bits"),
+                ));
+            }
+            let soff = match soffset {
+                None => u32::from(NULL_CODE),
+                Some(s) if s <= 105 => u32::from(s),
+                Some(s) => return Err(bad(inst, format!("soffset s{s} is past s105"))),
+            };
+            let w0 = SMEM << 26
+                | u32::from(op.opcode()) << 18
+                | u32::from(sdata) << 6
+                | u32::from(sbase / 2);
+            let w1 = (offset as u32 & 0x1f_ffff) | soff << 25;
+            (words, len) = ([w0, w1], 2);
+        }
+        Inst::Vop1 { op, vdst, src0 } => {
+            let w = VOP1 << 25
+                | u32::from(vdst) << 17
+                | u32::from(op.opcode()) << 9
+                | vsrc(inst, src0, &mut lit)?;
+            (words, len) = ([w, 0], 1);
+        }
+        Inst::Vop2 {
+            op,
+            vdst,
+            src0,
+            vsrc1,
+        } => {
+            let w = u32::from(op.opcode()) << 25
+                | u32::from(vdst) << 17
+                | u32::from(vsrc1) << 9
+                | vsrc(inst, src0, &mut lit)?;
+            (words, len) = ([w, 0], 1);
+        }
+        Inst::Vop3 { op, vdst, src } => {
+            let mut codes = [0u32; 3];
+            for (i, s) in src.iter().enumerate() {
+                if i >= op.sources() && *s != Operand::Sgpr(0) {
+                    return Err(bad(
+                        inst,
+                        format!(
+                            "{op} reads {} sources; the others must be s0 (encoded 0)",
+                            op.sources()
+                        ),
+                    ));
+                }
+                codes[i] = vsrc(inst, *s, &mut lit)?;
+            }
+            let w0 = VOP3 << 26 | u32::from(op.opcode()) << 16 | u32::from(vdst);
+            let w1 = codes[0] | codes[1] << 9 | codes[2] << 18;
+            (words, len) = ([w0, w1], 2);
+        }
+        Inst::Vopc { op, src0, vsrc1 } => {
+            let w = VOPC << 25
+                | u32::from(op.opcode()) << 17
+                | u32::from(vsrc1) << 9
+                | vsrc(inst, src0, &mut lit)?;
+            (words, len) = ([w, 0], 1);
+        }
+        Inst::Global {
+            op,
+            vdata,
+            vaddr,
+            saddr,
+            offset,
+        } => {
+            vgpr_tuple(inst, vdata, op.dwords())?;
+            vgpr_tuple(inst, vaddr, if saddr.is_some() { 1 } else { 2 })?;
+            if !(-4096..4096).contains(&offset) {
+                return Err(bad(
+                    inst,
+                    format!("offset {offset} does not fit 13 signed bits"),
+                ));
+            }
+            let sa = match saddr {
+                None => u32::from(NULL_CODE),
+                Some(s) if s % 2 == 0 && s <= 104 => u32::from(s),
+                Some(s) => {
+                    return Err(bad(
+                        inst,
+                        format!("saddr s{s} must be an even SGPR pair within s0..s105"),
+                    ))
+                }
+            };
+            let (vdst, data) = if op.is_store() {
+                (0, vdata)
+            } else {
+                (vdata, 0)
+            };
+            let w0 = FLAT << 26
+                | u32::from(op.opcode()) << 18
+                | SEG_GLOBAL << 16
+                | (offset as u32 & 0x1fff);
+            let w1 = u32::from(vaddr) | u32::from(data) << 8 | sa << 16 | u32::from(vdst) << 24;
+            (words, len) = ([w0, w1], 2);
+        }
+        Inst::Ds(ds) => return ds.to_bytes().map(|b| b.to_vec()).map_err(EncodeError::Ds),
+    }
+    let mut out = Vec::with_capacity(12);
+    for w in &words[..len] {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    if let Some(v) = lit.value {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    Ok(out)
+}
+
+/// Reads the dword at `at`, or says how many bytes were needed.
+fn dword(bytes: &[u8], at: usize) -> Result<u32, DecodeError> {
+    bytes
+        .get(at..at + 4)
+        .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+        .ok_or(DecodeError::Truncated {
+            needed: at + 4,
+            have: bytes.len(),
+        })
+}
+
+/// Decodes the instruction at the start of `bytes`, returning it and its length in bytes.
+pub fn decode(bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
+    let w0 = dword(bytes, 0)?;
+    let unknown = DecodeError::Unknown { word: w0 };
+    let unmodelled = |what| DecodeError::Unmodelled { word: w0, what };
+    // Length of the base instruction in dwords; a literal follows it.
+    let base = match w0 >> 26 {
+        SMEM | VOP3 | DS | FLAT => 2,
+        _ => 1,
+    };
+    let w1 = if base == 2 { dword(bytes, 4)? } else { 0 };
+    let literal_at = 4 * base;
+    let mut uses_literal = false;
+    let mut src = |code: u32| -> Result<Operand, DecodeError> {
+        let code = code as u16;
+        let lit = if code == LITERAL_CODE {
+            uses_literal = true;
+            dword(bytes, literal_at)?
+        } else {
+            0
+        };
+        Operand::from_code(code, lit).ok_or(unmodelled("this operand code"))
+    };
+    let sdst_of = |code: u32| -> Result<Operand, DecodeError> {
+        match Operand::from_code(code as u16, 0) {
+            Some(
+                op @ (Operand::Sgpr(_)
+                | Operand::VccLo
+                | Operand::VccHi
+                | Operand::Null
+                | Operand::M0
+                | Operand::ExecLo
+                | Operand::ExecHi),
+            ) => Ok(op),
+            _ => Err(unmodelled("this scalar destination")),
+        }
+    };
+    let inst = if w0 >> 23 == SOP1 {
+        let op = Sop1Op::from_opcode((w0 >> 8 & 0xff) as u16).ok_or(unknown)?;
+        let src0 = src(w0 & 0xff)?;
+        if op.b() == 2 && matches!(src0, Operand::Literal(_)) {
+            return Err(unmodelled("a 64-bit literal"));
+        }
+        Inst::Sop1 {
+            op,
+            sdst: sdst_of(w0 >> 16 & 0x7f)?,
+            src0,
+        }
+    } else if w0 >> 23 == SOPC {
+        let op = SopcOp::from_opcode((w0 >> 16 & 0x7f) as u16).ok_or(unknown)?;
+        Inst::Sopc {
+            op,
+            src0: src(w0 & 0xff)?,
+            src1: src(w0 >> 8 & 0xff)?,
+        }
+    } else if w0 >> 23 == SOPP {
+        let op = SoppOp::from_opcode((w0 >> 16 & 0x7f) as u16).ok_or(unknown)?;
+        let simm16 = w0 as u16;
+        if op.b() == sopp_kind::NONE && simm16 != 0 {
+            return Err(unmodelled("a non-zero immediate on an op without one"));
+        }
+        if op.b() == sopp_kind::WAITCNT && simm16 & 8 != 0 {
+            return Err(unmodelled("s_waitcnt with bit 3 set"));
+        }
+        Inst::Sopp { op, simm16 }
+    } else if w0 >> 28 == SOPK {
+        let op = SopkOp::from_opcode((w0 >> 23 & 0x1f) as u16).ok_or(unknown)?;
+        Inst::Sopk {
+            op,
+            sdst: sdst_of(w0 >> 16 & 0x7f)?,
+            simm16: w0 as u16,
+        }
+    } else if w0 >> 30 == SOP2 {
+        let op = Sop2Op::from_opcode((w0 >> 23 & 0x7f) as u16).ok_or(unknown)?;
+        Inst::Sop2 {
+            op,
+            sdst: sdst_of(w0 >> 16 & 0x7f)?,
+            src0: src(w0 & 0xff)?,
+            src1: src(w0 >> 8 & 0xff)?,
+        }
+    } else if w0 >> 26 == SMEM {
+        let op = SmemOp::from_opcode((w0 >> 18 & 0xff) as u16).ok_or(unknown)?;
+        if w0 & 0x3_e000 != 0 {
+            return Err(unmodelled("GLC/DLC or a reserved SMEM bit"));
+        }
+        let sdata = (w0 >> 6 & 0x7f) as u8;
+        if u32::from(sdata) + u32::from(op.dwords()) > 106 {
+            return Err(unmodelled("an SMEM destination outside s0..s105"));
+        }
+        let soff = (w1 >> 25) as u8;
+        let soffset = match soff {
+            NULL_CODE => None,
+            0..=105 => Some(soff),
+            _ => return Err(unmodelled("an SOFFSET that is not an SGPR or null")),
+        };
+        if w1 & 0x01e0_0000 != 0 {
+            return Err(unmodelled("reserved SMEM bits [56:53]"));
+        }
+        // Sign-extend the 21-bit offset.
+        let offset = ((w1 & 0x1f_ffff) << 11) as i32 >> 11;
+        Inst::Smem {
+            op,
+            sdata,
+            sbase: ((w0 & 0x3f) * 2) as u8,
+            offset,
+            soffset,
+        }
+    } else if w0 >> 26 == VOP3 {
+        let op = Vop3Op::from_opcode((w0 >> 16 & 0x3ff) as u16).ok_or(unknown)?;
+        if w0 & 0xff00 != 0 || w1 >> 27 != 0 {
+            return Err(unmodelled(
+                "a VOP3 modifier (abs, neg, clamp, op_sel, omod)",
+            ));
+        }
+        let mut srcs = [Operand::Sgpr(0); 3];
+        for (i, s) in srcs.iter_mut().enumerate() {
+            let code = w1 >> (9 * i) & 0x1ff;
+            if i >= op.sources() {
+                if code != 0 {
+                    return Err(unmodelled("a non-zero unused VOP3 source"));
+                }
+            } else {
+                *s = src(code)?;
+            }
+        }
+        Inst::Vop3 {
+            op,
+            vdst: w0 as u8,
+            src: srcs,
+        }
+    } else if w0 >> 26 == DS {
+        let word = u64::from(w0) | u64::from(w1) << 32;
+        return DsInst::decode(word)
+            .map(|d| (Inst::Ds(d), 8))
+            .map_err(DecodeError::Ds);
+    } else if w0 >> 26 == FLAT {
+        if w0 >> 16 & 3 != SEG_GLOBAL {
+            return Err(unmodelled("FLAT and SCRATCH segments"));
+        }
+        if w0 & 0xe000 != 0 || w0 & (1 << 25) != 0 || w1 & (1 << 23) != 0 {
+            return Err(unmodelled("GLC/SLC/DLC or a reserved GLOBAL bit"));
+        }
+        let op = GlobalOp::from_opcode((w0 >> 18 & 0x7f) as u16).ok_or(unknown)?;
+        let offset = ((w0 & 0x1fff) << 19) as i32 >> 19;
+        let sa = (w1 >> 16 & 0x7f) as u8;
+        let saddr = match sa {
+            NULL_CODE => None,
+            s if s % 2 == 0 && s <= 104 => Some(s),
+            _ => return Err(unmodelled("an SADDR that is not an even SGPR pair or off")),
+        };
+        let (vdst, data) = ((w1 >> 24) as u8, (w1 >> 8) as u8);
+        let vdata = if op.is_store() {
+            if vdst != 0 {
+                return Err(unmodelled("a non-zero VDST on a store"));
+            }
+            data
+        } else {
+            if data != 0 {
+                return Err(unmodelled("a non-zero DATA on a load"));
+            }
+            vdst
+        };
+        Inst::Global {
+            op,
+            vdata,
+            vaddr: w1 as u8,
+            saddr,
+            offset: offset as i16,
+        }
+    } else if w0 >> 25 == VOP1 {
+        let op = Vop1Op::from_opcode((w0 >> 9 & 0xff) as u16).ok_or(unknown)?;
+        Inst::Vop1 {
+            op,
+            vdst: (w0 >> 17) as u8,
+            src0: src(w0 & 0x1ff)?,
+        }
+    } else if w0 >> 25 == VOPC {
+        let op = VopcOp::from_opcode((w0 >> 17 & 0xff) as u16).ok_or(unknown)?;
+        Inst::Vopc {
+            op,
+            src0: src(w0 & 0x1ff)?,
+            vsrc1: (w0 >> 9) as u8,
+        }
+    } else if w0 >> 31 == 0 {
+        let op = Vop2Op::from_opcode((w0 >> 25 & 0x3f) as u16).ok_or(unknown)?;
+        Inst::Vop2 {
+            op,
+            vdst: (w0 >> 17) as u8,
+            src0: src(w0 & 0x1ff)?,
+            vsrc1: (w0 >> 9) as u8,
+        }
+    } else {
+        return Err(unknown);
+    };
+    let len = 4 * base + if uses_literal { 4 } else { 0 };
+    Ok((inst, len))
+}

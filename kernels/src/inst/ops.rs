@@ -1,0 +1,225 @@
+//! The non-DS opcodes the kernel template uses, one table per gfx11 encoding format, one row per
+//! opcode.
+//!
+//! Opcodes come from AMD's "RDNA3 Instruction Set Architecture Reference Guide", chapter
+//! "Microcode Formats" (SOP1, SOP2, SOPK, SOPC, SOPP, SMEM, VOP1, VOP2, VOP3, VOPC, FLAT/GLOBAL
+//! opcode lists), and every row is checked against `llvm-mc-19 -mcpu=gfx1100 -show-encoding` by
+//! `tests/llvm_inst.rs`. DS opcodes are not here: they live in the one DS table of
+//! [`ds_reference::isa`].
+#![allow(clippy::zero_prefixed_literal)]
+
+/// Expands one format's rows into an op enum with `name`, `opcode`, `a`, `b` and `from_opcode`.
+macro_rules! op_table {
+    ($(#[$meta:meta])* $enum:ident, a: $adoc:literal, b: $bdoc:literal,
+     { $( ($v:ident, $name:literal, $opc:literal, $a:literal, $b:literal) ),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $enum { $(#[doc = $name] $v),* }
+
+        impl $enum {
+            /// Every op of this format, in table order.
+            pub const ALL: &'static [$enum] = &[$($enum::$v),*];
+
+            /// The LLVM mnemonic, as `llvm-objdump-19` prints it.
+            pub fn name(self) -> &'static str {
+                match self { $($enum::$v => $name),* }
+            }
+
+            /// The opcode field.
+            pub fn opcode(self) -> u16 {
+                match self { $($enum::$v => $opc),* }
+            }
+
+            #[doc = $adoc]
+            pub fn a(self) -> u8 {
+                match self { $($enum::$v => $a),* }
+            }
+
+            #[doc = $bdoc]
+            pub fn b(self) -> u8 {
+                match self { $($enum::$v => $b),* }
+            }
+
+            /// The op with opcode field `opcode`, if this table has one.
+            pub fn from_opcode(opcode: u16) -> Option<$enum> {
+                match opcode { $($opc => Some($enum::$v),)* _ => None }
+            }
+        }
+
+        impl std::fmt::Display for $enum {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
+op_table! {
+    /// SOP1 ops (one scalar source): opcode bits [15:8].
+    Sop1Op, a: "Dwords of SDST.", b: "Dwords of SSRC0.", {
+    (MovB32,         "s_mov_b32",          0x00, 1, 1),
+    (MovB64,         "s_mov_b64",          0x01, 2, 2),
+    (NotB32,         "s_not_b32",          0x1e, 1, 1),
+    (AndSaveexecB32, "s_and_saveexec_b32", 0x20, 1, 1),
+}}
+
+op_table! {
+    /// SOP2 ops (two scalar sources): opcode bits [29:23].
+    Sop2Op, a: "Dwords of SDST.", b: "Dwords of each source.", {
+    (AddU32,  "s_add_u32",  0x00, 1, 1),
+    (SubU32,  "s_sub_u32",  0x01, 1, 1),
+    (AddI32,  "s_add_i32",  0x02, 1, 1),
+    (SubI32,  "s_sub_i32",  0x03, 1, 1),
+    (AddcU32, "s_addc_u32", 0x04, 1, 1),
+    (SubbU32, "s_subb_u32", 0x05, 1, 1),
+    (LshlB32, "s_lshl_b32", 0x08, 1, 1),
+    (LshrB32, "s_lshr_b32", 0x0a, 1, 1),
+    (AndB32,  "s_and_b32",  0x16, 1, 1),
+    (OrB32,   "s_or_b32",   0x18, 1, 1),
+    (XorB32,  "s_xor_b32",  0x1a, 1, 1),
+    (MulI32,  "s_mul_i32",  0x2c, 1, 1),
+}}
+
+op_table! {
+    /// SOPK ops (SDST and a 16-bit immediate): opcode bits [27:23].
+    SopkOp, a: "1 when SDST is also read (`s_addk_i32`).", b: "Unused (0).", {
+    (MovkI32, "s_movk_i32", 0x00, 0, 0),
+    (AddkI32, "s_addk_i32", 0x0f, 1, 0),
+}}
+
+op_table! {
+    /// SOPC ops (compare two scalar sources into SCC): opcode bits [22:16].
+    SopcOp, a: "Dwords of each source.", b: "Unused (0).", {
+    (CmpEqU32, "s_cmp_eq_u32", 0x06, 1, 0),
+    (CmpLgU32, "s_cmp_lg_u32", 0x07, 1, 0),
+    (CmpGtU32, "s_cmp_gt_u32", 0x08, 1, 0),
+    (CmpLtU32, "s_cmp_lt_u32", 0x0a, 1, 0),
+}}
+
+/// How a SOPP op reads its 16-bit immediate (the `b` column of [`SoppOp`]).
+pub mod sopp_kind {
+    /// A plain number, printed in decimal (`s_nop 0`).
+    pub const IMM: u8 = 0;
+    /// No operand: the immediate must be 0 (`s_endpgm`).
+    pub const NONE: u8 = 1;
+    /// A signed branch distance in dwords from the next instruction, printed as a 16-bit unsigned.
+    pub const BRANCH: u8 = 2;
+    /// The gfx11 wait-count fields ([`Waitcnt`](super::super::Waitcnt)).
+    pub const WAITCNT: u8 = 3;
+}
+
+op_table! {
+    /// SOPP ops (program control, a 16-bit immediate): opcode bits [22:16].
+    SoppOp, a: "Unused (0).", b: "How the immediate is read: a [`sopp_kind`] constant.", {
+    (Nop,          "s_nop",           0x00, 0, 0),
+    (Waitcnt,      "s_waitcnt",       0x09, 0, 3),
+    (Branch,       "s_branch",        0x20, 0, 2),
+    (CbranchScc0,  "s_cbranch_scc0",  0x21, 0, 2),
+    (CbranchScc1,  "s_cbranch_scc1",  0x22, 0, 2),
+    (CbranchVccz,  "s_cbranch_vccz",  0x23, 0, 2),
+    (CbranchVccnz, "s_cbranch_vccnz", 0x24, 0, 2),
+    (CbranchExecz, "s_cbranch_execz", 0x25, 0, 2),
+    (CbranchExecnz,"s_cbranch_execnz",0x26, 0, 2),
+    (Endpgm,       "s_endpgm",        0x30, 0, 1),
+}}
+
+op_table! {
+    /// SMEM ops (scalar loads through the constant cache): opcode bits [25:18].
+    SmemOp, a: "Dwords loaded into SDATA.", b: "Unused (0).", {
+    (LoadB32,  "s_load_b32",  0x00, 1, 0),
+    (LoadB64,  "s_load_b64",  0x01, 2, 0),
+    (LoadB128, "s_load_b128", 0x02, 4, 0),
+    (LoadB256, "s_load_b256", 0x03, 8, 0),
+    (LoadB512, "s_load_b512", 0x04, 16, 0),
+}}
+
+op_table! {
+    /// VOP1 ops (one source, 32-bit encoding `_e32`): opcode bits [16:9].
+    Vop1Op, a: "Unused (0).", b: "Unused (0).", {
+    (MovB32, "v_mov_b32", 0x01, 0, 0),
+    (NotB32, "v_not_b32", 0x37, 0, 0),
+}}
+
+op_table! {
+    /// VOP2 ops (SRC0 any operand, VSRC1 a VGPR, `_e32`): opcode bits [30:25].
+    Vop2Op, a: "Unused (0).", b: "Unused (0).", {
+    (MulU32U24, "v_mul_u32_u24",  0x0b, 0, 0),
+    (LshlrevB32,"v_lshlrev_b32",  0x18, 0, 0),
+    (LshrrevB32,"v_lshrrev_b32",  0x19, 0, 0),
+    (AndB32,    "v_and_b32",      0x1b, 0, 0),
+    (OrB32,     "v_or_b32",       0x1c, 0, 0),
+    (XorB32,    "v_xor_b32",      0x1d, 0, 0),
+    (AddNcU32,  "v_add_nc_u32",   0x25, 0, 0),
+    (SubNcU32,  "v_sub_nc_u32",   0x26, 0, 0),
+}}
+
+op_table! {
+    /// VOP3 ops (64-bit encoding, up to three sources): opcode bits [25:16]. VOP1 and VOP2 ops
+    /// promoted to VOP3 keep their mnemonic with `_e64` (opcode 384 + VOP1, 256 + VOP2).
+    Vop3Op, a: "Sources read (1, 2 or 3).", b: "Unused (0).", {
+    (MadU32U24,    "v_mad_u32_u24",      0x20b, 3, 0),
+    (LshlAddU32,   "v_lshl_add_u32",     0x246, 3, 0),
+    (Add3U32,      "v_add3_u32",         0x255, 3, 0),
+    (LshlOrB32,    "v_lshl_or_b32",      0x256, 3, 0),
+    (AndOrB32,     "v_and_or_b32",       0x257, 3, 0),
+    (LshlrevB32E64,"v_lshlrev_b32_e64",  0x118, 2, 0),
+    (AndB32E64,    "v_and_b32_e64",      0x11b, 2, 0),
+    (AddNcU32E64,  "v_add_nc_u32_e64",   0x125, 2, 0),
+    (MovB32E64,    "v_mov_b32_e64",      0x181, 1, 0),
+}}
+
+op_table! {
+    /// VOPC ops (compare SRC0 with VSRC1 per lane into VCC_LO, `_e32`): opcode bits [24:17].
+    VopcOp, a: "Unused (0).", b: "Unused (0).", {
+    (CmpLtU32, "v_cmp_lt_u32", 0x49, 0, 0),
+    (CmpEqU32, "v_cmp_eq_u32", 0x4a, 0, 0),
+    (CmpGtU32, "v_cmp_gt_u32", 0x4c, 0, 0),
+    (CmpNeU32, "v_cmp_ne_u32", 0x4d, 0, 0),
+}}
+
+op_table! {
+    /// GLOBAL ops (FLAT encoding with SEG = 2): opcode bits [24:18].
+    GlobalOp, a: "Dwords of VDST (loads) or DATA (stores).", b: "1 for a store, 0 for a load.", {
+    (LoadB32,   "global_load_b32",   0x14, 1, 0),
+    (LoadB64,   "global_load_b64",   0x15, 2, 0),
+    (LoadB96,   "global_load_b96",   0x16, 3, 0),
+    (LoadB128,  "global_load_b128",  0x17, 4, 0),
+    (StoreB32,  "global_store_b32",  0x1a, 1, 1),
+    (StoreB64,  "global_store_b64",  0x1b, 2, 1),
+    (StoreB96,  "global_store_b96",  0x1c, 3, 1),
+    (StoreB128, "global_store_b128", 0x1d, 4, 1),
+}}
+
+impl GlobalOp {
+    /// The op writes memory (else it loads into VDST).
+    pub fn is_store(self) -> bool {
+        self.b() == 1
+    }
+
+    /// Dwords moved per lane.
+    pub fn dwords(self) -> u8 {
+        self.a()
+    }
+
+    /// The load (`store == false`) or store of `dwords` dwords.
+    pub fn for_dwords(dwords: u8, store: bool) -> Option<GlobalOp> {
+        GlobalOp::ALL
+            .iter()
+            .copied()
+            .find(|op| op.dwords() == dwords && op.is_store() == store)
+    }
+}
+
+impl SmemOp {
+    /// Dwords loaded.
+    pub fn dwords(self) -> u8 {
+        self.a()
+    }
+}
+
+impl Vop3Op {
+    /// Sources the op reads.
+    pub fn sources(self) -> usize {
+        usize::from(self.a())
+    }
+}

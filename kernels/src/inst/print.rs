@@ -1,0 +1,195 @@
+//! LLVM assembly syntax for [`Inst`]: exactly the text `llvm-objdump-19 -d --mcpu=gfx1100` prints
+//! (which `llvm-mc-19` also reads back). Conventions observed from LLVM 19's AMDGPU instruction
+//! printer: integer inline constants in decimal, literals in hex, VOP1/VOP2/VOPC mnemonics with
+//! `_e32`, SMEM immediate offsets in hex (`null` when both offsets are absent), GLOBAL offsets in
+//! decimal, branch distances as unsigned 16-bit decimals, `s_waitcnt` fields that wait.
+
+use super::ops::sopp_kind;
+use super::{Inst, Operand, Waitcnt};
+use std::fmt::{self, Display, Formatter};
+
+/// An operand printed with a width in dwords.
+struct Wide(Operand, u8);
+
+impl Display for Wide {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let Wide(op, dwords) = *self;
+        match op {
+            Operand::Sgpr(n) if dwords > 1 => {
+                write!(f, "s[{n}:{}]", u32::from(n) + u32::from(dwords) - 1)
+            }
+            Operand::Sgpr(n) => write!(f, "s{n}"),
+            Operand::Vgpr(n) => VReg(n, dwords).fmt(f),
+            Operand::VccLo if dwords == 2 => f.write_str("vcc"),
+            Operand::ExecLo if dwords == 2 => f.write_str("exec"),
+            Operand::VccLo => f.write_str("vcc_lo"),
+            Operand::VccHi => f.write_str("vcc_hi"),
+            Operand::Null => f.write_str("null"),
+            Operand::M0 => f.write_str("m0"),
+            Operand::ExecLo => f.write_str("exec_lo"),
+            Operand::ExecHi => f.write_str("exec_hi"),
+            Operand::Int(v) => write!(f, "{v}"),
+            Operand::Float(code) => f.write_str(match code {
+                240 => "0.5",
+                241 => "-0.5",
+                242 => "1.0",
+                243 => "-1.0",
+                244 => "2.0",
+                245 => "-2.0",
+                246 => "4.0",
+                247 => "-4.0",
+                _ => "0.15915494",
+            }),
+            Operand::Literal(v) => write!(f, "{v:#x}"),
+        }
+    }
+}
+
+impl Display for Operand {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        Wide(*self, 1).fmt(f)
+    }
+}
+
+/// `vN` or `v[N:M]`.
+struct VReg(u8, u8);
+
+impl Display for VReg {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let VReg(n, dwords) = *self;
+        if dwords > 1 {
+            write!(f, "v[{n}:{}]", u32::from(n) + u32::from(dwords) - 1)
+        } else {
+            write!(f, "v{n}")
+        }
+    }
+}
+
+/// `sN` or `s[N:M]`.
+struct SReg(u8, u8);
+
+impl Display for SReg {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        Wide(Operand::Sgpr(self.0), self.1).fmt(f)
+    }
+}
+
+/// A signed offset in LLVM's hex form (`0x10`, `-0x10`).
+struct SignedHex(i32);
+
+impl Display for SignedHex {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if self.0 < 0 {
+            write!(f, "-{:#x}", -i64::from(self.0))
+        } else {
+            write!(f, "{:#x}", self.0)
+        }
+    }
+}
+
+impl Display for Waitcnt {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::with_capacity(3);
+        if self.vmcnt != Waitcnt::VM_MAX {
+            parts.push(format!("vmcnt({})", self.vmcnt));
+        }
+        if self.expcnt != Waitcnt::EXP_MAX {
+            parts.push(format!("expcnt({})", self.expcnt));
+        }
+        if self.lgkmcnt != Waitcnt::LGKM_MAX {
+            parts.push(format!("lgkmcnt({})", self.lgkmcnt));
+        }
+        if parts.is_empty() {
+            // Nothing waits: LLVM prints every field.
+            return write!(
+                f,
+                "vmcnt({}) expcnt({}) lgkmcnt({})",
+                self.vmcnt, self.expcnt, self.lgkmcnt
+            );
+        }
+        f.write_str(&parts.join(" "))
+    }
+}
+
+impl Display for Inst {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            Inst::Sop1 { op, sdst, src0 } => {
+                write!(f, "{op} {}, {}", Wide(sdst, op.a()), Wide(src0, op.b()))
+            }
+            Inst::Sop2 {
+                op,
+                sdst,
+                src0,
+                src1,
+            } => write!(
+                f,
+                "{op} {}, {}, {}",
+                Wide(sdst, op.a()),
+                Wide(src0, op.b()),
+                Wide(src1, op.b())
+            ),
+            Inst::Sopk { op, sdst, simm16 } => write!(f, "{op} {sdst}, {simm16:#x}"),
+            Inst::Sopc { op, src0, src1 } => write!(f, "{op} {src0}, {src1}"),
+            Inst::Sopp { op, simm16 } => match op.b() {
+                sopp_kind::NONE => write!(f, "{op}"),
+                sopp_kind::WAITCNT => write!(f, "{op} {}", Waitcnt::from_simm16(simm16)),
+                _ => write!(f, "{op} {simm16}"),
+            },
+            Inst::Smem {
+                op,
+                sdata,
+                sbase,
+                offset,
+                soffset,
+            } => {
+                write!(f, "{op} {}, {}, ", SReg(sdata, op.dwords()), SReg(sbase, 2))?;
+                match (soffset, offset) {
+                    (None, 0) => f.write_str("null"),
+                    (None, off) => SignedHex(off).fmt(f),
+                    (Some(s), 0) => write!(f, "s{s}"),
+                    (Some(s), off) => write!(f, "s{s} offset:{}", SignedHex(off)),
+                }
+            }
+            Inst::Vop1 { op, vdst, src0 } => write!(f, "{op}_e32 v{vdst}, {src0}"),
+            Inst::Vop2 {
+                op,
+                vdst,
+                src0,
+                vsrc1,
+            } => write!(f, "{op}_e32 v{vdst}, {src0}, v{vsrc1}"),
+            Inst::Vop3 { op, vdst, src } => {
+                write!(f, "{op} v{vdst}")?;
+                for s in &src[..op.sources()] {
+                    write!(f, ", {s}")?;
+                }
+                Ok(())
+            }
+            Inst::Vopc { op, src0, vsrc1 } => write!(f, "{op}_e32 vcc_lo, {src0}, v{vsrc1}"),
+            Inst::Global {
+                op,
+                vdata,
+                vaddr,
+                saddr,
+                offset,
+            } => {
+                let addr = VReg(vaddr, if saddr.is_some() { 1 } else { 2 });
+                let data = VReg(vdata, op.dwords());
+                if op.is_store() {
+                    write!(f, "{op} {addr}, {data}, ")?;
+                } else {
+                    write!(f, "{op} {data}, {addr}, ")?;
+                }
+                match saddr {
+                    Some(s) => SReg(s, 2).fmt(f)?,
+                    None => f.write_str("off")?,
+                }
+                if offset != 0 {
+                    write!(f, " offset:{offset}")?;
+                }
+                Ok(())
+            }
+            Inst::Ds(ds) => ds.fmt(f),
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! Encoder, decoder and printer against the shared vector file `tests/vectors/inst.txt`
+//! (`bytes | text` lines taken from llvm-mc-19; `tests/llvm_inst.rs` re-checks them live).
+
+use super::*;
+
+/// The vectors: (bytes, text) per line.
+pub(crate) fn vectors() -> Vec<(Vec<u8>, String)> {
+    include_str!("../../tests/vectors/inst.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (hex, text) = l.split_once('|').expect("bytes | text");
+            let bytes = hex
+                .split_whitespace()
+                .map(|b| u8::from_str_radix(b, 16).expect("hex byte"))
+                .collect();
+            (bytes, text.split('#').next().unwrap().trim().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn decode_prints_what_llvm_prints_and_encode_inverts_it() {
+    let v = vectors();
+    assert!(v.len() > 100, "vector file too short: {}", v.len());
+    for (bytes, text) in v {
+        let (inst, len) = decode(&bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(len, bytes.len(), "{text}: length");
+        assert_eq!(inst.to_string(), text, "{bytes:02x?}");
+        assert_eq!(encode(&inst).unwrap(), bytes, "{text}: re-encoding");
+    }
+}
+
+#[test]
+fn every_table_op_round_trips() {
+    // One instruction per op of every table, through encode and decode.
+    let mut insts = Vec::new();
+    insts.extend(Sop1Op::ALL.iter().map(|&op| Inst::Sop1 {
+        op,
+        sdst: Operand::Sgpr(2),
+        src0: Operand::Sgpr(4),
+    }));
+    insts.extend(Sop2Op::ALL.iter().map(|&op| Inst::Sop2 {
+        op,
+        sdst: Operand::M0,
+        src0: Operand::Literal(7 << 20),
+        src1: Operand::Int(-3),
+    }));
+    insts.extend(SopkOp::ALL.iter().map(|&op| Inst::Sopk {
+        op,
+        sdst: Operand::Sgpr(9),
+        simm16: 0xfff0,
+    }));
+    insts.extend(SopcOp::ALL.iter().map(|&op| Inst::Sopc {
+        op,
+        src0: Operand::ExecLo,
+        src1: Operand::Int(64),
+    }));
+    insts.extend(SoppOp::ALL.iter().map(|&op| Inst::Sopp {
+        op,
+        simm16: if op == SoppOp::Endpgm { 0 } else { 0x3f7 },
+    }));
+    insts.extend(SmemOp::ALL.iter().map(|&op| Inst::Smem {
+        op,
+        sdata: 16,
+        sbase: 6,
+        offset: -8,
+        soffset: Some(3),
+    }));
+    insts.extend(Vop1Op::ALL.iter().map(|&op| Inst::Vop1 {
+        op,
+        vdst: 200,
+        src0: Operand::Vgpr(255),
+    }));
+    insts.extend(Vop2Op::ALL.iter().map(|&op| Inst::Vop2 {
+        op,
+        vdst: 1,
+        src0: Operand::Float(248),
+        vsrc1: 3,
+    }));
+    insts.extend(Vop3Op::ALL.iter().map(|&op| {
+        let mut src = [Operand::Sgpr(0); 3];
+        for (i, s) in src.iter_mut().enumerate().take(op.sources()) {
+            *s = [Operand::Vgpr(7), Operand::Literal(0x1234), Operand::VccLo][i];
+        }
+        Inst::Vop3 { op, vdst: 9, src }
+    }));
+    insts.extend(VopcOp::ALL.iter().map(|&op| Inst::Vopc {
+        op,
+        src0: Operand::Sgpr(105),
+        vsrc1: 0,
+    }));
+    insts.extend(GlobalOp::ALL.iter().map(|&op| Inst::Global {
+        op,
+        vdata: 12,
+        vaddr: 2,
+        saddr: None,
+        offset: -4096,
+    }));
+    for inst in insts {
+        let bytes = encode(&inst).unwrap_or_else(|e| panic!("{inst}: {e}"));
+        assert_eq!(decode(&bytes), Ok((inst, bytes.len())), "{inst}");
+    }
+}
+
+#[test]
+fn decode_rejects_what_is_not_modelled_or_not_there() {
+    // global_load_b32 v2, v1, s[4:5] glc: legal, but the template never sets GLC.
+    let glc = [0x00, 0x40, 0x52, 0xdc, 0x01, 0x00, 0x04, 0x02];
+    assert!(matches!(decode(&glc), Err(DecodeError::Unmodelled { .. })));
+    // A literal operand whose literal dword is missing.
+    let mov = [0xff, 0x00, 0x81, 0xbe, 0x78, 0x56];
+    assert_eq!(
+        decode(&mov),
+        Err(DecodeError::Truncated { needed: 8, have: 6 })
+    );
+    // Half of a 64-bit instruction.
+    assert!(matches!(
+        decode(&[0x00, 0x01, 0x0c, 0xf4]),
+        Err(DecodeError::Truncated { .. })
+    ));
+    // VOP3P (0xcc prefix) is no format of the template.
+    assert!(matches!(
+        decode(&[0, 0, 0x00, 0xcc, 0, 0, 0, 0]),
+        Err(DecodeError::Unknown { .. })
+    ));
+    // s_waitcnt with the unused bit 3 set.
+    assert!(matches!(
+        decode(&[0x0f, 0x00, 0x89, 0xbf]),
+        Err(DecodeError::Unmodelled { .. })
+    ));
+    // A DS word the DS table rejects (reserved bit 16).
+    assert!(matches!(
+        decode(&[0, 0, 0x35, 0xd8, 1, 2, 0, 0]),
+        Err(DecodeError::Ds(_))
+    ));
+}
+
+#[test]
+fn encode_rejects_operands_that_do_not_fit() {
+    let two_literals = Inst::Sop2 {
+        op: Sop2Op::AddU32,
+        sdst: Operand::Sgpr(1),
+        src0: Operand::Literal(1000),
+        src1: Operand::Literal(2000),
+    };
+    assert!(encode(&two_literals).is_err());
+    let same_literal = Inst::Sop2 {
+        op: Sop2Op::AddU32,
+        sdst: Operand::Sgpr(1),
+        src0: Operand::Literal(1000),
+        src1: Operand::Literal(1000),
+    };
+    assert_eq!(encode(&same_literal).unwrap().len(), 8);
+    let vgpr_in_salu = Inst::Sop1 {
+        op: Sop1Op::MovB32,
+        sdst: Operand::Sgpr(1),
+        src0: Operand::Vgpr(0),
+    };
+    assert!(encode(&vgpr_in_salu).is_err());
+    let const_dst = Inst::Sop1 {
+        op: Sop1Op::MovB32,
+        sdst: Operand::Int(1),
+        src0: Operand::Sgpr(0),
+    };
+    assert!(encode(&const_dst).is_err());
+    let odd_base = Inst::Smem {
+        op: SmemOp::LoadB32,
+        sdata: 0,
+        sbase: 1,
+        offset: 0,
+        soffset: None,
+    };
+    assert!(encode(&odd_base).is_err());
+    let far = Inst::Global {
+        op: GlobalOp::LoadB32,
+        vdata: 0,
+        vaddr: 0,
+        saddr: Some(0),
+        offset: 4096,
+    };
+    assert!(encode(&far).is_err());
+    let wide = Inst::Global {
+        op: GlobalOp::LoadB128,
+        vdata: 253,
+        vaddr: 0,
+        saddr: Some(0),
+        offset: 0,
+    };
+    assert!(encode(&wide).is_err());
+}
+
+#[test]
+fn waitcnt_fields_sit_where_gfx11_puts_them() {
+    assert_eq!(Waitcnt::vm(0).to_simm16(), 0x03f7);
+    assert_eq!(Waitcnt::lgkm(0).to_simm16(), 0xfc07);
+    assert_eq!(
+        Waitcnt::from_simm16(0x0c57),
+        Waitcnt {
+            vmcnt: 3,
+            expcnt: 7,
+            lgkmcnt: 5
+        }
+    );
+    assert_eq!(
+        Inst::waitcnt(Waitcnt::NONE).to_string(),
+        "s_waitcnt vmcnt(63) expcnt(7) lgkmcnt(63)"
+    );
+}
+
+#[test]
+fn branch_target_counts_dwords_from_the_next_instruction() {
+    let back = Inst::Sopp {
+        op: SoppOp::CbranchScc1,
+        simm16: (-10i16) as u16,
+    };
+    assert_eq!(back.branch_target(0x100), Some(0x100 + 4 - 40));
+    assert_eq!(
+        Inst::Sopp {
+            op: SoppOp::Nop,
+            simm16: 0
+        }
+        .branch_target(0),
+        None
+    );
+}
