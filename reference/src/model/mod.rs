@@ -12,7 +12,7 @@
 //! nothing and keep their vdst; register numbers of the instruction are ignored. [`legal`] answers
 //! whether a device result that differs is one the hardware may legally produce.
 
-use crate::isa::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, D16};
+use crate::isa::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, Rmw, D16};
 use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Wave, LANES};
 use std::fmt;
 
@@ -76,6 +76,20 @@ pub fn execute_in_place(
         Family::Permute => lanes::permute(wave, offset, vdst),
         Family::Bpermute => lanes::bpermute(wave, offset, vdst),
         Family::Append | Family::Consume => special::append_consume(&plan, wave, mem, vdst),
+        Family::Rmw(op) if plan.elem_bytes == 4 && !plan.info.two_addresses() => {
+            // The hot path: one monomorphised loop per update function (same results as `step`).
+            let (elem, returns) = (plan.info.elem, plan.info.returns());
+            macro_rules! each_rmw {
+                ($($r:ident),*) => {
+                    match op {
+                        $(Rmw::$r => rmw32_loop(offset, returns, wave, mem, vdst, |m, a, b| {
+                            rmw::update(Rmw::$r, elem, mode, m, a, b)
+                        }),)*
+                    }
+                };
+            }
+            each_rmw!(Add, Sub, Rsub, Inc, Dec, Min, Max, And, Or, Xor, Mskor, Xchg, CmpStore, Wrap)
+        }
         _ => {
             let mut exec = wave.exec;
             while exec != 0 {
@@ -86,6 +100,35 @@ pub fn execute_in_place(
         }
     }
     Ok(())
+}
+
+/// Every active lane of a single-address 32-bit atomic, in ascending lane order.
+#[inline(always)]
+fn rmw32_loop(
+    offset: u16,
+    returns: bool,
+    wave: &Wave,
+    mem: &mut [u8],
+    vdst: &mut [[u32; 4]; LANES],
+    update: impl Fn(u64, u64, u64) -> u64,
+) {
+    let mut exec = wave.exec;
+    while exec != 0 {
+        let i = exec.trailing_zeros() as usize;
+        exec &= exec - 1;
+        let lane = &wave.lanes[i];
+        let at = lane.addr.wrapping_add(u32::from(offset));
+        let old = mem::read_u32(mem, at);
+        let new = update(
+            u64::from(old),
+            u64::from(lane.data0[0]),
+            u64::from(lane.data1[0]),
+        );
+        mem::write_u32(mem, at, new as u32);
+        if returns {
+            vdst[i][0] = old;
+        }
+    }
 }
 
 /// One instruction, decoded once for all lanes.
