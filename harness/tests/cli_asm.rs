@@ -1,0 +1,151 @@
+//! `ds-harness asm`, `disasm` and `list`, run as a user would: the built binary on stdin, its
+//! output compared with llvm-mc-19's for the same input (`-show-encoding`; `-disassemble`).
+
+mod common;
+
+use common::{ds_harness, llvm_mc, run, stderr, stdout, LLVM_MC};
+
+const GFX1100: [&str; 2] = ["-arch=amdgcn", "-mcpu=gfx1100"];
+
+/// A program in LLVM syntax with comments, blank lines, legacy names, hex offsets and swizzles.
+const PROGRAM: &str = "\
+; a comment line
+ds_load_b32 v1, v2 offset:16
+ds_store_b32 v1, v2 offset:0xffff gds   // trailing comment
+
+ds_write2st64_b64 v255, v[0:1], v[254:255] offset0:1 offset1:255
+ds_read_u16_d16_hi v7, v8
+ds_cmpstore_rtn_b64 v[0:1], v2, v[4:5], v[6:7] offset:256
+ds_swizzle_b32 v1, v2 offset:swizzle(BITMASK_PERM,\"01pi0\")
+ds_swizzle_b32 v1, v2 offset:0xe003
+ds_gws_init v9 offset:4 gds
+ds_bvh_stack_rtn_b32 v1, v2, v3, v[252:255] offset:65535
+ds_nop
+DS_LOAD_B128 v[252:255] v0
+";
+
+/// llvm-mc's instruction lines: its stdout without the leading `\t.text` line and without the
+/// empty lines it echoes for blank input lines (`asm` prints one line per instruction).
+fn llvm_lines(args: &[&str], input: &str) -> String {
+    let mut all = GFX1100.to_vec();
+    all.extend_from_slice(args);
+    let out = run(LLVM_MC, &all, input);
+    assert!(out.status.success(), "llvm-mc: {}", stderr(&out));
+    stdout(&out)
+        .lines()
+        .filter(|l| l.trim() != ".text" && !l.is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn asm_prints_exactly_what_llvm_mc_prints() {
+    if !llvm_mc() {
+        return;
+    }
+    let ours = ds_harness(&["asm"], PROGRAM);
+    assert_eq!(ours.status.code(), Some(0), "{}", stderr(&ours));
+    let theirs = llvm_lines(&["-show-encoding"], PROGRAM);
+    assert_eq!(stdout(&ours), theirs);
+    assert_eq!(
+        theirs.lines().count(),
+        11,
+        "every instruction line printed once"
+    );
+}
+
+#[test]
+fn asm_reports_a_bad_line_by_number_and_still_prints_the_rest() {
+    let input = "ds_load_b32 v1, v2\nds_load_b32 v1, v2 offset:65536\n\nds_permute_b32 v1, v2, v3 gds\nds_store_b32 v1, v2\n";
+    let out = ds_harness(&["asm"], input);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("<stdin>:2:") && err.contains("offset:65536 is too large"),
+        "{err}"
+    );
+    assert!(
+        err.contains("<stdin>:4:") && err.contains("cannot address GDS"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("<stdin>:1:") && !err.contains("<stdin>:5:"),
+        "{err}"
+    );
+    let printed = stdout(&out);
+    assert_eq!(printed.lines().count(), 2, "{printed}");
+    if llvm_mc() {
+        let good = "ds_load_b32 v1, v2\nds_store_b32 v1, v2\n";
+        assert_eq!(printed, llvm_lines(&["-show-encoding"], good));
+    }
+}
+
+/// Bytes in llvm-mc's input form: commas or spaces, one or two instructions per line.
+const BYTES: &str = "\
+0x00,0x00,0xd8,0xd8,0x02,0x00,0x00,0x01
+0x10 0x00 0x36 0xd8 0x01 0x02 0x00 0x00
+0xff,0xff,0x02,0xd8,0xff,0xff,0x00,0x00, 0x00,0x00,0x50,0xd8,0x00,0x00,0x00,0x00
+0x1b,0x80,0xd4,0xd8,0x02,0x00,0x00,0x01
+0x03,0xe0,0xd4,0xd8,0x02,0x00,0x00,0x01
+0x04,0x00,0x66,0xd8,0x09,0x00,0x00,0x00
+0x01,0xff,0x3c,0xd9,0xff,0x00,0xfe,0x00
+";
+
+#[test]
+fn disasm_prints_exactly_what_llvm_mc_prints() {
+    if !llvm_mc() {
+        return;
+    }
+    let ours = ds_harness(&["disasm"], BYTES);
+    assert_eq!(ours.status.code(), Some(0), "{}", stderr(&ours));
+    let theirs = llvm_lines(&["-disassemble"], BYTES);
+    assert_eq!(stdout(&ours), theirs);
+    assert_eq!(theirs.lines().count(), 8);
+}
+
+#[test]
+fn disasm_reports_an_undecodable_line_and_still_prints_the_rest() {
+    let input = "0x00,0x00,0xd8,0xd8,0x02,0x00,0x00,0x01\n0x00,0x00,0xd8,0xd8,0x02,0x07,0x00,0x01\n0x00,0x00,0xd8\n0x00,0x00,0x34,0xd8,0x01,0x02,0x00,0x00\n";
+    let out = ds_harness(&["disasm"], input);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("<stdin>:2:") && err.contains("does not use the data0 field"),
+        "{err}"
+    );
+    assert!(
+        err.contains("<stdin>:3:") && err.contains("3 byte(s)"),
+        "{err}"
+    );
+    assert_eq!(
+        stdout(&out),
+        "\tds_load_b32 v1, v2\n\tds_store_b32 v1, v2\n"
+    );
+}
+
+#[test]
+fn list_json_has_every_row_of_the_table() {
+    let out = ds_harness(&["list", "--json"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let rows: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    let rows = rows.as_array().expect("an array of rows");
+    assert_eq!(rows.len(), 126);
+    assert_eq!(rows[0]["name"], "ds_add_u32");
+    assert!(rows
+        .iter()
+        .all(|r| r["opcode"].is_u64() && r["operands"]["vdst"].is_u64()));
+    let names: std::collections::HashSet<&str> = rows
+        .iter()
+        .map(|r| r["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(names.len(), 126, "names are unique");
+}
+
+#[test]
+fn list_markdown_is_the_table_docs() {
+    let out = ds_harness(&["list", "--markdown"], "");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), ds_reference::isa::render_markdown());
+    let plain = stdout(&ds_harness(&["list"], ""));
+    assert_eq!(plain.lines().count(), 128, "header, 126 rows, summary");
+}

@@ -1,0 +1,68 @@
+//! Helpers shared by the harness crate's integration tests: running the built `ds-harness`
+//! binary, and finding external tools (skip with a reason locally, fail under `CI=true`).
+#![allow(dead_code)] // Each test binary uses its own subset.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Whether `program --version` runs. When it does not: prints why the test skips and returns
+/// false, or panics when `CI=true` (CI installs every tool, so a missing one is a bug).
+pub fn tool(program: &str, install: &str) -> bool {
+    let found = Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        let why = format!("{program} not found: {install}");
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("CI=true and {why}");
+        }
+        eprintln!("skipped: {why}");
+    }
+    found
+}
+
+/// llvm-mc-19, the assembler/disassembler oracle (Debian package llvm-19).
+pub const LLVM_MC: &str = "llvm-mc-19";
+
+/// `tool(LLVM_MC, ...)`.
+pub fn llvm_mc() -> bool {
+    tool(
+        LLVM_MC,
+        "install Debian's llvm-19 (`apt-get install -y llvm-19`)",
+    )
+}
+
+/// Runs `program args...` with `stdin` fed in; returns its output.
+pub fn run(program: &str, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{program} starts: {e}"));
+    let mut pipe = child.stdin.take().expect("piped stdin");
+    let input = stdin.to_string();
+    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("process runs");
+    writer.join().expect("writer").expect("stdin written");
+    out
+}
+
+/// Runs the built `ds-harness` binary.
+pub fn ds_harness(args: &[&str], stdin: &str) -> Output {
+    run(env!("CARGO_BIN_EXE_ds-harness"), args, stdin)
+}
+
+/// stdout as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("utf-8 stdout")
+}
+
+/// stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("utf-8 stderr")
+}
