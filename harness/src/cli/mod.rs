@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod asm;
+mod info;
 mod list;
 
 /// All results agree with the model.
@@ -33,6 +34,8 @@ pub enum Command {
     Disasm,
     /// List the DS table: every gfx11 DS opcode.
     List(list::ListArgs),
+    /// What this machine offers: HIP runtime, devices and their arch, what `--backend auto` takes.
+    Info(info::InfoArgs),
 }
 
 /// Runs one subcommand.
@@ -41,5 +44,6 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Asm => asm::assemble(std::io::stdin().lock(), &mut std::io::stdout().lock()),
         Command::Disasm => asm::disassemble(std::io::stdin().lock(), &mut std::io::stdout().lock()),
         Command::List(args) => list::run(&args),
+        Command::Info(args) => info::run(&args, &mut std::io::stdout().lock()),
     }
 }

@@ -2,6 +2,8 @@
 //! device and the HIP device). A device loads a code object and runs a [`Launch`] (see
 //! `ds_kernels::launch` for the contract: kernarg = one 64-bit address per buffer).
 
+pub mod hip;
+
 pub use ds_kernels::launch::{Buffer, Launch};
 use std::fmt;
 

@@ -1,0 +1,31 @@
+//! `ds-harness info`: what this machine offers the harness: the HIP runtime (path, versions, or
+//! every path tried), the visible devices with their arch and whether the kernels can run on each,
+//! and what `--backend auto` takes and why. See `device::hip::probe`.
+
+use crate::device::hip;
+use std::io::Write;
+use std::process::ExitCode;
+
+/// `ds-harness info` arguments.
+#[derive(Debug, clap::Args)]
+pub struct InfoArgs {
+    /// Print the answer as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Prints the probe. Always exits 0: "no GPU" is an answer, not an error.
+pub fn run(args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let probe = hip::probe();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&probe)?)?;
+    } else {
+        writeln!(out, "ds-harness {}", env!("CARGO_PKG_VERSION"))?;
+        writeln!(out, "{probe}")?;
+        writeln!(
+            out,
+            "emulated device: always available (gfx1100, on the CPU)"
+        )?;
+    }
+    Ok(ExitCode::from(super::EXIT_OK))
+}

@@ -1,0 +1,381 @@
+//! Naming a HIP device's gfx arch without `hipDeviceProp_t` (whose layout changed in ROCm 6).
+//!
+//! The HIP device's PCI location (`hipDeviceGetAttribute` with `hipDeviceAttributePciDomainID` /
+//! `PciBusId` / `PciDeviceId`, whose values are the same in ROCm 5.2 and 6/7) is matched against:
+//! 1. the KFD topology in sysfs (`/sys/class/kfd/kfd/topology/nodes/*/properties`: `domain`,
+//!    `location_id` = bus << 8 | device << 3 | function, `gfx_target_version` = major * 10000 +
+//!    minor * 100 + stepping, e.g. 110000 = gfx1100; the amdkfd driver's topology ABI);
+//! 2. else the HSA runtime's agents (`hsa_iterate_agents`, `HSA_AGENT_INFO_NAME`,
+//!    `HSA_AMD_AGENT_INFO_DOMAIN` / `_BDFID`; hsa.h, hsa_ext_amd.h).
+//!
+//! The workspace's stand-in runtime has neither: it answers through its own exported symbol
+//! (`library::STANDIN_ARCH_SYMBOL`), which a real `libamdhip64` never exports.
+
+use super::library::{self, HipLibrary, HsaApi};
+use super::result::{self, c_buf};
+use super::sys;
+use std::ffi::{c_void, CStr};
+use std::os::raw::{c_char, c_int};
+use std::path::Path;
+
+/// The only arch the kernels are built for.
+pub const SUPPORTED_ARCH: &str = "gfx1100";
+
+/// A device's arch and where the answer came from.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Arch {
+    /// e.g. "gfx1100".
+    pub name: String,
+    /// e.g. "KFD sysfs /sys/class/kfd/kfd/topology/nodes/1 (gfx_target_version 110000)".
+    pub source: String,
+}
+
+/// A PCI location: domain, bus, device (slot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Pci {
+    pub domain: u32,
+    pub bus: u32,
+    pub device: u32,
+}
+
+impl std::fmt::Display for Pci {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:04x}:{:02x}:{:02x}",
+            self.domain, self.bus, self.device
+        )
+    }
+}
+
+/// The HIP device's PCI location.
+pub fn pci_of(lib: &HipLibrary, ordinal: i32) -> Result<Pci, result::HipError> {
+    let get = |a| result::device_attribute(&lib.api, a, ordinal).map(|v| v as u32);
+    Ok(Pci {
+        domain: get(sys::hipDeviceAttributePciDomainID)?,
+        bus: get(sys::hipDeviceAttributePciBusId)?,
+        device: get(sys::hipDeviceAttributePciDeviceId)?,
+    })
+}
+
+/// `gfx_target_version` (major * 10000 + minor * 100 + stepping) as an arch name: 110000 ->
+/// gfx1100, 90010 -> gfx90a, 100300 -> gfx1030 (minor and stepping are one hex digit each).
+pub fn name_from_target_version(v: u32) -> Option<String> {
+    let (major, minor, step) = (v / 10000, (v / 100) % 100, v % 100);
+    (major > 0 && minor < 16 && step < 16).then(|| format!("gfx{major}{minor:x}{step:x}"))
+}
+
+/// The arch of the device at `pci` according to the KFD topology under `nodes_dir`.
+pub fn from_kfd(nodes_dir: &Path, pci: Pci) -> Result<Arch, String> {
+    let entries = std::fs::read_dir(nodes_dir)
+        .map_err(|e| format!("cannot read {}: {e}", nodes_dir.display()))?;
+    let mut gpus = 0;
+    for entry in entries.flatten() {
+        let props_path = entry.path().join("properties");
+        let Ok(text) = std::fs::read_to_string(&props_path) else {
+            continue;
+        };
+        let field = |key: &str| {
+            text.lines().find_map(|l| {
+                let mut it = l.split_whitespace();
+                (it.next() == Some(key))
+                    .then(|| it.next()?.parse::<u64>().ok())
+                    .flatten()
+            })
+        };
+        let Some(version) = field("gfx_target_version").filter(|&v| v != 0) else {
+            continue;
+        };
+        gpus += 1;
+        let location = field("location_id").unwrap_or(u64::MAX);
+        let domain = field("domain").unwrap_or(0);
+        if domain == u64::from(pci.domain)
+            && location >> 8 == u64::from(pci.bus)
+            && (location >> 3) & 0x1f == u64::from(pci.device)
+        {
+            let name = name_from_target_version(version as u32).ok_or_else(|| {
+                format!(
+                    "{}: gfx_target_version {version} is not a version number",
+                    props_path.display()
+                )
+            })?;
+            return Ok(Arch {
+                name,
+                source: format!(
+                    "KFD sysfs {} (gfx_target_version {version})",
+                    entry.path().display()
+                ),
+            });
+        }
+    }
+    Err(format!(
+        "no KFD node under {} is at PCI {pci} ({gpus} GPU node(s) seen)",
+        nodes_dir.display()
+    ))
+}
+
+/// One HSA GPU agent.
+#[derive(Debug, Clone)]
+struct Agent {
+    name: String,
+    domain: u32,
+    bdfid: u32,
+}
+
+struct Walk<'a> {
+    api: &'a HsaApi,
+    agents: Vec<Agent>,
+    error: Option<String>,
+}
+
+fn hsa_text(api: &HsaApi, status: sys::hsa_status_t) -> String {
+    let mut p: *const c_char = std::ptr::null();
+    // SAFETY: writes a pointer to a static string.
+    let r = unsafe { (api.hsa_status_string)(status, &mut p) };
+    if r != sys::HSA_STATUS_SUCCESS || p.is_null() {
+        return format!("HSA status {status:#x}");
+    }
+    // SAFETY: a NUL-terminated static string.
+    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}
+
+unsafe extern "C" fn visit(agent: sys::hsa_agent_t, data: *mut c_void) -> sys::hsa_status_t {
+    // SAFETY: `data` is the `Walk` passed to hsa_iterate_agents by `from_hsa`, alive for the call.
+    let walk = unsafe { &mut *data.cast::<Walk>() };
+    let api = walk.api;
+    let mut kind: sys::hsa_device_type_t = 0;
+    // SAFETY: HSA_AGENT_INFO_DEVICE writes one hsa_device_type_t.
+    let r = unsafe {
+        (api.hsa_agent_get_info)(
+            agent,
+            sys::HSA_AGENT_INFO_DEVICE,
+            (&mut kind as *mut u32).cast(),
+        )
+    };
+    if r != sys::HSA_STATUS_SUCCESS {
+        walk.error = Some(format!(
+            "hsa_agent_get_info(HSA_AGENT_INFO_DEVICE): {}",
+            hsa_text(api, r)
+        ));
+        return r;
+    }
+    if kind != sys::HSA_DEVICE_TYPE_GPU {
+        return sys::HSA_STATUS_SUCCESS;
+    }
+    let mut name = [0 as c_char; 64];
+    let mut domain: u32 = 0;
+    let mut bdfid: u32 = 0;
+    for (attr, what, ptr) in [
+        (
+            sys::HSA_AGENT_INFO_NAME,
+            "HSA_AGENT_INFO_NAME",
+            name.as_mut_ptr().cast::<c_void>(),
+        ),
+        (
+            sys::HSA_AMD_AGENT_INFO_DOMAIN,
+            "HSA_AMD_AGENT_INFO_DOMAIN",
+            (&mut domain as *mut u32).cast(),
+        ),
+        (
+            sys::HSA_AMD_AGENT_INFO_BDFID,
+            "HSA_AMD_AGENT_INFO_BDFID",
+            (&mut bdfid as *mut u32).cast(),
+        ),
+    ] {
+        // SAFETY: NAME writes char[64]; DOMAIN and BDFID write one uint32_t each (hsa.h, hsa_ext_amd.h).
+        let r = unsafe { (api.hsa_agent_get_info)(agent, attr, ptr) };
+        if r != sys::HSA_STATUS_SUCCESS {
+            walk.error = Some(format!("hsa_agent_get_info({what}): {}", hsa_text(api, r)));
+            return r;
+        }
+    }
+    walk.agents.push(Agent {
+        name: c_buf(&name),
+        domain,
+        bdfid,
+    });
+    sys::HSA_STATUS_SUCCESS
+}
+
+/// The arch of the device at `pci` according to the HSA runtime's agents.
+pub fn from_hsa(pci: Pci) -> Result<Arch, String> {
+    let hsa = library::hsa().map_err(|e| e.to_string())?;
+    let api = &hsa.api;
+    // SAFETY: plain call; balanced by hsa_shut_down below.
+    let r = unsafe { (api.hsa_init)() };
+    if r != sys::HSA_STATUS_SUCCESS {
+        return Err(format!(
+            "hsa_init failed ({}): {}",
+            hsa.path,
+            hsa_text(api, r)
+        ));
+    }
+    let mut walk = Walk {
+        api,
+        agents: Vec::new(),
+        error: None,
+    };
+    // SAFETY: `visit` matches the callback type and `walk` outlives the call.
+    let r = unsafe { (api.hsa_iterate_agents)(Some(visit), (&mut walk as *mut Walk).cast()) };
+    // SAFETY: balances the successful hsa_init.
+    let down = unsafe { (api.hsa_shut_down)() };
+    if r != sys::HSA_STATUS_SUCCESS {
+        return Err(walk
+            .error
+            .unwrap_or_else(|| format!("hsa_iterate_agents: {}", hsa_text(api, r))));
+    }
+    if down != sys::HSA_STATUS_SUCCESS {
+        eprintln!("warning: hsa_shut_down: {}", hsa_text(api, down));
+    }
+    let found = walk.agents.iter().find(|a| {
+        a.domain == pci.domain && a.bdfid >> 8 == pci.bus && (a.bdfid >> 3) & 0x1f == pci.device
+    });
+    match found {
+        Some(a) => Ok(Arch {
+            name: a.name.clone(),
+            source: format!("HSA agent name via {}", hsa.path),
+        }),
+        None => Err(format!(
+            "no HSA GPU agent is at PCI {pci} ({} GPU agent(s) seen)",
+            walk.agents.len()
+        )),
+    }
+}
+
+/// The stand-in runtime's own answer.
+fn from_standin(f: library::StandinArchFn, lib: &HipLibrary, ordinal: i32) -> Result<Arch, String> {
+    let mut buf = [0 as c_char; 64];
+    // SAFETY: the stand-in writes at most `len` bytes including the terminator.
+    let code = unsafe { f(ordinal, buf.as_mut_ptr(), buf.len() as c_int) };
+    result::check(&lib.api, library::STANDIN_ARCH_SYMBOL, code).map_err(|e| e.to_string())?;
+    Ok(Arch {
+        name: c_buf(&buf),
+        source: format!(
+            "stand-in runtime {} ({})",
+            lib.path,
+            library::STANDIN_ARCH_SYMBOL
+        ),
+    })
+}
+
+/// The KFD topology directory.
+pub const KFD_NODES: &str = "/sys/class/kfd/kfd/topology/nodes";
+
+/// The arch of HIP device `ordinal`: the stand-in's answer if the library is the stand-in, else
+/// KFD sysfs, else HSA. The error says what each source answered.
+pub fn detect(lib: &HipLibrary, ordinal: i32) -> Result<Arch, String> {
+    if let Some(f) = lib.standin_arch {
+        return from_standin(f, lib, ordinal);
+    }
+    let pci =
+        pci_of(lib, ordinal).map_err(|e| format!("cannot find the device's PCI location: {e}"))?;
+    let kfd = match from_kfd(Path::new(KFD_NODES), pci) {
+        Ok(a) => return Ok(a),
+        Err(e) => e,
+    };
+    let hsa = match from_hsa(pci) {
+        Ok(a) => return Ok(a),
+        Err(e) => e,
+    };
+    Err(format!(
+        "the arch of the device at PCI {pci} is unknown: KFD sysfs: {kfd}; HSA: {hsa}"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn target_versions_name_the_arch_with_hex_minor_and_stepping() {
+        assert_eq!(name_from_target_version(110000).as_deref(), Some("gfx1100"));
+        assert_eq!(name_from_target_version(110001).as_deref(), Some("gfx1101"));
+        assert_eq!(name_from_target_version(100300).as_deref(), Some("gfx1030"));
+        assert_eq!(name_from_target_version(90010).as_deref(), Some("gfx90a"));
+        assert_eq!(name_from_target_version(0), None);
+    }
+
+    fn node(root: &Path, n: u32, props: &str) {
+        let d = root.join(n.to_string());
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("properties"), props).unwrap();
+    }
+
+    #[test]
+    fn kfd_topology_is_matched_by_pci_location_not_by_order() {
+        let root = std::env::temp_dir().join(format!("ds-harness-kfd-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        node(
+            &root,
+            0,
+            "cpu_cores_count 16\nsimd_count 0\ngfx_target_version 0\nlocation_id 0\ndomain 0\n",
+        );
+        // A gfx1030 at 0000:03:00.0 and a gfx1100 at 0000:0c:00.0.
+        node(
+            &root,
+            1,
+            "simd_count 80\ngfx_target_version 100300\nlocation_id 768\ndomain 0\n",
+        );
+        node(
+            &root,
+            2,
+            "simd_count 192\ngfx_target_version 110000\nlocation_id 3072\ndomain 0\n",
+        );
+        let a = from_kfd(
+            &root,
+            Pci {
+                domain: 0,
+                bus: 0x0c,
+                device: 0,
+            },
+        )
+        .unwrap();
+        assert_eq!(a.name, "gfx1100");
+        assert!(
+            a.source.contains("110000") && a.source.contains("/2"),
+            "{}",
+            a.source
+        );
+        assert_eq!(
+            from_kfd(
+                &root,
+                Pci {
+                    domain: 0,
+                    bus: 3,
+                    device: 0
+                }
+            )
+            .unwrap()
+            .name,
+            "gfx1030"
+        );
+        let e = from_kfd(
+            &root,
+            Pci {
+                domain: 1,
+                bus: 3,
+                device: 0,
+            },
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("0001:03:00") && e.contains("2 GPU node(s)"),
+            "{e}"
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_missing_kfd_topology_is_said_in_words() {
+        let e = from_kfd(
+            Path::new("/nonexistent/kfd/nodes"),
+            Pci {
+                domain: 0,
+                bus: 0,
+                device: 0,
+            },
+        )
+        .unwrap_err();
+        assert!(e.contains("cannot read /nonexistent/kfd/nodes"), "{e}");
+    }
+}

@@ -1,0 +1,425 @@
+//! The hip device: runs the kernels on a gfx1100 GPU through the HIP runtime, loaded at run time
+//! (DESIGN.md section 4; HIP module API as declared in ROCm's hip_runtime_api.h).
+//!
+//! Layers in the cudarc style: [`sys`] raw declarations, [`result`] checked calls carrying HIP's
+//! error name and string, [`safe`] owning types; [`library`] finds `libamdhip64`, [`arch`] names
+//! the device's arch without `hipDeviceProp_t`, [`probe`] answers `ds-harness info` and
+//! `--backend auto`.
+//!
+//! Device numbering: `--device N` is HIP's own ordinal, i.e. the N-th device HIP makes visible.
+//! HIP applies `HIP_VISIBLE_DEVICES` (and ROCR's `ROCR_VISIBLE_DEVICES`) itself; this module never
+//! reads, sets or re-maps them, it only quotes them in messages.
+
+pub mod arch;
+pub mod library;
+pub mod probe;
+pub mod result;
+pub mod safe;
+pub mod sys;
+
+pub use probe::{probe, HipProbe};
+
+use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
+use library::HipLibrary;
+use result::HipError;
+use safe::{DeviceBuffer, Event, Module, Stream};
+use std::time::{Duration, Instant};
+
+/// Environment variable: the longest a launch may run, in seconds (default [`DEFAULT_TIMEOUT`]).
+pub const ENV_TIMEOUT: &str = "DS_HARNESS_HIP_TIMEOUT";
+/// How long one launch may run before it is declared hung.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// `50221153` -> `"5.2.21153"` (HIP_VERSION = major * 10^7 + minor * 10^5 + patch).
+pub fn version_string(v: i32) -> String {
+    format!("{}.{}.{}", v / 10_000_000, (v / 100_000) % 100, v % 100_000)
+}
+
+/// What `HIP_VISIBLE_DEVICES` / `ROCR_VISIBLE_DEVICES` are, for messages.
+pub fn visibility_note() -> String {
+    let mut notes = Vec::new();
+    for var in [
+        "HIP_VISIBLE_DEVICES",
+        "ROCR_VISIBLE_DEVICES",
+        "CUDA_VISIBLE_DEVICES",
+    ] {
+        if let Ok(v) = std::env::var(var) {
+            notes.push(format!("{var}={v:?}"));
+        }
+    }
+    if notes.is_empty() {
+        "no *_VISIBLE_DEVICES variable is set".to_string()
+    } else {
+        format!(
+            "{} (HIP hides the devices these leave out)",
+            notes.join(", ")
+        )
+    }
+}
+
+/// Why HIP sees no device, with what to check.
+fn no_gpu_hint() -> String {
+    let kfd = std::path::Path::new("/dev/kfd");
+    let dev = if !kfd.exists() {
+        "/dev/kfd does not exist: the amdgpu kernel driver is not loaded, or this container was \
+         started without `--device=/dev/kfd --device=/dev/dri`"
+            .to_string()
+    } else if std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(kfd)
+        .is_err()
+    {
+        "/dev/kfd exists but this user cannot open it read-write: add the user to the `render` \
+         and `video` groups"
+            .to_string()
+    } else {
+        "/dev/kfd is present and accessible".to_string()
+    };
+    format!("{dev}; {}", visibility_note())
+}
+
+/// The library's versions as `"HIP runtime 5.2.21153, driver 5.2.21153"`.
+pub fn versions(lib: &HipLibrary) -> String {
+    let show = |r: Result<i32, HipError>| match r {
+        Ok(v) => version_string(v),
+        Err(e) => format!("unknown ({e})"),
+    };
+    format!(
+        "HIP runtime {}, driver {}",
+        show(result::runtime_version(&lib.api)),
+        show(result::driver_version(&lib.api))
+    )
+}
+
+/// `hipInit` then `hipGetDeviceCount`: the number of visible devices, or why there are none
+/// (naming the library, its version and both calls' answers).
+pub fn visible_devices(lib: &HipLibrary) -> Result<usize, String> {
+    let init = result::init(&lib.api).err();
+    let count = result::device_count(&lib.api);
+    match (&init, count) {
+        (None, Ok(n)) if n > 0 => Ok(n as usize),
+        (_, count) => {
+            let mut why = Vec::new();
+            if let Some(e) = &init {
+                why.push(e.to_string());
+            }
+            match count {
+                Ok(n) => why.push(format!("hipGetDeviceCount returned {n} device(s)")),
+                Err(e) => why.push(e.to_string()),
+            }
+            Err(format!(
+                "the HIP runtime {} ({}) loaded, but no GPU was found: {}. {}",
+                lib.path,
+                versions(lib),
+                why.join("; "),
+                no_gpu_hint()
+            ))
+        }
+    }
+}
+
+fn unavailable(lib: &HipLibrary, e: HipError, doing: &str) -> DeviceError {
+    DeviceError::Unavailable(format!("{doing} with the HIP runtime {}: {e}", lib.path))
+}
+
+/// One loaded code object: the module, and the image it was loaded from (kept alive with it).
+#[derive(Debug)]
+struct Loaded {
+    module: Module,
+    _image: Vec<u8>,
+}
+
+/// A gfx1100 GPU through HIP.
+#[derive(Debug)]
+pub struct HipDevice {
+    lib: &'static HipLibrary,
+    ordinal: i32,
+    info: DeviceInfo,
+    stream: Option<Stream>,
+    event: Option<Event>,
+    modules: Vec<Loaded>,
+    timeout: Duration,
+    launches: usize,
+    /// Set when a kernel timed out: the device's HIP objects were leaked and it refuses more work.
+    hung: Option<String>,
+}
+
+/// The launch timeout from [`ENV_TIMEOUT`], or the default.
+pub fn timeout_from_env() -> Result<Duration, String> {
+    match std::env::var(ENV_TIMEOUT) {
+        Err(_) => Ok(DEFAULT_TIMEOUT),
+        Ok(s) => s
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| format!("{ENV_TIMEOUT}={s:?} is not a positive number of seconds")),
+    }
+}
+
+/// Opens HIP device `index` (HIP's ordinal among the visible devices) for running the kernels:
+/// loads the runtime, checks that the device exists and is a gfx1100, and makes a stream.
+pub fn open(index: usize) -> Result<HipDevice, DeviceError> {
+    let timeout = timeout_from_env().map_err(DeviceError::Unavailable)?;
+    let lib =
+        library::hip().map_err(|nf| DeviceError::Unavailable(format!("no HIP runtime: {nf}")))?;
+    let count = visible_devices(lib).map_err(DeviceError::Unavailable)?;
+    if index >= count {
+        return Err(DeviceError::Unavailable(format!(
+            "device {index} was asked for, but the HIP runtime {} sees {count} device(s), numbered \
+             0 to {}; {}",
+            lib.path,
+            count - 1,
+            visibility_note()
+        )));
+    }
+    let ordinal = index as i32;
+    result::set_device(&lib.api, ordinal)
+        .map_err(|e| unavailable(lib, e, "selecting the device"))?;
+    let handle = result::device_get(&lib.api, ordinal)
+        .map_err(|e| unavailable(lib, e, "getting the device"))?;
+    let name = result::device_name(&lib.api, handle)
+        .map_err(|e| unavailable(lib, e, "naming the device"))?;
+    let arch = arch::detect(lib, ordinal).map_err(|e| {
+        DeviceError::Unavailable(format!(
+            "device {index} ({name}): {e}; the kernels run on gfx1100 only, so it is not used"
+        ))
+    })?;
+    if arch.name != arch::SUPPORTED_ARCH {
+        return Err(DeviceError::Unavailable(format!(
+            "device {index} ({name}) is {} (from {}); the kernels are built for {} only and would \
+             not load on it. Pick a gfx1100 with --device N ({})",
+            arch.name,
+            arch.source,
+            arch::SUPPORTED_ARCH,
+            visibility_note()
+        )));
+    }
+    let stream = Stream::new(&lib.api).map_err(|e| unavailable(lib, e, "creating a stream"))?;
+    let event = Event::new(&lib.api).map_err(|e| unavailable(lib, e, "creating an event"))?;
+    let standin = lib.standin_arch.is_some();
+    let mut details = vec![
+        ("library".to_string(), lib.path.clone()),
+        ("versions".to_string(), versions(lib)),
+        ("device_index".to_string(), index.to_string()),
+        ("arch_source".to_string(), arch.source.clone()),
+        ("visibility".to_string(), visibility_note()),
+        (
+            "provenance".to_string(),
+            if standin {
+                "stand-in runtime (emulated device), not a GPU"
+            } else {
+                "GPU"
+            }
+            .to_string(),
+        ),
+    ];
+    if let Ok(pci) = arch::pci_of(lib, ordinal) {
+        details.push(("pci".to_string(), pci.to_string()));
+    }
+    Ok(HipDevice {
+        lib,
+        ordinal,
+        info: DeviceInfo {
+            backend: Backend::Hip,
+            name,
+            arch: arch.name,
+            details,
+        },
+        stream: Some(stream),
+        event: Some(event),
+        modules: Vec::new(),
+        timeout,
+        launches: 0,
+        hung: None,
+    })
+}
+
+impl HipDevice {
+    /// Changes how long one launch may run before it is declared hung.
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
+    fn launch_error(&self, launch: &Launch, e: impl std::fmt::Display) -> DeviceError {
+        DeviceError::Launch(format!(
+            "kernel {} on device {} ({}): {e}",
+            launch.kernel, self.ordinal, self.info.name
+        ))
+    }
+
+    /// Waits for the launch's event, polling, for at most the timeout.
+    fn wait(&self, launch: &Launch, started: Instant) -> Result<bool, DeviceError> {
+        let event = self.event.as_ref().expect("event present while not hung");
+        let mut pause = Duration::from_micros(20);
+        loop {
+            match event.is_done() {
+                Ok(true) => return Ok(true),
+                Ok(false) if started.elapsed() >= self.timeout => return Ok(false),
+                Ok(false) => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(2));
+                }
+                Err(e) => {
+                    return Err(
+                        self.launch_error(launch, format!("the kernel failed on the device: {e}"))
+                    )
+                }
+            }
+        }
+    }
+
+    /// After a hang nothing may be freed (hipFree, hipModuleUnload and hipStreamDestroy wait for
+    /// the hung kernel): leak every HIP object and refuse further work.
+    fn abandon(&mut self, buffers: Vec<DeviceBuffer>, what: String) {
+        std::mem::forget(buffers);
+        std::mem::forget(self.stream.take());
+        std::mem::forget(self.event.take());
+        std::mem::forget(std::mem::take(&mut self.modules));
+        self.hung = Some(what);
+    }
+}
+
+impl Device for HipDevice {
+    fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    fn load(&mut self, code_object: &[u8]) -> Result<ModuleId, DeviceError> {
+        if let Some(h) = &self.hung {
+            return Err(DeviceError::Load(format!(
+                "the device is unusable after an earlier hang: {h}"
+            )));
+        }
+        result::set_device(&self.lib.api, self.ordinal)
+            .map_err(|e| DeviceError::Load(e.to_string()))?;
+        let image = code_object.to_vec();
+        let module = Module::load(&self.lib.api, &image).map_err(|e| {
+            DeviceError::Load(format!(
+                "the HIP runtime {} rejected the {}-byte code object on device {} ({}, {}): {e}",
+                self.lib.path,
+                image.len(),
+                self.ordinal,
+                self.info.name,
+                self.info.arch
+            ))
+        })?;
+        self.modules.push(Loaded {
+            module,
+            _image: image,
+        });
+        Ok(ModuleId(self.modules.len() - 1))
+    }
+
+    fn launch(&mut self, module: ModuleId, launch: &mut Launch) -> Result<(), DeviceError> {
+        if let Some(h) = &self.hung {
+            return Err(self.launch_error(
+                launch,
+                format!("the device is unusable after an earlier hang: {h}"),
+            ));
+        }
+        let api = &self.lib.api;
+        result::set_device(api, self.ordinal).map_err(|e| self.launch_error(launch, e))?;
+        let n_modules = self.modules.len();
+        let loaded = self.modules.get_mut(module.0).ok_or_else(|| {
+            DeviceError::Launch(format!(
+                "module {} was never loaded ({n_modules} loaded)",
+                module.0
+            ))
+        })?;
+        let function = loaded.module.function(&launch.kernel).map_err(|e| {
+            DeviceError::Launch(format!(
+                "kernel {} not found in module {}: {e}",
+                launch.kernel, module.0
+            ))
+        })?;
+        let mut buffers = Vec::with_capacity(launch.buffers.len());
+        for b in &launch.buffers {
+            let mut d = DeviceBuffer::alloc(api, b.bytes.len()).map_err(|e| {
+                self.launch_error(
+                    launch,
+                    format!("allocating {} ({} bytes): {e}", b.name, b.bytes.len()),
+                )
+            })?;
+            d.upload(&b.bytes).map_err(|e| {
+                self.launch_error(launch, format!("copying {} to the device: {e}", b.name))
+            })?;
+            buffers.push(d);
+        }
+        let mut args = result::Kernargs {
+            words: buffers.iter().map(DeviceBuffer::address).collect(),
+        };
+        debug_assert_eq!(args.words.len() * 8, launch.kernarg_size());
+        let started = Instant::now();
+        if launch.workgroups > 0 {
+            let stream = self.stream.as_ref().expect("stream present while not hung");
+            // SAFETY: the function, stream and every buffer are live; the kernarg segment holds
+            // exactly one address per buffer, as the kernel ABI requires (kernels/src/launch.rs).
+            unsafe {
+                result::module_launch_kernel(
+                    api,
+                    function,
+                    launch.workgroups,
+                    launch.workgroup_size,
+                    stream.raw(),
+                    &mut args,
+                )
+            }
+            .map_err(|e| self.launch_error(launch, e))?;
+            let event = self.event.as_ref().expect("event present while not hung");
+            event
+                .record(stream)
+                .map_err(|e| self.launch_error(launch, e))?;
+            if !self.wait(launch, started)? {
+                let what = format!(
+                    "kernel {} ({} workgroups x {} lanes) did not finish within {:.1} s on device {} ({})",
+                    launch.kernel,
+                    launch.workgroups,
+                    launch.workgroup_size,
+                    self.timeout.as_secs_f64(),
+                    self.ordinal,
+                    self.info.name
+                );
+                let done = self.launches;
+                self.abandon(buffers, what.clone());
+                return Err(DeviceError::Timeout(format!(
+                    "{what}. The results of the {done} earlier launch(es) on this device are kept; \
+                     this launch's results are lost, and its device memory, stream and modules are \
+                     left allocated because freeing them would wait for the hung kernel. Raise the \
+                     limit with {ENV_TIMEOUT}=<seconds> if the kernel is merely slow; otherwise \
+                     the GPU may need a reset (rocm-smi --gpureset)."
+                )));
+            }
+        }
+        for (b, d) in launch.buffers.iter_mut().zip(&buffers) {
+            if b.copy_back {
+                d.download(&mut b.bytes).map_err(|e| {
+                    DeviceError::Launch(format!("copying {} back from the device: {e}", b.name))
+                })?;
+            }
+        }
+        for d in buffers {
+            d.close()
+                .map_err(|e| self.launch_error(launch, format!("freeing a buffer: {e}")))?;
+        }
+        self.launches += 1;
+        Ok(())
+    }
+}
+
+impl Drop for HipDevice {
+    fn drop(&mut self) {
+        if self.hung.is_some() {
+            return; // everything was already leaked on purpose
+        }
+        // Free modules before the stream and event (field order would do the reverse for none of
+        // them depends on the others; explicit for clarity).
+        for m in self.modules.drain(..) {
+            if let Err(e) = m.module.close() {
+                eprintln!("warning: unloading a HIP module failed: {e}");
+            }
+        }
+    }
+}

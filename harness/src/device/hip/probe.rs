@@ -1,0 +1,222 @@
+//! What HIP offers on this machine, for `ds-harness info` and `--backend auto`: the library (or
+//! every path tried), its versions, the visible devices with their arch and whether the kernels
+//! can run on each, and which backend `auto` takes and why (DESIGN.md sections 4 and 7).
+
+use super::library::{self, NotFound};
+use super::{arch, result, versions, visibility_note, visible_devices};
+use crate::device::Backend;
+use std::fmt;
+
+/// The HIP runtime that loaded.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LibraryReport {
+    /// Path or name that loaded.
+    pub path: String,
+    /// Runtime and driver versions, as HIP reports them.
+    pub versions: String,
+    /// True for the workspace's stand-in runtime (no GPU behind it).
+    pub standin: bool,
+}
+
+/// One visible HIP device.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct DeviceReport {
+    /// HIP's ordinal (`--device N`).
+    pub index: usize,
+    /// `hipDeviceGetName`, or why it failed.
+    pub name: String,
+    /// The gfx arch, if it could be found.
+    pub arch: Option<String>,
+    /// Where the arch came from, or why it is unknown.
+    pub arch_source: String,
+    /// Can the kernels run on it?
+    pub usable: bool,
+    /// Why (not).
+    pub why: String,
+}
+
+/// What `--backend auto` takes.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct AutoChoice {
+    /// hip or emu.
+    pub backend: Backend,
+    /// The HIP device, when hip.
+    pub device: Option<usize>,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// The HIP side of the machine.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct HipProbe {
+    /// The runtime, if one loaded.
+    pub library: Option<LibraryReport>,
+    /// When none loaded: every path tried and why it failed.
+    pub not_found: Option<NotFound>,
+    /// When the runtime loaded but offers no device: why, in words.
+    pub no_devices: Option<String>,
+    /// `HIP_VISIBLE_DEVICES` and friends, as set.
+    pub visibility: String,
+    /// The visible devices.
+    pub devices: Vec<DeviceReport>,
+    /// What `--backend auto` takes.
+    pub auto: AutoChoice,
+}
+
+fn device_report(lib: &library::HipLibrary, index: usize) -> DeviceReport {
+    let ordinal = index as i32;
+    let name = result::device_get(&lib.api, ordinal)
+        .and_then(|d| result::device_name(&lib.api, d))
+        .unwrap_or_else(|e| format!("(unnamed: {e})"));
+    match arch::detect(lib, ordinal) {
+        Ok(a) => {
+            let usable = a.name == arch::SUPPORTED_ARCH;
+            let why = if usable {
+                format!("{} is the arch the kernels are built for", a.name)
+            } else {
+                format!(
+                    "{} is not {}: the kernels are built for {} only",
+                    a.name,
+                    arch::SUPPORTED_ARCH,
+                    arch::SUPPORTED_ARCH
+                )
+            };
+            DeviceReport {
+                index,
+                name,
+                arch: Some(a.name),
+                arch_source: a.source,
+                usable,
+                why,
+            }
+        }
+        Err(e) => DeviceReport {
+            index,
+            name,
+            arch: None,
+            arch_source: e.clone(),
+            usable: false,
+            why: format!("its arch is unknown ({e}), so it is not used"),
+        },
+    }
+}
+
+/// Looks at the HIP runtime and devices. Never fails: every problem is part of the answer.
+pub fn probe() -> HipProbe {
+    let visibility = visibility_note();
+    let lib = match library::hip() {
+        Ok(lib) => lib,
+        Err(nf) => {
+            return HipProbe {
+                library: None,
+                not_found: Some(nf.clone()),
+                no_devices: None,
+                visibility,
+                devices: Vec::new(),
+                auto: AutoChoice {
+                    backend: Backend::Emu,
+                    device: None,
+                    reason: format!("no HIP runtime could be loaded ({} path(s) tried; see `ds-harness info`), so the emulated device is used", nf.tried.len()),
+                },
+            }
+        }
+    };
+    let library = Some(LibraryReport {
+        path: lib.path.clone(),
+        versions: versions(lib),
+        standin: lib.standin_arch.is_some(),
+    });
+    let (devices, no_devices) = match visible_devices(lib) {
+        Ok(n) => (
+            (0..n).map(|i| device_report(lib, i)).collect::<Vec<_>>(),
+            None,
+        ),
+        Err(why) => (Vec::new(), Some(why)),
+    };
+    let auto = match devices.iter().find(|d| d.usable) {
+        Some(d) => AutoChoice {
+            backend: Backend::Hip,
+            device: Some(d.index),
+            reason: format!(
+                "HIP device {} ({}) is {} ({})",
+                d.index,
+                d.name,
+                arch::SUPPORTED_ARCH,
+                d.arch_source
+            ),
+        },
+        None if devices.is_empty() => AutoChoice {
+            backend: Backend::Emu,
+            device: None,
+            reason: format!(
+                "the HIP runtime {} loaded but no GPU was found, so the emulated device is used",
+                lib.path
+            ),
+        },
+        None => AutoChoice {
+            backend: Backend::Emu,
+            device: None,
+            reason: format!(
+                "none of the {} HIP device(s) is a {} ({}), so the emulated device is used",
+                devices.len(),
+                arch::SUPPORTED_ARCH,
+                devices
+                    .iter()
+                    .map(|d| d.arch.clone().unwrap_or_else(|| "unknown".into()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        },
+    };
+    HipProbe {
+        library,
+        not_found: None,
+        no_devices,
+        visibility,
+        devices,
+        auto,
+    }
+}
+
+impl fmt::Display for HipProbe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.library, &self.not_found) {
+            (Some(l), _) => {
+                writeln!(f, "HIP library: {} ({})", l.path, l.versions)?;
+                if l.standin {
+                    writeln!(f, "  this is the ds-harness stand-in runtime (emulated device), not ROCm: no GPU is involved")?;
+                }
+            }
+            (None, Some(nf)) => {
+                writeln!(f, "HIP library: not found")?;
+                for line in nf.to_string().lines() {
+                    writeln!(f, "  {line}")?;
+                }
+            }
+            (None, None) => writeln!(f, "HIP library: not found")?,
+        }
+        writeln!(f, "visibility: {}", self.visibility)?;
+        if let Some(why) = &self.no_devices {
+            writeln!(f, "devices: none: {why}")?;
+        } else if self.library.is_some() {
+            writeln!(f, "devices: {}", self.devices.len())?;
+        }
+        for d in &self.devices {
+            writeln!(
+                f,
+                "  device {}: {}\n    arch: {} (source: {})\n    usable: {}: {}",
+                d.index,
+                d.name,
+                d.arch.as_deref().unwrap_or("unknown"),
+                d.arch_source,
+                if d.usable { "yes" } else { "no" },
+                d.why
+            )?;
+        }
+        let which = match self.auto.device {
+            Some(i) => format!("{} device {i}", self.auto.backend),
+            None => self.auto.backend.to_string(),
+        };
+        write!(f, "--backend auto: {which}: {}", self.auto.reason)
+    }
+}

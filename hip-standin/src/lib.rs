@@ -1,0 +1,1 @@
+//! A stand-in HIP runtime (skeleton; filled in below).
