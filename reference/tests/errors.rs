@@ -34,6 +34,13 @@ fn unknown_mnemonic_suggests_the_closest_names() {
     // gfx10's compare-exchange names: gfx11 spells them cmpstore.
     let (_, msg) = parse_err("ds_cmpst_rtn_b32 v1, v2, v3, v4");
     has_all(&msg, &["ds_cmpstore_rtn_b32"]);
+    // A name like no DS op gets no guess, but a pointer to the list.
+    let (_, msg) = parse_err("ds_frobnicate v1");
+    has_all(
+        &msg,
+        &["unknown DS mnemonic `ds_frobnicate`", "ds-harness list"],
+    );
+    assert!(!msg.contains("did you mean"), "{msg}");
     // Legacy spellings are suggested too.
     let (_, msg) = parse_err("ds_write2st64_b33 v1, v2, v3");
     has_all(&msg, &["ds_write2st64_b32"]);

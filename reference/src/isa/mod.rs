@@ -424,8 +424,9 @@ pub fn suggest(name: &str, max: usize) -> Vec<&'static str> {
         .map(|n| (edit_distance(&name, n), n))
         .collect();
     scored.sort();
-    let best = scored.first().map_or(0, |s| s.0);
-    let limit = best.max(name.len() / 3).max(2);
+    // Close enough to be a typo: a third of the name, at least 2 edits. Nothing is better
+    // than a far-fetched guess.
+    let limit = (name.len() / 3).max(2);
     scored
         .into_iter()
         .filter(|&(d, _)| d <= limit)
