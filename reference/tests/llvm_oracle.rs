@@ -329,6 +329,60 @@ fn every_swizzle_offset_prints_and_reads_back_as_llvm_mc_does() {
     );
 }
 
+/// Looser spellings LLVM 19 reads (optional commas, spaces around `:` and inside brackets and
+/// macros, upper-case mnemonics, numbers in any base inside swizzle macros, trailing comments).
+const LENIENT_LINES: &[&str] = &[
+    "ds_load_b32 v1 v2",
+    "ds_load_b32 v1 , v2",
+    "ds_store_b32 v1, v2,",
+    "ds_load_b32 v1, v2, offset:4",
+    "ds_load_b32 v1, v2 offset:4,",
+    "ds_load_b32 v1, v2 offset: 4",
+    "ds_load_b32 v1, v2 offset :4",
+    "ds_load_b32 v1, v2 offset : 4 gds",
+    "ds_load_b64 v[1 : 2], v[3]",
+    "ds_load_b32 v[7:7], v2",
+    "ds_load_b32\tv1,v2\toffset:0X10",
+    "ds_load_b32 v1, v2 offset:0B11",
+    "ds_load_b32 v1, v2 offset:0xFFFF",
+    "ds_load_b32 v1, v2 offset:00",
+    "ds_load_b32 v1, v2 offset:0",
+    "ds_load_2addr_b32 v[1:2], v2 offset0:0 offset1:0",
+    "Ds_Load_B32 v1, v2",
+    "ds_load_b32 v1, v2 ; comment",
+    "ds_load_b32 v1, v2 // comment",
+    "ds_swizzle_b32 v1, v2 offset:swizzle(QUAD_PERM, 0, 1, 2, 3)",
+    "ds_swizzle_b32 v1, v2 offset:swizzle(QUAD_PERM,0x1,0b10,03,0)",
+    "ds_swizzle_b32 v1, v2 offset:swizzle(BITMASK_PERM, \"00000\")",
+    "ds_swizzle_b32 v1, v2 offset:swizzle(BROADCAST,0x10,0b111)",
+    "ds_swizzle_b32 v1, v2 offset:0x8000",
+    "ds_nop ",
+];
+
+#[test]
+fn lenient_spellings_are_read_as_llvm_mc_reads_them() {
+    let Some(mc) = llvm_mc() else { return };
+    let lines: Vec<String> = LENIENT_LINES.iter().map(ToString::to_string).collect();
+    let theirs = mc_assemble(&mc, &lines);
+    let mut bad = Vec::new();
+    for (line, theirs) in lines.iter().zip(&theirs) {
+        let ours = parse(line)
+            .map_err(|e| e.to_string())
+            .and_then(|i| llvm_mc_line(&i).map_err(|e| e.to_string()));
+        if theirs.is_err() || ours.as_ref() != theirs.as_ref() {
+            bad.push(format!(
+                "`{line}`\n    llvm-mc: {theirs:?}\n    ours:    {ours:?}"
+            ));
+        }
+    }
+    report(
+        "lenient spellings",
+        lines.len() - bad.len(),
+        lines.len(),
+        &bad,
+    );
+}
+
 /// Lines that LLVM 19 and we must both refuse.
 const BAD_LINES: &[&str] = &[
     "ds_load_b32 v1, v2 offset:65536",
