@@ -318,7 +318,7 @@ fn every_swizzle_offset_prints_and_reads_back_as_llvm_mc_does() {
         }
     }
     println!(
-        "swizzle: {renormalised}/65536 bit-mask offsets print as text that reads back (in LLVM too) \
+        "swizzle: {renormalised} of the 32768 bit-mask offsets print as text that reads back (in LLVM too) \
          as another offset with the same lane map"
     );
     report(
