@@ -14,8 +14,12 @@ pub fn tool(program: &str, install: &str) -> bool {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
+    require(found, &format!("{program} not found: {install}"))
+}
+
+/// `found`, or (when not) prints why the test skips and returns false, or panics under `CI=true`.
+pub fn require(found: bool, why: &str) -> bool {
     if !found {
-        let why = format!("{program} not found: {install}");
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("CI=true and {why}");
         }

@@ -105,7 +105,8 @@ api!(HsaApi {
 /// the library is never unloaded).
 #[derive(Debug)]
 pub struct HipLibrary {
-    /// The path or name that loaded.
+    /// The path or name that loaded, with the file it resolved to when that differs, e.g.
+    /// `libamdhip64.so (/usr/lib/x86_64-linux-gnu/libamdhip64.so.5.2.21153)`.
     pub path: String,
     /// Its entry points.
     pub api: HipApi,
@@ -202,7 +203,7 @@ pub fn load_hip_from(paths: &[String]) -> Result<HipLibrary, NotFound> {
                             .ok()
                             .map(|s| *s);
                     return Ok(HipLibrary {
-                        path: path.clone(),
+                        path: describe(path, api.hipInit as usize),
                         api,
                         standin_arch,
                         _lib: lib,
@@ -215,6 +216,28 @@ pub fn load_hip_from(paths: &[String]) -> Result<HipLibrary, NotFound> {
         what: "the HIP runtime (libamdhip64)",
         tried,
     })
+}
+
+/// `path`, plus the file mapped at `addr` (from /proc/self/maps) when it names something else.
+fn describe(path: &str, addr: usize) -> String {
+    let file = std::fs::read_to_string("/proc/self/maps")
+        .ok()
+        .and_then(|maps| {
+            maps.lines().find_map(|line| {
+                let mut it = line.split_whitespace();
+                let (lo, hi) = it.next()?.split_once('-')?;
+                let (lo, hi) = (
+                    usize::from_str_radix(lo, 16).ok()?,
+                    usize::from_str_radix(hi, 16).ok()?,
+                );
+                let file = it.nth(4)?;
+                (lo <= addr && addr < hi && file.starts_with('/')).then(|| file.to_string())
+            })
+        });
+    match file {
+        Some(f) if f != path => format!("{path} ({f})"),
+        _ => path.to_string(),
+    }
 }
 
 /// The process's HIP runtime, loaded once from [`hip_candidates`].

@@ -158,6 +158,8 @@ pub type hsa_status_t = c_uint;
 pub type hsa_agent_info_t = c_uint;
 /// `hsa_device_type_t`: a C enum.
 pub type hsa_device_type_t = c_uint;
+/// `hsa_amd_agent_info_t` (hsa_ext_amd.h): a C enum of extra `hsa_agent_get_info` attributes.
+pub type hsa_amd_agent_info_t = c_uint;
 
 /// `hsa_agent_t`: an opaque 64-bit handle in a struct.
 #[repr(C)]
@@ -175,9 +177,9 @@ pub const HSA_AGENT_INFO_NAME: hsa_agent_info_t = 0;
 pub const HSA_AGENT_INFO_DEVICE: hsa_agent_info_t = 17;
 pub const HSA_DEVICE_TYPE_GPU: hsa_device_type_t = 1;
 /// `uint32_t`: PCI location, bus << 8 | device << 3 | function (hsa_ext_amd.h).
-pub const HSA_AMD_AGENT_INFO_BDFID: c_uint = 0xA006;
+pub const HSA_AMD_AGENT_INFO_BDFID: hsa_amd_agent_info_t = 0xA006;
 /// `uint32_t`: PCI domain (hsa_ext_amd.h).
-pub const HSA_AMD_AGENT_INFO_DOMAIN: c_uint = 0xA00F;
+pub const HSA_AMD_AGENT_INFO_DOMAIN: hsa_amd_agent_info_t = 0xA00F;
 
 pub type hsa_init = unsafe extern "C" fn() -> hsa_status_t;
 pub type hsa_shut_down = unsafe extern "C" fn() -> hsa_status_t;
