@@ -21,7 +21,7 @@ pub mod lanes;
 // pub mod legal;
 pub mod mem;
 pub mod rmw;
-// pub mod snapshot;
+pub mod snapshot;
 mod special;
 
 /// An instruction the model does not execute, and why.

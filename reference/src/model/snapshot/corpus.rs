@@ -1,0 +1,464 @@
+//! The fixed, compact snapshot corpus: a few named cases per op, chosen from the op's family and
+//! element type to show each edge rule once (wrap points, sign extension, half-preserving loads,
+//! pair scaling, same-address order, out-of-range and misaligned addresses, every swizzle mode,
+//! permute collisions, float specials in both FP modes). Deterministic: no randomness.
+
+use crate::isa::{DsOp, Elem, Family, OffsetForm, Rmw};
+use crate::wave::{Case, FpMode, Lds, Variant, Wave};
+
+/// The vdst value of every lane before the instruction, so partial and skipped writes show.
+pub const SENTINEL: u32 = 0xdead_beef;
+/// LDS bytes of every corpus case.
+const LDS_SIZE: u32 = 256;
+
+/// (mem, data0, data1) triples for 32-bit integer atomics: at/below/above a limit, zero, the
+/// unsigned and signed extremes, mixed bits.
+const INT32: [(u32, u32, u32); 8] = [
+    (5, 5, 7),
+    (4, 5, 7),
+    (9, 5, 7),
+    (0, 5, 7),
+    (0xffff_ffff, 1, 2),
+    (0x8000_0000, 0x7fff_ffff, 0x8000_0000),
+    (0x7fff_ffff, 0x8000_0000, 0xffff_ffff),
+    (0x1234_5678, 0x0000_ffff, 0xabcd_0000),
+];
+
+/// The same for 64-bit atomics, with carries across the 32-bit boundary.
+const INT64: [(u64, u64, u64); 8] = [
+    (5, 5, 7),
+    (4, 5, 7),
+    (9, 5, 7),
+    (0, 5, 7),
+    (u64::MAX, 1, 2),
+    (1 << 63, (1 << 63) - 1, 1 << 63),
+    ((1 << 63) - 1, 1 << 63, u64::MAX),
+    (
+        0x1234_5678_ffff_ffff,
+        0x0000_0000_0000_0001,
+        0x0000_0001_0000_0000,
+    ),
+];
+
+/// (mem, data0, data1) for binary32: signed zeros, NaNs with payloads, infinities, denormals, a
+/// rounding tie, overflow.
+const F32S: [(u32, u32, u32); 8] = [
+    (0x3f80_0000, 0x4000_0000, 0x3f80_0000), // 1.0, 2.0, cmp 1.0 (equal)
+    (0x0000_0000, 0x8000_0000, 0x8000_0000), // +0, -0, cmp -0 (float-equal to +0)
+    (0x7fc0_0000, 0x3f80_0000, 0x7fc0_0000), // qNaN mem, 1.0, cmp same NaN bits
+    (0x3f80_0000, 0x7f80_0001, 0x3f80_0000), // 1.0, sNaN payload 1, cmp 1.0
+    (0x7f80_0000, 0xff80_0000, 0x0000_0000), // +inf, -inf
+    (0x0000_0001, 0x0000_0001, 0x0000_0000), // min denormal twice, cmp +0
+    (0x3f80_0000, 0x3380_0000, 0xbf80_0000), // 1.0 + 2^-24: a tie, rounds to even
+    (0x7f7f_ffff, 0x7f7f_ffff, 0xff80_0000), // max finite twice: overflows to +inf
+];
+
+/// The same for binary64.
+const F64S: [(u64, u64, u64); 8] = [
+    (
+        0x3ff0_0000_0000_0000,
+        0x4000_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+    ), // 1.0, 2.0, cmp 1.0
+    (
+        0x0000_0000_0000_0000,
+        0x8000_0000_0000_0000,
+        0x8000_0000_0000_0000,
+    ), // +0, -0, cmp -0
+    (
+        0x7ff8_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0x7ff8_0000_0000_0000,
+    ), // qNaN mem
+    (
+        0x3ff0_0000_0000_0000,
+        0x7ff0_0000_0000_0001,
+        0x3ff0_0000_0000_0000,
+    ), // sNaN data
+    (0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0000, 0), // +inf, -inf
+    (0x0000_0000_0000_0001, 0x0000_0000_0000_0001, 0), // denormals, cmp +0
+    (
+        0xbff0_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+    ), // -1, 1, cmp -1
+    (
+        0x8000_0000_0000_0001,
+        0x0000_0000_0000_0000,
+        0x0000_0000_0000_0000,
+    ), // -denormal, +0
+];
+
+/// Store data: low/high halves and bytes that differ, sign bits, all ones.
+const STORE_DATA: [u32; 8] = [
+    0x8765_4321,
+    0xffff_ffff,
+    0x0000_0080,
+    0x8000_8000,
+    0x1234_5678,
+    0x00ff_00ff,
+    0xcafe_f00d,
+    0x0000_0001,
+];
+
+fn base_case(exec: u32) -> Case {
+    let mut wave = Wave {
+        exec,
+        ..Wave::default()
+    };
+    for l in wave.lanes.iter_mut() {
+        l.vdst = [SENTINEL; 4];
+    }
+    Case {
+        lds: Lds::zeroed(LDS_SIZE),
+        wave,
+    }
+}
+
+fn variant(op: DsOp, offset0: u8, offset1: u8, mode: FpMode) -> Variant {
+    Variant {
+        op,
+        offset0,
+        offset1,
+        lds_size: LDS_SIZE,
+        mode,
+    }
+}
+
+/// LDS whose byte `i` is `i` (so a load shows the address it read, and bytes >= 0x80 are
+/// negative); past 256 bytes only the first 32 bytes of each 256-byte block are non-zero
+/// (`block << 5 | i % 32`), to keep the snapshot short.
+fn counting_lds(size: u32) -> Lds {
+    Lds::from_bytes(
+        (0..size)
+            .map(|i| match i {
+                0..=255 => i as u8,
+                _ if i % 256 < 32 => (((i / 256) << 5) | (i % 32)) as u8,
+                _ => 0,
+            })
+            .collect(),
+    )
+}
+
+fn split(v: u64) -> [u32; 2] {
+    [v as u32, (v >> 32) as u32]
+}
+
+/// The flush-to-zero, non-IEEE mode, to show the mode-dependent rules.
+const FTZ_NON_IEEE: FpMode = FpMode {
+    fp32_denormals: false,
+    fp16_fp64_denormals: false,
+    ieee: false,
+};
+
+/// Every corpus case of `op`, named; empty for the ops the model does not run.
+pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
+    let info = op.info();
+    if !info.hip_runnable() {
+        return vec![];
+    }
+    let dm = FpMode::default();
+    let mut out: Vec<(String, Variant, Case)> = Vec::new();
+    let ops = info.operands;
+    let mut add = |name: &str, v: Variant, mut c: Case| {
+        // Words past an operand's width (and operands the op does not read) stay at their
+        // defaults, so the snapshot shows only what the instruction uses.
+        for l in c.wave.lanes.iter_mut() {
+            l.data0[usize::from(ops.data0)..].fill(0);
+            l.data1[usize::from(ops.data1)..].fill(0);
+            if ops.addr == 0 {
+                l.addr = 0;
+            }
+        }
+        let v = Variant {
+            lds_size: c.lds.size(),
+            ..v
+        };
+        out.push((name.to_string(), v, c))
+    };
+    let eb = info.elem.bytes();
+    match info.family {
+        Family::Rmw(_) if info.two_addresses() => {
+            // Pair exchange: lanes on distinct pairs, then two lanes on overlapping pairs.
+            let mut c = base_case(0b1111);
+            c.lds = counting_lds(LDS_SIZE);
+            let stride = 2 * eb;
+            for (i, l) in c.wave.lanes.iter_mut().take(4).enumerate() {
+                l.addr = if i < 2 { stride * i as u32 } else { 0x40 };
+                let w = (eb / 4) as usize;
+                for k in 0..w {
+                    l.data0[k] = 0xd000_0000 | (i as u32) << 8 | k as u32;
+                    l.data1[k] = 0xe000_0000 | (i as u32) << 8 | k as u32;
+                }
+            }
+            let (o0, o1) = (0, 1);
+            add("pairs_then_same_pair", variant(op, o0, o1, dm), c.clone());
+            add("same_address_both_offsets", variant(op, 1, 1, dm), c);
+        }
+        Family::Rmw(rmw) => {
+            let float = info.elem.is_float();
+            let mut edges = base_case(0x0ff);
+            for i in 0..9 {
+                let at = eb * i as u32;
+                let l = &mut edges.wave.lanes[i];
+                l.addr = at;
+                let k = i % 8;
+                match info.elem {
+                    Elem::F32 => {
+                        let (m, d0, d1) = F32S[k];
+                        edges.lds.set_word(at, m);
+                        (l.data0[0], l.data1[0]) = (d0, d1);
+                    }
+                    Elem::F64 => {
+                        let (m, d0, d1) = F64S[k];
+                        let [lo, hi] = split(m);
+                        edges.lds.set_word(at, lo);
+                        edges.lds.set_word(at + 4, hi);
+                        l.data0[..2].copy_from_slice(&split(d0));
+                        l.data1[..2].copy_from_slice(&split(d1));
+                    }
+                    _ if eb == 8 => {
+                        let (m, d0, d1) = INT64[k];
+                        let [lo, hi] = split(m);
+                        edges.lds.set_word(at, lo);
+                        edges.lds.set_word(at + 4, hi);
+                        l.data0[..2].copy_from_slice(&split(d0));
+                        l.data1[..2].copy_from_slice(&split(d1));
+                    }
+                    _ => {
+                        let (m, d0, d1) = INT32[k];
+                        edges.lds.set_word(at, m);
+                        (l.data0[0], l.data1[0]) = (d0, d1);
+                    }
+                }
+            }
+            // Lane 8 is inactive: its word and vdst stay.
+            add("edges", variant(op, 0, 0, dm), edges.clone());
+            if float {
+                add(
+                    "edges_ftz_non_ieee",
+                    variant(op, 0, 0, FTZ_NON_IEEE),
+                    edges.clone(),
+                );
+            }
+            // Four lanes on one address: the returns show the ascending lane order.
+            let mut same = base_case(0b1111);
+            for i in 0..4 {
+                let src = &edges.wave.lanes[[4, 5, 6, 7][i]];
+                let l = &mut same.wave.lanes[i];
+                l.addr = 0x10;
+                l.data0 = src.data0;
+                l.data1 = if rmw == Rmw::CmpStore {
+                    edges.wave.lanes[i].data0
+                } else {
+                    src.data1
+                };
+            }
+            same.lds.set_word(0x10, edges.lds.word(eb));
+            if eb == 8 {
+                same.lds.set_word(0x14, edges.lds.word(eb + 4));
+            }
+            add("same_address", variant(op, 0, 0, dm), same);
+            add(
+                "out_of_range_and_misaligned",
+                variant(op, 0x20, 0, dm),
+                edge_addresses(eb, &edges),
+            );
+        }
+        Family::Load(_) | Family::Store(_) => {
+            let store = matches!(info.family, Family::Store(_));
+            let pair = info.two_addresses();
+            let stride64 = info.offset == OffsetForm::Stride64;
+            let size = if stride64 { 1024 } else { LDS_SIZE };
+            let mut c = base_case(0x0ff);
+            c.lds = if store {
+                Lds::zeroed(size)
+            } else {
+                counting_lds(size)
+            };
+            for (i, l) in c.wave.lanes.iter_mut().take(9).enumerate() {
+                l.addr = if pair {
+                    2 * eb * i as u32
+                } else if store {
+                    16 * i as u32
+                } else {
+                    [0x00, 0x04, 0x80, 0x81, 0xfe, 0x7f, 0x10, 0x44, 0x08][i] & !(eb.min(4) - 1)
+                };
+                if store {
+                    for k in 0..4 {
+                        l.data0[k] = STORE_DATA[(i + k) % 8];
+                        l.data1[k] = STORE_DATA[(i + k + 4) % 8] ^ 0x0101_0101;
+                    }
+                }
+            }
+            if store {
+                // Lane 8 is inactive: the word it would write stays.
+                c.lds.set_word(c.wave.lanes[8].addr, 0xaaaa_aaaa);
+            }
+            let (o0, o1) = match (pair, stride64) {
+                (true, true) => (0, 1),
+                (true, false) => (1, 3),
+                _ => (0, 0),
+            };
+            add("in_range", variant(op, o0, o1, dm), c.clone());
+            let mut same = c.clone();
+            same.wave.exec = 0b1111;
+            keep_lanes(&mut same, 4);
+            for l in same.wave.lanes.iter_mut().take(4) {
+                l.addr = 0x40;
+            }
+            if store {
+                add("same_address", variant(op, o0, o1, dm), same);
+            }
+            // Last element, one past the end, straddling the end, 32-bit wrap-around, misaligned.
+            let mut oob = c.clone();
+            oob.wave.exec = 0b1_1111;
+            keep_lanes(&mut oob, 5);
+            let (o0, o1) = if pair { (1, 0xff) } else { (0x20, 0) };
+            let first = if pair {
+                o0 as u32 * info.offset_scale()
+            } else {
+                0x20
+            };
+            let finals = [size - eb.min(4), size, size - 2, 0x10, 0x22];
+            for (i, f) in finals.into_iter().enumerate() {
+                oob.wave.lanes[i].addr = f.wrapping_sub(first);
+            }
+            oob.wave.lanes[3].addr = 0xffff_fff0; // + first offset wraps past 2^32
+            add("out_of_range_and_misaligned", variant(op, o0, o1, dm), oob);
+        }
+        Family::CondXchg32 => {
+            let mut c = base_case(0b1111);
+            c.lds = counting_lds(LDS_SIZE);
+            let halves = [
+                [0x8000_00aa, 0x8000_00bb],
+                [0x0000_00aa, 0x8000_00bb],
+                [0x8000_00aa, 0x0000_00bb],
+                [0x7fff_ffff, 0xffff_ffff],
+            ];
+            for (i, l) in c.wave.lanes.iter_mut().take(4).enumerate() {
+                l.addr = [0x00, 0x10, 0x23, 0x1_0030][i];
+                l.data0[..2].copy_from_slice(&halves[i]);
+            }
+            add("bit31_selects_halves", variant(op, 0, 0, dm), c);
+        }
+        Family::Swizzle => {
+            let mut c = base_case(!(1 << 5));
+            for (i, l) in c.wave.lanes.iter_mut().enumerate() {
+                l.addr = 0x100 + i as u32;
+            }
+            for (name, off) in [
+                ("bitmask_swap1", 0x041fu16),
+                ("bitmask_broadcast8_lane2", 0x0058),
+                ("quad_perm_3210", 0x801b),
+                ("rotate_left_1", 0xc020),
+                ("rotate_right_2_keep_bit0", 0xc441),
+                ("fft_mask0", 0xe000),
+                ("fft_mask3", 0xe003),
+                ("unnamed_range_as_quad_perm", 0x9055),
+            ] {
+                add(
+                    name,
+                    variant(op, off as u8, (off >> 8) as u8, dm),
+                    c.clone(),
+                );
+            }
+        }
+        Family::Permute | Family::Bpermute => {
+            let mut c = base_case(0xf);
+            for (i, (d, a)) in [(0xa, 0), (0xb, 0), (0xc, 12), (0xd, 4)]
+                .into_iter()
+                .enumerate()
+            {
+                c.wave.lanes[i].data0[0] = d;
+                c.wave.lanes[i].addr = a;
+            }
+            add("isa_guide_example", variant(op, 0, 0, dm), c.clone());
+            c.wave.exec = 0xa;
+            add("isa_guide_example_exec_0xa", variant(op, 0, 0, dm), c);
+            let mut k = base_case(0x00ff_00ff);
+            for (i, l) in k.wave.lanes.iter_mut().enumerate() {
+                l.data0[0] = 0x5000 + i as u32;
+                l.addr = [0u32, 4, 4, 0x80 + 8, 0xffff_ff9c, 28, 64, 124][i % 8]
+                    .wrapping_add(0x100 * i as u32);
+            }
+            add("collisions_high_bits_offset", variant(op, 4, 0, dm), k);
+        }
+        Family::StoreAddTid | Family::LoadAddTid => {
+            let mut c = base_case(0x8000_000f);
+            c.lds = counting_lds(LDS_SIZE);
+            c.wave.m0 = 0xffff_0010;
+            for (i, l) in c.wave.lanes.iter_mut().enumerate() {
+                l.data0[0] = 0x7700_0000 + i as u32;
+            }
+            add(
+                "m0_low_half_plus_offset",
+                variant(op, 0x08, 0, dm),
+                c.clone(),
+            );
+            c.wave.m0 = 0x0000_0080;
+            add("last_lane_past_the_end", variant(op, 0x04, 0, dm), c);
+        }
+        Family::Append | Family::Consume => {
+            let mut c = base_case(0x0000_f0f1);
+            c.lds.set_word(0x10, 100);
+            c.lds.set_word(0x18, 1);
+            c.wave.m0 = 0x1234_0010;
+            add("m0_low_half_base", variant(op, 0, 0, dm), c.clone());
+            c.wave.exec = u32::MAX;
+            add("offset_all_lanes_wraps", variant(op, 8, 0, dm), c.clone());
+            c.wave.exec = 0;
+            add("no_lanes", variant(op, 0, 0, dm), c);
+        }
+        Family::BvhStack => {
+            const INV: u32 = super::super::special::INVALID_NODE;
+            let mut c = base_case(0b1_1111);
+            let stacks = [
+                (1u32 << 18, INV, [0x10, 0x11, INV, 0x13]), // push two, return d3
+                (2 << 18 | 2, INV, [INV; 4]),               // pop
+                (3 << 18, 0x21, [0x20, 0x21, 0x22, INV]),   // last node stops pushes, pop
+                (4 << 18 | 8, INV, [0x30, INV, INV, 0x33]), // index 8 wraps in 8 entries
+                (5 << 18 | 1, 0x41, [0x41, 0x41, 0x41, 0x41]), // all equal last: pop
+            ];
+            for (i, (a, last, d1)) in stacks.into_iter().enumerate() {
+                let l = &mut c.wave.lanes[i];
+                (l.addr, l.data0[0], l.data1) = (a, last, d1);
+            }
+            c.lds.set_word(2 * 4 + 128, 0x2222); // lane 1's slot 1
+            c.lds.set_word(5 * 4, 0x5555); // lane 4's slot 0
+            add("stack8", variant(op, 0, 0, dm), c.clone());
+            add("stack16", variant(op, 0, 0x10, dm), c);
+        }
+        Family::Nop => add("does_nothing", variant(op, 0, 0, dm), {
+            let mut c = base_case(0b11);
+            c.lds.set_word(0, 1);
+            c
+        }),
+        Family::Gws | Family::OrderedCount | Family::GsReg => {}
+    }
+    out
+}
+
+/// Resets lanes `n..` to the defaults of [`base_case`].
+fn keep_lanes(c: &mut Case, n: usize) {
+    let base = base_case(0).wave.lanes[0];
+    for l in c.wave.lanes.iter_mut().skip(n) {
+        *l = base;
+    }
+}
+
+/// Lanes at the last element, just past the end, straddling the end, a 32-bit wrap-around and a
+/// misaligned address, for an instruction with offset 0x20; other lanes as in `edges`.
+fn edge_addresses(eb: u32, edges: &Case) -> Case {
+    let mut c = edges.clone();
+    c.wave.exec = 0b1_1111;
+    keep_lanes(&mut c, 5);
+    let finals = [LDS_SIZE - eb, LDS_SIZE, LDS_SIZE - 2, 0x10, 0x22];
+    for (i, f) in finals.into_iter().enumerate() {
+        c.wave.lanes[i].addr = f.wrapping_sub(0x20);
+    }
+    c.wave.lanes[3].addr = 0xffff_fff0; // + 0x20 wraps to 0x10
+    let last = (LDS_SIZE - 8) as usize;
+    c.lds.bytes_mut()[last..].copy_from_slice(&[0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88]);
+    c
+}

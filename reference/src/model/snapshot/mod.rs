@@ -1,0 +1,539 @@
+//! The snapshot text format: one readable file per op listing each case's inputs beside what the
+//! instruction left, used for the model's insta snapshots and for recorded device runs alike, and
+//! parsed back losslessly ([`parse`] inverts [`render`]).
+//!
+//! Format (line based; `#` starts a comment line, blank lines are ignored):
+//! ```text
+//! case <name>
+//! variant <op> offset0=0x00 offset1=0x00 lds_size=256 fp32_denormals=true fp16_fp64_denormals=true ieee=true
+//! exec 0x000000ff m0 0x00000000
+//! default addr=00000000 d0=00000000 d1=00000000 vd=deadbeef
+//! lds.in 0x0000=03020100 0x0004=07060504 ...      (every non-zero dword of the initial image)
+//! lane 3 addr=0000000c d0=00000001 => vd=00000005  (inputs => outputs)
+//! lds.out 0x000c=00000005>00000006                 (every dword that changed, before>after)
+//! ```
+//! Register tuples are hex dwords joined by `:`, low dword first; words not written are the
+//! default's (inputs) or unchanged (outputs). A lane that is not listed has the default inputs and
+//! unchanged outputs, so a file lists only the active lanes and the lanes that differ, yet every
+//! input and output is recoverable: the full LDS size, all 32 lanes, the inactive lanes' vdst.
+
+use super::Unmodelled;
+use crate::isa::DsOp;
+use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, LANES};
+use std::fmt::{self, Write};
+
+mod corpus;
+pub use corpus::{snapshot_corpus, SENTINEL};
+
+/// One case of a snapshot file: its name, the variant it runs, its inputs and its outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The case's name, unique in its file.
+    pub name: String,
+    /// Op, offsets, LDS size and FP mode.
+    pub variant: Variant,
+    /// Inputs.
+    pub case: Case,
+    /// What the instruction left (the model's or a device's).
+    pub outcome: Outcome,
+}
+
+/// The model's outcome on every case of `op`'s snapshot corpus.
+pub fn model_entries(op: DsOp) -> Result<Vec<Entry>, Unmodelled> {
+    snapshot_corpus(op)
+        .into_iter()
+        .map(|(name, variant, case)| {
+            let outcome = super::execute(&variant.inst(), variant.mode, &case)?;
+            Ok(Entry {
+                name,
+                variant,
+                case,
+                outcome,
+            })
+        })
+        .collect()
+}
+
+/// A line of a snapshot file that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong there.
+    pub what: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "snapshot line {}: {} (see the format in ds_reference::model::snapshot)",
+            self.line, self.what
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Default lane inputs of an entry: the most common value of each field over the 32 lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Defaults {
+    addr: u32,
+    d0: u32,
+    d1: u32,
+    vd: u32,
+}
+
+impl Defaults {
+    fn of(wave: &Wave) -> Defaults {
+        fn common(it: impl Iterator<Item = u32>) -> u32 {
+            let v: Vec<u32> = it.collect();
+            let mut best = (0usize, 0u32);
+            for &x in &v {
+                let n = v.iter().filter(|&&y| y == x).count();
+                if n > best.0 || (n == best.0 && x < best.1) {
+                    best = (n, x);
+                }
+            }
+            best.1
+        }
+        let l = &wave.lanes;
+        Defaults {
+            addr: common(l.iter().map(|l| l.addr)),
+            d0: common(l.iter().flat_map(|l| l.data0)),
+            d1: common(l.iter().flat_map(|l| l.data1)),
+            vd: common(l.iter().flat_map(|l| l.vdst)),
+        }
+    }
+
+    fn lane(&self) -> Lane {
+        Lane {
+            addr: self.addr,
+            data0: [self.d0; 4],
+            data1: [self.d1; 4],
+            vdst: [self.vd; 4],
+        }
+    }
+}
+
+/// `words` joined by `:`: at least `width` of them, more while a later word differs from `base`.
+fn tuple(words: &[u32; 4], base: &[u32; 4], width: u8) -> String {
+    let last_diff = (0..4)
+        .rev()
+        .find(|&k| words[k] != base[k])
+        .map_or(0, |k| k + 1);
+    let n = last_diff.max(usize::from(width)).max(1);
+    words[..n]
+        .iter()
+        .map(|w| format!("{w:08x}"))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// Renders `entries` (all of `op`) as one snapshot text.
+pub fn render(op: DsOp, entries: &[Entry]) -> String {
+    let info = op.info();
+    let ops = info.operands;
+    let mut s = String::new();
+    let _ = writeln!(s, "# {op}: inputs => outputs on the snapshot corpus");
+    let _ = writeln!(
+        s,
+        "# addr, d0 = data0, d1 = data1, vd = vdst; hex dwords, tuples low dword first joined by ':'"
+    );
+    let _ = writeln!(
+        s,
+        "# unlisted lanes: default inputs, outputs unchanged; lds.out: changed dwords before>after"
+    );
+    for e in entries {
+        let v = &e.variant;
+        let w = &e.case.wave;
+        let d = Defaults::of(w);
+        let _ = writeln!(s, "\ncase {}", e.name);
+        let _ = writeln!(
+            s,
+            "variant {} offset0=0x{:02x} offset1=0x{:02x} lds_size={} fp32_denormals={} fp16_fp64_denormals={} ieee={}",
+            v.op, v.offset0, v.offset1, v.lds_size, v.mode.fp32_denormals, v.mode.fp16_fp64_denormals, v.mode.ieee
+        );
+        let _ = writeln!(s, "exec 0x{:08x} m0 0x{:08x}", w.exec, w.m0);
+        let _ = writeln!(
+            s,
+            "default addr={:08x} d0={:08x} d1={:08x} vd={:08x}",
+            d.addr, d.d0, d.d1, d.vd
+        );
+        let words: Vec<(u32, u32)> = e.case.lds.nonzero_words().collect();
+        let _ = writeln!(s, "lds.size {}", e.case.lds.size());
+        for chunk in words.chunks(4) {
+            let items: Vec<String> = chunk
+                .iter()
+                .map(|(a, x)| format!("0x{a:04x}={x:08x}"))
+                .collect();
+            let _ = writeln!(s, "lds.in {}", items.join(" "));
+        }
+        let dl = d.lane();
+        for (i, lane) in w.lanes.iter().enumerate() {
+            let active = w.exec >> i & 1 == 1;
+            let out_vd = e.outcome.vdst[i];
+            let out_addr = e.outcome.addr[i];
+            if !active && *lane == dl && out_vd == lane.vdst && out_addr == lane.addr {
+                continue;
+            }
+            let mut line = format!("lane {i:2}");
+            if !active {
+                line.push_str(" inactive");
+            }
+            if ops.addr > 0 || lane.addr != dl.addr {
+                let _ = write!(line, " addr={:08x}", lane.addr);
+            }
+            if ops.data0 > 0 || lane.data0 != dl.data0 {
+                let _ = write!(line, " d0={}", tuple(&lane.data0, &dl.data0, ops.data0));
+            }
+            if ops.data1 > 0 || lane.data1 != dl.data1 {
+                let _ = write!(line, " d1={}", tuple(&lane.data1, &dl.data1, ops.data1));
+            }
+            if lane.vdst != dl.vdst {
+                let _ = write!(line, " vd={}", tuple(&lane.vdst, &dl.vdst, ops.vdst));
+            }
+            let show_vd = (ops.vdst > 0 && active) || out_vd != lane.vdst;
+            if show_vd || out_addr != lane.addr {
+                line.push_str(" =>");
+                if show_vd {
+                    let _ = write!(line, " vd={}", tuple(&out_vd, &lane.vdst, ops.vdst));
+                }
+                if out_addr != lane.addr {
+                    let _ = write!(line, " addr={out_addr:08x}");
+                }
+            }
+            let _ = writeln!(s, "{line}");
+        }
+        let (before, after) = (e.case.lds.bytes(), e.outcome.lds.bytes());
+        if before.len() != after.len() {
+            let _ = writeln!(s, "lds.out.size {}", after.len());
+        }
+        let changed: Vec<String> = (0..before.len().max(after.len()) / 4)
+            .map(|k| 4 * k as u32)
+            .filter_map(|at| {
+                let b = word_or_zero(&e.case.lds, at);
+                let a = word_or_zero(&e.outcome.lds, at);
+                (a != b).then(|| format!("0x{at:04x}={b:08x}>{a:08x}"))
+            })
+            .collect();
+        for chunk in changed.chunks(4) {
+            let _ = writeln!(s, "lds.out {}", chunk.join(" "));
+        }
+    }
+    s
+}
+
+fn word_or_zero(lds: &Lds, at: u32) -> u32 {
+    if at + 4 <= lds.size() {
+        lds.word(at)
+    } else {
+        0
+    }
+}
+
+/// Parses a snapshot text back into its entries.
+pub fn parse(text: &str) -> Result<Vec<Entry>, ParseError> {
+    let mut p = Parser::default();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        p.line(line)
+            .map_err(|what| ParseError { line: n + 1, what })?;
+    }
+    p.finish().map_err(|what| ParseError {
+        line: text.lines().count(),
+        what,
+    })?;
+    Ok(p.done)
+}
+
+/// A parsed `lane` line: lane number, marked inactive, inputs, vdst and addr after.
+type LaneLine = (usize, bool, Lane, Option<[u32; 4]>, Option<u32>);
+
+/// An entry being read.
+#[derive(Debug)]
+struct Partial {
+    name: String,
+    variant: Option<Variant>,
+    exec: Option<(u32, u32)>,
+    defaults: Option<Defaults>,
+    lds_size: Option<u32>,
+    lds_in: Vec<(u32, u32)>,
+    out_size: Option<u32>,
+    lds_out: Vec<(u32, u32, u32)>,
+    lanes: Vec<LaneLine>,
+}
+
+#[derive(Debug, Default)]
+struct Parser {
+    cur: Option<Partial>,
+    done: Vec<Entry>,
+}
+
+fn hex(s: &str) -> Result<u32, String> {
+    let t = s.strip_prefix("0x").unwrap_or(s);
+    u32::from_str_radix(t, 16).map_err(|_| format!("`{s}` is not a hex dword"))
+}
+
+fn dec(s: &str) -> Result<u32, String> {
+    s.parse()
+        .map_err(|_| format!("`{s}` is not a decimal number"))
+}
+
+fn boolean(s: &str) -> Result<bool, String> {
+    s.parse().map_err(|_| format!("`{s}` is not true or false"))
+}
+
+/// A `:`-joined tuple over `base` (words not given keep the base's value).
+fn parse_tuple(s: &str, base: [u32; 4]) -> Result<[u32; 4], String> {
+    let parts: Vec<&str> = s.split(':').collect();
+    if parts.len() > 4 {
+        return Err(format!("`{s}` has more than 4 dwords"));
+    }
+    let mut out = base;
+    for (k, p) in parts.iter().enumerate() {
+        out[k] = hex(p)?;
+    }
+    Ok(out)
+}
+
+fn key_values(tokens: &[&str]) -> Result<Vec<(String, String)>, String> {
+    tokens
+        .iter()
+        .map(|t| {
+            t.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| format!("`{t}` is not key=value"))
+        })
+        .collect()
+}
+
+impl Parser {
+    fn cur(&mut self) -> Result<&mut Partial, String> {
+        self.cur
+            .as_mut()
+            .ok_or_else(|| "expected `case <name>` first".to_string())
+    }
+
+    fn line(&mut self, line: &str) -> Result<(), String> {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        match tokens[0] {
+            "case" => {
+                self.finish()?;
+                let name = tokens.get(1).ok_or("`case` needs a name")?;
+                self.cur = Some(Partial {
+                    name: name.to_string(),
+                    variant: None,
+                    exec: None,
+                    defaults: None,
+                    lds_size: None,
+                    lds_in: vec![],
+                    out_size: None,
+                    lds_out: vec![],
+                    lanes: vec![],
+                });
+            }
+            "variant" => {
+                let op_name = tokens.get(1).ok_or("`variant` needs an op")?;
+                let op =
+                    DsOp::from_name(op_name).ok_or_else(|| format!("unknown DS op `{op_name}`"))?;
+                let mut v = Variant {
+                    op,
+                    offset0: 0,
+                    offset1: 0,
+                    lds_size: 0,
+                    mode: FpMode::default(),
+                };
+                for (k, val) in key_values(&tokens[2..])? {
+                    match k.as_str() {
+                        "offset0" => {
+                            v.offset0 = u8::try_from(hex(&val)?).map_err(|_| "offset0 > 0xff")?
+                        }
+                        "offset1" => {
+                            v.offset1 = u8::try_from(hex(&val)?).map_err(|_| "offset1 > 0xff")?
+                        }
+                        "lds_size" => v.lds_size = dec(&val)?,
+                        "fp32_denormals" => v.mode.fp32_denormals = boolean(&val)?,
+                        "fp16_fp64_denormals" => v.mode.fp16_fp64_denormals = boolean(&val)?,
+                        "ieee" => v.mode.ieee = boolean(&val)?,
+                        _ => return Err(format!("unknown variant field `{k}`")),
+                    }
+                }
+                self.cur()?.variant = Some(v);
+            }
+            "exec" => {
+                if tokens.len() != 4 || tokens[2] != "m0" {
+                    return Err("expected `exec 0x........ m0 0x........`".into());
+                }
+                self.cur()?.exec = Some((hex(tokens[1])?, hex(tokens[3])?));
+            }
+            "default" => {
+                let mut d = Defaults {
+                    addr: 0,
+                    d0: 0,
+                    d1: 0,
+                    vd: 0,
+                };
+                for (k, val) in key_values(&tokens[1..])? {
+                    let x = hex(&val)?;
+                    match k.as_str() {
+                        "addr" => d.addr = x,
+                        "d0" => d.d0 = x,
+                        "d1" => d.d1 = x,
+                        "vd" => d.vd = x,
+                        _ => return Err(format!("unknown default field `{k}`")),
+                    }
+                }
+                self.cur()?.defaults = Some(d);
+            }
+            "lds.size" => {
+                let n = dec(tokens.get(1).ok_or("`lds.size` needs a byte count")?)?;
+                if n % 4 != 0 {
+                    return Err(format!("lds.size {n} is not a multiple of 4"));
+                }
+                self.cur()?.lds_size = Some(n);
+            }
+            "lds.out.size" => {
+                let n = dec(tokens.get(1).ok_or("`lds.out.size` needs a byte count")?)?;
+                self.cur()?.out_size = Some(n);
+            }
+            "lds.in" | "lds.out" => {
+                let out = tokens[0] == "lds.out";
+                for (k, val) in key_values(&tokens[1..])? {
+                    let at = hex(&k)?;
+                    if out {
+                        let (b, a) = val
+                            .split_once('>')
+                            .ok_or_else(|| format!("`{val}` is not before>after"))?;
+                        self.cur()?.lds_out.push((at, hex(b)?, hex(a)?));
+                    } else {
+                        self.cur()?.lds_in.push((at, hex(&val)?));
+                    }
+                }
+            }
+            "lane" => self.lane(&tokens[1..])?,
+            other => return Err(format!("unknown line kind `{other}`")),
+        }
+        Ok(())
+    }
+
+    fn lane(&mut self, tokens: &[&str]) -> Result<(), String> {
+        let cur = self.cur()?;
+        let d = cur.defaults.ok_or("`default` must come before the lanes")?;
+        let i: usize = tokens
+            .first()
+            .and_then(|t| t.parse().ok())
+            .filter(|&i| i < LANES)
+            .ok_or("`lane` needs a lane number 0..31")?;
+        let mut lane = d.lane();
+        let (mut out_vd, mut out_addr) = (None, None);
+        let mut inactive = false;
+        let mut after = false;
+        for t in &tokens[1..] {
+            match *t {
+                "inactive" => inactive = true,
+                "=>" => after = true,
+                _ => {
+                    let (k, v) = t
+                        .split_once('=')
+                        .ok_or_else(|| format!("`{t}` is not key=value"))?;
+                    match (after, k) {
+                        (false, "addr") => lane.addr = hex(v)?,
+                        (false, "d0") => lane.data0 = parse_tuple(v, [d.d0; 4])?,
+                        (false, "d1") => lane.data1 = parse_tuple(v, [d.d1; 4])?,
+                        (false, "vd") => lane.vdst = parse_tuple(v, [d.vd; 4])?,
+                        (true, "vd") => out_vd = Some(parse_tuple(v, lane.vdst)?),
+                        (true, "addr") => out_addr = Some(hex(v)?),
+                        _ => return Err(format!("unknown lane field `{k}`")),
+                    }
+                }
+            }
+        }
+        cur.lanes.push((i, inactive, lane, out_vd, out_addr));
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<(), String> {
+        let Some(p) = self.cur.take() else {
+            return Ok(());
+        };
+        let name = &p.name;
+        let variant = p
+            .variant
+            .ok_or_else(|| format!("case {name}: no `variant` line"))?;
+        let (exec, m0) = p
+            .exec
+            .ok_or_else(|| format!("case {name}: no `exec` line"))?;
+        let d = p
+            .defaults
+            .ok_or_else(|| format!("case {name}: no `default` line"))?;
+        let size = p
+            .lds_size
+            .ok_or_else(|| format!("case {name}: no `lds.size` line"))?;
+        let mut wave = Wave {
+            exec,
+            m0,
+            lanes: [d.lane(); LANES],
+        };
+        let mut vdst: [[u32; 4]; LANES] = [[d.vd; 4]; LANES];
+        let mut addr = [d.addr; LANES];
+        for &(i, inactive, lane, out_vd, out_addr) in &p.lanes {
+            if inactive == (exec >> i & 1 == 1) {
+                return Err(format!(
+                    "case {name}: lane {i} is marked {} but EXEC says otherwise",
+                    if inactive { "inactive" } else { "active" }
+                ));
+            }
+            wave.lanes[i] = lane;
+            vdst[i] = out_vd.unwrap_or(lane.vdst);
+            addr[i] = out_addr.unwrap_or(lane.addr);
+        }
+        for (i, l) in wave.lanes.iter().enumerate() {
+            if !p.lanes.iter().any(|x| x.0 == i) {
+                vdst[i] = l.vdst;
+                addr[i] = l.addr;
+            }
+        }
+        let mut lds = Lds::zeroed(size);
+        for &(at, v) in &p.lds_in {
+            if at % 4 != 0 || at + 4 > size {
+                return Err(format!(
+                    "case {name}: lds.in offset {at:#x} is not a dword inside {size} bytes"
+                ));
+            }
+            lds.set_word(at, v);
+        }
+        let out_size = p.out_size.unwrap_or(size);
+        let mut out = Lds::zeroed(out_size);
+        let n = out_size.min(size) as usize;
+        out.bytes_mut()[..n].copy_from_slice(&lds.bytes()[..n]);
+        for &(at, before, after) in &p.lds_out {
+            if word_or_zero(&lds, at) != before {
+                return Err(format!(
+                    "case {name}: lds.out {at:#x} says before={before:08x}, lds.in has {:08x}",
+                    word_or_zero(&lds, at)
+                ));
+            }
+            if at % 4 != 0 || at + 4 > out_size {
+                return Err(format!(
+                    "case {name}: lds.out offset {at:#x} is outside {out_size} bytes"
+                ));
+            }
+            out.set_word(at, after);
+        }
+        self.done.push(Entry {
+            name: p.name,
+            variant,
+            case: Case { lds, wave },
+            outcome: Outcome {
+                lds: out,
+                vdst,
+                addr,
+            },
+        });
+        Ok(())
+    }
+}

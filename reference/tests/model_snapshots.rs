@@ -1,0 +1,63 @@
+//! The model's results on the snapshot corpus: one readable insta snapshot per runnable op under
+//! `snapshots/reference/`, and the text format round-trips (parse inverts render).
+
+use ds_reference::isa::{runnable_ops, DsOp};
+use ds_reference::model::snapshot::{model_entries, parse, render};
+
+#[test]
+fn every_runnable_op_has_a_model_snapshot() {
+    let mut count = 0;
+    insta::with_settings!({
+        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference"),
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        for op in runnable_ops() {
+            let entries = model_entries(op).expect("runnable ops are modelled");
+            assert!(!entries.is_empty(), "{op} has no corpus cases");
+            insta::assert_snapshot!(op.name(), render(op, &entries));
+            count += 1;
+        }
+    });
+    assert_eq!(count, 117, "one snapshot per HIP-runnable op");
+}
+
+#[test]
+fn snapshot_text_round_trips_for_every_op() {
+    for op in runnable_ops() {
+        let entries = model_entries(op).unwrap();
+        let text = render(op, &entries);
+        let back = parse(&text).unwrap_or_else(|e| panic!("{op}: {e}\n{text}"));
+        assert_eq!(back.len(), entries.len(), "{op}");
+        for (a, b) in entries.iter().zip(&back) {
+            assert_eq!(a, b, "{op} case {} does not round-trip", a.name);
+        }
+    }
+}
+
+#[test]
+fn a_device_outcome_that_writes_an_inactive_lane_round_trips() {
+    // Recorded hardware runs may differ from the model anywhere; the format must still hold them.
+    let op = DsOp::LoadU8D16;
+    let mut entries = model_entries(op).unwrap();
+    let e = &mut entries[0];
+    e.outcome.vdst[31] = [1, 2, 3, 4]; // inactive lane written
+    e.outcome.vdst[0][3] = 9; // a word past the operand width
+    e.outcome.addr[5] = 0x1234; // addr changed by an op that must not
+    let last = e.outcome.lds.size() - 4;
+    e.outcome.lds.set_word(last, 0x0bad_0bad);
+    let back = parse(&render(op, &entries)).unwrap();
+    assert_eq!(back, entries);
+}
+
+#[test]
+fn parse_errors_name_the_line() {
+    let text = "case x\nvariant ds_add_u32 offset0=0x00\nexec 0x1 m0 0x0\nbogus line\n";
+    let err = parse(text).unwrap_err();
+    assert_eq!(err.line, 4);
+    assert!(err.what.contains("bogus"), "{err}");
+    let err = parse("variant ds_nope\n").unwrap_err();
+    assert_eq!(err.line, 1);
+    let err = parse("case x\nvariant ds_fadd\n").unwrap_err();
+    assert!(err.what.contains("unknown DS op"), "{err}");
+}
