@@ -1,0 +1,374 @@
+//! THE kernel ABI: how a batch of [`Case`]s of one [`Variant`] becomes the buffers of a
+//! [`Launch`], and how the buffers become [`Outcome`]s. Every kernel of [`crate::generator`] and
+//! every device follows this, and nothing else describes it. (Facts on the kernel side come from
+//! LLVM's AMDGPUUsage, "Code Object V5 Metadata" / "Kernel Descriptor" / "Initial Kernel Execution
+//! State" for GFX11; see the generator.)
+//!
+//! # Launch
+//! One workgroup of one wave32 per case: `workgroups = cases.len()`, `workgroup_size = 32`. The
+//! case index is the workgroup id x (`s2` at kernel entry); lane `l` is work-item id x `l`.
+//!
+//! # Kernarg segment
+//! Five 64-bit global addresses, in this order (40 bytes, 8-byte aligned), as
+//! [`crate::launch`] fixes it (one address per [`Buffer`], in order):
+//!
+//! | # | buffer      | in/out | per case (stride)            | contents                                   |
+//! |---|-------------|--------|------------------------------|--------------------------------------------|
+//! | 0 | `lds_in`    | in     | `lds_size` bytes             | the initial LDS image, byte for byte        |
+//! | 1 | `lanes_in`  | in     | 32 x [`LANE_IN_BYTES`] = 2048 | per lane: addr, data0, data1, vdst sentinel |
+//! | 2 | `lds_out`   | out    | `lds_size` bytes             | the final LDS image                         |
+//! | 3 | `lanes_out` | out    | 32 x [`LANE_OUT_BYTES`] = 1024 | per lane: final vdst, final addr          |
+//! | 4 | `wave_in`   | in     | [`WAVE_IN_BYTES`] = 8         | EXEC (dword 0), M0 (dword 1)                |
+//!
+//! Case `c` of a buffer starts at `c * stride`; lane `l` of a lane record at `l * lane_bytes`.
+//! All values are little-endian dwords. `lds_size` is the variant's (a multiple of 4, at most
+//! 65536); the kernel's LDS allocation (descriptor `group_segment_fixed_size`) is the same size.
+//!
+//! Lane record in `lanes_in` (64 bytes): `addr` at byte 0 (bytes 4..16 zero), `data0[0..4]` at 16,
+//! `data1[0..4]` at 32, `vdst[0..4]` at 48 (the sentinel the instruction may overwrite).
+//! Lane record in `lanes_out` (32 bytes): `vdst[0..4]` at 0, `addr` at 16, bytes 20..32 unused.
+//! Every lane's record is written, active or not, with all four vdst dwords (words the op does not
+//! write keep the sentinel) and the addr register after the instruction (only
+//! `ds_bvh_stack_rtn_b32` changes it).
+//!
+//! Output buffers are filled with [`POISON`] before the launch, so a word the kernel failed to
+//! write shows as `0xdeadbeef`.
+//!
+//! # Register and state contract inside the kernel
+//! EXEC is all 32 lanes except around the instruction under test, where `exec_lo` is the case's
+//! EXEC; M0 is the case's M0 from before the instruction until the end. The kernel restores
+//! EXEC before storing results, so inactive lanes' registers are stored too.
+
+use crate::launch::{Buffer, Launch};
+use ds_reference::wave::{Case, Lds, Outcome, Variant, LANES};
+use std::fmt;
+
+/// Bytes of one lane's input record in `lanes_in`.
+pub const LANE_IN_BYTES: u32 = 64;
+/// Bytes of one lane's output record in `lanes_out`.
+pub const LANE_OUT_BYTES: u32 = 32;
+/// Bytes of one case's `wave_in` record (EXEC, M0).
+pub const WAVE_IN_BYTES: u32 = 8;
+/// Byte offsets of the fields of a `lanes_in` record.
+pub const LANE_IN_ADDR: u32 = 0;
+/// Offset of data0 in a `lanes_in` record.
+pub const LANE_IN_DATA0: u32 = 16;
+/// Offset of data1 in a `lanes_in` record.
+pub const LANE_IN_DATA1: u32 = 32;
+/// Offset of the vdst sentinel in a `lanes_in` record.
+pub const LANE_IN_VDST: u32 = 48;
+/// Offset of the final vdst in a `lanes_out` record.
+pub const LANE_OUT_VDST: u32 = 0;
+/// Offset of the final addr in a `lanes_out` record.
+pub const LANE_OUT_ADDR: u32 = 16;
+/// What output buffers hold before the kernel writes them.
+pub const POISON: u32 = 0xdead_beef;
+/// The largest LDS allocation of a gfx11 workgroup, in bytes.
+pub const MAX_LDS_SIZE: u32 = 65536;
+/// Lanes per workgroup (one wave32).
+pub const WORKGROUP_SIZE: u32 = 32;
+
+/// The buffers, in kernarg order.
+pub const BUFFERS: [&str; 5] = ["lds_in", "lanes_in", "lds_out", "lanes_out", "wave_in"];
+/// Kernarg index of each buffer.
+pub const LDS_IN: usize = 0;
+/// Kernarg index of `lanes_in`.
+pub const LANES_IN: usize = 1;
+/// Kernarg index of `lds_out`.
+pub const LDS_OUT: usize = 2;
+/// Kernarg index of `lanes_out`.
+pub const LANES_OUT: usize = 3;
+/// Kernarg index of `wave_in`.
+pub const WAVE_IN: usize = 4;
+/// Size of the kernarg segment in bytes.
+pub const KERNARG_SIZE: u32 = 8 * BUFFERS.len() as u32;
+
+/// Why cases cannot be packed, or buffers cannot be unpacked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AbiError {
+    /// No cases: a launch needs at least one workgroup.
+    NoCases,
+    /// The variant's LDS size is not a multiple of 4 in 4..=65536.
+    LdsSize(u32),
+    /// A case's LDS image is not the variant's size.
+    CaseLdsSize {
+        case: usize,
+        found: u32,
+        expected: u32,
+    },
+    /// The launch does not have the buffers this ABI defines.
+    Buffers { found: Vec<String> },
+    /// A buffer has the wrong size for the cases.
+    BufferSize {
+        name: &'static str,
+        found: usize,
+        expected: usize,
+    },
+}
+
+impl fmt::Display for AbiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AbiError::NoCases => write!(f, "no cases to pack: a launch needs at least one"),
+            AbiError::LdsSize(s) => write!(
+                f,
+                "LDS size {s} is not a multiple of 4 between 4 and {MAX_LDS_SIZE}: pick another --lds-size"
+            ),
+            AbiError::CaseLdsSize { case, found, expected } => write!(
+                f,
+                "case {case} has a {found}-byte LDS image, the variant allocates {expected}: make them equal"
+            ),
+            AbiError::Buffers { found } => write!(
+                f,
+                "the launch has buffers [{}], the kernel ABI expects [{}]",
+                found.join(", "),
+                BUFFERS.join(", ")
+            ),
+            AbiError::BufferSize { name, found, expected } => write!(
+                f,
+                "buffer `{name}` holds {found} bytes, {expected} expected for these cases (did the device copy it back whole?)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AbiError {}
+
+/// Checks a variant's LDS size.
+pub fn check_lds_size(size: u32) -> Result<(), AbiError> {
+    if size == 0 || size & 3 != 0 || size > MAX_LDS_SIZE {
+        return Err(AbiError::LdsSize(size));
+    }
+    Ok(())
+}
+
+fn put(buf: &mut [u8], at: usize, value: u32) {
+    buf[at..at + 4].copy_from_slice(&value.to_le_bytes());
+}
+
+fn get(buf: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(buf[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn poison(len: usize) -> Vec<u8> {
+    POISON
+        .to_le_bytes()
+        .iter()
+        .copied()
+        .cycle()
+        .take(len)
+        .collect()
+}
+
+/// Packs `cases` of `variant` into a launch of the kernel [`crate::generator::kernel_name`]
+/// names.
+pub fn pack(variant: &Variant, cases: &[Case]) -> Result<Launch, AbiError> {
+    check_lds_size(variant.lds_size)?;
+    if cases.is_empty() {
+        return Err(AbiError::NoCases);
+    }
+    let n = cases.len();
+    let lds = variant.lds_size as usize;
+    let lane_in = LANE_IN_BYTES as usize;
+    let mut lds_in = Vec::with_capacity(n * lds);
+    let mut lanes_in = vec![0u8; n * LANES * lane_in];
+    let mut wave_in = vec![0u8; n * WAVE_IN_BYTES as usize];
+    for (c, case) in cases.iter().enumerate() {
+        if case.lds.size() != variant.lds_size {
+            return Err(AbiError::CaseLdsSize {
+                case: c,
+                found: case.lds.size(),
+                expected: variant.lds_size,
+            });
+        }
+        lds_in.extend_from_slice(case.lds.bytes());
+        for (l, lane) in case.wave.lanes.iter().enumerate() {
+            let at = (c * LANES + l) * lane_in;
+            put(&mut lanes_in, at + LANE_IN_ADDR as usize, lane.addr);
+            for i in 0..4 {
+                put(
+                    &mut lanes_in,
+                    at + LANE_IN_DATA0 as usize + 4 * i,
+                    lane.data0[i],
+                );
+                put(
+                    &mut lanes_in,
+                    at + LANE_IN_DATA1 as usize + 4 * i,
+                    lane.data1[i],
+                );
+                put(
+                    &mut lanes_in,
+                    at + LANE_IN_VDST as usize + 4 * i,
+                    lane.vdst[i],
+                );
+            }
+        }
+        put(&mut wave_in, c * 8, case.wave.exec);
+        put(&mut wave_in, c * 8 + 4, case.wave.m0);
+    }
+    let buffer = |name, bytes, copy_back| Buffer {
+        name,
+        bytes,
+        copy_back,
+    };
+    Ok(Launch {
+        kernel: crate::generator::kernel_name(variant),
+        workgroups: n as u32,
+        workgroup_size: WORKGROUP_SIZE,
+        buffers: vec![
+            buffer(BUFFERS[LDS_IN], lds_in, false),
+            buffer(BUFFERS[LANES_IN], lanes_in, false),
+            buffer(BUFFERS[LDS_OUT], poison(n * lds), true),
+            buffer(
+                BUFFERS[LANES_OUT],
+                poison(n * LANES * LANE_OUT_BYTES as usize),
+                true,
+            ),
+            buffer(BUFFERS[WAVE_IN], wave_in, false),
+        ],
+    })
+}
+
+/// Reads the outcomes of `cases` back from a finished `launch` (made by [`pack`]).
+pub fn unpack(
+    variant: &Variant,
+    cases: &[Case],
+    launch: &Launch,
+) -> Result<Vec<Outcome>, AbiError> {
+    check_lds_size(variant.lds_size)?;
+    let names: Vec<&str> = launch.buffers.iter().map(|b| b.name).collect();
+    if names != BUFFERS {
+        return Err(AbiError::Buffers {
+            found: names.iter().map(|s| s.to_string()).collect(),
+        });
+    }
+    let n = cases.len();
+    let lds = variant.lds_size as usize;
+    let lane_out = LANE_OUT_BYTES as usize;
+    let check = |i: usize, expected: usize| {
+        let found = launch.buffers[i].bytes.len();
+        if found == expected {
+            Ok(&launch.buffers[i].bytes)
+        } else {
+            Err(AbiError::BufferSize {
+                name: BUFFERS[i],
+                found,
+                expected,
+            })
+        }
+    };
+    let lds_out = check(LDS_OUT, n * lds)?;
+    let lanes_out = check(LANES_OUT, n * LANES * lane_out)?;
+    Ok((0..n)
+        .map(|c| {
+            let mut outcome = Outcome {
+                lds: Lds::from_bytes(lds_out[c * lds..(c + 1) * lds].to_vec()),
+                vdst: [[0; 4]; LANES],
+                addr: [0; LANES],
+            };
+            for l in 0..LANES {
+                let at = (c * LANES + l) * lane_out;
+                for i in 0..4 {
+                    outcome.vdst[l][i] = get(lanes_out, at + LANE_OUT_VDST as usize + 4 * i);
+                }
+                outcome.addr[l] = get(lanes_out, at + LANE_OUT_ADDR as usize);
+            }
+            outcome
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ds_reference::isa::DsOp;
+    use ds_reference::wave::{FpMode, Wave};
+
+    fn variant(lds_size: u32) -> Variant {
+        Variant {
+            op: DsOp::AddRtnU32,
+            offset0: 0,
+            offset1: 0,
+            lds_size,
+            mode: FpMode::default(),
+        }
+    }
+
+    fn case(seed: u32, lds_size: u32) -> Case {
+        let mut lds = Lds::zeroed(lds_size);
+        lds.set_word(4, seed);
+        let mut wave = Wave {
+            exec: seed ^ 0x5555_5555,
+            m0: seed.rotate_left(7),
+            ..Wave::default()
+        };
+        for (l, lane) in wave.lanes.iter_mut().enumerate() {
+            lane.addr = seed + l as u32;
+            lane.data0 = [1, 2, 3, seed];
+            lane.data1 = [5, 6, 7, l as u32];
+            lane.vdst = [0xa0 + l as u32, 0xb0, 0xc0, 0xd0];
+        }
+        Case { lds, wave }
+    }
+
+    #[test]
+    fn pack_lays_out_every_field_where_the_docs_say() {
+        let v = variant(64);
+        let cases = [case(10, 64), case(20, 64)];
+        let launch = pack(&v, &cases).unwrap();
+        assert_eq!(launch.kernarg_size(), KERNARG_SIZE as usize);
+        assert_eq!(launch.workgroups, 2);
+        let b = |i: usize| &launch.buffers[i].bytes;
+        assert_eq!(get(b(LDS_IN), 64 + 4), 20);
+        // Case 1, lane 3.
+        let at = (32 + 3) * 64;
+        assert_eq!(get(b(LANES_IN), at), 23);
+        assert_eq!(get(b(LANES_IN), at + 16 + 12), 20);
+        assert_eq!(get(b(LANES_IN), at + 32 + 12), 3);
+        assert_eq!(get(b(LANES_IN), at + 48), 0xa3);
+        assert_eq!(get(b(WAVE_IN), 8), 20 ^ 0x5555_5555);
+        assert_eq!(get(b(WAVE_IN), 12), 20u32.rotate_left(7));
+        assert!(b(LANES_OUT).chunks(4).all(|w| get(w, 0) == POISON));
+        assert_eq!(b(LDS_OUT).len(), 128);
+    }
+
+    #[test]
+    fn unpack_reads_what_a_device_wrote() {
+        let v = variant(16);
+        let cases = [case(1, 16)];
+        let mut launch = pack(&v, &cases).unwrap();
+        put(&mut launch.buffers[LDS_OUT].bytes, 8, 77);
+        put(&mut launch.buffers[LANES_OUT].bytes, 5 * 32 + 4, 99);
+        put(&mut launch.buffers[LANES_OUT].bytes, 31 * 32 + 16, 1234);
+        let out = unpack(&v, &cases, &launch).unwrap();
+        assert_eq!(out[0].lds.word(8), 77);
+        assert_eq!(out[0].lds.word(0), POISON);
+        assert_eq!(out[0].vdst[5][1], 99);
+        assert_eq!(out[0].addr[31], 1234);
+    }
+
+    #[test]
+    fn bad_inputs_are_refused_with_reasons() {
+        assert_eq!(pack(&variant(64), &[]), Err(AbiError::NoCases));
+        assert_eq!(pack(&variant(6), &[case(0, 8)]), Err(AbiError::LdsSize(6)));
+        assert!(matches!(
+            pack(&variant(64), &[case(0, 32)]),
+            Err(AbiError::CaseLdsSize {
+                case: 0,
+                found: 32,
+                expected: 64
+            })
+        ));
+        let v = variant(16);
+        let cases = [case(1, 16)];
+        let mut launch = pack(&v, &cases).unwrap();
+        launch.buffers[LANES_OUT].bytes.pop();
+        let err = unpack(&v, &cases, &launch).unwrap_err();
+        assert!(err.to_string().contains("lanes_out"), "{err}");
+        launch.buffers.swap(0, 1);
+        assert!(matches!(
+            unpack(&v, &cases, &launch),
+            Err(AbiError::Buffers { .. })
+        ));
+    }
+}

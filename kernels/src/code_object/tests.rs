@@ -1,0 +1,162 @@
+//! Write, read back, compare; and the reader's refusals of damaged code objects.
+
+use super::*;
+use crate::generator::{generate, Kernel};
+use ds_reference::isa::DsOp;
+use ds_reference::wave::{FpMode, Variant};
+
+fn kernels() -> Vec<Kernel> {
+    [
+        (DsOp::AddRtnU32, 0, 0, 1024, FpMode::default()),
+        (
+            DsOp::Load2addrB64,
+            3,
+            7,
+            200,
+            FpMode {
+                fp32_denormals: false,
+                fp16_fp64_denormals: true,
+                ieee: false,
+            },
+        ),
+        (DsOp::BvhStackRtnB32, 16, 0, 65536, FpMode::default()),
+    ]
+    .into_iter()
+    .map(|(op, offset0, offset1, lds_size, mode)| {
+        generate(&Variant {
+            op,
+            offset0,
+            offset1,
+            lds_size,
+            mode,
+        })
+        .unwrap()
+    })
+    .collect()
+}
+
+#[test]
+fn written_code_objects_read_back_kernel_for_kernel() {
+    let ks = kernels();
+    let bytes = write(&ks);
+    let co = read(&bytes).unwrap();
+    assert_eq!(co.e_flags, EF_AMDGPU_MACH_GFX1100);
+    assert_eq!(co.metadata.version, vec![1, 2]);
+    assert_eq!(co.kernels.len(), 3);
+    for k in &ks {
+        let got = co.kernel(&k.name).unwrap();
+        assert_eq!(got.code, k.code, "{}", k.name);
+        assert_eq!(got.entry % CODE_ALIGN, 0);
+        assert_eq!(got.descriptor_address % DESCRIPTOR_ALIGN, 0);
+        let mut d = k.descriptor;
+        d.kernel_code_entry_byte_offset = got.descriptor.kernel_code_entry_byte_offset;
+        assert_eq!(got.descriptor, d);
+        assert_eq!(got.descriptor.fp_mode(), k.variant.mode);
+        assert_eq!(got.descriptor.group_segment_fixed_size, k.variant.lds_size);
+        assert!(got.descriptor.wave32() && got.descriptor.kernarg_ptr());
+        assert_eq!(got.descriptor.user_sgpr_count(), 2);
+        assert_eq!(got.descriptor.workgroup_ids(), [true, false, false]);
+        assert_eq!(got.descriptor.vgpr_count(), 24);
+        assert_eq!(got.meta.args.len(), 5);
+    }
+}
+
+#[test]
+fn descriptor_bytes_round_trip_and_reserved_bytes_are_refused() {
+    let d = kernels()[1].descriptor;
+    let b = d.to_bytes();
+    assert_eq!(KernelDescriptor::from_bytes(&b), Ok(d));
+    let mut bad = b;
+    bad[30] = 1;
+    assert_eq!(
+        KernelDescriptor::from_bytes(&bad),
+        Err(descriptor::DescriptorError::Reserved { at: 30 })
+    );
+    assert!(KernelDescriptor::from_bytes(&b[..63]).is_err());
+}
+
+/// Every proper prefix of a code object is refused, with a message, never a panic.
+#[test]
+fn truncated_code_objects_are_refused() {
+    let bytes = write(&kernels()[..1]);
+    let mut cut = bytes.len() - 1;
+    let mut seen = 0;
+    while cut > 0 {
+        let err = read(&bytes[..cut]).expect_err("a truncated code object must not load");
+        assert!(!err.to_string().is_empty());
+        seen += 1;
+        cut = cut * 7 / 8;
+    }
+    assert!(seen > 20);
+    assert!(matches!(read(&bytes[..16]), Err(ReadError::Elf(_))));
+}
+
+fn patched(bytes: &[u8], at: usize, value: &[u8]) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    b[at..at + value.len()].copy_from_slice(value);
+    b
+}
+
+#[test]
+fn corrupted_code_objects_are_refused_with_the_reason() {
+    let ks = kernels();
+    let bytes = write(&ks);
+    let err = |b: &[u8]| read(b).unwrap_err();
+    assert!(matches!(
+        err(&patched(&bytes, 0, b"\x7fELG")),
+        ReadError::Elf(_)
+    ));
+    assert_eq!(
+        err(&patched(&bytes, 7, &[0])),
+        ReadError::Header {
+            field: "EI_OSABI",
+            found: 0,
+            expected: 64
+        }
+    );
+    assert!(matches!(
+        err(&patched(&bytes, 8, &[2])),
+        ReadError::Header {
+            field: "EI_ABIVERSION",
+            ..
+        }
+    ));
+    assert!(matches!(
+        err(&patched(&bytes, 18, &[62, 0])),
+        ReadError::Header {
+            field: "e_machine",
+            ..
+        }
+    ));
+    let flags = err(&patched(&bytes, 48, &[0x30]));
+    assert!(flags.to_string().contains("e_flags"), "{flags}");
+
+    let co = read(&bytes).unwrap();
+    // The metadata note's type: 32 -> 33 leaves no metadata.
+    let note_at = bytes.windows(8).position(|w| w == b"AMDGPU\0\0").unwrap() - 12;
+    assert_eq!(
+        err(&patched(&bytes, note_at + 8, &[33])),
+        ReadError::NoMetadata
+    );
+    // Garbage in the MessagePack.
+    assert!(matches!(
+        err(&patched(&bytes, note_at + 20, &[0xc1])),
+        ReadError::Metadata(_)
+    ));
+    // A descriptor whose entry offset no longer points at its function.
+    let kd = co.kernels[0].descriptor_address as usize;
+    let e = err(&patched(&bytes, kd + 16, &[0x44]));
+    assert!(e.to_string().contains("entry offset"), "{e}");
+    // A descriptor's LDS size that disagrees with the metadata.
+    let e = err(&patched(&bytes, kd + 1, &[0x7f]));
+    assert!(e.to_string().contains(".group_segment_fixed_size"), "{e}");
+    // A reserved descriptor byte.
+    let e = err(&patched(&bytes, kd + 40, &[1]));
+    assert!(e.to_string().contains("reserved"), "{e}");
+    // A renamed descriptor symbol in .dynstr.
+    let at = bytes.windows(3).position(|w| w == b".kd").unwrap();
+    assert!(matches!(
+        err(&patched(&bytes, at, b".kx")),
+        ReadError::MissingSymbol(_)
+    ));
+}

@@ -1,0 +1,485 @@
+//! The kernel generator: for a [`Variant`] (any runnable DS op, its offsets, LDS size and FP
+//! mode), the gfx1100 kernel that runs that one instruction over a batch of cases, built from one
+//! template with the project's own assembler ([`crate::inst`], and the DS table's encoder for
+//! every DS instruction). The buffers it reads and writes are [`crate::abi`]'s.
+//!
+//! Kernel entry state (LLVM AMDGPUUsage, "Initial Kernel Execution State", GFX11, with the
+//! descriptor this crate writes): `s[0:1]` = kernarg segment address (the only user SGPRs, so
+//! USER_SGPR_COUNT = 2), `s2` = workgroup id x (the next SGPR, ENABLE_SGPR_WORKGROUP_ID_X),
+//! `v0` = work-item ids packed as x [9:0], y [19:10], z [29:20] (GFX11 packs them in one VGPR), EXEC
+//! = all 32 lanes (wave32, ENABLE_WAVEFRONT_SIZE32).
+//!
+//! Registers, fixed for every variant (so addr, data0, data1 and vdst never alias):
+//!
+//! | register     | holds                                                            |
+//! |--------------|------------------------------------------------------------------|
+//! | `s[4:11]`    | kernarg addresses of lds_in, lanes_in, lds_out, lanes_out, moved to this case |
+//! | `s[12:13]`   | wave_in address, moved to this case                              |
+//! | `s14`        | scratch: this case's byte offset in a buffer                     |
+//! | `s16`, `s17` | the case's EXEC and M0                                           |
+//! | `s18`        | copy loop counter                                                |
+//! | `v0`         | lane id; `v1` byte offset; `v2` copy scratch                     |
+//! | `v4`         | ADDR of the instruction under test ([`ADDR`])                    |
+//! | `v[8:11]`    | DATA0 ([`DATA0`]); `v[12:15]` DATA1 ([`DATA1`]); `v[16:19]` VDST ([`VDST`]) |
+//!
+//! Steps (DESIGN.md section 3): load the kernarg addresses; copy the case's LDS image from
+//! `lds_in` into LDS, 128 bytes per round (`global_load_b32` + `ds_store_b32` per lane, the last
+//! round under an EXEC mask when the size is not a multiple of 128); load the lane's addr, the
+//! data0/data1 dwords the op reads and all four vdst sentinel dwords; wait for every load
+//! (`s_waitcnt vmcnt(0) lgkmcnt(0)`); set M0, then EXEC; run the instruction;
+//! `s_waitcnt lgkmcnt(0)`; restore EXEC; store every lane's vdst and addr; copy LDS out to
+//! `lds_out` the same way it came in; `s_endpgm`. One wave per workgroup, so no barrier is needed.
+
+use crate::abi::{self, AbiError};
+use crate::code_object::descriptor::KernelDescriptor;
+use crate::inst::{
+    encode, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp,
+    Vop2Op, Waitcnt,
+};
+use ds_reference::isa::{DsInst, DsOp, Field, InstError};
+use ds_reference::wave::Variant;
+use std::fmt;
+
+/// VGPR of the instruction's ADDR operand.
+pub const ADDR: u8 = 4;
+/// First VGPR of DATA0.
+pub const DATA0: u8 = 8;
+/// First VGPR of DATA1.
+pub const DATA1: u8 = 12;
+/// First VGPR of VDST.
+pub const VDST: u8 = 16;
+/// VGPRs the kernel uses (v0..v19).
+pub const VGPR_COUNT: u32 = 20;
+/// SGPRs the kernel uses (s0..s18); VCC is not used.
+pub const SGPR_COUNT: u32 = 19;
+/// LDS bytes one copy round moves (32 lanes x 4 bytes).
+const ROUND: u32 = 128;
+
+/// A generated kernel: its code, its listing and what its descriptor says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    /// The symbol name ([`kernel_name`]); the descriptor is `<name>.kd`.
+    pub name: String,
+    /// What it was built for.
+    pub variant: Variant,
+    /// The instructions, in order, each with a note on what it does.
+    pub insts: Vec<(Inst, &'static str)>,
+    /// The machine code (the instructions encoded back to back; the entry is byte 0).
+    pub code: Vec<u8>,
+    /// One instruction per line in LLVM syntax, exactly as `llvm-objdump-19 -d` prints them.
+    pub listing: String,
+    /// The kernel descriptor (with `kernel_code_entry_byte_offset` 0: the code object writer
+    /// sets it once it has placed the code).
+    pub descriptor: KernelDescriptor,
+    /// VGPRs used.
+    pub vgpr_count: u32,
+    /// SGPRs used.
+    pub sgpr_count: u32,
+}
+
+impl Kernel {
+    /// The listing with byte offsets and notes, for people (the snapshots).
+    pub fn annotated(&self) -> String {
+        let mut out = String::new();
+        let mut pc = 0;
+        for (inst, note) in &self.insts {
+            let text = inst.to_string();
+            let len = encode(inst).map_or(0, |b| b.len());
+            if note.is_empty() {
+                out.push_str(&format!("{pc:04x}  {text}\n"));
+            } else {
+                out.push_str(&format!("{pc:04x}  {text:<48} // {note}\n"));
+            }
+            pc += len;
+        }
+        out
+    }
+}
+
+/// Why a variant has no kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GenError {
+    /// The op cannot run from a HIP compute kernel (the table says why).
+    NotRunnable { op: DsOp, why: &'static str },
+    /// The offsets do not fit the op.
+    Offsets(InstError),
+    /// The LDS size is not one the ABI allows.
+    Lds(AbiError),
+    /// A template instruction failed to encode (a bug in the template).
+    Encode(EncodeError),
+}
+
+impl fmt::Display for GenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GenError::NotRunnable { op, why } => {
+                write!(f, "{op} cannot run from a HIP compute kernel: {why}")
+            }
+            GenError::Offsets(e) => write!(f, "bad offsets: {e}"),
+            GenError::Lds(e) => e.fmt(f),
+            GenError::Encode(e) => write!(f, "kernel template bug: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for GenError {}
+
+/// The kernel's symbol name: unique per variant, e.g. `ds_add_rtn_u32_o16_0_l1024_m111` (offset0,
+/// offset1, LDS size, then FP32 denormals, FP16/64 denormals and IEEE as 0/1).
+pub fn kernel_name(v: &Variant) -> String {
+    format!(
+        "{}_o{}_{}_l{}_m{}{}{}",
+        v.op.name(),
+        v.offset0,
+        v.offset1,
+        v.lds_size,
+        u8::from(v.mode.fp32_denormals),
+        u8::from(v.mode.fp16_fp64_denormals),
+        u8::from(v.mode.ieee)
+    )
+}
+
+/// The instruction under test with the template's registers.
+pub fn test_inst(v: &Variant) -> Result<DsInst, GenError> {
+    let mut inst = v.inst();
+    let operands = v.op.info().operands;
+    for (field, reg) in [
+        (Field::Addr, ADDR),
+        (Field::Data0, DATA0),
+        (Field::Data1, DATA1),
+        (Field::Vdst, VDST),
+    ] {
+        if operands.dwords(field) > 0 {
+            inst.set_reg(field, reg);
+        }
+    }
+    inst.validate().map_err(GenError::Offsets)?;
+    Ok(inst)
+}
+
+/// Appends instructions and tracks the byte address of the next one.
+struct Asm {
+    insts: Vec<(Inst, &'static str)>,
+    code: Vec<u8>,
+}
+
+impl Asm {
+    fn emit(&mut self, inst: Inst, note: &'static str) -> Result<(), GenError> {
+        self.code.extend(encode(&inst).map_err(GenError::Encode)?);
+        self.insts.push((inst, note));
+        Ok(())
+    }
+
+    fn pc(&self) -> usize {
+        self.code.len()
+    }
+
+    /// A branch back to byte address `target`.
+    fn branch(&mut self, op: SoppOp, target: usize, note: &'static str) -> Result<(), GenError> {
+        let dwords = (target as i64 - (self.pc() as i64 + 4)) / 4;
+        self.emit(
+            Inst::Sopp {
+                op,
+                simm16: dwords as i16 as u16,
+            },
+            note,
+        )
+    }
+}
+
+fn s(n: u8) -> Operand {
+    Operand::Sgpr(n)
+}
+
+fn sop2(op: Sop2Op, d: u8, a: Operand, b: Operand) -> Inst {
+    Inst::Sop2 {
+        op,
+        sdst: s(d),
+        src0: a,
+        src1: b,
+    }
+}
+
+fn mov(dst: Operand, src: Operand) -> Inst {
+    Inst::Sop1 {
+        op: Sop1Op::MovB32,
+        sdst: dst,
+        src0: src,
+    }
+}
+
+fn vop2(op: Vop2Op, vdst: u8, src0: Operand, vsrc1: u8) -> Inst {
+    Inst::Vop2 {
+        op,
+        vdst,
+        src0,
+        vsrc1,
+    }
+}
+
+fn global(op: GlobalOp, vdata: u8, vaddr: u8, saddr: u8, offset: i16) -> Inst {
+    Inst::Global {
+        op,
+        vdata,
+        vaddr,
+        saddr: Some(saddr),
+        offset,
+    }
+}
+
+/// Copies the LDS image between LDS and the buffer at `s[base:base+1]`, 128 bytes per round.
+fn copy_lds(a: &mut Asm, size: u32, base: u8, into_lds: bool) -> Result<(), GenError> {
+    let b32 = |op| DsInst {
+        addr: 1,
+        ..DsInst::new(op)
+    };
+    let (first, second, wait) = if into_lds {
+        (
+            global(GlobalOp::LoadB32, 2, 1, base, 0),
+            Inst::Ds(DsInst {
+                data0: 2,
+                ..b32(DsOp::StoreB32)
+            }),
+            Waitcnt::vm(0),
+        )
+    } else {
+        (
+            Inst::Ds(DsInst {
+                vdst: 2,
+                ..b32(DsOp::LoadB32)
+            }),
+            global(GlobalOp::StoreB32, 2, 1, base, 0),
+            Waitcnt::lgkm(0),
+        )
+    };
+    let (note_a, note_b) = if into_lds {
+        ("LDS image in: one dword per lane", "")
+    } else {
+        ("LDS image out: one dword per lane", "")
+    };
+    a.emit(
+        Inst::Vop2 {
+            op: Vop2Op::LshlrevB32,
+            vdst: 1,
+            src0: Operand::Int(2),
+            vsrc1: 0,
+        },
+        "v1 = lane * 4: byte offset in LDS and in the image",
+    )?;
+    let rounds = size / ROUND;
+    if rounds > 0 {
+        a.emit(
+            Inst::Sopk {
+                op: SopkOp::MovkI32,
+                sdst: s(18),
+                simm16: rounds as u16,
+            },
+            "s18 = full 128-byte rounds",
+        )?;
+        let top = a.pc();
+        a.emit(first, note_a)?;
+        a.emit(Inst::waitcnt(wait), note_b)?;
+        a.emit(second, "")?;
+        a.emit(
+            vop2(Vop2Op::AddNcU32, 1, Operand::imm(ROUND as i32), 1),
+            "next round",
+        )?;
+        a.emit(sop2(Sop2Op::AddI32, 18, s(18), Operand::Int(-1)), "")?;
+        a.emit(
+            Inst::Sopc {
+                op: SopcOp::CmpLgU32,
+                src0: s(18),
+                src1: Operand::Int(0),
+            },
+            "",
+        )?;
+        a.branch(SoppOp::CbranchScc1, top, "loop while rounds remain")?;
+    }
+    let tail = (size % ROUND) / 4;
+    if tail > 0 {
+        let mask = (1u32 << tail) - 1;
+        a.emit(
+            mov(Operand::ExecLo, Operand::imm(mask as i32)),
+            "last partial round: the lanes still in the image",
+        )?;
+        a.emit(first, note_a)?;
+        a.emit(Inst::waitcnt(wait), note_b)?;
+        a.emit(second, "")?;
+        a.emit(mov(Operand::ExecLo, Operand::Int(-1)), "all lanes again")?;
+    }
+    Ok(())
+}
+
+/// Adds `s14` to the 64-bit address in `s[lo:lo+1]`.
+fn add_offset(a: &mut Asm, lo: u8, note: &'static str) -> Result<(), GenError> {
+    a.emit(sop2(Sop2Op::AddU32, lo, s(lo), s(14)), note)?;
+    a.emit(
+        sop2(Sop2Op::AddcU32, lo + 1, s(lo + 1), Operand::Int(0)),
+        "",
+    )
+}
+
+/// Builds the kernel for `variant`.
+pub fn generate(variant: &Variant) -> Result<Kernel, GenError> {
+    let info = variant.op.info();
+    if let Some(why) = info.hip_unsupported {
+        return Err(GenError::NotRunnable {
+            op: variant.op,
+            why,
+        });
+    }
+    abi::check_lds_size(variant.lds_size).map_err(GenError::Lds)?;
+    let ds = test_inst(variant)?;
+    let mut a = Asm {
+        insts: Vec::with_capacity(64),
+        code: Vec::with_capacity(320),
+    };
+
+    // 1. Kernarg addresses, moved to this case (workgroup id x in s2).
+    a.emit(
+        Inst::Smem {
+            op: SmemOp::LoadB256,
+            sdata: 4,
+            sbase: 0,
+            offset: 0,
+            soffset: None,
+        },
+        "lds_in, lanes_in, lds_out, lanes_out",
+    )?;
+    a.emit(
+        Inst::Smem {
+            op: SmemOp::LoadB64,
+            sdata: 12,
+            sbase: 0,
+            offset: 0x20,
+            soffset: None,
+        },
+        "wave_in",
+    )?;
+    a.emit(
+        vop2(Vop2Op::AndB32, 0, Operand::imm(0x3ff), 0),
+        "v0 = lane: work-item id x, bits [9:0]",
+    )?;
+    a.emit(
+        sop2(
+            Sop2Op::MulI32,
+            14,
+            s(2),
+            Operand::imm(variant.lds_size as i32),
+        ),
+        "s14 = case * LDS size",
+    )?;
+    a.emit(Inst::waitcnt(Waitcnt::lgkm(0)), "kernarg addresses loaded")?;
+    add_offset(&mut a, 4, "lds_in of this case")?;
+    add_offset(&mut a, 8, "lds_out of this case")?;
+    let per_case = [
+        (6, abi::LANE_IN_BYTES * 32, "lanes_in of this case"),
+        (10, abi::LANE_OUT_BYTES * 32, "lanes_out of this case"),
+        (12, abi::WAVE_IN_BYTES, "wave_in of this case"),
+    ];
+    for (lo, stride, note) in per_case {
+        debug_assert!(stride.is_power_of_two());
+        let shift = stride.trailing_zeros();
+        a.emit(
+            sop2(Sop2Op::LshlB32, 14, s(2), Operand::imm(shift as i32)),
+            "",
+        )?;
+        add_offset(&mut a, lo, note)?;
+    }
+    a.emit(
+        Inst::Smem {
+            op: SmemOp::LoadB64,
+            sdata: 16,
+            sbase: 12,
+            offset: 0,
+            soffset: None,
+        },
+        "s16 = EXEC, s17 = M0 of this case",
+    )?;
+
+    // 2. The initial LDS image.
+    copy_lds(&mut a, variant.lds_size, 4, true)?;
+
+    // 3. The lane's registers.
+    a.emit(
+        vop2(Vop2Op::LshlrevB32, 1, Operand::imm(6), 0),
+        "v1 = lane * 64: this lane's lanes_in record",
+    )?;
+    a.emit(
+        global(GlobalOp::LoadB32, ADDR, 1, 6, abi::LANE_IN_ADDR as i16),
+        "addr",
+    )?;
+    for (field, reg, at, note) in [
+        (Field::Data0, DATA0, abi::LANE_IN_DATA0, "data0"),
+        (Field::Data1, DATA1, abi::LANE_IN_DATA1, "data1"),
+    ] {
+        let dwords = info.operands.dwords(field);
+        if dwords > 0 {
+            let op = GlobalOp::for_dwords(dwords, false).expect("data operands are 1..=4 dwords");
+            a.emit(global(op, reg, 1, 6, at as i16), note)?;
+        }
+    }
+    a.emit(
+        global(GlobalOp::LoadB128, VDST, 1, 6, abi::LANE_IN_VDST as i16),
+        "vdst sentinel, all four dwords",
+    )?;
+    a.emit(
+        Inst::waitcnt(Waitcnt {
+            vmcnt: 0,
+            expcnt: Waitcnt::EXP_MAX,
+            lgkmcnt: 0,
+        }),
+        "lane registers, EXEC/M0 and the LDS image are in",
+    )?;
+
+    // 4.-5. M0 and EXEC from the case, the instruction under test.
+    a.emit(mov(Operand::M0, s(17)), "M0 of the case")?;
+    a.emit(mov(Operand::ExecLo, s(16)), "EXEC of the case")?;
+    a.emit(
+        Inst::Sopp {
+            op: SoppOp::Nop,
+            simm16: 0,
+        },
+        "a wait state between the M0 write and a DS read of M0",
+    )?;
+    a.emit(Inst::Ds(ds), "the instruction under test")?;
+    a.emit(Inst::waitcnt(Waitcnt::lgkm(0)), "its results have arrived")?;
+    a.emit(
+        mov(Operand::ExecLo, Operand::Int(-1)),
+        "restore EXEC: store every lane",
+    )?;
+
+    // 6. Every lane's vdst and addr, then the LDS image.
+    a.emit(
+        vop2(Vop2Op::LshlrevB32, 1, Operand::imm(5), 0),
+        "v1 = lane * 32: this lane's lanes_out record",
+    )?;
+    a.emit(
+        global(GlobalOp::StoreB128, VDST, 1, 10, abi::LANE_OUT_VDST as i16),
+        "vdst",
+    )?;
+    a.emit(
+        global(GlobalOp::StoreB32, ADDR, 1, 10, abi::LANE_OUT_ADDR as i16),
+        "addr",
+    )?;
+    copy_lds(&mut a, variant.lds_size, 8, false)?;
+    a.emit(
+        Inst::Sopp {
+            op: SoppOp::Endpgm,
+            simm16: 0,
+        },
+        "",
+    )?;
+
+    let listing = a.insts.iter().map(|(i, _)| format!("{i}\n")).collect();
+    Ok(Kernel {
+        name: kernel_name(variant),
+        variant: *variant,
+        descriptor: KernelDescriptor::for_kernel(variant, VGPR_COUNT),
+        insts: a.insts,
+        code: a.code,
+        listing,
+        vgpr_count: VGPR_COUNT,
+        sgpr_count: SGPR_COUNT,
+    })
+}
