@@ -1,0 +1,241 @@
+//! Every runnable op's kernel in one code object, read back by the LLVM 19 tools in one call each:
+//! `llvm-objdump-19 -d` must print exactly our listing for every kernel, `llvm-readelf-19` must
+//! find the header, segments, symbols and complete metadata, and `llvm-mc-19` must assemble every
+//! listing to exactly our bytes.
+
+mod common;
+
+use ds_kernels::code_object;
+use ds_kernels::generator::Kernel;
+
+const EXPECTED_RUNNABLE: usize = 117;
+
+fn write_all(test: &str) -> (Vec<Kernel>, std::path::PathBuf) {
+    let kernels = common::all_kernels();
+    assert_eq!(kernels.len(), EXPECTED_RUNNABLE);
+    let path = common::temp_dir(test).join("all.co");
+    std::fs::write(&path, code_object::write(&kernels)).unwrap();
+    (kernels, path)
+}
+
+#[test]
+fn llvm_objdump_disassembles_every_kernel_to_our_listing() {
+    let Some(objdump) = common::tool("llvm-objdump-19") else {
+        return;
+    };
+    let (kernels, path) = write_all("objdump");
+    let out = common::run(
+        &objdump,
+        &["-d", "--mcpu=gfx1100", path.to_str().unwrap()],
+        None,
+    );
+    // Split the disassembly at `<symbol>:` lines; keep each instruction's text.
+    let mut by_symbol = std::collections::HashMap::<String, Vec<String>>::new();
+    let mut current = None;
+    for line in out.lines() {
+        if let Some(name) = line
+            .strip_suffix(">:")
+            .and_then(|l| l.split_once(" <"))
+            .map(|(_, n)| n)
+        {
+            current = Some(name.to_string());
+            by_symbol.insert(name.to_string(), Vec::new());
+        } else if let (Some(name), Some(text)) = (&current, line.strip_prefix('\t')) {
+            let text = text.split("//").next().unwrap().trim().to_string();
+            by_symbol.get_mut(name).unwrap().push(text);
+        }
+    }
+    assert_eq!(
+        by_symbol.len(),
+        kernels.len(),
+        "objdump saw other symbols: {:?}",
+        by_symbol.keys()
+    );
+    for k in &kernels {
+        let got = &by_symbol[&k.name];
+        let ours: Vec<&str> = k.listing.lines().collect();
+        assert!(
+            got.len() >= ours.len(),
+            "{}: objdump printed {} lines, we have {}",
+            k.name,
+            got.len(),
+            ours.len()
+        );
+        assert_eq!(&got[..ours.len()], &ours[..], "{}", k.name);
+        // After the kernel: only the s_code_end padding up to the next 256-byte boundary.
+        assert!(
+            got[ours.len()..].iter().all(|l| l == "s_code_end"),
+            "{}: {:?}",
+            k.name,
+            &got[ours.len()..]
+        );
+        let pad = 4 * (got.len() - ours.len());
+        assert!(
+            pad == 0 || (k.code.len() + pad) % 256 == 0,
+            "{}: {pad} bytes of padding",
+            k.name
+        );
+    }
+}
+
+#[test]
+fn llvm_mc_assembles_every_listing_to_our_code() {
+    let Some(mc) = common::tool("llvm-mc-19") else {
+        return;
+    };
+    let kernels = common::all_kernels();
+    let input: String = kernels.iter().map(|k| k.listing.clone()).collect();
+    let out = common::run(
+        &mc,
+        &["-arch=amdgcn", "-mcpu=gfx1100", "-show-encoding"],
+        Some(&input),
+    );
+    let mut bytes = Vec::new();
+    for line in out.lines() {
+        if let Some((_, enc)) = line.split_once("encoding: [") {
+            for b in enc.trim_end_matches(']').split(',') {
+                bytes.push(u8::from_str_radix(b.trim_start_matches("0x"), 16).unwrap());
+            }
+        }
+    }
+    let ours: Vec<u8> = kernels.iter().flat_map(|k| k.code.clone()).collect();
+    assert_eq!(bytes.len(), ours.len());
+    if bytes != ours {
+        let at = bytes.iter().zip(&ours).position(|(a, b)| a != b).unwrap();
+        panic!("llvm-mc-19 and our assembler differ at byte {at} of the concatenated code");
+    }
+}
+
+/// The `key: value` lines of one kernel's map in readelf's YAML rendering of the metadata.
+fn kernel_maps(yaml: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut maps = Vec::new();
+    let mut in_kernels = false;
+    for line in yaml.lines() {
+        if line.starts_with("amdhsa.kernels:") {
+            in_kernels = true;
+            continue;
+        }
+        if !line.starts_with(' ') {
+            in_kernels = false;
+        }
+        if !in_kernels {
+            continue;
+        }
+        let entry = if let Some(rest) = line.strip_prefix("  - ") {
+            maps.push(std::collections::HashMap::new());
+            rest
+        } else if let Some(rest) = line.strip_prefix("    ") {
+            if rest.starts_with(' ') || rest.starts_with('-') {
+                continue; // inside .args
+            }
+            rest
+        } else {
+            continue;
+        };
+        if let Some((k, v)) = entry.split_once(':') {
+            maps.last_mut()
+                .unwrap()
+                .insert(k.trim().to_string(), v.trim().to_string());
+        }
+    }
+    maps
+}
+
+#[test]
+fn llvm_readelf_finds_header_segments_symbols_and_complete_metadata() {
+    let Some(readelf) = common::tool("llvm-readelf-19") else {
+        return;
+    };
+    let (kernels, path) = write_all("readelf");
+    let out = common::run(
+        &readelf,
+        &["-h", "-l", "--dyn-syms", "--notes", path.to_str().unwrap()],
+        None,
+    );
+    for expected in [
+        "OS/ABI:                            AMDGPU - HSA",
+        "ABI Version:                       3",
+        "Type:                              DYN (Shared object file)",
+        "Machine:                           EM_AMDGPU",
+        "Flags:                             0x41, gfx1100",
+        "NT_AMDGPU_METADATA (AMDGPU Metadata)",
+        "amdhsa.target:   amdgcn-amd-amdhsa--gfx1100",
+    ] {
+        assert!(out.contains(expected), "readelf output lacks `{expected}`");
+    }
+    let segments: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Program Headers:"))
+        .skip(2)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(
+        segments,
+        [
+            "PHDR",
+            "LOAD",
+            "LOAD",
+            "LOAD",
+            "DYNAMIC",
+            "GNU_RELRO",
+            "GNU_STACK",
+            "NOTE"
+        ]
+    );
+    let dynsyms: Vec<Vec<&str>> = out
+        .lines()
+        .filter(|l| l.contains(" GLOBAL "))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(dynsyms.len(), 2 * kernels.len());
+    let maps = kernel_maps(&out);
+    assert_eq!(maps.len(), kernels.len());
+    for k in &kernels {
+        let func = dynsyms
+            .iter()
+            .find(|s| s[7] == k.name)
+            .unwrap_or_else(|| panic!("no symbol {}", k.name));
+        assert_eq!(func[3], "FUNC");
+        assert_eq!(func[2], k.code.len().to_string());
+        let kd = dynsyms
+            .iter()
+            .find(|s| s[7] == format!("{}.kd", k.name))
+            .unwrap();
+        assert_eq!((kd[3], kd[2]), ("OBJECT", "64"));
+        let m = maps
+            .iter()
+            .find(|m| m[".name"] == k.name)
+            .unwrap_or_else(|| panic!("no metadata for {}", k.name));
+        for key in [
+            ".args",
+            ".group_segment_fixed_size",
+            ".kernarg_segment_align",
+            ".kernarg_segment_size",
+            ".max_flat_workgroup_size",
+            ".name",
+            ".private_segment_fixed_size",
+            ".sgpr_count",
+            ".symbol",
+            ".vgpr_count",
+            ".wavefront_size",
+        ] {
+            assert!(m.contains_key(key), "{}: metadata lacks {key}", k.name);
+        }
+        assert_eq!(m[".symbol"], format!("{}.kd", k.name));
+        assert_eq!(
+            m[".group_segment_fixed_size"],
+            k.variant.lds_size.to_string()
+        );
+        assert_eq!(m[".kernarg_segment_size"], "40");
+        assert_eq!(m[".wavefront_size"], "32");
+        assert_eq!(m[".vgpr_count"], k.vgpr_count.to_string());
+        assert_eq!(m[".sgpr_count"], k.sgpr_count.to_string());
+        assert_eq!(m[".max_flat_workgroup_size"], "32");
+    }
+    // Five global_buffer args per kernel.
+    assert_eq!(
+        out.matches(".value_kind:     global_buffer").count(),
+        5 * kernels.len()
+    );
+}
