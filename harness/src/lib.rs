@@ -9,3 +9,4 @@ pub mod case;
 pub mod cli;
 pub mod corpus;
 pub mod device;
+pub mod run;

@@ -5,8 +5,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod asm;
+mod eval;
 mod info;
 mod list;
+mod replay;
+mod run;
 
 /// All results agree with the model.
 pub const EXIT_OK: u8 = 0;
@@ -36,6 +39,12 @@ pub enum Command {
     List(list::ListArgs),
     /// What this machine offers: HIP runtime, devices and their arch, what `--backend auto` takes.
     Info(info::InfoArgs),
+    /// Run every selected DS op on a device and diff against the reference model.
+    Run(run::RunArgs),
+    /// Run one case file on a device and the model, side by side.
+    Replay(replay::ReplayArgs),
+    /// Run one case file through the model alone and print the outcome as JSON.
+    Eval(eval::EvalArgs),
 }
 
 /// Runs one subcommand.
@@ -45,5 +54,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Disasm => asm::disassemble(std::io::stdin().lock(), &mut std::io::stdout().lock()),
         Command::List(args) => list::run(&args),
         Command::Info(args) => info::run(&args, &mut std::io::stdout().lock()),
+        Command::Run(args) => run::run(&args),
+        Command::Replay(args) => replay::run(&args),
+        Command::Eval(args) => eval::run(&args),
     }
 }

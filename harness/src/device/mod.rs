@@ -2,6 +2,7 @@
 //! device and the HIP device). A device loads a code object and runs a [`Launch`] (see
 //! `ds_kernels::launch` for the contract: kernarg = one 64-bit address per buffer).
 
+pub mod emu;
 pub mod hip;
 
 pub use ds_kernels::launch::{Buffer, Launch};
@@ -77,4 +78,71 @@ pub trait Device {
     fn load(&mut self, code_object: &[u8]) -> Result<ModuleId, DeviceError>;
     /// Runs `launch` to completion and copies its output buffers back into it.
     fn launch(&mut self, module: ModuleId, launch: &mut Launch) -> Result<(), DeviceError>;
+}
+
+/// Which backend `--backend` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendChoice {
+    /// hip when a supported AMD GPU is found, else emu; says which and why.
+    Auto,
+    /// A GPU through HIP; an error (never a fallback) when there is none.
+    Hip,
+    /// The emulated device.
+    Emu,
+}
+
+/// A device opened for a run, and why it was the one taken.
+pub struct Opened {
+    /// The device.
+    pub device: Box<dyn Device>,
+    /// Why this backend, in words (printed on every run).
+    pub reason: String,
+}
+
+impl fmt::Debug for Opened {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Opened")
+            .field("device", self.device.info())
+            .field("reason", &self.reason)
+            .finish()
+    }
+}
+
+/// Opens the device `choice` names. `Auto` asks the HIP probe and takes hip only for a supported
+/// GPU; `Hip` without one is [`DeviceError::Unavailable`], never a silent fallback to emu.
+pub fn open(choice: BackendChoice) -> Result<Opened, DeviceError> {
+    match choice {
+        BackendChoice::Emu => Ok(Opened {
+            device: Box::new(emu::EmuDevice::new()),
+            reason: "--backend emu".into(),
+        }),
+        BackendChoice::Auto => {
+            let probe = hip::probe();
+            match (probe.auto.backend, probe.auto.device) {
+                (Backend::Hip, Some(index)) => Ok(Opened {
+                    device: Box::new(hip::open(index)?),
+                    reason: format!("--backend auto: {}", probe.auto.reason),
+                }),
+                _ => Ok(Opened {
+                    device: Box::new(emu::EmuDevice::new()),
+                    reason: format!("--backend auto: {}", probe.auto.reason),
+                }),
+            }
+        }
+        BackendChoice::Hip => {
+            let probe = hip::probe();
+            let usable = probe.devices.iter().find(|d| d.usable).map(|d| d.index);
+            match usable {
+                Some(index) => Ok(Opened {
+                    device: Box::new(hip::open(index)?),
+                    reason: format!("--backend hip: {}", probe.auto.reason),
+                }),
+                None => Err(DeviceError::Unavailable(format!(
+                    "--backend hip needs a gfx1100 GPU through HIP, and there is none: {} \
+                     (`ds-harness info` shows what was tried; `--backend emu` runs without a GPU)",
+                    probe.auto.reason
+                ))),
+            }
+        }
+    }
 }

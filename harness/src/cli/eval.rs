@@ -1,0 +1,39 @@
+//! `ds-harness eval CASE.json`: the reference model alone on one case file, printing the outcome
+//! as JSON (the same `Outcome` form case files use; format in docs/case-format.md).
+
+use super::{EXIT_OK, EXIT_USAGE};
+use crate::case::CaseFile;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct EvalArgs {
+    /// The case file.
+    pub case: PathBuf,
+}
+
+pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
+    let file = match CaseFile::read(&args.case) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    };
+    let inst = file.variant.inst();
+    match ds_reference::model::execute(&inst, file.variant.mode, &file.case) {
+        Ok(outcome) => {
+            let out = serde_json::json!({
+                "id": file.id,
+                "inst": inst.to_string(),
+                "outcome": outcome,
+            });
+            println!("{}", serde_json::to_string_pretty(&out)?);
+            Ok(ExitCode::from(EXIT_OK))
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", args.case.display());
+            Ok(ExitCode::from(EXIT_USAGE))
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! `ds-harness replay CASE.json`: runs one case file on a device and through the model and shows
+//! them side by side: every active lane's vdst (and addr when the op writes it), inactive lanes
+//! only where they changed, and the LDS words that differ or changed.
+
+use super::{EXIT_BACKEND, EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
+use crate::case::CaseFile;
+use crate::device::{self, BackendChoice};
+use crate::run::{self, diff, legal, RunError};
+use ds_reference::wave::{Outcome, LANES};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// The case file (as `ds-harness run` writes them).
+    pub case: PathBuf,
+    /// Which device runs the kernel.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+}
+
+pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
+    let file = match CaseFile::read(&args.case) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    };
+    let opened = match device::open(args.backend) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(EXIT_BACKEND));
+        }
+    };
+    let mut dev = opened.device;
+    eprintln!("backend: {} ({})", dev.info().backend, opened.reason);
+    let inst = file.variant.inst();
+    let expected = match ds_reference::model::execute(&inst, file.variant.mode, &file.case) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {}: {e}", args.case.display());
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    };
+    let got = match run::run_one(dev.as_mut(), &file.variant, &file.case) {
+        Ok(o) => o,
+        Err(RunError::Device(e)) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(EXIT_BACKEND));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let diffs = diff::diff(inst.info(), file.case.wave.exec, &expected, &got);
+    print!("{}", side_by_side(&file, &expected, &got, &dev.info().name));
+    if diffs.is_empty() {
+        println!("AGREE: the device and the model left the same vdst, addr and LDS");
+        return Ok(ExitCode::from(EXIT_OK));
+    }
+    if let Some(choice) = legal::accepts(&file.variant, &file.case, &expected, &got) {
+        println!("AGREE on a legal alternative: {choice}");
+        return Ok(ExitCode::from(EXIT_OK));
+    }
+    println!("DISAGREE: {} differences", diffs.len());
+    for d in &diffs {
+        println!("  {d}");
+    }
+    Ok(ExitCode::from(EXIT_DISAGREE))
+}
+
+/// The case as a table: lanes, then LDS words.
+pub fn side_by_side(file: &CaseFile, model: &Outcome, device: &Outcome, name: &str) -> String {
+    let info = file.variant.op.info();
+    let wave = &file.case.wave;
+    let words = info.operands.vdst.max(1) as usize;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "case {} (seed {:#x}): {}  exec {:#010x}  m0 {:#010x}  lds {} bytes",
+        file.id,
+        file.seed,
+        file.variant.inst(),
+        wave.exec,
+        wave.m0,
+        file.variant.lds_size
+    );
+    let _ = writeln!(s, "model vs device ({name}); `!` marks a difference");
+    let _ = writeln!(
+        s,
+        "{:>4} {:>3} {:>10}  {:<w$}  {:<w$}",
+        "lane",
+        "on",
+        "addr",
+        "model vdst",
+        "device vdst",
+        w = 11 * words
+    );
+    let hex = |v: &[u32]| {
+        v.iter()
+            .map(|x| format!("{x:#010x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for lane in 0..LANES {
+        let active = wave.exec >> lane & 1 == 1;
+        let differs =
+            model.vdst[lane] != device.vdst[lane] || model.addr[lane] != device.addr[lane];
+        if !active && !differs {
+            continue;
+        }
+        let _ = write!(
+            s,
+            "{lane:>4} {:>3} {:#010x}  {:<w$}  {:<w$}",
+            if active { "yes" } else { "no" },
+            wave.lanes[lane].addr,
+            hex(&model.vdst[lane][..words]),
+            hex(&device.vdst[lane][..words]),
+            w = 11 * words
+        );
+        if info.writes_addr() {
+            let _ = write!(
+                s,
+                "  addr {:#010x} / {:#010x}",
+                model.addr[lane], device.addr[lane]
+            );
+        }
+        let _ = writeln!(s, "{}", if differs { "  !" } else { "" });
+    }
+    let before = &file.case.lds;
+    let mut rows = Vec::new();
+    for at in (0..model.lds.size().min(device.lds.size())).step_by(4) {
+        let (b, m, d) = (before.word(at), model.lds.word(at), device.lds.word(at));
+        if b != m || m != d {
+            rows.push(format!(
+                "{at:#06x}  {b:#010x}  {m:#010x}  {d:#010x}{}",
+                if m != d { "  !" } else { "" }
+            ));
+        }
+    }
+    if rows.is_empty() {
+        let _ = writeln!(s, "lds: unchanged by both");
+    } else {
+        let _ = writeln!(
+            s,
+            "lds words changed or differing:\n{:>6}  {:>10}  {:>10}  {:>10}",
+            "at", "before", "model", "device"
+        );
+        for r in rows {
+            let _ = writeln!(s, "{r}");
+        }
+    }
+    s
+}

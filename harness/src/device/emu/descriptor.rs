@@ -1,0 +1,159 @@
+//! The 64-byte AMDHSA kernel descriptor as the emulated device reads it (LLVM AMDGPUUsage, "Kernel
+//! Descriptor" for GFX10+/GFX11: offsets 0 group segment size, 16 entry byte offset, 48
+//! COMPUTE_PGM_RSRC1, 52 COMPUTE_PGM_RSRC2, 56 kernel code properties), and the initial wave state
+//! those fields ask for ("Initial Kernel Execution State": user SGPRs first in a fixed order, then
+//! the enabled system SGPRs; v0 holds the packed workitem ids).
+
+use ds_reference::wave::FpMode;
+
+/// What the emulated device takes from a kernel descriptor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Descriptor {
+    /// GROUP_SEGMENT_FIXED_SIZE: LDS bytes per workgroup.
+    pub lds_size: u32,
+    /// KERNEL_CODE_ENTRY_BYTE_OFFSET: entry relative to the descriptor's address.
+    pub entry_offset: i64,
+    /// VGPRs the wave has (from GRANULATED_WORKITEM_VGPR_COUNT, wave32 granule of 8).
+    pub vgprs: u32,
+    /// FLOAT_DENORM_MODE_32/16_64 and ENABLE_IEEE_MODE.
+    pub mode: FpMode,
+    /// USER_SGPR_COUNT.
+    pub user_sgprs: u32,
+    /// ENABLE_SGPR_KERNARG_SEGMENT_PTR and the user SGPRs before it: where the pointer goes.
+    pub kernarg_sgpr: Option<u32>,
+    /// ENABLE_SGPR_WORKGROUP_ID_X, _Y, _Z.
+    pub workgroup_id: [bool; 3],
+    /// ENABLE_VGPR_WORKITEM_ID (0: x only, 1: x and y, 2: x, y and z).
+    pub workitem_id: u32,
+    /// ENABLE_WAVEFRONT_SIZE32.
+    pub wave32: bool,
+}
+
+/// Why a descriptor cannot run on the emulated device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DescriptorError(pub String);
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+impl Descriptor {
+    /// Reads a descriptor from its 64 bytes.
+    pub fn parse(b: &[u8]) -> Result<Descriptor, DescriptorError> {
+        if b.len() < 64 {
+            return Err(DescriptorError(format!(
+                "kernel descriptor is {} bytes, expected 64",
+                b.len()
+            )));
+        }
+        let rsrc1 = u32_at(b, 48);
+        let rsrc2 = u32_at(b, 52);
+        let props = u16::from_le_bytes([b[56], b[57]]);
+        let denorm = |mode: u32, what: &str| match mode {
+            0 => Ok(false),
+            3 => Ok(true),
+            m => Err(DescriptorError(format!(
+                "{what} = {m} (flush only inputs or only outputs) is not supported by the \
+                 emulated device; the kernels use 0 (flush) or 3 (keep)"
+            ))),
+        };
+        let mode = FpMode {
+            fp32_denormals: denorm(rsrc1 >> 16 & 3, "FLOAT_DENORM_MODE_32")?,
+            fp16_fp64_denormals: denorm(rsrc1 >> 18 & 3, "FLOAT_DENORM_MODE_16_64")?,
+            ieee: rsrc1 >> 23 & 1 == 1,
+        };
+        let wave32 = props >> 10 & 1 == 1;
+        // User SGPRs in order: private segment buffer (4), dispatch ptr (2), queue ptr (2),
+        // kernarg segment ptr (2), ...
+        let mut at = 0;
+        let mut kernarg_sgpr = None;
+        for (bit, size) in [(0, 4), (1, 2), (2, 2), (3, 2)] {
+            if props >> bit & 1 == 1 {
+                if bit == 3 {
+                    kernarg_sgpr = Some(at);
+                }
+                at += size;
+            }
+        }
+        let granule = if wave32 { 8 } else { 4 };
+        Ok(Descriptor {
+            lds_size: u32_at(b, 0),
+            entry_offset: i64::from_le_bytes(b[16..24].try_into().expect("8 bytes")),
+            vgprs: ((rsrc1 & 0x3f) + 1) * granule,
+            mode,
+            user_sgprs: rsrc2 >> 1 & 0x1f,
+            kernarg_sgpr,
+            workgroup_id: [
+                rsrc2 >> 7 & 1 == 1,
+                rsrc2 >> 8 & 1 == 1,
+                rsrc2 >> 9 & 1 == 1,
+            ],
+            workitem_id: rsrc2 >> 11 & 3,
+            wave32,
+        })
+    }
+
+    /// Checks what the emulated device supports: wave32, LDS within gfx11's 64 KiB.
+    pub fn check(&self) -> Result<(), DescriptorError> {
+        if !self.wave32 {
+            return Err(DescriptorError(
+                "the kernel is wave64 (ENABLE_WAVEFRONT_SIZE32 clear); the emulated device runs wave32 only"
+                    .into(),
+            ));
+        }
+        if self.lds_size > 65536 {
+            return Err(DescriptorError(format!(
+                "GROUP_SEGMENT_FIXED_SIZE {} exceeds the 64 KiB of LDS a gfx11 workgroup can have",
+                self.lds_size
+            )));
+        }
+        if let Some(k) = self.kernarg_sgpr {
+            if k + 2 > self.user_sgprs {
+                return Err(DescriptorError(format!(
+                    "USER_SGPR_COUNT {} is too small for the kernarg pointer at s[{k}:{}]",
+                    self.user_sgprs,
+                    k + 1
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The SGPR of each enabled workgroup id (system SGPRs follow the user SGPRs in x, y, z order).
+    pub fn workgroup_id_sgprs(&self) -> [Option<u32>; 3] {
+        let mut at = self.user_sgprs;
+        self.workgroup_id.map(|on| {
+            on.then(|| {
+                at += 1;
+                at - 1
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_read_from_their_offsets() {
+        let mut b = [0u8; 64];
+        b[0..4].copy_from_slice(&512u32.to_le_bytes());
+        b[16..24].copy_from_slice(&(-0x40i64).to_le_bytes());
+        let rsrc1: u32 = 3 | 3 << 16 | 3 << 18 | 1 << 23; // 32 VGPRs, keep denormals, IEEE
+        b[48..52].copy_from_slice(&rsrc1.to_le_bytes());
+        let rsrc2: u32 = 2 << 1 | 1 << 7; // 2 user SGPRs, workgroup id x
+        b[52..56].copy_from_slice(&rsrc2.to_le_bytes());
+        b[56..58].copy_from_slice(&(1u16 << 3 | 1 << 10).to_le_bytes());
+        let d = Descriptor::parse(&b).unwrap();
+        assert_eq!(d.lds_size, 512);
+        assert_eq!(d.entry_offset, -0x40);
+        assert_eq!(d.vgprs, 32);
+        assert_eq!(d.mode, FpMode::default());
+        assert_eq!(d.kernarg_sgpr, Some(0));
+        assert_eq!(d.workgroup_id_sgprs(), [Some(2), None, None]);
+        assert!(d.check().is_ok());
+        b[56..58].copy_from_slice(&(1u16 << 3).to_le_bytes()); // wave64
+        assert!(Descriptor::parse(&b).unwrap().check().is_err());
+    }
+}

@@ -1,0 +1,555 @@
+//! One wave32 of the emulated device: the register state and the semantics of every non-DS
+//! instruction the kernel template uses (RDNA3 ISA guide, chapters "Scalar ALU Operations",
+//! "Vector ALU Operations", "Scalar Memory Operations", "Global, Scratch and Flat Address Space"
+//! and the per-opcode descriptions of SOP1/SOP2/SOPK/SOPC/SOPP/SMEM/VOP1/VOP2/VOP3/VOPC/GLOBAL).
+//! DS instructions run through `ds_reference::model::execute_in_place`.
+
+use super::memory::Memory;
+use super::{Fault, Program};
+use ds_kernels::inst::{
+    GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
+    Vop3Op, VopcOp,
+};
+use ds_reference::isa::{DsInst, Field};
+use ds_reference::model;
+use ds_reference::wave::{Lds, Wave, LANES};
+
+/// SGPRs s0..s105.
+const SGPRS: usize = 106;
+
+/// A wave's registers and its workgroup's LDS.
+#[derive(Debug)]
+pub struct WaveState {
+    s: [u32; SGPRS],
+    vcc: u64,
+    m0: u32,
+    exec: u64,
+    scc: bool,
+    v: Vec<[u32; LANES]>,
+    lds: Lds,
+    /// Scratch for DS operands, reused across instructions.
+    ds_wave: Box<Wave>,
+}
+
+/// Sign-extends a 16-bit immediate.
+fn sext16(x: u16) -> u32 {
+    x as i16 as i32 as u32
+}
+
+impl WaveState {
+    /// A fresh wave with `vgprs` VGPRs (all zero) and a zeroed LDS of `lds_size` bytes.
+    pub fn new(vgprs: u32, lds_size: u32) -> WaveState {
+        WaveState {
+            s: [0; SGPRS],
+            vcc: 0,
+            m0: 0,
+            exec: 0,
+            scc: false,
+            v: vec![[0; LANES]; vgprs as usize],
+            lds: Lds::zeroed(lds_size),
+            ds_wave: Box::default(),
+        }
+    }
+
+    /// Resets the state for the next workgroup of the same kernel.
+    fn reset(&mut self) {
+        self.s = [0; SGPRS];
+        self.vcc = 0;
+        self.m0 = 0;
+        self.exec = 0;
+        self.scc = false;
+        for r in &mut self.v {
+            *r = [0; LANES];
+        }
+        self.lds.bytes_mut().fill(0);
+    }
+
+    fn sread(&self, op: Operand) -> u32 {
+        match op {
+            Operand::Sgpr(n) => self.s[n as usize],
+            Operand::VccLo => self.vcc as u32,
+            Operand::VccHi => (self.vcc >> 32) as u32,
+            Operand::M0 => self.m0,
+            Operand::ExecLo => self.exec as u32,
+            Operand::ExecHi => (self.exec >> 32) as u32,
+            Operand::Null | Operand::Vgpr(_) => 0,
+            c => c.constant().unwrap_or(0),
+        }
+    }
+
+    fn sread64(&self, op: Operand) -> u64 {
+        match op {
+            Operand::Sgpr(n) => {
+                let n = n as usize;
+                self.s[n] as u64 | (self.s.get(n + 1).copied().unwrap_or(0) as u64) << 32
+            }
+            Operand::VccLo => self.vcc,
+            Operand::ExecLo => self.exec,
+            Operand::Int(v) => v as i64 as u64,
+            other => self.sread(other) as u64,
+        }
+    }
+
+    fn swrite(&mut self, op: Operand, value: u32) -> Result<(), String> {
+        match op {
+            Operand::Sgpr(n) => self.s[n as usize] = value,
+            Operand::VccLo => self.vcc = (self.vcc & !0xffff_ffff) | value as u64,
+            Operand::VccHi => self.vcc = (self.vcc & 0xffff_ffff) | (value as u64) << 32,
+            Operand::M0 => self.m0 = value,
+            Operand::ExecLo => self.exec = (self.exec & !0xffff_ffff) | value as u64,
+            Operand::ExecHi => self.exec = (self.exec & 0xffff_ffff) | (value as u64) << 32,
+            Operand::Null => {}
+            other => return Err(format!("{other:?} is not a scalar destination")),
+        }
+        Ok(())
+    }
+
+    fn swrite64(&mut self, op: Operand, value: u64) -> Result<(), String> {
+        match op {
+            Operand::Sgpr(n) if (n as usize) + 1 < SGPRS => {
+                self.s[n as usize] = value as u32;
+                self.s[n as usize + 1] = (value >> 32) as u32;
+                Ok(())
+            }
+            Operand::VccLo => {
+                self.vcc = value;
+                Ok(())
+            }
+            Operand::ExecLo => {
+                self.exec = value;
+                Ok(())
+            }
+            Operand::Null => Ok(()),
+            other => Err(format!("{other:?} is not a 64-bit scalar destination")),
+        }
+    }
+
+    fn vreg(&self, n: u8, what: &str) -> Result<&[u32; LANES], String> {
+        self.v.get(n as usize).ok_or_else(|| {
+            format!(
+                "{what} v{n} is past the {} VGPRs the descriptor allocates",
+                self.v.len()
+            )
+        })
+    }
+
+    fn vreg_mut(&mut self, n: u8) -> Result<&mut [u32; LANES], String> {
+        let count = self.v.len();
+        self.v.get_mut(n as usize).ok_or_else(|| {
+            format!("destination v{n} is past the {count} VGPRs the descriptor allocates")
+        })
+    }
+
+    /// A vector source: the VGPR's lanes, or a scalar value broadcast.
+    fn vsrc(&self, op: Operand) -> Result<[u32; LANES], String> {
+        match op {
+            Operand::Vgpr(n) => self.vreg(n, "source").copied(),
+            s => Ok([self.sread(s); LANES]),
+        }
+    }
+
+    /// Writes `f(lane)` into `v[vdst]` for every active lane.
+    fn vwrite(&mut self, vdst: u8, f: impl Fn(usize) -> u32) -> Result<(), String> {
+        let exec = self.exec as u32;
+        let dst = self.vreg_mut(vdst)?;
+        for (lane, d) in dst.iter_mut().enumerate() {
+            if exec >> lane & 1 == 1 {
+                *d = f(lane);
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs workgroup `wg` of `prog` to `s_endpgm`.
+    pub fn run(
+        &mut self,
+        prog: &Program,
+        wg: u32,
+        kernarg: u64,
+        mem: &Memory,
+        step_limit: u64,
+        fault: Option<&Fault>,
+    ) -> Result<(), String> {
+        self.reset();
+        let d = &prog.desc;
+        if let Some(k) = d.kernarg_sgpr {
+            self.s[k as usize] = kernarg as u32;
+            self.s[k as usize + 1] = (kernarg >> 32) as u32;
+        }
+        for (dim, sgpr) in d.workgroup_id_sgprs().into_iter().enumerate() {
+            if let Some(s) = sgpr {
+                self.s[s as usize] = if dim == 0 { wg } else { 0 };
+            }
+        }
+        // v0: workitem id x in [9:0] (y in [19:10], z in [29:20] are 0 for a 1-D workgroup).
+        if let Some(v0) = self.v.first_mut() {
+            *v0 = std::array::from_fn(|lane| lane as u32);
+        }
+        self.exec = u32::MAX as u64;
+        let mut pc = prog.entry;
+        let mut steps = 0u64;
+        loop {
+            steps += 1;
+            if steps > step_limit {
+                return Err(format!(
+                    "workgroup {wg} ran {step_limit} instructions without reaching s_endpgm (pc {pc:#x}); a runaway loop?"
+                ));
+            }
+            let (inst, len) = prog.code.at(pc)?;
+            let next = pc + len as u64;
+            match self.step(&inst, pc, mem, prog, fault) {
+                Ok(Flow::Next) => pc = next,
+                Ok(Flow::Jump(to)) => pc = to,
+                Ok(Flow::End) => return Ok(()),
+                Err(e) => return Err(format!("workgroup {wg}, pc {pc:#x} (`{inst}`): {e}")),
+            }
+        }
+    }
+
+    /// Executes one instruction.
+    fn step(
+        &mut self,
+        inst: &Inst,
+        pc: u64,
+        mem: &Memory,
+        prog: &Program,
+        fault: Option<&Fault>,
+    ) -> Result<Flow, String> {
+        match *inst {
+            Inst::Sop1 { op, sdst, src0 } => match op {
+                Sop1Op::MovB32 => self.swrite(sdst, self.sread(src0))?,
+                Sop1Op::MovB64 => self.swrite64(sdst, self.sread64(src0))?,
+                Sop1Op::NotB32 => {
+                    let r = !self.sread(src0);
+                    self.scc = r != 0;
+                    self.swrite(sdst, r)?;
+                }
+                Sop1Op::AndSaveexecB32 => {
+                    let old = self.exec as u32;
+                    let new = self.sread(src0) & old;
+                    self.exec = (self.exec & !0xffff_ffff) | new as u64;
+                    self.scc = new != 0;
+                    self.swrite(sdst, old)?;
+                }
+            },
+            Inst::Sop2 {
+                op,
+                sdst,
+                src0,
+                src1,
+            } => {
+                let (a, b) = (self.sread(src0), self.sread(src1));
+                let r = match op {
+                    Sop2Op::AddU32 => {
+                        let (r, c) = a.overflowing_add(b);
+                        self.scc = c;
+                        r
+                    }
+                    Sop2Op::SubU32 => {
+                        let (r, c) = a.overflowing_sub(b);
+                        self.scc = c;
+                        r
+                    }
+                    Sop2Op::AddI32 => {
+                        let (r, o) = (a as i32).overflowing_add(b as i32);
+                        self.scc = o;
+                        r as u32
+                    }
+                    Sop2Op::SubI32 => {
+                        let (r, o) = (a as i32).overflowing_sub(b as i32);
+                        self.scc = o;
+                        r as u32
+                    }
+                    Sop2Op::AddcU32 => {
+                        let wide = a as u64 + b as u64 + self.scc as u64;
+                        self.scc = wide >> 32 != 0;
+                        wide as u32
+                    }
+                    Sop2Op::SubbU32 => {
+                        let wide = (a as u64).wrapping_sub(b as u64 + self.scc as u64);
+                        self.scc = (b as u64 + self.scc as u64) > a as u64;
+                        wide as u32
+                    }
+                    Sop2Op::LshlB32 => {
+                        let r = a << (b & 31);
+                        self.scc = r != 0;
+                        r
+                    }
+                    Sop2Op::LshrB32 => {
+                        let r = a >> (b & 31);
+                        self.scc = r != 0;
+                        r
+                    }
+                    Sop2Op::AndB32 => {
+                        let r = a & b;
+                        self.scc = r != 0;
+                        r
+                    }
+                    Sop2Op::OrB32 => {
+                        let r = a | b;
+                        self.scc = r != 0;
+                        r
+                    }
+                    Sop2Op::XorB32 => {
+                        let r = a ^ b;
+                        self.scc = r != 0;
+                        r
+                    }
+                    Sop2Op::MulI32 => (a as i32).wrapping_mul(b as i32) as u32,
+                };
+                self.swrite(sdst, r)?;
+            }
+            Inst::Sopk { op, sdst, simm16 } => match op {
+                SopkOp::MovkI32 => self.swrite(sdst, sext16(simm16))?,
+                SopkOp::AddkI32 => {
+                    let (r, o) = (self.sread(sdst) as i32).overflowing_add(sext16(simm16) as i32);
+                    self.scc = o;
+                    self.swrite(sdst, r as u32)?;
+                }
+            },
+            Inst::Sopc { op, src0, src1 } => {
+                let (a, b) = (self.sread(src0), self.sread(src1));
+                self.scc = match op {
+                    SopcOp::CmpEqU32 => a == b,
+                    SopcOp::CmpLgU32 => a != b,
+                    SopcOp::CmpGtU32 => a > b,
+                    SopcOp::CmpLtU32 => a < b,
+                };
+            }
+            Inst::Sopp { op, .. } => {
+                let taken = match op {
+                    SoppOp::Nop | SoppOp::Waitcnt => false,
+                    SoppOp::Endpgm => return Ok(Flow::End),
+                    SoppOp::Branch => true,
+                    SoppOp::CbranchScc0 => !self.scc,
+                    SoppOp::CbranchScc1 => self.scc,
+                    SoppOp::CbranchVccz => self.vcc as u32 == 0,
+                    SoppOp::CbranchVccnz => self.vcc as u32 != 0,
+                    SoppOp::CbranchExecz => self.exec as u32 == 0,
+                    SoppOp::CbranchExecnz => self.exec as u32 != 0,
+                };
+                if taken {
+                    let to = inst.branch_target(pc).ok_or("branch without a target")?;
+                    return Ok(Flow::Jump(to));
+                }
+            }
+            Inst::Smem {
+                op,
+                sdata,
+                sbase,
+                offset,
+                soffset,
+            } => {
+                let n = op.dwords() as usize;
+                let base = self.sread64(Operand::Sgpr(sbase));
+                let extra = soffset.map_or(0, |s| self.s[s as usize] as u64);
+                let addr = base.wrapping_add(offset as i64 as u64).wrapping_add(extra) & !3;
+                let dst = self
+                    .s
+                    .get_mut(sdata as usize..sdata as usize + n)
+                    .ok_or_else(|| format!("s[{sdata}:{}] is past s105", sdata as usize + n - 1))?;
+                mem.read(addr, dst, op.name()).map_err(|e| e.0)?;
+                let _: SmemOp = op;
+            }
+            Inst::Vop1 { op, vdst, src0 } => {
+                let a = self.vsrc(src0)?;
+                match op {
+                    Vop1Op::MovB32 => self.vwrite(vdst, |l| a[l])?,
+                    Vop1Op::NotB32 => self.vwrite(vdst, |l| !a[l])?,
+                }
+            }
+            Inst::Vop2 {
+                op,
+                vdst,
+                src0,
+                vsrc1,
+            } => {
+                let a = self.vsrc(src0)?;
+                let b = *self.vreg(vsrc1, "source")?;
+                match op {
+                    Vop2Op::MulU32U24 => {
+                        self.vwrite(vdst, |l| (a[l] & 0xff_ffff) * (b[l] & 0xff_ffff))?
+                    }
+                    Vop2Op::LshlrevB32 => self.vwrite(vdst, |l| b[l] << (a[l] & 31))?,
+                    Vop2Op::LshrrevB32 => self.vwrite(vdst, |l| b[l] >> (a[l] & 31))?,
+                    Vop2Op::AndB32 => self.vwrite(vdst, |l| a[l] & b[l])?,
+                    Vop2Op::OrB32 => self.vwrite(vdst, |l| a[l] | b[l])?,
+                    Vop2Op::XorB32 => self.vwrite(vdst, |l| a[l] ^ b[l])?,
+                    Vop2Op::AddNcU32 => self.vwrite(vdst, |l| a[l].wrapping_add(b[l]))?,
+                    Vop2Op::SubNcU32 => self.vwrite(vdst, |l| a[l].wrapping_sub(b[l]))?,
+                }
+            }
+            Inst::Vop3 { op, vdst, src } => {
+                let a = self.vsrc(src[0])?;
+                let b = if op.sources() > 1 {
+                    self.vsrc(src[1])?
+                } else {
+                    [0; LANES]
+                };
+                let c = if op.sources() > 2 {
+                    self.vsrc(src[2])?
+                } else {
+                    [0; LANES]
+                };
+                match op {
+                    Vop3Op::MadU32U24 => self.vwrite(vdst, |l| {
+                        ((a[l] & 0xff_ffff) * (b[l] & 0xff_ffff)).wrapping_add(c[l])
+                    })?,
+                    Vop3Op::LshlAddU32 => {
+                        self.vwrite(vdst, |l| (a[l] << (b[l] & 31)).wrapping_add(c[l]))?
+                    }
+                    Vop3Op::Add3U32 => {
+                        self.vwrite(vdst, |l| a[l].wrapping_add(b[l]).wrapping_add(c[l]))?
+                    }
+                    Vop3Op::LshlOrB32 => self.vwrite(vdst, |l| (a[l] << (b[l] & 31)) | c[l])?,
+                    Vop3Op::AndOrB32 => self.vwrite(vdst, |l| (a[l] & b[l]) | c[l])?,
+                    Vop3Op::LshlrevB32E64 => self.vwrite(vdst, |l| b[l] << (a[l] & 31))?,
+                    Vop3Op::AndB32E64 => self.vwrite(vdst, |l| a[l] & b[l])?,
+                    Vop3Op::AddNcU32E64 => self.vwrite(vdst, |l| a[l].wrapping_add(b[l]))?,
+                    Vop3Op::MovB32E64 => self.vwrite(vdst, |l| a[l])?,
+                }
+            }
+            Inst::Vopc { op, src0, vsrc1 } => {
+                let a = self.vsrc(src0)?;
+                let b = *self.vreg(vsrc1, "source")?;
+                let exec = self.exec as u32;
+                let mut mask = 0u32;
+                for l in 0..LANES {
+                    let hit = match op {
+                        VopcOp::CmpLtU32 => a[l] < b[l],
+                        VopcOp::CmpEqU32 => a[l] == b[l],
+                        VopcOp::CmpGtU32 => a[l] > b[l],
+                        VopcOp::CmpNeU32 => a[l] != b[l],
+                    };
+                    mask |= ((hit && exec >> l & 1 == 1) as u32) << l;
+                }
+                // VOPC writes every lane's bit; inactive lanes get 0 (wave32 uses VCC_LO only).
+                self.vcc = (self.vcc & !0xffff_ffff) | mask as u64;
+            }
+            Inst::Global {
+                op,
+                vdata,
+                vaddr,
+                saddr,
+                offset,
+            } => self.global(op, vdata, vaddr, saddr, offset, mem)?,
+            Inst::Ds(ds) => self.ds(&ds, prog, fault)?,
+        }
+        Ok(Flow::Next)
+    }
+
+    fn global(
+        &mut self,
+        op: GlobalOp,
+        vdata: u8,
+        vaddr: u8,
+        saddr: Option<u8>,
+        offset: i16,
+        mem: &Memory,
+    ) -> Result<(), String> {
+        let n = op.dwords() as usize;
+        let exec = self.exec as u32;
+        let lo = *self.vreg(vaddr, "address")?;
+        let hi = match saddr {
+            Some(_) => [0; LANES],
+            None => *self.vreg(vaddr + 1, "address")?,
+        };
+        let base = saddr.map_or(0, |s| self.sread64(Operand::Sgpr(s)));
+        if vdata as usize + n > self.v.len() {
+            return Err(format!(
+                "v[{vdata}:{}] is past the {} VGPRs",
+                vdata as usize + n - 1,
+                self.v.len()
+            ));
+        }
+        for lane in (0..LANES).filter(|l| exec >> l & 1 == 1) {
+            let addr = base
+                .wrapping_add(lo[lane] as u64 | (hi[lane] as u64) << 32)
+                .wrapping_add(offset as i64 as u64);
+            let mut words = [0u32; 4];
+            if op.is_store() {
+                for (k, w) in words[..n].iter_mut().enumerate() {
+                    *w = self.v[vdata as usize + k][lane];
+                }
+                mem.write(addr, &words[..n], op.name())
+                    .map_err(|e| format!("lane {lane}: {}", e.0))?;
+            } else {
+                mem.read(addr, &mut words[..n], op.name())
+                    .map_err(|e| format!("lane {lane}: {}", e.0))?;
+                for (k, &w) in words[..n].iter().enumerate() {
+                    self.v[vdata as usize + k][lane] = w;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A DS instruction through the reference model: gather the operand registers into a
+    /// [`Wave`], execute, write back vdst (and addr for the ops that update it).
+    fn ds(&mut self, inst: &DsInst, prog: &Program, fault: Option<&Fault>) -> Result<(), String> {
+        let info = inst.info();
+        let ops = info.operands;
+        let top = Field::ALL
+            .iter()
+            .filter(|&&f| ops.dwords(f) > 0)
+            .map(|&f| inst.reg(f) as usize + ops.dwords(f) as usize)
+            .max()
+            .unwrap_or(0);
+        if top > self.v.len() {
+            return Err(format!(
+                "{inst} uses VGPRs past the {} the descriptor allocates",
+                self.v.len()
+            ));
+        }
+        let wave = &mut *self.ds_wave;
+        wave.exec = self.exec as u32;
+        wave.m0 = self.m0;
+        let mut vdst = [[0u32; 4]; LANES];
+        let mut addr = [0u32; LANES];
+        for lane in 0..LANES {
+            let l = &mut wave.lanes[lane];
+            if ops.addr > 0 {
+                l.addr = self.v[inst.addr as usize][lane];
+            }
+            for w in 0..ops.data0 as usize {
+                l.data0[w] = self.v[inst.data0 as usize + w][lane];
+            }
+            for w in 0..ops.data1 as usize {
+                l.data1[w] = self.v[inst.data1 as usize + w][lane];
+            }
+            for w in 0..ops.vdst as usize {
+                vdst[lane][w] = self.v[inst.vdst as usize + w][lane];
+            }
+            l.vdst = vdst[lane];
+            addr[lane] = l.addr;
+        }
+        model::execute_in_place(
+            inst,
+            prog.desc.mode,
+            wave,
+            &mut self.lds,
+            &mut vdst,
+            &mut addr,
+        )
+        .map_err(|e| e.to_string())?;
+        if let Some(f) = fault.filter(|f| f.op == inst.op && wave.exec >> f.lane & 1 == 1) {
+            vdst[f.lane][f.word] ^= f.xor;
+        }
+        for (lane, words) in vdst.iter().enumerate() {
+            for (w, &value) in words[..ops.vdst as usize].iter().enumerate() {
+                self.v[inst.vdst as usize + w][lane] = value;
+            }
+        }
+        if info.writes_addr() {
+            self.v[inst.addr as usize] = addr;
+        }
+        Ok(())
+    }
+}
+
+/// Where execution goes after an instruction.
+enum Flow {
+    Next,
+    Jump(u64),
+    End,
+}

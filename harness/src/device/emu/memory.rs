@@ -1,0 +1,144 @@
+//! Global memory of the emulated device: the kernarg segment and the launch's buffers, each at its
+//! own fake 64-bit address. Memory is dwords with relaxed atomic access, so workgroups running on
+//! several host threads share it without locks; a GPU gives no stronger ordering between
+//! workgroups either.
+
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// Where the kernarg segment sits.
+pub const KERNARG_BASE: u64 = 0x0000_7f00_0000_0000;
+/// Where buffer 0 sits; buffer i is `BUFFER_STRIDE` further per index.
+pub const BUFFER_BASE: u64 = 0x0000_1000_0000_0000;
+/// Distance between buffers (so an address names its buffer and offset unambiguously).
+pub const BUFFER_STRIDE: u64 = 0x0000_0001_0000_0000;
+
+/// One region: a name for messages, a base address and its dwords.
+#[derive(Debug)]
+pub struct Region {
+    /// What the region is (`kernarg` or the buffer's name).
+    pub name: String,
+    /// Its first byte's address.
+    pub base: u64,
+    /// Length in bytes.
+    pub len: u64,
+    words: Vec<AtomicU32>,
+}
+
+impl Region {
+    /// A region holding `bytes` (padded to whole dwords with zeros).
+    pub fn new(name: impl Into<String>, base: u64, bytes: &[u8]) -> Region {
+        let words = bytes
+            .chunks(4)
+            .map(|c| {
+                let mut w = [0u8; 4];
+                w[..c.len()].copy_from_slice(c);
+                AtomicU32::new(u32::from_le_bytes(w))
+            })
+            .collect();
+        Region {
+            name: name.into(),
+            base,
+            len: bytes.len() as u64,
+            words,
+        }
+    }
+
+    /// The region's bytes.
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut out: Vec<u8> = self
+            .words
+            .iter()
+            .flat_map(|w| w.load(Relaxed).to_le_bytes())
+            .collect();
+        out.truncate(self.len as usize);
+        out
+    }
+}
+
+/// The whole global address space of one launch.
+#[derive(Debug)]
+pub struct Memory {
+    /// Kernarg first, then the buffers in order.
+    pub regions: Vec<Region>,
+}
+
+/// A global access the device cannot perform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccessError(pub String);
+
+impl Memory {
+    /// The region and dword index of `[addr, addr + 4 * dwords)`, which must be dword-aligned and
+    /// lie inside one region.
+    fn locate(
+        &self,
+        addr: u64,
+        dwords: usize,
+        what: &str,
+    ) -> Result<(&Region, usize), AccessError> {
+        let region = self
+            .regions
+            .iter()
+            .find(|r| addr >= r.base && addr < r.base + BUFFER_STRIDE)
+            .ok_or_else(|| {
+                AccessError(format!(
+                    "{what} of {} bytes at {addr:#x} is not in any buffer of the launch",
+                    4 * dwords
+                ))
+            })?;
+        let off = addr - region.base;
+        if !off.is_multiple_of(4) {
+            return Err(AccessError(format!(
+                "{what} at {addr:#x} ({} + {off}) is not dword-aligned",
+                region.name
+            )));
+        }
+        if off + 4 * dwords as u64 > region.len.next_multiple_of(4) {
+            return Err(AccessError(format!(
+                "{what} of {} bytes at byte {off} of buffer `{}` runs past its end ({} bytes)",
+                4 * dwords,
+                region.name,
+                region.len
+            )));
+        }
+        Ok((region, (off / 4) as usize))
+    }
+
+    /// Reads `out.len()` dwords at `addr`.
+    pub fn read(&self, addr: u64, out: &mut [u32], what: &str) -> Result<(), AccessError> {
+        let (r, i) = self.locate(addr, out.len(), what)?;
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = r.words[i + k].load(Relaxed);
+        }
+        Ok(())
+    }
+
+    /// Writes `data` at `addr`.
+    pub fn write(&self, addr: u64, data: &[u32], what: &str) -> Result<(), AccessError> {
+        let (r, i) = self.locate(addr, data.len(), what)?;
+        for (k, &d) in data.iter().enumerate() {
+            r.words[i + k].store(d, Relaxed);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accesses_are_bounds_checked_by_buffer() {
+        let mem = Memory {
+            regions: vec![Region::new("out", BUFFER_BASE, &[1, 0, 0, 0, 2, 0, 0, 0])],
+        };
+        let mut w = [0; 2];
+        mem.read(BUFFER_BASE, &mut w, "load").unwrap();
+        assert_eq!(w, [1, 2]);
+        mem.write(BUFFER_BASE + 4, &[9], "store").unwrap();
+        assert_eq!(mem.regions[0].bytes(), [1, 0, 0, 0, 9, 0, 0, 0]);
+        let e = mem.write(BUFFER_BASE + 8, &[9], "store").unwrap_err();
+        assert!(e.0.contains("buffer `out`"), "{e:?}");
+        assert!(mem.read(BUFFER_BASE + 2, &mut w, "load").is_err());
+        assert!(mem.read(0x1234, &mut w, "load").is_err());
+    }
+}

@@ -1,0 +1,294 @@
+//! The emulated device: runs the same gfx1100 code object a GPU would, on the CPU. It reads each
+//! kernel's descriptor (see [`descriptor`]), gives every workgroup one wave32 with the initial
+//! state the descriptor asks for, and interprets the instructions (see [`exec`]); DS
+//! instructions run through the reference model, global memory is the launch's buffers (see
+//! [`memory`]). It proves the kernels, the ABI and the readback without a GPU (DESIGN.md
+//! section 4).
+
+pub mod descriptor;
+mod exec;
+pub mod memory;
+
+use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
+use descriptor::Descriptor;
+use ds_kernels::inst::{decode, Inst};
+use ds_reference::isa::DsOp;
+use memory::{Memory, Region, BUFFER_BASE, BUFFER_STRIDE, KERNARG_BASE};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Instructions a wave may execute before it is stopped as a runaway loop.
+pub const DEFAULT_STEP_LIMIT: u64 = 1_000_000;
+
+/// A deliberate fault for tests of the harness itself: after every execution of `op`, the
+/// device flips `xor` bits of vdst word `word` of lane `lane` (when that lane is active). A device
+/// with a fault is a broken device: the run must catch it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// The DS op whose result is corrupted.
+    pub op: DsOp,
+    /// The lane.
+    pub lane: usize,
+    /// The vdst word.
+    pub word: usize,
+    /// Bits flipped.
+    pub xor: u32,
+}
+
+/// One decoded position of the code: an instruction start, or why there is none.
+#[derive(Clone, Debug)]
+enum Slot {
+    Inst(Inst, u8),
+    /// The second dword of a longer instruction.
+    Inside,
+    /// Bytes that do not decode.
+    Bad(String),
+}
+
+/// A code section decoded once, by linear sweep.
+#[derive(Debug)]
+struct Code {
+    /// Address of the first byte.
+    base: u64,
+    /// One slot per dword.
+    slots: Vec<Slot>,
+}
+
+impl Code {
+    fn decode(text: &[u8], base: u64) -> Code {
+        let mut slots = Vec::with_capacity(text.len() / 4);
+        let mut at = 0;
+        while at + 4 <= text.len() {
+            match decode(&text[at..]) {
+                Ok((inst, len)) => {
+                    slots.push(Slot::Inst(inst, len as u8));
+                    for _ in 1..len / 4 {
+                        slots.push(Slot::Inside);
+                    }
+                    at += len;
+                }
+                Err(e) => {
+                    let word = u32::from_le_bytes(text[at..at + 4].try_into().expect("4 bytes"));
+                    slots.push(Slot::Bad(format!("word {word:#010x}: {e}")));
+                    at += 4;
+                }
+            }
+        }
+        Code { base, slots }
+    }
+
+    /// The instruction starting at `pc`.
+    fn at(&self, pc: u64) -> Result<(Inst, u8), String> {
+        let i = pc.wrapping_sub(self.base) / 4;
+        match self.slots.get(i as usize) {
+            _ if !pc.is_multiple_of(4) => Err(format!("pc {pc:#x} is not dword-aligned")),
+            Some(Slot::Inst(inst, len)) => Ok((*inst, *len)),
+            Some(Slot::Inside) => Err(format!(
+                "pc {pc:#x} jumps into the middle of an instruction"
+            )),
+            Some(Slot::Bad(why)) => Err(format!("unknown instruction at {pc:#x}: {why}")),
+            None => Err(format!("pc {pc:#x} is outside the code section")),
+        }
+    }
+}
+
+/// A kernel ready to run.
+#[derive(Debug)]
+struct Program {
+    desc: Descriptor,
+    entry: u64,
+    code: Arc<Code>,
+}
+
+/// The emulated gfx1100.
+#[derive(Debug)]
+pub struct EmuDevice {
+    info: DeviceInfo,
+    modules: Vec<HashMap<String, Arc<Program>>>,
+    step_limit: u64,
+    threads: usize,
+    fault: Option<Fault>,
+}
+
+impl Default for EmuDevice {
+    fn default() -> Self {
+        EmuDevice::new()
+    }
+}
+
+impl EmuDevice {
+    /// An emulated gfx1100 using every host core for launches with many workgroups.
+    pub fn new() -> EmuDevice {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        EmuDevice {
+            info: DeviceInfo {
+                backend: Backend::Emu,
+                name: "emulated gfx1100 (ds-harness emu)".into(),
+                arch: "gfx1100".into(),
+                details: vec![
+                    ("threads".into(), threads.to_string()),
+                    ("ds semantics".into(), "ds_reference::model".into()),
+                ],
+            },
+            modules: Vec::new(),
+            step_limit: DEFAULT_STEP_LIMIT,
+            threads,
+            fault: None,
+        }
+    }
+
+    /// Sets the per-wave instruction limit.
+    pub fn with_step_limit(mut self, limit: u64) -> EmuDevice {
+        self.step_limit = limit;
+        self
+    }
+
+    /// Sets the number of host threads a launch may use.
+    pub fn with_threads(mut self, threads: usize) -> EmuDevice {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// Makes this a broken device (for tests of the harness): see [`Fault`].
+    pub fn with_fault(mut self, fault: Fault) -> EmuDevice {
+        self.fault = Some(fault);
+        self
+    }
+
+    fn add_module(&mut self, programs: HashMap<String, Arc<Program>>) -> ModuleId {
+        self.modules.push(programs);
+        ModuleId(self.modules.len() - 1)
+    }
+}
+
+fn load_err(e: impl std::fmt::Display) -> DeviceError {
+    DeviceError::Load(e.to_string())
+}
+
+impl Device for EmuDevice {
+    fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    fn load(&mut self, code_object: &[u8]) -> Result<ModuleId, DeviceError> {
+        let co = ds_kernels::code_object::read(code_object).map_err(load_err)?;
+        let mut programs = HashMap::new();
+        for k in &co.kernels {
+            let bad = |why: String| load_err(format!("kernel `{}`: {why}", k.name));
+            let desc = Descriptor::parse(&k.descriptor.to_bytes()).map_err(|e| bad(e.0))?;
+            desc.check().map_err(|e| bad(e.0))?;
+            let entry = k.descriptor_address.wrapping_add(desc.entry_offset as u64);
+            if entry != k.entry {
+                return Err(bad(format!(
+                    "the descriptor's entry {entry:#x} is not the symbol's address {:#x}",
+                    k.entry
+                )));
+            }
+            programs.insert(
+                k.name.clone(),
+                Arc::new(Program {
+                    desc,
+                    entry,
+                    code: Arc::new(Code::decode(&k.code, k.entry)),
+                }),
+            );
+        }
+        Ok(self.add_module(programs))
+    }
+
+    fn launch(&mut self, module: ModuleId, launch: &mut Launch) -> Result<(), DeviceError> {
+        let programs = self
+            .modules
+            .get(module.0)
+            .ok_or_else(|| DeviceError::Launch(format!("module {} was never loaded", module.0)))?;
+        let prog = programs.get(&launch.kernel).cloned().ok_or_else(|| {
+            let mut names: Vec<&String> = programs.keys().collect();
+            names.sort();
+            DeviceError::Launch(format!(
+                "kernel `{}` is not in the code object (it has {} kernels{})",
+                launch.kernel,
+                names.len(),
+                names
+                    .first()
+                    .map_or(String::new(), |n| format!(", e.g. `{n}`"))
+            ))
+        })?;
+        if launch.workgroup_size != 32 {
+            return Err(DeviceError::Launch(format!(
+                "workgroup size {} is not one wave32; the kernels use 32",
+                launch.workgroup_size
+            )));
+        }
+        run_launch(
+            &prog,
+            launch,
+            self.step_limit,
+            self.threads,
+            self.fault.as_ref(),
+        )
+    }
+}
+
+/// Runs every workgroup of `launch`, spread over up to `threads` host threads, then copies the
+/// output buffers back.
+fn run_launch(
+    prog: &Program,
+    launch: &mut Launch,
+    step_limit: u64,
+    threads: usize,
+    fault: Option<&Fault>,
+) -> Result<(), DeviceError> {
+    let kernarg: Vec<u8> = (0..launch.buffers.len())
+        .flat_map(|i| (BUFFER_BASE + i as u64 * BUFFER_STRIDE).to_le_bytes())
+        .collect();
+    let mut regions = vec![Region::new("kernarg", KERNARG_BASE, &kernarg)];
+    for (i, b) in launch.buffers.iter().enumerate() {
+        regions.push(Region::new(
+            b.name,
+            BUFFER_BASE + i as u64 * BUFFER_STRIDE,
+            &b.bytes,
+        ));
+    }
+    let mem = Memory { regions };
+    let groups = launch.workgroups;
+    // Below a few workgroups a thread costs more than it saves.
+    let threads = threads.min((groups as usize / 8).max(1));
+    let chunk = groups.div_ceil(threads as u32).max(1);
+    let run_chunk = |first: u32| -> Result<(), String> {
+        let mut wave = exec::WaveState::new(prog.desc.vgprs, prog.desc.lds_size);
+        for wg in first..(first + chunk).min(groups) {
+            wave.run(prog, wg, KERNARG_BASE, &mem, step_limit, fault)?;
+        }
+        Ok(())
+    };
+    let result = if threads <= 1 {
+        run_chunk(0)
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads as u32)
+                .map(|t| {
+                    let run_chunk = &run_chunk;
+                    s.spawn(move || run_chunk(t * chunk))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err("an emulator thread panicked".into()))
+                })
+                .collect::<Result<Vec<()>, String>>()
+                .map(|_| ())
+        })
+    };
+    result.map_err(|e| DeviceError::Launch(format!("kernel `{}`: {e}", launch.kernel)))?;
+    for (b, r) in launch.buffers.iter_mut().zip(&mem.regions[1..]) {
+        if b.copy_back {
+            b.bytes = r.bytes();
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

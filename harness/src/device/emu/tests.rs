@@ -1,0 +1,203 @@
+//! The emulated device on hand-built kernels (no code object): the initial state, scalar, vector,
+//! global and DS instructions, and the errors it must give.
+
+use super::*;
+use crate::device::Buffer;
+use ds_kernels::inst::{encode, GlobalOp, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op};
+use ds_reference::isa::DsInst;
+use ds_reference::wave::FpMode;
+
+const BASE: u64 = 0x1000;
+
+fn desc(lds_size: u32) -> Descriptor {
+    Descriptor {
+        lds_size,
+        entry_offset: 0,
+        vgprs: 16,
+        mode: FpMode::default(),
+        user_sgprs: 2,
+        kernarg_sgpr: Some(0),
+        workgroup_id: [true, false, false],
+        workitem_id: 0,
+        wave32: true,
+    }
+}
+
+fn program(insts: &[Inst], lds_size: u32) -> Program {
+    let text: Vec<u8> = insts.iter().flat_map(|i| encode(i).unwrap()).collect();
+    Program {
+        desc: desc(lds_size),
+        entry: BASE,
+        code: Arc::new(Code::decode(&text, BASE)),
+    }
+}
+
+fn ds(op: &str) -> DsInst {
+    DsInst::new(DsOp::from_name(op).unwrap())
+}
+
+/// out[wg * 32 + lane] = LDS[lane * 4 + 4] after every lane stored wg * 128 + lane * 4 at
+/// LDS[lane * 4]: lane 31 reads past the 128-byte allocation.
+fn neighbour_kernel() -> Vec<Inst> {
+    vec![
+        Inst::Smem {
+            op: SmemOp::LoadB64,
+            sdata: 4,
+            sbase: 0,
+            offset: 0,
+            soffset: None,
+        },
+        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
+        Inst::Vop2 {
+            op: Vop2Op::LshlrevB32,
+            vdst: 1,
+            src0: Operand::Int(2),
+            vsrc1: 0,
+        },
+        Inst::Sop2 {
+            op: Sop2Op::LshlB32,
+            sdst: Operand::Sgpr(6),
+            src0: Operand::Sgpr(2),
+            src1: Operand::Int(7),
+        },
+        Inst::Vop2 {
+            op: Vop2Op::AddNcU32,
+            vdst: 2,
+            src0: Operand::Sgpr(6),
+            vsrc1: 1,
+        },
+        Inst::Ds(DsInst {
+            addr: 1,
+            data0: 2,
+            ..ds("ds_store_b32")
+        }),
+        Inst::Ds(DsInst {
+            vdst: 4,
+            addr: 1,
+            offset0: 4,
+            ..ds("ds_load_b32")
+        }),
+        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
+        Inst::Global {
+            op: GlobalOp::StoreB32,
+            vdata: 4,
+            vaddr: 2,
+            saddr: Some(4),
+            offset: 0,
+        },
+        Inst::Sopp {
+            op: SoppOp::Endpgm,
+            simm16: 0,
+        },
+    ]
+}
+
+fn launch(workgroups: u32, out_bytes: usize) -> Launch {
+    Launch {
+        kernel: "k".into(),
+        workgroups,
+        workgroup_size: 32,
+        buffers: vec![Buffer {
+            name: "out",
+            bytes: vec![0xaa; out_bytes],
+            copy_back: true,
+        }],
+    }
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn a_kernel_runs_every_workgroup_on_every_thread_count() {
+    let prog = program(&neighbour_kernel(), 128);
+    for threads in [1, 2, 3] {
+        let mut l = launch(20, 20 * 128);
+        run_launch(&prog, &mut l, 1000, threads, None).unwrap();
+        let out = words(&l.buffers[0].bytes);
+        for wg in 0..20u32 {
+            for lane in 0..32u32 {
+                let want = if lane < 31 {
+                    wg * 128 + (lane + 1) * 4
+                } else {
+                    0
+                };
+                assert_eq!(out[(wg * 32 + lane) as usize], want, "wg {wg} lane {lane}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_fault_corrupts_exactly_one_lane() {
+    let prog = program(&neighbour_kernel(), 128);
+    let fault = Fault {
+        op: DsOp::from_name("ds_load_b32").unwrap(),
+        lane: 7,
+        word: 0,
+        xor: 0x100,
+    };
+    let mut l = launch(1, 128);
+    run_launch(&prog, &mut l, 1000, 1, Some(&fault)).unwrap();
+    let out = words(&l.buffers[0].bytes);
+    assert_eq!(out[7], 32 ^ 0x100);
+    assert_eq!(out[6], 28);
+}
+
+#[test]
+fn an_out_of_bounds_store_names_the_buffer() {
+    let prog = program(&neighbour_kernel(), 128);
+    let mut l = launch(2, 128); // room for one workgroup only
+    let err = run_launch(&prog, &mut l, 1000, 1, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("buffer `out`") && err.contains("workgroup 1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_unknown_instruction_names_its_word_and_address() {
+    let mut text: Vec<u8> = encode(&Inst::Sopp {
+        op: SoppOp::Nop,
+        simm16: 0,
+    })
+    .unwrap();
+    text.extend(0xffff_ffffu32.to_le_bytes());
+    let prog = Program {
+        desc: desc(128),
+        entry: BASE,
+        code: Arc::new(Code::decode(&text, BASE)),
+    };
+    let err = run_launch(&prog, &mut launch(1, 128), 1000, 1, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("0xffffffff") && err.contains("0x1004"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_runaway_loop_hits_the_step_limit() {
+    // s_branch -1: jumps to itself.
+    let prog = program(
+        &[Inst::Sopp {
+            op: SoppOp::Branch,
+            simm16: 0xffff,
+        }],
+        128,
+    );
+    let err = run_launch(&prog, &mut launch(1, 128), 500, 1, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("500 instructions without reaching s_endpgm"),
+        "{err}"
+    );
+}

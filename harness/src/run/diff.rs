@@ -1,0 +1,194 @@
+//! Compares what a device left against what the model expects, as bits: all four vdst words of
+//! every lane (active lanes must match the model, inactive lanes must keep their sentinel,
+//! which the model also returns), the addr register of ops that write it, and the whole LDS image
+//! (DESIGN.md section 5). Floats are compared as bit patterns, never as host floats.
+
+use ds_reference::isa::OpInfo;
+use ds_reference::wave::{Outcome, LANES};
+use serde::Serialize;
+use std::fmt;
+
+/// One place where device and model differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "where", rename_all = "snake_case")]
+pub enum Difference {
+    /// A vdst word of one lane.
+    Vdst {
+        lane: usize,
+        word: usize,
+        active: bool,
+        model: u32,
+        device: u32,
+    },
+    /// The addr register of one lane (only ops that write it).
+    Addr {
+        lane: usize,
+        active: bool,
+        model: u32,
+        device: u32,
+    },
+    /// One LDS dword, by byte offset.
+    Lds { at: u32, model: u32, device: u32 },
+    /// The images have different sizes (a broken readback).
+    LdsSize { model: u32, device: u32 },
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Difference::Vdst {
+                lane,
+                word,
+                active,
+                model,
+                device,
+            } => write!(
+                f,
+                "lane {lane} ({}) vdst[{word}]: model {model:#010x}, device {device:#010x}",
+                if active { "active" } else { "inactive" }
+            ),
+            Difference::Addr {
+                lane,
+                active,
+                model,
+                device,
+            } => write!(
+                f,
+                "lane {lane} ({}) addr: model {model:#010x}, device {device:#010x}",
+                if active { "active" } else { "inactive" }
+            ),
+            Difference::Lds { at, model, device } => {
+                write!(
+                    f,
+                    "lds[{at:#06x}]: model {model:#010x}, device {device:#010x}"
+                )
+            }
+            Difference::LdsSize { model, device } => {
+                write!(f, "lds size: model {model} bytes, device {device} bytes")
+            }
+        }
+    }
+}
+
+/// Every difference between `model` and `device` for an op described by `info`, run with `exec`:
+/// lanes first (ascending), then LDS words (ascending).
+pub fn diff(info: &OpInfo, exec: u32, model: &Outcome, device: &Outcome) -> Vec<Difference> {
+    let mut out = Vec::new();
+    // The ABI stores all four vdst words of every lane: words the op does not write must keep
+    // their sentinel, which the model returns unchanged.
+    for lane in 0..LANES {
+        let active = exec >> lane & 1 == 1;
+        for word in 0..4 {
+            let (m, d) = (model.vdst[lane][word], device.vdst[lane][word]);
+            if m != d {
+                out.push(Difference::Vdst {
+                    lane,
+                    word,
+                    active,
+                    model: m,
+                    device: d,
+                });
+            }
+        }
+        if info.writes_addr() && model.addr[lane] != device.addr[lane] {
+            out.push(Difference::Addr {
+                lane,
+                active,
+                model: model.addr[lane],
+                device: device.addr[lane],
+            });
+        }
+    }
+    if model.lds.size() != device.lds.size() {
+        out.push(Difference::LdsSize {
+            model: model.lds.size(),
+            device: device.lds.size(),
+        });
+        return out;
+    }
+    let (m, d) = (model.lds.bytes(), device.lds.bytes());
+    if m != d {
+        for at in (0..model.lds.size()).step_by(4) {
+            let (mw, dw) = (model.lds.word(at), device.lds.word(at));
+            if mw != dw {
+                out.push(Difference::Lds {
+                    at,
+                    model: mw,
+                    device: dw,
+                });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ds_reference::isa::DsOp;
+    use ds_reference::wave::Lds;
+
+    fn outcome() -> Outcome {
+        Outcome {
+            lds: Lds::zeroed(16),
+            vdst: [[7; 4]; LANES],
+            addr: [0; LANES],
+        }
+    }
+
+    #[test]
+    fn equal_outcomes_have_no_differences() {
+        let info = DsOp::from_name("ds_load_b64").unwrap().info();
+        assert!(diff(info, u32::MAX, &outcome(), &outcome()).is_empty());
+    }
+
+    #[test]
+    fn a_changed_vdst_word_is_reported_with_lane_word_and_activity() {
+        let info = DsOp::from_name("ds_load_b64").unwrap().info();
+        let mut dev = outcome();
+        dev.vdst[5][1] = 9;
+        let d = diff(info, 0b10_0000, &outcome(), &dev);
+        assert_eq!(
+            d,
+            vec![Difference::Vdst {
+                lane: 5,
+                word: 1,
+                active: true,
+                model: 7,
+                device: 9
+            }]
+        );
+        assert_eq!(
+            d[0].to_string(),
+            "lane 5 (active) vdst[1]: model 0x00000007, device 0x00000009"
+        );
+    }
+
+    #[test]
+    fn lds_words_and_inactive_lanes_are_compared() {
+        let info = DsOp::from_name("ds_store_b32").unwrap().info();
+        let mut dev = outcome();
+        dev.lds.set_word(12, 1);
+        let d = diff(info, 0, &outcome(), &dev);
+        assert_eq!(
+            d,
+            vec![Difference::Lds {
+                at: 12,
+                model: 0,
+                device: 1
+            }]
+        );
+        let info = DsOp::from_name("ds_load_b32").unwrap().info();
+        let mut dev = outcome();
+        dev.vdst[31][0] = 0;
+        let d = diff(info, 1, &outcome(), &dev);
+        assert!(matches!(
+            d[..],
+            [Difference::Vdst {
+                lane: 31,
+                active: false,
+                ..
+            }]
+        ));
+    }
+}

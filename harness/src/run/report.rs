@@ -1,0 +1,370 @@
+//! The results of a run: per op and per kernel variant counts, the mismatching cases (with their
+//! files and replay commands), and their three renderings: the summary table for the terminal,
+//! machine-readable JSON (`--json`) and JUnit XML (`--junit`, the schema CI systems read: one
+//! `<testsuite>` per op, one `<testcase>` per op and variant).
+
+use super::diff::Difference;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The JSON results format version.
+pub const FORMAT: u32 = 1;
+
+/// How many differences of one case the reports list (the case file holds everything).
+pub const MAX_LISTED_DIFFERENCES: usize = 8;
+
+/// What a run was.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunMeta {
+    /// The backend used (`emu` or `hip`).
+    pub backend: String,
+    /// Why this backend was taken.
+    pub backend_reason: String,
+    /// The device's name.
+    pub device: String,
+    /// The device's arch.
+    pub arch: String,
+    /// The corpus seed.
+    pub seed: u64,
+    /// Cases per op.
+    pub cases_per_op: usize,
+    /// `K/N` when the run is one shard of N.
+    pub shard: Option<String>,
+}
+
+/// The results of one op.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct OpResult {
+    /// The op's mnemonic.
+    pub op: String,
+    /// Cases run or skipped.
+    pub cases: usize,
+    /// Cases where device and model agree (possibly on one of several legal outcomes).
+    pub agree: usize,
+    /// Cases where they disagree.
+    pub disagree: usize,
+    /// Cases not compared, counted by reason.
+    pub skipped: usize,
+    /// Why cases were skipped, with counts.
+    pub skip_reasons: BTreeMap<String, usize>,
+    /// Cases that could not run at all (device errors), counted as failures.
+    pub errors: usize,
+    /// Where the model allows several outcomes: which one the device chose, with counts.
+    pub choices: BTreeMap<String, usize>,
+    /// One entry per kernel variant.
+    pub variants: Vec<VariantResult>,
+    /// Every mismatching case.
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// The results of one kernel variant of an op.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct VariantResult {
+    /// The variant's tag in case ids.
+    pub tag: String,
+    /// The instruction text with the variant's offsets.
+    pub inst: String,
+    /// Cases run or skipped.
+    pub cases: usize,
+    /// Cases that agree.
+    pub agree: usize,
+    /// Cases that disagree.
+    pub disagree: usize,
+    /// Cases skipped.
+    pub skipped: usize,
+    /// The device error that stopped the variant, if any.
+    pub error: Option<String>,
+}
+
+/// One mismatching case.
+#[derive(Clone, Debug, Serialize)]
+pub struct Mismatch {
+    /// The case id.
+    pub id: String,
+    /// The variant's tag.
+    pub variant: String,
+    /// The case file written for it (absent if writing it failed).
+    pub path: Option<String>,
+    /// The command that replays it.
+    pub replay: String,
+    /// The first differences, lanes first.
+    pub differences: Vec<Difference>,
+    /// How many differences there are in all.
+    pub total_differences: usize,
+}
+
+/// Sums over ops.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Totals {
+    /// Ops run.
+    pub ops: usize,
+    /// Cases run or skipped.
+    pub cases: usize,
+    /// Cases that agree.
+    pub agree: usize,
+    /// Cases that disagree.
+    pub disagree: usize,
+    /// Cases skipped.
+    pub skipped: usize,
+    /// Cases lost to device errors.
+    pub errors: usize,
+}
+
+/// A whole run's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// [`FORMAT`].
+    pub format: u32,
+    /// What ran where.
+    pub meta: RunMeta,
+    /// False while the run is in progress (an interrupted run leaves its partial results).
+    pub complete: bool,
+    /// Sums over `ops`.
+    pub totals: Totals,
+    /// Wall time so far, in seconds.
+    pub elapsed_seconds: f64,
+    /// Per op, in table order.
+    pub ops: Vec<OpResult>,
+}
+
+impl Report {
+    /// An empty report for a run about to start.
+    pub fn new(meta: RunMeta) -> Report {
+        Report {
+            format: FORMAT,
+            meta,
+            complete: false,
+            totals: Totals::default(),
+            elapsed_seconds: 0.0,
+            ops: Vec::new(),
+        }
+    }
+
+    /// Adds an op's results and updates the totals.
+    pub fn push(&mut self, op: OpResult) {
+        self.totals.ops += 1;
+        self.totals.cases += op.cases;
+        self.totals.agree += op.agree;
+        self.totals.disagree += op.disagree;
+        self.totals.skipped += op.skipped;
+        self.totals.errors += op.errors;
+        self.ops.push(op);
+    }
+
+    /// True when nothing disagreed and nothing failed to run.
+    pub fn all_agree(&self) -> bool {
+        self.totals.disagree == 0 && self.totals.errors == 0
+    }
+
+    /// The JSON results (pretty, newline-terminated).
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("reports always serialise");
+        s.push('\n');
+        s
+    }
+
+    /// The summary table: one row per op, then totals.
+    pub fn summary(&self) -> String {
+        let mut s = String::new();
+        let w = self
+            .ops
+            .iter()
+            .map(|o| o.op.len())
+            .max()
+            .unwrap_or(2)
+            .max(5);
+        let _ = writeln!(
+            s,
+            "{:<w$} {:>6} {:>6} {:>8} {:>7}  note",
+            "op", "cases", "agree", "disagree", "skipped"
+        );
+        for o in &self.ops {
+            let _ = writeln!(
+                s,
+                "{:<w$} {:>6} {:>6} {:>8} {:>7}  {}",
+                o.op,
+                o.cases,
+                o.agree,
+                o.disagree,
+                o.skipped,
+                note(o)
+            );
+        }
+        let t = self.totals;
+        let _ = writeln!(
+            s,
+            "{:<w$} {:>6} {:>6} {:>8} {:>7}  {} ops{}",
+            "total",
+            t.cases,
+            t.agree,
+            t.disagree,
+            t.skipped,
+            t.ops,
+            if t.errors > 0 {
+                format!(", {} cases lost to device errors", t.errors)
+            } else {
+                String::new()
+            }
+        );
+        s
+    }
+
+    /// JUnit XML: a `<testsuite>` per op, a `<testcase>` per variant; disagreements are
+    /// `<failure>`s listing each case's file and replay command, device errors `<error>`s, and a
+    /// variant whose every case was skipped is `<skipped>`.
+    pub fn to_junit(&self) -> String {
+        let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        let t = self.totals;
+        let failures: usize = self
+            .ops
+            .iter()
+            .map(|o| o.variants.iter().filter(|v| v.disagree > 0).count())
+            .sum();
+        let errors: usize = self
+            .ops
+            .iter()
+            .map(|o| o.variants.iter().filter(|v| v.error.is_some()).count())
+            .sum();
+        let tests: usize = self.ops.iter().map(|o| o.variants.len()).sum();
+        let _ = writeln!(
+            s,
+            "<testsuites name=\"ds-harness {}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">",
+            xml(&self.meta.backend)
+        );
+        let _ = writeln!(
+            s,
+            "  <!-- {} cases: {} agree, {} disagree, {} skipped -->",
+            t.cases, t.agree, t.disagree, t.skipped
+        );
+        for o in &self.ops {
+            let f = o.variants.iter().filter(|v| v.disagree > 0).count();
+            let e = o.variants.iter().filter(|v| v.error.is_some()).count();
+            let sk = o
+                .variants
+                .iter()
+                .filter(|v| v.cases > 0 && v.skipped == v.cases)
+                .count();
+            let _ = writeln!(
+                s,
+                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\" errors=\"{e}\" skipped=\"{sk}\">",
+                xml(&o.op),
+                o.variants.len()
+            );
+            for v in &o.variants {
+                let _ = write!(
+                    s,
+                    "    <testcase classname=\"ds-harness.{}\" name=\"{} {}\"",
+                    xml(&o.op),
+                    xml(&o.op),
+                    xml(&v.tag)
+                );
+                let mine: Vec<&Mismatch> =
+                    o.mismatches.iter().filter(|m| m.variant == v.tag).collect();
+                if v.error.is_none() && mine.is_empty() && !(v.cases > 0 && v.skipped == v.cases) {
+                    s.push_str("/>\n");
+                    continue;
+                }
+                s.push_str(">\n");
+                if let Some(err) = &v.error {
+                    let _ = writeln!(s, "      <error message=\"{}\"/>", xml(err));
+                }
+                if !mine.is_empty() {
+                    let _ = writeln!(
+                        s,
+                        "      <failure message=\"{} of {} cases disagree with the model ({})\" type=\"disagreement\">",
+                        v.disagree,
+                        v.cases,
+                        xml(&v.inst)
+                    );
+                    for m in mine {
+                        let _ = writeln!(s, "case {}", xml(&m.id));
+                        if let Some(p) = &m.path {
+                            let _ = writeln!(s, "  file: {}", xml(p));
+                        }
+                        let _ = writeln!(s, "  replay: {}", xml(&m.replay));
+                        for d in &m.differences {
+                            let _ = writeln!(s, "  {}", xml(&d.to_string()));
+                        }
+                        if m.total_differences > m.differences.len() {
+                            let _ = writeln!(
+                                s,
+                                "  ... {} more",
+                                m.total_differences - m.differences.len()
+                            );
+                        }
+                    }
+                    s.push_str("      </failure>\n");
+                }
+                if v.cases > 0 && v.skipped == v.cases {
+                    let reasons: Vec<&str> = o.skip_reasons.keys().map(String::as_str).collect();
+                    let _ = writeln!(
+                        s,
+                        "      <skipped message=\"{}\"/>",
+                        xml(&reasons.join("; "))
+                    );
+                }
+                s.push_str("    </testcase>\n");
+            }
+            s.push_str("  </testsuite>\n");
+        }
+        s.push_str("</testsuites>\n");
+        s
+    }
+}
+
+/// The note column of the summary: the first problem, the skip reasons, or the device's choices.
+fn note(o: &OpResult) -> String {
+    if let Some(v) = o.variants.iter().find_map(|v| v.error.as_ref()) {
+        return format!("device error: {v}");
+    }
+    if let Some(m) = o.mismatches.first() {
+        let first = m
+            .differences
+            .first()
+            .map(|d| d.to_string())
+            .unwrap_or_default();
+        return format!("e.g. {}: {first}", m.id);
+    }
+    if !o.skip_reasons.is_empty() {
+        return o
+            .skip_reasons
+            .iter()
+            .map(|(r, n)| format!("{n} skipped: {r}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+    }
+    o.choices
+        .iter()
+        .map(|(c, n)| format!("{c} on {n}"))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Escapes text for XML attributes and character data; drops characters XML 1.0 forbids.
+fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xml_escapes_markup_and_drops_control_characters() {
+        assert_eq!(xml("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot;");
+    }
+}

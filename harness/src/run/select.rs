@@ -1,0 +1,198 @@
+//! Choosing what a run covers: `--op` patterns (exact mnemonics, legacy spellings or `*`/`?`
+//! globs over the DS table's gfx11 names) and `--shard K/N` (a deterministic split of the selected
+//! ops, so N machines together run each op exactly once).
+
+use ds_reference::isa::{self, DsOp};
+use std::fmt;
+
+/// Why a selection could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SelectError {
+    /// A pattern matches no op of the table.
+    UnknownOp {
+        pattern: String,
+        suggestions: Vec<&'static str>,
+    },
+    /// A pattern matches only ops that cannot run from a compute kernel.
+    NotRunnable { pattern: String, why: String },
+    /// `--shard` is not `K/N` with 1 <= K <= N.
+    BadShard(String),
+}
+
+impl fmt::Display for SelectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SelectError::UnknownOp {
+                pattern,
+                suggestions,
+            } => {
+                write!(f, "--op {pattern}: no DS op matches")?;
+                if !suggestions.is_empty() {
+                    write!(f, " (did you mean {}?)", suggestions.join(", "))?;
+                }
+                write!(
+                    f,
+                    "; `ds-harness list` shows every op, and globs like `ds_add*` work"
+                )
+            }
+            SelectError::NotRunnable { pattern, why } => write!(
+                f,
+                "--op {pattern}: matches only ops that cannot run from a compute kernel ({why})"
+            ),
+            SelectError::BadShard(spec) => write!(
+                f,
+                "--shard {spec}: expected K/N with whole numbers 1 <= K <= N, e.g. --shard 2/4"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SelectError {}
+
+/// Matches `text` against a glob with `*` (any run) and `?` (one character), ASCII case-insensitive.
+pub fn glob(pattern: &str, text: &str) -> bool {
+    let (p, t) = (pattern.as_bytes(), text.as_bytes());
+    let (mut pi, mut ti) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == b'?' || p[pi].eq_ignore_ascii_case(&t[ti])) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == b'*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == b'*')
+}
+
+/// The runnable ops the patterns select, in table order; every runnable op when `patterns` is
+/// empty. Each pattern must select at least one runnable op.
+pub fn select_ops(patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
+    if patterns.is_empty() {
+        return Ok(isa::runnable_ops().collect());
+    }
+    let mut chosen = vec![false; isa::DS_OPS.len()];
+    for pattern in patterns {
+        let matched: Vec<DsOp> = if pattern.contains(['*', '?']) {
+            DsOp::all().filter(|op| glob(pattern, op.name())).collect()
+        } else {
+            DsOp::from_name(pattern).into_iter().collect()
+        };
+        if matched.is_empty() {
+            return Err(SelectError::UnknownOp {
+                pattern: pattern.clone(),
+                suggestions: isa::suggest(&pattern.replace(['*', '?'], ""), 3),
+            });
+        }
+        let runnable: Vec<DsOp> = matched
+            .iter()
+            .copied()
+            .filter(|op| op.info().hip_runnable())
+            .collect();
+        if runnable.is_empty() {
+            let why = matched[0].info().hip_unsupported.unwrap_or("").to_string();
+            return Err(SelectError::NotRunnable {
+                pattern: pattern.clone(),
+                why,
+            });
+        }
+        for op in runnable {
+            chosen[op as usize] = true;
+        }
+    }
+    Ok(DsOp::all().filter(|&op| chosen[op as usize]).collect())
+}
+
+/// One shard of N: `K/N`, 1-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, 1..=count.
+    pub index: u32,
+    /// Shards in all.
+    pub count: u32,
+}
+
+impl Shard {
+    /// Parses `K/N`.
+    pub fn parse(spec: &str) -> Result<Shard, SelectError> {
+        let bad = || SelectError::BadShard(spec.to_string());
+        let (k, n) = spec.split_once('/').ok_or_else(bad)?;
+        let index: u32 = k.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The ops of this shard: every N-th op of `ops` starting at the K-th (ops keep their order,
+    /// so neighbouring ops, which cost about the same, spread over the shards).
+    pub fn take(&self, ops: &[DsOp]) -> Vec<DsOp> {
+        ops.iter()
+            .enumerate()
+            .filter(|(i, _)| *i as u32 % self.count == self.index - 1)
+            .map(|(_, &op)| op)
+            .collect()
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_like_a_shell() {
+        assert!(glob("ds_add*", "ds_add_rtn_u32"));
+        assert!(glob("*rtn*64", "ds_max_rtn_f64"));
+        assert!(glob("ds_load_?8", "ds_load_u8"));
+        assert!(!glob("ds_add*", "ds_sub_u32"));
+        assert!(!glob("ds_load_?8", "ds_load_u16"));
+    }
+
+    #[test]
+    fn patterns_select_runnable_ops_in_table_order() {
+        let ops = select_ops(&["ds_add_u32".into(), "ds_read_b32".into()]).unwrap();
+        let names: Vec<&str> = ops.iter().map(|o| o.name()).collect();
+        assert_eq!(names, ["ds_add_u32", "ds_load_b32"]);
+        let all = select_ops(&["ds_add*".into()]).unwrap();
+        assert!(all.len() >= 6 && all.iter().all(|o| o.name().starts_with("ds_add")));
+        let every: Vec<DsOp> = isa::runnable_ops().collect();
+        assert_eq!(select_ops(&["ds_*".into()]).unwrap(), every);
+    }
+
+    #[test]
+    fn an_unknown_op_is_refused_with_suggestions() {
+        let err = select_ops(&["ds_add_u3".into()]).unwrap_err();
+        assert!(err.to_string().contains("did you mean ds_add_u32"), "{err}");
+        let err = select_ops(&["ds_gws_init".into()]).unwrap_err();
+        assert!(matches!(err, SelectError::NotRunnable { .. }), "{err}");
+    }
+
+    #[test]
+    fn shards_partition_the_ops() {
+        let ops: Vec<DsOp> = isa::runnable_ops().collect();
+        let mut seen: Vec<DsOp> = (1..=3)
+            .flat_map(|k| Shard { index: k, count: 3 }.take(&ops))
+            .collect();
+        seen.sort();
+        assert_eq!(seen, ops);
+        for bad in ["0/2", "3/2", "1", "a/b", "1/0", "-1/2", ""] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Shard::parse("2/4").unwrap(), Shard { index: 2, count: 4 });
+    }
+}
