@@ -98,3 +98,19 @@ pub fn all_kernels() -> Vec<Kernel> {
         .map(|op| generate(&variant(op)).unwrap())
         .collect()
 }
+
+/// comgr (`libamd_comgr.so.2`, Debian `libamd-comgr2`), loaded at test time; `None` after
+/// [`missing`] when it is not installed.
+pub fn comgr() -> Option<libloading::Library> {
+    for name in ["libamd_comgr.so.2", "libamd_comgr.so"] {
+        // SAFETY: loading comgr runs its initialisers, which have no preconditions.
+        if let Ok(lib) = unsafe { libloading::Library::new(name) } {
+            return Some(lib);
+        }
+    }
+    missing(
+        "comgr (libamd_comgr.so.2)",
+        "the Debian package libamd-comgr2",
+    );
+    None
+}
