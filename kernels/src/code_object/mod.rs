@@ -10,15 +10,17 @@
 //! mirrors what `ld.lld-19 -shared` makes of `llvm-mc-19` output (PT_PHDR, PT_LOAD R / RX / RW,
 //! PT_DYNAMIC, PT_GNU_RELRO, PT_GNU_STACK, PT_NOTE); `tests/oracle.rs` compares the two.
 
+mod asm;
 pub mod descriptor;
 pub mod metadata;
 mod read;
 mod write;
 
+pub use asm::assembly;
 pub use descriptor::KernelDescriptor;
 pub use metadata::{ArgMeta, KernelMeta, Metadata};
 pub use read::read;
-pub use write::write;
+pub use write::{metadata as metadata_of, write};
 
 use std::fmt;
 

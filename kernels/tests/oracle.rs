@@ -1,0 +1,198 @@
+//! The structural comparison: the same kernels written as assembly (`code_object::assembly`),
+//! assembled by `llvm-mc-19` and linked by `ld.lld-19 -shared`, against our writer's code object:
+//! same ELF header fields, same program header types/flags/alignments, same dynamic symbols
+//! (name, type, binding, visibility, size), same descriptor bytes (all but the entry offset, whose
+//! target must hold the same code), same metadata keys and values, same named sections.
+
+mod common;
+
+use ds_kernels::code_object::{self, CodeObject};
+use ds_kernels::generator::{generate, Kernel};
+use ds_kernels::isa::DsOp;
+use ds_reference::wave::{FpMode, Variant};
+use object::elf;
+use object::read::elf::{FileHeader, ProgramHeader, SectionHeader, Sym};
+use object::Endianness;
+use std::collections::BTreeSet;
+
+type Header = elf::FileHeader64<Endianness>;
+
+/// Every runnable op, plus variants that move the descriptor's FP mode and LDS size bits.
+fn kernels() -> Vec<Kernel> {
+    let mut ks = common::all_kernels();
+    for (op, lds_size, mode) in [
+        (
+            DsOp::MinRtnF32,
+            4,
+            FpMode {
+                fp32_denormals: false,
+                fp16_fp64_denormals: true,
+                ieee: false,
+            },
+        ),
+        (
+            DsOp::MaxF64,
+            65536,
+            FpMode {
+                fp32_denormals: true,
+                fp16_fp64_denormals: false,
+                ieee: true,
+            },
+        ),
+        (
+            DsOp::AddRtnF32,
+            132,
+            FpMode {
+                fp32_denormals: false,
+                fp16_fp64_denormals: false,
+                ieee: false,
+            },
+        ),
+    ] {
+        ks.push(
+            generate(&Variant {
+                op,
+                offset0: 4,
+                offset1: 0,
+                lds_size,
+                mode,
+            })
+            .unwrap(),
+        );
+    }
+    ks
+}
+
+struct Shape {
+    ident: [u8; 16],
+    fields: (u16, u16, u32, u64, u32),
+    segments: Vec<(u32, u32, u64)>,
+    dynsyms: BTreeSet<(String, u8, u8, u64)>,
+    sections: BTreeSet<(String, u32, u64)>,
+}
+
+fn shape(data: &[u8]) -> Shape {
+    let h = Header::parse(data).unwrap();
+    let e = h.endian().unwrap();
+    let id = h.e_ident();
+    let mut ident = [0u8; 16];
+    ident[..4].copy_from_slice(&id.magic);
+    ident[4..9].copy_from_slice(&[id.class, id.data, id.version, id.os_abi, id.abi_version]);
+    let segments = h
+        .program_headers(e, data)
+        .unwrap()
+        .iter()
+        .map(|p| (p.p_type(e), p.p_flags(e), p.p_align(e)))
+        .collect();
+    let sections_table = h.sections(e, data).unwrap();
+    let syms = sections_table.symbols(e, data, elf::SHT_DYNSYM).unwrap();
+    let dynsyms = syms
+        .iter()
+        .skip(1)
+        .map(|s| {
+            let name = String::from_utf8(syms.symbol_name(e, s).unwrap().to_vec()).unwrap();
+            (name, s.st_info(), s.st_other(), s.st_size(e))
+        })
+        .collect();
+    let sections = sections_table
+        .iter()
+        .map(|s| {
+            let name =
+                String::from_utf8(sections_table.section_name(e, s).unwrap().to_vec()).unwrap();
+            (name, s.sh_type(e), s.sh_flags(e))
+        })
+        .collect();
+    Shape {
+        ident,
+        fields: (
+            h.e_type(e),
+            h.e_machine(e),
+            h.e_version(e),
+            h.e_entry(e),
+            h.e_flags(e),
+        ),
+        segments,
+        dynsyms,
+        sections,
+    }
+}
+
+#[test]
+fn our_code_object_matches_llvm_mc_plus_ld_lld_structurally() {
+    let (Some(mc), Some(lld)) = (common::tool("llvm-mc-19"), common::tool("ld.lld-19")) else {
+        return;
+    };
+    let ks = kernels();
+    let dir = common::temp_dir("oracle");
+    let (asm, obj, so) = (dir.join("k.s"), dir.join("k.o"), dir.join("k.so"));
+    std::fs::write(&asm, code_object::assembly(&ks)).unwrap();
+    common::run(
+        &mc,
+        &[
+            "-triple=amdgcn-amd-amdhsa",
+            "-mcpu=gfx1100",
+            "-filetype=obj",
+            asm.to_str().unwrap(),
+            "-o",
+            obj.to_str().unwrap(),
+        ],
+        None,
+    );
+    common::run(
+        &lld,
+        &["-shared", obj.to_str().unwrap(), "-o", so.to_str().unwrap()],
+        None,
+    );
+    let theirs_bytes = std::fs::read(&so).unwrap();
+    let ours_bytes = code_object::write(&ks);
+
+    let (ours, theirs) = (shape(&ours_bytes), shape(&theirs_bytes));
+    assert_eq!(ours.ident, theirs.ident, "e_ident");
+    assert_eq!(
+        ours.fields, theirs.fields,
+        "(e_type, e_machine, e_version, e_entry, e_flags)"
+    );
+    assert_eq!(
+        ours.segments, theirs.segments,
+        "program headers (type, flags, align)"
+    );
+    assert_eq!(
+        ours.dynsyms, theirs.dynsyms,
+        "dynamic symbols (name, info, other, size)"
+    );
+    assert_eq!(ours.dynsyms.len(), 2 * ks.len());
+    // Every section we write, lld writes too (lld adds .gnu.hash, .comment, .relro_padding).
+    let missing: Vec<_> = ours.sections.difference(&theirs.sections).collect();
+    assert!(
+        missing.is_empty(),
+        "sections lld does not have: {missing:?}"
+    );
+
+    // Our reader reads both; descriptors, code and metadata agree.
+    let ours: CodeObject = code_object::read(&ours_bytes).unwrap();
+    let theirs: CodeObject =
+        code_object::read(&theirs_bytes).expect("our reader loads lld's output");
+    assert_eq!(ours.metadata, theirs.metadata, "metadata keys and values");
+    assert_eq!(theirs.kernels.len(), ks.len());
+    for k in &ks {
+        let (a, b) = (
+            ours.kernel(&k.name).unwrap(),
+            theirs.kernel(&k.name).unwrap(),
+        );
+        let (mut da, mut db) = (a.descriptor, b.descriptor);
+        (
+            da.kernel_code_entry_byte_offset,
+            db.kernel_code_entry_byte_offset,
+        ) = (0, 0);
+        assert_eq!(
+            da.to_bytes(),
+            db.to_bytes(),
+            "{}: descriptor bytes (all but the entry offset)",
+            k.name
+        );
+        assert_eq!(a.code, b.code, "{}: code at the entry", k.name);
+        assert_eq!(a.code, k.code);
+        assert_eq!(a.entry % 256, 0);
+        assert_eq!(b.entry % 256, 0);
+    }
+}
