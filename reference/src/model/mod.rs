@@ -18,7 +18,7 @@ use std::fmt;
 
 pub mod float;
 pub mod lanes;
-// pub mod legal;
+pub mod legal;
 pub mod mem;
 pub mod rmw;
 pub mod snapshot;
@@ -170,7 +170,7 @@ impl Plan {
 
     /// The byte addresses a lane touches: one for the single-offset forms, two for pair forms.
     #[inline(always)]
-    fn addresses(&self, base: u32) -> [u32; 2] {
+    pub(crate) fn addresses(&self, base: u32) -> [u32; 2] {
         match self.info.offset {
             OffsetForm::Pair | OffsetForm::Stride64 => [
                 base.wrapping_add(self.pair[0]),
@@ -258,7 +258,7 @@ impl Plan {
 
 /// `M0[15:0] + offset + lane * 4` (ISA guide, `DS_STORE_ADDTID_B32` / `DS_LOAD_ADDTID_B32`).
 #[inline(always)]
-fn addtid_address(m0: u32, offset: u16, lane: usize) -> u32 {
+pub(crate) fn addtid_address(m0: u32, offset: u16, lane: usize) -> u32 {
     (m0 & 0xffff)
         .wrapping_add(u32::from(offset))
         .wrapping_add(lane as u32 * 4)
@@ -266,13 +266,13 @@ fn addtid_address(m0: u32, offset: u16, lane: usize) -> u32 {
 
 /// The first two dwords of a register tuple as one little-endian qword.
 #[inline(always)]
-fn join(words: &[u32; 4]) -> u64 {
+pub(crate) fn join(words: &[u32; 4]) -> u64 {
     u64::from(words[0]) | u64::from(words[1]) << 32
 }
 
 /// Writes an element of `bytes` (4 or 8) into vdst starting at dword `at`.
 #[inline(always)]
-fn put(vdst: &mut [u32; 4], at: u32, v: u64, bytes: u32) {
+pub(crate) fn put(vdst: &mut [u32; 4], at: u32, v: u64, bytes: u32) {
     let at = at as usize;
     vdst[at] = v as u32;
     if bytes == 8 {

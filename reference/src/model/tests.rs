@@ -529,3 +529,34 @@ fn nop_changes_nothing() {
     assert_eq!(out.lds, c.lds);
     assert!(out.vdst.iter().all(|v| *v == [SENTINEL; 4]));
 }
+
+#[test]
+fn the_32_bit_atomic_fast_path_equals_the_per_lane_step() {
+    let mut checked = 0;
+    for op in crate::isa::runnable_ops() {
+        for (name, v, c) in snapshot::snapshot_corpus(op) {
+            let fast = execute(&v.inst(), v.mode, &c).unwrap();
+            let plan = Plan::new(&v.inst(), v.mode).unwrap();
+            if !matches!(plan.info.family, Family::Rmw(_)) {
+                continue;
+            }
+            let mut lds = c.lds.clone();
+            let mut vdst: [[u32; 4]; LANES] = std::array::from_fn(|i| c.wave.lanes[i].vdst);
+            let mut addr: [u32; LANES] = std::array::from_fn(|i| c.wave.lanes[i].addr);
+            for i in (0..LANES).filter(|i| c.wave.exec >> i & 1 == 1) {
+                let mem = lds.bytes_mut();
+                plan.step(
+                    i,
+                    &c.wave.lanes[i],
+                    c.wave.m0,
+                    mem,
+                    &mut vdst[i],
+                    &mut addr[i],
+                );
+            }
+            assert_eq!(fast, Outcome { lds, vdst, addr }, "{op} {name}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 150, "{checked}");
+}

@@ -1,0 +1,201 @@
+//! Legal-outcome search: other lane orders and documented float choices are accepted and named,
+//! impossible results are rejected, 32 lanes on one address stay fast.
+
+use super::*;
+use crate::isa::DsOp;
+use crate::model::execute;
+use crate::wave::{FpMode, Wave};
+
+fn variant(op: DsOp) -> Variant {
+    Variant {
+        op,
+        offset0: 0,
+        offset1: 0,
+        lds_size: 64,
+        mode: FpMode::default(),
+    }
+}
+
+/// 32 lanes on address 8, lane i adding `i + 1` (all returns distinct).
+fn same_address_case() -> Case {
+    let mut wave = Wave::default();
+    for (i, l) in wave.lanes.iter_mut().enumerate() {
+        l.addr = 8;
+        l.data0[0] = i as u32 + 1;
+        l.vdst = [0xdead_beef; 4];
+    }
+    Case {
+        lds: Lds::zeroed(64),
+        wave,
+    }
+}
+
+/// The outcome of running the active lanes one by one in `order` (through the model itself).
+fn run_in_order(v: &Variant, c: &Case, order: &[usize]) -> Outcome {
+    let mut lds = c.lds.clone();
+    let mut vdst: [[u32; 4]; LANES] = std::array::from_fn(|i| c.wave.lanes[i].vdst);
+    let mut addr: [u32; LANES] = std::array::from_fn(|i| c.wave.lanes[i].addr);
+    for &i in order {
+        let one = Wave {
+            exec: 1 << i,
+            ..c.wave
+        };
+        crate::model::execute_in_place(&v.inst(), v.mode, &one, &mut lds, &mut vdst, &mut addr)
+            .unwrap();
+    }
+    Outcome { lds, vdst, addr }
+}
+
+#[test]
+fn the_model_outcome_is_ascending() {
+    let (v, c) = (variant(DsOp::AddRtnU32), same_address_case());
+    let out = execute(&v.inst(), v.mode, &c).unwrap();
+    assert_eq!(
+        check(&v, &c, &out).unwrap(),
+        Verdict::Legal {
+            order: Explanation::AscendingLanes,
+            float_alternatives: vec![]
+        }
+    );
+}
+
+#[test]
+fn descending_order_of_32_same_address_atomics_is_legal_and_named() {
+    let (v, c) = (variant(DsOp::AddRtnU32), same_address_case());
+    let order: Vec<usize> = (0..32).rev().collect();
+    let device = run_in_order(&v, &c, &order);
+    assert_eq!(device.vdst[31][0], 0, "lane 31 ran first");
+    let start = std::time::Instant::now();
+    let verdict = check(&v, &c, &device).unwrap();
+    assert_eq!(
+        verdict,
+        Verdict::Legal {
+            order: Explanation::DescendingLanes,
+            float_alternatives: vec![]
+        }
+    );
+    // Greedy reconstruction from the returns, not a search over 32! orders.
+    assert!(start.elapsed().as_secs() < 2, "took {:?}", start.elapsed());
+}
+
+#[test]
+fn a_scrambled_order_is_reconstructed() {
+    let (v, c) = (variant(DsOp::CmpstoreRtnB32), {
+        let mut c = same_address_case();
+        // Lane i swaps i -> i + 1 (data0 new, data1 compare): only one order succeeds fully,
+        // any order is legal; the returns pin the order.
+        for (i, l) in c.wave.lanes.iter_mut().enumerate() {
+            l.data0[0] = (i as u32 * 7 + 3) % 32;
+            l.data1[0] = (i as u32 * 5) % 32;
+        }
+        c
+    });
+    let order: Vec<usize> = (0..32).map(|k| (k * 13 + 5) % 32).collect();
+    let device = run_in_order(&v, &c, &order);
+    match check(&v, &c, &device).unwrap() {
+        Verdict::Legal {
+            order: Explanation::Order(found),
+            ..
+        } => {
+            // The found order must reproduce the device result (it may differ from `order` where
+            // lanes are interchangeable).
+            let found: Vec<usize> = found.into_iter().map(usize::from).collect();
+            assert_eq!(run_in_order(&v, &c, &found), device);
+        }
+        other => panic!("expected an explicit order, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_impossible_return_value_is_rejected() {
+    let (v, c) = (variant(DsOp::AddRtnU32), same_address_case());
+    let mut device = execute(&v.inst(), v.mode, &c).unwrap();
+    device.vdst[7][0] = 0x1234_5678; // no prefix of the additions sums to this
+    assert!(matches!(
+        check(&v, &c, &device).unwrap(),
+        Verdict::Mismatch(_)
+    ));
+    // A final value no order produces is rejected too.
+    let mut device = execute(&v.inst(), v.mode, &c).unwrap();
+    device.lds.set_word(8, 1);
+    assert!(matches!(
+        check(&v, &c, &device).unwrap(),
+        Verdict::Mismatch(_)
+    ));
+}
+
+#[test]
+fn any_same_address_store_may_win() {
+    let v = variant(DsOp::StoreB32);
+    let mut c = same_address_case();
+    c.wave.exec = 0xff;
+    let device = run_in_order(&v, &c, &[0, 1, 2, 3, 4, 6, 7, 5]);
+    assert_eq!(device.lds.word(8), 6, "lane 5 (data 6) landed last");
+    match check(&v, &c, &device).unwrap() {
+        Verdict::Legal {
+            order: Explanation::Order(o),
+            ..
+        } => assert_eq!(o.last(), Some(&5)),
+        other => panic!("{other:?}"),
+    }
+    let mut bad = device.clone();
+    bad.lds.set_word(8, 99); // no lane stores 99
+    assert!(matches!(check(&v, &c, &bad).unwrap(), Verdict::Mismatch(_)));
+    bad = device.clone();
+    bad.lds.set_word(0, 1); // a byte nobody writes
+    assert!(matches!(check(&v, &c, &bad).unwrap(), Verdict::Mismatch(_)));
+}
+
+#[test]
+fn float_min_of_signed_zeros_accepts_either_zero() {
+    let v = variant(DsOp::MinRtnF32);
+    let mut c = same_address_case();
+    c.wave.exec = 1;
+    c.wave.lanes[0].data0[0] = 0x8000_0000; // -0.0 against +0.0 in memory
+    let model = execute(&v.inst(), v.mode, &c).unwrap();
+    assert_eq!(model.lds.word(8), 0x8000_0000); // the model: -0 < +0
+    let mut device = model.clone();
+    device.lds.set_word(8, 0x0000_0000); // the DS pseudocode's literal rule keeps +0
+    assert_eq!(
+        check(&v, &c, &device).unwrap(),
+        Verdict::Legal {
+            order: Explanation::AscendingLanes,
+            float_alternatives: vec![0]
+        }
+    );
+    device.lds.set_word(8, 0x3f80_0000); // 1.0: not a legal min of two zeros
+    assert!(matches!(
+        check(&v, &c, &device).unwrap(),
+        Verdict::Mismatch(_)
+    ));
+}
+
+#[test]
+fn permute_collisions_are_pinned_by_the_guide() {
+    let v = variant(DsOp::PermuteB32);
+    let mut c = same_address_case();
+    c.wave.exec = 0b11;
+    for l in c.wave.lanes.iter_mut() {
+        l.addr = 0;
+    }
+    let mut device = execute(&v.inst(), v.mode, &c).unwrap();
+    assert_eq!(device.vdst[0][0], 2, "highest source lane (1, data 2) wins");
+    device.vdst[0][0] = 1; // lane 0's data: contradicts the guide
+    assert!(matches!(
+        check(&v, &c, &device).unwrap(),
+        Verdict::Mismatch(_)
+    ));
+}
+
+#[test]
+fn inactive_lane_writes_are_rejected() {
+    let v = variant(DsOp::AddRtnU32);
+    let mut c = same_address_case();
+    c.wave.exec = 0b1;
+    let mut device = execute(&v.inst(), v.mode, &c).unwrap();
+    device.vdst[3][0] = 0;
+    match check(&v, &c, &device).unwrap() {
+        Verdict::Mismatch(why) => assert!(why.contains("inactive lane 3"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}

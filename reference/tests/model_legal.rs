@@ -1,0 +1,79 @@
+//! The legal-outcome check over the whole snapshot corpus: running the lanes of every
+//! order-sensitive op in descending order yields a result the check accepts (and names), and the
+//! model's own result is always accepted as ascending.
+
+use ds_reference::isa::{runnable_ops, Family};
+use ds_reference::model::legal::{check, Explanation, Verdict};
+use ds_reference::model::snapshot::snapshot_corpus;
+use ds_reference::model::{execute, execute_in_place};
+use ds_reference::wave::{Case, Outcome, Variant, Wave, LANES};
+
+/// The outcome of running the active lanes one at a time, highest lane first.
+fn descending(v: &Variant, c: &Case) -> Outcome {
+    let mut lds = c.lds.clone();
+    let mut vdst: [[u32; 4]; LANES] = std::array::from_fn(|i| c.wave.lanes[i].vdst);
+    let mut addr: [u32; LANES] = std::array::from_fn(|i| c.wave.lanes[i].addr);
+    for i in (0..LANES).rev().filter(|i| c.wave.exec >> i & 1 == 1) {
+        let one = Wave {
+            exec: 1 << i,
+            ..c.wave
+        };
+        execute_in_place(&v.inst(), v.mode, &one, &mut lds, &mut vdst, &mut addr).unwrap();
+    }
+    Outcome { lds, vdst, addr }
+}
+
+#[test]
+fn descending_lane_order_is_legal_for_every_order_sensitive_op() {
+    let (mut cases, mut reordered) = (0, 0);
+    for op in runnable_ops() {
+        let per_lane = matches!(
+            op.info().family,
+            Family::Rmw(_)
+                | Family::Store(_)
+                | Family::CondXchg32
+                | Family::StoreAddTid
+                | Family::BvhStack
+        );
+        for (name, v, c) in snapshot_corpus(op) {
+            let model = execute(&v.inst(), v.mode, &c).unwrap();
+            assert_eq!(
+                check(&v, &c, &model).unwrap(),
+                Verdict::Legal {
+                    order: Explanation::AscendingLanes,
+                    float_alternatives: vec![]
+                },
+                "{op} {name}: the model's own outcome"
+            );
+            if !per_lane {
+                continue;
+            }
+            cases += 1;
+            let device = descending(&v, &c);
+            let verdict = check(&v, &c, &device).unwrap();
+            match &verdict {
+                Verdict::Legal { .. } => {}
+                other => panic!("{op} {name}: descending order rejected: {other:?}"),
+            }
+            if device != model {
+                reordered += 1;
+                assert_ne!(
+                    verdict,
+                    Verdict::Legal {
+                        order: Explanation::AscendingLanes,
+                        float_alternatives: vec![]
+                    },
+                    "{op} {name}: a different outcome cannot be the model's order"
+                );
+            }
+        }
+    }
+    assert!(cases > 200, "only {cases} order-sensitive cases");
+    assert!(
+        reordered > 50,
+        "only {reordered} cases where the order shows"
+    );
+    eprintln!(
+        "{cases} order-sensitive corpus cases, {reordered} of them differ when run descending"
+    );
+}
