@@ -1,0 +1,51 @@
+//! The listing of one kernel per operand shape (which of vdst/addr/data0/data1 the op uses and how
+//! wide, and its offset form), pinned as insta snapshots in `snapshots/kernels/`.
+
+mod common;
+
+use ds_kernels::generator::generate;
+use ds_kernels::isa::{runnable_ops, DsOp};
+
+/// The first runnable op of every operand shape, in table order.
+fn one_op_per_shape() -> Vec<DsOp> {
+    let mut seen = Vec::new();
+    let mut ops = Vec::new();
+    for op in runnable_ops() {
+        let info = op.info();
+        let shape = (info.operands, info.offset);
+        if !seen.contains(&shape) {
+            seen.push(shape);
+            ops.push(op);
+        }
+    }
+    ops
+}
+
+#[test]
+fn one_listing_per_operand_shape() {
+    let ops = one_op_per_shape();
+    assert!(ops.len() >= 15, "only {} shapes", ops.len());
+    for op in ops {
+        let v = common::variant(op);
+        let k = generate(&v).unwrap();
+        let o = op.info().operands;
+        let header = format!(
+            "kernel {}\nshape: vdst {} addr {} data0 {} data1 {}, offset {:?}; LDS {} bytes; {} bytes of code\n\n",
+            k.name,
+            o.vdst,
+            o.addr,
+            o.data0,
+            o.data1,
+            op.info().offset,
+            v.lds_size,
+            k.code.len()
+        );
+        insta::with_settings!({
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(format!("listing_{}", op.name()), header + &k.annotated());
+        });
+    }
+}
