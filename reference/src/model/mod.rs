@@ -20,6 +20,7 @@ pub mod float;
 pub mod lanes;
 pub mod legal;
 pub mod mem;
+pub mod questions;
 pub mod rmw;
 pub mod snapshot;
 mod special;

@@ -380,7 +380,7 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
             for (i, l) in k.wave.lanes.iter_mut().enumerate() {
                 l.data0[0] = 0x5000 + i as u32;
                 l.addr = [0u32, 4, 4, 0x80 + 8, 0xffff_ff9c, 28, 64, 124][i % 8]
-                    .wrapping_add(0x100 * i as u32);
+                    .wrapping_add(0x100 * (i / 8) as u32);
             }
             add("collisions_high_bits_offset", variant(op, 4, 0, dm), k);
         }
