@@ -84,13 +84,19 @@ fn parse(src: &str) -> Decls {
                 }
             }
             Item::Const(c) => {
-                d.consts.insert(c.ident.to_string(), (*c.ty, int_value(&c.expr)));
+                d.consts
+                    .insert(c.ident.to_string(), (*c.ty, int_value(&c.expr)));
             }
             Item::Struct(s) => {
                 let fields = s
                     .fields
                     .iter()
-                    .map(|f| (f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(), f.ty.clone()))
+                    .map(|f| {
+                        (
+                            f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(),
+                            f.ty.clone(),
+                        )
+                    })
                     .collect();
                 d.structs.insert(s.ident.to_string(), fields);
             }
@@ -152,19 +158,40 @@ fn canon(t: &Type, d: &Decls) -> String {
             }
             .to_string()
         }
-        Type::Ptr(p) => format!("*{} {}", if p.mutability.is_some() { "mut" } else { "const" }, canon(&p.elem, d)),
+        Type::Ptr(p) => format!(
+            "*{} {}",
+            if p.mutability.is_some() {
+                "mut"
+            } else {
+                "const"
+            },
+            canon(&p.elem, d)
+        ),
         Type::BareFn(f) => {
             let params: Vec<String> = f.inputs.iter().map(|a| canon(&a.ty, d)).collect();
             let ret = match &f.output {
                 ReturnType::Default => "()".to_string(),
                 ReturnType::Type(_, t) => canon(t, d),
             };
-            let abi = f.abi.as_ref().and_then(|a| a.name.as_ref()).map(|n| n.value()).unwrap_or_default();
-            format!("{}extern \"{abi}\" fn({}) -> {ret}", if f.unsafety.is_some() { "unsafe " } else { "" }, params.join(", "))
+            let abi = f
+                .abi
+                .as_ref()
+                .and_then(|a| a.name.as_ref())
+                .map(|n| n.value())
+                .unwrap_or_default();
+            format!(
+                "{}extern \"{abi}\" fn({}) -> {ret}",
+                if f.unsafety.is_some() { "unsafe " } else { "" },
+                params.join(", ")
+            )
         }
         Type::Array(a) => {
-            let Expr::Lit(len) = &a.len else { panic!("array length is not a literal") };
-            let Lit::Int(len) = &len.lit else { panic!("array length is not an integer") };
+            let Expr::Lit(len) = &a.len else {
+                panic!("array length is not a literal")
+            };
+            let Lit::Int(len) = &len.lit else {
+                panic!("array length is not an integer")
+            };
             format!("[{}; {}]", canon(&a.elem, d), len.base10_digits())
         }
         Type::Tuple(t) if t.elems.is_empty() => "()".into(),
@@ -175,7 +202,9 @@ fn canon(t: &Type, d: &Decls) -> String {
 }
 
 fn ret_canon(r: &Option<Type>, d: &Decls) -> String {
-    r.as_ref().map(|t| canon(t, d)).unwrap_or_else(|| "()".into())
+    r.as_ref()
+        .map(|t| canon(t, d))
+        .unwrap_or_else(|| "()".into())
 }
 
 fn libclang_present() -> bool {
@@ -183,11 +212,18 @@ fn libclang_present() -> bool {
         // Debian keeps libclang-19 here; bindgen (clang-sys) reads LIBCLANG_PATH when it loads it.
         std::env::set_var("LIBCLANG_PATH", "/usr/lib/llvm-19/lib");
     }
-    let dirs = ["/usr/lib/llvm-19/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib"];
+    let dirs = [
+        "/usr/lib/llvm-19/lib",
+        "/usr/lib/x86_64-linux-gnu",
+        "/usr/lib",
+    ];
     let env_dir = std::env::var("LIBCLANG_PATH").ok();
     let found = env_dir.iter().map(String::as_str).chain(dirs).any(|d| {
         std::fs::read_dir(d).is_ok_and(|rd| {
-            rd.flatten().any(|e| e.file_name().to_string_lossy().starts_with("libclang") && e.file_name().to_string_lossy().contains(".so"))
+            rd.flatten().any(|e| {
+                e.file_name().to_string_lossy().starts_with("libclang")
+                    && e.file_name().to_string_lossy().contains(".so")
+            })
         })
     });
     found
@@ -195,7 +231,9 @@ fn libclang_present() -> bool {
 
 #[test]
 fn hand_kept_hip_and_hsa_declarations_match_the_rocm_headers() {
-    let headers_found = HEADERS.iter().all(|h| Path::new("/usr/include").join(h).exists());
+    let headers_found = HEADERS
+        .iter()
+        .all(|h| Path::new("/usr/include").join(h).exists());
     if !common::require(
         headers_found,
         "the ROCm headers are missing: install Debian's libamdhip64-dev (brings libhsa-runtime-dev)",
@@ -210,14 +248,20 @@ fn hand_kept_hip_and_hsa_declarations_match_the_rocm_headers() {
     }
 
     let ours = parse(SYS_RS);
-    assert!(ours.fns.len() >= 25, "sys.rs declares {} functions: the parser lost some", ours.fns.len());
+    assert!(
+        ours.fns.len() >= 25,
+        "sys.rs declares {} functions: the parser lost some",
+        ours.fns.len()
+    );
 
     let mut wrapper = String::from("#include <stdint.h>\n");
     for h in HEADERS {
         wrapper.push_str(&format!("#include <{h}>\n"));
     }
     for m in POINTER_MACROS {
-        wrapper.push_str(&format!("static const uintptr_t DS_{m} = (uintptr_t)({m});\n"));
+        wrapper.push_str(&format!(
+            "static const uintptr_t DS_{m} = (uintptr_t)({m});\n"
+        ));
     }
     let mut builder = bindgen::Builder::default()
         .header_contents("ds_wrapper.h", &wrapper)
@@ -231,13 +275,20 @@ fn hand_kept_hip_and_hsa_declarations_match_the_rocm_headers() {
         builder = builder.allowlist_function(f);
     }
     for c in ours.consts.keys() {
-        let name = if POINTER_MACROS.contains(&c.as_str()) { format!("DS_{c}") } else { c.clone() };
+        let name = if POINTER_MACROS.contains(&c.as_str()) {
+            format!("DS_{c}")
+        } else {
+            c.clone()
+        };
         builder = builder.allowlist_item(name);
     }
     for t in ours.structs.keys().chain(ours.aliases.keys()) {
         builder = builder.allowlist_type(t);
     }
-    let generated = builder.generate().expect("bindgen reads the ROCm headers").to_string();
+    let generated = builder
+        .generate()
+        .expect("bindgen reads the ROCm headers")
+        .to_string();
     let theirs = parse(&generated);
 
     let mut drift = Vec::new();
@@ -250,12 +301,20 @@ fn hand_kept_hip_and_hsa_declarations_match_the_rocm_headers() {
         let t: Vec<String> = tparams.iter().map(|t| canon(t, &theirs)).collect();
         let (or, tr) = (ret_canon(ret, &ours), ret_canon(tret, &theirs));
         if o != t || or != tr {
-            drift.push(format!("fn {name}: ours ({}) -> {or}, header ({}) -> {tr}", o.join(", "), t.join(", ")));
+            drift.push(format!(
+                "fn {name}: ours ({}) -> {or}, header ({}) -> {tr}",
+                o.join(", "),
+                t.join(", ")
+            ));
         }
     }
     for (name, (ty, value)) in &ours.consts {
         let pointer_macro = POINTER_MACROS.contains(&name.as_str());
-        let key = if pointer_macro { format!("DS_{name}") } else { name.clone() };
+        let key = if pointer_macro {
+            format!("DS_{name}")
+        } else {
+            name.clone()
+        };
         let Some((tty, tvalue)) = theirs.consts.get(&key) else {
             drift.push(format!("const {name}: not in the headers"));
             continue;
@@ -265,19 +324,31 @@ fn hand_kept_hip_and_hsa_declarations_match_the_rocm_headers() {
         }
         let (o, t) = (canon(ty, &ours), canon(tty, &theirs));
         // Pointer macros are integers on our side by design; their width is checked instead.
-        let types_agree = if pointer_macro { o == "usize" && t == "usize" || o == "usize" && t == "u64" } else { o == t };
+        let types_agree = if pointer_macro {
+            o == "usize" && t == "usize" || o == "usize" && t == "u64"
+        } else {
+            o == t
+        };
         if !types_agree {
             drift.push(format!("const {name}: ours is {o}, header is {t}"));
         }
     }
     for (name, fields) in &ours.structs {
-        let ours_f: Vec<(String, String)> = fields.iter().map(|(n, t)| (n.clone(), canon(t, &ours))).collect();
+        let ours_f: Vec<(String, String)> = fields
+            .iter()
+            .map(|(n, t)| (n.clone(), canon(t, &ours)))
+            .collect();
         match theirs.structs.get(name) {
             None => drift.push(format!("struct {name}: not in the headers")),
             Some(tf) => {
-                let theirs_f: Vec<(String, String)> = tf.iter().map(|(n, t)| (n.clone(), canon(t, &theirs))).collect();
+                let theirs_f: Vec<(String, String)> = tf
+                    .iter()
+                    .map(|(n, t)| (n.clone(), canon(t, &theirs)))
+                    .collect();
                 if ours_f != theirs_f {
-                    drift.push(format!("struct {name}: ours {ours_f:?}, header {theirs_f:?}"));
+                    drift.push(format!(
+                        "struct {name}: ours {ours_f:?}, header {theirs_f:?}"
+                    ));
                 }
             }
         }
@@ -288,14 +359,19 @@ fn hand_kept_hip_and_hsa_declarations_match_the_rocm_headers() {
         ours.consts.len(),
         ours.structs.len()
     );
-    assert!(drift.is_empty(), "sys.rs drifted from the ROCm headers:\n  {}\n--- bindgen output ---\n{generated}", drift.join("\n  "));
+    assert!(
+        drift.is_empty(),
+        "sys.rs drifted from the ROCm headers:\n  {}\n--- bindgen output ---\n{generated}",
+        drift.join("\n  ")
+    );
 }
 
 #[test]
 fn the_comparison_catches_a_changed_signature_and_a_changed_value() {
     // The checker itself: a wrong parameter type and a wrong constant must differ after canon().
     let a = parse("pub type t = ::std::os::raw::c_uint; pub type f = unsafe extern \"C\" fn(x: *mut t) -> t; pub const K: t = 600;");
-    let b = parse("pub type f = unsafe extern \"C\" fn(y: *mut i32) -> u32; pub const K: u32 = 601;");
+    let b =
+        parse("pub type f = unsafe extern \"C\" fn(y: *mut i32) -> u32; pub const K: u32 = 601;");
     let (pa, _) = &a.fns["f"];
     let (pb, _) = &b.fns["f"];
     assert_eq!(canon(&pa[0], &a), "*mut u32");

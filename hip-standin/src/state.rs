@@ -1,0 +1,576 @@
+//! The stand-in runtime's state: its two pretend devices, allocations, modules, functions,
+//! streams and events, each behind a handle checked on every use (an unknown handle is an error
+//! code, as in HIP, never a crash), and the launch itself on the emulated device.
+//!
+//! Launch semantics follow ROCm's `hipModuleLaunchKernel` (hip_module.cpp, ROCm 5.2 and later):
+//! `extra` must be exactly `{BUFFER_POINTER, args, BUFFER_SIZE, &size, END}`; the runtime copies
+//! each argument the code object's metadata (`.args`: offset, size) declares from `args`, and only
+//! if it lies inside `size`; grid and block dimensions must be non-zero.
+
+use ds_harness::device::emu::EmuDevice;
+use ds_harness::device::hip::sys::{self, hipError_t};
+use ds_harness::device::{Buffer, Device, Launch, ModuleId};
+use ds_kernels::code_object::{self, CodeObject};
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::CStr;
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+/// The physical stand-in devices: (arch, name). Device 1 claims a different arch so the harness's
+/// refusal of non-gfx1100 devices (and `HIP_VISIBLE_DEVICES`) can be tested.
+pub const PHYSICAL: [(&str, &str); 2] = [
+    (
+        "gfx1100",
+        "ds-harness stand-in HIP device (emulated gfx1100, not a GPU)",
+    ),
+    (
+        "gfx1030",
+        "ds-harness stand-in HIP device (claims gfx1030 to test arch refusal, not a GPU)",
+    ),
+];
+
+/// Test-only: when set to 1, launches never complete (events stay not-ready), to test the
+/// harness's bounded wait.
+pub const ENV_HANG: &str = "DS_HIP_STANDIN_HANG";
+
+/// What HIP names each code the stand-in returns (`hipGetErrorName`), and a sentence for it
+/// (`hipGetErrorString`).
+pub const ERRORS: [(hipError_t, &CStr, &CStr); 14] = [
+    (sys::hipSuccess, c"hipSuccess", c"no error"),
+    (
+        sys::hipErrorInvalidValue,
+        c"hipErrorInvalidValue",
+        c"invalid argument",
+    ),
+    (
+        sys::hipErrorOutOfMemory,
+        c"hipErrorOutOfMemory",
+        c"out of memory",
+    ),
+    (
+        sys::hipErrorNotInitialized,
+        c"hipErrorNotInitialized",
+        c"initialization error",
+    ),
+    (
+        sys::hipErrorNoDevice,
+        c"hipErrorNoDevice",
+        c"no ROCm-capable device is detected",
+    ),
+    (
+        sys::hipErrorInvalidDevice,
+        c"hipErrorInvalidDevice",
+        c"invalid device ordinal",
+    ),
+    (
+        sys::hipErrorInvalidImage,
+        c"hipErrorInvalidImage",
+        c"device kernel image is invalid",
+    ),
+    (
+        sys::hipErrorNoBinaryForGpu,
+        c"hipErrorNoBinaryForGpu",
+        c"no kernel image is available for execution on the device",
+    ),
+    (
+        sys::hipErrorInvalidHandle,
+        c"hipErrorInvalidHandle",
+        c"invalid resource handle",
+    ),
+    (
+        sys::hipErrorNotFound,
+        c"hipErrorNotFound",
+        c"named symbol not found",
+    ),
+    (
+        sys::hipErrorNotReady,
+        c"hipErrorNotReady",
+        c"device not ready",
+    ),
+    (
+        sys::hipErrorIllegalAddress,
+        c"hipErrorIllegalAddress",
+        c"an illegal memory access was encountered",
+    ),
+    (
+        sys::hipErrorLaunchFailure,
+        c"hipErrorLaunchFailure",
+        c"unspecified launch failure",
+    ),
+    (
+        sys::hipErrorNotSupported,
+        c"hipErrorNotSupported",
+        c"operation not supported",
+    ),
+];
+
+/// `(name, sentence)` for `code`; `hipErrorUnknown` for codes the stand-in never returns.
+pub fn error_entry(code: hipError_t) -> (&'static CStr, &'static CStr) {
+    ERRORS
+        .iter()
+        .find(|e| e.0 == code)
+        .map_or((c"hipErrorUnknown", c"unknown error"), |e| (e.1, e.2))
+}
+
+/// HIP's name for `code`.
+pub fn error_name(code: hipError_t) -> &'static str {
+    error_entry(code).0.to_str().expect("ASCII names")
+}
+
+/// Says why an error code is returned (on stderr: the stand-in has no other channel) and returns it.
+pub fn fail(code: hipError_t, why: impl std::fmt::Display) -> hipError_t {
+    eprintln!("ds-hip-standin: {}: {why}", error_name(code));
+    code
+}
+
+struct ModuleEntry {
+    device: usize,
+    id: ModuleId,
+    co: CodeObject,
+}
+
+struct EventEntry {
+    /// The error of the work before the record, if it failed.
+    error: Option<hipError_t>,
+    /// Recorded after a launch that never completes (hang mode).
+    hung: bool,
+}
+
+/// Everything the stand-in owns.
+pub struct State {
+    emu: EmuDevice,
+    /// Visible devices (indices into [`PHYSICAL`]), after `HIP_VISIBLE_DEVICES`.
+    pub visible: Vec<usize>,
+    /// Base address -> contents.
+    allocs: BTreeMap<u64, Vec<u8>>,
+    next_addr: u64,
+    modules: HashMap<u64, ModuleEntry>,
+    functions: HashMap<u64, (u64, String)>,
+    /// Stream -> the error of its last launch, if any.
+    streams: HashMap<u64, Option<hipError_t>>,
+    events: HashMap<u64, EventEntry>,
+    next_handle: u64,
+    hang: bool,
+}
+
+/// `HIP_VISIBLE_DEVICES` as HIP reads it: comma-separated ordinals; parsing stops at the first
+/// entry that is not a valid ordinal.
+pub fn visible_from(var: Option<&str>, physical: usize) -> Vec<usize> {
+    let Some(v) = var else {
+        return (0..physical).collect();
+    };
+    let mut out = Vec::new();
+    for part in v.split(',') {
+        match part.trim().parse::<usize>() {
+            Ok(i) if i < physical && !out.contains(&i) => out.push(i),
+            _ => break,
+        }
+    }
+    out
+}
+
+/// The process's state.
+pub fn state() -> MutexGuard<'static, State> {
+    static STATE: OnceLock<Mutex<State>> = OnceLock::new();
+    STATE
+        .get_or_init(|| {
+            Mutex::new(State {
+                emu: EmuDevice::new(),
+                visible: visible_from(
+                    std::env::var("HIP_VISIBLE_DEVICES").ok().as_deref(),
+                    PHYSICAL.len(),
+                ),
+                allocs: BTreeMap::new(),
+                next_addr: 0x7f00_0000_0000,
+                modules: HashMap::new(),
+                functions: HashMap::new(),
+                streams: HashMap::new(),
+                events: HashMap::new(),
+                next_handle: 0x5eed_0000,
+                hang: std::env::var(ENV_HANG).is_ok_and(|v| v == "1"),
+            })
+        })
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl State {
+    fn handle(&mut self) -> u64 {
+        self.next_handle += 0x10;
+        self.next_handle
+    }
+
+    /// The physical device behind visible ordinal `ordinal`.
+    pub fn physical(&self, ordinal: i32) -> Option<usize> {
+        usize::try_from(ordinal)
+            .ok()
+            .and_then(|i| self.visible.get(i).copied())
+    }
+
+    /// A new allocation of `len` bytes (zeroed); its base address.
+    pub fn malloc(&mut self, len: usize) -> u64 {
+        let base = self.next_addr;
+        self.next_addr += (len as u64).div_ceil(0x1000) * 0x1000 + 0x1000; // a guard gap
+        self.allocs.insert(base, vec![0; len]);
+        base
+    }
+
+    /// Frees the allocation at exactly `base`.
+    pub fn free(&mut self, base: u64) -> hipError_t {
+        match self.allocs.remove(&base) {
+            Some(_) => sys::hipSuccess,
+            None => fail(
+                sys::hipErrorInvalidValue,
+                format!("hipFree({base:#x}): not an allocation's base address"),
+            ),
+        }
+    }
+
+    /// The allocation holding `[addr, addr + len)`, and the offset of `addr` in it.
+    pub fn find(&mut self, addr: u64, len: usize) -> Option<(&mut Vec<u8>, usize)> {
+        let (&base, bytes) = self.allocs.range_mut(..=addr).next_back()?;
+        let off = (addr - base) as usize;
+        (off + len <= bytes.len()).then_some((bytes, off))
+    }
+
+    /// Loads a code object on the current device.
+    pub fn load(&mut self, device: usize, image: &[u8]) -> Result<u64, hipError_t> {
+        let arch = PHYSICAL[device].0;
+        let co = code_object::read(image)
+            .map_err(|e| fail(sys::hipErrorInvalidImage, format!("hipModuleLoadData: {e}")))?;
+        if co.metadata.target != format!("amdgcn-amd-amdhsa--{arch}") {
+            return Err(fail(
+                sys::hipErrorNoBinaryForGpu,
+                format!(
+                    "hipModuleLoadData: the code object targets {:?}, the device is {arch}",
+                    co.metadata.target
+                ),
+            ));
+        }
+        let id = self
+            .emu
+            .load(image)
+            .map_err(|e| fail(sys::hipErrorInvalidImage, format!("hipModuleLoadData: {e}")))?;
+        let h = self.handle();
+        self.modules.insert(h, ModuleEntry { device, id, co });
+        Ok(h)
+    }
+
+    /// Unloads a module (and forgets its functions).
+    pub fn unload(&mut self, module: u64) -> hipError_t {
+        if self.modules.remove(&module).is_none() {
+            return fail(
+                sys::hipErrorInvalidHandle,
+                format!("hipModuleUnload({module:#x}): not a loaded module"),
+            );
+        }
+        self.functions.retain(|_, (m, _)| *m != module);
+        sys::hipSuccess
+    }
+
+    /// The function `name` of `module`.
+    pub fn function(&mut self, module: u64, name: &str) -> Result<u64, hipError_t> {
+        let Some(m) = self.modules.get(&module) else {
+            return Err(fail(
+                sys::hipErrorInvalidHandle,
+                format!("hipModuleGetFunction({module:#x}): not a loaded module"),
+            ));
+        };
+        if m.co.kernel(name).is_none() {
+            return Err(fail(
+                sys::hipErrorNotFound,
+                format!("hipModuleGetFunction: no kernel {name:?} in the module"),
+            ));
+        }
+        let h = self.handle();
+        self.functions.insert(h, (module, name.to_string()));
+        Ok(h)
+    }
+
+    /// A new stream.
+    pub fn stream_create(&mut self) -> u64 {
+        let h = self.handle();
+        self.streams.insert(h, None);
+        h
+    }
+
+    /// Destroys a stream.
+    pub fn stream_destroy(&mut self, s: u64) -> hipError_t {
+        match self.streams.remove(&s) {
+            Some(_) => sys::hipSuccess,
+            None => fail(
+                sys::hipErrorInvalidHandle,
+                format!("hipStreamDestroy({s:#x}): not a stream"),
+            ),
+        }
+    }
+
+    /// Whether `s` is a stream (0 is the null stream).
+    pub fn is_stream(&self, s: u64) -> bool {
+        s == 0 || self.streams.contains_key(&s)
+    }
+
+    /// A new event.
+    pub fn event_create(&mut self) -> u64 {
+        let h = self.handle();
+        self.events.insert(
+            h,
+            EventEntry {
+                error: None,
+                hung: false,
+            },
+        );
+        h
+    }
+
+    /// Records `e` on `s`: it completes when the stream's work so far did.
+    pub fn event_record(&mut self, e: u64, s: u64) -> hipError_t {
+        if !self.is_stream(s) {
+            return fail(
+                sys::hipErrorInvalidHandle,
+                format!("hipEventRecord: {s:#x} is not a stream"),
+            );
+        }
+        let error = self.streams.get(&s).copied().flatten();
+        let hang = self.hang;
+        match self.events.get_mut(&e) {
+            Some(ev) => {
+                *ev = EventEntry { error, hung: hang };
+                sys::hipSuccess
+            }
+            None => fail(
+                sys::hipErrorInvalidHandle,
+                format!("hipEventRecord({e:#x}): not an event"),
+            ),
+        }
+    }
+
+    /// Queries `e`.
+    pub fn event_query(&self, e: u64) -> hipError_t {
+        match self.events.get(&e) {
+            None => fail(
+                sys::hipErrorInvalidHandle,
+                format!("hipEventQuery({e:#x}): not an event"),
+            ),
+            Some(ev) if ev.hung => sys::hipErrorNotReady,
+            Some(ev) => ev.error.unwrap_or(sys::hipSuccess),
+        }
+    }
+
+    /// Destroys an event.
+    pub fn event_destroy(&mut self, e: u64) -> hipError_t {
+        match self.events.remove(&e) {
+            Some(_) => sys::hipSuccess,
+            None => fail(
+                sys::hipErrorInvalidHandle,
+                format!("hipEventDestroy({e:#x}): not an event"),
+            ),
+        }
+    }
+
+    /// Runs `function` over `grid` workgroups of `block` lanes with the kernarg bytes `args`, on
+    /// stream `s`: argument errors are returned; a failure while running is the stream's error,
+    /// seen by the next event query (as a GPU fault would be).
+    pub fn launch(
+        &mut self,
+        device: usize,
+        function: u64,
+        grid: u32,
+        block: u32,
+        s: u64,
+        args: &[u8],
+    ) -> hipError_t {
+        let Some((module, name)) = self.functions.get(&function).cloned() else {
+            return fail(
+                sys::hipErrorInvalidHandle,
+                format!("hipModuleLaunchKernel: {function:#x} is not a function"),
+            );
+        };
+        if !self.is_stream(s) {
+            return fail(
+                sys::hipErrorInvalidHandle,
+                format!("hipModuleLaunchKernel: {s:#x} is not a stream"),
+            );
+        }
+        let m = &self.modules[&module];
+        if m.device != device {
+            return fail(
+                sys::hipErrorInvalidDevice,
+                "hipModuleLaunchKernel: the module was loaded on another device",
+            );
+        }
+        let meta = &m
+            .co
+            .kernel(&name)
+            .expect("checked when the function was looked up")
+            .meta;
+        // The kernarg segment as HIP builds it: each declared argument copied from `args` when it
+        // lies inside the passed buffer; the rest stays zero.
+        let mut segment = vec![0u8; meta.kernarg_segment_size as usize];
+        let mut addresses = Vec::new();
+        for (i, a) in meta.args.iter().enumerate() {
+            let (off, size) = (a.offset as usize, a.size as usize);
+            if a.value_kind != "global_buffer" || size != 8 || off != 8 * i {
+                return fail(
+                    sys::hipErrorNotSupported,
+                    format!("kernel {name}: argument {i} is {} of {size} bytes at {off}; the stand-in runs kernels whose arguments are 8-byte global buffers at 0, 8, 16...", a.value_kind),
+                );
+            }
+            if off + size > segment.len() {
+                return fail(
+                    sys::hipErrorInvalidImage,
+                    format!(
+                        "kernel {name}: argument {i} ends at {} past .kernarg_segment_size {}",
+                        off + size,
+                        segment.len()
+                    ),
+                );
+            }
+            if off + size <= args.len() {
+                segment[off..off + size].copy_from_slice(&args[off..off + size]);
+            }
+            addresses.push(u64::from_le_bytes(
+                segment[off..off + 8].try_into().expect("8 bytes"),
+            ));
+        }
+        if self.hang {
+            return sys::hipSuccess; // the work never completes: events recorded after it hang
+        }
+        let outcome = self.run(m.id, &name, grid, block, &addresses);
+        if let Some(err) = self.streams.get_mut(&s) {
+            *err = outcome.err();
+        } else if let Err(e) = outcome {
+            return e; // null stream: report at once
+        }
+        sys::hipSuccess
+    }
+
+    fn run(
+        &mut self,
+        id: ModuleId,
+        name: &str,
+        grid: u32,
+        block: u32,
+        addresses: &[u64],
+    ) -> Result<(), hipError_t> {
+        let mut buffers = Vec::with_capacity(addresses.len());
+        for (i, &a) in addresses.iter().enumerate() {
+            match self.allocs.get(&a) {
+                Some(bytes) if !addresses[..i].contains(&a) => {
+                    buffers.push(Buffer { name: "stand-in buffer", bytes: bytes.clone(), copy_back: true })
+                }
+                Some(_) => return Err(fail(sys::hipErrorNotSupported, format!("kernel {name}: argument {i} repeats an earlier buffer"))),
+                None => {
+                    return Err(fail(
+                        sys::hipErrorIllegalAddress,
+                        format!("kernel {name}: argument {i} = {a:#x} is not the base of a device allocation"),
+                    ))
+                }
+            }
+        }
+        let mut launch = Launch {
+            kernel: name.to_string(),
+            workgroups: grid,
+            workgroup_size: block,
+            buffers,
+        };
+        self.emu.launch(id, &mut launch).map_err(|e| {
+            fail(
+                sys::hipErrorLaunchFailure,
+                format!("kernel {name} on the emulated device: {e}"),
+            )
+        })?;
+        for (a, b) in addresses.iter().zip(launch.buffers) {
+            self.allocs.insert(*a, b.bytes);
+        }
+        Ok(())
+    }
+}
+
+/// The size of the ELF64 image at `image`, found the way a loader does, from its headers: the
+/// furthest end of the program headers, section headers, segments and (non-NOBITS) sections.
+///
+/// # Safety
+/// `image` points at a readable ELF64 file image of at least the size returned.
+pub unsafe fn elf_size(image: *const u8) -> Result<usize, String> {
+    const LIMIT: u64 = 1 << 28;
+    // SAFETY: the caller's contract covers the header; each later read is inside the size
+    // computed so far from headers that were already read.
+    let read = |off: u64, n: usize| -> Vec<u8> {
+        unsafe { std::slice::from_raw_parts(image.add(off as usize), n) }.to_vec()
+    };
+    let h = read(0, 64);
+    if &h[..4] != b"\x7fELF" || h[4] != 2 || h[5] != 1 {
+        return Err("not a little-endian ELF64 image".into());
+    }
+    let u16_at = |b: &[u8], o: usize| u64::from(u16::from_le_bytes([b[o], b[o + 1]]));
+    let u32_at =
+        |b: &[u8], o: usize| u64::from(u32::from_le_bytes(b[o..o + 4].try_into().expect("4")));
+    let u64_at = |b: &[u8], o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8"));
+    let (phoff, shoff) = (u64_at(&h, 32), u64_at(&h, 40));
+    let (phentsize, phnum, shentsize, shnum) = (
+        u16_at(&h, 54),
+        u16_at(&h, 56),
+        u16_at(&h, 58),
+        u16_at(&h, 60),
+    );
+    let mut end = 64u64
+        .max(phoff + phentsize * phnum)
+        .max(shoff + shentsize * shnum);
+    if end > LIMIT || (phnum > 0 && phentsize < 56) || (shnum > 0 && shentsize < 64) {
+        return Err("ELF header fields are out of range".into());
+    }
+    for i in 0..phnum {
+        let p = read(phoff + i * phentsize, 56);
+        end = end.max(u64_at(&p, 8) + u64_at(&p, 32)); // p_offset + p_filesz
+    }
+    for i in 0..shnum {
+        let s = read(shoff + i * shentsize, 64);
+        if u32_at(&s, 4) != 8 {
+            end = end.max(u64_at(&s, 24) + u64_at(&s, 32)); // sh_offset + sh_size, unless NOBITS
+        }
+    }
+    if end > LIMIT {
+        return Err("ELF segments or sections reach beyond 256 MiB".into());
+    }
+    Ok(end as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hip_visible_devices_filters_and_reorders_and_stops_at_a_bad_entry() {
+        assert_eq!(visible_from(None, 2), [0, 1]);
+        assert_eq!(visible_from(Some("1"), 2), [1]);
+        assert_eq!(visible_from(Some("1,0"), 2), [1, 0]);
+        assert_eq!(visible_from(Some("0,7,1"), 2), [0]);
+        assert!(visible_from(Some(""), 2).is_empty());
+    }
+
+    #[test]
+    fn elf_size_refuses_what_is_not_elf64() {
+        let junk = [0u8; 64];
+        // SAFETY: 64 readable bytes.
+        assert!(unsafe { elf_size(junk.as_ptr()) }
+            .unwrap_err()
+            .contains("not a little-endian ELF64"));
+    }
+
+    #[test]
+    fn every_returned_code_has_hips_name() {
+        for code in [
+            sys::hipErrorInvalidValue,
+            sys::hipErrorInvalidHandle,
+            sys::hipErrorNotReady,
+            sys::hipErrorNoDevice,
+        ] {
+            assert!(error_name(code).starts_with("hipError"), "{code}");
+        }
+        assert_eq!(
+            error_name(sys::hipErrorInvalidHandle),
+            "hipErrorInvalidHandle"
+        );
+        assert_eq!(error_name(12345), "hipErrorUnknown");
+    }
+}
