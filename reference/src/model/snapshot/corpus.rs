@@ -181,7 +181,12 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
         Family::Rmw(_) if info.two_addresses() => {
             // Pair exchange: lanes on distinct pairs, then two lanes on overlapping pairs.
             let mut c = base_case(0b1111);
-            c.lds = counting_lds(LDS_SIZE);
+            let size = if info.offset == OffsetForm::Stride64 {
+                1024
+            } else {
+                LDS_SIZE
+            };
+            c.lds = counting_lds(size);
             let stride = 2 * eb;
             for (i, l) in c.wave.lanes.iter_mut().take(4).enumerate() {
                 l.addr = if i < 2 { stride * i as u32 } else { 0x40 };
@@ -427,7 +432,17 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
             c.lds.set_word(2 * 4 + 128, 0x2222); // lane 1's slot 1
             c.lds.set_word(5 * 4, 0x5555); // lane 4's slot 0
             add("stack8", variant(op, 0, 0, dm), c.clone());
-            add("stack16", variant(op, 0, 0x10, dm), c);
+            add("stack16", variant(op, 0, 0x10, dm), c.clone());
+            // Two lanes on one stack (not what a BVH traversal does, but legal): lane order shows.
+            let mut shared = base_case(0b11);
+            for (i, d1) in [[0x60, INV, INV, INV], [0x70, 0x71, INV, 0x73]]
+                .into_iter()
+                .enumerate()
+            {
+                let l = &mut shared.wave.lanes[i];
+                (l.addr, l.data0[0], l.data1) = (6 << 18, INV, d1);
+            }
+            add("two_lanes_one_stack", variant(op, 0, 0, dm), shared);
         }
         Family::Nop => add("does_nothing", variant(op, 0, 0, dm), {
             let mut c = base_case(0b11);
