@@ -391,10 +391,15 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
         }
         Family::StoreAddTid | Family::LoadAddTid => {
             let mut c = base_case(0x8000_000f);
-            c.lds = counting_lds(LDS_SIZE);
+            if info.family == Family::LoadAddTid {
+                c.lds = counting_lds(LDS_SIZE);
+            }
             c.wave.m0 = 0xffff_0010;
+            let exec = c.wave.exec;
             for (i, l) in c.wave.lanes.iter_mut().enumerate() {
-                l.data0[0] = 0x7700_0000 + i as u32;
+                if exec >> i & 1 == 1 {
+                    l.data0[0] = 0x7700_0000 + i as u32;
+                }
             }
             add(
                 "m0_low_half_plus_offset",
