@@ -33,8 +33,8 @@
 use crate::abi::{self, AbiError};
 use crate::code_object::descriptor::KernelDescriptor;
 use crate::inst::{
-    encode, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp,
-    Vop2Op, Waitcnt,
+    encode, encode_into, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp,
+    SopkOp, SoppOp, Vop2Op, Waitcnt,
 };
 use ds_reference::isa::{DsInst, DsOp, Field, InstError};
 use ds_reference::wave::Variant;
@@ -66,8 +66,6 @@ pub struct Kernel {
     pub insts: Vec<(Inst, &'static str)>,
     /// The machine code (the instructions encoded back to back; the entry is byte 0).
     pub code: Vec<u8>,
-    /// One instruction per line in LLVM syntax, exactly as `llvm-objdump-19 -d` prints them.
-    pub listing: String,
     /// The kernel descriptor (with `kernel_code_entry_byte_offset` 0: the code object writer
     /// sets it once it has placed the code).
     pub descriptor: KernelDescriptor,
@@ -78,6 +76,17 @@ pub struct Kernel {
 }
 
 impl Kernel {
+    /// One instruction per line in LLVM syntax, exactly as `llvm-objdump-19 -d` prints them
+    /// (made on demand: building kernels for a run does not need it).
+    pub fn listing(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::with_capacity(48 * self.insts.len());
+        for (inst, _) in &self.insts {
+            let _ = writeln!(out, "{inst}");
+        }
+        out
+    }
+
     /// The listing with byte offsets and notes, for people (the snapshots).
     pub fn annotated(&self) -> String {
         let mut out = String::new();
@@ -165,7 +174,7 @@ struct Asm {
 
 impl Asm {
     fn emit(&mut self, inst: Inst, note: &'static str) -> Result<(), GenError> {
-        self.code.extend(encode(&inst).map_err(GenError::Encode)?);
+        encode_into(&inst, &mut self.code).map_err(GenError::Encode)?;
         self.insts.push((inst, note));
         Ok(())
     }
@@ -471,14 +480,12 @@ pub fn generate(variant: &Variant) -> Result<Kernel, GenError> {
         "",
     )?;
 
-    let listing = a.insts.iter().map(|(i, _)| format!("{i}\n")).collect();
     Ok(Kernel {
         name: kernel_name(variant),
         variant: *variant,
         descriptor: KernelDescriptor::for_kernel(variant, VGPR_COUNT),
         insts: a.insts,
         code: a.code,
-        listing,
         vgpr_count: VGPR_COUNT,
         sgpr_count: SGPR_COUNT,
     })

@@ -20,7 +20,7 @@ pub fn assembly(kernels: &[Kernel]) -> String {
             s,
             "\n.text\n.globl {n}\n.p2align 8\n.type {n},@function\n.protected {n}\n{n}:\n"
         );
-        for line in k.listing.lines() {
+        for line in k.listing().lines() {
             let _ = writeln!(s, "  {line}");
         }
         let _ = write!(s, ".L{n}_end:\n.size {n}, .L{n}_end-{n}\n");

@@ -118,6 +118,13 @@ fn vgpr_tuple(inst: &Inst, first: u8, dwords: u8) -> Result<(), EncodeError> {
 
 /// Encodes one instruction (with its literal, if any) as little-endian bytes.
 pub fn encode(inst: &Inst) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::with_capacity(12);
+    encode_into(inst, &mut out)?;
+    Ok(out)
+}
+
+/// Appends the encoding of `inst` to `out`, returning its length in bytes.
+pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError> {
     let mut lit = Lit { inst, value: None };
     let words: [u32; 2];
     let len;
@@ -286,16 +293,18 @@ pub fn encode(inst: &Inst) -> Result<Vec<u8>, EncodeError> {
             let w1 = u32::from(vaddr) | u32::from(data) << 8 | sa << 16 | u32::from(vdst) << 24;
             (words, len) = ([w0, w1], 2);
         }
-        Inst::Ds(ds) => return ds.to_bytes().map(|b| b.to_vec()).map_err(EncodeError::Ds),
+        Inst::Ds(ds) => {
+            out.extend_from_slice(&ds.to_bytes().map_err(EncodeError::Ds)?);
+            return Ok(8);
+        }
     }
-    let mut out = Vec::with_capacity(12);
     for w in &words[..len] {
         out.extend_from_slice(&w.to_le_bytes());
     }
     if let Some(v) = lit.value {
         out.extend_from_slice(&v.to_le_bytes());
     }
-    Ok(out)
+    Ok(4 * len + if lit.value.is_some() { 4 } else { 0 })
 }
 
 /// Reads the dword at `at`, or says how many bytes were needed.

@@ -14,7 +14,7 @@ mod codec;
 pub mod ops;
 mod print;
 
-pub use codec::{decode, encode};
+pub use codec::{decode, encode, encode_into};
 pub use ops::{
     GlobalOp, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp,
 };
