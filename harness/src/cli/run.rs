@@ -20,6 +20,9 @@ pub struct RunArgs {
     /// Which device runs the kernels: auto takes hip when a supported GPU is found, else emu.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
+    /// HIP device N (HIP's numbering, after HIP_VISIBLE_DEVICES); default: the first gfx1100.
+    #[arg(long, value_name = "N")]
+    pub device: Option<usize>,
     /// Ops to run: exact mnemonics (gfx11 or legacy) or globs like `ds_add*`; repeatable.
     /// Default: every op a compute kernel can run.
     #[arg(long = "op", value_name = "PATTERN")]
@@ -66,7 +69,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             Err(e) => return usage(e),
         },
     };
-    let opened = match device::open(args.backend) {
+    let opened = match device::open_with(args.backend, args.device) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");

@@ -111,6 +111,12 @@ impl fmt::Debug for Opened {
 /// Opens the device `choice` names. `Auto` asks the HIP probe and takes hip only for a supported
 /// GPU; `Hip` without one is [`DeviceError::Unavailable`], never a silent fallback to emu.
 pub fn open(choice: BackendChoice) -> Result<Opened, DeviceError> {
+    open_with(choice, None)
+}
+
+/// [`open`], with `--device N` (HIP's ordinal among the devices `HIP_VISIBLE_DEVICES` leaves):
+/// `Hip` opens exactly that device or says why not; `Auto` takes it only if it is usable.
+pub fn open_with(choice: BackendChoice, device: Option<usize>) -> Result<Opened, DeviceError> {
     match choice {
         BackendChoice::Emu => Ok(Opened {
             device: Box::new(emu::EmuDevice::new()),
@@ -118,6 +124,22 @@ pub fn open(choice: BackendChoice) -> Result<Opened, DeviceError> {
         }),
         BackendChoice::Auto => {
             let probe = hip::probe();
+            if let Some(n) = device {
+                return match probe.devices.iter().find(|d| d.index == n) {
+                    Some(d) if d.usable => Ok(Opened {
+                        device: Box::new(hip::open(n)?),
+                        reason: format!("--backend auto --device {n}: HIP device {n} ({}) is {}", d.name, d.why),
+                    }),
+                    Some(d) => Ok(Opened {
+                        device: Box::new(emu::EmuDevice::new()),
+                        reason: format!("--backend auto --device {n}: HIP device {n} is not usable ({}), so the emulated device is used", d.why),
+                    }),
+                    None => Ok(Opened {
+                        device: Box::new(emu::EmuDevice::new()),
+                        reason: format!("--backend auto --device {n}: HIP has no device {n} ({}), so the emulated device is used", probe.auto.reason),
+                    }),
+                };
+            }
             match (probe.auto.backend, probe.auto.device) {
                 (Backend::Hip, Some(index)) => Ok(Opened {
                     device: Box::new(hip::open(index)?),
@@ -130,18 +152,28 @@ pub fn open(choice: BackendChoice) -> Result<Opened, DeviceError> {
             }
         }
         BackendChoice::Hip => {
-            let probe = hip::probe();
-            let usable = probe.devices.iter().find(|d| d.usable).map(|d| d.index);
-            match usable {
-                Some(index) => Ok(Opened {
-                    device: Box::new(hip::open(index)?),
-                    reason: format!("--backend hip: {}", probe.auto.reason),
-                }),
-                None => Err(DeviceError::Unavailable(format!(
-                    "--backend hip needs a gfx1100 GPU through HIP, and there is none: {} \
-                     (`ds-harness info` shows what was tried; `--backend emu` runs without a GPU)",
-                    probe.auto.reason
+            // Without --device: the first usable device, else device 0, whose refusal says why.
+            let index = device.unwrap_or_else(|| {
+                hip::probe()
+                    .devices
+                    .iter()
+                    .find(|d| d.usable)
+                    .map_or(0, |d| d.index)
+            });
+            match hip::open(index) {
+                Ok(d) => {
+                    let reason = format!(
+                        "--backend hip: HIP device {index} ({}) is {}",
+                        d.info().name,
+                        d.info().arch
+                    );
+                    Ok(Opened { device: Box::new(d), reason })
+                }
+                Err(DeviceError::Unavailable(why)) => Err(DeviceError::Unavailable(format!(
+                    "--backend hip needs a gfx1100 GPU through HIP, and there is none usable: {why}\n\
+                     (`ds-harness info` shows what HIP offers; `--backend emu` runs without a GPU)"
                 ))),
+                Err(e) => Err(e),
             }
         }
     }
