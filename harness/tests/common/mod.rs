@@ -70,3 +70,23 @@ pub fn stdout(out: &Output) -> String {
 pub fn stderr(out: &Output) -> String {
     String::from_utf8(out.stderr.clone()).expect("utf-8 stderr")
 }
+
+/// A fresh empty directory under the system temp dir for test `name` (removed first if left
+/// over from an earlier run).
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ds-harness-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Runs the built `ds-harness` binary with `DS_HARNESS_HIP_LIB` unset, so `--backend auto`
+/// sees only what the machine has.
+pub fn ds_harness_no_env(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ds-harness"))
+        .args(args)
+        .env_remove("DS_HARNESS_HIP_LIB")
+        .stdin(Stdio::null())
+        .output()
+        .expect("ds-harness runs")
+}

@@ -1,0 +1,236 @@
+//! `ds-harness run`, `replay` and `eval` as a user runs them: the full default suite on the
+//! emulated device, the JSON and JUnit reports read back, and the errors for bad input.
+
+mod common;
+
+use common::{ds_harness_no_env as ds, stderr, stdout, temp_dir};
+use ds_harness::case::CaseFile;
+use ds_harness::corpus;
+use ds_reference::isa::{runnable_ops, DsOp};
+use serde_json::Value;
+
+fn code(out: &std::process::Output) -> i32 {
+    out.status.code().expect("exited")
+}
+
+#[test]
+fn run_without_a_gpu_runs_every_runnable_op_on_emu_and_all_agree() {
+    let dir = temp_dir("run-all");
+    let (json, junit) = (dir.join("r.json"), dir.join("r.xml"));
+    let out = ds(&[
+        "run",
+        "--out",
+        dir.join("out").to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    let (so, se) = (stdout(&out), stderr(&out));
+    assert_eq!(code(&out), 0, "{so}\n{se}");
+    // auto says which device it took and why, on every run.
+    let line = se
+        .lines()
+        .find(|l| l.starts_with("backend: "))
+        .expect("backend line");
+    assert!(line.contains("--backend auto: "), "{line}");
+    let ops: Vec<DsOp> = runnable_ops().collect();
+    assert_eq!(ops.len(), 117);
+
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r["format"], 1);
+    assert_eq!(r["complete"], true);
+    let t = &r["totals"];
+    let per_op = corpus::DEFAULT_CASES_PER_OP as u64;
+    assert_eq!(t["ops"], 117);
+    assert_eq!(t["cases"], 117 * per_op);
+    assert_eq!(t["disagree"], 0);
+    assert_eq!(t["errors"], 0);
+    assert_eq!(
+        t["agree"].as_u64().unwrap() + t["skipped"].as_u64().unwrap(),
+        117 * per_op
+    );
+    let listed: Vec<&str> = r["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["op"].as_str().unwrap())
+        .collect();
+    let names: Vec<&str> = ops.iter().map(|o| o.name()).collect();
+    assert_eq!(listed, names);
+    for o in r["ops"].as_array().unwrap() {
+        assert_eq!(o["cases"], per_op, "{}", o["op"]);
+        assert!(o["agree"].as_u64().unwrap() > 0, "{} ran no case", o["op"]);
+    }
+    // The summary table has a row per op and the totals.
+    assert!(so.lines().any(|l| l.starts_with("ds_add_u32 ")), "{so}");
+    assert!(so.lines().any(|l| l.starts_with("total ")), "{so}");
+
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let doc = roxmltree::Document::parse(&xml).expect("JUnit is well-formed XML");
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    let suites: Vec<_> = root
+        .children()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    assert_eq!(suites.len(), 117);
+    let variants: usize = r["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["variants"].as_array().unwrap().len())
+        .sum();
+    let cases = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .count();
+    assert_eq!(cases, variants);
+    assert_eq!(root.attribute("tests"), Some(variants.to_string().as_str()));
+    assert_eq!(root.attribute("failures"), Some("0"));
+    assert!(!doc
+        .descendants()
+        .any(|n| n.has_tag_name("failure") || n.has_tag_name("error")));
+    // No mismatch, no case files.
+    assert!(!dir.join("out").exists());
+}
+
+#[test]
+fn shards_split_the_ops_and_together_cover_them() {
+    let dir = temp_dir("run-shards");
+    let mut seen = Vec::new();
+    for k in 1..=3 {
+        let json = dir.join(format!("{k}.json"));
+        let shard = format!("{k}/3");
+        let out = ds(&[
+            "run",
+            "--backend",
+            "emu",
+            "--op",
+            "ds_load*",
+            "--cases",
+            "5",
+            "--shard",
+            &shard,
+            "--json",
+            json.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let r: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(r["meta"]["shard"], shard.as_str());
+        seen.extend(
+            r["ops"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["op"].as_str().unwrap().to_string()),
+        );
+    }
+    seen.sort();
+    let mut want: Vec<String> = runnable_ops()
+        .filter(|o| o.name().starts_with("ds_load"))
+        .map(|o| o.name().to_string())
+        .collect();
+    want.sort();
+    assert_eq!(seen, want);
+}
+
+#[test]
+fn an_unknown_op_is_usage_error_with_suggestions() {
+    let out = ds(&["run", "--backend", "emu", "--op", "ds_add_u3"]);
+    assert_eq!(code(&out), 2);
+    let e = stderr(&out);
+    assert!(e.contains("--op ds_add_u3: no DS op matches"), "{e}");
+    assert!(e.contains("did you mean ds_add_u32"), "{e}");
+    let out = ds(&["run", "--backend", "emu", "--op", "ds_gws_init"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("cannot run from a compute kernel"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_bad_shard_spec_is_a_usage_error() {
+    for spec in ["0/2", "3/2", "2", "a/b", "1/0"] {
+        let out = ds(&["run", "--backend", "emu", "--shard", spec]);
+        assert_eq!(code(&out), 2, "{spec}");
+        assert!(
+            stderr(&out).contains(&format!("--shard {spec}: expected K/N")),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let out = ds(&["run", "--backend", "emu", "--cases", "0"]);
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn a_malformed_case_file_is_a_usage_error_naming_line_and_column() {
+    let dir = temp_dir("bad-case");
+    let path = dir.join("bad.json");
+    std::fs::write(&path, "{\n  \"format\": 1,\n  \"id\": oops\n}\n").unwrap();
+    for cmd in ["eval", "replay"] {
+        let out = ds(&[cmd, path.to_str().unwrap()]);
+        assert_eq!(code(&out), 2, "{cmd}");
+        let e = stderr(&out);
+        assert!(e.contains(&format!("{}:3:", path.display())), "{cmd}: {e}");
+        assert!(e.contains("docs/case-format.md"), "{e}");
+    }
+    let out = ds(&["eval", dir.join("missing.json").to_str().unwrap()]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("cannot read case file"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn backend_hip_without_a_gpu_is_unavailable_not_a_fallback() {
+    let probe = ds_harness::device::hip::probe();
+    if probe.devices.iter().any(|d| d.usable) {
+        eprintln!("skipped: this machine has a usable HIP device");
+        return;
+    }
+    let out = ds(&[
+        "run",
+        "--backend",
+        "hip",
+        "--op",
+        "ds_add_u32",
+        "--cases",
+        "1",
+    ]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(e.contains("--backend hip needs a gfx1100 GPU"), "{e}");
+    assert!(!e.contains("backend: emu"), "{e}");
+}
+
+#[test]
+fn eval_prints_the_model_outcome_and_replay_agrees_on_emu() {
+    let dir = temp_dir("eval-replay");
+    let op = DsOp::from_name("ds_add_rtn_u32").unwrap();
+    let vc = &corpus::for_op(op, 1, 9)[1];
+    let gc = &vc.cases[0];
+    let file = CaseFile::new(&gc.id, 1, vc.variant, gc.case.clone());
+    let path = dir.join("case.json");
+    file.write(&path).unwrap();
+
+    let out = ds(&["eval", path.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let want = ds_reference::model::execute(&vc.variant.inst(), vc.variant.mode, &gc.case).unwrap();
+    assert_eq!(v["outcome"], serde_json::to_value(&want).unwrap());
+    assert_eq!(v["id"], gc.id.as_str());
+
+    let out = ds(&["replay", path.to_str().unwrap(), "--backend", "emu"]);
+    let so = stdout(&out);
+    assert_eq!(code(&out), 0, "{so}\n{}", stderr(&out));
+    assert!(so.contains("AGREE"), "{so}");
+    assert!(so.contains(&vc.variant.inst().to_string()), "{so}");
+}

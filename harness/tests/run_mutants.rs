@@ -1,0 +1,266 @@
+//! The harness can fail: a broken model, a broken device and a broken kernel are each caught by
+//! a run, reported under the right op and variant, with the right lane and values, in the case
+//! files, the JSON and the JUnit XML.
+
+mod common;
+
+use common::temp_dir;
+use ds_harness::case::CaseFile;
+use ds_harness::corpus;
+use ds_harness::device::emu::{EmuDevice, Fault};
+use ds_harness::device::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
+use ds_harness::run::diff::{diff, Difference};
+use ds_harness::run::report::{Report, RunMeta};
+use ds_harness::run::{self, RunConfig};
+use ds_kernels::generator;
+use ds_reference::isa::{DsInst, DsOp};
+use ds_reference::model::{self, Unmodelled};
+use ds_reference::wave::{Case, FpMode, Outcome};
+use serde_json::Value;
+
+fn op(name: &str) -> DsOp {
+    DsOp::from_name(name).unwrap()
+}
+
+fn meta() -> RunMeta {
+    RunMeta {
+        backend: "emu".into(),
+        backend_reason: "test".into(),
+        device: "emu".into(),
+        arch: "gfx1100".into(),
+        seed: corpus::DEFAULT_SEED,
+        cases_per_op: corpus::DEFAULT_CASES_PER_OP,
+        shard: None,
+    }
+}
+
+fn config(ops: &[&str], name: &str) -> RunConfig {
+    let dir = temp_dir(name);
+    RunConfig {
+        out_dir: dir.join("out"),
+        json: Some(dir.join("r.json")),
+        junit: Some(dir.join("r.xml")),
+        ..RunConfig::new(ops.iter().map(|n| op(n)).collect())
+    }
+}
+
+/// The model with one op's update function changed: ds_sub_u32 computes `data - mem` (rsub).
+fn model_with_sub_swapped(inst: &DsInst, mode: FpMode, case: &Case) -> Result<Outcome, Unmodelled> {
+    if inst.op == op("ds_sub_u32") {
+        let rsub = DsInst {
+            op: op("ds_rsub_u32"),
+            ..*inst
+        };
+        return model::execute(&rsub, mode, case);
+    }
+    model::execute(inst, mode, case)
+}
+
+fn json(cfg: &RunConfig) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(cfg.json.as_ref().unwrap()).unwrap()).unwrap()
+}
+
+fn junit(cfg: &RunConfig) -> String {
+    std::fs::read_to_string(cfg.junit.as_ref().unwrap()).unwrap()
+}
+
+#[test]
+fn a_broken_model_is_caught_on_its_op_with_the_right_values() {
+    let cfg = RunConfig {
+        expect: model_with_sub_swapped,
+        ..config(&["ds_add_u32", "ds_sub_u32"], "mutant-model")
+    };
+    let report = run::run(&cfg, &mut EmuDevice::new(), meta()).unwrap();
+    assert!(!report.all_agree());
+    let (add, sub) = (&report.ops[0], &report.ops[1]);
+    assert_eq!((add.op.as_str(), add.disagree), ("ds_add_u32", 0));
+    assert_eq!(sub.op, "ds_sub_u32");
+    assert!(
+        sub.disagree > sub.cases / 2,
+        "{} of {}",
+        sub.disagree,
+        sub.cases
+    );
+    assert_eq!(sub.mismatches.len(), sub.disagree);
+
+    // Single-lane cases: the LDS word at the lane's address is `data - mem` in the mutant model
+    // and `mem - data` on the device.
+    let mut checked = 0;
+    for m in sub.mismatches.iter().filter(|m| m.id.contains("exec-one")) {
+        let file = CaseFile::read(m.path.as_ref().unwrap().as_ref()).unwrap();
+        let wave = &file.case.wave;
+        let lane = wave.exec.trailing_zeros() as usize;
+        let at = wave.lanes[lane]
+            .addr
+            .wrapping_add(file.variant.inst().offset16() as u32);
+        if at % 4 != 0 || at + 4 > file.variant.lds_size {
+            continue;
+        }
+        let (mem, data) = (file.case.lds.word(at), wave.lanes[lane].data0[0]);
+        let want = Difference::Lds {
+            at,
+            model: data.wrapping_sub(mem),
+            device: mem.wrapping_sub(data),
+        };
+        assert_eq!(m.differences, vec![want], "{}", m.id);
+        checked += 1;
+    }
+    assert!(
+        checked >= 3,
+        "only {checked} single-lane mismatches checked"
+    );
+
+    let r = json(&cfg);
+    assert_eq!(r["totals"]["disagree"], sub.disagree);
+    assert_eq!(
+        r["ops"][1]["mismatches"].as_array().unwrap().len(),
+        sub.disagree
+    );
+    assert_eq!(
+        r["ops"][1]["mismatches"][0]["differences"][0]["where"],
+        "lds"
+    );
+}
+
+#[test]
+fn a_broken_device_is_caught_on_the_right_lane_and_replays() {
+    let fault = Fault {
+        op: op("ds_load_b64"),
+        lane: 5,
+        word: 1,
+        xor: 0x8000_0000,
+    };
+    let cfg = config(&["ds_load_b64", "ds_store_b32"], "mutant-device");
+    let report = run::run(&cfg, &mut EmuDevice::new().with_fault(fault), meta()).unwrap();
+    let load = &report.ops[0];
+    // Exactly the cases where lane 5 runs the load disagree, each on lane 5's vdst[1] alone.
+    let lane5: usize = corpus::for_op(fault.op, cfg.seed, cfg.cases_per_op)
+        .iter()
+        .flat_map(|v| &v.cases)
+        .filter(|c| c.case.wave.exec >> 5 & 1 == 1)
+        .count();
+    assert!(lane5 > 0);
+    assert_eq!(load.disagree, lane5);
+    for m in &load.mismatches {
+        match m.differences[..] {
+            [Difference::Vdst {
+                lane: 5,
+                word: 1,
+                active: true,
+                model,
+                device,
+            }] => assert_eq!(model ^ device, 0x8000_0000, "{}", m.id),
+            ref other => panic!("{}: {other:?}", m.id),
+        }
+    }
+    // Another op is untouched by the fault.
+    assert_eq!(report.ops[1].disagree, 0);
+
+    // The case file replays the disagreement on the same device.
+    let m = &load.mismatches[0];
+    assert!(m.replay.starts_with("ds-harness replay "), "{}", m.replay);
+    assert!(m.replay.contains(m.path.as_ref().unwrap()), "{}", m.replay);
+    let file = CaseFile::read(m.path.as_ref().unwrap().as_ref()).unwrap();
+    let mut dev = EmuDevice::new().with_fault(fault);
+    let again = run::run_one(&mut dev, &file.variant, &file.case).unwrap();
+    assert_eq!(Some(&again), file.device.as_ref().map(|d| &d.outcome));
+    let expected = file.expected.unwrap();
+    assert_eq!(
+        diff(
+            file.variant.op.info(),
+            file.case.wave.exec,
+            &expected,
+            &again
+        ),
+        m.differences
+    );
+
+    // JUnit: the failure sits in the load's suite, names the case file and the replay command.
+    let xml = junit(&cfg);
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let failures: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .collect();
+    assert!(!failures.is_empty());
+    for f in &failures {
+        let suite = f.ancestors().find(|n| n.has_tag_name("testsuite")).unwrap();
+        assert_eq!(suite.attribute("name"), Some("ds_load_b64"));
+        let text = f.text().unwrap();
+        assert!(text.contains("replay: ds-harness replay"), "{text}");
+        assert!(text.contains("lane 5 (active) vdst[1]"), "{text}");
+    }
+    assert!(xml.contains(m.path.as_ref().unwrap()));
+    let root = doc.root_element();
+    assert_eq!(
+        root.attribute("failures"),
+        Some(failures.len().to_string().as_str())
+    );
+}
+
+/// A device whose code object is patched before loading: one byte sequence replaced by another.
+#[derive(Debug)]
+struct PatchedDevice {
+    inner: EmuDevice,
+    from: [u8; 8],
+    to: [u8; 8],
+}
+
+impl Device for PatchedDevice {
+    fn info(&self) -> &DeviceInfo {
+        self.inner.info()
+    }
+    fn load(&mut self, code_object: &[u8]) -> Result<ModuleId, DeviceError> {
+        let mut bytes = code_object.to_vec();
+        let hits: Vec<usize> = (0..bytes.len() - 8)
+            .step_by(4)
+            .filter(|&i| bytes[i..i + 8] == self.from)
+            .collect();
+        assert_eq!(hits.len(), 1, "the patched instruction occurs once");
+        bytes[hits[0]..hits[0] + 8].copy_from_slice(&self.to);
+        self.inner.load(&bytes)
+    }
+    fn launch(&mut self, module: ModuleId, launch: &mut Launch) -> Result<(), DeviceError> {
+        self.inner.launch(module, launch)
+    }
+}
+
+#[test]
+fn a_broken_kernel_is_caught_in_its_variant_only() {
+    // The ds_add_u32 kernel of variant `o0` gets offset:4 instead of offset:0.
+    let variant = corpus::variants(op("ds_add_u32"))[0].0;
+    assert_eq!(variant.inst().offset16(), 0);
+    let good = generator::test_inst(&variant).unwrap();
+    let bad = DsInst { offset0: 4, ..good };
+    let mut dev = PatchedDevice {
+        inner: EmuDevice::new(),
+        from: good.to_bytes().unwrap(),
+        to: bad.to_bytes().unwrap(),
+    };
+    let cfg = config(&["ds_add_u32"], "mutant-kernel");
+    let report: Report = run::run(&cfg, &mut dev, meta()).unwrap();
+    let add = &report.ops[0];
+    assert!(add.disagree > 0);
+    for v in &add.variants {
+        assert_eq!(v.disagree > 0, v.tag == "o0", "variant {}", v.tag);
+    }
+    assert!(add.mismatches.iter().all(|m| m.variant == "o0"));
+    // Some lane's add landed 4 bytes past where the model put it.
+    let lds: Vec<u32> = add
+        .mismatches
+        .iter()
+        .flat_map(|m| &m.differences)
+        .filter_map(|d| match d {
+            Difference::Lds { at, .. } => Some(*at),
+            _ => None,
+        })
+        .collect();
+    assert!(!lds.is_empty());
+    let r = json(&cfg);
+    assert_eq!(r["ops"][0]["op"], "ds_add_u32");
+    assert_eq!(r["ops"][0]["variants"][0]["tag"], "o0");
+    assert_eq!(
+        r["ops"][0]["variants"][0]["disagree"],
+        add.variants[0].disagree
+    );
+}
