@@ -7,6 +7,7 @@ use std::process::ExitCode;
 mod asm;
 mod eval;
 mod info;
+mod kernel;
 mod list;
 mod replay;
 mod run;
@@ -39,6 +40,8 @@ pub enum Command {
     List(list::ListArgs),
     /// What this machine offers: HIP runtime, devices and their arch, what `--backend auto` takes.
     Info(info::InfoArgs),
+    /// Write one DS variant's kernel as a code object, or print its listing.
+    Kernel(kernel::KernelArgs),
     /// Run every selected DS op on a device and diff against the reference model.
     Run(run::RunArgs),
     /// Run one case file on a device and the model, side by side.
@@ -54,6 +57,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Disasm => asm::disassemble(std::io::stdin().lock(), &mut std::io::stdout().lock()),
         Command::List(args) => list::run(&args),
         Command::Info(args) => info::run(&args, &mut std::io::stdout().lock()),
+        Command::Kernel(args) => kernel::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Eval(args) => eval::run(&args),

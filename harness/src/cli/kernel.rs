@@ -1,0 +1,156 @@
+//! `ds-harness kernel OP`: the gfx1100 kernel of one DS variant (ds-kernels' generator), written as
+//! an HSA code object (`--out FILE`, default `<kernel>.co`) or printed as its listing
+//! (`--listing`, what `llvm-objdump-19 -d --mcpu=gfx1100` shows). The LDS size defaults to
+//! `ds_kernels::DEFAULT_LDS_SIZE` (1024 bytes).
+
+use super::{EXIT_OK, EXIT_USAGE};
+use ds_kernels::{code_object, generator};
+use ds_reference::isa::{suggest, DsOp};
+use ds_reference::wave::{FpMode, Variant};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct KernelArgs {
+    /// The DS op (gfx11 or pre-gfx11 mnemonic), e.g. ds_add_rtn_u32.
+    pub op: String,
+    /// A 16-bit byte offset (`offset:N`), for ops with one offset.
+    #[arg(long, conflicts_with_all = ["offset0", "offset1"])]
+    pub offset: Option<u16>,
+    /// OFFSET0, for `_2addr` ops (`offset0:N`, in elements).
+    #[arg(long)]
+    pub offset0: Option<u8>,
+    /// OFFSET1, for `_2addr` ops (`offset1:M`, in elements).
+    #[arg(long)]
+    pub offset1: Option<u8>,
+    /// LDS bytes allocated to the workgroup (a multiple of 4, at most 65536).
+    #[arg(long, default_value_t = ds_kernels::DEFAULT_LDS_SIZE)]
+    pub lds_size: u32,
+    /// Flush FP32 denormals (default: keep them).
+    #[arg(long)]
+    pub flush_fp32_denormals: bool,
+    /// Flush FP16/FP64 denormals (default: keep them).
+    #[arg(long)]
+    pub flush_fp16_fp64_denormals: bool,
+    /// Turn IEEE mode off (default: on).
+    #[arg(long)]
+    pub no_ieee: bool,
+    /// Where to write the code object (default: `<kernel name>.co`, unless --listing is given).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the kernel's listing (LLVM syntax, one instruction per line).
+    #[arg(long)]
+    pub listing: bool,
+}
+
+pub fn run(args: &KernelArgs) -> anyhow::Result<ExitCode> {
+    let Some(op) = DsOp::from_name(&args.op) else {
+        let near = suggest(&args.op, 3);
+        if near.is_empty() {
+            eprintln!(
+                "error: unknown DS op `{}` (`ds-harness list` shows all of them)",
+                args.op
+            );
+        } else {
+            eprintln!(
+                "error: unknown DS op `{}`: did you mean {}?",
+                args.op,
+                near.join(", ")
+            );
+        }
+        return Ok(ExitCode::from(EXIT_USAGE));
+    };
+    let [offset0, offset1] = match args.offset {
+        Some(o) => o.to_le_bytes(),
+        None => [args.offset0.unwrap_or(0), args.offset1.unwrap_or(0)],
+    };
+    let variant = Variant {
+        op,
+        offset0,
+        offset1,
+        lds_size: args.lds_size,
+        mode: FpMode {
+            fp32_denormals: !args.flush_fp32_denormals,
+            fp16_fp64_denormals: !args.flush_fp16_fp64_denormals,
+            ieee: !args.no_ieee,
+        },
+    };
+    let kernel = match generator::generate(&variant) {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    };
+    if args.listing {
+        print!("{}", kernel.listing());
+    }
+    if args.out.is_some() || !args.listing {
+        let path = args
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("{}.co", kernel.name)));
+        let bytes = code_object::write(std::slice::from_ref(&kernel));
+        std::fs::write(&path, &bytes)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        eprintln!(
+            "wrote {} ({} bytes): kernel {}",
+            path.display(),
+            bytes.len(),
+            kernel.name
+        );
+    }
+    Ok(ExitCode::from(EXIT_OK))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(op: &str) -> KernelArgs {
+        KernelArgs {
+            op: op.into(),
+            offset: None,
+            offset0: None,
+            offset1: None,
+            lds_size: ds_kernels::DEFAULT_LDS_SIZE,
+            flush_fp32_denormals: false,
+            flush_fp16_fp64_denormals: false,
+            no_ieee: false,
+            out: None,
+            listing: false,
+        }
+    }
+
+    #[test]
+    fn unknown_and_unrunnable_ops_are_usage_errors() {
+        assert_eq!(
+            run(&args("ds_add_rtn_u3")).unwrap(),
+            ExitCode::from(EXIT_USAGE)
+        );
+        assert_eq!(
+            run(&args("ds_gws_init")).unwrap(),
+            ExitCode::from(EXIT_USAGE)
+        );
+        let mut bad_lds = args("ds_add_u32");
+        bad_lds.lds_size = 6;
+        assert_eq!(run(&bad_lds).unwrap(), ExitCode::from(EXIT_USAGE));
+    }
+
+    #[test]
+    fn out_writes_a_code_object_holding_the_variant() {
+        let path =
+            std::env::temp_dir().join(format!("ds-harness-kernel-{}.co", std::process::id()));
+        let mut a = args("ds_read2_b32");
+        (a.offset0, a.offset1, a.lds_size, a.no_ieee) = (Some(3), Some(9), 256, true);
+        a.out = Some(path.clone());
+        assert_eq!(run(&a).unwrap(), ExitCode::from(EXIT_OK));
+        let co = code_object::read(&std::fs::read(&path).unwrap()).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(co.kernels.len(), 1);
+        let k = &co.kernels[0];
+        assert_eq!(k.name, "ds_load_2addr_b32_o3_9_l256_m110");
+        assert_eq!(k.descriptor.group_segment_fixed_size, 256);
+        assert!(!k.descriptor.fp_mode().ieee);
+    }
+}
