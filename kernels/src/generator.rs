@@ -29,6 +29,14 @@
 //! (`s_waitcnt vmcnt(0) lgkmcnt(0)`); set M0, then EXEC; run the instruction;
 //! `s_waitcnt lgkmcnt(0)`; restore EXEC; store every lane's vdst and addr; copy LDS out to
 //! `lds_out` the same way it came in; `s_endpgm`. One wave per workgroup, so no barrier is needed.
+//!
+//! What a device must execute (every kernel uses only these): `s_load_b256`, `s_load_b64`,
+//! `s_waitcnt`, `s_mul_i32`, `s_add_u32`, `s_addc_u32` (carry in/out through SCC), `s_add_i32`,
+//! `s_lshl_b32`, `s_movk_i32`, `s_cmp_lg_u32`, `s_cbranch_scc1`, `s_mov_b32` (to `m0` and
+//! `exec_lo`, from SGPRs and constants), `s_nop`, `s_endpgm`, `v_and_b32_e32`,
+//! `v_lshlrev_b32_e32`, `v_add_nc_u32_e32`, `global_load_b32/b64/b96/b128` and
+//! `global_store_b32/b128` (SGPR base + VGPR offset), `ds_store_b32`, `ds_load_b32`, and the DS
+//! instruction under test. `tests/emitted_forms.rs` pins this list.
 
 use crate::abi::{self, AbiError};
 use crate::code_object::descriptor::KernelDescriptor;

@@ -8,7 +8,9 @@
 //! - [`abi`]: THE kernel ABI (kernarg layout, per-case buffers, strides), with
 //!   [`abi::pack`] (cases -> [`launch::Launch`]) and [`abi::unpack`] (launch -> outcomes).
 //! - [`generator`]: [`generator::kernel_name`] and [`generator::generate`]: one kernel per
-//!   variant, from one template.
+//!   variant, from one template ([`generator::Kernel`]: name, instructions, code, descriptor,
+//!   register counts; `listing()` and `annotated()` on demand). Its docs list the entry state
+//!   and the instructions a device must execute.
 //! - [`code_object`]: [`code_object::write`] (kernels -> ELF code object) and
 //!   [`code_object::read`] (ELF -> kernels with their parsed descriptors, code and metadata).
 //! - [`launch`]: the launch contract every device implements.

@@ -224,3 +224,44 @@ fn branch_target_counts_dwords_from_the_next_instruction() {
         None
     );
 }
+
+#[test]
+fn the_vector_file_covers_every_op_of_every_table() {
+    let mut seen = std::collections::HashSet::new();
+    for (bytes, _) in vectors() {
+        let (inst, _) = decode(&bytes).unwrap();
+        let name = match inst {
+            Inst::Sop1 { op, .. } => op.name(),
+            Inst::Sop2 { op, .. } => op.name(),
+            Inst::Sopk { op, .. } => op.name(),
+            Inst::Sopc { op, .. } => op.name(),
+            Inst::Sopp { op, .. } => op.name(),
+            Inst::Smem { op, .. } => op.name(),
+            Inst::Vop1 { op, .. } => op.name(),
+            Inst::Vop2 { op, .. } => op.name(),
+            Inst::Vop3 { op, .. } => op.name(),
+            Inst::Vopc { op, .. } => op.name(),
+            Inst::Global { op, .. } => op.name(),
+            Inst::Ds(ds) => ds.op.name(),
+        };
+        seen.insert(name);
+    }
+    let all = Sop1Op::ALL
+        .iter()
+        .map(|o| o.name())
+        .chain(Sop2Op::ALL.iter().map(|o| o.name()))
+        .chain(SopkOp::ALL.iter().map(|o| o.name()))
+        .chain(SopcOp::ALL.iter().map(|o| o.name()))
+        .chain(SoppOp::ALL.iter().map(|o| o.name()))
+        .chain(SmemOp::ALL.iter().map(|o| o.name()))
+        .chain(Vop1Op::ALL.iter().map(|o| o.name()))
+        .chain(Vop2Op::ALL.iter().map(|o| o.name()))
+        .chain(Vop3Op::ALL.iter().map(|o| o.name()))
+        .chain(VopcOp::ALL.iter().map(|o| o.name()))
+        .chain(GlobalOp::ALL.iter().map(|o| o.name()));
+    let missing: Vec<&str> = all.filter(|n| !seen.contains(n)).collect();
+    assert!(
+        missing.is_empty(),
+        "ops without an llvm-mc-19 vector: {missing:?}"
+    );
+}
