@@ -10,12 +10,13 @@ use ds_harness::corpus;
 use ds_harness::device::emu::{EmuDevice, Fault};
 use ds_harness::device::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::run::diff::{diff, Difference};
+use ds_harness::run::legal::Legality;
 use ds_harness::run::report::{Report, RunMeta};
 use ds_harness::run::{self, RunConfig};
 use ds_kernels::generator;
 use ds_reference::isa::{DsInst, DsOp};
 use ds_reference::model::{self, Unmodelled};
-use ds_reference::wave::{Case, FpMode, Outcome};
+use ds_reference::wave::{Case, FpMode, Outcome, Variant};
 use serde_json::Value;
 
 fn op(name: &str) -> DsOp {
@@ -56,6 +57,12 @@ fn model_with_sub_swapped(inst: &DsInst, mode: FpMode, case: &Case) -> Result<Ou
     model::execute(inst, mode, case)
 }
 
+/// The mutant model's judge: it knows no legal alternatives (the real model's would recompute the
+/// unbroken expectation and accept the device).
+fn no_alternatives(_: &Variant, _: &Case, _: &Outcome, _: &Outcome) -> Legality {
+    Legality::Illegal("the mutant model allows no alternatives".into())
+}
+
 fn json(cfg: &RunConfig) -> Value {
     serde_json::from_str(&std::fs::read_to_string(cfg.json.as_ref().unwrap()).unwrap()).unwrap()
 }
@@ -68,6 +75,7 @@ fn junit(cfg: &RunConfig) -> String {
 fn a_broken_model_is_caught_on_its_op_with_the_right_values() {
     let cfg = RunConfig {
         expect: model_with_sub_swapped,
+        judge: no_alternatives,
         ..config(&["ds_add_u32", "ds_sub_u32"], "mutant-model")
     };
     let report = run::run(&cfg, &mut EmuDevice::new(), meta()).unwrap();
@@ -93,7 +101,7 @@ fn a_broken_model_is_caught_on_its_op_with_the_right_values() {
         let at = wave.lanes[lane]
             .addr
             .wrapping_add(file.variant.inst().offset16() as u32);
-        if at % 4 != 0 || at + 4 > file.variant.lds_size {
+        if !at.is_multiple_of(4) || at + 4 > file.variant.lds_size {
             continue;
         }
         let (mem, data) = (file.case.lds.word(at), wave.lanes[lane].data0[0]);

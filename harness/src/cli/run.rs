@@ -95,6 +95,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         junit: args.junit.clone(),
         progress: std::io::stderr().is_terminal(),
         expect: ds_reference::model::execute,
+        judge: crate::run::legal::judge,
     };
     let meta = RunMeta {
         backend: info.backend.to_string(),

@@ -14,7 +14,7 @@ use crate::device::{Device, DeviceError, ModuleId};
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::isa::{DsInst, DsOp};
 use ds_reference::model::{self, Unmodelled};
-use ds_reference::wave::{Case, FpMode, Outcome};
+use ds_reference::wave::{Case, FpMode, Outcome, Variant};
 use report::{Mismatch, OpResult, Report, RunMeta, VariantResult, MAX_LISTED_DIFFERENCES};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -23,6 +23,10 @@ use std::time::Instant;
 /// What computes the expected outcome: the reference model, or (in tests of the harness) a
 /// deliberately broken stand-in.
 pub type ExpectFn = fn(&DsInst, FpMode, &Case) -> Result<Outcome, Unmodelled>;
+
+/// What judges a device outcome that differs from the expectation: normally the model's
+/// legal-outcome check ([`legal::judge`]); a stand-in model brings its own.
+pub type JudgeFn = fn(&Variant, &Case, &Outcome, &Outcome) -> legal::Legality;
 
 /// Cases per launch at most (a launch is one workgroup per case).
 pub const MAX_CASES_PER_LAUNCH: usize = 512;
@@ -46,6 +50,8 @@ pub struct RunConfig {
     pub progress: bool,
     /// The expectation (normally [`model::execute`]).
     pub expect: ExpectFn,
+    /// The judge of differing outcomes (normally [`legal::judge`]).
+    pub judge: JudgeFn,
 }
 
 impl RunConfig {
@@ -60,6 +66,7 @@ impl RunConfig {
             junit: None,
             progress: false,
             expect: model::execute,
+            judge: legal::judge,
         }
     }
 }
@@ -220,11 +227,17 @@ fn run_op(
                     vr.agree += 1;
                     continue;
                 }
-                if let Some(choice) = legal::accepts(&vc.variant, &gc.case, &expected, &dev) {
-                    vr.agree += 1;
-                    *res.choices.entry(choice).or_default() += 1;
-                    continue;
-                }
+                let note = match (cfg.judge)(&vc.variant, &gc.case, &expected, &dev) {
+                    legal::Legality::Legal(choice) => {
+                        vr.agree += 1;
+                        *res.choices.entry(choice).or_default() += 1;
+                        continue;
+                    }
+                    legal::Legality::Illegal(_) => None,
+                    legal::Legality::Undecided(why) => {
+                        Some(format!("legal-outcome search undecided: {why}"))
+                    }
+                };
                 vr.disagree += 1;
                 let mut file = CaseFile::new(&gc.id, cfg.seed, vc.variant, gc.case.clone());
                 file.expected = Some(expected);
@@ -244,6 +257,7 @@ fn run_op(
                     replay,
                     differences: diffs.iter().take(MAX_LISTED_DIFFERENCES).copied().collect(),
                     total_differences: diffs.len(),
+                    note,
                 });
             }
             if let Some(b) = bar {
@@ -263,7 +277,7 @@ fn run_op(
 fn launch(
     device: &mut dyn Device,
     module: ModuleId,
-    variant: &ds_reference::wave::Variant,
+    variant: &Variant,
     cases: &[Case],
 ) -> Result<Vec<Outcome>, String> {
     let mut l = abi::pack(variant, cases).map_err(|e| e.to_string())?;
@@ -275,7 +289,7 @@ fn launch(
 /// device left.
 pub fn run_one(
     device: &mut dyn Device,
-    variant: &ds_reference::wave::Variant,
+    variant: &Variant,
     case: &Case,
 ) -> Result<Outcome, RunError> {
     let kernel = generator::generate(variant).map_err(|e| RunError::Build(e.to_string()))?;

@@ -92,6 +92,8 @@ pub struct Mismatch {
     pub differences: Vec<Difference>,
     /// How many differences there are in all.
     pub total_differences: usize,
+    /// A remark on the verdict (e.g. the legal-outcome search gave up).
+    pub note: Option<String>,
 }
 
 /// Sums over ops.
