@@ -325,7 +325,7 @@ fn hand_kept_hip_and_hsa_declarations_match_the_rocm_headers() {
         let (o, t) = (canon(ty, &ours), canon(tty, &theirs));
         // Pointer macros are integers on our side by design; their width is checked instead.
         let types_agree = if pointer_macro {
-            o == "usize" && t == "usize" || o == "usize" && t == "u64"
+            o == "usize" && (t == "usize" || t == "u64")
         } else {
             o == t
         };

@@ -90,3 +90,44 @@ pub fn ds_harness_no_env(args: &[&str]) -> Output {
         .output()
         .expect("ds-harness runs")
 }
+
+/// Runs the built `ds-harness` with `env` set and the HIP/ROCm variables that would change its
+/// answer (`DS_HARNESS_HIP_*`, `*_VISIBLE_DEVICES`, `ROCM_PATH`) cleared first.
+pub fn ds_harness_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ds-harness"));
+    for var in [
+        "DS_HARNESS_HIP_LIB",
+        "DS_HARNESS_HIP_SEARCH",
+        "DS_HARNESS_HIP_TIMEOUT",
+        "DS_HIP_STANDIN_HANG",
+        "HIP_VISIBLE_DEVICES",
+        "ROCR_VISIBLE_DEVICES",
+        "CUDA_VISIBLE_DEVICES",
+        "ROCM_PATH",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null());
+    cmd.output().expect("ds-harness runs")
+}
+
+/// The stand-in HIP runtime (`cargo build -p hip-standin`), next to this test's target dir, or
+/// `$DS_HIP_STANDIN_LIB`. When missing: skip with the command to run, or fail under `CI=true`.
+pub fn standin_lib() -> Option<String> {
+    let path = std::env::var("DS_HIP_STANDIN_LIB").ok().unwrap_or_else(|| {
+        let exe = std::env::current_exe().expect("test binary path");
+        // <target>/<profile>/deps/<test> -> <target>/<profile>/libds_hip_standin.so
+        let dir = exe.parent().and_then(|d| d.parent()).expect("target dir");
+        dir.join("libds_hip_standin.so")
+            .to_string_lossy()
+            .into_owned()
+    });
+    let found = std::path::Path::new(&path).exists();
+    require(
+        found,
+        &format!("the stand-in HIP runtime {path} is not built: run `cargo build -p hip-standin` (same profile and target dir) first"),
+    )
+    .then_some(path)
+}

@@ -1,0 +1,322 @@
+//! The hip device's own code path, end to end, through the stand-in HIP runtime
+//! (`libds_hip_standin.so`, built by `cargo build -p hip-standin`): loading the library, symbol
+//! lookup, device selection under `HIP_VISIBLE_DEVICES`, the arch refusal, allocation, copies,
+//! `hipModuleLaunchKernel` with `extra`, the bounded wait, and the agreement of every runnable op.
+
+mod common;
+
+use common::{ds_harness_env, standin_lib, stderr, stdout};
+use serde_json::Value;
+
+fn env(lib: &str) -> Vec<(&str, &str)> {
+    vec![
+        ("DS_HARNESS_HIP_LIB", lib),
+        ("DS_HARNESS_HIP_SEARCH", "only-env"),
+    ]
+}
+
+fn json_file(path: &std::path::Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).expect("report written")).expect("report is JSON")
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("ds-harness-hip-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn every_runnable_op_agrees_through_the_hip_device_on_the_standin_as_on_emu() {
+    let Some(lib) = standin_lib() else { return };
+    let dir = tmp("all");
+    let cases = "24";
+    let hip_json = dir.join("hip.json");
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--cases",
+            cases,
+            "--out",
+            dir.join("hip").to_str().unwrap(),
+            "--json",
+            hip_json.to_str().unwrap(),
+        ],
+        &env(&lib),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("backend: hip (--backend hip: HIP device 0 (ds-harness stand-in HIP device"),
+        "{err}"
+    );
+    let emu_json = dir.join("emu.json");
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "emu",
+            "--cases",
+            cases,
+            "--out",
+            dir.join("emu").to_str().unwrap(),
+            "--json",
+            emu_json.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    let (hip, emu) = (json_file(&hip_json), json_file(&emu_json));
+    let runnable = ds_reference::isa::runnable_ops().count() as u64;
+    assert_eq!(hip["meta"]["backend"], "hip");
+    assert!(
+        hip["meta"]["device"].as_str().unwrap().contains("stand-in"),
+        "never a GPU name: {}",
+        hip["meta"]
+    );
+    assert_eq!(hip["totals"]["ops"].as_u64(), Some(runnable));
+    assert_eq!(
+        hip["totals"]["disagree"].as_u64(),
+        Some(0),
+        "{}",
+        hip["totals"]
+    );
+    assert_eq!(
+        hip["totals"]["errors"].as_u64(),
+        Some(0),
+        "{}",
+        hip["totals"]
+    );
+    assert_eq!(hip["totals"]["agree"], hip["totals"]["cases"]);
+    // The same corpus, op by op, with the same counts as the emulated device reached directly.
+    let per_op = |v: &Value| -> Vec<(String, u64, u64)> {
+        v["ops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| {
+                (
+                    o["op"].as_str().unwrap().to_string(),
+                    o["cases"].as_u64().unwrap(),
+                    o["agree"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(per_op(&hip), per_op(&emu));
+    println!(
+        "stand-in: {} ops, {} cases, all agree",
+        hip["totals"]["ops"], hip["totals"]["cases"]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn info_on_the_standin_shows_both_devices_the_refusal_and_the_auto_choice() {
+    let Some(lib) = standin_lib() else { return };
+    let out = ds_harness_env(&["info", "--json"], &env(&lib));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["library"]["standin"], true);
+    let devices = v["devices"].as_array().unwrap();
+    assert_eq!(devices.len(), 2, "{v}");
+    assert_eq!(devices[0]["arch"], "gfx1100");
+    assert_eq!(devices[0]["usable"], true);
+    assert!(
+        devices[0]["arch_source"]
+            .as_str()
+            .unwrap()
+            .contains("stand-in"),
+        "{v}"
+    );
+    assert_eq!(devices[1]["arch"], "gfx1030");
+    assert_eq!(devices[1]["usable"], false);
+    assert!(
+        devices[1]["why"].as_str().unwrap().contains("gfx1100 only"),
+        "{v}"
+    );
+    assert_eq!(v["auto"]["backend"], "hip");
+    assert_eq!(v["auto"]["device"], 0);
+    let text = stdout(&ds_harness_env(&["info"], &env(&lib)));
+    assert!(
+        text.contains("stand-in runtime") && text.contains("no GPU is involved"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_device_of_another_arch_is_refused_in_words() {
+    let Some(lib) = standin_lib() else { return };
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--device",
+            "1",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "1",
+        ],
+        &env(&lib),
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("device 1 (") && err.contains("is gfx1030"),
+        "says which arch was found: {err}"
+    );
+    assert!(err.contains("built for gfx1100 only"), "{err}");
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--device",
+            "7",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "1",
+        ],
+        &env(&lib),
+    );
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains("device 7 was asked for, but the HIP runtime"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn hip_visible_devices_is_left_to_hip_and_device_numbers_follow_it() {
+    let Some(lib) = standin_lib() else { return };
+    // HIP_VISIBLE_DEVICES=1 leaves only the gfx1030 decoy: it is device 0 now, and is refused.
+    let mut e = env(&lib);
+    e.push(("HIP_VISIBLE_DEVICES", "1"));
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "1",
+        ],
+        &e,
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("device 0 (") && err.contains("is gfx1030"),
+        "{err}"
+    );
+    assert!(
+        err.contains("HIP_VISIBLE_DEVICES=\"1\""),
+        "the message quotes the variable: {err}"
+    );
+    // Reordered: HIP device 1 is the gfx1100.
+    let mut e = env(&lib);
+    e.push(("HIP_VISIBLE_DEVICES", "1,0"));
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--device",
+            "1",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "2",
+        ],
+        &e,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("HIP device 1 (ds-harness stand-in HIP device (emulated gfx1100"),
+        "{}",
+        stderr(&out)
+    );
+    // And auto finds it by itself.
+    let out = ds_harness_env(&["info", "--json"], &e);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["auto"]["device"], 1, "{v}");
+}
+
+#[test]
+fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
+    let Some(lib) = standin_lib() else { return };
+    let mut e = env(&lib);
+    e.push(("DS_HIP_STANDIN_HANG", "1"));
+    e.push(("DS_HARNESS_HIP_TIMEOUT", "0.3"));
+    let started = std::time::Instant::now();
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--op",
+            "ds_add_u32",
+            "--op",
+            "ds_sub_u32",
+            "--cases",
+            "1",
+        ],
+        &e,
+    );
+    let text = stdout(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the run reports the lost cases: {text}{}",
+        stderr(&out)
+    );
+    assert!(
+        text.contains("kernel timed out: kernel ds_add_u32"),
+        "names the kernel: {text}"
+    );
+    assert!(text.contains("did not finish within 0.3 s"), "{text}");
+    assert!(
+        text.contains("earlier launch(es) on this device are kept"),
+        "says what was kept: {text}"
+    );
+    assert!(
+        text.contains("unusable after an earlier hang"),
+        "later launches are refused, not hung: {text}"
+    );
+    assert!(started.elapsed().as_secs() < 60, "returned promptly");
+    let mut bad = env(&lib);
+    bad.push(("DS_HARNESS_HIP_TIMEOUT", "soon"));
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "1",
+        ],
+        &bad,
+    );
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out)
+            .contains("DS_HARNESS_HIP_TIMEOUT=\"soon\" is not a positive number of seconds"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,0 +1,159 @@
+//! The hip device's checked calls and owning types against the stand-in runtime, in process: every
+//! HIP error comes back as a `HipError` carrying the call, the code and HIP's name and string, and
+//! the device turns them into `DeviceError`s that say what failed.
+
+mod common;
+
+use ds_harness::device::hip::{self, library, result, safe, sys};
+use ds_harness::device::{Device, DeviceError, Launch, ModuleId};
+use std::sync::Once;
+
+fn api() -> Option<&'static library::HipApi> {
+    let lib = common::standin_lib()?;
+    let loaded =
+        library::load_hip_from(&[lib]).expect("the stand-in loads and has every entry point");
+    assert!(
+        loaded.standin_arch.is_some(),
+        "the stand-in exports its arch symbol"
+    );
+    Some(&Box::leak(Box::new(loaded)).api)
+}
+
+#[test]
+fn errors_carry_the_call_hips_name_and_string() {
+    let Some(api) = api() else { return };
+    let junk = [0u8; 64];
+    let e = result::module_load_data(api, &junk).unwrap_err();
+    assert_eq!(
+        (e.call, e.code, e.name.as_str()),
+        ("hipModuleLoadData", 200, "hipErrorInvalidImage")
+    );
+    assert_eq!(
+        e.to_string(),
+        "hipModuleLoadData returned hipErrorInvalidImage (200): device kernel image is invalid"
+    );
+    // SAFETY: bogus handles are exactly what is being tested; the stand-in checks them.
+    unsafe {
+        let e = result::module_unload(api, 0x1234 as sys::hipModule_t).unwrap_err();
+        assert_eq!((e.code, e.name.as_str()), (400, "hipErrorInvalidHandle"));
+        let e = result::event_query(api, 0x1234 as sys::hipEvent_t).unwrap_err();
+        assert_eq!((e.call, e.code), ("hipEventQuery", 400));
+        let e = result::memcpy_htod(api, 0x10 as *mut std::ffi::c_void, &[1, 2, 3]).unwrap_err();
+        assert_eq!(
+            (e.call, e.name.as_str()),
+            ("hipMemcpyHtoD", "hipErrorInvalidValue")
+        );
+        let e = result::free(api, 0x10 as *mut std::ffi::c_void).unwrap_err();
+        assert_eq!(e.code, sys::hipErrorInvalidValue as i32);
+    }
+    let e = result::set_device(api, 9).unwrap_err();
+    assert_eq!(e.name, "hipErrorInvalidDevice");
+}
+
+#[test]
+fn device_buffers_round_trip_and_free_themselves() {
+    let Some(api) = api() else { return };
+    let mut b = safe::DeviceBuffer::alloc(api, 5).unwrap();
+    assert_ne!(b.address(), 0);
+    b.upload(&[1, 2, 3, 4, 5]).unwrap();
+    let mut back = [0u8; 5];
+    b.download(&mut back).unwrap();
+    assert_eq!(back, [1, 2, 3, 4, 5]);
+    let address = b.address() as *mut std::ffi::c_void;
+    b.close().unwrap();
+    // SAFETY: freeing an already freed address is refused by the stand-in, not undefined.
+    let e = unsafe { result::free(api, address) }.unwrap_err();
+    assert_eq!(
+        e.name, "hipErrorInvalidValue",
+        "the buffer really was freed"
+    );
+    let stream = safe::Stream::new(api).unwrap();
+    let event = safe::Event::new(api).unwrap();
+    assert!(
+        event.is_done().unwrap(),
+        "a never-recorded event is complete, as in HIP"
+    );
+    event.record(&stream).unwrap();
+    assert!(event.is_done().unwrap());
+}
+
+#[test]
+fn a_malformed_extra_array_is_refused_like_hip_5_2_does() {
+    let Some(api) = api() else { return };
+    let mut size: usize = 8;
+    let mut args = [0u64];
+    let mut extra: [*mut std::ffi::c_void; 5] = [
+        sys::HIP_LAUNCH_PARAM_BUFFER_SIZE as *mut _, // swapped keys
+        (&mut size as *mut usize).cast(),
+        sys::HIP_LAUNCH_PARAM_BUFFER_POINTER as *mut _,
+        args.as_mut_ptr().cast(),
+        sys::HIP_LAUNCH_PARAM_END as *mut _,
+    ];
+    // SAFETY: every pointer is valid for the call; the function handle is checked after `extra`.
+    let code = unsafe {
+        (api.hipModuleLaunchKernel)(
+            std::ptr::null_mut(),
+            1,
+            1,
+            1,
+            32,
+            1,
+            1,
+            0,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            extra.as_mut_ptr(),
+        )
+    };
+    assert_eq!(code, sys::hipErrorNotInitialized);
+}
+
+fn open_standin() -> Option<hip::HipDevice> {
+    static ENV: Once = Once::new();
+    let lib = common::standin_lib()?;
+    // Before the first use of the process-wide library: every test of this binary sets the same.
+    ENV.call_once(|| {
+        std::env::set_var(library::ENV_LIB, &lib);
+        std::env::set_var(library::ENV_SEARCH, "only-env");
+        std::env::remove_var("HIP_VISIBLE_DEVICES");
+    });
+    Some(hip::open(0).expect("stand-in device 0 opens"))
+}
+
+#[test]
+fn the_device_reports_what_it_is_and_says_what_failed() {
+    let Some(mut dev) = open_standin() else {
+        return;
+    };
+    let info = dev.info().clone();
+    assert_eq!(info.arch, "gfx1100");
+    assert!(info.name.contains("stand-in"), "{}", info.name);
+    let provenance = info
+        .details
+        .iter()
+        .find(|(k, _)| k == "provenance")
+        .map(|(_, v)| v.as_str());
+    assert_eq!(
+        provenance,
+        Some("stand-in runtime (emulated device), not a GPU")
+    );
+    match dev.load(b"not an ELF at all, but long enough to have a header......................") {
+        Err(DeviceError::Load(m)) => {
+            assert!(
+                m.contains("hipErrorInvalidImage") && m.contains("libds_hip_standin.so"),
+                "{m}"
+            )
+        }
+        other => panic!("junk must be rejected: {other:?}"),
+    }
+    let mut launch = Launch {
+        kernel: "k".into(),
+        workgroups: 1,
+        workgroup_size: 32,
+        buffers: vec![],
+    };
+    match dev.launch(ModuleId(7), &mut launch) {
+        Err(DeviceError::Launch(m)) => assert!(m.contains("module 7 was never loaded"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
