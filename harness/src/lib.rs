@@ -9,4 +9,6 @@ pub mod case;
 pub mod cli;
 pub mod corpus;
 pub mod device;
+pub mod doc;
+pub mod record;
 pub mod run;

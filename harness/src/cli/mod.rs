@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod asm;
+mod doc;
 mod eval;
 mod info;
 mod kernel;
@@ -40,6 +41,8 @@ pub enum Command {
     List(list::ListArgs),
     /// What this machine offers: HIP runtime, devices and their arch, what `--backend auto` takes.
     Info(info::InfoArgs),
+    /// An op card: encoding, operands, semantics, open questions, worked examples.
+    Doc(doc::DocArgs),
     /// Write one DS variant's kernel as a code object, or print its listing.
     Kernel(kernel::KernelArgs),
     /// Run every selected DS op on a device and diff against the reference model.
@@ -57,6 +60,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Disasm => asm::disassemble(std::io::stdin().lock(), &mut std::io::stdout().lock()),
         Command::List(args) => list::run(&args),
         Command::Info(args) => info::run(&args, &mut std::io::stdout().lock()),
+        Command::Doc(args) => doc::run(&args, &mut std::io::stdout().lock()),
         Command::Kernel(args) => kernel::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Replay(args) => replay::run(&args),

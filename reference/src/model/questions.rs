@@ -1,29 +1,31 @@
-//! The model's open questions as data: each point where the sources (RDNA3 ISA guide, LLVM
-//! AMDGPUUsage, Mesa RADV) leave the hardware's behaviour open, the choice the model makes, which
-//! ops it touches, and where `reference/ASSUMPTIONS.md` discusses it. `ds-harness doc OP` lists the
-//! questions of an op; a hardware recording that disagrees with a choice is how one gets settled.
+//! The model's open questions, machine-readable: `reference/ASSUMPTIONS.md` parsed at compile
+//! time (each entry is a paragraph opening `**ID. Title.**`, with `Choice:` and `Settles it:`
+//! parts), plus which ops each entry concerns. `ds-harness doc OP` lists an op's questions.
 //!
-//! The choices stated here are the ones the model's modules implement (`mem`, `float`, `lanes`,
-//! `special`, `legal`); each entry names its module.
+//! The text stays in ASSUMPTIONS.md (one source); this module only adds the op mapping
+//! ([`APPLIES`]), and a test fails when an entry of the file has no mapping or a mapping names no
+//! entry, so the two cannot drift apart.
 
-use crate::isa::{DsOp, Family, OpInfo, Rmw};
+use crate::isa::{DsOp, Family, Gds, OpInfo, Rmw};
 
-/// One open question.
-#[derive(Clone, Copy, Debug)]
+/// The assumptions file, as committed.
+pub const ASSUMPTIONS_MD: &str = include_str!("../../ASSUMPTIONS.md");
+
+/// One entry of ASSUMPTIONS.md.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Question {
-    /// A short stable key, e.g. `lds-straddle`.
-    pub id: &'static str,
-    /// What the sources leave open.
-    pub question: &'static str,
-    /// What the model does (and what the legal-outcome check also accepts).
-    pub choice: &'static str,
-    /// The model module that implements the choice, and the ASSUMPTIONS.md entries about it.
-    pub see: &'static str,
-    /// Which ops it concerns.
-    pub applies: fn(&OpInfo) -> bool,
+    /// The entry's id, e.g. `A4`.
+    pub id: String,
+    /// Its title, e.g. `Same-address lanes of one instruction`.
+    pub title: String,
+    /// The model's choice and the legal alternatives (from `Choice:` up to `Settles it:`, or the
+    /// whole entry when it has no `Choice:`).
+    pub choice: String,
+    /// The corpus cases that settle it on hardware (after `Settles it:`), if named.
+    pub settles: Option<String>,
 }
 
-/// An op with per-lane accesses to LDS addresses (not the lane-moving ops, not append/consume).
+/// An op with per-lane accesses to LDS addresses (not lane moves, not append/consume).
 fn per_lane_lds(i: &OpInfo) -> bool {
     i.accesses_lds() && !matches!(i.family, Family::Append | Family::Consume)
 }
@@ -39,98 +41,102 @@ fn float_rmw(i: &OpInfo, which: &[Rmw]) -> bool {
     matches!(i.family, Family::Rmw(r) if which.contains(&r)) && i.elem.is_float()
 }
 
-/// Every open question, in a fixed order.
-pub static QUESTIONS: &[Question] = &[
-    Question {
-        id: "same-address-order",
-        question: "In which order do the lanes of one instruction that hit the same bytes take effect (which store wins, which old value each atomic returns)?",
-        choice: "ascending lane order, so the highest lane's store lands last; any serial order of the lanes is accepted as legal and the report names the order the device chose",
-        see: "model::legal",
-        applies: |i| per_lane_lds(i) && writes_lds(i),
-    },
-    Question {
-        id: "lds-straddle",
-        question: "What does an access that starts inside the allocation and ends past it read and write?",
-        choice: "each byte is checked on its own: bytes at or past the end read as 0 and writes to them are dropped; the bytes inside are accessed",
-        see: "model::mem; ASSUMPTIONS.md A1-A2",
-        applies: per_lane_lds,
-    },
-    Question {
-        id: "unaligned-address",
-        question: "What does an address that is not a multiple of the element size access?",
-        choice: "exactly the bytes at that address (LDS in unaligned-access mode, as ROCm sets it for gfx11)",
-        see: "model::mem; ASSUMPTIONS.md A1-A2",
-        applies: |i| per_lane_lds(i) && i.elem.bytes() > 1 && i.family != Family::CondXchg32,
-    },
-    Question {
-        id: "float-min-max",
-        question: "Which operand do float min/max return for NaNs and for +0 against -0?",
-        choice: "the V_MIN/V_MAX rule: -0 < +0; in IEEE mode a signalling NaN wins quieted (data first), a quiet NaN loses to a number; outside IEEE mode any NaN loses. The DS pseudocode's literal rule (memory kept for a NaN or two zeros) is accepted as legal",
-        see: "model::float; ASSUMPTIONS.md F1-F4",
-        applies: |i| float_rmw(i, &[Rmw::Min, Rmw::Max]),
-    },
-    Question {
-        id: "float-add-nan",
-        question: "Which NaN does float add store when an input is a NaN, or for inf + -inf?",
-        choice: "the first NaN of (memory, data), quieted; the default NaN for inf + -inf. Either input NaN quieted or the default NaN is accepted as legal",
-        see: "model::float; ASSUMPTIONS.md F1-F4",
-        applies: |i| float_rmw(i, &[Rmw::Add]),
-    },
-    Question {
-        id: "float-denormals",
-        question: "Do the LDS float atomics honour the kernel's denormal mode?",
-        choice: "yes: with denormals off, denormal inputs and results are flushed to zero of the same sign; rounding is to nearest even",
-        see: "model::float; ASSUMPTIONS.md F1-F4",
-        applies: |i| matches!(i.family, Family::Rmw(_)) && i.elem.is_float(),
-    },
-    Question {
-        id: "float-cmpstore-equality",
-        question: "Does float cmpstore compare bits or float values?",
-        choice: "float values: NaN equals nothing (not even itself), +0 equals -0, denormals compare as zero when the mode flushes them",
-        see: "model::float; ASSUMPTIONS.md F1-F4",
-        applies: |i| float_rmw(i, &[Rmw::CmpStore]),
-    },
-    Question {
-        id: "append-consume",
-        question: "What do ds_append / ds_consume update and return?",
-        choice: "one update of the dword at M0[15:0] + offset by the number of active lanes, wrapping; every active lane gets the value before it",
-        see: "model::special; ASSUMPTIONS.md B1-B4",
-        applies: |i| matches!(i.family, Family::Append | Family::Consume),
-    },
-    Question {
-        id: "condxchg-address",
-        question: "Which address does ds_condxchg32_rtn_b64 use, and what does it store?",
-        choice: "(addr + offset) & 0xfff8; each 32-bit half is stored, bit 31 cleared, when its bit 31 is set; both old halves are returned",
-        see: "model::special; ASSUMPTIONS.md B1-B4",
-        applies: |i| i.family == Family::CondXchg32,
-    },
-    Question {
-        id: "bvh-stack",
-        question: "How is the ds_bvh_stack_rtn_b32 stack laid out?",
-        choice: "Mesa RADV's gfx11 layout: base in dwords at addr[31:18], index at [17:0], entries 128 bytes apart, stack size from OFFSET1[5:4] (8 to 64 entries), 0xffffffff marks an invalid node",
-        see: "model::special; ASSUMPTIONS.md B1-B4",
-        applies: |i| i.family == Family::BvhStack,
-    },
-    Question {
-        id: "swizzle-undefined",
-        question: "What do swizzle offsets 0x8100..=0xbfff (no mode defined) do, and what does a lane read from an inactive source?",
-        choice: "quad-permute of offset[7:0], as the guide's pseudocode reads; an inactive source lane reads as 0",
-        see: "model::lanes; ASSUMPTIONS.md S1-S3",
-        applies: |i| i.family == Family::Swizzle,
-    },
-    Question {
-        id: "permute-collisions",
-        question: "Which sender wins when several lanes of ds_permute_b32 name one destination, and what do unwritten or inactive sources give?",
-        choice: "the highest-numbered sender wins; active lanes that receive nothing get 0; bpermute from an inactive lane reads 0; only address bits [6:2] name the lane",
-        see: "model::lanes; ASSUMPTIONS.md S1-S3",
-        applies: |i| matches!(i.family, Family::Permute | Family::Bpermute),
-    },
+/// Whether an entry concerns the op of a table row.
+pub type Applies = fn(&OpInfo) -> bool;
+
+/// Which ops each ASSUMPTIONS.md entry concerns, by id.
+pub static APPLIES: &[(&str, Applies)] = &[
+    ("A1", per_lane_lds),
+    ("A2", |i| per_lane_lds(i) && i.elem.bytes() > 1),
+    ("A3", |i| per_lane_lds(i) && i.operands.addr > 0),
+    ("A4", |i| per_lane_lds(i) && writes_lds(i)),
+    ("A5", |i| {
+        i.family == Family::Rmw(Rmw::Xchg) && i.two_addresses()
+    }),
+    ("F1", |i| float_rmw(i, &[Rmw::Min, Rmw::Max])),
+    ("F2", |i| {
+        float_rmw(i, &[Rmw::Add, Rmw::Min, Rmw::Max, Rmw::CmpStore])
+    }),
+    ("F3", |i| float_rmw(i, &[Rmw::Add])),
+    ("F4", |i| float_rmw(i, &[Rmw::CmpStore])),
+    ("F5", |i| float_rmw(i, &[Rmw::Add])),
+    ("S1", |i| i.family == Family::Swizzle),
+    ("S2", |i| i.family == Family::Swizzle),
+    ("S3", |i| {
+        matches!(i.family, Family::Permute | Family::Bpermute)
+    }),
+    ("P1", |i| {
+        matches!(i.family, Family::Append | Family::Consume)
+    }),
+    ("B1", |i| i.family == Family::BvhStack),
+    ("B2", |i| i.family == Family::BvhStack),
+    ("B3", |i| i.family == Family::BvhStack),
+    ("B4", |i| i.family == Family::BvhStack),
+    ("G1", |i| !i.hip_runnable() || i.gds == Gds::Required),
 ];
 
-/// The open questions that concern `op`, in [`QUESTIONS`] order.
-pub fn for_op(op: DsOp) -> Vec<&'static Question> {
+/// Every entry of ASSUMPTIONS.md, in file order.
+pub fn all() -> Vec<Question> {
+    parse(ASSUMPTIONS_MD)
+}
+
+/// Parses the entries of an assumptions text: paragraphs opening `**ID. Title.**`.
+pub fn parse(text: &str) -> Vec<Question> {
+    let mut paragraphs: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for line in text.lines().chain(std::iter::once("")) {
+        if line.trim().is_empty() || line.starts_with('#') {
+            if !cur.is_empty() {
+                paragraphs.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(line.trim());
+    }
+    paragraphs.iter().filter_map(|p| entry(p)).collect()
+}
+
+fn entry(p: &str) -> Option<Question> {
+    let rest = p.strip_prefix("**")?;
+    let (head, body) = rest.split_once("**")?;
+    let (id, title) = head.split_once(". ")?;
+    let ok_id = id.len() >= 2
+        && id.as_bytes()[0].is_ascii_uppercase()
+        && id[1..].bytes().all(|b| b.is_ascii_digit());
+    if !ok_id {
+        return None;
+    }
+    let body = body.trim();
+    let (main, settles) = match body.split_once("Settles it:") {
+        Some((m, s)) => (m.trim(), Some(s.trim().to_string())),
+        None => (body, None),
+    };
+    let choice = match main.split_once("Choice:") {
+        Some((_, c)) => c.trim(),
+        None => main,
+    };
+    Some(Question {
+        id: id.to_string(),
+        title: title.trim_end_matches('.').to_string(),
+        choice: choice.to_string(),
+        settles,
+    })
+}
+
+/// The open questions that concern `op`, in file order.
+pub fn for_op(op: DsOp) -> Vec<Question> {
     let info = op.info();
-    QUESTIONS.iter().filter(|q| (q.applies)(info)).collect()
+    all()
+        .into_iter()
+        .filter(|q| {
+            APPLIES
+                .iter()
+                .any(|(id, applies)| *id == q.id && applies(info))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -138,19 +144,56 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ids_are_unique_and_every_runnable_lds_op_has_a_question() {
-        for (k, q) in QUESTIONS.iter().enumerate() {
-            assert!(QUESTIONS[..k].iter().all(|p| p.id != q.id), "{}", q.id);
+    fn every_entry_has_an_op_mapping_and_every_mapping_an_entry() {
+        let ids: Vec<String> = all().into_iter().map(|q| q.id).collect();
+        assert!(ids.len() >= 10, "ASSUMPTIONS.md parsed to {ids:?}");
+        for id in &ids {
+            assert!(
+                APPLIES.iter().any(|(a, _)| a == id),
+                "ASSUMPTIONS.md entry {id} has no op mapping in model::questions::APPLIES"
+            );
         }
+        for (a, _) in APPLIES {
+            assert!(
+                ids.iter().any(|id| id == a),
+                "APPLIES names {a}, which ASSUMPTIONS.md lacks"
+            );
+        }
+    }
+
+    #[test]
+    fn entries_split_into_choice_and_settling_cases() {
+        let q = parse(
+            "## X\n\n**Z9. A title.** Sources: a guide.\nChoice: this one. Settles it: case `c`.\n",
+        );
+        assert_eq!(
+            q,
+            vec![Question {
+                id: "Z9".into(),
+                title: "A title".into(),
+                choice: "this one.".into(),
+                settles: Some("case `c`.".into()),
+            }]
+        );
+    }
+
+    #[test]
+    fn ops_get_the_questions_of_their_family() {
+        let ids = |name: &str| -> Vec<String> {
+            for_op(DsOp::from_name(name).unwrap())
+                .into_iter()
+                .map(|q| q.id)
+                .collect()
+        };
+        assert!(ids("ds_min_f32").contains(&"F1".to_string()));
+        assert!(!ids("ds_min_f32").contains(&"F3".to_string()));
+        assert!(ids("ds_add_rtn_u32").contains(&"A4".to_string()));
+        assert!(!ids("ds_load_b32").contains(&"A4".to_string()));
+        assert_eq!(ids("ds_bpermute_b32"), vec!["S3".to_string()]);
         for op in crate::isa::runnable_ops() {
             if op.info().accesses_lds() {
                 assert!(!for_op(op).is_empty(), "{op} has no open question");
             }
         }
-        let ids: Vec<&str> = for_op(DsOp::from_name("ds_min_f32").unwrap())
-            .iter()
-            .map(|q| q.id)
-            .collect();
-        assert!(ids.contains(&"float-min-max") && !ids.contains(&"float-add-nan"));
     }
 }

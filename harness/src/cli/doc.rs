@@ -1,0 +1,46 @@
+//! `ds-harness doc OP`: prints the op card (`crate::doc::card`) of one DS op, with its worked
+//! examples marked against the recordings under `snapshots/hardware/` (or `--recordings DIR`).
+
+use super::{EXIT_OK, EXIT_USAGE};
+use crate::record;
+use ds_reference::isa::{suggest, DsOp};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The recordings shipped with the source tree.
+pub const DEFAULT_RECORDINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/hardware");
+
+#[derive(Debug, clap::Args)]
+pub struct DocArgs {
+    /// The op: a gfx11 or legacy mnemonic, any case.
+    pub op: String,
+    /// Recordings to mark the examples with (`<DIR>/<device>/<op>.txt`).
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_RECORDINGS)]
+    pub recordings: PathBuf,
+}
+
+pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
+    let Some(op) = DsOp::from_name(&args.op) else {
+        let near = suggest(&args.op, 3);
+        eprintln!(
+            "error: `{}` is not a gfx11 DS op{} (`ds-harness list` shows them all)",
+            args.op,
+            if near.is_empty() {
+                String::new()
+            } else {
+                format!("; did you mean {}?", near.join(", "))
+            }
+        );
+        return Ok(ExitCode::from(EXIT_USAGE));
+    };
+    let mut recordings = Vec::new();
+    for r in record::load_dir(&args.recordings) {
+        match r {
+            Ok(r) if r.op == op => recordings.push(r),
+            Ok(_) => {}
+            Err(e) => eprintln!("warning: {e}"),
+        }
+    }
+    write!(out, "{}", crate::doc::card(op, &recordings))?;
+    Ok(ExitCode::from(EXIT_OK))
+}

@@ -1,0 +1,627 @@
+//! Op cards (`ds-harness doc OP`): one DS instruction explained from the DS table and the
+//! reference model: the encoding layout with bit ranges, operands, offset form, the GDS rule,
+//! semantics in words, HIP runnability, the model's open questions, worked examples computed by
+//! the model, and which of them a hardware recording under `snapshots/hardware/` confirms.
+//!
+//! Sources: the bit layout is measured from the project's own encoder and decoder
+//! (`ds_reference::isa::encode`, after the RDNA3 ISA guide's "Microcode Formats", DS) by flipping
+//! one bit at a time of a known instruction; every per-op fact comes from the table row
+//! (`ds_reference::isa::DS_OPS`); semantics in words follow the row's family and element type as
+//! `ds_reference::model` executes them; open questions come from `ds_reference::model::questions`.
+
+use crate::record::Recording;
+use ds_kernels::generator;
+use ds_reference::isa::encode::{field_shift, DecodeError, DS_ENCODING};
+use ds_reference::isa::{
+    doc, DsInst, DsOp, Elem, Family, Field, Gds, OffsetForm, OpInfo, Rmw, D16,
+};
+use ds_reference::model::{questions, snapshot};
+use ds_reference::wave::LANES;
+use std::fmt::Write as _;
+
+/// One field of the 64-bit DS word: its bit range and name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BitField {
+    /// Highest bit.
+    pub hi: u32,
+    /// Lowest bit.
+    pub lo: u32,
+    /// What the bits are.
+    pub part: Part,
+}
+
+/// The parts of a DS word, as found by flipping bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Part {
+    /// OFFSET0.
+    Offset0,
+    /// OFFSET1.
+    Offset1,
+    /// The reserved bit(s).
+    Reserved,
+    /// GDS.
+    Gds,
+    /// OP.
+    Op,
+    /// The format's fixed ENCODING bits.
+    Encoding,
+    /// A register field.
+    Reg(RegField),
+}
+
+/// A register field, ordered by its place in the word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RegField {
+    /// ADDR.
+    Addr,
+    /// DATA0.
+    Data0,
+    /// DATA1.
+    Data1,
+    /// VDST.
+    Vdst,
+}
+
+impl RegField {
+    fn field(self) -> Field {
+        match self {
+            RegField::Addr => Field::Addr,
+            RegField::Data0 => Field::Data0,
+            RegField::Data1 => Field::Data1,
+            RegField::Vdst => Field::Vdst,
+        }
+    }
+}
+
+/// The DS word's layout, measured: take an op that uses every field (the first such table row),
+/// encode it with distinct small values, flip each of the 64 bits and decode. A flip the decoder
+/// calls "not DS" is an ENCODING bit; "reserved bit" is reserved; otherwise the field that changed
+/// (or an opcode the table lacks) names the bit. Contiguous bits of one part form one range.
+pub fn layout() -> Vec<BitField> {
+    let probe = ds_reference::isa::DS_OPS
+        .iter()
+        .find(|r| {
+            Field::ALL.iter().all(|&f| r.operands.dwords(f) > 0)
+                && r.offset == OffsetForm::Single
+                && r.gds == Gds::Allowed
+        })
+        .expect("the table has an op with every register field, an offset and optional gds");
+    let mut inst = DsInst::new(probe.op);
+    for (k, f) in Field::ALL.into_iter().enumerate() {
+        inst.set_reg(f, 1 + k as u8);
+    }
+    let inst = inst.with_offset16(0x0201);
+    let word = inst.encode().expect("the probe instruction is legal");
+    let part_of = |bit: u32| -> Part {
+        match DsInst::decode(word ^ (1 << bit)) {
+            Err(DecodeError::NotDs { .. }) => Part::Encoding,
+            Err(DecodeError::ReservedBit) => Part::Reserved,
+            Err(_) => Part::Op,
+            Ok(d) if d.op != inst.op => Part::Op,
+            Ok(d) if d.offset0 != inst.offset0 => Part::Offset0,
+            Ok(d) if d.offset1 != inst.offset1 => Part::Offset1,
+            Ok(d) if d.gds != inst.gds => Part::Gds,
+            Ok(d) => {
+                let changed = |f: Field| d.reg(f) != inst.reg(f);
+                match () {
+                    _ if changed(Field::Addr) => Part::Reg(RegField::Addr),
+                    _ if changed(Field::Data0) => Part::Reg(RegField::Data0),
+                    _ if changed(Field::Data1) => Part::Reg(RegField::Data1),
+                    _ if changed(Field::Vdst) => Part::Reg(RegField::Vdst),
+                    _ => panic!("bit {bit} of the DS word changes nothing the decoder reports"),
+                }
+            }
+        }
+    };
+    let mut out: Vec<BitField> = Vec::new();
+    for bit in 0..64 {
+        let part = part_of(bit);
+        match out.last_mut() {
+            Some(last) if last.part == part && last.hi + 1 == bit => last.hi = bit,
+            _ => out.push(BitField {
+                hi: bit,
+                lo: bit,
+                part,
+            }),
+        }
+    }
+    out
+}
+
+fn range(f: &BitField) -> String {
+    if f.hi == f.lo {
+        format!("[{}]", f.lo)
+    } else {
+        format!("[{}:{}]", f.hi, f.lo)
+    }
+}
+
+fn words(n: u8) -> String {
+    format!("{n} dword{}", if n == 1 { "" } else { "s" })
+}
+
+/// What the field holds for `info`.
+fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField]) -> String {
+    match f.part {
+        Part::Offset0 | Part::Offset1 => {
+            let low = f.part == Part::Offset0;
+            match info.offset {
+                OffsetForm::Single => format!(
+                    "{} byte of the 16-bit byte offset",
+                    if low { "low" } else { "high" }
+                ),
+                OffsetForm::Pair | OffsetForm::Stride64 => format!(
+                    "offset{} for the {} address, in units of {} bytes",
+                    if low { 0 } else { 1 },
+                    if low { "first" } else { "second" },
+                    info.offset_scale()
+                ),
+                OffsetForm::Swizzle => format!(
+                    "{} byte of the 16-bit swizzle pattern",
+                    if low { "low" } else { "high" }
+                ),
+                OffsetForm::NoOffset => "0 (no offset)".into(),
+            }
+        }
+        Part::Reserved => "0 (reserved; the decoder rejects a set bit)".into(),
+        Part::Gds => match info.gds {
+            Gds::Forbidden => "0 (LDS only)".into(),
+            Gds::Allowed => "0 = LDS, 1 = GDS".into(),
+            Gds::Required => "1 (GDS only)".into(),
+        },
+        Part::Op => format!("{:#04x} (this op's row of the DS table)", info.opcode),
+        Part::Encoding => format!("{DS_ENCODING:#08b} (the DS format)"),
+        Part::Reg(r) => {
+            let field = r.field();
+            // A field whose register sits in another byte (the GWS quirk) is named there.
+            let moved: Vec<&str> = Field::ALL
+                .into_iter()
+                .filter(|&g| {
+                    info.operands.dwords(g) > 0
+                        && g != field
+                        && fields.iter().any(|b| {
+                            b.part == f.part && field_shift(info, g) == b.lo && b.lo == f.lo
+                        })
+                })
+                .map(Field::name)
+                .collect();
+            let n = info.operands.dwords(field);
+            let own_here = n > 0 && field_shift(info, field) == f.lo;
+            match (own_here, moved.first()) {
+                (true, _) if n == 1 => format!("{}: one VGPR", field.name()),
+                (true, _) => format!("{}: first of {n} VGPRs", field.name()),
+                (false, Some(g)) => format!("{g}: first VGPR (held in this byte)"),
+                (false, None) => "unused: 0".into(),
+            }
+        }
+    }
+}
+
+fn part_name(p: Part) -> &'static str {
+    match p {
+        Part::Offset0 => "OFFSET0",
+        Part::Offset1 => "OFFSET1",
+        Part::Reserved => "reserved",
+        Part::Gds => "GDS",
+        Part::Op => "OP",
+        Part::Encoding => "ENCODING",
+        Part::Reg(RegField::Addr) => "ADDR",
+        Part::Reg(RegField::Data0) => "DATA0",
+        Part::Reg(RegField::Data1) => "DATA1",
+        Part::Reg(RegField::Vdst) => "VDST",
+    }
+}
+
+/// The element type in words.
+fn elem_words(e: Elem) -> String {
+    let bits = 8 * e.bytes();
+    match e {
+        Elem::None => "no data".into(),
+        _ if e.is_float() => format!("IEEE binary{bits}"),
+        _ if e.is_signed() => format!("{bits}-bit signed integer"),
+        Elem::U8 | Elem::U16 | Elem::U32 | Elem::U64 => format!("{bits}-bit unsigned integer"),
+        _ => format!("{bits}-bit value"),
+    }
+}
+
+/// What the op does, in words, from its family and element type.
+pub fn semantics(info: &OpInfo) -> Vec<String> {
+    let e = info.elem;
+    let bits = 8 * e.bytes();
+    let at = match info.offset {
+        OffsetForm::Pair | OffsetForm::Stride64 => format!(
+            "two byte addresses, a0 = addr + offset0 * {0} and a1 = addr + offset1 * {0}",
+            info.offset_scale()
+        ),
+        _ => "the byte address a = addr + offset".into(),
+    };
+    let mut s = Vec::new();
+    match info.family {
+        Family::Rmw(r) => {
+            let cmp = if e.is_float() {
+                "as floats".to_string()
+            } else if e.is_signed() {
+                format!("as signed {bits}-bit integers")
+            } else {
+                format!("as unsigned {bits}-bit integers")
+            };
+            let f = match r {
+                Rmw::Add if e.is_float() => "old + data0, IEEE addition rounded to nearest even".into(),
+                Rmw::Add => format!("old + data0, wrapping modulo 2^{bits}"),
+                Rmw::Sub => format!("old - data0, wrapping modulo 2^{bits}"),
+                Rmw::Rsub => format!("data0 - old, wrapping modulo 2^{bits}"),
+                Rmw::Inc => "old >= data0 ? 0 : old + 1 (unsigned)".into(),
+                Rmw::Dec => "old == 0 || old > data0 ? data0 : old - 1 (unsigned)".into(),
+                Rmw::Min => format!("the smaller of old and data0, compared {cmp}"),
+                Rmw::Max => format!("the larger of old and data0, compared {cmp}"),
+                Rmw::And => "old & data0".into(),
+                Rmw::Or => "old | data0".into(),
+                Rmw::Xor => "old ^ data0".into(),
+                Rmw::Mskor => "(old & ~data0) | data1: data0 clears bits, data1 sets them".into(),
+                Rmw::Xchg if info.two_addresses() => {
+                    "data0 at the first address and data1 at the second (both old values are read first)".into()
+                }
+                Rmw::Xchg => "data0 (exchange)".into(),
+                Rmw::CmpStore => format!(
+                    "old == data1 ? data0 : old (compared {}; data0 is the new value, data1 the compare value)",
+                    if e.is_float() { "as floats" } else { "bit for bit" }
+                ),
+                Rmw::Wrap => "old >= data0 ? old - data0 : old + data1".into(),
+            };
+            s.push(format!(
+                "Atomic read-modify-write of one {} at {at}: for each active lane, old = LDS[a]; LDS[a] = {f}.",
+                elem_words(e)
+            ));
+            s.push(if info.returns() {
+                format!("Returns old in vdst ({}).", words(info.operands.vdst))
+            } else {
+                "Returns nothing (the _rtn form returns old).".into()
+            });
+        }
+        Family::Load(d16) => {
+            let into = match d16 {
+                D16::No if e.bytes() < 4 => format!(
+                    "into vdst, {}-extended to 32 bits",
+                    if e.is_signed() { "sign" } else { "zero" }
+                ),
+                D16::No => format!("into vdst ({})", words(info.operands.vdst)),
+                D16::Lo => format!(
+                    "into vdst[15:0], {}-extended to 16 bits; vdst[31:16] keeps its value",
+                    if e.is_signed() { "sign" } else { "zero" }
+                ),
+                D16::Hi => format!(
+                    "into vdst[31:16], {}-extended to 16 bits; vdst[15:0] keeps its value",
+                    if e.is_signed() { "sign" } else { "zero" }
+                ),
+            };
+            s.push(format!("Loads one {} from {at} {into}.", elem_words(e)));
+        }
+        Family::Store(d16) => {
+            s.push(match d16 {
+                _ if info.two_addresses() => format!(
+                    "Stores data0 at a0 = addr + offset0 * {0} and data1 at a1 = addr + offset1 * {0}, each one {1}.",
+                    info.offset_scale(),
+                    elem_words(e)
+                ),
+                D16::Hi => format!(
+                    "Stores the high half of data0 (bits [31:16], or [23:16] for a byte) to {at}."
+                ),
+                _ => format!("Stores the low {bits} bits of data0 to {at}."),
+            });
+        }
+        Family::CondXchg32 => s.push(format!(
+            "Conditional exchange of two 32-bit halves at {at}: each half of data0 is stored when its sign bit is set; returns the old 64 bits."
+        )),
+        Family::Swizzle => s.push("Moves data0 between lanes of the wave by the swizzle pattern in the offset; no LDS access.".into()),
+        Family::Permute => s.push("Forward permute: each active lane writes data0 to vdst of the lane named by addr[6:2] (+ offset); no LDS access.".into()),
+        Family::Bpermute => s.push("Backward permute: each active lane reads data0 of the lane named by addr[6:2] (+ offset); no LDS access.".into()),
+        Family::StoreAddTid => s.push("Stores data0 at M0[15:0] + offset + lane id * 4 (no address operand).".into()),
+        Family::LoadAddTid => s.push("Loads vdst from M0[15:0] + offset + lane id * 4 (no address operand).".into()),
+        Family::Append => s.push("Adds the number of active lanes to the counter at M0[15:0] + offset; returns the old counter.".into()),
+        Family::Consume => s.push("Subtracts the number of active lanes from the counter at M0[15:0] + offset; returns the old counter.".into()),
+        Family::BvhStack => s.push("Ray-tracing BVH short-stack step: pushes or pops node pointers on an LDS stack and updates the addr register in place.".into()),
+        Family::Nop => s.push("Does nothing.".into()),
+        Family::Gws | Family::OrderedCount | Family::GsReg => s.push("Drives GDS-only hardware (global wave sync, ordered count, streamout registers); not modelled.".into()),
+    }
+    s
+}
+
+fn operands(info: &OpInfo) -> String {
+    let parts: Vec<String> = Field::ALL
+        .into_iter()
+        .filter(|&f| info.operands.dwords(f) > 0)
+        .map(|f| format!("{} ({})", f.name(), words(info.operands.dwords(f))))
+        .collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn offset_rule(info: &OpInfo) -> String {
+    match info.offset {
+        OffsetForm::Single => "`offset:N`, one unsigned 16-bit byte offset (0..65535)".into(),
+        OffsetForm::Pair => format!(
+            "`offset0:N offset1:M`, two 8-bit offsets in units of the element size ({} bytes)",
+            info.offset_scale()
+        ),
+        OffsetForm::Stride64 => format!(
+            "`offset0:N offset1:M`, two 8-bit offsets in units of 64 elements ({} bytes)",
+            info.offset_scale()
+        ),
+        OffsetForm::Swizzle => "`offset:swizzle(...)` or a number: the 16-bit lane pattern".into(),
+        OffsetForm::NoOffset => "none (both offset bytes must be 0)".into(),
+    }
+}
+
+fn gds_rule(info: &OpInfo) -> &'static str {
+    match info.gds {
+        Gds::Forbidden => "forbidden: the op addresses LDS only",
+        Gds::Allowed => "allowed: LDS by default, GDS with `gds` (the harness runs LDS only)",
+        Gds::Required => "required: the op addresses GDS only",
+    }
+}
+
+/// Appends `text` after `lead`, wrapped at 100 columns with continuation lines indented.
+fn wrap(s: &mut String, lead: &str, text: &str) {
+    let indent = " ".repeat(lead.len());
+    let mut line = lead.to_string();
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        if !empty && line.len() + 1 + word.len() > 100 {
+            let _ = writeln!(s, "{line}");
+            line = indent.clone();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    let _ = writeln!(s, "{line}");
+}
+
+fn hex_words(v: &[u32]) -> String {
+    v.iter()
+        .map(|w| format!("{w:08x}"))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// One worked example: the case's active lanes' inputs, vdst out, and the LDS words it changed.
+fn example(s: &mut String, e: &snapshot::Entry) {
+    let info = e.variant.op.info();
+    let w = &e.case.wave;
+    let o = &info.operands;
+    let inst = generator::test_inst(&e.variant).unwrap_or_else(|_| e.variant.inst());
+    let _ = writeln!(
+        s,
+        "  case {}: {inst}   exec {:#010x}{}",
+        e.name,
+        w.exec,
+        if matches!(
+            info.family,
+            Family::Append | Family::Consume | Family::LoadAddTid | Family::StoreAddTid
+        ) {
+            format!("  m0 {:#010x}", w.m0)
+        } else {
+            String::new()
+        }
+    );
+    if !e.variant.mode.fp32_denormals || !e.variant.mode.ieee {
+        let _ = writeln!(
+            s,
+            "    FP mode: {}",
+            crate::record::fp_mode_name(e.variant.mode)
+        );
+    }
+    for i in 0..LANES {
+        if w.exec >> i & 1 == 0 {
+            continue;
+        }
+        let l = &w.lanes[i];
+        let mut line = format!("    lane {i:2}:");
+        if o.addr > 0 {
+            let _ = write!(line, " addr={:#06x}", l.addr);
+        }
+        if o.data0 > 0 {
+            let _ = write!(line, " data0={}", hex_words(&l.data0[..o.data0 as usize]));
+        }
+        if o.data1 > 0 {
+            let _ = write!(line, " data1={}", hex_words(&l.data1[..o.data1 as usize]));
+        }
+        if o.vdst > 0 {
+            let _ = write!(
+                line,
+                " -> vdst={}",
+                hex_words(&e.outcome.vdst[i][..o.vdst as usize])
+            );
+        }
+        if info.writes_addr() && e.outcome.addr[i] != l.addr {
+            let _ = write!(line, " addr'={:#06x}", e.outcome.addr[i]);
+        }
+        let _ = writeln!(s, "{line}");
+    }
+    let changed: Vec<String> = (0..e.case.lds.size().min(e.outcome.lds.size()))
+        .step_by(4)
+        .filter(|&at| e.case.lds.word(at) != e.outcome.lds.word(at))
+        .map(|at| {
+            format!(
+                "[{at:#06x}] {:08x}->{:08x}",
+                e.case.lds.word(at),
+                e.outcome.lds.word(at)
+            )
+        })
+        .collect();
+    if changed.is_empty() {
+        if info.accesses_lds() {
+            let _ = writeln!(s, "    LDS: unchanged");
+        }
+    } else {
+        for chunk in changed.chunks(3) {
+            let _ = writeln!(s, "    LDS: {}", chunk.join("  "));
+        }
+    }
+}
+
+/// Whether the recordings confirm `e`: the hardware ones that hold the same case, and whether
+/// each agrees with the model; emulated ones are named as such, never as hardware.
+fn confirmations(e: &snapshot::Entry, recordings: &[Recording]) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in recordings.iter().filter(|r| r.op == e.variant.op) {
+        let Some(rec) = r
+            .entries
+            .iter()
+            .find(|x| x.name == e.name && x.variant == e.variant && x.case == e.case)
+        else {
+            continue;
+        };
+        let gpu = r.provenance.get("gpu").unwrap_or("unknown GPU");
+        let arch = r.provenance.get("arch").unwrap_or("unknown arch");
+        let same = rec.outcome == e.outcome;
+        out.push(match (r.provenance.is_hardware(), same) {
+            (true, true) => format!("confirmed on {gpu} ({arch})"),
+            (true, false) => format!(
+                "DIFFERS on {gpu} ({arch}): see {}",
+                r.path
+                    .file_name()
+                    .map_or(String::new(), |n| n.to_string_lossy().to_string())
+            ),
+            (false, true) => format!("the emulated device ({arch}) agrees; not hardware"),
+            (false, false) => format!("the emulated device ({arch}) differs; not hardware"),
+        });
+    }
+    out
+}
+
+/// The card of `op`; `recordings` are the recordings to mark examples with.
+pub fn card(op: DsOp, recordings: &[Recording]) -> String {
+    let info = op.info();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} ({}, {})",
+        info.name,
+        match info.family {
+            Family::Rmw(r) => format!("atomic {r:?}").to_lowercase(),
+            Family::Load(_) => "load".into(),
+            Family::Store(_) => "store".into(),
+            f => format!("{f:?}").to_lowercase(),
+        },
+        elem_words(info.elem)
+    );
+    if let Some(l) = info.legacy_name {
+        let _ = writeln!(s, "Also accepted as the pre-gfx11 name {l}.");
+    }
+    let _ = writeln!(
+        s,
+        "HIP: {}",
+        match info.hip_unsupported {
+            None => "runnable from a compute kernel".to_string(),
+            Some(why) => format!("not runnable: {why}"),
+        }
+    );
+
+    let fields = layout();
+    let _ = writeln!(s, "\nEncoding (64 bits, little-endian in memory):");
+    let _ = writeln!(s, "  {:<8} {:<9} {}", "bits", "field", info.name);
+    for f in fields.iter().rev() {
+        let _ = writeln!(
+            s,
+            "  {:<8} {:<9} {}",
+            range(f),
+            part_name(f.part),
+            field_use(info, f, &fields)
+        );
+    }
+    let ex = doc::example(op);
+    if let Ok(bytes) = ex.to_bytes() {
+        let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let _ = writeln!(s, "  e.g. {ex}  =>  {}", hex.join(" "));
+    }
+
+    let _ = writeln!(s, "\nOperands: {}", operands(info));
+    let _ = writeln!(s, "Offset: {}", offset_rule(info));
+    let _ = writeln!(s, "GDS: {}", gds_rule(info));
+    let _ = writeln!(s, "\nSemantics:");
+    for line in semantics(info) {
+        wrap(&mut s, "  ", &line);
+    }
+
+    let qs = questions::for_op(op);
+    let _ = writeln!(s, "\nOpen questions (where the sources leave a choice):");
+    if qs.is_empty() {
+        let _ = writeln!(s, "  none for this op");
+    }
+    for q in qs {
+        let _ = writeln!(s, "  {}. {} (reference/ASSUMPTIONS.md)", q.id, q.title);
+        wrap(&mut s, "      choice: ", &q.choice);
+        if let Some(settles) = &q.settles {
+            wrap(&mut s, "      settled by: ", settles);
+        }
+    }
+
+    match snapshot::model_entries(op) {
+        Err(u) => {
+            let _ = writeln!(s, "\nExamples: none ({u})");
+        }
+        Ok(entries) => {
+            let _ = writeln!(
+                s,
+                "\nExamples (computed by the reference model on its snapshot corpus; hex):"
+            );
+            for e in &entries {
+                example(&mut s, e);
+                let marks = confirmations(e, recordings);
+                if marks.is_empty() {
+                    let _ = writeln!(s, "    hardware: no recording of this case yet");
+                }
+                for m in marks {
+                    let _ = writeln!(s, "    {m}");
+                }
+            }
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measured_layout_covers_64_bits_in_the_guides_ranges() {
+        let l = layout();
+        assert_eq!(l.first().map(|f| f.lo), Some(0));
+        assert_eq!(l.last().map(|f| f.hi), Some(63));
+        for w in l.windows(2) {
+            assert_eq!(w[0].hi + 1, w[1].lo, "{l:?}");
+        }
+        let got: Vec<(String, &str)> = l.iter().map(|f| (range(f), part_name(f.part))).collect();
+        let want = [
+            ("[7:0]", "OFFSET0"),
+            ("[15:8]", "OFFSET1"),
+            ("[16]", "reserved"),
+            ("[17]", "GDS"),
+            ("[25:18]", "OP"),
+            ("[31:26]", "ENCODING"),
+            ("[39:32]", "ADDR"),
+            ("[47:40]", "DATA0"),
+            ("[55:48]", "DATA1"),
+            ("[63:56]", "VDST"),
+        ];
+        let want: Vec<(String, &str)> = want.iter().map(|(r, n)| (r.to_string(), *n)).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn semantics_follow_the_family_and_element() {
+        let min = semantics(DsOp::from_name("ds_min_i64").unwrap().info()).join(" ");
+        assert!(min.contains("as signed 64-bit integers"), "{min}");
+        let mskor = semantics(DsOp::from_name("ds_mskor_rtn_b32").unwrap().info()).join(" ");
+        assert!(mskor.contains("(old & ~data0) | data1"), "{mskor}");
+        assert!(mskor.contains("Returns old in vdst"), "{mskor}");
+    }
+}

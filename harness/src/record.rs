@@ -1,0 +1,413 @@
+//! Recordings: a device's results on the model's snapshot corpus, one file per op, in the
+//! snapshot text format of `snapshots/reference/` (`ds_reference::model::snapshot`), headed by
+//! provenance comment lines and closed by an end marker (DESIGN.md section 6).
+//!
+//! A file is written atomically (temporary file + rename), so an interrupted run leaves either
+//! the whole file or none; the end marker (`# end of recording: N cases`) makes a truncated or
+//! hand-cut file an error with its file and line rather than a silently shorter recording.
+//! Provenance rule: only a HIP run may record under a GPU's arch name; an emulated run records
+//! under `emulated-<arch>` ([`dir_name`]), so no emulated result can pass for hardware.
+
+use crate::case::write_atomic;
+use crate::device::{Backend, Device, DeviceInfo};
+use ds_kernels::{abi, code_object, generator};
+use ds_reference::isa::DsOp;
+use ds_reference::model::snapshot::{self, Entry};
+use ds_reference::wave::{Case, FpMode, Outcome, Variant};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// First line of every recording.
+pub const MAGIC: &str = "# ds-harness recording, format 1";
+/// Prefix of a provenance line: `# provenance <key>: <value>`.
+const PROVENANCE: &str = "# provenance ";
+/// Prefix of the last line: `# end of recording: <N> cases`.
+const END: &str = "# end of recording: ";
+/// File name extension of a recording.
+pub const EXTENSION: &str = "txt";
+
+/// The harness revision this binary was built from (`git describe` at build time).
+pub fn harness_revision() -> &'static str {
+    option_env!("DS_HARNESS_REVISION").unwrap_or("unknown")
+}
+
+/// Where a recording came from, as ordered key/value pairs (`backend`, `gpu`, `arch`, then the
+/// device's details such as HIP runtime and driver versions, then `harness`, `date`, `fp_modes`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Provenance {
+    /// The pairs, in file order.
+    pub pairs: Vec<(String, String)>,
+}
+
+impl Provenance {
+    /// The provenance of a run on the device `info` today, for entries run in `modes`.
+    pub fn of(info: &DeviceInfo, modes: &[FpMode]) -> Provenance {
+        let mut pairs = vec![
+            ("backend".to_string(), info.backend.to_string()),
+            ("gpu".to_string(), info.name.clone()),
+            ("arch".to_string(), info.arch.clone()),
+        ];
+        pairs.extend(info.details.iter().cloned());
+        pairs.push(("harness".into(), harness_revision().into()));
+        pairs.push(("date".into(), utc_date_now()));
+        let mut names: Vec<String> = modes.iter().map(|m| fp_mode_name(*m)).collect();
+        names.sort();
+        names.dedup();
+        pairs.push(("fp_modes".into(), names.join(", ")));
+        Provenance { pairs }
+    }
+
+    /// The value of `key`, if present.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The backend that produced the recording (`hip` or `emu`).
+    pub fn backend(&self) -> &str {
+        self.get("backend").unwrap_or("unknown")
+    }
+
+    /// True when a GPU (not the emulated device) produced the recording.
+    pub fn is_hardware(&self) -> bool {
+        self.backend() == "hip"
+    }
+}
+
+/// An FP mode in words, e.g. `denormals kept, ieee on`.
+pub fn fp_mode_name(m: FpMode) -> String {
+    let d = match (m.fp32_denormals, m.fp16_fp64_denormals) {
+        (true, true) => "denormals kept",
+        (false, false) => "denormals flushed",
+        (true, false) => "fp32 denormals kept, fp16/fp64 flushed",
+        (false, true) => "fp32 denormals flushed, fp16/fp64 kept",
+    };
+    format!("{d}, ieee {}", if m.ieee { "on" } else { "off" })
+}
+
+/// The directory name a recording of `info` goes under: the arch for a GPU, `emulated-<arch>` for
+/// the emulated device (never a bare arch name).
+pub fn dir_name(info: &DeviceInfo) -> String {
+    match info.backend {
+        Backend::Hip => info.arch.clone(),
+        Backend::Emu => format!("emulated-{}", info.arch),
+    }
+}
+
+/// One recording file, read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recording {
+    /// The file.
+    pub path: PathBuf,
+    /// The op the file records.
+    pub op: DsOp,
+    /// Where it came from.
+    pub provenance: Provenance,
+    /// The cases with the device's outcomes.
+    pub entries: Vec<Entry>,
+}
+
+/// Why a recording could not be written or read; every message names the file (and line).
+#[derive(Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// The file could not be read or written.
+    Io { path: PathBuf, message: String },
+    /// The file is not a complete, well-formed recording.
+    Corrupt {
+        path: PathBuf,
+        line: usize,
+        what: String,
+    },
+    /// A recording directory would claim hardware for an emulated run (or the reverse).
+    Provenance { path: PathBuf, what: String },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Io { path, message } => write!(f, "{}: {message}", path.display()),
+            RecordError::Corrupt { path, line, what } => write!(
+                f,
+                "{}:{line}: corrupt recording: {what} (re-record it with `ds-harness run --record`; \
+                 recordings are never edited by hand)",
+                path.display()
+            ),
+            RecordError::Provenance { path, what } => {
+                write!(f, "{}: provenance: {what}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// The text of a recording of `op`.
+pub fn render(op: DsOp, provenance: &Provenance, entries: &[Entry]) -> String {
+    let mut s = format!("{MAGIC}\n");
+    for (k, v) in &provenance.pairs {
+        s.push_str(&format!("{PROVENANCE}{k}: {}\n", one_line(v)));
+    }
+    s.push_str(&snapshot::render(op, entries));
+    s.push_str(&format!("{END}{} cases\n", entries.len()));
+    s
+}
+
+fn one_line(v: &str) -> String {
+    v.replace(['\n', '\r'], " ")
+}
+
+/// Parses a recording's text; `path` names it in errors.
+pub fn parse(text: &str, path: &Path) -> Result<Recording, RecordError> {
+    let corrupt = |line: usize, what: String| RecordError::Corrupt {
+        path: path.to_path_buf(),
+        line,
+        what,
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.first() != Some(&MAGIC) {
+        return Err(corrupt(1, format!("the first line must be `{MAGIC}`")));
+    }
+    let mut provenance = Provenance::default();
+    for (n, line) in lines.iter().enumerate() {
+        if let Some(rest) = line.strip_prefix(PROVENANCE) {
+            let (k, v) = rest
+                .split_once(": ")
+                .ok_or_else(|| corrupt(n + 1, "a provenance line is `key: value`".into()))?;
+            provenance.pairs.push((k.to_string(), v.to_string()));
+        }
+    }
+    let last = lines
+        .iter()
+        .rposition(|l| !l.trim().is_empty())
+        .unwrap_or(0);
+    let count: usize = match lines[last].strip_prefix(END) {
+        Some(rest) => rest
+            .strip_suffix(" cases")
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| corrupt(last + 1, format!("`{}` is not `{END}N cases`", lines[last])))?,
+        None => {
+            return Err(corrupt(
+                last + 1,
+                format!(
+                    "the file ends here without `{END}N cases`: it is cut short (half-written or truncated)"
+                ),
+            ))
+        }
+    };
+    for key in ["backend", "arch"] {
+        if provenance.get(key).is_none() {
+            return Err(corrupt(2, format!("no `# provenance {key}: ...` line")));
+        }
+    }
+    let entries = snapshot::parse(text).map_err(|e| corrupt(e.line, e.what))?;
+    if entries.len() != count {
+        return Err(corrupt(
+            last + 1,
+            format!(
+                "the end marker says {count} cases but the file holds {}: it was cut or edited",
+                entries.len()
+            ),
+        ));
+    }
+    let op = match entries.first() {
+        Some(e) => e.variant.op,
+        None => return Err(corrupt(last + 1, "the recording holds no cases".into())),
+    };
+    if let Some(e) = entries.iter().find(|e| e.variant.op != op) {
+        return Err(corrupt(
+            0,
+            format!(
+                "case {} is of {}, the file records {op}",
+                e.name, e.variant.op
+            ),
+        ));
+    }
+    let stem = path.file_stem().map(|s| s.to_string_lossy().to_string());
+    if stem.as_deref().is_some_and(|s| s != op.name()) {
+        return Err(corrupt(
+            0,
+            format!("the file records {op}: name it {}.{EXTENSION}", op.name()),
+        ));
+    }
+    Ok(Recording {
+        path: path.to_path_buf(),
+        op,
+        provenance,
+        entries,
+    })
+}
+
+/// Reads one recording file.
+pub fn read(path: &Path) -> Result<Recording, RecordError> {
+    let text = std::fs::read_to_string(path).map_err(|e| RecordError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    parse(&text, path)
+}
+
+/// Every recording file under `root` (`<root>/<device dir>/<op>.txt`), sorted by path, each read
+/// and checked: a directory that says `emulated-` must hold emu recordings, any other directory
+/// only hip ones. Unreadable files are errors, never skipped.
+pub fn load_dir(root: &Path) -> Vec<Result<Recording, RecordError>> {
+    let mut paths = Vec::new();
+    let Ok(dirs) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    for dir in dirs.flatten() {
+        let dir = dir.path();
+        if !dir.is_dir() {
+            continue;
+        }
+        if let Ok(files) = std::fs::read_dir(&dir) {
+            for f in files.flatten() {
+                let p = f.path();
+                if p.extension().is_some_and(|e| e == EXTENSION) {
+                    paths.push(p);
+                }
+            }
+        }
+    }
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| read(&p).and_then(check_dir_provenance))
+        .collect()
+}
+
+/// The provenance rule, checked on a file read back from disk.
+fn check_dir_provenance(r: Recording) -> Result<Recording, RecordError> {
+    let dir = r
+        .path
+        .parent()
+        .and_then(|d| d.file_name())
+        .map(|d| d.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let emulated_dir = dir.starts_with("emulated-");
+    if emulated_dir == r.provenance.is_hardware() {
+        return Err(RecordError::Provenance {
+            path: r.path.clone(),
+            what: format!(
+                "backend {} recorded under `{dir}`: only hip recordings go under an arch name, \
+                 emulated ones under `emulated-<arch>`",
+                r.provenance.backend()
+            ),
+        });
+    }
+    Ok(r)
+}
+
+/// The model's snapshot corpus of `op` as (name, variant, case).
+pub fn corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
+    snapshot::snapshot_corpus(op)
+}
+
+/// Runs `op`'s snapshot corpus on `device` (one code object per op, one launch per variant) and
+/// returns the entries with the device's outcomes.
+pub fn run_corpus(device: &mut dyn Device, op: DsOp) -> Result<Vec<Entry>, String> {
+    let corpus = corpus(op);
+    let mut by_variant: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut variants: Vec<Variant> = Vec::new();
+    for (i, (_, v, _)) in corpus.iter().enumerate() {
+        let k = match variants.iter().position(|x| x == v) {
+            Some(k) => k,
+            None => {
+                variants.push(*v);
+                variants.len() - 1
+            }
+        };
+        by_variant.entry(k).or_default().push(i);
+    }
+    let kernels = variants
+        .iter()
+        .map(|v| generator::generate(v).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let module = device
+        .load(&code_object::write(&kernels))
+        .map_err(|e| e.to_string())?;
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; corpus.len()];
+    for (k, idx) in by_variant {
+        let cases: Vec<Case> = idx.iter().map(|&i| corpus[i].2.clone()).collect();
+        let mut launch = abi::pack(&variants[k], &cases).map_err(|e| e.to_string())?;
+        device
+            .launch(module, &mut launch)
+            .map_err(|e| e.to_string())?;
+        let out = abi::unpack(&variants[k], &cases, &launch).map_err(|e| e.to_string())?;
+        for (i, o) in idx.into_iter().zip(out) {
+            outcomes[i] = Some(o);
+        }
+    }
+    Ok(corpus
+        .into_iter()
+        .zip(outcomes)
+        .map(|((name, variant, case), o)| Entry {
+            name,
+            variant,
+            case,
+            outcome: o.expect("every case launched"),
+        })
+        .collect())
+}
+
+/// Records `op` on `device` under `root/<dir_name>/<op>.txt`, atomically. Returns the path.
+pub fn record_op(root: &Path, device: &mut dyn Device, op: DsOp) -> Result<PathBuf, RecordError> {
+    let info = device.info().clone();
+    let dir = root.join(dir_name(&info));
+    let path = dir.join(format!("{}.{EXTENSION}", op.name()));
+    let entries = run_corpus(device, op).map_err(|message| RecordError::Io {
+        path: path.clone(),
+        message: format!("the device could not run the snapshot corpus: {message}"),
+    })?;
+    let modes: Vec<FpMode> = entries.iter().map(|e| e.variant.mode).collect();
+    let text = render(op, &Provenance::of(&info, &modes), &entries);
+    write_atomic(&path, text.as_bytes()).map_err(|e| RecordError::Io {
+        path: path.clone(),
+        message: e.to_string(),
+    })?;
+    Ok(path)
+}
+
+/// Today's UTC date and time, `YYYY-MM-DDTHH:MM:SSZ`, from the system clock.
+pub fn utc_date_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    utc_date(secs)
+}
+
+/// `secs` after the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian calendar; the
+/// days-to-civil conversion of H. Hinnant's `chrono`-compatible date algorithms).
+pub fn utc_date(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_convert_at_known_points() {
+        assert_eq!(utc_date(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc_date(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(utc_date(1_798_761_599), "2026-12-31T23:59:59Z");
+    }
+}

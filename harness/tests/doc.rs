@@ -1,0 +1,62 @@
+//! `ds-harness doc OP`: the op cards of `ds_mskor_b32` and `ds_min_u64` as insta snapshots
+//! (the binary's real output, with the shipped recordings), and the unknown-op error.
+
+mod common;
+
+use common::{ds_harness, stderr, stdout};
+
+fn snapshot(name: &str, text: &str) {
+    insta::with_settings!({
+        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/harness"),
+        prepend_module_to_snapshot => false,
+    }, {
+        insta::assert_snapshot!(name, text);
+    });
+}
+
+fn card(op: &str) -> String {
+    let out = ds_harness(&["doc", op], "");
+    assert!(out.status.success(), "doc {op}: {}", stderr(&out));
+    assert_eq!(stderr(&out), "", "no warnings about the shipped recordings");
+    stdout(&out)
+}
+
+#[test]
+fn card_of_ds_mskor_b32() {
+    let text = card("ds_mskor_b32");
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("(old & ~data0) | data1"), "{text}");
+    snapshot("doc_ds_mskor_b32", &text);
+}
+
+#[test]
+fn card_of_ds_min_u64() {
+    let text = card("ds_min_u64");
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("compared as unsigned 64-bit integers"),
+        "{text}"
+    );
+    snapshot("doc_ds_min_u64", &text);
+}
+
+#[test]
+fn every_op_has_a_card_naming_its_opcode_row() {
+    for op in ds_reference::isa::DsOp::all() {
+        let text = ds_harness::doc::card(op, &[]);
+        assert!(text.starts_with(op.name()), "{op}");
+        assert!(
+            text.contains(&format!("{:#04x} (this op's row", op.info().opcode)),
+            "{op}"
+        );
+    }
+}
+
+#[test]
+fn an_unknown_op_is_exit_2_with_close_names() {
+    let out = ds_harness(&["doc", "ds_mskr_b32"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("did you mean ds_mskor_b32"), "{err}");
+    assert_eq!(stdout(&out), "");
+}
