@@ -18,7 +18,8 @@ use crate::isa::{Family, Rmw};
 use crate::wave::{Case, Lds, Outcome, Variant, LANES};
 use std::collections::{HashMap, HashSet};
 
-/// Search steps (lane executions) before the answer is [`Verdict::Undecided`].
+/// Search steps (lane executions) per group of overlapping lanes before the answer is
+/// [`Verdict::Undecided`].
 pub const BUDGET: usize = 200_000;
 
 /// Which lane order explains a device result.
@@ -52,6 +53,16 @@ pub enum Verdict {
 
 /// Checks a device `outcome` of `variant` on `case` against every legal outcome.
 pub fn check(variant: &Variant, case: &Case, device: &Outcome) -> Result<Verdict, Unmodelled> {
+    check_with_budget(variant, case, device, BUDGET)
+}
+
+/// [`check`] with a given search budget (lane steps per group of overlapping lanes).
+pub fn check_with_budget(
+    variant: &Variant,
+    case: &Case,
+    device: &Outcome,
+    budget: usize,
+) -> Result<Verdict, Unmodelled> {
     let inst = variant.inst();
     let model = super::execute(&inst, variant.mode, case)?;
     if model == *device {
@@ -98,6 +109,7 @@ pub fn check(variant: &Variant, case: &Case, device: &Outcome) -> Result<Verdict
         device,
         mem: case.lds.clone(),
         steps: 0,
+        budget,
         failed: HashSet::new(),
         alternatives: vec![],
     };
@@ -105,7 +117,19 @@ pub fn check(variant: &Variant, case: &Case, device: &Outcome) -> Result<Verdict
     for g in &groups {
         let mut order = Vec::new();
         search.failed.clear();
-        match search.dfs(g, g.lanes.clone(), &mut order) {
+        search.steps = 0;
+        let found = if matches!(plan.info.family, Family::Store(_) | Family::StoreAddTid) {
+            match search.last_writers(g) {
+                Some(o) => {
+                    order = o;
+                    Some(true)
+                }
+                None => Some(false),
+            }
+        } else {
+            search.dfs(g, g.lanes.clone(), &mut order)
+        };
+        match found {
             Some(true) => orders.push(order),
             Some(false) => {
                 return Ok(Verdict::Mismatch(format!(
@@ -115,7 +139,7 @@ pub fn check(variant: &Variant, case: &Case, device: &Outcome) -> Result<Verdict
             }
             None => {
                 return Ok(Verdict::Undecided(format!(
-                    "gave up after {BUDGET} lane steps on lanes {:?} ({first_diff})",
+                    "gave up after {budget} lane steps on lanes {:?} ({first_diff})",
                     g.lanes
                 )))
             }
@@ -277,6 +301,7 @@ struct Search<'a> {
     device: &'a Outcome,
     mem: Lds,
     steps: usize,
+    budget: usize,
     failed: HashSet<(u32, Vec<u8>)>,
     alternatives: Vec<u8>,
 }
@@ -313,7 +338,12 @@ impl Search<'_> {
         let lane = &self.case.wave.lanes[i];
         let [a0, _] = self.plan.addresses(lane.addr);
         let old = super::mem::read_elem(self.mem.bytes(), a0, self.plan.elem_bytes);
-        (old, super::join(&lane.data0), super::join(&lane.data1))
+        let m = rmw::mask(self.plan.elem_bytes);
+        (
+            old,
+            super::join(&lane.data0) & m,
+            super::join(&lane.data1) & m,
+        )
     }
 
     /// Runs lane `i` with choice `k` on `self.mem`; true when its registers match the device's.
@@ -338,6 +368,55 @@ impl Search<'_> {
         vdst == self.device.vdst[i] && addr == self.device.addr[i]
     }
 
+    /// For pure stores: builds the order from the back, each time taking a lane whose bytes not yet
+    /// claimed by later lanes all hold the device's final value. Sound and complete: the last
+    /// lane of any explaining order qualifies, and a qualifying lane can always be moved last.
+    fn last_writers(&self, g: &Group) -> Option<Vec<u8>> {
+        let m0 = self.case.wave.m0;
+        let size = self.case.lds.size();
+        let writes: Vec<(u8, Vec<(u32, u8)>)> = g
+            .lanes
+            .iter()
+            .map(|&l| {
+                let i = usize::from(l);
+                let mut scratch = Lds::zeroed(size);
+                let lane = self.case.wave.lanes[i];
+                let (mut vdst, mut addr) = (lane.vdst, lane.addr);
+                self.plan
+                    .step(i, &lane, m0, scratch.bytes_mut(), &mut vdst, &mut addr);
+                let bytes = footprint(&self.plan, self.case, i)
+                    .into_iter()
+                    .map(|b| (b, scratch.bytes()[b as usize]))
+                    .collect();
+                (l, bytes)
+            })
+            .collect();
+        // Stores leave the registers alone.
+        for &l in &g.lanes {
+            let (i, lane) = (usize::from(l), &self.case.wave.lanes[usize::from(l)]);
+            if self.device.vdst[i] != lane.vdst || self.device.addr[i] != lane.addr {
+                return None;
+            }
+        }
+        let mut claimed: HashSet<u32> = HashSet::new();
+        let mut left: Vec<usize> = (0..writes.len()).collect();
+        let mut reversed = Vec::new();
+        while !left.is_empty() {
+            // Prefer the highest lane, so the model's own order is found when it explains it.
+            let pos = left.iter().rposition(|&k| {
+                writes[k]
+                    .1
+                    .iter()
+                    .all(|&(b, v)| claimed.contains(&b) || self.device.lds.bytes()[b as usize] == v)
+            })?;
+            let k = left.remove(pos);
+            claimed.extend(writes[k].1.iter().map(|&(b, _)| b));
+            reversed.push(writes[k].0);
+        }
+        reversed.reverse();
+        Some(reversed)
+    }
+
     /// Finds an order of `left` that ends in the device's bytes: Some(found) or None (budget).
     fn dfs(&mut self, g: &Group, left: Vec<u8>, order: &mut Vec<u8>) -> Option<bool> {
         if left.is_empty() {
@@ -352,7 +431,10 @@ impl Search<'_> {
         if self.failed.contains(&(mask, saved.clone())) {
             return Some(false);
         }
+        // Commutative updates without returns end in the same bytes in any order, provided each
+        // lane reads and writes the whole element (an element cut by the end of LDS truncates).
         let commutative_silent = g.same_element
+            && g.bytes.len() == self.plan.elem_bytes as usize
             && !self.plan.info.returns()
             && matches!(
                 self.plan.info.family,
@@ -370,7 +452,7 @@ impl Search<'_> {
         for (pos, &l) in left.iter().enumerate().filter(|_| pinned) {
             let i = usize::from(l);
             self.steps += 1;
-            if self.steps > BUDGET {
+            if self.steps > self.budget {
                 return None;
             }
             if self.choices(i) == 1 && self.apply(i, 0) && self.snapshot(g) == saved {
@@ -403,7 +485,7 @@ impl Search<'_> {
             tried.push(i);
             for k in 0..self.choices(i) {
                 self.steps += 1;
-                if self.steps > BUDGET {
+                if self.steps > self.budget {
                     return None;
                 }
                 if self.apply(i, k) {

@@ -201,8 +201,9 @@ impl Plan {
         let [a0, a1] = self.addresses(lane.addr);
         match info.family {
             Family::Rmw(op) => {
-                let d0 = join(&lane.data0);
-                let d1 = join(&lane.data1);
+                // Only the element's own dwords of DATA0/DATA1 take part.
+                let d0 = join(&lane.data0) & rmw::mask(eb);
+                let d1 = join(&lane.data1) & rmw::mask(eb);
                 if info.two_addresses() {
                     // Pair exchange: both old values are read before either store.
                     let old0 = mem::read_elem(mem, a0, eb);
