@@ -272,3 +272,28 @@ fn a_broken_kernel_is_caught_in_its_variant_only() {
         add.variants[0].disagree
     );
 }
+
+#[test]
+fn a_device_choosing_another_legal_lane_order_agrees_and_the_choice_is_reported() {
+    for name in ["ds_store_b32", "ds_add_rtn_u32", "ds_storexchg_rtn_b32"] {
+        let cfg = config(&[name], &format!("legal-{name}"));
+        let mut dev = EmuDevice::new().with_descending_lanes(op(name));
+        let report = run::run(&cfg, &mut dev, meta()).unwrap();
+        let o = &report.ops[0];
+        assert!(report.all_agree(), "{name}: {}", report.summary());
+        let chose = o.choices.get("same-address lanes: descending lane order");
+        assert!(chose.is_some_and(|&n| n > 0), "{name}: {:?}", o.choices);
+        assert!(
+            report.summary().contains("descending lane order on"),
+            "{}",
+            report.summary()
+        );
+        let r = json(&cfg);
+        assert!(
+            r["ops"][0]["choices"]["same-address lanes: descending lane order"]
+                .as_u64()
+                .unwrap()
+                > 0
+        );
+    }
+}

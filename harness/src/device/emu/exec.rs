@@ -5,12 +5,12 @@
 //! DS instructions run through `ds_reference::model::execute_in_place`.
 
 use super::memory::Memory;
-use super::{Fault, Program};
+use super::{Program, Quirks};
 use ds_kernels::inst::{
     GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
     Vop3Op, VopcOp,
 };
-use ds_reference::isa::{DsInst, Field};
+use ds_reference::isa::{DsInst, Family, Field};
 use ds_reference::model;
 use ds_reference::wave::{Lds, Wave, LANES};
 
@@ -168,7 +168,7 @@ impl WaveState {
         kernarg: u64,
         mem: &Memory,
         step_limit: u64,
-        fault: Option<&Fault>,
+        quirks: &Quirks,
     ) -> Result<(), String> {
         self.reset();
         let d = &prog.desc;
@@ -197,7 +197,7 @@ impl WaveState {
             }
             let (inst, len) = prog.code.at(pc)?;
             let next = pc + len as u64;
-            match self.step(&inst, pc, mem, prog, fault) {
+            match self.step(&inst, pc, mem, prog, quirks) {
                 Ok(Flow::Next) => pc = next,
                 Ok(Flow::Jump(to)) => pc = to,
                 Ok(Flow::End) => return Ok(()),
@@ -213,7 +213,7 @@ impl WaveState {
         pc: u64,
         mem: &Memory,
         prog: &Program,
-        fault: Option<&Fault>,
+        quirks: &Quirks,
     ) -> Result<Flow, String> {
         match *inst {
             Inst::Sop1 { op, sdst, src0 } => match op {
@@ -433,7 +433,7 @@ impl WaveState {
                 saddr,
                 offset,
             } => self.global(op, vdata, vaddr, saddr, offset, mem)?,
-            Inst::Ds(ds) => self.ds(&ds, prog, fault)?,
+            Inst::Ds(ds) => self.ds(&ds, prog, quirks)?,
         }
         Ok(Flow::Next)
     }
@@ -486,7 +486,7 @@ impl WaveState {
 
     /// A DS instruction through the reference model: gather the operand registers into a
     /// [`Wave`], execute, write back vdst (and addr for the ops that update it).
-    fn ds(&mut self, inst: &DsInst, prog: &Program, fault: Option<&Fault>) -> Result<(), String> {
+    fn ds(&mut self, inst: &DsInst, prog: &Program, quirks: &Quirks) -> Result<(), String> {
         let info = inst.info();
         let ops = info.operands;
         let top = Field::ALL
@@ -523,16 +523,37 @@ impl WaveState {
             l.vdst = vdst[lane];
             addr[lane] = l.addr;
         }
-        model::execute_in_place(
-            inst,
-            prog.desc.mode,
-            wave,
-            &mut self.lds,
-            &mut vdst,
-            &mut addr,
-        )
-        .map_err(|e| e.to_string())?;
-        if let Some(f) = fault.filter(|f| f.op == inst.op && wave.exec >> f.lane & 1 == 1) {
+        if quirks.descending_lanes == Some(inst.op) && per_lane(info.family) {
+            // One lane at a time, highest first: same-address lanes resolve the other way round.
+            let exec = wave.exec;
+            for lane in (0..LANES).rev().filter(|l| exec >> l & 1 == 1) {
+                wave.exec = 1 << lane;
+                model::execute_in_place(
+                    inst,
+                    prog.desc.mode,
+                    wave,
+                    &mut self.lds,
+                    &mut vdst,
+                    &mut addr,
+                )
+                .map_err(|e| e.to_string())?;
+            }
+            wave.exec = exec;
+        } else {
+            model::execute_in_place(
+                inst,
+                prog.desc.mode,
+                wave,
+                &mut self.lds,
+                &mut vdst,
+                &mut addr,
+            )
+            .map_err(|e| e.to_string())?;
+        }
+        if let Some(f) = quirks
+            .fault
+            .filter(|f| f.op == inst.op && wave.exec >> f.lane & 1 == 1)
+        {
             vdst[f.lane][f.word] ^= f.xor;
         }
         for (lane, words) in vdst.iter().enumerate() {
@@ -545,6 +566,20 @@ impl WaveState {
         }
         Ok(())
     }
+}
+
+/// Families the model runs lane by lane (so a lane order is a choice): not the cross-lane ops
+/// and not append/consume, which act once per wave.
+fn per_lane(family: Family) -> bool {
+    !matches!(
+        family,
+        Family::Nop
+            | Family::Swizzle
+            | Family::Permute
+            | Family::Bpermute
+            | Family::Append
+            | Family::Consume
+    )
 }
 
 /// Where execution goes after an instruction.

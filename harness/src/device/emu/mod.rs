@@ -35,6 +35,16 @@ pub struct Fault {
     pub xor: u32,
 }
 
+/// Deliberate deviations from the model, for tests of the harness itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Quirks {
+    /// A broken device: see [`Fault`].
+    pub fault: Option<Fault>,
+    /// A legal alternative: this op's active lanes execute highest lane first (hardware may
+    /// serialise lanes of one instruction that hit one address in any order).
+    pub descending_lanes: Option<DsOp>,
+}
+
 /// One decoded position of the code: an instruction start, or why there is none.
 #[derive(Clone, Debug)]
 enum Slot {
@@ -107,7 +117,7 @@ pub struct EmuDevice {
     modules: Vec<HashMap<String, Arc<Program>>>,
     step_limit: u64,
     threads: usize,
-    fault: Option<Fault>,
+    quirks: Quirks,
 }
 
 impl Default for EmuDevice {
@@ -133,7 +143,7 @@ impl EmuDevice {
             modules: Vec::new(),
             step_limit: DEFAULT_STEP_LIMIT,
             threads,
-            fault: None,
+            quirks: Quirks::default(),
         }
     }
 
@@ -151,7 +161,14 @@ impl EmuDevice {
 
     /// Makes this a broken device (for tests of the harness): see [`Fault`].
     pub fn with_fault(mut self, fault: Fault) -> EmuDevice {
-        self.fault = Some(fault);
+        self.quirks.fault = Some(fault);
+        self
+    }
+
+    /// Makes `op` run its active lanes highest lane first: a device that makes another legal
+    /// choice than the model (for tests of the legal-outcome check).
+    pub fn with_descending_lanes(mut self, op: DsOp) -> EmuDevice {
+        self.quirks.descending_lanes = Some(op);
         self
     }
 
@@ -219,13 +236,7 @@ impl Device for EmuDevice {
                 launch.workgroup_size
             )));
         }
-        run_launch(
-            &prog,
-            launch,
-            self.step_limit,
-            self.threads,
-            self.fault.as_ref(),
-        )
+        run_launch(&prog, launch, self.step_limit, self.threads, &self.quirks)
     }
 }
 
@@ -236,7 +247,7 @@ fn run_launch(
     launch: &mut Launch,
     step_limit: u64,
     threads: usize,
-    fault: Option<&Fault>,
+    quirks: &Quirks,
 ) -> Result<(), DeviceError> {
     let kernarg: Vec<u8> = (0..launch.buffers.len())
         .flat_map(|i| (BUFFER_BASE + i as u64 * BUFFER_STRIDE).to_le_bytes())
@@ -257,7 +268,7 @@ fn run_launch(
     let run_chunk = |first: u32| -> Result<(), String> {
         let mut wave = exec::WaveState::new(prog.desc.vgprs, prog.desc.lds_size);
         for wg in first..(first + chunk).min(groups) {
-            wave.run(prog, wg, KERNARG_BASE, &mem, step_limit, fault)?;
+            wave.run(prog, wg, KERNARG_BASE, &mem, step_limit, quirks)?;
         }
         Ok(())
     };

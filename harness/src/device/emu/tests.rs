@@ -117,7 +117,7 @@ fn a_kernel_runs_every_workgroup_on_every_thread_count() {
     let prog = program(&neighbour_kernel(), 128);
     for threads in [1, 2, 3] {
         let mut l = launch(20, 20 * 128);
-        run_launch(&prog, &mut l, 1000, threads, None).unwrap();
+        run_launch(&prog, &mut l, 1000, threads, &Quirks::default()).unwrap();
         let out = words(&l.buffers[0].bytes);
         for wg in 0..20u32 {
             for lane in 0..32u32 {
@@ -142,7 +142,17 @@ fn a_fault_corrupts_exactly_one_lane() {
         xor: 0x100,
     };
     let mut l = launch(1, 128);
-    run_launch(&prog, &mut l, 1000, 1, Some(&fault)).unwrap();
+    run_launch(
+        &prog,
+        &mut l,
+        1000,
+        1,
+        &Quirks {
+            fault: Some(fault),
+            ..Quirks::default()
+        },
+    )
+    .unwrap();
     let out = words(&l.buffers[0].bytes);
     assert_eq!(out[7], 32 ^ 0x100);
     assert_eq!(out[6], 28);
@@ -152,7 +162,7 @@ fn a_fault_corrupts_exactly_one_lane() {
 fn an_out_of_bounds_store_names_the_buffer() {
     let prog = program(&neighbour_kernel(), 128);
     let mut l = launch(2, 128); // room for one workgroup only
-    let err = run_launch(&prog, &mut l, 1000, 1, None)
+    let err = run_launch(&prog, &mut l, 1000, 1, &Quirks::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -174,7 +184,7 @@ fn an_unknown_instruction_names_its_word_and_address() {
         entry: BASE,
         code: Arc::new(Code::decode(&text, BASE)),
     };
-    let err = run_launch(&prog, &mut launch(1, 128), 1000, 1, None)
+    let err = run_launch(&prog, &mut launch(1, 128), 1000, 1, &Quirks::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -193,7 +203,7 @@ fn a_runaway_loop_hits_the_step_limit() {
         }],
         128,
     );
-    let err = run_launch(&prog, &mut launch(1, 128), 500, 1, None)
+    let err = run_launch(&prog, &mut launch(1, 128), 500, 1, &Quirks::default())
         .unwrap_err()
         .to_string();
     assert!(
