@@ -82,6 +82,10 @@ fn info_with_the_real_runtime_and_no_gpu_says_the_same_and_auto_takes_emu() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(text.contains("HIP library: libamdhip64.so.5 (/"), "{text}");
     assert!(
+        text.contains("HSA runtime: libhsa-runtime64.so.1 (/"),
+        "{text}"
+    );
+    assert!(
         text.contains("devices: none: ") && text.contains("no GPU was found"),
         "{text}"
     );
@@ -255,4 +259,22 @@ fn the_default_search_tries_every_name_under_rocm_path_and_opt_rocm() {
         let path = v["library"]["path"].as_str().unwrap();
         assert!(path.starts_with("libamdhip64.so"), "{path}");
     }
+}
+
+#[test]
+fn hsa_without_a_gpu_is_explained_in_hsas_own_words() {
+    if !real_runtime_without_gpu() {
+        return;
+    }
+    use ds_harness::device::hip::arch::{from_hsa, Pci};
+    // libhsa-runtime64-1 comes with libamdhip64-5; without a GPU its hsa_init fails, and the
+    // arch lookup must say so with HSA's own status string.
+    let e = from_hsa(Pci {
+        domain: 0,
+        bus: 3,
+        device: 0,
+    })
+    .unwrap_err();
+    assert!(e.contains("hsa_init failed (libhsa-runtime64.so.1"), "{e}");
+    assert!(e.contains("HSA_STATUS_ERROR"), "{e}");
 }

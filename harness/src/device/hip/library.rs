@@ -262,7 +262,7 @@ pub fn hsa() -> Result<&'static HsaLibrary, &'static NotFound> {
                     Err(why) => tried.push((path, format!("loaded, but {why}"))),
                     Ok(api) => {
                         return Ok(HsaLibrary {
-                            path,
+                            path: describe(&path, api.hsa_init as usize),
                             api,
                             _lib: lib,
                         })

@@ -55,6 +55,9 @@ pub struct HipProbe {
     pub not_found: Option<NotFound>,
     /// When the runtime loaded but offers no device: why, in words.
     pub no_devices: Option<String>,
+    /// The HSA runtime (used to name a device's arch when KFD sysfs cannot): its path, or why
+    /// it is unavailable. Loaded only when a HIP runtime is.
+    pub hsa: Option<String>,
     /// `HIP_VISIBLE_DEVICES` and friends, as set.
     pub visibility: String,
     /// The visible devices.
@@ -111,6 +114,7 @@ pub fn probe() -> HipProbe {
                 library: None,
                 not_found: Some(nf.clone()),
                 no_devices: None,
+                hsa: None,
                 visibility,
                 devices: Vec::new(),
                 auto: AutoChoice {
@@ -168,10 +172,22 @@ pub fn probe() -> HipProbe {
             ),
         },
     };
+    let hsa = Some(match library::hsa() {
+        Ok(h) => h.path.clone(),
+        Err(nf) => format!(
+            "not found ({}); the arch then comes from KFD sysfs only",
+            nf.tried
+                .iter()
+                .map(|(p, _)| p.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    });
     HipProbe {
         library,
         not_found: None,
         no_devices,
+        hsa,
         visibility,
         devices,
         auto,
@@ -194,6 +210,9 @@ impl fmt::Display for HipProbe {
                 }
             }
             (None, None) => writeln!(f, "HIP library: not found")?,
+        }
+        if let Some(hsa) = &self.hsa {
+            writeln!(f, "HSA runtime: {hsa}")?;
         }
         writeln!(f, "visibility: {}", self.visibility)?;
         if let Some(why) = &self.no_devices {
