@@ -14,7 +14,8 @@
 //!   (`hipDeviceAttributeName` -> `Unused1`, `Uuid` -> `Unused2`, `Arch`/`GcnArch`/`GcnArchName`
 //!   -> `Unused3..5`): those five are not usable on ROCm 6 and are not declared here. The three PCI
 //!   attributes we use have the same values in 5.2 and in 6/7.
-//! - None of the functions below gained a versioned (`R0600`) symbol.
+//! - None of the functions below gained a versioned (`R0600`) symbol. ROCm 6 made
+//!   `hipMemcpyHtoD`'s source `const void*`: the same ABI as 5.2's `void*` declared here.
 
 #![allow(non_camel_case_types, non_upper_case_globals, non_snake_case)]
 
