@@ -160,3 +160,10 @@ fn corrupted_code_objects_are_refused_with_the_reason() {
         ReadError::MissingSymbol(_)
     ));
 }
+
+#[test]
+fn a_kernel_given_twice_is_written_once() {
+    let ks = kernels();
+    let twice: Vec<Kernel> = ks.iter().chain(ks.iter()).cloned().collect();
+    assert_eq!(write(&twice), write(&ks));
+}

@@ -72,8 +72,19 @@ fn note(desc: &[u8]) -> Vec<u8> {
     n
 }
 
-/// Writes one code object holding `kernels` (their names must be distinct).
+/// Writes one code object holding `kernels`. A kernel whose name already appeared is left out:
+/// the name encodes the whole variant, so it is the same kernel.
 pub fn write(kernels: &[Kernel]) -> Vec<u8> {
+    let mut seen = std::collections::HashSet::new();
+    if !kernels.iter().all(|k| seen.insert(k.name.as_str())) {
+        let mut seen = std::collections::HashSet::new();
+        let unique: Vec<Kernel> = kernels
+            .iter()
+            .filter(|k| seen.insert(k.name.as_str()))
+            .cloned()
+            .collect();
+        return write(&unique);
+    }
     let note = note(&metadata(kernels).to_msgpack());
     let names: Vec<(Vec<u8>, Vec<u8>)> = kernels
         .iter()
