@@ -452,6 +452,9 @@ pub fn generate(variant: &Variant) -> Result<Kernel, GenError> {
     // 4.-5. M0 and EXEC from the case, the instruction under test.
     a.emit(mov(Operand::M0, s(17)), "M0 of the case")?;
     a.emit(mov(Operand::ExecLo, s(16)), "EXEC of the case")?;
+    // LLVM's hazard recognizer puts one wait state between an SALU write of M0 and the DS ops
+    // that read it (ds_*_addtid: https://reviews.llvm.org/D130783); the EXEC write is one, this
+    // s_nop is a second, harmless where the hazard does not exist.
     a.emit(
         Inst::Sopp {
             op: SoppOp::Nop,
