@@ -3,6 +3,7 @@
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::case::CaseFile;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -28,8 +29,12 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
                 "inst": inst.to_string(),
                 "outcome": outcome,
             });
-            println!("{}", serde_json::to_string_pretty(&out)?);
-            Ok(ExitCode::from(EXIT_OK))
+            let text = serde_json::to_string_pretty(&out)?;
+            match writeln!(std::io::stdout().lock(), "{text}") {
+                // A reader that stops early (`| head`) is not an error.
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+                _ => Ok(ExitCode::from(EXIT_OK)),
+            }
         }
         Err(e) => {
             eprintln!("error: {}: {e}", args.case.display());
