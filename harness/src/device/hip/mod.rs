@@ -423,3 +423,33 @@ impl Drop for HipDevice {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hip_versions_decode_major_minor_patch() {
+        assert_eq!(version_string(50_221_153), "5.2.21153");
+        assert_eq!(version_string(60_443_483), "6.4.43483");
+        assert_eq!(version_string(70_000_000), "7.0.0");
+    }
+
+    #[test]
+    fn the_timeout_is_seconds_and_refuses_nonsense() {
+        // Only this test touches the variable in this binary.
+        std::env::set_var(ENV_TIMEOUT, "0.25");
+        assert_eq!(timeout_from_env(), Ok(Duration::from_millis(250)));
+        for bad in ["0", "-1", "soon", "inf"] {
+            std::env::set_var(ENV_TIMEOUT, bad);
+            assert!(
+                timeout_from_env()
+                    .unwrap_err()
+                    .contains("not a positive number of seconds"),
+                "{bad}"
+            );
+        }
+        std::env::remove_var(ENV_TIMEOUT);
+        assert_eq!(timeout_from_env(), Ok(DEFAULT_TIMEOUT));
+    }
+}
