@@ -24,6 +24,12 @@
 //! All values are little-endian dwords. `lds_size` is the variant's (a multiple of 4, at most
 //! 65536); the kernel's LDS allocation (descriptor `group_segment_fixed_size`) is the same size.
 //!
+//! On hardware the workgroup's LDS is encoded in 512-byte units (AMDGPUUsage, compute_pgm_rsrc2
+//! GRANULATED_LDS_SIZE: `roundup(lds-size / (128 * 4))` for GFX7-GFX11, which the CP derives from
+//! `group_segment_fixed_size`), so an access between `lds_size` and the next multiple of 512 may
+//! not be out of range on a GPU even though the model treats it so. Variants meant to probe
+//! out-of-range behaviour should use a multiple of 512 ([`crate::DEFAULT_LDS_SIZE`], 1024, is).
+//!
 //! Lane record in `lanes_in` (64 bytes): `addr` at byte 0 (bytes 4..16 zero), `data0[0..4]` at 16,
 //! `data1[0..4]` at 32, `vdst[0..4]` at 48 (the sentinel the instruction may overwrite).
 //! Lane record in `lanes_out` (32 bytes): `vdst[0..4]` at 0, `addr` at 16, bytes 20..32 unused.
