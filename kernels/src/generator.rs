@@ -6,7 +6,7 @@
 //! Kernel entry state (LLVM AMDGPUUsage, "Initial Kernel Execution State", GFX11, with the
 //! descriptor this crate writes): `s[0:1]` = kernarg segment address (the only user SGPRs, so
 //! USER_SGPR_COUNT = 2), `s2` = workgroup id x (the next SGPR, ENABLE_SGPR_WORKGROUP_ID_X),
-//! `v0` = work-item ids packed as x [9:0], y [19:10], z [29:20] (GFX11 packs them in one VGPR), EXEC
+//! `v0` = work-item ids packed as x \[9:0\], y \[19:10\], z \[29:20\] (GFX11 packs them in one VGPR), EXEC
 //! = all 32 lanes (wave32, ENABLE_WAVEFRONT_SIZE32).
 //!
 //! Registers, fixed for every variant (so addr, data0, data1 and vdst never alias):

@@ -16,19 +16,19 @@ pub const SIZE: usize = 64;
 
 /// compute_pgm_rsrc1 bits.
 pub mod rsrc1 {
-    /// GRANULATED_WORKITEM_VGPR_COUNT [5:0]: wave32 granules of 8 VGPRs, minus one.
+    /// GRANULATED_WORKITEM_VGPR_COUNT \[5:0\]: wave32 granules of 8 VGPRs, minus one.
     pub const VGPR_SHIFT: u32 = 0;
-    /// FLOAT_DENORM_MODE_32 [17:16].
+    /// FLOAT_DENORM_MODE_32 \[17:16\].
     pub const DENORM_32_SHIFT: u32 = 16;
-    /// FLOAT_DENORM_MODE_16_64 [19:18].
+    /// FLOAT_DENORM_MODE_16_64 \[19:18\].
     pub const DENORM_16_64_SHIFT: u32 = 18;
-    /// ENABLE_DX10_CLAMP [21].
+    /// ENABLE_DX10_CLAMP \[21\].
     pub const DX10_CLAMP: u32 = 1 << 21;
-    /// ENABLE_IEEE_MODE [23].
+    /// ENABLE_IEEE_MODE \[23\].
     pub const IEEE_MODE: u32 = 1 << 23;
-    /// WGP_MODE [29] (GFX10+): the workgroup runs in work-group-processor mode.
+    /// WGP_MODE \[29\] (GFX10+): the workgroup runs in work-group-processor mode.
     pub const WGP_MODE: u32 = 1 << 29;
-    /// MEM_ORDERED [30] (GFX10+).
+    /// MEM_ORDERED \[30\] (GFX10+).
     pub const MEM_ORDERED: u32 = 1 << 30;
     /// Denorm mode value: flush source and destination denormals.
     pub const DENORM_FLUSH: u32 = 0;
@@ -38,23 +38,23 @@ pub mod rsrc1 {
 
 /// compute_pgm_rsrc2 bits.
 pub mod rsrc2 {
-    /// USER_SGPR_COUNT [5:1].
+    /// USER_SGPR_COUNT \[5:1\].
     pub const USER_SGPR_SHIFT: u32 = 1;
-    /// ENABLE_SGPR_WORKGROUP_ID_X [7].
+    /// ENABLE_SGPR_WORKGROUP_ID_X \[7\].
     pub const WORKGROUP_ID_X: u32 = 1 << 7;
-    /// ENABLE_SGPR_WORKGROUP_ID_Y [8].
+    /// ENABLE_SGPR_WORKGROUP_ID_Y \[8\].
     pub const WORKGROUP_ID_Y: u32 = 1 << 8;
-    /// ENABLE_SGPR_WORKGROUP_ID_Z [9].
+    /// ENABLE_SGPR_WORKGROUP_ID_Z \[9\].
     pub const WORKGROUP_ID_Z: u32 = 1 << 9;
-    /// ENABLE_VGPR_WORKITEM_ID [12:11]: 0 = x only.
+    /// ENABLE_VGPR_WORKITEM_ID \[12:11\]: 0 = x only.
     pub const WORKITEM_ID_SHIFT: u32 = 11;
 }
 
 /// kernel_code_properties bits.
 pub mod props {
-    /// ENABLE_SGPR_KERNARG_SEGMENT_PTR [3].
+    /// ENABLE_SGPR_KERNARG_SEGMENT_PTR \[3\].
     pub const KERNARG_SEGMENT_PTR: u16 = 1 << 3;
-    /// ENABLE_WAVEFRONT_SIZE32 [10].
+    /// ENABLE_WAVEFRONT_SIZE32 \[10\].
     pub const WAVEFRONT_SIZE32: u16 = 1 << 10;
 }
 
@@ -114,7 +114,7 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 
 impl KernelDescriptor {
     /// The descriptor of a generated kernel for `variant` using `vgprs` VGPRs: wave32, kernarg
-    /// pointer in s[0:1] (2 user SGPRs), workgroup id x in s2, work-item id x only, the variant's
+    /// pointer in s\[0:1\] (2 user SGPRs), workgroup id x in s2, work-item id x only, the variant's
     /// LDS size and FP mode; DX10 clamp, WGP mode and MEM_ORDERED as LLVM 19 defaults them.
     pub fn for_kernel(variant: &Variant, vgprs: u32) -> KernelDescriptor {
         let mode = variant.mode;

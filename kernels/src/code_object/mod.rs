@@ -1,5 +1,5 @@
 //! The HSA code object: an AMDGPU ELF shared object holding any number of generated kernels, as the
-//! ROCm loader takes it ([`write`]), and a reader for the same format ([`read`]), which the
+//! ROCm loader takes it ([`write()`]), and a reader for the same format ([`read()`]), which the
 //! emulated device loads kernels through.
 //!
 //! Facts from LLVM's AMDGPUUsage: "ELF Code Object" (header: ELFCLASS64, ELFDATA2LSB,

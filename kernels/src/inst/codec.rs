@@ -8,28 +8,28 @@ use super::{
 };
 use ds_reference::isa::DsInst;
 
-/// SOP1: [31:23] = 0b1_0111_1101.
+/// SOP1: \[31:23\] = 0b1_0111_1101.
 const SOP1: u32 = 0x17d;
-/// SOPC: [31:23] = 0b1_0111_1110.
+/// SOPC: \[31:23\] = 0b1_0111_1110.
 const SOPC: u32 = 0x17e;
-/// SOPP: [31:23] = 0b1_0111_1111.
+/// SOPP: \[31:23\] = 0b1_0111_1111.
 const SOPP: u32 = 0x17f;
-/// SOPK: [31:28] = 0b1011.
+/// SOPK: \[31:28\] = 0b1011.
 const SOPK: u32 = 0xb;
-/// SOP2: [31:30] = 0b10.
+/// SOP2: \[31:30\] = 0b10.
 const SOP2: u32 = 0b10;
-/// SMEM: [31:26] = 0b11_1101.
+/// SMEM: \[31:26\] = 0b11_1101.
 const SMEM: u32 = 0x3d;
-/// VOP3: [31:26] = 0b11_0101.
+/// VOP3: \[31:26\] = 0b11_0101.
 const VOP3: u32 = 0x35;
-/// DS: [31:26] = 0b11_0110.
+/// DS: \[31:26\] = 0b11_0110.
 const DS: u32 = 0x36;
-/// FLAT/GLOBAL/SCRATCH: [31:26] = 0b11_0111; SEG [17:16] = 2 is GLOBAL.
+/// FLAT/GLOBAL/SCRATCH: \[31:26\] = 0b11_0111; SEG \[17:16\] = 2 is GLOBAL.
 const FLAT: u32 = 0x37;
 const SEG_GLOBAL: u32 = 2;
-/// VOP1: [31:25] = 0b011_1111.
+/// VOP1: \[31:25\] = 0b011_1111.
 const VOP1: u32 = 0x3f;
-/// VOPC: [31:25] = 0b011_1110.
+/// VOPC: \[31:25\] = 0b011_1110.
 const VOPC: u32 = 0x3e;
 
 fn bad(inst: &Inst, why: impl Into<String>) -> EncodeError {

@@ -136,7 +136,7 @@ impl Operand {
     }
 }
 
-/// The gfx11 `s_waitcnt` immediate: VM_CNT [15:10], LGKM_CNT [9:4], EXP_CNT [2:0] (bit 3 unused).
+/// The gfx11 `s_waitcnt` immediate: VM_CNT \[15:10\], LGKM_CNT \[9:4\], EXP_CNT \[2:0\] (bit 3 unused).
 /// A field at its maximum does not wait.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Waitcnt {

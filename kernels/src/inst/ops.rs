@@ -55,7 +55,7 @@ macro_rules! op_table {
 }
 
 op_table! {
-    /// SOP1 ops (one scalar source): opcode bits [15:8].
+    /// SOP1 ops (one scalar source): opcode bits \[15:8\].
     Sop1Op, a: "Dwords of SDST.", b: "Dwords of SSRC0.", {
     (MovB32,         "s_mov_b32",          0x00, 1, 1),
     (MovB64,         "s_mov_b64",          0x01, 2, 2),
@@ -64,7 +64,7 @@ op_table! {
 }}
 
 op_table! {
-    /// SOP2 ops (two scalar sources): opcode bits [29:23].
+    /// SOP2 ops (two scalar sources): opcode bits \[29:23\].
     Sop2Op, a: "Dwords of SDST.", b: "Dwords of each source.", {
     (AddU32,  "s_add_u32",  0x00, 1, 1),
     (SubU32,  "s_sub_u32",  0x01, 1, 1),
@@ -81,14 +81,14 @@ op_table! {
 }}
 
 op_table! {
-    /// SOPK ops (SDST and a 16-bit immediate): opcode bits [27:23].
+    /// SOPK ops (SDST and a 16-bit immediate): opcode bits \[27:23\].
     SopkOp, a: "1 when SDST is also read (`s_addk_i32`).", b: "Unused (0).", {
     (MovkI32, "s_movk_i32", 0x00, 0, 0),
     (AddkI32, "s_addk_i32", 0x0f, 1, 0),
 }}
 
 op_table! {
-    /// SOPC ops (compare two scalar sources into SCC): opcode bits [22:16].
+    /// SOPC ops (compare two scalar sources into SCC): opcode bits \[22:16\].
     SopcOp, a: "Dwords of each source.", b: "Unused (0).", {
     (CmpEqU32, "s_cmp_eq_u32", 0x06, 1, 0),
     (CmpLgU32, "s_cmp_lg_u32", 0x07, 1, 0),
@@ -109,7 +109,7 @@ pub mod sopp_kind {
 }
 
 op_table! {
-    /// SOPP ops (program control, a 16-bit immediate): opcode bits [22:16].
+    /// SOPP ops (program control, a 16-bit immediate): opcode bits \[22:16\].
     SoppOp, a: "Unused (0).", b: "How the immediate is read: a [`sopp_kind`] constant.", {
     (Nop,          "s_nop",           0x00, 0, 0),
     (Waitcnt,      "s_waitcnt",       0x09, 0, 3),
@@ -124,7 +124,7 @@ op_table! {
 }}
 
 op_table! {
-    /// SMEM ops (scalar loads through the constant cache): opcode bits [25:18].
+    /// SMEM ops (scalar loads through the constant cache): opcode bits \[25:18\].
     SmemOp, a: "Dwords loaded into SDATA.", b: "Unused (0).", {
     (LoadB32,  "s_load_b32",  0x00, 1, 0),
     (LoadB64,  "s_load_b64",  0x01, 2, 0),
@@ -134,14 +134,14 @@ op_table! {
 }}
 
 op_table! {
-    /// VOP1 ops (one source, 32-bit encoding `_e32`): opcode bits [16:9].
+    /// VOP1 ops (one source, 32-bit encoding `_e32`): opcode bits \[16:9\].
     Vop1Op, a: "Unused (0).", b: "Unused (0).", {
     (MovB32, "v_mov_b32", 0x01, 0, 0),
     (NotB32, "v_not_b32", 0x37, 0, 0),
 }}
 
 op_table! {
-    /// VOP2 ops (SRC0 any operand, VSRC1 a VGPR, `_e32`): opcode bits [30:25].
+    /// VOP2 ops (SRC0 any operand, VSRC1 a VGPR, `_e32`): opcode bits \[30:25\].
     Vop2Op, a: "Unused (0).", b: "Unused (0).", {
     (MulU32U24, "v_mul_u32_u24",  0x0b, 0, 0),
     (LshlrevB32,"v_lshlrev_b32",  0x18, 0, 0),
@@ -154,7 +154,7 @@ op_table! {
 }}
 
 op_table! {
-    /// VOP3 ops (64-bit encoding, up to three sources): opcode bits [25:16]. VOP1 and VOP2 ops
+    /// VOP3 ops (64-bit encoding, up to three sources): opcode bits \[25:16\]. VOP1 and VOP2 ops
     /// promoted to VOP3 keep their mnemonic with `_e64` (opcode 384 + VOP1, 256 + VOP2).
     Vop3Op, a: "Sources read (1, 2 or 3).", b: "Unused (0).", {
     (MadU32U24,    "v_mad_u32_u24",      0x20b, 3, 0),
@@ -169,7 +169,7 @@ op_table! {
 }}
 
 op_table! {
-    /// VOPC ops (compare SRC0 with VSRC1 per lane into VCC_LO, `_e32`): opcode bits [24:17].
+    /// VOPC ops (compare SRC0 with VSRC1 per lane into VCC_LO, `_e32`): opcode bits \[24:17\].
     VopcOp, a: "Unused (0).", b: "Unused (0).", {
     (CmpLtU32, "v_cmp_lt_u32", 0x49, 0, 0),
     (CmpEqU32, "v_cmp_eq_u32", 0x4a, 0, 0),
@@ -178,7 +178,7 @@ op_table! {
 }}
 
 op_table! {
-    /// GLOBAL ops (FLAT encoding with SEG = 2): opcode bits [24:18].
+    /// GLOBAL ops (FLAT encoding with SEG = 2): opcode bits \[24:18\].
     GlobalOp, a: "Dwords of VDST (loads) or DATA (stores).", b: "1 for a store, 0 for a load.", {
     (LoadB32,   "global_load_b32",   0x14, 1, 0),
     (LoadB64,   "global_load_b64",   0x15, 2, 0),
