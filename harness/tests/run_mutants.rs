@@ -1,6 +1,7 @@
 //! The harness can fail: a broken model, a broken device and a broken kernel are each caught by
 //! a run, reported under the right op and variant, with the right lane and values, in the case
-//! files, the JSON and the JUnit XML.
+//! files, the JSON and the JUnit XML. A device taking another legal choice agrees, and a run that
+//! dies half-way leaves whole result files for the ops it finished.
 
 mod common;
 
@@ -296,4 +297,53 @@ fn a_device_choosing_another_legal_lane_order_agrees_and_the_choice_is_reported(
                 > 0
         );
     }
+}
+
+/// A device that dies (panics) at its `n`-th launch, like a run killed half-way.
+#[derive(Debug)]
+struct DiesAt {
+    inner: EmuDevice,
+    launches: usize,
+    n: usize,
+}
+
+impl Device for DiesAt {
+    fn info(&self) -> &DeviceInfo {
+        self.inner.info()
+    }
+    fn load(&mut self, code_object: &[u8]) -> Result<ModuleId, DeviceError> {
+        self.inner.load(code_object)
+    }
+    fn launch(&mut self, module: ModuleId, launch: &mut Launch) -> Result<(), DeviceError> {
+        self.launches += 1;
+        assert!(self.launches < self.n, "killed at launch {}", self.n);
+        self.inner.launch(module, launch)
+    }
+}
+
+#[test]
+fn an_interrupted_run_leaves_the_results_of_the_ops_it_finished() {
+    let ops = ["ds_add_u32", "ds_sub_u32", "ds_load_b32", "ds_store_b32"];
+    let cfg = config(&ops, "interrupted");
+    // ds_add_u32 and ds_sub_u32 have 4 variants (launches) each: die in the third op.
+    let mut dev = DiesAt {
+        inner: EmuDevice::new(),
+        launches: 0,
+        n: 10,
+    };
+    let died = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run::run(&cfg, &mut dev, meta())
+    }));
+    assert!(died.is_err());
+    let r = json(&cfg);
+    assert_eq!(r["complete"], false);
+    let done: Vec<&str> = r["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["op"].as_str().unwrap())
+        .collect();
+    assert_eq!(done, ["ds_add_u32", "ds_sub_u32"]);
+    assert_eq!(r["totals"]["agree"], 2 * corpus::DEFAULT_CASES_PER_OP);
+    roxmltree::Document::parse(&junit(&cfg)).expect("the JUnit file is whole");
 }
