@@ -118,7 +118,15 @@ pub fn check_with_budget(
         let mut order = Vec::new();
         search.failed.clear();
         search.steps = 0;
-        let found = if matches!(plan.info.family, Family::Store(_) | Family::StoreAddTid) {
+        // The two fixed orders first (one simulation each), then the search.
+        let descending: Vec<u8> = g.lanes.iter().rev().copied().collect();
+        let found = if search.runs_as(g, &g.lanes) {
+            order = g.lanes.clone();
+            Some(true)
+        } else if search.runs_as(g, &descending) {
+            order = descending;
+            Some(true)
+        } else if matches!(plan.info.family, Family::Store(_) | Family::StoreAddTid) {
             match search.last_writers(g) {
                 Some(o) => {
                     order = o;
@@ -366,6 +374,20 @@ impl Search<'_> {
             }
         }
         vdst == self.device.vdst[i] && addr == self.device.addr[i]
+    }
+
+    /// Whether running the group's lanes in `order` (model choices) gives the device's registers
+    /// and bytes; on success the memory keeps the result, otherwise it is restored.
+    fn runs_as(&mut self, g: &Group, order: &[u8]) -> bool {
+        let saved = self.snapshot(g);
+        let ok = order.iter().all(|&l| self.apply(usize::from(l), 0))
+            && g.bytes
+                .iter()
+                .all(|&b| self.mem.bytes()[b as usize] == self.device.lds.bytes()[b as usize]);
+        if !ok {
+            self.restore(g, &saved);
+        }
+        ok
     }
 
     /// For pure stores: builds the order from the back, each time taking a lane whose bytes not yet

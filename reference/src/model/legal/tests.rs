@@ -199,3 +199,19 @@ fn inactive_lane_writes_are_rejected() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn descending_order_of_32_non_returning_rsubs_is_recognised() {
+    // No returns to reconstruct from and an order-dependent update: only the final value tells.
+    let (v, c) = (variant(DsOp::RsubU32), same_address_case());
+    let order: Vec<usize> = (0..32).rev().collect();
+    let device = run_in_order(&v, &c, &order);
+    assert_ne!(device, execute(&v.inst(), v.mode, &c).unwrap());
+    assert_eq!(
+        check(&v, &c, &device).unwrap(),
+        Verdict::Legal {
+            order: Explanation::DescendingLanes,
+            float_alternatives: vec![]
+        }
+    );
+}
