@@ -169,8 +169,8 @@ pub fn read(data: &[u8]) -> Result<CodeObject, ReadError> {
             // No size: to the end of the segment holding the entry.
             segments
                 .iter()
-                .find(|s| entry >= s.addr && entry < s.addr + s.bytes.len() as u64)
-                .map_or(0, |s| s.addr + s.bytes.len() as u64 - entry)
+                .find(|s| entry >= s.addr && entry - s.addr < s.bytes.len() as u64)
+                .map_or(0, |s| s.bytes.len() as u64 - (entry - s.addr))
         };
         let code = map(&segments, format!("code of `{}`", meta.name), entry, len)?.to_vec();
         kernels.push(LoadedKernel {

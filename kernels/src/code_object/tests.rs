@@ -167,3 +167,25 @@ fn a_kernel_given_twice_is_written_once() {
     let twice: Vec<Kernel> = ks.iter().chain(ks.iter()).cloned().collect();
     assert_eq!(write(&twice), write(&ks));
 }
+
+/// Corrupting any byte (to 0xff, to 0x00, or flipping its top bit) never panics the reader: it
+/// loads or says why not.
+#[test]
+fn the_reader_survives_every_single_byte_corruption() {
+    let bytes = write(&kernels()[..2]);
+    let mut refused = 0;
+    for at in 0..bytes.len() {
+        for value in [0xff, 0x00, bytes[at] ^ 0x80] {
+            if value == bytes[at] {
+                continue;
+            }
+            let b = patched(&bytes, at, &[value]);
+            match std::panic::catch_unwind(|| read(&b).is_err()) {
+                Ok(true) => refused += 1,
+                Ok(false) => {}
+                Err(e) => panic!("reader panicked with byte {at:#x} = {value:#04x}: {e:?}"),
+            }
+        }
+    }
+    assert!(refused > 1000, "only {refused} corruptions were refused");
+}
