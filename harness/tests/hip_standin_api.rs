@@ -157,3 +157,23 @@ fn the_device_reports_what_it_is_and_says_what_failed() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn the_pci_location_comes_from_hip_device_get_pci_bus_id() {
+    let Some(lib) = common::standin_lib() else {
+        return;
+    };
+    let loaded = library::load_hip_from(&[lib]).expect("the stand-in loads");
+    let pci = hip::arch::pci_of(&loaded, 0).expect("device 0 has a PCI location");
+    assert_eq!(
+        pci,
+        hip::arch::Pci {
+            domain: 0x5eed,
+            bus: 0,
+            device: 0
+        }
+    );
+    assert!(hip::arch::pci_of(&loaded, 9)
+        .unwrap_err()
+        .contains("hipErrorInvalidDevice"));
+}

@@ -77,7 +77,7 @@ same_type_as_sys!(
     hipSetDevice,
     hipDeviceGet,
     hipDeviceGetName,
-    hipDeviceGetAttribute,
+    hipDeviceGetPCIBusId,
     hipGetErrorName,
     hipGetErrorString,
     hipModuleLoadData,
@@ -169,30 +169,19 @@ pub unsafe extern "C" fn hipDeviceGetName(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn hipDeviceGetAttribute(
-    pi: *mut c_int,
-    attr: sys::hipDeviceAttribute_t,
+pub unsafe extern "C" fn hipDeviceGetPCIBusId(
+    bus_id: *mut c_char,
+    len: c_int,
     device: c_int,
 ) -> hipError_t {
-    let Some(p) = state().physical(device) else {
-        return fail(
+    match state().physical(device) {
+        // A made-up PCI location per stand-in device (nothing real is at it), in HIP's format.
+        Some(p) => write_str(bus_id, len, &format!("5eed:{p:02x}:00.0")),
+        None => fail(
             sys::hipErrorInvalidDevice,
-            format!("hipDeviceGetAttribute: device {device} is not visible"),
-        );
-    };
-    // A made-up PCI location per stand-in device (nothing real is at it).
-    let value = match attr {
-        sys::hipDeviceAttributePciDomainID => 0x5eed,
-        sys::hipDeviceAttributePciBusId => p as c_int,
-        sys::hipDeviceAttributePciDeviceId => 0,
-        _ => {
-            return fail(
-                sys::hipErrorInvalidValue,
-                format!("hipDeviceGetAttribute: attribute {attr} is not modelled"),
-            )
-        }
-    };
-    put(pi, value)
+            format!("hipDeviceGetPCIBusId({device}): no such visible device"),
+        ),
+    }
 }
 
 #[no_mangle]

@@ -1,7 +1,7 @@
 //! Naming a HIP device's gfx arch without `hipDeviceProp_t` (whose layout changed in ROCm 6).
 //!
-//! The HIP device's PCI location (`hipDeviceGetAttribute` with `hipDeviceAttributePciDomainID` /
-//! `PciBusId` / `PciDeviceId`, whose values are the same in ROCm 5.2 and 6/7) is matched against:
+//! The HIP device's PCI location (`hipDeviceGetPCIBusId`, `"dddd:bb:dd.f"` in hex, the same in
+//! every ROCm version; see sys.rs for why no device attribute is used) is matched against:
 //! 1. the KFD topology in sysfs (`/sys/class/kfd/kfd/topology/nodes/*/properties`: `domain`,
 //!    `location_id` = bus << 8 | device << 3 | function, `gfx_target_version` = major * 10000 +
 //!    minor * 100 + stepping, e.g. 110000 = gfx1100; the amdkfd driver's topology ABI);
@@ -49,12 +49,24 @@ impl std::fmt::Display for Pci {
 }
 
 /// The HIP device's PCI location.
-pub fn pci_of(lib: &HipLibrary, ordinal: i32) -> Result<Pci, result::HipError> {
-    let get = |a| result::device_attribute(&lib.api, a, ordinal).map(|v| v as u32);
-    Ok(Pci {
-        domain: get(sys::hipDeviceAttributePciDomainID)?,
-        bus: get(sys::hipDeviceAttributePciBusId)?,
-        device: get(sys::hipDeviceAttributePciDeviceId)?,
+pub fn pci_of(lib: &HipLibrary, ordinal: i32) -> Result<Pci, String> {
+    let text = result::device_pci_bus_id(&lib.api, ordinal).map_err(|e| e.to_string())?;
+    parse_pci(&text).ok_or_else(|| format!("hipDeviceGetPCIBusId gave {text:?}, not dddd:bb:dd.f"))
+}
+
+/// `"0000:03:00.0"` (domain:bus:device.function, hex) -> domain 0, bus 3, device 0.
+pub fn parse_pci(text: &str) -> Option<Pci> {
+    let mut parts = text.trim().split(':');
+    let (domain, bus, rest) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    let device = rest.split('.').next()?;
+    let hex = |s: &str| u32::from_str_radix(s, 16).ok();
+    Some(Pci {
+        domain: hex(domain)?,
+        bus: hex(bus)?,
+        device: hex(device)?,
     })
 }
 
@@ -285,6 +297,36 @@ pub fn detect(lib: &HipLibrary, ordinal: i32) -> Result<Arch, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pci_bus_ids_parse_as_hip_prints_them() {
+        assert_eq!(
+            parse_pci("0000:03:00.0"),
+            Some(Pci {
+                domain: 0,
+                bus: 3,
+                device: 0
+            })
+        );
+        assert_eq!(
+            parse_pci("0001:c3:1f.0"),
+            Some(Pci {
+                domain: 1,
+                bus: 0xc3,
+                device: 0x1f
+            })
+        );
+        assert_eq!(
+            parse_pci("0000:0c:00"),
+            Some(Pci {
+                domain: 0,
+                bus: 0xc,
+                device: 0
+            })
+        );
+        assert_eq!(parse_pci("03:00.0"), None);
+        assert_eq!(parse_pci(""), None);
+    }
 
     #[test]
     fn target_versions_name_the_arch_with_hex_minor_and_stepping() {

@@ -74,7 +74,7 @@ api!(HipApi {
     hipSetDevice,
     hipDeviceGet,
     hipDeviceGetName,
-    hipDeviceGetAttribute,
+    hipDeviceGetPCIBusId,
     hipGetErrorName,
     hipGetErrorString,
     hipModuleLoadData,

@@ -136,16 +136,14 @@ pub(crate) fn c_buf(buf: &[c_char]) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-/// `hipDeviceGetAttribute`.
-pub fn device_attribute(
-    api: &HipApi,
-    attr: sys::hipDeviceAttribute_t,
-    ordinal: i32,
-) -> Result<i32, HipError> {
-    // SAFETY: writes one int.
-    get_int(api, "hipDeviceGetAttribute", |p| unsafe {
-        (api.hipDeviceGetAttribute)(p, attr, ordinal)
-    })
+/// `hipDeviceGetPCIBusId` into a 64-byte buffer: `"dddd:bb:dd.f"` (hex).
+pub fn device_pci_bus_id(api: &HipApi, ordinal: i32) -> Result<String, HipError> {
+    let mut buf = [0 as c_char; 64];
+    // SAFETY: HIP writes at most `len` bytes including the terminator.
+    check(api, "hipDeviceGetPCIBusId", unsafe {
+        (api.hipDeviceGetPCIBusId)(buf.as_mut_ptr(), buf.len() as c_int, ordinal)
+    })?;
+    Ok(c_buf(&buf))
 }
 
 /// `hipModuleLoadData`: HIP reads the whole code object from `image` during the call.

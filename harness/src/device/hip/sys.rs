@@ -12,8 +12,10 @@
 //!   `hipGetDevicePropertiesR0600`): we never use it.
 //! - `hipDeviceAttribute_t` kept its numbering by turning removed entries into placeholders
 //!   (`hipDeviceAttributeName` -> `Unused1`, `Uuid` -> `Unused2`, `Arch`/`GcnArch`/`GcnArchName`
-//!   -> `Unused3..5`): those five are not usable on ROCm 6 and are not declared here. The three PCI
-//!   attributes we use have the same values in 5.2 and in 6/7.
+//!   -> `Unused3..5`). We use no attribute at all: ROCm 5.x's `hipDeviceGetAttribute` (hipamd
+//!   `hip_device_runtime.cpp`) has no case for `hipDeviceAttributePciDomainID` and answers
+//!   `hipErrorInvalidValue`, so the PCI location comes from `hipDeviceGetPCIBusId`, which every
+//!   version has with the same signature and the same `%04x:%02x:%02x.0` format.
 //! - None of the functions below gained a versioned (`R0600`) symbol. ROCm 6 made
 //!   `hipMemcpyHtoD`'s source `const void*`: the same ABI as 5.2's `void*` declared here.
 
@@ -25,8 +27,6 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 
 /// `hipError_t`: a C enum; 0 is success.
 pub type hipError_t = c_uint;
-/// `hipDeviceAttribute_t`: a C enum.
-pub type hipDeviceAttribute_t = c_uint;
 /// `hipDevice_t`: on AMD, the device ordinal itself.
 pub type hipDevice_t = c_int;
 /// `hipDeviceptr_t` (driver_types.h): a device address.
@@ -84,12 +84,6 @@ pub const hipErrorIllegalAddress: hipError_t = 700;
 pub const hipErrorLaunchFailure: hipError_t = 719;
 pub const hipErrorNotSupported: hipError_t = 801;
 
-// ---- hipDeviceAttribute_t values we use (identical in ROCm 5.2 and 6/7, see above) ----
-
-pub const hipDeviceAttributePciBusId: hipDeviceAttribute_t = 67;
-pub const hipDeviceAttributePciDeviceId: hipDeviceAttribute_t = 68;
-pub const hipDeviceAttributePciDomainID: hipDeviceAttribute_t = 69;
-
 // ---- HIP_LAUNCH_PARAM_* (hip_runtime_api.h: `((void*)0x01)`, `0x02`, `0x03`) ----
 // Pointer-valued macros: kept as integers here and turned into pointers where the `extra` array is
 // built. The drift test evaluates the header's macros through clang.
@@ -112,8 +106,8 @@ pub type hipDeviceGet =
     unsafe extern "C" fn(device: *mut hipDevice_t, ordinal: c_int) -> hipError_t;
 pub type hipDeviceGetName =
     unsafe extern "C" fn(name: *mut c_char, len: c_int, device: hipDevice_t) -> hipError_t;
-pub type hipDeviceGetAttribute =
-    unsafe extern "C" fn(pi: *mut c_int, attr: hipDeviceAttribute_t, deviceId: c_int) -> hipError_t;
+pub type hipDeviceGetPCIBusId =
+    unsafe extern "C" fn(pciBusId: *mut c_char, len: c_int, device: c_int) -> hipError_t;
 pub type hipGetErrorName = unsafe extern "C" fn(hip_error: hipError_t) -> *const c_char;
 pub type hipGetErrorString = unsafe extern "C" fn(hipError: hipError_t) -> *const c_char;
 pub type hipModuleLoadData =
