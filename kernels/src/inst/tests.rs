@@ -265,3 +265,26 @@ fn the_vector_file_covers_every_op_of_every_table() {
         "ops without an llvm-mc-19 vector: {missing:?}"
     );
 }
+
+#[test]
+fn decode_never_panics_and_what_it_accepts_re_encodes_exactly() {
+    // xorshift64*, fixed seed: 200k random 12-byte windows, every length 0..=12.
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut accepted = 0;
+    for i in 0..200_000 {
+        let mut bytes = [0u8; 12];
+        for b in bytes.chunks_mut(8) {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            let v = x.wrapping_mul(0x2545_f491_4f6c_dd1d).to_le_bytes();
+            b.copy_from_slice(&v[..b.len()]);
+        }
+        let len = i % 13;
+        if let Ok((inst, n)) = decode(&bytes[..len]) {
+            accepted += 1;
+            assert_eq!(encode(&inst).unwrap(), bytes[..n], "{inst}");
+        }
+    }
+    assert!(accepted > 100, "only {accepted} random words decoded");
+}
