@@ -91,8 +91,8 @@ pub fn lds_size(op: DsOp) -> u32 {
     }
 }
 
-/// The kernel variants the default corpus runs for `op`: a few offsets, and for float ops one more
-/// with denormals flushed and IEEE mode off.
+/// The kernel variants the default corpus runs for `op`: a few offsets, for float ops one more with
+/// denormals flushed and IEEE mode off, and one with an allocation of an odd size.
 pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
     let info = op.info();
     let base = Variant {
@@ -154,6 +154,16 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
             "o0-ftz".to_string(),
         ));
     }
+    // An allocation that is not a whole number of the kernels' 128-byte copy rounds, so the
+    // last bytes of the allocation sit in a partial round.
+    let odd = base.lds_size - 124;
+    out.push((
+        Variant {
+            lds_size: odd,
+            ..base
+        },
+        format!("o0-l{odd}"),
+    ));
     out
 }
 
