@@ -45,6 +45,10 @@ pub struct RunArgs {
     /// Where mismatching cases are written, one JSON file each.
     #[arg(long, value_name = "DIR", default_value = "ds-harness-out")]
     pub out: PathBuf,
+    /// Also record the device's results on the model's snapshot corpus, one file per op with
+    /// provenance, under DIR/<arch>/ (hip) or DIR/emulated-<arch>/ (emu).
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
 }
 
 /// Parses a u64 in decimal or `0x` hex.
@@ -115,6 +119,14 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return Err(e.into()),
     };
     print!("{}", report.summary());
+    if let Some(dir) = &args.record {
+        let written = crate::record::record_ops(dir, device.as_mut(), &cfg.ops)?;
+        println!(
+            "recorded {} ops under {}",
+            written.len(),
+            dir.join(crate::record::dir_name(&info)).display()
+        );
+    }
     let t = report.totals;
     println!(
         "{} cases in {:.2} s ({:.0} cases/s) on {} (seed {:#x})",

@@ -18,6 +18,12 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+mod replay;
+pub use replay::{
+    check_all, known_divergences, replay, KnownDivergence, ReplaySummary, Replayed, Verdict,
+    KNOWN_DIVERGENCES,
+};
+
 /// First line of every recording.
 pub const MAGIC: &str = "# ds-harness recording, format 1";
 /// Prefix of a provenance line: `# provenance <key>: <value>`.
@@ -71,9 +77,10 @@ impl Provenance {
         self.get("backend").unwrap_or("unknown")
     }
 
-    /// True when a GPU (not the emulated device) produced the recording.
+    /// True when a GPU produced the recording: the hip backend, and not the HIP stand-in
+    /// runtime (which the hip device marks in its `provenance` detail).
     pub fn is_hardware(&self) -> bool {
-        self.backend() == "hip"
+        self.backend() == "hip" && !self.get("provenance").is_some_and(is_stand_in)
     }
 }
 
@@ -91,10 +98,21 @@ pub fn fp_mode_name(m: FpMode) -> String {
 /// The directory name a recording of `info` goes under: the arch for a GPU, `emulated-<arch>` for
 /// the emulated device (never a bare arch name).
 pub fn dir_name(info: &DeviceInfo) -> String {
+    let stand_in = info
+        .details
+        .iter()
+        .any(|(k, v)| k == "provenance" && is_stand_in(v));
     match info.backend {
+        Backend::Hip if stand_in => format!("emulated-hip-standin-{}", info.arch),
         Backend::Hip => info.arch.clone(),
         Backend::Emu => format!("emulated-{}", info.arch),
     }
+}
+
+/// The hip device's `provenance` detail of the stand-in runtime (an emulated device behind
+/// the HIP API, used to test the hip code path without a GPU).
+fn is_stand_in(provenance: &str) -> bool {
+    provenance.contains("stand-in")
 }
 
 /// One recording file, read back.
@@ -368,6 +386,15 @@ pub fn record_op(root: &Path, device: &mut dyn Device, op: DsOp) -> Result<PathB
         message: e.to_string(),
     })?;
     Ok(path)
+}
+
+/// Records every op of `ops` on `device` under `root` (see [`record_op`]); returns the paths.
+pub fn record_ops(
+    root: &Path,
+    device: &mut dyn Device,
+    ops: &[DsOp],
+) -> Result<Vec<PathBuf>, RecordError> {
+    ops.iter().map(|&op| record_op(root, device, op)).collect()
 }
 
 /// Today's UTC date and time, `YYYY-MM-DDTHH:MM:SSZ`, from the system clock.

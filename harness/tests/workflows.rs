@@ -1,0 +1,252 @@
+//! The GitHub Actions workflows (`.github/workflows/ci.yml`, `gpu.yml`) are valid YAML, have the
+//! structure DESIGN.md section 7 asks for, and every `ds-harness ...` command line in them parses
+//! with the real clap CLI, so a renamed flag fails here rather than on the GPU runner.
+//!
+//! actionlint is not used: it is not packaged for Debian 12, and its PyPI wheel downloads the Go
+//! binary at build time, which this build has no network for. This test checks what it can
+//! without it: YAML syntax (yaml-rust2), the jobs' shape, and the CLI lines.
+
+use clap::Parser;
+use ds_harness::cli::Cli;
+use yaml_rust2::{Yaml, YamlLoader};
+
+fn load(name: &str) -> Yaml {
+    let path = format!("{}/../.github/workflows/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut docs = YamlLoader::load_from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert_eq!(docs.len(), 1, "{path}: one YAML document");
+    docs.remove(0)
+}
+
+fn steps(job: &Yaml) -> &Vec<Yaml> {
+    job["steps"].as_vec().expect("a job has a steps list")
+}
+
+fn run_text(step: &Yaml) -> &str {
+    step["run"].as_str().unwrap_or("")
+}
+
+/// Shell words of one script, with `${{ ... }}` expressions and `$VARS` replaced by sample
+/// values, line continuations joined, and `|`, `;`, `&&`, `>` as separate words.
+fn shell_words(script: &str) -> Vec<Vec<String>> {
+    let mut text = script.replace("\\\n", " ");
+    while let Some(start) = text.find("${{") {
+        let end = text[start..]
+            .find("}}")
+            .map_or(text.len(), |e| start + e + 2);
+        let expr = text[start + 3..end - 2].trim().to_string();
+        let value = if expr == "matrix.shard" { "1" } else { "X" };
+        text.replace_range(start..end, value);
+    }
+    let text = text
+        .replace("$SHARDS", "4")
+        .replace("$PWD", "/w")
+        .replace("\"$GITHUB_STEP_SUMMARY\"", "summary");
+    let mut commands = Vec::new();
+    for line in text.lines() {
+        let mut words: Vec<String> = Vec::new();
+        let mut cur = String::new();
+        let mut quote: Option<char> = None;
+        let mut in_word = false;
+        for c in line.chars() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), c) => cur.push(c),
+                (None, '\'' | '"') => {
+                    quote = Some(c);
+                    in_word = true;
+                }
+                (None, '#') if !in_word => break,
+                (None, c) if c.is_whitespace() => {
+                    if in_word {
+                        words.push(std::mem::take(&mut cur));
+                        in_word = false;
+                    }
+                }
+                (None, '|' | ';' | '>' | '&') => {
+                    if in_word {
+                        words.push(std::mem::take(&mut cur));
+                        in_word = false;
+                    }
+                    commands.push(std::mem::take(&mut words));
+                }
+                (None, c) => {
+                    cur.push(c);
+                    in_word = true;
+                }
+            }
+        }
+        if in_word {
+            words.push(cur);
+        }
+        commands.push(words);
+    }
+    commands.retain(|c| !c.is_empty());
+    commands
+}
+
+/// The argument lists of every `ds-harness` invocation in `script`: a path ending in
+/// `ds-harness`, or `cargo run ... -p ds-harness ... -- ARGS`.
+fn ds_harness_invocations(script: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for words in shell_words(script) {
+        let words: Vec<String> = words.into_iter().skip_while(|w| w.contains('=')).collect();
+        if words
+            .first()
+            .is_some_and(|w| w.ends_with("/ds-harness") || w == "ds-harness")
+        {
+            out.push(words[1..].to_vec());
+        } else if words.first().is_some_and(|w| w == "cargo")
+            && words.get(1).is_some_and(|w| w == "run")
+            && words
+                .windows(2)
+                .any(|p| p[0] == "-p" && p[1] == "ds-harness")
+        {
+            let at = words
+                .iter()
+                .position(|w| w == "--")
+                .expect("`cargo run -p ds-harness` passes its arguments after `--`");
+            out.push(words[at + 1..].to_vec());
+        }
+    }
+    out
+}
+
+/// Every ds-harness command line of a workflow, parsed by the real CLI; returns them.
+fn check_cli_lines(workflow: &Yaml) -> Vec<Vec<String>> {
+    let mut all = Vec::new();
+    for (_, job) in workflow["jobs"].as_hash().expect("jobs") {
+        for step in steps(job) {
+            for args in ds_harness_invocations(run_text(step)) {
+                let argv = std::iter::once("ds-harness".to_string()).chain(args.iter().cloned());
+                if let Err(e) = Cli::try_parse_from(argv) {
+                    panic!(
+                        "step {:?}: `ds-harness {}` does not parse:\n{e}",
+                        step["name"].as_str().unwrap_or("?"),
+                        args.join(" ")
+                    );
+                }
+                all.push(args);
+            }
+        }
+    }
+    all
+}
+
+fn if_always(step: &Yaml) -> bool {
+    step["if"].as_str() == Some("always()")
+}
+
+#[test]
+fn ci_yml_runs_tests_lints_the_emu_run_and_the_stand_in_hip_run() {
+    let ci = load("ci.yml");
+    let jobs = ci["jobs"].as_hash().expect("ci.yml has jobs");
+    assert!(!jobs.is_empty());
+    let job = &ci["jobs"]["test"];
+    assert!(job["runs-on"].as_str().is_some(), "hosted runner label");
+    let scripts: Vec<&str> = steps(job).iter().map(run_text).collect();
+    assert!(
+        scripts.iter().any(|s| s.contains("scripts/test.sh")),
+        "README's test command"
+    );
+    assert!(scripts.iter().any(|s| s.contains("cargo clippy")));
+    assert!(scripts.iter().any(|s| s.contains("cargo fmt")));
+    let lines = check_cli_lines(&ci);
+    let backend = |b: &str| {
+        lines.iter().any(|a| {
+            a.first().is_some_and(|c| c == "run")
+                && a.windows(2).any(|p| p[0] == "--backend" && p[1] == b)
+        })
+    };
+    assert!(backend("emu"), "an emu run: {lines:?}");
+    assert!(backend("hip"), "the stand-in hip run: {lines:?}");
+    assert!(
+        steps(job).iter().any(|s| s["uses"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("actions/upload-artifact"))
+            && if_always(s)),
+        "results uploaded even when a step fails"
+    );
+}
+
+#[test]
+fn gpu_yml_runs_on_self_hosted_rocm_sharded_with_results_as_artifacts() {
+    let gpu = load("gpu.yml");
+    let jobs = gpu["jobs"].as_hash().expect("gpu.yml has jobs");
+    assert_eq!(jobs.len(), 1);
+    let (_, job) = jobs.iter().next().unwrap();
+    let labels: Vec<&str> = job["runs-on"]
+        .as_vec()
+        .expect("runs-on is a label list")
+        .iter()
+        .filter_map(Yaml::as_str)
+        .collect();
+    assert_eq!(labels, ["self-hosted", "rocm"]);
+    let shards = job["strategy"]["matrix"]["shard"]
+        .as_vec()
+        .expect("a shard matrix");
+    assert!(shards.len() >= 2);
+    assert_eq!(job["strategy"]["fail-fast"].as_bool(), Some(false));
+    let n = job["env"]["SHARDS"].as_str().expect("SHARDS env");
+    assert_eq!(n, shards.len().to_string(), "SHARDS matches the matrix");
+    let values: Vec<i64> = shards.iter().filter_map(Yaml::as_i64).collect();
+    assert_eq!(values, (1..=shards.len() as i64).collect::<Vec<_>>());
+
+    let lines = check_cli_lines(&gpu);
+    let run = lines
+        .iter()
+        .find(|a| a.first().is_some_and(|c| c == "run"))
+        .expect("a ds-harness run");
+    for flag in [
+        "--backend",
+        "--shard",
+        "--json",
+        "--junit",
+        "--record",
+        "--out",
+    ] {
+        assert!(run.iter().any(|w| w == flag), "{flag} in {run:?}");
+    }
+    assert!(run.windows(2).any(|p| p[0] == "--backend" && p[1] == "hip"));
+    assert!(run.windows(2).any(|p| p[0] == "--shard" && p[1] == "1/4"));
+
+    let summary = steps(job)
+        .iter()
+        .find(|s| run_text(s).contains("GITHUB_STEP_SUMMARY"))
+        .expect("a job summary step");
+    assert!(if_always(summary));
+    let upload = steps(job)
+        .iter()
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/upload-artifact"))
+        })
+        .expect("an artifact upload");
+    assert!(
+        if_always(upload),
+        "artifacts uploaded even when the run fails"
+    );
+    let paths = upload["with"]["path"].as_str().expect("artifact paths");
+    let record_dir = &run[run.iter().position(|w| w == "--record").unwrap() + 1];
+    for want in ["results-", "junit-", record_dir.as_str(), "cases-"] {
+        assert!(paths.contains(want), "{want} among the artifacts: {paths}");
+    }
+}
+
+#[test]
+fn a_renamed_flag_would_fail_the_cli_check() {
+    let bad = "target/release/ds-harness run --backend hip --shards 1/4 | tee x";
+    let lines = ds_harness_invocations(bad);
+    assert_eq!(lines.len(), 1);
+    let argv = std::iter::once("ds-harness".to_string()).chain(lines[0].iter().cloned());
+    assert!(Cli::try_parse_from(argv).is_err());
+    let cargo = "DS_HARNESS_HIP_LIB=\"$PWD/x.so\" \\\n  cargo run --release -p ds-harness -- run --backend emu --json a.json";
+    assert_eq!(
+        ds_harness_invocations(cargo),
+        vec![vec!["run", "--backend", "emu", "--json", "a.json"]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>()]
+    );
+}
