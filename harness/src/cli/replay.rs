@@ -81,7 +81,7 @@ pub fn side_by_side(file: &CaseFile, model: &Outcome, device: &Outcome, name: &s
         "case {} (seed {:#x}): {}  exec {:#010x}  m0 {:#010x}  lds {} bytes",
         file.id,
         file.seed,
-        file.variant.inst(),
+        ds_kernels::generator::test_inst(&file.variant).unwrap_or(file.variant.inst()),
         wave.exec,
         wave.m0,
         file.variant.lds_size

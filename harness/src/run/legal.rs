@@ -4,8 +4,9 @@
 //! (`ds_reference::model::legal::check`); this module turns its verdict into the words the
 //! reports use.
 
+use ds_reference::isa::Family;
 use ds_reference::model::legal::{self, Explanation, Verdict};
-use ds_reference::wave::{Case, Outcome, Variant};
+use ds_reference::wave::{Case, Outcome, Variant, LANES};
 
 /// What the diff concludes about a device outcome that differs from the model's own.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +18,51 @@ pub enum Legality {
     Illegal(String),
     /// The model's search gave up; counted as a disagreement, with this note.
     Undecided(String),
+}
+
+/// The report's name for a device that left exactly the model's outcome on a case whose lanes
+/// share bytes: the model's order (or one with the same result).
+pub const ASCENDING: &str = "same-address lanes: ascending lane order";
+
+/// Whether two active lanes of `case` touch a common LDS byte in an op whose lane order can show
+/// in the result (atomics, stores, condxchg): the cases where the device's order is observable.
+pub fn lanes_share_bytes(variant: &Variant, case: &Case) -> bool {
+    let info = variant.op.info();
+    let eb = u64::from(info.elem.bytes());
+    if eb == 0
+        || !matches!(
+            info.family,
+            Family::Rmw(_) | Family::Store(_) | Family::CondXchg32
+        )
+    {
+        return false;
+    }
+    let scale = info.offset_scale();
+    let single = u32::from(variant.offset0) | u32::from(variant.offset1) << 8;
+    let spans = |addr: u32| -> [u64; 2] {
+        if info.two_addresses() {
+            [
+                u64::from(addr.wrapping_add(u32::from(variant.offset0) * scale)),
+                u64::from(addr.wrapping_add(u32::from(variant.offset1) * scale)),
+            ]
+        } else if info.family == Family::CondXchg32 {
+            let a = u64::from(addr.wrapping_add(single) & 0xfff8);
+            [a, a]
+        } else {
+            let a = u64::from(addr.wrapping_add(single));
+            [a, a]
+        }
+    };
+    let active: Vec<[u64; 2]> = (0..LANES)
+        .filter(|&i| case.wave.exec >> i & 1 == 1)
+        .map(|i| spans(case.wave.lanes[i].addr))
+        .collect();
+    let overlap = |a: u64, b: u64| a < b + eb && b < a + eb;
+    active.iter().enumerate().any(|(k, x)| {
+        active[..k]
+            .iter()
+            .any(|y| x.iter().any(|&a| y.iter().any(|&b| overlap(a, b))))
+    })
 }
 
 /// Judges a `device` outcome of `case` that differs from the model's `expected`.

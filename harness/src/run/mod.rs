@@ -196,9 +196,16 @@ fn run_op(
         let inst = vc.variant.inst();
         let mut vr = VariantResult {
             tag: vc.tag.clone(),
-            inst: inst.to_string(),
+            inst: generator::test_inst(&vc.variant)
+                .unwrap_or(inst)
+                .to_string(),
+            lds_size: vc.variant.lds_size,
+            mode: vc.variant.mode,
             cases: vc.cases.len(),
-            ..VariantResult::default()
+            agree: 0,
+            disagree: 0,
+            skipped: 0,
+            error: None,
         };
         for batch in vc.cases.chunks(MAX_CASES_PER_LAUNCH) {
             let cases: Vec<Case> = batch.iter().map(|c| c.case.clone()).collect();
@@ -223,8 +230,13 @@ fn run_op(
                     }
                 };
                 let diffs = diff::diff(inst.info(), gc.case.wave.exec, &expected, &dev);
+                let shared = legal::lanes_share_bytes(&vc.variant, &gc.case);
+                res.same_address += usize::from(shared);
                 if diffs.is_empty() {
                     vr.agree += 1;
+                    if shared {
+                        *res.choices.entry(legal::ASCENDING.into()).or_default() += 1;
+                    }
                     continue;
                 }
                 let note = match (cfg.judge)(&vc.variant, &gc.case, &expected, &dev) {

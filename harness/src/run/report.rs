@@ -4,6 +4,7 @@
 //! `<testsuite>` per op, one `<testcase>` per op and variant).
 
 use super::diff::Difference;
+use ds_reference::wave::FpMode;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -52,6 +53,8 @@ pub struct OpResult {
     pub errors: usize,
     /// Where the model allows several outcomes: which one the device chose, with counts.
     pub choices: BTreeMap<String, usize>,
+    /// Cases where active lanes shared LDS bytes, so the device's lane order could show.
+    pub same_address: usize,
     /// One entry per kernel variant.
     pub variants: Vec<VariantResult>,
     /// Every mismatching case.
@@ -59,12 +62,16 @@ pub struct OpResult {
 }
 
 /// The results of one kernel variant of an op.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct VariantResult {
     /// The variant's tag in case ids.
     pub tag: String,
-    /// The instruction text with the variant's offsets.
+    /// The instruction as the kernel runs it (its registers and the variant's offsets).
     pub inst: String,
+    /// LDS bytes the kernel allocates.
+    pub lds_size: u32,
+    /// The kernel's FP mode.
+    pub mode: FpMode,
     /// Cases run or skipped.
     pub cases: usize,
     /// Cases that agree.
@@ -338,7 +345,10 @@ fn note(o: &OpResult) -> String {
     }
     o.choices
         .iter()
-        .map(|(c, n)| format!("{c} on {n}"))
+        .map(|(c, n)| match o.same_address {
+            0 => format!("{c} on {n}"),
+            all => format!("{c} on {n}/{all} cases"),
+        })
         .collect::<Vec<_>>()
         .join("; ")
 }
