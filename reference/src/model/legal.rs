@@ -34,6 +34,43 @@ pub enum Explanation {
     Order(Vec<u8>),
 }
 
+impl std::fmt::Display for Explanation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Explanation::AscendingLanes => f.write_str("ascending lane order"),
+            Explanation::DescendingLanes => f.write_str("descending lane order"),
+            Explanation::Order(o) => {
+                let lanes: Vec<String> = o.iter().map(u8::to_string).collect();
+                write!(f, "lane order {}", lanes.join(","))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Verdict::Legal {
+                order,
+                float_alternatives,
+            } => {
+                write!(f, "legal: {order}")?;
+                if !float_alternatives.is_empty() {
+                    let lanes: Vec<String> = float_alternatives.iter().map(u8::to_string).collect();
+                    write!(
+                        f,
+                        ", lanes {} took the documented float alternative",
+                        lanes.join(",")
+                    )?;
+                }
+                Ok(())
+            }
+            Verdict::Mismatch(why) => write!(f, "mismatch: {why}"),
+            Verdict::Undecided(why) => write!(f, "undecided: {why}"),
+        }
+    }
+}
+
 /// The answer for one device outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {

@@ -178,6 +178,10 @@ fn float_min_of_signed_zeros_accepts_either_zero() {
             float_alternatives: vec![0]
         }
     );
+    assert_eq!(
+        check(&v, &c, &device).unwrap().to_string(),
+        "legal: ascending lane order, lanes 0 took the documented float alternative"
+    );
     device.lds.set_word(8, 0x3f80_0000); // 1.0: not a legal min of two zeros
     assert!(matches!(
         check(&v, &c, &device).unwrap(),
