@@ -15,7 +15,7 @@ fn vectors() -> Vec<(Vec<u8>, String)> {
                 .split_whitespace()
                 .map(|b| u8::from_str_radix(b, 16).unwrap())
                 .collect();
-            (bytes, text.trim().to_string())
+            (bytes, text.split('#').next().unwrap().trim().to_string())
         })
         .collect()
 }
