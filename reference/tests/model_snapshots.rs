@@ -61,3 +61,21 @@ fn parse_errors_name_the_line() {
     let err = parse("case x\nvariant ds_fadd\n").unwrap_err();
     assert!(err.what.contains("unknown DS op"), "{err}");
 }
+
+#[test]
+fn no_orphan_model_snapshots() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference");
+    let names: Vec<String> = runnable_ops()
+        .map(|op| format!("{}.snap", op.name()))
+        .collect();
+    for entry in std::fs::read_dir(dir).expect("snapshots/reference exists") {
+        let file = entry.unwrap().file_name().into_string().unwrap();
+        if file.starts_with("ds_table") || !file.ends_with(".snap") {
+            continue;
+        }
+        assert!(
+            names.contains(&file),
+            "snapshots/reference/{file} belongs to no runnable op: delete it"
+        );
+    }
+}
