@@ -403,6 +403,16 @@ impl State {
             .kernel(&name)
             .expect("checked when the function was looked up")
             .meta;
+        // HIP refuses a block larger than the kernel's launch bound.
+        if block > meta.max_flat_workgroup_size {
+            return fail(
+                sys::hipErrorInvalidValue,
+                format!(
+                    "kernel {name}: {block} lanes per workgroup exceed its .max_flat_workgroup_size {}",
+                    meta.max_flat_workgroup_size
+                ),
+            );
+        }
         // The kernarg segment as HIP builds it: each declared argument copied from `args` when it
         // lies inside the passed buffer; the rest stays zero.
         let mut segment = vec![0u8; meta.kernarg_segment_size as usize];

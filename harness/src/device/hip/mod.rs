@@ -414,8 +414,8 @@ impl Drop for HipDevice {
         if self.hung.is_some() {
             return; // everything was already leaked on purpose
         }
-        // Free modules before the stream and event (field order would do the reverse for none of
-        // them depends on the others; explicit for clarity).
+        // Unload explicitly so a failure is reported; the stream and event are destroyed by their
+        // own drops afterwards (nothing is pending on them: every launch was waited for).
         for m in self.modules.drain(..) {
             if let Err(e) = m.module.close() {
                 eprintln!("warning: unloading a HIP module failed: {e}");
