@@ -7,8 +7,10 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Where the kernarg segment sits.
 pub const KERNARG_BASE: u64 = 0x0000_7f00_0000_0000;
-/// Where buffer 0 sits; buffer i is `BUFFER_STRIDE` further per index.
-pub const BUFFER_BASE: u64 = 0x0000_1000_0000_0000;
+/// Where buffer 0 sits; buffer i is `BUFFER_STRIDE` further per index. The low half is
+/// 0xffff_f000, so a kernel's 64-bit address arithmetic must carry into the high half for every
+/// byte past the first 4 KiB of a buffer (as it must for wherever a GPU driver places buffers).
+pub const BUFFER_BASE: u64 = 0x0000_1000_ffff_f000;
 /// Distance between buffers (so an address names its buffer and offset unambiguously).
 pub const BUFFER_STRIDE: u64 = 0x0000_0001_0000_0000;
 

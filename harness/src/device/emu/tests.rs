@@ -211,3 +211,77 @@ fn a_runaway_loop_hits_the_step_limit() {
         "{err}"
     );
 }
+
+/// `out[0x2000 + lane * 4] = lane`, with the 64-bit base moved by `s_add_u32` and, when `carry`,
+/// `s_addc_u32` (buffers sit 4 KiB below a 2^32 boundary, so the carry is needed).
+fn carry_kernel(carry: bool) -> Vec<Inst> {
+    let mut k = vec![
+        Inst::Smem {
+            op: SmemOp::LoadB64,
+            sdata: 4,
+            sbase: 0,
+            offset: 0,
+            soffset: None,
+        },
+        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
+        Inst::Sop2 {
+            op: Sop2Op::AddU32,
+            sdst: Operand::Sgpr(4),
+            src0: Operand::Sgpr(4),
+            src1: Operand::Literal(0x2000),
+        },
+    ];
+    if carry {
+        k.push(Inst::Sop2 {
+            op: Sop2Op::AddcU32,
+            sdst: Operand::Sgpr(5),
+            src0: Operand::Sgpr(5),
+            src1: Operand::Int(0),
+        });
+    }
+    k.extend([
+        Inst::Vop2 {
+            op: Vop2Op::LshlrevB32,
+            vdst: 1,
+            src0: Operand::Int(2),
+            vsrc1: 0,
+        },
+        Inst::Global {
+            op: GlobalOp::StoreB32,
+            vdata: 0,
+            vaddr: 1,
+            saddr: Some(4),
+            offset: 0,
+        },
+        Inst::Sopp {
+            op: SoppOp::Endpgm,
+            simm16: 0,
+        },
+    ]);
+    k
+}
+
+#[test]
+fn scalar_adds_carry_through_scc_across_a_4_gib_boundary() {
+    let mut l = launch(1, 0x2000 + 128);
+    run_launch(
+        &program(&carry_kernel(true), 128),
+        &mut l,
+        100,
+        1,
+        &Quirks::default(),
+    )
+    .unwrap();
+    let out = words(&l.buffers[0].bytes);
+    assert_eq!(&out[0x800..0x800 + 32], (0..32).collect::<Vec<u32>>());
+    let err = run_launch(
+        &program(&carry_kernel(false), 128),
+        &mut launch(1, 0x2000 + 128),
+        100,
+        1,
+        &Quirks::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("not in any buffer"), "{err}");
+}
