@@ -364,3 +364,46 @@ fn an_interrupted_run_leaves_the_results_of_the_ops_it_finished() {
     assert_eq!(r["totals"]["agree"], 2 * corpus::DEFAULT_CASES_PER_OP);
     roxmltree::Document::parse(&junit(&cfg)).expect("the JUnit file is whole");
 }
+
+/// A model that does not cover ds_max_u32.
+fn model_without_max(inst: &DsInst, mode: FpMode, case: &Case) -> Result<Outcome, Unmodelled> {
+    if inst.op == op("ds_max_u32") {
+        return Err(Unmodelled {
+            op: inst.op,
+            why: "not covered by this test model",
+        });
+    }
+    model::execute(inst, mode, case)
+}
+
+#[test]
+fn cases_the_model_does_not_cover_are_skipped_with_the_reason() {
+    let cfg = RunConfig {
+        expect: model_without_max,
+        ..config(&["ds_min_u32", "ds_max_u32"], "skipped")
+    };
+    let report = run::run(&cfg, &mut EmuDevice::new(), meta()).unwrap();
+    assert!(report.all_agree(), "skips are not failures");
+    let max = &report.ops[1];
+    assert_eq!((max.skipped, max.agree), (max.cases, 0));
+    assert_eq!(
+        max.skip_reasons.get("not covered by this test model"),
+        Some(&max.cases)
+    );
+    assert!(report.summary().contains(&format!(
+        "{} skipped: not covered by this test model",
+        max.cases
+    )));
+    let xml = junit(&cfg);
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let skipped: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("skipped"))
+        .collect();
+    assert_eq!(skipped.len(), max.variants.len());
+    assert!(skipped
+        .iter()
+        .all(|n| n.attribute("message") == Some("not covered by this test model")));
+    let r = json(&cfg);
+    assert_eq!(r["ops"][1]["skipped"], max.cases);
+}
