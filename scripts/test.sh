@@ -4,4 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# The stand-in HIP runtime the hip_standin* tests load (target/debug/libds_hip_standin.so).
+cargo build --locked -p hip-standin
 cargo test --workspace --locked
