@@ -12,3 +12,4 @@ pub mod device;
 pub mod doc;
 pub mod record;
 pub mod run;
+pub mod shrink;

@@ -150,6 +150,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }
         println!("  replay: {}", m.replay);
     }
+    for text in
+        crate::shrink::shrink_mismatches(device.as_mut(), &report, &args.out, cfg.expect, cfg.judge)
+    {
+        print!("\n{text}");
+    }
     if mismatches.len() > LISTED_MISMATCHES {
         println!(
             "\n... and {} more mismatching cases, all under {}",
