@@ -320,3 +320,51 @@ fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
         stderr(&out)
     );
 }
+
+#[test]
+fn no_visible_device_is_no_gpu_found_through_the_same_path_as_real_hip() {
+    let Some(lib) = standin_lib() else { return };
+    // An ordinal HIP does not have: HIP makes no device visible.
+    let mut e = env(&lib);
+    e.push(("HIP_VISIBLE_DEVICES", "9"));
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "1",
+        ],
+        &e,
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("loaded, but no GPU was found: hipInit returned hipErrorInvalidDevice (101)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("hipGetDeviceCount returned hipErrorNoDevice (100)"),
+        "{err}"
+    );
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "auto",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "1",
+        ],
+        &e,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("backend: emu (--backend auto: the HIP runtime"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -106,7 +106,9 @@ pub unsafe extern "C" fn hipInit(flags: c_uint) -> hipError_t {
         return fail(sys::hipErrorInvalidValue, "hipInit: flags must be 0");
     }
     if state().visible.is_empty() {
-        return sys::hipErrorNoDevice;
+        // What ROCm 5.2's hipInit answers on a machine without a usable GPU (seen with Debian's
+        // libamdhip64-5); hipGetDeviceCount then says hipErrorNoDevice.
+        return sys::hipErrorInvalidDevice;
     }
     sys::hipSuccess
 }
