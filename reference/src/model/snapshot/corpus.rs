@@ -8,8 +8,10 @@ use crate::wave::{Case, FpMode, Lds, Variant, Wave};
 
 /// The vdst value of every lane before the instruction, so partial and skipped writes show.
 pub const SENTINEL: u32 = 0xdead_beef;
-/// LDS bytes of every corpus case.
-const LDS_SIZE: u32 = 256;
+/// LDS bytes of most corpus cases: one allocation granule of gfx11 (LLVM AMDGPUUsage,
+/// COMPUTE_PGM_RSRC2.GRANULATED_LDS_SIZE: 128 dwords on GFX7-GFX11), so the hardware's range
+/// check happens exactly at the end of the image (ASSUMPTIONS.md A1). Stride-64 ops use two.
+const LDS_SIZE: u32 = 512;
 
 /// (mem, data0, data1) triples for 32-bit integer atomics: at/below/above a limit, zero, the
 /// unsigned and signed extremes, mixed bits.
@@ -126,13 +128,14 @@ fn variant(op: DsOp, offset0: u8, offset1: u8, mode: FpMode) -> Variant {
 }
 
 /// LDS whose byte `i` is `i` (so a load shows the address it read, and bytes >= 0x80 are
-/// negative); past 256 bytes only the first 32 bytes of each 256-byte block are non-zero
-/// (`block << 5 | i % 32`), to keep the snapshot short.
+/// negative) in the first 256 bytes and the last 32; elsewhere only the first 32 bytes of each
+/// 256-byte block are non-zero (`block << 5 | i % 32`), to keep the snapshots short.
 fn counting_lds(size: u32) -> Lds {
     Lds::from_bytes(
         (0..size)
             .map(|i| match i {
                 0..=255 => i as u8,
+                _ if i >= size - 32 => i as u8,
                 _ if i % 256 < 32 => (((i / 256) << 5) | (i % 32)) as u8,
                 _ => 0,
             })
@@ -182,7 +185,7 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
             // Pair exchange: lanes on distinct pairs, then two lanes on overlapping pairs.
             let mut c = base_case(0b1111);
             let size = if info.offset == OffsetForm::Stride64 {
-                1024
+                2 * LDS_SIZE
             } else {
                 LDS_SIZE
             };
@@ -274,7 +277,7 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
             let store = matches!(info.family, Family::Store(_));
             let pair = info.two_addresses();
             let stride64 = info.offset == OffsetForm::Stride64;
-            let size = if stride64 { 1024 } else { LDS_SIZE };
+            let size = if stride64 { 2 * LDS_SIZE } else { LDS_SIZE };
             let mut c = base_case(0x0ff);
             c.lds = if store {
                 Lds::zeroed(size)
@@ -392,7 +395,8 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
         Family::StoreAddTid | Family::LoadAddTid => {
             let mut c = base_case(0x8000_000f);
             if info.family == Family::LoadAddTid {
-                c.lds = counting_lds(LDS_SIZE);
+                // Every byte its address (mod 256), so each lane shows which dword it read.
+                c.lds = Lds::from_bytes((0..LDS_SIZE).map(|i| i as u8).collect());
             }
             c.wave.m0 = 0xffff_0010;
             let exec = c.wave.exec;
@@ -406,7 +410,8 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
                 variant(op, 0x08, 0, dm),
                 c.clone(),
             );
-            c.wave.m0 = 0x0000_0080;
+            // Lane 31 lands on the first byte past the end.
+            c.wave.m0 = LDS_SIZE - 4 - 4 * 31;
             add("last_lane_past_the_end", variant(op, 0x04, 0, dm), c);
         }
         Family::Append | Family::Consume => {
