@@ -15,6 +15,7 @@ use ds_harness::run::legal::Legality;
 use ds_harness::run::report::{Report, RunMeta};
 use ds_harness::run::{self, RunConfig};
 use ds_kernels::generator;
+use ds_kernels::inst::{encode, GlobalOp, Inst};
 use ds_reference::isa::{DsInst, DsOp};
 use ds_reference::model::{self, Unmodelled};
 use ds_reference::wave::{Case, FpMode, Outcome, Variant};
@@ -406,4 +407,59 @@ fn cases_the_model_does_not_cover_are_skipped_with_the_reason() {
         .all(|n| n.attribute("message") == Some("not covered by this test model")));
     let r = json(&cfg);
     assert_eq!(r["ops"][1]["skipped"], max.cases);
+}
+
+#[test]
+fn a_kernel_storing_vdst_at_the_wrong_offset_is_caught_on_every_lane() {
+    // The kernels' `global_store_b128` of each lane's vdst, moved 4 bytes along its record.
+    let variant = corpus::variants(op("ds_load_b32"))[0].0;
+    let kernel = generator::generate(&variant).unwrap();
+    let store = kernel
+        .insts
+        .iter()
+        .map(|(i, _)| *i)
+        .find(|i| {
+            matches!(i, Inst::Global { op, vdata, .. }
+                if *op == GlobalOp::StoreB128 && *vdata == generator::VDST)
+        })
+        .expect("the kernel stores vdst with global_store_b128");
+    let Inst::Global {
+        op: store_op,
+        vdata,
+        vaddr,
+        saddr,
+        offset,
+    } = store
+    else {
+        unreachable!("matched a global store above")
+    };
+    let moved = Inst::Global {
+        op: store_op,
+        vdata,
+        vaddr,
+        saddr,
+        offset: offset + 4,
+    };
+    let mut dev = PatchedDevice {
+        inner: EmuDevice::new(),
+        from: encode(&store).unwrap().try_into().unwrap(),
+        to: encode(&moved).unwrap().try_into().unwrap(),
+    };
+    let cfg = config(&["ds_load_b32"], "mutant-store");
+    let report = run::run(&cfg, &mut dev, meta()).unwrap();
+    let load = &report.ops[0];
+    assert_eq!(load.disagree, load.cases, "every case disagrees");
+    for m in &load.mismatches {
+        // vdst[0] of every lane was never written: the output buffer's poison shows.
+        assert!(m.total_differences >= 32, "{}", m.id);
+        assert!(
+            m.differences.iter().any(|d| matches!(
+                d,
+                Difference::Vdst { lane: 0, word: 0, device, .. } if *device == ds_kernels::abi::POISON
+            )),
+            "{}: {:?}",
+            m.id,
+            m.differences
+        );
+    }
 }
