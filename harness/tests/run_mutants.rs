@@ -463,3 +463,31 @@ fn a_kernel_storing_vdst_at_the_wrong_offset_is_caught_on_every_lane() {
         );
     }
 }
+
+#[test]
+fn the_summary_of_a_run_with_a_broken_device_reads_well() {
+    let fault = Fault {
+        op: op("ds_max_rtn_u32"),
+        lane: 31,
+        word: 0,
+        xor: 1,
+    };
+    let cfg = RunConfig {
+        cases_per_op: 20,
+        ..config(
+            &["ds_min_rtn_u32", "ds_max_rtn_u32", "ds_swizzle_b32"],
+            "summary",
+        )
+    };
+    let mut dev = EmuDevice::new()
+        .with_fault(fault)
+        .with_descending_lanes(op("ds_min_rtn_u32"));
+    let report = run::run(&cfg, &mut dev, meta()).unwrap();
+    insta::with_settings!({
+        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/harness"),
+        prepend_module_to_snapshot => false,
+        description => "ds-harness run summary: ds_max_rtn_u32 with lane 31's vdst[0] bit 0 flipped by the device, ds_min_rtn_u32 run highest lane first",
+    }, {
+        insta::assert_snapshot!("run_summary_broken_device", report.summary());
+    });
+}
