@@ -167,7 +167,8 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
     out
 }
 
-/// The default corpus of `op`: `cases` cases spread over [`variants`], from `seed`.
+/// The default corpus of `op`: `cases` cases spread over [`variants`] (the first variants get
+/// the remainder), from `seed`.
 pub fn for_op(op: DsOp, seed: u64, cases: usize) -> Vec<VariantCases> {
     let variants = variants(op);
     let n = variants.len();
@@ -193,6 +194,8 @@ pub fn for_op(op: DsOp, seed: u64, cases: usize) -> Vec<VariantCases> {
                 cases,
             }
         })
+        // With fewer cases than variants, the variants left without a case are not built.
+        .filter(|vc| !vc.cases.is_empty())
         .collect()
 }
 
@@ -455,6 +458,8 @@ mod tests {
         let op = DsOp::from_name("ds_add_rtn_u32").unwrap();
         assert_eq!(for_op(op, 7, 40), for_op(op, 7, 40));
         assert_ne!(for_op(op, 7, 40), for_op(op, 8, 40));
+        let one = for_op(op, 7, 1);
+        assert_eq!((one.len(), one[0].cases.len()), (1, 1));
     }
 
     #[test]
