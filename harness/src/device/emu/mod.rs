@@ -1,6 +1,6 @@
 //! The emulated device: runs the same gfx1100 code object a GPU would, on the CPU. It reads each
 //! kernel's descriptor (see [`descriptor`]), gives every workgroup one wave32 with the initial
-//! state the descriptor asks for, and interprets the instructions (see [`exec`]); DS
+//! state the descriptor asks for, and interprets the instructions (see the `exec` module); DS
 //! instructions run through the reference model, global memory is the launch's buffers (see
 //! [`memory`]). It proves the kernels, the ABI and the readback without a GPU (DESIGN.md
 //! section 4).
