@@ -5,7 +5,7 @@
 mod common;
 
 use ds_harness::device::emu::EmuDevice;
-use ds_harness::device::Device;
+use ds_harness::device::{Backend, Device, DeviceInfo};
 use ds_harness::record::{self, RecordError, Verdict};
 use ds_reference::isa::DsOp;
 use std::path::{Path, PathBuf};
@@ -161,11 +161,23 @@ fn emulated_results_cannot_pass_for_a_gpu() {
         }
         other => panic!("{other:?}"),
     }
-    // The emulated device's directory name always says so.
+    // The emulated device's directory name always says so, and so does the HIP stand-in's
+    // (the hip backend over an emulated device); only a GPU gets the bare arch name.
     assert_eq!(
         record::dir_name(EmuDevice::new().info()),
         "emulated-gfx1100"
     );
+    let hip = |provenance: &str| DeviceInfo {
+        backend: Backend::Hip,
+        name: "n".into(),
+        arch: "gfx1100".into(),
+        details: vec![("provenance".into(), provenance.into())],
+    };
+    assert_eq!(
+        record::dir_name(&hip("stand-in runtime (emulated device), not a GPU")),
+        "emulated-hip-standin-gfx1100"
+    );
+    assert_eq!(record::dir_name(&hip("GPU")), "gfx1100");
 }
 
 #[test]

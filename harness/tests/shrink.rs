@@ -199,6 +199,16 @@ fn a_one_lane_fault_shrinks_to_one_lane_and_no_lds_words_and_replays() {
         diff(op.info(), again.case.wave.exec, &want, &out),
         sh.differences
     );
+    // What `ds-harness run` does with its mismatches: the same minimal case, written and reported.
+    let texts = shrink::shrink_mismatches(
+        &mut dev,
+        &report,
+        &cfg.out_dir,
+        model::execute,
+        legal::judge,
+    );
+    assert_eq!(texts.len(), 1);
+    assert_eq!(texts[0], text);
     // ... and through the CLI on the (correct) emulated device it agrees: the bug is the mutant's.
     let cli = common::ds_harness(&["replay", path, "--backend", "emu"], "");
     assert_eq!(cli.status.code(), Some(0), "{}", common::stdout(&cli));
