@@ -312,9 +312,9 @@ pub fn semantics(info: &OpInfo) -> Vec<String> {
         Family::CondXchg32 => s.push(format!(
             "Conditional exchange of two 32-bit halves at {at}: each half of data0 is stored when its sign bit is set; returns the old 64 bits."
         )),
-        Family::Swizzle => s.push("Moves data0 between lanes of the wave by the swizzle pattern in the offset; no LDS access.".into()),
-        Family::Permute => s.push("Forward permute: each active lane writes data0 to vdst of the lane named by addr[6:2] (+ offset); no LDS access.".into()),
-        Family::Bpermute => s.push("Backward permute: each active lane reads data0 of the lane named by addr[6:2] (+ offset); no LDS access.".into()),
+        Family::Swizzle => s.push("Each active lane gets the addr register of the lane the swizzle pattern in the offset names (0 when that lane is inactive); no LDS access.".into()),
+        Family::Permute => s.push("Forward permute: each active lane writes data0 to vdst of the lane named by bits [6:2] of addr + offset; no LDS access.".into()),
+        Family::Bpermute => s.push("Backward permute: each active lane reads data0 of the lane named by bits [6:2] of addr + offset; no LDS access.".into()),
         Family::StoreAddTid => s.push("Stores data0 at M0[15:0] + offset + lane id * 4 (no address operand).".into()),
         Family::LoadAddTid => s.push("Loads vdst from M0[15:0] + offset + lane id * 4 (no address operand).".into()),
         Family::Append => s.push("Adds the number of active lanes to the counter at M0[15:0] + offset; returns the old counter.".into()),

@@ -27,7 +27,17 @@ pub struct Question {
 
 /// An op with per-lane accesses to LDS addresses (not lane moves, not append/consume).
 fn per_lane_lds(i: &OpInfo) -> bool {
-    i.accesses_lds() && !matches!(i.family, Family::Append | Family::Consume)
+    i.hip_runnable()
+        && matches!(
+            i.family,
+            Family::Rmw(_)
+                | Family::Load(_)
+                | Family::Store(_)
+                | Family::CondXchg32
+                | Family::StoreAddTid
+                | Family::LoadAddTid
+                | Family::BvhStack
+        )
 }
 
 fn writes_lds(i: &OpInfo) -> bool {
