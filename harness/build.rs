@@ -7,10 +7,14 @@ use std::process::Command;
 
 fn main() {
     let git = Path::new("../.git");
-    println!("cargo:rerun-if-changed=../.git/HEAD");
+    // Watch only files that exist: a missing path would rerun this script on every build.
+    println!("cargo:rerun-if-changed=build.rs");
     if let Ok(head) = std::fs::read_to_string(git.join("HEAD")) {
+        println!("cargo:rerun-if-changed=../.git/HEAD");
         if let Some(r) = head.trim().strip_prefix("ref: ") {
-            println!("cargo:rerun-if-changed=../.git/{r}");
+            if git.join(r).is_file() {
+                println!("cargo:rerun-if-changed=../.git/{r}");
+            }
         }
     }
     println!("cargo:rerun-if-env-changed=DS_HARNESS_REVISION");
