@@ -260,3 +260,19 @@ fn run_record_writes_one_file_per_selected_op() {
     assert_eq!(names, ["ds_and_b32.txt", "ds_load_b64.txt"]);
     assert!(record::check_all(&root).is_ok());
 }
+
+#[test]
+fn a_recording_of_every_runnable_op_on_the_emulated_device_replays_clean() {
+    let root = common::temp_dir("rec-all");
+    let ops: Vec<DsOp> = ds_reference::isa::runnable_ops().collect();
+    let paths = record::record_ops(&root, &mut EmuDevice::new(), &ops).unwrap();
+    assert_eq!(paths.len(), ops.len());
+    let sum = record::check_all(&root).unwrap_or_else(|p| panic!("{}", p.join("\n")));
+    assert_eq!(sum.recordings, ops.len());
+    assert_eq!(sum.hardware, 0);
+    assert_eq!(sum.agree, sum.cases, "{sum:?}");
+    eprintln!(
+        "{} ops, {} cases recorded and replayed",
+        sum.recordings, sum.cases
+    );
+}
