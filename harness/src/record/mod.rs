@@ -235,8 +235,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Recording, RecordError> {
         None => return Err(corrupt(last + 1, "the recording holds no cases".into())),
     };
     if let Some(e) = entries.iter().find(|e| e.variant.op != op) {
+        let at = lines
+            .iter()
+            .position(|l| l.trim() == format!("case {}", e.name))
+            .map_or(1, |n| n + 2);
         return Err(corrupt(
-            0,
+            at,
             format!(
                 "case {} is of {}, the file records {op}",
                 e.name, e.variant.op
@@ -245,8 +249,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Recording, RecordError> {
     }
     let stem = path.file_stem().map(|s| s.to_string_lossy().to_string());
     if stem.as_deref().is_some_and(|s| s != op.name()) {
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("variant "))
+            .map_or(1, |n| n + 1);
         return Err(corrupt(
-            0,
+            at,
             format!("the file records {op}: name it {}.{EXTENSION}", op.name()),
         ));
     }

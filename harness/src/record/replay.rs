@@ -103,7 +103,10 @@ pub fn known_divergences(root: &Path) -> Result<Vec<KnownDivergence>, RecordErro
     {
         return Err(RecordError::Corrupt {
             path,
-            line: 0,
+            line: text
+                .lines()
+                .position(|l| l.contains(&format!("\"{}\"", k.case)))
+                .map_or(1, |n| n + 1),
             what: format!(
                 "{} case {}: every known divergence needs a reason and a source",
                 k.recording, k.case
