@@ -143,6 +143,21 @@ fn a_cut_or_corrupt_recording_names_its_file_and_line() {
         msg.contains("end marker says 3 cases but the file holds 2"),
         "{msg}"
     );
+
+    // A whole file under another op's name: the first variant line is named.
+    let wrong = path.with_file_name("ds_or_b32.txt");
+    std::fs::write(&wrong, &text).unwrap();
+    let variant_line = lines
+        .iter()
+        .position(|l| l.starts_with("variant "))
+        .unwrap()
+        + 1;
+    let msg = record::read(&wrong).unwrap_err().to_string();
+    assert!(
+        msg.starts_with(&format!("{}:{variant_line}: ", wrong.display())),
+        "{msg}"
+    );
+    assert!(msg.contains("name it ds_mskor_b32.txt"), "{msg}");
 }
 
 #[test]
