@@ -410,6 +410,12 @@ fn example(s: &mut String, e: &snapshot::Entry) {
             String::new()
         }
     );
+    if crate::run::legal::lanes_share_bytes(&e.variant, &e.case) {
+        let _ = writeln!(
+            s,
+            "    (active lanes share LDS bytes: outputs in the model's ascending lane order; any serial order is legal)"
+        );
+    }
     if !e.variant.mode.fp32_denormals || !e.variant.mode.ieee {
         let _ = writeln!(
             s,
