@@ -69,32 +69,7 @@ fn put<T>(out: *mut T, v: T) -> hipError_t {
 macro_rules! same_type_as_sys {
     ($($f:ident),* $(,)?) => { $(const _: sys::$f = $f;)* };
 }
-same_type_as_sys!(
-    hipInit,
-    hipDriverGetVersion,
-    hipRuntimeGetVersion,
-    hipGetDeviceCount,
-    hipSetDevice,
-    hipDeviceGet,
-    hipDeviceGetName,
-    hipDeviceGetPCIBusId,
-    hipGetErrorName,
-    hipGetErrorString,
-    hipModuleLoadData,
-    hipModuleUnload,
-    hipModuleGetFunction,
-    hipModuleLaunchKernel,
-    hipMalloc,
-    hipFree,
-    hipMemcpyHtoD,
-    hipMemcpyDtoH,
-    hipStreamCreate,
-    hipStreamDestroy,
-    hipEventCreate,
-    hipEventRecord,
-    hipEventQuery,
-    hipEventDestroy,
-);
+ds_harness::for_each_hip_function!(same_type_as_sys!());
 const _: ds_harness::device::hip::library::StandinArchFn = ds_hip_standin_gcn_arch_name;
 
 /// The version the stand-in reports (HIP_VERSION encoding of 5.2.0): the API level it imitates.

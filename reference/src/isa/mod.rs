@@ -401,6 +401,22 @@ impl OpInfo {
         self.family == Family::BvhStack
     }
 
+    /// Each active lane accesses LDS at its own address (atomics, loads, stores, addtid, the BVH
+    /// stack), so lanes of one instruction that hit one address are serialised in some order. Not
+    /// the lane moves (swizzle, permutes), append/consume (once per wave), nop or GDS-only ops.
+    pub fn per_lane_lds(&self) -> bool {
+        matches!(
+            self.family,
+            Family::Rmw(_)
+                | Family::Load(_)
+                | Family::Store(_)
+                | Family::CondXchg32
+                | Family::StoreAddTid
+                | Family::LoadAddTid
+                | Family::BvhStack
+        )
+    }
+
     /// The op touches LDS memory (swizzle, permute and nop move no LDS data).
     pub fn accesses_lds(&self) -> bool {
         !matches!(

@@ -25,19 +25,9 @@ pub struct Question {
     pub settles: Option<String>,
 }
 
-/// An op with per-lane accesses to LDS addresses (not lane moves, not append/consume).
+/// A runnable op whose lanes access LDS at their own addresses.
 fn per_lane_lds(i: &OpInfo) -> bool {
-    i.hip_runnable()
-        && matches!(
-            i.family,
-            Family::Rmw(_)
-                | Family::Load(_)
-                | Family::Store(_)
-                | Family::CondXchg32
-                | Family::StoreAddTid
-                | Family::LoadAddTid
-                | Family::BvhStack
-        )
+    i.hip_runnable() && i.per_lane_lds()
 }
 
 fn writes_lds(i: &OpInfo) -> bool {

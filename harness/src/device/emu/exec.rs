@@ -10,7 +10,7 @@ use ds_kernels::inst::{
     GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
     Vop3Op, VopcOp,
 };
-use ds_reference::isa::{DsInst, Family, Field};
+use ds_reference::isa::{DsInst, Field};
 use ds_reference::model;
 use ds_reference::wave::{Lds, Wave, LANES};
 
@@ -523,7 +523,7 @@ impl WaveState {
             l.vdst = vdst[lane];
             addr[lane] = l.addr;
         }
-        if quirks.descending_lanes == Some(inst.op) && per_lane(info.family) {
+        if quirks.descending_lanes == Some(inst.op) && info.per_lane_lds() {
             // One lane at a time, highest first: same-address lanes resolve the other way round.
             let exec = wave.exec;
             for lane in (0..LANES).rev().filter(|l| exec >> l & 1 == 1) {
@@ -566,20 +566,6 @@ impl WaveState {
         }
         Ok(())
     }
-}
-
-/// Families the model runs lane by lane (so a lane order is a choice): not the cross-lane ops
-/// and not append/consume, which act once per wave.
-fn per_lane(family: Family) -> bool {
-    !matches!(
-        family,
-        Family::Nop
-            | Family::Swizzle
-            | Family::Permute
-            | Family::Bpermute
-            | Family::Append
-            | Family::Consume
-    )
 }
 
 /// Where execution goes after an instruction.

@@ -35,7 +35,7 @@ pub const STANDIN_ARCH_SYMBOL: &str = "ds_hip_standin_gcn_arch_name";
 pub type StandinArchFn = unsafe extern "C" fn(c_int, *mut c_char, c_int) -> sys::hipError_t;
 
 macro_rules! api {
-    ($name:ident { $($f:ident),* $(,)? }) => {
+    ($name:ident; $($f:ident),* $(,)?) => {
         /// Entry points resolved from one loaded library (each field is the C function of that name).
         #[allow(non_snake_case)]
         #[derive(Clone, Copy)]
@@ -66,40 +66,15 @@ macro_rules! api {
     };
 }
 
-api!(HipApi {
-    hipInit,
-    hipDriverGetVersion,
-    hipRuntimeGetVersion,
-    hipGetDeviceCount,
-    hipSetDevice,
-    hipDeviceGet,
-    hipDeviceGetName,
-    hipDeviceGetPCIBusId,
-    hipGetErrorName,
-    hipGetErrorString,
-    hipModuleLoadData,
-    hipModuleUnload,
-    hipModuleGetFunction,
-    hipModuleLaunchKernel,
-    hipMalloc,
-    hipFree,
-    hipMemcpyHtoD,
-    hipMemcpyDtoH,
-    hipStreamCreate,
-    hipStreamDestroy,
-    hipEventCreate,
-    hipEventRecord,
-    hipEventQuery,
-    hipEventDestroy,
-});
+crate::for_each_hip_function!(api!(HipApi;));
 
-api!(HsaApi {
+api!(HsaApi;
     hsa_init,
     hsa_shut_down,
     hsa_status_string,
     hsa_iterate_agents,
     hsa_agent_get_info
-});
+);
 
 /// A loaded HIP runtime: where it came from and its entry points (valid for the process's life:
 /// the library is never unloaded).

@@ -189,3 +189,37 @@ pub type hsa_agent_get_info = unsafe extern "C" fn(
     attribute: hsa_agent_info_t,
     value: *mut c_void,
 ) -> hsa_status_t;
+
+/// Expands `$m!(prefix... f1, f2, ...)` with every HIP function the harness loads: the one list
+/// that the loader (`library::HipApi`) and the stand-in runtime's export type check share.
+#[macro_export]
+macro_rules! for_each_hip_function {
+    ($m:ident ! ( $($prefix:tt)* )) => {
+        $m!($($prefix)*
+            hipInit,
+            hipDriverGetVersion,
+            hipRuntimeGetVersion,
+            hipGetDeviceCount,
+            hipSetDevice,
+            hipDeviceGet,
+            hipDeviceGetName,
+            hipDeviceGetPCIBusId,
+            hipGetErrorName,
+            hipGetErrorString,
+            hipModuleLoadData,
+            hipModuleUnload,
+            hipModuleGetFunction,
+            hipModuleLaunchKernel,
+            hipMalloc,
+            hipFree,
+            hipMemcpyHtoD,
+            hipMemcpyDtoH,
+            hipStreamCreate,
+            hipStreamDestroy,
+            hipEventCreate,
+            hipEventRecord,
+            hipEventQuery,
+            hipEventDestroy,
+        );
+    };
+}
