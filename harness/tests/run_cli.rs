@@ -16,7 +16,7 @@ fn code(out: &std::process::Output) -> i32 {
 #[test]
 fn run_without_a_gpu_runs_every_runnable_op_on_emu_and_all_agree() {
     let dir = temp_dir("run-all");
-    let (json, junit) = (dir.join("r.json"), dir.join("r.xml"));
+    let (json, junit, markdown) = (dir.join("r.json"), dir.join("r.xml"), dir.join("r.md"));
     let out = ds(&[
         "run",
         "--out",
@@ -25,6 +25,8 @@ fn run_without_a_gpu_runs_every_runnable_op_on_emu_and_all_agree() {
         json.to_str().unwrap(),
         "--junit",
         junit.to_str().unwrap(),
+        "--markdown",
+        markdown.to_str().unwrap(),
     ]);
     let (so, se) = (stdout(&out), stderr(&out));
     assert_eq!(code(&out), 0, "{so}\n{se}");
@@ -91,6 +93,20 @@ fn run_without_a_gpu_runs_every_runnable_op_on_emu_and_all_agree() {
     assert!(!doc
         .descendants()
         .any(|n| n.has_tag_name("failure") || n.has_tag_name("error")));
+    // The markdown summary: a header, one row per op, a totals row, all agreeing.
+    let md = std::fs::read_to_string(&markdown).unwrap();
+    assert!(md.starts_with("**All agree** on "), "{md}");
+    let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| `ds_")).collect();
+    assert_eq!(rows.len(), 117, "{md}");
+    assert!(
+        rows.iter()
+            .all(|r| r.split('|').nth(4).unwrap().trim() == "0"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| **total (117 ops)** | 18720 | 18720 | 0 | 0 |"),
+        "{md}"
+    );
     // No mismatch, no case files.
     assert!(!dir.join("out").exists());
 }

@@ -42,6 +42,10 @@ pub struct RunArgs {
     /// Write JUnit XML here (rewritten after every op).
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Write the summary as a markdown table here, e.g. for a CI job summary (rewritten after
+    /// every op).
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
     /// Where mismatching cases are written, one JSON file each.
     #[arg(long, value_name = "DIR", default_value = "ds-harness-out")]
     pub out: PathBuf,
@@ -97,6 +101,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         out_dir: args.out.clone(),
         json: args.json.clone(),
         junit: args.junit.clone(),
+        markdown: args.markdown.clone(),
         progress: std::io::stderr().is_terminal(),
         expect: ds_reference::model::execute,
         judge: crate::run::legal::judge,

@@ -46,6 +46,8 @@ pub struct RunConfig {
     pub json: Option<PathBuf>,
     /// Where to write JUnit XML (rewritten after every op).
     pub junit: Option<PathBuf>,
+    /// Where to write the summary as a GitHub-flavoured markdown table (rewritten after every op).
+    pub markdown: Option<PathBuf>,
     /// Show a progress bar on stderr.
     pub progress: bool,
     /// The expectation (normally [`model::execute`]).
@@ -64,6 +66,7 @@ impl RunConfig {
             out_dir: PathBuf::from("ds-harness-out"),
             json: None,
             junit: None,
+            markdown: None,
             progress: false,
             expect: model::execute,
             judge: legal::judge,
@@ -173,6 +176,9 @@ fn write_results(cfg: &RunConfig, report: &Report) -> Result<(), RunError> {
     }
     if let Some(p) = &cfg.junit {
         write_atomic(p, report.to_junit().as_bytes()).map_err(io(p))?;
+    }
+    if let Some(p) = &cfg.markdown {
+        write_atomic(p, report.to_markdown().as_bytes()).map_err(io(p))?;
     }
     Ok(())
 }

@@ -219,6 +219,61 @@ impl Report {
         s
     }
 
+    /// The summary as a GitHub-flavoured markdown table: what ran where, one row per op, totals.
+    pub fn to_markdown(&self) -> String {
+        let m = &self.meta;
+        let t = self.totals;
+        let mut s = format!(
+            "**{}** on {} ({}, backend `{}`: {}); seed {:#x}{}{}\n\n",
+            if self.all_agree() {
+                "All agree"
+            } else {
+                "Disagreements"
+            },
+            md(&m.device),
+            m.arch,
+            m.backend,
+            md(&m.backend_reason),
+            m.seed,
+            m.shard
+                .as_ref()
+                .map_or(String::new(), |k| format!(", shard {k}")),
+            if self.complete {
+                ""
+            } else {
+                " (run not complete)"
+            },
+        );
+        s += "| op | cases | agree | disagree | skipped | note |\n|---|--:|--:|--:|--:|---|\n";
+        for o in &self.ops {
+            let _ = writeln!(
+                s,
+                "| `{}` | {} | {} | {} | {} | {} |",
+                o.op,
+                o.cases,
+                o.agree,
+                o.disagree,
+                o.skipped,
+                md(&note(o))
+            );
+        }
+        let _ = writeln!(
+            s,
+            "| **total ({} ops)** | {} | {} | {} | {} | {} |",
+            t.ops,
+            t.cases,
+            t.agree,
+            t.disagree,
+            t.skipped,
+            if t.errors > 0 {
+                format!("{} cases lost to device errors", t.errors)
+            } else {
+                String::new()
+            }
+        );
+        s
+    }
+
     /// JUnit XML: a `<testsuite>` per op, a `<testcase>` per variant; disagreements are
     /// `<failure>`s listing each case's file and replay command, device errors `<error>`s, and a
     /// variant whose every case was skipped is `<skipped>`.
@@ -354,6 +409,11 @@ fn note(o: &OpResult) -> String {
 }
 
 /// Escapes text for XML attributes and character data; drops characters XML 1.0 forbids.
+/// Text safe inside a markdown table cell.
+fn md(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
 fn xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
