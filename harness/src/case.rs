@@ -121,21 +121,17 @@ impl CaseFile {
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
-/// reader (or an interrupted run) never sees a half-written file.
+/// reader (or an interrupted run) never sees a half-written file. Creates the directory (and its
+/// parents): for files the harness lays out inside an output directory the user named and that
+/// was checked before the run ([`crate::output::OutputDir`]). A symlink is followed and a
+/// non-regular file written through ([`crate::output::write_file`]), never replaced.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let name = path
-        .file_name()
-        .map_or("out".into(), |n| n.to_string_lossy());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    crate::output::write_file(path, bytes)
 }
 
 /// Why a case file could not be used.

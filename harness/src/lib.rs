@@ -10,6 +10,7 @@ pub mod cli;
 pub mod corpus;
 pub mod device;
 pub mod doc;
+pub mod output;
 pub mod record;
 pub mod run;
 pub mod shrink;

@@ -4,6 +4,7 @@
 //! `ds_kernels::DEFAULT_LDS_SIZE` (1024 bytes).
 
 use super::{EXIT_OK, EXIT_USAGE};
+use crate::output::{Dash, OutputPath};
 use ds_kernels::{code_object, generator};
 use ds_reference::isa::{suggest, DsOp};
 use ds_reference::wave::{FpMode, Variant};
@@ -35,7 +36,8 @@ pub struct KernelArgs {
     /// Turn IEEE mode off (default: on).
     #[arg(long)]
     pub no_ieee: bool,
-    /// Where to write the code object (default: `<kernel name>.co`, unless --listing is given).
+    /// Where to write the code object (default: `<kernel name>.co`, unless --listing is given;
+    /// `-`: stdout).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print the kernel's listing (LLVM syntax, one instruction per line).
@@ -90,12 +92,28 @@ pub fn run(args: &KernelArgs) -> anyhow::Result<ExitCode> {
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("{}.co", kernel.name)));
+        let dash = if args.listing {
+            Dash::Refused("--listing prints on stdout; name a file")
+        } else {
+            Dash::Stdout
+        };
+        let out = match OutputPath::check("--out", &path, dash) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(ExitCode::from(EXIT_USAGE));
+            }
+        };
         let bytes = code_object::write(std::slice::from_ref(&kernel));
-        std::fs::write(&path, &bytes)
+        out.write(&bytes)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
         eprintln!(
             "wrote {} ({} bytes): kernel {}",
-            path.display(),
+            if path.as_os_str() == "-" {
+                "stdout".into()
+            } else {
+                path.display().to_string()
+            },
             bytes.len(),
             kernel.name
         );

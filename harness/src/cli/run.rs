@@ -5,6 +5,7 @@
 use super::{EXIT_BACKEND, EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::corpus::{DEFAULT_CASES_PER_OP, DEFAULT_SEED};
 use crate::device::{self, BackendChoice};
+use crate::output::{check_distinct, Dash, OutputDir, OutputError, OutputPath};
 use crate::run::report::RunMeta;
 use crate::run::select::{select_ops, Shard};
 use crate::run::{self, RunConfig, RunError};
@@ -77,6 +78,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             Err(e) => return usage(e),
         },
     };
+    if let Err(e) = check_outputs(args) {
+        return usage(e);
+    }
     let opened = match device::open_with(args.backend, args.device) {
         Ok(o) => o,
         Err(e) => {
@@ -172,6 +176,28 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         EXIT_DISAGREE
     }))
+}
+
+/// Checks every output path before anything runs (crate::output): each can be written, none
+/// replaces what it points at, no two name one file.
+fn check_outputs(args: &RunArgs) -> Result<(), OutputError> {
+    const DASH: Dash = Dash::Refused("run prints its summary on stdout; name a file");
+    let mut files = Vec::new();
+    for (flag, path) in [
+        ("--json", &args.json),
+        ("--junit", &args.junit),
+        ("--markdown", &args.markdown),
+    ] {
+        if let Some(p) = path {
+            files.push((flag, OutputPath::check(flag, p, DASH)?));
+        }
+    }
+    check_distinct(&files.iter().map(|(f, p)| (*f, p)).collect::<Vec<_>>())?;
+    OutputDir::check("--out", &args.out)?;
+    if let Some(r) = &args.record {
+        OutputDir::check("--record", r)?;
+    }
+    Ok(())
 }
 
 fn usage(e: impl std::fmt::Display) -> anyhow::Result<ExitCode> {

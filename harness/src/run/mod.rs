@@ -8,9 +8,10 @@ pub mod legal;
 pub mod report;
 pub mod select;
 
-use crate::case::{write_atomic, CaseFile, DeviceOutcome};
+use crate::case::{CaseFile, DeviceOutcome};
 use crate::corpus::{self, VariantCases};
 use crate::device::{Device, DeviceError, ModuleId};
+use crate::output;
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::isa::{DsInst, DsOp};
 use ds_reference::model::{self, Unmodelled};
@@ -152,33 +153,40 @@ pub fn run(cfg: &RunConfig, device: &mut dyn Device, meta: RunMeta) -> Result<Re
         );
         report.push(result);
         report.elapsed_seconds = start.elapsed().as_secs_f64();
-        write_results(cfg, &report)?;
+        write_results(cfg, &report, false)?;
     }
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     report.complete = true;
     report.elapsed_seconds = start.elapsed().as_secs_f64();
-    write_results(cfg, &report)?;
+    write_results(cfg, &report, true)?;
     Ok(report)
 }
 
-/// Rewrites the JSON and JUnit files (atomically) with what is known so far.
-fn write_results(cfg: &RunConfig, report: &Report) -> Result<(), RunError> {
+/// Rewrites the JSON, JUnit and markdown files with what is known so far (`done`: the final
+/// content). Regular files are replaced atomically every time; streams (stdout, devices, FIFOs)
+/// get only the final content ([`crate::output`]).
+fn write_results(cfg: &RunConfig, report: &Report, done: bool) -> Result<(), RunError> {
     fn io(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + '_ {
         move |e| RunError::Io {
             path: path.to_path_buf(),
             message: e.to_string(),
         }
     }
+    let write = if done {
+        output::write_file
+    } else {
+        output::write_file_progress
+    };
     if let Some(p) = &cfg.json {
-        write_atomic(p, report.to_json().as_bytes()).map_err(io(p))?;
+        write(p, report.to_json().as_bytes()).map_err(io(p))?;
     }
     if let Some(p) = &cfg.junit {
-        write_atomic(p, report.to_junit().as_bytes()).map_err(io(p))?;
+        write(p, report.to_junit().as_bytes()).map_err(io(p))?;
     }
     if let Some(p) = &cfg.markdown {
-        write_atomic(p, report.to_markdown().as_bytes()).map_err(io(p))?;
+        write(p, report.to_markdown().as_bytes()).map_err(io(p))?;
     }
     Ok(())
 }
