@@ -1,11 +1,13 @@
-//! ds-reference: the gfx1100 (RDNA3) LDS / data-share ("DS") instructions as data and as semantics.
+//! ds-reference: the gfx11 (RDNA 3 and RDNA 3.5) LDS / data-share ("DS") instructions as data and as semantics.
 //!
 //! [`isa`] holds the one declarative table of every gfx11 DS opcode and everything derived from it
 //! (encoder, decoder, LLVM assembly syntax). [`wave`] holds the data one instruction runs on (variant,
 //! case, outcome), shared by the model, the kernel ABI and every device. The crate has no unsafe
-//! code, no FFI and no I/O.
+//! code, no FFI and no I/O. [`target`] holds the one target table (every GPU the kernels are built
+//! for: name, machine value, driver version, LDS size, generation).
 #![forbid(unsafe_code)]
 
 pub mod isa;
 pub mod model;
+pub mod target;
 pub mod wave;

@@ -452,7 +452,7 @@ pub fn suggest(name: &str, max: usize) -> Vec<&'static str> {
 }
 
 /// Levenshtein distance between two ASCII strings.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b = b.as_bytes();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.bytes().enumerate() {

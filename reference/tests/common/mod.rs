@@ -1,5 +1,5 @@
 //! Helpers shared by the reference crate's integration tests: finding the LLVM oracle
-//! (`llvm-mc-19 -arch=amdgcn -mcpu=gfx1100`, Debian package `llvm-19`), running it on a batch of
+//! (`llvm-mc-19 -arch=amdgcn` for the default target, Debian package `llvm-19`), running it on a batch of
 //! lines in one process, and reading the iced-style vector file `tests/vectors.txt`.
 //!
 //! A test that needs llvm-mc prints why it skips and returns when the tool is missing, except
@@ -41,10 +41,17 @@ pub fn llvm_mc() -> Option<PathBuf> {
     None
 }
 
-/// Runs llvm-mc for gfx1100 with `args`, feeding `input` on stdin; returns (stdout, stderr).
+/// Runs llvm-mc for the default target with `args`, feeding `input` on stdin; returns (stdout,
+/// stderr).
 pub fn run_llvm_mc(mc: &PathBuf, args: &[&str], input: &str) -> (String, String) {
+    run_llvm_mc_for(mc, ds_reference::target::DEFAULT.name, args, input)
+}
+
+/// Runs llvm-mc for the processor `cpu` with `args`, feeding `input` on stdin.
+pub fn run_llvm_mc_for(mc: &PathBuf, cpu: &str, args: &[&str], input: &str) -> (String, String) {
     let mut child = Command::new(mc)
-        .args(["-arch=amdgcn", "-mcpu=gfx1100"])
+        .arg("-arch=amdgcn")
+        .arg(format!("-mcpu={cpu}"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -90,8 +97,14 @@ fn diagnostics(stderr: &str, kind: &str) -> BTreeMap<usize, BTreeSet<usize>> {
 /// Assembles every line in one llvm-mc process. Per input line: `Ok(the full output line)`
 /// (tab, text, padding, `; encoding: [...]`) or `Err(llvm-mc's error message)`.
 pub fn mc_assemble(mc: &PathBuf, lines: &[String]) -> Vec<Result<String, String>> {
+    mc_assemble_for(mc, ds_reference::target::DEFAULT.name, lines)
+}
+
+/// [`mc_assemble`] for the processor `cpu`.
+pub fn mc_assemble_for(mc: &PathBuf, cpu: &str, lines: &[String]) -> Vec<Result<String, String>> {
     assert!(lines.iter().all(|l| !l.contains('\n')));
-    let (stdout, stderr) = run_llvm_mc(mc, &["-show-encoding"], &(lines.join("\n") + "\n"));
+    let (stdout, stderr) =
+        run_llvm_mc_for(mc, cpu, &["-show-encoding"], &(lines.join("\n") + "\n"));
     let errors = diagnostics(&stderr, "error");
     let messages: BTreeMap<usize, String> = stderr
         .lines()

@@ -1,0 +1,404 @@
+//! The one target table: every GPU target the harness builds kernels for, one row each. Nothing
+//! outside this table (and tests) names a target or its machine value; every consumer (the code
+//! object writer and reader, the devices, the CLI, the recordings) asks it.
+//!
+//! A **target** is one processor as LLVM and ROCm name it (`-mcpu`, the code object's
+//! `EF_AMDGPU_MACH`, the kernel driver's `gfx_target_version`). A **generation** owns one DS
+//! table and one kernel template encoding; the targets of one generation share them (DESIGN.md
+//! section 8).
+//!
+//! Sources, column by column:
+//! - name, kind (dGPU / APU), wave sizes and example products: LLVM "User Guide for AMDGPU
+//!   Backend" (AMDGPUUsage), section "Processors", table "AMDGPU Processors" (GCN GFX11 RDNA 3 and
+//!   RDNA 3.5 rows: every one lists the `wavefrontsize64` target feature, wave32 being the default);
+//! - machine: AMDGPUUsage, section "ELF Header", table "AMDGPU ELF Header Enumeration Values"
+//!   (`EF_AMDGPU_MACH_AMDGCN_GFX*`); each value is checked against what `llvm-mc-19 -mcpu=NAME
+//!   -filetype=obj` writes (`reference/tests/target_llvm.rs`);
+//! - kfd_version: the Linux amdkfd driver's topology property `gfx_target_version`
+//!   (drivers/gpu/drm/amd/amdkfd/kfd_device.c: major * 10000 + minor * 100 + stepping of the
+//!   target name's digits);
+//! - lds_bytes: the LDS one workgroup can allocate: AMD "RDNA3 Instruction Set Architecture
+//!   Reference Guide", chapter "Local Data Share Operations" (64 KiB per workgroup), and
+//!   AMDGPUUsage, "Memory Spaces" (group segment); RDNA 3.5 keeps the RDNA3 LDS (AMD "RDNA3.5
+//!   ISA Reference Guide", same chapter);
+//! - generation: RDNA 3 and RDNA 3.5 both decode the gfx11 DS opcode list (`llvm-mc-19` assembles
+//!   the same DS table for every row, checked in `reference/tests/target_llvm.rs`).
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// A DS instruction-set generation: one DS table and one kernel template encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Generation {
+    /// gfx11: RDNA 3 and RDNA 3.5.
+    Gfx11,
+}
+
+impl Generation {
+    /// The generation's name, e.g. `gfx11`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Generation::Gfx11 => "gfx11",
+        }
+    }
+
+    /// Every target of this generation, in table order.
+    pub fn targets(self) -> impl Iterator<Item = &'static Target> {
+        TARGETS.iter().filter(move |t| t.generation == self)
+    }
+}
+
+impl fmt::Display for Generation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Whether the target is a discrete GPU or the graphics of an APU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A discrete GPU.
+    Dgpu,
+    /// The graphics of an APU (shares the host's memory).
+    Apu,
+}
+
+/// One row of the target table.
+#[derive(Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Target {
+    /// The processor name (`-mcpu`, the code object's target id), e.g. the first row's.
+    pub name: &'static str,
+    /// The `EF_AMDGPU_MACH` value in the low byte of the code object's `e_flags`.
+    pub machine: u8,
+    /// The kernel driver's `gfx_target_version` for this processor.
+    pub kfd_version: u32,
+    /// LDS bytes one workgroup can allocate.
+    pub lds_bytes: u32,
+    /// The DS table and kernel template encoding the target decodes.
+    #[serde(serialize_with = "generation_name")]
+    pub generation: Generation,
+    /// The wavefront sizes the target runs (the harness's kernels are wave32).
+    pub wave_sizes: &'static [u32],
+    /// The architecture family as AMD markets it (RDNA 3, RDNA 3.5).
+    pub family: &'static str,
+    /// Discrete GPU or APU.
+    pub kind: Kind,
+    /// Products built on this processor (AMDGPUUsage's examples and AMD's product pages).
+    pub products: &'static [&'static str],
+}
+
+fn generation_name<S: Serializer>(g: &Generation, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(g.name())
+}
+
+/// The target table, in LLVM's processor-table order. The first row is [`DEFAULT`].
+pub static TARGETS: &[Target] = &[
+    Target {
+        name: "gfx1100",
+        machine: 0x41,
+        kfd_version: 110000,
+        lds_bytes: 65536,
+        generation: Generation::Gfx11,
+        wave_sizes: &[32, 64],
+        family: "RDNA 3",
+        kind: Kind::Dgpu,
+        products: &[
+            "Radeon RX 7900 XTX",
+            "Radeon RX 7900 XT",
+            "Radeon RX 7900 GRE",
+            "Radeon PRO W7900",
+            "Radeon PRO W7800",
+        ],
+    },
+    Target {
+        name: "gfx1101",
+        machine: 0x46,
+        kfd_version: 110001,
+        lds_bytes: 65536,
+        generation: Generation::Gfx11,
+        wave_sizes: &[32, 64],
+        family: "RDNA 3",
+        kind: Kind::Dgpu,
+        products: &[
+            "Radeon RX 7800 XT",
+            "Radeon RX 7700 XT",
+            "Radeon RX 7700",
+            "Radeon PRO W7700",
+        ],
+    },
+    Target {
+        name: "gfx1102",
+        machine: 0x47,
+        kfd_version: 110002,
+        lds_bytes: 65536,
+        generation: Generation::Gfx11,
+        wave_sizes: &[32, 64],
+        family: "RDNA 3",
+        kind: Kind::Dgpu,
+        products: &[
+            "Radeon RX 7600 XT",
+            "Radeon RX 7600",
+            "Radeon RX 7600M / 7700S / 7600S (laptop)",
+            "Radeon PRO W7600",
+            "Radeon PRO W7500",
+        ],
+    },
+    Target {
+        name: "gfx1103",
+        machine: 0x44,
+        kfd_version: 110003,
+        lds_bytes: 65536,
+        generation: Generation::Gfx11,
+        wave_sizes: &[32, 64],
+        family: "RDNA 3",
+        kind: Kind::Apu,
+        products: &["Radeon 780M / 760M / 740M (Ryzen 7040 / 8040 \"Phoenix\", \"Hawk Point\")"],
+    },
+    Target {
+        name: "gfx1150",
+        machine: 0x43,
+        kfd_version: 110500,
+        lds_bytes: 65536,
+        generation: Generation::Gfx11,
+        wave_sizes: &[32, 64],
+        family: "RDNA 3.5",
+        kind: Kind::Apu,
+        products: &["Radeon 890M / 880M (Ryzen AI 300 \"Strix Point\")"],
+    },
+    Target {
+        name: "gfx1151",
+        machine: 0x4a,
+        kfd_version: 110501,
+        lds_bytes: 65536,
+        generation: Generation::Gfx11,
+        wave_sizes: &[32, 64],
+        family: "RDNA 3.5",
+        kind: Kind::Apu,
+        products: &["Radeon 8060S / 8050S / 8040S (Ryzen AI Max \"Strix Halo\")"],
+    },
+    Target {
+        name: "gfx1152",
+        machine: 0x55,
+        kfd_version: 110502,
+        lds_bytes: 65536,
+        generation: Generation::Gfx11,
+        wave_sizes: &[32, 64],
+        family: "RDNA 3.5",
+        kind: Kind::Apu,
+        products: &["Radeon 860M / 840M (Ryzen AI 300 \"Krackan Point\")"],
+    },
+];
+
+/// The target of the emulated device and the text tools when no `--target` is given.
+pub static DEFAULT: &Target = &TARGETS[0];
+
+/// A target name that is not in the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownTarget {
+    /// The name asked for.
+    pub name: String,
+    /// The table's names closest to it, best first.
+    pub near: Vec<&'static str>,
+}
+
+impl fmt::Display for UnknownTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown target `{}`", self.name)?;
+        if !self.near.is_empty() {
+            write!(f, " (did you mean {}?)", self.near.join(", "))?;
+        }
+        write!(f, "; supported targets: {}", supported_list())
+    }
+}
+
+impl std::error::Error for UnknownTarget {}
+
+/// Every supported target's name, comma separated, in table order.
+pub fn supported_list() -> String {
+    TARGETS
+        .iter()
+        .map(|t| t.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Target {
+    /// The row named `name` (any case), or what the user may have meant.
+    pub fn by_name(name: &str) -> Result<&'static Target, UnknownTarget> {
+        TARGETS
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| UnknownTarget {
+                name: name.to_string(),
+                near: suggest(name, 3),
+            })
+    }
+
+    /// The row whose `EF_AMDGPU_MACH` value is `machine`.
+    pub fn by_machine(machine: u8) -> Option<&'static Target> {
+        TARGETS.iter().find(|t| t.machine == machine)
+    }
+
+    /// The row whose kernel-driver `gfx_target_version` is `version`.
+    pub fn by_kfd_version(version: u32) -> Option<&'static Target> {
+        TARGETS.iter().find(|t| t.kfd_version == version)
+    }
+
+    /// The HSA target id the code object's metadata carries (`amdhsa.target`, AMDGPUUsage
+    /// "Target Triples" and "Target ID"), e.g. `amdgcn-amd-amdhsa--` followed by the name.
+    pub fn hsa_target_id(&self) -> String {
+        format!("amdgcn-amd-amdhsa--{}", self.name)
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// The table's names closest to `name` (edit distance), best first: for "did you mean".
+pub fn suggest(name: &str, max: usize) -> Vec<&'static str> {
+    let name = name.trim().to_ascii_lowercase();
+    let mut scored: Vec<(usize, &'static str)> = TARGETS
+        .iter()
+        .map(|t| (crate::isa::edit_distance(&name, t.name), t.name))
+        .collect();
+    scored.sort();
+    let limit = (name.len() / 3).max(2);
+    scored
+        .into_iter()
+        .filter(|&(d, _)| d <= limit)
+        .map(|(_, n)| n)
+        .take(max)
+        .collect()
+}
+
+/// Serialises a `&'static Target` as its name (case files, results, recordings).
+pub mod by_name {
+    use super::Target;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    /// Writes the name.
+    pub fn serialize<S: Serializer>(t: &&'static Target, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(t.name)
+    }
+
+    /// Reads a name, refusing one the table does not hold (with did-you-mean).
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<&'static Target, D::Error> {
+        let name = String::deserialize(d)?;
+        Target::by_name(&name).map_err(D::Error::custom)
+    }
+}
+
+/// A target by name for `Option` fields and maps: `TargetName(&'static Target)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TargetName(pub &'static Target);
+
+impl Serialize for TargetName {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.name)
+    }
+}
+
+impl<'de> Deserialize<'de> for TargetName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        by_name::deserialize(d).map(TargetName)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_machines_and_kfd_versions_are_unique() {
+        let mut names = HashSet::new();
+        let mut machines = HashSet::new();
+        let mut kfd = HashSet::new();
+        for t in TARGETS {
+            assert!(names.insert(t.name), "{} twice", t.name);
+            assert!(machines.insert(t.machine), "{:#x} twice", t.machine);
+            assert!(kfd.insert(t.kfd_version), "{} twice", t.kfd_version);
+        }
+    }
+
+    #[test]
+    fn kfd_version_spells_the_name() {
+        // gfx_target_version is major * 10000 + minor * 100 + stepping of the name's digits
+        // (minor and stepping one hex digit each).
+        for t in TARGETS {
+            let v = t.kfd_version;
+            let digits = t.name.strip_prefix("gfx").expect("names start with gfx");
+            let spelled = format!("{}{:x}{:x}", v / 10000, v / 100 % 100, v % 100);
+            assert_eq!(digits, spelled, "{}", t.name);
+        }
+    }
+
+    #[test]
+    fn rows_agree_with_their_generation() {
+        for t in TARGETS {
+            let prefix = t.generation.name();
+            assert!(
+                t.name.starts_with(prefix) && t.name.len() == prefix.len() + 2,
+                "{} is not a {prefix} processor name",
+                t.name
+            );
+            assert!(
+                t.wave_sizes.contains(&32),
+                "{}: the kernels are wave32",
+                t.name
+            );
+            assert!(
+                t.lds_bytes.is_power_of_two() && t.lds_bytes >= 4,
+                "{}: LDS {}",
+                t.name,
+                t.lds_bytes
+            );
+            assert!(!t.products.is_empty(), "{} names no product", t.name);
+        }
+        assert_eq!(DEFAULT.name, TARGETS[0].name);
+    }
+
+    #[test]
+    fn lookups_find_every_row() {
+        for t in TARGETS {
+            assert_eq!(Target::by_name(t.name).unwrap(), t);
+            assert_eq!(Target::by_name(&t.name.to_uppercase()).unwrap(), t);
+            assert_eq!(Target::by_machine(t.machine).unwrap(), t);
+            assert_eq!(Target::by_kfd_version(t.kfd_version).unwrap(), t);
+        }
+        assert_eq!(Target::by_machine(0), None);
+        assert_eq!(Target::by_kfd_version(0), None);
+    }
+
+    #[test]
+    fn unknown_names_get_did_you_mean_and_the_list() {
+        let last = TARGETS.last().unwrap().name;
+        let typo = format!("{}9", &last[..last.len() - 1]);
+        let e = Target::by_name(&typo).unwrap_err();
+        assert!(e.near.contains(&last), "{e}");
+        let msg = e.to_string();
+        assert!(msg.contains(&format!("unknown target `{typo}`")), "{msg}");
+        for t in TARGETS {
+            assert!(msg.contains(t.name), "{msg}");
+        }
+        let far = Target::by_name("sm_90").unwrap_err();
+        assert!(far.near.is_empty(), "{far}");
+        assert!(!far.to_string().contains("did you mean"), "{far}");
+    }
+
+    #[test]
+    fn serde_by_name_round_trips_and_refuses_unknown_names() {
+        for t in TARGETS {
+            let json = serde_json::to_string(&TargetName(t)).unwrap();
+            assert_eq!(json, format!("\"{}\"", t.name));
+            let back: TargetName = serde_json::from_str(&json).unwrap();
+            assert_eq!(back.0, t);
+        }
+        let e = serde_json::from_str::<TargetName>("\"gfx9999\"").unwrap_err();
+        assert!(e.to_string().contains("unknown target `gfx9999`"), "{e}");
+    }
+}
