@@ -289,7 +289,7 @@ fn load_one(elem: Elem, d16: D16, mem: &[u8], at: u32, vdst: &mut [u32; 4]) {
     let bytes = elem.bytes();
     if bytes >= 4 {
         for (k, v) in vdst.iter_mut().take((bytes / 4) as usize).enumerate() {
-            *v = mem::read_u32(mem, at.wrapping_add(4 * k as u32));
+            *v = mem::read_dword(mem, at, k as u32);
         }
         return;
     }
@@ -313,7 +313,7 @@ fn load_one(elem: Elem, d16: D16, mem: &[u8], at: u32, vdst: &mut [u32; 4]) {
 fn store_one(bytes: u32, d16: D16, mem: &mut [u8], at: u32, data: &[u32; 4]) {
     if bytes >= 4 {
         for (k, &d) in data.iter().take((bytes / 4) as usize).enumerate() {
-            mem::write_u32(mem, at.wrapping_add(4 * k as u32), d);
+            mem::write_dword(mem, at, k as u32, d);
         }
         return;
     }

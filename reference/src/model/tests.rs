@@ -568,3 +568,125 @@ fn the_32_bit_atomic_fast_path_equals_the_per_lane_step() {
     }
     assert!(checked > 150, "{checked}");
 }
+
+/// The one rule near 2^32 (ASSUMPTIONS.md A3), swept over every multi-dword access: b64, b96 and
+/// b128 loads and stores, every pair form, the 64-bit atomics and exchanges. For each final address
+/// 0xfffffff0..=0xffffffff the expectation comes from a byte oracle written here, not from the
+/// model: the address (`ADDR + offset`, `ADDR + offsetN * scale`) wraps at 2^32, the bytes of one
+/// element never do, and a byte at or past 2^32 reads as 0 and is never written. The LDS is the
+/// largest allocation, filled with non-zero bytes, so a wrapped byte would show as a non-zero read
+/// or as a write near address 0.
+#[test]
+fn every_multi_dword_access_near_2_32_follows_one_rule() {
+    const SIZE: u32 = 65536;
+    let pattern = |i: usize| (i as u8).wrapping_mul(13) | 0x80;
+    let initial = Lds::from_bytes((0..SIZE as usize).map(pattern).collect());
+    let multi_dword = |info: &OpInfo| {
+        matches!(
+            info.family,
+            Family::Load(_) | Family::Store(_) | Family::Rmw(_)
+        ) && (info.elem.bytes() >= 8 || (info.two_addresses() && info.elem.bytes() >= 4))
+    };
+    let ops: Vec<DsOp> = crate::isa::runnable_ops()
+        .filter(|op| multi_dword(op.info()))
+        .collect();
+    assert!(ops.len() >= 40, "only {} multi-dword ops swept", ops.len());
+    let mut wrapped_elements = 0;
+    for &op in &ops {
+        let info = op.info();
+        let eb = info.elem.bytes();
+        // Pair forms: both elements at the final address, then the second one element (or one
+        // stride) further on, where the address wraps to the bottom of the LDS.
+        let offsets: &[(u8, u8)] = if info.two_addresses() {
+            &[(0, 0), (0, 1)]
+        } else {
+            &[(0, 0)]
+        };
+        for &(o0, o1) in offsets {
+            for fin in 0xffff_fff0u32..=0xffff_ffff {
+                let mut c = case(SIZE, 1);
+                c.lds = initial.clone();
+                let lane = &mut c.wave.lanes[0];
+                lane.addr = fin;
+                lane.data0 = [0x0102_0304, 0x0506_0708, 0x090a_0b0c, 0x0d0e_0f10];
+                lane.data1 = [0x1112_1314, 0x1516_1718, 0x191a_1b1c, 0x1d1e_1f20];
+                let lane = *lane;
+                let scale = info.offset_scale();
+                // (final address, bytes, data) of each element.
+                let elements: Vec<(u32, u32, [u32; 4])> = if info.two_addresses() {
+                    vec![
+                        (fin.wrapping_add(u32::from(o0) * scale), eb, lane.data0),
+                        (fin.wrapping_add(u32::from(o1) * scale), eb, lane.data1),
+                    ]
+                } else {
+                    vec![(fin, eb, lane.data0)]
+                };
+                let in_range = |at: u32, k: u32| u64::from(at) + u64::from(k) < u64::from(SIZE);
+                let mut want_lds = initial.clone();
+                let mut want_vdst = [SENTINEL; 4];
+                for (j, &(at, n, data)) in elements.iter().enumerate() {
+                    let old: Vec<u8> = (0..n)
+                        .map(|k| {
+                            if in_range(at, k) {
+                                initial.bytes()[(at + k) as usize]
+                            } else {
+                                0
+                            }
+                        })
+                        .collect();
+                    if (0..n).any(|k| in_range(at, k)) {
+                        wrapped_elements += 1;
+                        assert!(at < 0x400, "{op} {at:#x}: in range only after address wrap");
+                    }
+                    let returns = match info.family {
+                        Family::Load(_) => true,
+                        Family::Store(_) => false,
+                        Family::Rmw(rmw) => {
+                            assert!(
+                                !info.two_addresses() || rmw == Rmw::Xchg,
+                                "{op}: pair atomics are exchanges"
+                            );
+                            // A single-address element near 2^32 is wholly out of range, so
+                            // an atomic neither reads nor writes memory: it returns 0.
+                            assert!(info.two_addresses() || (0..n).all(|k| !in_range(at, k)));
+                            info.returns()
+                        }
+                        _ => unreachable!(),
+                    };
+                    let writes = !matches!(info.family, Family::Load(_));
+                    if writes && info.two_addresses() {
+                        let bytes: Vec<u8> = data.iter().flat_map(|d| d.to_le_bytes()).collect();
+                        for k in 0..n {
+                            if in_range(at, k) {
+                                want_lds.bytes_mut()[(at + k) as usize] = bytes[k as usize];
+                            }
+                        }
+                    }
+                    if returns {
+                        let first = j as u32 * n / 4;
+                        for (w, chunk) in old.chunks(4).enumerate() {
+                            want_vdst[first as usize + w] =
+                                u32::from_le_bytes(chunk.try_into().expect("4 bytes"));
+                        }
+                    }
+                }
+                let out = run(op, o0, o1, &c);
+                let what = format!("{op} offset0={o0} offset1={o1} at {fin:#010x}");
+                assert_eq!(out.vdst[0], want_vdst, "{what}: vdst");
+                if let Some(at) = (0..SIZE)
+                    .step_by(4)
+                    .find(|&at| out.lds.word(at) != want_lds.word(at))
+                {
+                    panic!(
+                        "{what}: LDS dword {at:#x} is {:#010x}, the rule says {:#010x}",
+                        out.lds.word(at),
+                        want_lds.word(at)
+                    );
+                }
+            }
+        }
+    }
+    // The second element of a pair form wrapped to the bottom of the LDS in some cases: the
+    // address wraps, the bytes do not.
+    assert!(wrapped_elements > 0);
+}

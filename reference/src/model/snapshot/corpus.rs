@@ -461,6 +461,40 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
         }),
         Family::Gws | Family::OrderedCount | Family::GsReg => {}
     }
+    // The one rule near 2^32 (ASSUMPTIONS.md A3) for every multi-dword access: an element that
+    // starts below 2^32 and ends past it is out of range as a whole (lane 0: its second dword
+    // would be LDS dword 0 if the bytes wrapped; lane 1: its last dword), while the address of a
+    // pair's second element wraps like any address.
+    let multi_dword = matches!(
+        info.family,
+        Family::Load(_) | Family::Store(_) | Family::Rmw(_)
+    ) && (eb >= 8 || (info.two_addresses() && eb >= 4));
+    if multi_dword {
+        let mut c = base_case(0b11);
+        let stride64 = info.offset == OffsetForm::Stride64;
+        // Only the bytes a wrapped access would reach are non-zero (byte i is i % 256): the
+        // bottom of the LDS, and around where a pair's second address wraps to.
+        c.lds = Lds::zeroed(if stride64 { 2 * LDS_SIZE } else { LDS_SIZE });
+        let scale = info.offset_scale();
+        let second = if info.two_addresses() {
+            scale.saturating_sub(16)..scale + 16
+        } else {
+            0..0
+        };
+        for at in (0..0x20).chain(second).step_by(4) {
+            c.lds
+                .set_word(at, u32::from_le_bytes([0, 1, 2, 3].map(|k| (at + k) as u8)));
+        }
+        for (i, l) in c.wave.lanes.iter_mut().take(2).enumerate() {
+            l.addr = [0xffff_fffc, 0xffff_fff4][i];
+            for k in 0..4 {
+                l.data0[k] = STORE_DATA[(i + k) % 8];
+                l.data1[k] = STORE_DATA[(i + k + 4) % 8] ^ 0x0101_0101;
+            }
+        }
+        let o1 = u8::from(info.two_addresses());
+        add("straddles_2_32", variant(op, 0, o1, dm), c);
+    }
     out
 }
 
