@@ -169,7 +169,27 @@ fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField]) -> String {
             Gds::Allowed => "0 = LDS, 1 = GDS".into(),
             Gds::Required => "1 (GDS only)".into(),
         },
-        Part::Op => format!("{:#04x} (this op's row of the DS table)", info.opcode),
+        Part::Op => {
+            let opcodes: Vec<String> = info
+                .generations()
+                .map(|g| {
+                    format!(
+                        "{:#04x}",
+                        info.op.opcode_in(g).expect("the op's generation")
+                    )
+                })
+                .collect();
+            let gens: Vec<&str> = info.generations().map(|g| g.name()).collect();
+            if opcodes.windows(2).all(|w| w[0] == w[1]) {
+                format!("{} (this op's row of the DS table)", opcodes[0])
+            } else {
+                format!(
+                    "{} ({}; this op's row of the DS table)",
+                    opcodes.join(" / "),
+                    gens.join(" / ")
+                )
+            }
+        }
         Part::Encoding => format!("{DS_ENCODING:#08b} (the DS format)"),
         Part::Reg(r) => {
             let field = r.field();
@@ -217,6 +237,8 @@ fn elem_words(e: Elem) -> String {
     let bits = 8 * e.bytes();
     match e {
         Elem::None => "no data".into(),
+        Elem::F16x2 => "pair of IEEE binary16 (low half, high half)".into(),
+        Elem::Bf16x2 => "pair of bfloat16 (low half, high half)".into(),
         _ if e.is_float() => format!("IEEE binary{bits}"),
         _ if e.is_signed() => format!("{bits}-bit signed integer"),
         Elem::U8 | Elem::U16 | Elem::U32 | Elem::U64 => format!("{bits}-bit unsigned integer"),
@@ -247,6 +269,7 @@ pub fn semantics(info: &OpInfo) -> Vec<String> {
             };
             let f = match r {
                 Rmw::Add if e.is_float() => "old + data0, IEEE addition rounded to nearest even".into(),
+                Rmw::Add if e.is_packed16() => "old + data0 on each 16-bit half on its own, rounded to nearest even".into(),
                 Rmw::Add => format!("old + data0, wrapping modulo 2^{bits}"),
                 Rmw::Sub => format!("old - data0, wrapping modulo 2^{bits}"),
                 Rmw::Rsub => format!("data0 - old, wrapping modulo 2^{bits}"),
@@ -267,6 +290,10 @@ pub fn semantics(info: &OpInfo) -> Vec<String> {
                     if e.is_float() { "as floats" } else { "bit for bit" }
                 ),
                 Rmw::Wrap => "old >= data0 ? old - data0 : old + data1".into(),
+                Rmw::MinNum => "IEEE 754-2019 minimumNumber(old, data0): a NaN loses to a number, two NaNs give data0 quieted, -0 < +0".into(),
+                Rmw::MaxNum => "IEEE 754-2019 maximumNumber(old, data0): a NaN loses to a number, two NaNs give data0 quieted, -0 < +0".into(),
+                Rmw::CondSub => "old >= data0 ? old - data0 : old (unsigned; never wraps)".into(),
+                Rmw::SubClamp => "old < data0 ? 0 : old - data0 (unsigned, clamped at 0)".into(),
             };
             s.push(format!(
                 "Atomic read-modify-write of one {} at {at}: for each active lane, old = LDS[a]; LDS[a] = {f}.",
@@ -315,11 +342,17 @@ pub fn semantics(info: &OpInfo) -> Vec<String> {
         Family::Swizzle => s.push("Each active lane gets the addr register of the lane the swizzle pattern in the offset names (0 when that lane is inactive); no LDS access.".into()),
         Family::Permute => s.push("Forward permute: each active lane writes data0 to vdst of the lane named by bits [6:2] of addr + offset; no LDS access.".into()),
         Family::Bpermute => s.push("Backward permute: each active lane reads data0 of the lane named by bits [6:2] of addr + offset; no LDS access.".into()),
+        Family::BpermuteFi => s.push("Backward permute that also fetches from inactive lanes: each active lane reads data0 of the lane named by bits [6:2] of addr + offset, whether or not that lane is in EXEC; no LDS access.".into()),
         Family::StoreAddTid => s.push("Stores data0 at M0[15:0] + offset + lane id * 4 (no address operand).".into()),
         Family::LoadAddTid => s.push("Loads vdst from M0[15:0] + offset + lane id * 4 (no address operand).".into()),
         Family::Append => s.push("Adds the number of active lanes to the counter at M0[15:0] + offset; returns the old counter.".into()),
         Family::Consume => s.push("Subtracts the number of active lanes from the counter at M0[15:0] + offset; returns the old counter.".into()),
         Family::BvhStack => s.push("Ray-tracing BVH short-stack step: pushes or pops node pointers on an LDS stack and updates the addr register in place.".into()),
+        Family::BvhPushPop(form) => s.push(format!(
+            "Ray-tracing BVH short-stack step: pushes the valid node pointers among the first {} dwords of data1, then returns the last dword if valid or pops {} (in vdst), and updates the addr register in place.",
+            form.data_dwords() - 1,
+            if form.pops() == 2 { "up to two" } else { "one" }
+        )),
         Family::Nop => s.push("Does nothing.".into()),
         Family::Gws | Family::OrderedCount | Family::GsReg => s.push("Drives GDS-only hardware (global wave sync, ordered count, streamout registers); not modelled.".into()),
     }

@@ -133,7 +133,12 @@ fn list_json_has_every_row_of_the_table() {
     assert_eq!(rows[0]["name"], "ds_add_u32");
     assert!(rows
         .iter()
-        .all(|r| r["opcode"].is_u64() && r["operands"]["vdst"].is_u64()));
+        .all(|r| r["opcodes"]["gfx11"].is_u64() && r["operands"]["vdst"].is_u64()));
+    assert_eq!(
+        rows[0]["opcodes"]["gfx12"], 0,
+        "ds_add_u32 is a gfx12 op too"
+    );
+    assert_eq!(rows[0]["oracle"], "Llvm19");
     let names: std::collections::HashSet<&str> = rows
         .iter()
         .map(|r| r["name"].as_str().expect("name"))

@@ -46,7 +46,10 @@ fn every_op_has_a_card_naming_its_opcode_row() {
         let text = ds_harness::doc::card(op, &[]);
         assert!(text.starts_with(op.name()), "{op}");
         assert!(
-            text.contains(&format!("{:#04x} (this op's row", op.info().opcode)),
+            text.contains(&format!(
+                "{:#04x} (this op's row",
+                op.opcode_in(ds_reference::isa::Generation::Gfx11).unwrap()
+            )),
             "{op}"
         );
     }

@@ -21,8 +21,12 @@
 //!   Reference Guide", chapter "Local Data Share Operations" (64 KiB per workgroup), and
 //!   AMDGPUUsage, "Memory Spaces" (group segment); RDNA 3.5 keeps the RDNA3 LDS (AMD "RDNA3.5
 //!   ISA Reference Guide", same chapter);
-//! - generation: RDNA 3 and RDNA 3.5 both decode the gfx11 DS opcode list (`llvm-mc-19` assembles
-//!   the same DS table for every row, checked in `reference/tests/target_llvm.rs`).
+//! - generation: RDNA 3 and RDNA 3.5 both decode the gfx11 DS opcode list, RDNA 4 the gfx12 one
+//!   (`llvm-mc-19` assembles each generation's DS table for every row of it, checked in
+//!   `reference/tests/target_llvm.rs`). RDNA 4 rows: AMDGPUUsage's GCN GFX12 (RDNA 4) processor
+//!   rows and `EF_AMDGPU_MACH_AMDGCN_GFX1200` / `_GFX1201`; LDS 64 KiB per workgroup
+//!   (AMDGPUUsage, "Memory Spaces"; AMD "RDNA4 Instruction Set Architecture Reference Guide",
+//!   chapter "Data Share Operations").
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -32,14 +36,26 @@ use std::fmt;
 pub enum Generation {
     /// gfx11: RDNA 3 and RDNA 3.5.
     Gfx11,
+    /// gfx12: RDNA 4. The DS bit layout of gfx11 without the gds bit, a changed opcode list (AMD
+    /// "RDNA4 Instruction Set Architecture Reference Guide", section 16.15 "VDS Instructions").
+    Gfx12,
 }
 
 impl Generation {
+    /// Every generation, oldest first (the order of the DS table's opcode columns).
+    pub const ALL: [Generation; 2] = [Generation::Gfx11, Generation::Gfx12];
+
     /// The generation's name, e.g. `gfx11`.
     pub fn name(self) -> &'static str {
         match self {
             Generation::Gfx11 => "gfx11",
+            Generation::Gfx12 => "gfx12",
         }
+    }
+
+    /// The DS instruction has a `gds` bit (bit 17); gfx12 removed it with GDS.
+    pub fn has_gds(self) -> bool {
+        self == Generation::Gfx11
     }
 
     /// Every target of this generation, in table order.
@@ -187,6 +203,33 @@ pub static TARGETS: &[Target] = &[
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 860M / 840M (Ryzen AI 300 \"Krackan Point\")"],
+    },
+    Target {
+        name: "gfx1200",
+        machine: 0x48,
+        kfd_version: 120000,
+        lds_bytes: 65536,
+        generation: Generation::Gfx12,
+        wave_sizes: &[32, 64],
+        family: "RDNA 4",
+        kind: Kind::Dgpu,
+        products: &["Radeon RX 9060 XT", "Radeon RX 9060"],
+    },
+    Target {
+        name: "gfx1201",
+        machine: 0x4e,
+        kfd_version: 120001,
+        lds_bytes: 65536,
+        generation: Generation::Gfx12,
+        wave_sizes: &[32, 64],
+        family: "RDNA 4",
+        kind: Kind::Dgpu,
+        products: &[
+            "Radeon RX 9070 XT",
+            "Radeon RX 9070",
+            "Radeon RX 9070 GRE",
+            "Radeon AI PRO R9700",
+        ],
     },
 ];
 

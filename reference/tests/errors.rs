@@ -66,7 +66,10 @@ fn a_word_that_is_not_ds_is_named_as_such() {
     );
 
     let undefined = DsInst::decode(0b110110u64 << 26 | 0x16 << 18).expect_err("opcode 0x16");
-    assert_eq!(undefined, DecodeError::UnknownOpcode(0x16));
+    assert_eq!(
+        undefined,
+        DecodeError::UnknownOpcode(0x16, ds_reference::isa::Generation::Gfx11)
+    );
     has_all(
         &undefined.to_string(),
         &["0x16", "not a gfx11 DS instruction", "ds-harness list"],

@@ -8,33 +8,14 @@
 
 mod common;
 
-use common::{bytes_line, legalize, llvm_mc, mc_assemble, mc_disassemble, same_swizzle, vectors};
+use common::{
+    bytes_line, legalize, llvm_mc, mc_assemble, mc_disassemble, offsets, report, same_swizzle,
+    spell, spellings, vectors, CANONICAL, REG_PATTERNS,
+};
 use ds_reference::isa::encode::{field_shift, DecodeError};
 use ds_reference::isa::syntax::{llvm_mc_line, parse};
 use ds_reference::isa::{DsInst, DsOp, Field, Gds, OffsetForm, DS_OPS};
 use std::collections::HashSet;
-
-/// Register patterns before legalising, as [vdst, addr, data0, data1]: all v0, low and distinct,
-/// the last legal register or tuple (255 is clamped to 256 - dwords), and values across bit 7.
-const REG_PATTERNS: [[u8; 4]; 4] = [
-    [0, 0, 0, 0],
-    [5, 1, 2, 3],
-    [255, 255, 255, 255],
-    [128, 127, 200, 100],
-];
-
-/// The 16-bit offsets tried for each offset form (pairs as offset1 << 8 | offset0).
-fn offsets(form: OffsetForm) -> &'static [u16] {
-    match form {
-        OffsetForm::Single => &[0, 1, 255, 256, 65535, 0x1234],
-        OffsetForm::Pair | OffsetForm::Stride64 => &[0, 1, 0x0100, 0x00ff, 0xffff, 0xc807],
-        // Zero, quad-perm, swap, broadcast, reverse, bit-mask, FFT, rotate, undefined.
-        OffsetForm::Swizzle => &[
-            0, 0x801b, 0x041f, 0x00bc, 0x3c1f, 0x7fff, 0xe003, 0xc421, 0x8100,
-        ],
-        OffsetForm::NoOffset => &[0],
-    }
-}
 
 /// Every op x register pattern x offset x gds (where the op allows the choice), deduplicated.
 fn cases() -> Vec<DsInst> {
@@ -53,140 +34,6 @@ fn cases() -> Vec<DsInst> {
         }
     }
     out
-}
-
-/// How to write one instruction: mnemonic, number base, register and separator style.
-#[derive(Clone, Copy)]
-struct Spelling {
-    legacy: bool,
-    upper_mnemonic: bool,
-    radix: u32,
-    brackets: bool,
-    commas: bool,
-    zero_offsets: bool,
-}
-
-const CANONICAL: Spelling = Spelling {
-    legacy: false,
-    upper_mnemonic: false,
-    radix: 10,
-    brackets: false,
-    commas: true,
-    zero_offsets: false,
-};
-
-/// Other ways LLVM accepts to write the same instruction.
-fn spellings(inst: &DsInst) -> Vec<Spelling> {
-    let mut v = vec![
-        Spelling {
-            radix: 16,
-            ..CANONICAL
-        },
-        Spelling {
-            radix: 8,
-            brackets: true,
-            ..CANONICAL
-        },
-        Spelling {
-            radix: 2,
-            commas: false,
-            zero_offsets: true,
-            ..CANONICAL
-        },
-        Spelling {
-            upper_mnemonic: true,
-            brackets: true,
-            ..CANONICAL
-        },
-    ];
-    if inst.info().legacy_name.is_some() {
-        v.push(Spelling {
-            legacy: true,
-            ..CANONICAL
-        });
-        v.push(Spelling {
-            legacy: true,
-            radix: 16,
-            commas: false,
-            ..CANONICAL
-        });
-    }
-    v
-}
-
-fn number(n: u32, radix: u32) -> String {
-    match (radix, n) {
-        (_, 0) => "0".into(),
-        (16, _) => format!("{n:#x}"),
-        (8, _) => format!("0{n:o}"),
-        (2, _) => format!("{n:#b}"),
-        _ => n.to_string(),
-    }
-}
-
-/// Writes `inst` in the spelling `s` (swizzle offsets are written as plain numbers).
-fn spell(inst: &DsInst, s: Spelling) -> String {
-    let info = inst.info();
-    let mut name = if s.legacy {
-        info.legacy_name.expect("legacy")
-    } else {
-        info.name
-    }
-    .to_string();
-    if s.upper_mnemonic {
-        name = name.to_ascii_uppercase();
-    }
-    let regs: Vec<String> = Field::ALL
-        .into_iter()
-        .filter(|&f| info.operands.dwords(f) > 0)
-        .map(|f| {
-            let (first, n) = (u32::from(inst.reg(f)), u32::from(info.operands.dwords(f)));
-            match (n, s.brackets) {
-                (1, false) => format!("v{first}"),
-                (1, true) => format!("v[{first}]"),
-                (_, false) => format!("v[{first}:{}]", first + n - 1),
-                (_, true) => format!("v[{first} : {}]", first + n - 1),
-            }
-        })
-        .collect();
-    let mut text = name;
-    if !regs.is_empty() {
-        text += " ";
-        text += &regs.join(if s.commas { ", " } else { " " });
-    }
-    let r = s.radix;
-    match info.offset {
-        OffsetForm::Single | OffsetForm::Swizzle if inst.offset16() != 0 || s.zero_offsets => {
-            text += &format!(" offset:{}", number(u32::from(inst.offset16()), r));
-        }
-        OffsetForm::Pair | OffsetForm::Stride64 => {
-            if inst.offset0 != 0 || s.zero_offsets {
-                text += &format!(" offset0:{}", number(u32::from(inst.offset0), r));
-            }
-            if inst.offset1 != 0 || s.zero_offsets {
-                text += &format!(" offset1:{}", number(u32::from(inst.offset1), r));
-            }
-        }
-        _ => {}
-    }
-    if inst.gds {
-        text += " gds";
-    }
-    text
-}
-
-/// Prints up to 20 disagreements, then fails if there were any.
-fn report(what: &str, agree: usize, total: usize, bad: &[String]) {
-    println!("{what}: llvm-mc agreement: {agree}/{total}");
-    for b in bad.iter().take(20) {
-        println!("  DISAGREE {b}");
-    }
-    assert!(
-        bad.is_empty(),
-        "{what}: {} disagreement(s) with llvm-mc",
-        bad.len()
-    );
-    assert_eq!(agree, total);
 }
 
 #[test]

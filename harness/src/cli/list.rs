@@ -44,7 +44,7 @@ pub fn render_text() -> String {
         let family = format!("{:?} {}", r.family, r.elem.suffix());
         s += &format!(
             "{:#04x}   {:<38} {:<18} {:<9} {:<9} {:<22} {}\n",
-            r.opcode,
+            r.opcodes[0].expect("DS_OPS holds the gfx11 rows"),
             r.name,
             format!("{}/{}/{}/{}", o.vdst, o.addr, o.data0, o.data1),
             offset,

@@ -1,51 +1,100 @@
 //! The DS table rendered as markdown: the documentation of the table, generated from it (and
 //! pinned by the insta snapshot `snapshots/reference/ds_table.snap`).
 //!
-//! Facts are the table's ([`DS_OPS`], sourced from the RDNA3 ISA guide's DS opcode list); the
+//! Facts are the table's ([`DS_TABLE`], sourced from the RDNA3 and RDNA4 ISA guides); the
 //! example column is printed and encoded by this crate, and the same texts are checked against
 //! llvm-mc-19 by `reference/tests/llvm_oracle.rs`.
 
-use super::{DsInst, DsOp, Family, Field, Gds, OffsetForm, OpInfo, DS_OPS};
+use super::{DsInst, DsOp, Family, Field, Gds, Generation, OffsetForm, OpInfo, Oracle, DS_TABLE};
 use std::fmt::Write;
 
-/// The table as one markdown document: a legend, one row per opcode, then the notes.
+/// The gfx11 table as one markdown document (see [`render_markdown_in`]).
 pub fn render_markdown() -> String {
+    render_markdown_in(Generation::Gfx11)
+}
+
+/// The DS table of generation `gen` as one markdown document: a legend, one row per opcode, then
+/// the notes.
+pub fn render_markdown_in(gen: Generation) -> String {
+    let rows: Vec<&OpInfo> = DS_TABLE.iter().filter(|r| r.in_generation(gen)).collect();
+    let mut rows = rows;
+    rows.sort_by_key(|r| r.opcodes[gen as usize]);
+    let gfx11 = gen == Generation::Gfx11;
     let mut s = String::new();
-    let returning = DS_OPS.iter().filter(|r| r.returns()).count();
-    let runnable = DS_OPS.iter().filter(|r| r.hip_runnable()).count();
-    let legacy = DS_OPS.iter().filter(|r| r.legacy_name.is_some()).count();
-    s += "# gfx11 DS instructions\n\n";
-    s += "Generated from the DS table in `reference/src/isa/table.rs` (source: AMD RDNA3 ISA \
-          reference guide, DS opcode list). Encodings and syntax follow LLVM 19 \
-          (`llvm-mc-19 -arch=amdgcn -mcpu=gfx1100`).\n\n";
-    let _ = writeln!(
-        s,
-        "{} opcodes; {returning} return a value in vdst; {runnable} can run from a HIP compute \
-         kernel; {legacy} also accept a pre-gfx11 name as input.\n",
-        DS_OPS.len()
-    );
+    let returning = rows.iter().filter(|r| r.returns()).count();
+    let runnable = rows.iter().filter(|r| r.hip_runnable()).count();
+    let legacy = rows.iter().filter(|r| r.legacy_name.is_some()).count();
+    let _ = writeln!(s, "# {gen} DS instructions\n");
+    // The oracle runs for the generation's first target (the target table names them).
+    let cpu = gen.targets().next().map_or("?", |t| t.name);
+    if gfx11 {
+        let _ = write!(
+            s,
+            "Generated from the DS table in `reference/src/isa/table.rs` (source: AMD RDNA3 ISA \
+             reference guide, DS opcode list). Encodings and syntax follow LLVM 19 \
+             (`llvm-mc-19 -arch=amdgcn -mcpu={cpu}`).\n\n"
+        );
+        let _ = writeln!(
+            s,
+            "{} opcodes; {returning} return a value in vdst; {runnable} can run from a HIP compute \
+             kernel; {legacy} also accept a pre-gfx11 name as input.\n",
+            rows.len()
+        );
+    } else {
+        let guide = rows.iter().filter(|r| r.oracle == Oracle::IsaGuide).count();
+        let _ = write!(
+            s,
+            "Generated from the DS table in `reference/src/isa/table.rs` (source: AMD RDNA4 ISA \
+             reference guide, section 16.15 \"VDS Instructions\"). Encodings and syntax follow \
+             LLVM 19 (`llvm-mc-19 -arch=amdgcn -mcpu={cpu}`) except where the oracle column \
+             says `guide`: LLVM 19 does not know those ops, and their opcodes are the guide's.\n\n"
+        );
+        let _ = writeln!(
+            s,
+            "{} opcodes ({} known to LLVM 19, {guide} from the guide alone); {returning} return a \
+             value in vdst; {runnable} can run from a HIP compute kernel here; {legacy} also \
+             accept an older name as input. There is no gds bit.\n",
+            rows.len(),
+            rows.len() - guide
+        );
+    }
     s += "Columns: **operands** are the VGPR operands in LLVM order with their widths in dwords; \
           **offset** is `offset:N` (16-bit bytes), `offset0/1` (two 8-bit offsets in units of \
           the element size), `st64` (the same in units of 64 elements), `swizzle` (a lane \
-          pattern) or `-`; **gds** says whether `gds` is allowed, required or forbidden; \
-          **example** is one instance and its 8 bytes in memory order.\n\n";
-    s += "| opcode | mnemonic | legacy name | operands | offset | gds | family | elem | HIP | example | bytes |\n";
-    s += "|---|---|---|---|---|---|---|---|---|---|---|\n";
-    for r in DS_OPS {
+          pattern) or `-`; ";
+    if gfx11 {
+        s += "**gds** says whether `gds` is allowed, required or forbidden; \
+              **example** is one instance and its 8 bytes in memory order.\n\n";
+        s += "| opcode | mnemonic | legacy name | operands | offset | gds | family | elem | HIP | example | bytes |\n";
+        s += "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    } else {
+        s += "**oracle** is where the encoding was checked; \
+              **example** is one instance and its 8 bytes in memory order.\n\n";
+        s += "| opcode | mnemonic | legacy name | operands | offset | oracle | family | elem | HIP | example | bytes |\n";
+        s += "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    }
+    for r in &rows {
         let example = example(r.op);
         let bytes = example
-            .to_bytes()
+            .to_bytes_in(gen)
             .expect("the example is legal: table invariant");
         let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
         let _ = writeln!(
             s,
             "| `{:#04x}` | `{}` | {} | {} | {} | {} | {} | {} | {} | `{}` | `{}` |",
-            r.opcode,
+            r.opcodes[gen as usize].expect("rows of the generation"),
             r.name,
             r.legacy_name.map_or("".into(), |l| format!("`{l}`")),
             operands(r),
             offset_form(r.offset),
-            gds(r.gds),
+            if gfx11 {
+                gds(r.gds)
+            } else {
+                match r.oracle {
+                    Oracle::Llvm19 => "llvm-mc-19",
+                    Oracle::IsaGuide => "guide",
+                }
+            },
             family(r.family),
             r.elem.suffix(),
             if r.hip_runnable() { "yes" } else { "no" },
@@ -54,17 +103,32 @@ pub fn render_markdown() -> String {
         );
     }
     s += "\n## Notes\n\n";
-    s += "- Encoding: offset0 [7:0], offset1 [15:8], bit 16 reserved (zero), gds [17], op \
-          [25:18], 0b110110 [31:26], addr [39:32], data0 [47:40], data1 [55:48], vdst [63:56]; \
-          unused register fields and the offset bytes of `ds_nop` are zero.\n";
-    s += "- The GWS ops with a value (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name it \
-          data0 but encode it in the addr byte, as LLVM does for gfx10 and later.\n";
-    s += "- `ds_cmpstore*`: data0 is the new value and data1 the compare value (the reverse of \
-          gfx10's `ds_cmpst*`, names that llvm-mc-19 rejects for gfx1100).\n";
+    if gfx11 {
+        s += "- Encoding: offset0 [7:0], offset1 [15:8], bit 16 reserved (zero), gds [17], op \
+              [25:18], 0b110110 [31:26], addr [39:32], data0 [47:40], data1 [55:48], vdst [63:56]; \
+              unused register fields and the offset bytes of `ds_nop` are zero.\n";
+        s += "- The GWS ops with a value (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name it \
+              data0 but encode it in the addr byte, as LLVM does for gfx10 and later.\n";
+        s +=
+            "- `ds_cmpstore*`: data0 is the new value and data1 the compare value (the reverse of \
+              gfx10's `ds_cmpst*`, names that llvm-mc-19 rejects for gfx1100).\n";
+    } else {
+        s += "- Encoding: as gfx11, except that bit 17 (gfx11's gds) must be zero: llvm-mc-19 \
+              rejects `gds` and does not disassemble a word with the bit set.\n";
+        s += "- Removed from gfx11: the GWS ops, `ds_ordered_count`, `ds_add/sub_gs_reg_rtn`, \
+              `ds_cmpstore_f32/f64` (and rtn), `ds_wrap_rtn_b32`, `ds_bvh_stack_rtn_b32`. \
+              `ds_min/max_f32/f64` (and rtn) became `ds_min/max_num_*` at the same opcodes, with \
+              IEEE 754-2019 minimumNumber/maximumNumber semantics; the old names are still read.\n";
+        s += "- `ds_cmpstore*`: data0 is the new value and data1 the compare value, as on gfx11.\n";
+    }
     s += "- `ds_swizzle_b32` offsets print as LLVM 19's `swizzle(QUAD_PERM|BITMASK_PERM|BROADCAST|\
           SWAP|REVERSE,...)` macros where one applies, otherwise as a number.\n";
-    s += "\nWhy some ops cannot run from a HIP compute kernel:\n\n";
-    for r in DS_OPS {
+    if gfx11 {
+        s += "\nWhy some ops cannot run from a HIP compute kernel:\n\n";
+    } else {
+        s += "\nWhy some ops cannot run here:\n\n";
+    }
+    for r in &rows {
         if let Some(why) = r.hip_unsupported {
             let _ = writeln!(s, "- `{}`: {why}", r.name);
         }

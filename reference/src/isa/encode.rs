@@ -1,8 +1,10 @@
-//! The 64-bit gfx11 DS encoding, both ways.
+//! The 64-bit DS encoding, both ways, per [`Generation`].
 //!
 //! Layout (RDNA3 ISA guide, "Microcode Formats", DS): OFFSET0 [7:0], OFFSET1 [15:8], bit 16
 //! reserved, GDS [17], OP [25:18], ENCODING [31:26] = 0b110110, ADDR [39:32], DATA0 [47:40],
-//! DATA1 [55:48], VDST [63:56]. Register fields an op does not use must be zero, as must the
+//! DATA1 [55:48], VDST [63:56]. gfx12 (RDNA4 ISA guide, "Microcode Formats", VDS) keeps the layout
+//! but has no GDS bit: `llvm-mc-19 -mcpu=gfx1200` rejects `gds` ("gds modifier is not supported on
+//! this GPU") and will not disassemble a word with bit 17 set, and so neither do we. Register fields an op does not use must be zero, as must the
 //! offset bytes of an op without an offset (LLVM's disassembler rejects both). LLVM 19 ignores the
 //! reserved bit 16 when disassembling; this decoder rejects it, since no assembler sets it.
 //!
@@ -11,7 +13,7 @@
 //! gfx10 and later encode that register in the ADDR byte [39:32]; the DATA0 byte stays zero. The
 //! table keeps the operand's name (data0); [`field_shift`] says where each field's byte sits.
 
-use super::{DsOp, Family, Field, Gds, OffsetForm, OpInfo};
+use super::{DsOp, Family, Field, Gds, Generation, OffsetForm, OpInfo};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -86,6 +88,10 @@ pub enum InstError {
     GdsRequired(DsOp),
     /// Non-zero offset bytes on an op that takes no offset.
     OffsetNotAllowed(DsOp),
+    /// The op does not exist in the generation encoded for.
+    NotInGeneration { op: DsOp, gen: Generation },
+    /// `gds` set in a generation without a GDS bit.
+    NoGdsBit { op: DsOp, gen: Generation },
 }
 
 impl fmt::Display for InstError {
@@ -117,19 +123,31 @@ impl fmt::Display for InstError {
             InstError::OffsetNotAllowed(op) => {
                 write!(f, "{op} takes no offset: the offset bytes must be 0")
             }
+            InstError::NotInGeneration { op, gen } => {
+                let has: Vec<&str> = op.info().generations().map(Generation::name).collect();
+                write!(
+                    f,
+                    "{op} is not a {gen} DS instruction (it is {}): pick a target of that generation or another op",
+                    has.join(" and ")
+                )
+            }
+            InstError::NoGdsBit { op, gen } => write!(
+                f,
+                "{op}: {gen} has no GDS (its DS encoding has no gds bit): remove `gds`"
+            ),
         }
     }
 }
 
 impl std::error::Error for InstError {}
 
-/// Why 8 bytes are not a valid gfx11 DS instruction.
+/// Why 8 bytes are not a valid DS instruction of a generation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DecodeError {
     /// Bits [31:26] are not the DS encoding 0b110110: the word belongs to another format.
     NotDs { encoding: u8 },
-    /// The OP field names no gfx11 DS instruction.
-    UnknownOpcode(u8),
+    /// The OP field names no DS instruction of the generation.
+    UnknownOpcode(u8, Generation),
     /// The reserved bit 16 is set.
     ReservedBit,
     /// The fields do not fit the op.
@@ -143,9 +161,9 @@ impl fmt::Display for DecodeError {
                 f,
                 "not a DS instruction: bits [31:26] are {encoding:#08b}, DS is 0b110110 (is the word in little-endian byte order?)"
             ),
-            DecodeError::UnknownOpcode(op) => write!(
+            DecodeError::UnknownOpcode(op, gen) => write!(
                 f,
-                "opcode {op:#04x} is not a gfx11 DS instruction (`ds-harness list` shows the defined ones)"
+                "opcode {op:#04x} is not a {gen} DS instruction (`ds-harness list` shows the defined ones)"
             ),
             DecodeError::ReservedBit => {
                 write!(f, "reserved bit 16 is set: it must be 0 (llvm-mc-19 ignores it)")
@@ -211,10 +229,18 @@ impl DsInst {
         }
     }
 
-    /// Checks that the fields fit the op: unused fields zero, tuples within v255, `gds` legal,
-    /// no offset on an op without one.
+    /// Checks that the fields fit the gfx11 op (see [`DsInst::validate_in`]).
     pub fn validate(&self) -> Result<(), InstError> {
+        self.validate_in(Generation::Gfx11)
+    }
+
+    /// Checks that the fields fit the op in generation `gen`: the generation has the op, unused
+    /// fields are zero, tuples stay within v255, `gds` is legal, no offset on an op without one.
+    pub fn validate_in(&self, gen: Generation) -> Result<(), InstError> {
         let info = self.info();
+        if !info.in_generation(gen) {
+            return Err(InstError::NotInGeneration { op: self.op, gen });
+        }
         for field in Field::ALL {
             let dwords = info.operands.dwords(field);
             let value = self.reg(field);
@@ -234,7 +260,10 @@ impl DsInst {
                 });
             }
         }
-        match (info.gds, self.gds) {
+        if self.gds && !gen.has_gds() {
+            return Err(InstError::NoGdsBit { op: self.op, gen });
+        }
+        match (info.gds_in(gen), self.gds) {
             (Gds::Forbidden, true) => return Err(InstError::GdsForbidden(self.op)),
             (Gds::Required, false) => return Err(InstError::GdsRequired(self.op)),
             _ => {}
@@ -245,10 +274,16 @@ impl DsInst {
         Ok(())
     }
 
-    /// The 64-bit instruction word.
+    /// The 64-bit gfx11 instruction word.
     pub fn encode(&self) -> Result<u64, EncodeError> {
-        self.validate()?;
+        self.encode_in(Generation::Gfx11)
+    }
+
+    /// The 64-bit instruction word in generation `gen`.
+    pub fn encode_in(&self, gen: Generation) -> Result<u64, EncodeError> {
+        self.validate_in(gen)?;
         let info = self.info();
+        let opcode = info.opcodes[gen as usize].expect("validated: the generation has the op");
         let regs = Field::ALL
             .into_iter()
             .filter(|&f| info.operands.dwords(f) > 0)
@@ -256,24 +291,35 @@ impl DsInst {
         Ok(u64::from(self.offset0)
             | u64::from(self.offset1) << 8
             | u64::from(self.gds) << 17
-            | u64::from(info.opcode) << 18
+            | u64::from(opcode) << 18
             | DS_ENCODING << 26
             | regs)
     }
 
-    /// The instruction as 8 little-endian bytes, as it sits in memory.
+    /// The gfx11 instruction as 8 little-endian bytes, as it sits in memory.
     pub fn to_bytes(&self) -> Result<[u8; 8], EncodeError> {
-        self.encode().map(u64::to_le_bytes)
+        self.to_bytes_in(Generation::Gfx11)
     }
 
-    /// Decodes a 64-bit instruction word.
+    /// The instruction of generation `gen` as 8 little-endian bytes.
+    pub fn to_bytes_in(&self, gen: Generation) -> Result<[u8; 8], EncodeError> {
+        self.encode_in(gen).map(u64::to_le_bytes)
+    }
+
+    /// Decodes a 64-bit gfx11 instruction word.
     pub fn decode(word: u64) -> Result<DsInst, DecodeError> {
+        DsInst::decode_in(Generation::Gfx11, word)
+    }
+
+    /// Decodes a 64-bit instruction word of generation `gen`.
+    pub fn decode_in(gen: Generation, word: u64) -> Result<DsInst, DecodeError> {
         let encoding = ((word >> 26) & 0x3f) as u8;
         if u64::from(encoding) != DS_ENCODING {
             return Err(DecodeError::NotDs { encoding });
         }
         let opcode = ((word >> 18) & 0xff) as u8;
-        let op = DsOp::from_opcode(opcode).ok_or(DecodeError::UnknownOpcode(opcode))?;
+        let op =
+            DsOp::from_opcode_in(gen, opcode).ok_or(DecodeError::UnknownOpcode(opcode, gen))?;
         if word & RESERVED_BIT16 != 0 {
             return Err(DecodeError::ReservedBit);
         }
@@ -302,13 +348,18 @@ impl DsInst {
                 }));
             }
         }
-        inst.validate().map_err(DecodeError::Inst)?;
+        inst.validate_in(gen).map_err(DecodeError::Inst)?;
         Ok(inst)
     }
 
-    /// Decodes 8 little-endian bytes.
+    /// Decodes 8 little-endian gfx11 bytes.
     pub fn from_bytes(bytes: [u8; 8]) -> Result<DsInst, DecodeError> {
         DsInst::decode(u64::from_le_bytes(bytes))
+    }
+
+    /// Decodes 8 little-endian bytes of generation `gen`.
+    pub fn from_bytes_in(gen: Generation, bytes: [u8; 8]) -> Result<DsInst, DecodeError> {
+        DsInst::decode_in(gen, u64::from_le_bytes(bytes))
     }
 }
 

@@ -13,23 +13,24 @@ pub mod encode;
 pub mod swizzle;
 pub mod syntax;
 
-pub use doc::render_markdown;
+pub use doc::{render_markdown, render_markdown_in};
 pub use encode::{DecodeError, DsInst, EncodeError, InstError};
 
-/// Expands the table rows of `table.rs` into [`DsOp`] and [`DS_OPS`].
+/// Expands the table rows of `table.rs` into [`DsOp`] and [`DS_TABLE`].
 macro_rules! ds_table {
-    ($( ($v:ident, $name:literal, $opc:literal, $vd:literal, $a:literal, $d0:literal, $d1:literal,
-         $off:ident, $gds:ident, $fam:expr, $elem:ident, $legacy:expr, $hip:expr) ),* $(,)?) => {
-        /// A gfx11 DS opcode: one variant per row of the DS table, in opcode order.
+    ($( ($v:ident, $name:literal, $o11:tt, $o12:tt, $vd:literal, $a:literal, $d0:literal,
+         $d1:literal, $off:ident, $gds:ident, $fam:expr, $elem:ident, $legacy:expr, $hip:expr,
+         $oracle:ident) ),* $(,)?) => {
+        /// A DS op of some generation: one variant per row of the DS table, in table order.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum DsOp { $($v),* }
 
-        /// The DS table: one row per gfx11 DS opcode, in opcode order; `DS_OPS[op as usize].op == op`.
-        pub static DS_OPS: &[$crate::isa::OpInfo] = &[
+        /// The DS table: one row per op of any generation; `DS_TABLE[op as usize].op == op`.
+        pub static DS_TABLE: &[$crate::isa::OpInfo] = &[
             $($crate::isa::OpInfo {
                 op: DsOp::$v,
                 name: $name,
-                opcode: $opc,
+                opcodes: [ds_table!(@opc $o11), ds_table!(@opc $o12)],
                 operands: $crate::isa::Operands { vdst: $vd, addr: $a, data0: $d0, data1: $d1 },
                 offset: $crate::isa::OffsetForm::$off,
                 gds: $crate::isa::Gds::$gds,
@@ -37,13 +38,40 @@ macro_rules! ds_table {
                 elem: $crate::isa::Elem::$elem,
                 legacy_name: $legacy,
                 hip_unsupported: $hip,
+                oracle: ds_table!(@oracle $oracle),
             }),*
         ];
     };
+    (@opc __) => { None };
+    (@oracle L19) => { $crate::isa::Oracle::Llvm19 };
+    (@oracle GUIDE) => { $crate::isa::Oracle::IsaGuide };
+    (@opc $o:literal) => { Some($o) };
 }
 
 mod table;
-pub use table::{DsOp, DS_OPS};
+pub use table::{DsOp, DS_TABLE};
+
+pub use crate::target::Generation;
+
+/// Where a row's encoding was checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Oracle {
+    /// LLVM 19's assembler and disassembler know the op in every generation that has it.
+    Llvm19,
+    /// Newer than LLVM 19: the opcode comes from AMD's ISA guide's opcode table (and newer LLVM's
+    /// `DSInstructions.td` and MC tests), with no executable oracle on this machine.
+    IsaGuide,
+}
+
+/// The gfx11 rows of the DS table (the first rows, in gfx11 opcode order): what the commands use
+/// until they take a `--target`.
+pub static DS_OPS: &[OpInfo] = {
+    let mut n = 0;
+    while n < DS_TABLE.len() && DS_TABLE[n].opcodes[0].is_some() {
+        n += 1;
+    }
+    DS_TABLE.split_at(n).0
+};
 
 /// One row of the DS table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -51,24 +79,42 @@ pub struct OpInfo {
     /// The enum value of this row.
     #[serde(skip)]
     pub op: DsOp,
-    /// The gfx11 mnemonic (ISA guide, DS opcode list; LLVM's gfx11 spelling).
+    /// The mnemonic (ISA guide, DS opcode list; LLVM's spelling), the same in every generation
+    /// that has the op.
     pub name: &'static str,
-    /// The 8-bit `OP` field, bits [25:18] (ISA guide, DS opcode list).
-    pub opcode: u8,
+    /// The 8-bit `OP` field, bits [25:18], per [`Generation`] (`None`: the generation lacks the op).
+    /// Serialised as `{"gfx11": n or null, "gfx12": n or null}`.
+    #[serde(serialize_with = "opcodes_by_generation")]
+    pub opcodes: [Option<u8>; 2],
     /// The VGPR operands and their widths (ISA guide, instruction descriptions).
     pub operands: Operands,
     /// How the two offset bytes are read (ISA guide, DS format: OFFSET0, OFFSET1).
     pub offset: OffsetForm,
-    /// Whether the GDS bit (bit 17) may, must or must not be set.
+    /// Whether the GDS bit (bit 17) may, must or must not be set on gfx11 (gfx12 has no GDS bit:
+    /// see [`OpInfo::gds_in`]).
     pub gds: Gds,
     /// The semantics family, dispatched on by the model.
     pub family: Family,
     /// The element type the family works on (from the mnemonic's type suffix).
     pub elem: Elem,
-    /// The pre-gfx11 mnemonic that LLVM still accepts as input, printed with the gfx11 name.
+    /// The older mnemonic that LLVM still accepts as input, printed with the row's name.
     pub legacy_name: Option<&'static str>,
     /// `None` when a HIP compute kernel can run the op; otherwise why it cannot.
     pub hip_unsupported: Option<&'static str>,
+    /// Where the row's encoding was checked.
+    pub oracle: Oracle,
+}
+
+fn opcodes_by_generation<S: serde::Serializer>(
+    opcodes: &[Option<u8>; 2],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(opcodes.len()))?;
+    for g in Generation::ALL {
+        m.serialize_entry(g.name(), &opcodes[g as usize])?;
+    }
+    m.end()
 }
 
 /// The VGPR operands of an op, in LLVM's operand order (vdst, addr, data0, data1), as dword counts.
@@ -194,6 +240,44 @@ pub enum Rmw {
     CmpStore,
     /// `mem >= data0 ? mem - data0 : mem + data1`.
     Wrap,
+    /// IEEE 754-2019 minimumNumber (gfx12 `ds_min_num_*`): a NaN loses to a number, -0 < +0.
+    MinNum,
+    /// IEEE 754-2019 maximumNumber (gfx12 `ds_max_num_*`).
+    MaxNum,
+    /// `mem >= data0 ? mem - data0 : mem` (gfx12 `ds_cond_sub_*`).
+    CondSub,
+    /// `mem < data0 ? 0 : mem - data0` (gfx12 `ds_sub_clamp_*`).
+    SubClamp,
+}
+
+/// The three gfx12 BVH stack forms: how many DATA1 dwords are candidates and how many values are
+/// returned (RDNA4 ISA guide, 16.15, DS_BVH_STACK_PUSH*_POP*_RTN_*).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Bvh {
+    /// Pushes up to 3 of DATA1[0..3], returns DATA1[3] or pops one.
+    Push4Pop1,
+    /// Pushes up to 7 of DATA1[0..7], returns DATA1[7] or pops one.
+    Push8Pop1,
+    /// As Push8Pop1, then tries a second pop into the high dword.
+    Push8Pop2,
+}
+
+impl Bvh {
+    /// DATA1 dwords read (the last is the return candidate).
+    pub fn data_dwords(self) -> usize {
+        match self {
+            Bvh::Push4Pop1 => 4,
+            Bvh::Push8Pop1 | Bvh::Push8Pop2 => 8,
+        }
+    }
+
+    /// Values returned (dwords of VDST).
+    pub fn pops(self) -> usize {
+        match self {
+            Bvh::Push4Pop1 | Bvh::Push8Pop1 => 1,
+            Bvh::Push8Pop2 => 2,
+        }
+    }
 }
 
 /// The semantics family of an op: what the model dispatches on.
@@ -213,6 +297,8 @@ pub enum Family {
     Permute,
     /// Backward permute: lane i reads the data of the lane named by its address.
     Bpermute,
+    /// Backward permute that reads the source lane even when it is outside EXEC (gfx12).
+    BpermuteFi,
     /// Store at `M0[15:0] + offset + lane_id * 4` (no address operand).
     StoreAddTid,
     /// Load from `M0[15:0] + offset + lane_id * 4` (no address operand).
@@ -223,6 +309,8 @@ pub enum Family {
     Consume,
     /// Ray-tracing BVH traversal short stack (updates the addr register too).
     BvhStack,
+    /// The gfx12 BVH stack push/pop forms (update the addr register too).
+    BvhPushPop(Bvh),
     /// No operation.
     Nop,
     /// Global wave sync (GDS only).
@@ -266,6 +354,10 @@ pub enum Elem {
     I64,
     /// IEEE binary64.
     F64,
+    /// Two IEEE binary16 in one dword (low half first).
+    F16x2,
+    /// Two bfloat16 in one dword (low half first).
+    Bf16x2,
     /// 96 bits.
     B96,
     /// 128 bits.
@@ -279,7 +371,7 @@ impl Elem {
             Elem::None => 0,
             Elem::B8 | Elem::U8 | Elem::I8 => 1,
             Elem::B16 | Elem::U16 | Elem::I16 => 2,
-            Elem::B32 | Elem::U32 | Elem::I32 | Elem::F32 => 4,
+            Elem::B32 | Elem::U32 | Elem::I32 | Elem::F32 | Elem::F16x2 | Elem::Bf16x2 => 4,
             Elem::B64 | Elem::U64 | Elem::I64 | Elem::F64 => 8,
             Elem::B96 => 12,
             Elem::B128 => 16,
@@ -304,6 +396,8 @@ impl Elem {
             Elem::U64 => "u64",
             Elem::I64 => "i64",
             Elem::F64 => "f64",
+            Elem::F16x2 => "f16",
+            Elem::Bf16x2 => "bf16",
             Elem::B96 => "b96",
             Elem::B128 => "b128",
         }
@@ -314,18 +408,29 @@ impl Elem {
         matches!(self, Elem::I8 | Elem::I16 | Elem::I32 | Elem::I64)
     }
 
-    /// IEEE float type.
+    /// IEEE float type (binary32 or binary64).
     pub fn is_float(self) -> bool {
         matches!(self, Elem::F32 | Elem::F64)
     }
+
+    /// Two 16-bit floats packed in a dword.
+    pub fn is_packed16(self) -> bool {
+        matches!(self, Elem::F16x2 | Elem::Bf16x2)
+    }
 }
 
-/// Opcode -> row, built once at compile time from the table.
-static BY_OPCODE: [Option<DsOp>; 256] = {
-    let mut t = [None; 256];
+/// Opcode -> row per generation, built once at compile time from the table.
+static BY_OPCODE: [[Option<DsOp>; 256]; 2] = {
+    let mut t = [[None; 256]; 2];
     let mut i = 0;
-    while i < DS_OPS.len() {
-        t[DS_OPS[i].opcode as usize] = Some(DS_OPS[i].op);
+    while i < DS_TABLE.len() {
+        let mut g = 0;
+        while g < 2 {
+            if let Some(opc) = DS_TABLE[i].opcodes[g] {
+                t[g][opc as usize] = Some(DS_TABLE[i].op);
+            }
+            g += 1;
+        }
         i += 1;
     }
     t
@@ -334,33 +439,66 @@ static BY_OPCODE: [Option<DsOp>; 256] = {
 impl DsOp {
     /// This op's row of the DS table.
     pub fn info(self) -> &'static OpInfo {
-        &DS_OPS[self as usize]
+        &DS_TABLE[self as usize]
     }
 
-    /// The op with the 8-bit `OP` field `opcode`, if gfx11 defines one.
+    /// The gfx11 op with the 8-bit `OP` field `opcode`.
     pub fn from_opcode(opcode: u8) -> Option<DsOp> {
-        BY_OPCODE[opcode as usize]
+        DsOp::from_opcode_in(Generation::Gfx11, opcode)
     }
 
-    /// The op spelled `name` (gfx11 or pre-gfx11 mnemonic, any case).
+    /// The op of generation `gen` with the 8-bit `OP` field `opcode`.
+    pub fn from_opcode_in(gen: Generation, opcode: u8) -> Option<DsOp> {
+        BY_OPCODE[gen as usize][opcode as usize]
+    }
+
+    /// The op spelled `name` (any case), in any generation: a row's own mnemonic first, then the
+    /// older spellings LLVM accepts (so `ds_min_f32` is gfx11's op, not gfx12's `ds_min_num_f32`).
     pub fn from_name(name: &str) -> Option<DsOp> {
-        DS_OPS
+        DS_TABLE
             .iter()
-            .find(|r| {
-                r.name.eq_ignore_ascii_case(name)
-                    || r.legacy_name.is_some_and(|l| l.eq_ignore_ascii_case(name))
+            .find(|r| r.name.eq_ignore_ascii_case(name))
+            .or_else(|| {
+                DS_TABLE
+                    .iter()
+                    .find(|r| r.legacy_name.is_some_and(|l| l.eq_ignore_ascii_case(name)))
             })
             .map(|r| r.op)
     }
 
-    /// Every op, in table order.
+    /// The op of generation `gen` spelled `name` (its mnemonic or an older spelling LLVM accepts
+    /// for that generation, any case).
+    pub fn from_name_in(gen: Generation, name: &str) -> Option<DsOp> {
+        let rows = || DS_TABLE.iter().filter(move |r| r.in_generation(gen));
+        rows()
+            .find(|r| r.name.eq_ignore_ascii_case(name))
+            .or_else(|| {
+                rows().find(|r| r.legacy_name.is_some_and(|l| l.eq_ignore_ascii_case(name)))
+            })
+            .map(|r| r.op)
+    }
+
+    /// Every gfx11 op, in gfx11 opcode order.
     pub fn all() -> impl Iterator<Item = DsOp> {
         DS_OPS.iter().map(|r| r.op)
     }
 
-    /// The gfx11 mnemonic.
+    /// Every op of generation `gen`, in table order.
+    pub fn all_in(gen: Generation) -> impl Iterator<Item = DsOp> {
+        DS_TABLE
+            .iter()
+            .filter(move |r| r.in_generation(gen))
+            .map(|r| r.op)
+    }
+
+    /// The mnemonic.
     pub fn name(self) -> &'static str {
         self.info().name
+    }
+
+    /// The op's 8-bit `OP` field in generation `gen`, if the generation has the op.
+    pub fn opcode_in(self, gen: Generation) -> Option<u8> {
+        self.info().opcodes[gen as usize]
     }
 }
 
@@ -371,6 +509,27 @@ impl std::fmt::Display for DsOp {
 }
 
 impl OpInfo {
+    /// The op exists in generation `gen`.
+    pub fn in_generation(&self, gen: Generation) -> bool {
+        self.opcodes[gen as usize].is_some()
+    }
+
+    /// The generations that have this op, oldest first.
+    pub fn generations(&self) -> impl Iterator<Item = Generation> + '_ {
+        Generation::ALL
+            .into_iter()
+            .filter(|&g| self.in_generation(g))
+    }
+
+    /// Whether the GDS bit may be set in generation `gen` (never on gfx12, which has no bit).
+    pub fn gds_in(&self, gen: Generation) -> Gds {
+        if gen.has_gds() {
+            self.gds
+        } else {
+            Gds::Forbidden
+        }
+    }
+
     /// The op writes VDST.
     pub fn returns(&self) -> bool {
         self.operands.vdst > 0
@@ -395,10 +554,10 @@ impl OpInfo {
         matches!(self.offset, OffsetForm::Pair | OffsetForm::Stride64)
     }
 
-    /// The op also writes its ADDR register (only `ds_bvh_stack_rtn_b32`, whose stack pointer is
+    /// The op also writes its ADDR register (only the BVH stack ops, whose stack pointer is
     /// updated in place).
     pub fn writes_addr(&self) -> bool {
-        self.family == Family::BvhStack
+        matches!(self.family, Family::BvhStack | Family::BvhPushPop(_))
     }
 
     /// Each active lane accesses LDS at its own address (atomics, loads, stores, addtid, the BVH
@@ -414,6 +573,7 @@ impl OpInfo {
                 | Family::StoreAddTid
                 | Family::LoadAddTid
                 | Family::BvhStack
+                | Family::BvhPushPop(_)
         )
     }
 
@@ -421,21 +581,41 @@ impl OpInfo {
     pub fn accesses_lds(&self) -> bool {
         !matches!(
             self.family,
-            Family::Swizzle | Family::Permute | Family::Bpermute | Family::Nop
+            Family::Swizzle | Family::Permute | Family::Bpermute | Family::BpermuteFi | Family::Nop
         )
     }
 }
 
-/// The ops that a HIP compute kernel can run, in table order.
+/// The gfx11 ops that a HIP compute kernel can run, in table order.
 pub fn runnable_ops() -> impl Iterator<Item = DsOp> {
     DS_OPS.iter().filter(|r| r.hip_runnable()).map(|r| r.op)
 }
 
+/// The ops of generation `gen` that a HIP compute kernel can run, in table order.
+pub fn runnable_ops_in(gen: Generation) -> impl Iterator<Item = DsOp> {
+    DS_TABLE
+        .iter()
+        .filter(move |r| r.in_generation(gen) && r.hip_runnable())
+        .map(|r| r.op)
+}
+
 /// The table's mnemonics closest to `name` (edit distance), best first: for "did you mean".
 pub fn suggest(name: &str, max: usize) -> Vec<&'static str> {
+    suggest_among(DS_TABLE.iter(), name, max)
+}
+
+/// The mnemonics of generation `gen` closest to `name`, best first.
+pub fn suggest_in(gen: Generation, name: &str, max: usize) -> Vec<&'static str> {
+    suggest_among(DS_TABLE.iter().filter(|r| r.in_generation(gen)), name, max)
+}
+
+fn suggest_among<'a>(
+    rows: impl Iterator<Item = &'a OpInfo>,
+    name: &str,
+    max: usize,
+) -> Vec<&'static str> {
     let name = name.to_ascii_lowercase();
-    let mut scored: Vec<(usize, &'static str)> = DS_OPS
-        .iter()
+    let mut scored: Vec<(usize, &'static str)> = rows
         .flat_map(|r| std::iter::once(r.name).chain(r.legacy_name))
         .map(|n| (edit_distance(&name, n), n))
         .collect();

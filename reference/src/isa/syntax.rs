@@ -6,7 +6,7 @@
 //! `offset0:N offset1:M` (each omitted when zero, `offset:swizzle(...)` for `ds_swizzle_b32`), and
 //! `gds`. Numbers are decimal, `0x` hex, `0b` binary or `0`-prefixed octal, as LLVM reads them.
 
-use super::{suggest, swizzle, DsInst, DsOp, Field, InstError, OffsetForm};
+use super::{suggest_in, swizzle, DsInst, DsOp, Field, Generation, InstError, OffsetForm};
 use std::fmt;
 
 impl fmt::Display for DsInst {
@@ -200,8 +200,14 @@ pub fn strip_comment(line: &str) -> &str {
     cut.map_or(line, |i| &line[..i])
 }
 
-/// Parses one instruction in LLVM syntax (a trailing comment is allowed).
+/// Parses one gfx11 instruction in LLVM syntax (a trailing comment is allowed).
 pub fn parse(line: &str) -> Result<DsInst, ParseError> {
+    parse_in(Generation::Gfx11, line)
+}
+
+/// Parses one instruction of generation `gen` in LLVM syntax, as `llvm-mc-19` reads it for a
+/// target of that generation (a trailing comment is allowed).
+pub fn parse_in(gen: Generation, line: &str) -> Result<DsInst, ParseError> {
     let text = strip_comment(line).trim();
     if text.is_empty() {
         return Err(ParseError::Empty);
@@ -211,10 +217,19 @@ pub fn parse(line: &str) -> Result<DsInst, ParseError> {
     if !lower.starts_with("ds_") {
         return Err(ParseError::NotDs(mnemonic.to_string()));
     }
-    let op = DsOp::from_name(&lower).ok_or_else(|| ParseError::UnknownMnemonic {
-        name: mnemonic.to_string(),
-        near: suggest(&lower, 3),
-    })?;
+    let op = match DsOp::from_name_in(gen, &lower) {
+        Some(op) => op,
+        // Another generation's op: say so rather than guess at spellings.
+        None => match DsOp::from_name(&lower) {
+            Some(op) => return Err(ParseError::Inst(InstError::NotInGeneration { op, gen })),
+            None => {
+                return Err(ParseError::UnknownMnemonic {
+                    name: mnemonic.to_string(),
+                    near: suggest_in(gen, &lower, 3),
+                })
+            }
+        },
+    };
     let info = op.info();
     let mut inst = DsInst::new(op);
 
@@ -332,7 +347,7 @@ pub fn parse(line: &str) -> Result<DsInst, ParseError> {
             _ => inst.offset1 = n as u8,
         }
     }
-    inst.validate().map_err(ParseError::Inst)?;
+    inst.validate_in(gen).map_err(ParseError::Inst)?;
     Ok(inst)
 }
 
@@ -465,7 +480,12 @@ fn parse_reg(text: &str) -> Result<(u8, u8), ParseError> {
 /// The line `llvm-mc-19 -show-encoding` prints for an instruction: a tab, the text padded to
 /// column 40 (at least one space), then `; encoding: [0x..,...]`.
 pub fn llvm_mc_line(inst: &DsInst) -> Result<String, InstError> {
-    let bytes = inst.to_bytes()?;
+    llvm_mc_line_in(Generation::Gfx11, inst)
+}
+
+/// [`llvm_mc_line`] for generation `gen`.
+pub fn llvm_mc_line_in(gen: Generation, inst: &DsInst) -> Result<String, InstError> {
+    let bytes = inst.to_bytes_in(gen)?;
     let text = inst.to_string();
     let hex: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
     Ok(format!("\t{text:<39} ; encoding: [{}]", hex.join(",")))

@@ -4,39 +4,101 @@ use super::*;
 use std::collections::HashSet;
 
 #[test]
-fn table_has_every_gfx11_ds_opcode_once() {
+fn table_has_every_ds_opcode_of_each_generation_once() {
     assert_eq!(DS_OPS.len(), 126, "gfx11 defines 126 DS opcodes");
-    let opcodes: HashSet<u8> = DS_OPS.iter().map(|r| r.opcode).collect();
-    assert_eq!(opcodes.len(), DS_OPS.len(), "opcodes are unique");
-    assert!(
-        DS_OPS.windows(2).all(|w| w[0].opcode < w[1].opcode),
-        "rows are in opcode order"
+    assert!(DS_OPS.iter().all(|r| r.in_generation(Generation::Gfx11)));
+    // gfx12: the 119 LLVM 19 knows, and 4 from the RDNA4 guide alone.
+    assert_eq!(DsOp::all_in(Generation::Gfx12).count(), 123);
+    let guide: Vec<&str> = DS_TABLE
+        .iter()
+        .filter(|r| r.oracle == Oracle::IsaGuide)
+        .map(|r| r.name)
+        .collect();
+    assert_eq!(
+        guide,
+        [
+            "ds_bpermute_fi_b32",
+            "ds_bvh_stack_push4_pop1_rtn_b32",
+            "ds_bvh_stack_push8_pop1_rtn_b32",
+            "ds_bvh_stack_push8_pop2_rtn_b64"
+        ]
     );
-    for (i, row) in DS_OPS.iter().enumerate() {
+    for gen in Generation::ALL {
+        let rows: Vec<&OpInfo> = DS_TABLE.iter().filter(|r| r.in_generation(gen)).collect();
+        let opcodes: HashSet<u8> = rows
+            .iter()
+            .map(|r| r.opcodes[gen as usize].unwrap())
+            .collect();
+        assert_eq!(opcodes.len(), rows.len(), "{gen}: opcodes are unique");
+        for row in rows {
+            assert_eq!(
+                DsOp::from_opcode_in(gen, row.op.opcode_in(gen).unwrap()),
+                Some(row.op)
+            );
+        }
+    }
+    // gfx11 rows first in gfx11 opcode order, then gfx12-only rows in gfx12 opcode order.
+    assert!(DS_OPS.windows(2).all(|w| w[0].opcodes[0] < w[1].opcodes[0]));
+    let rest = &DS_TABLE[DS_OPS.len()..];
+    assert!(rest.iter().all(|r| r.opcodes[0].is_none()));
+    assert!(rest.windows(2).all(|w| w[0].opcodes[1] < w[1].opcodes[1]));
+    for (i, row) in DS_TABLE.iter().enumerate() {
         assert_eq!(
             row.op as usize, i,
             "{}: enum order is table order",
             row.name
         );
-        assert_eq!(DsOp::from_opcode(row.opcode), Some(row.op));
+        assert!(
+            row.generations().next().is_some(),
+            "{} is in no generation",
+            row.name
+        );
     }
 }
 
 #[test]
-fn names_are_unique_and_resolve_to_their_row() {
-    let mut seen = HashSet::new();
-    for row in DS_OPS {
-        assert!(row.name.starts_with("ds_"), "{}", row.name);
-        assert!(seen.insert(row.name), "duplicate name {}", row.name);
-        assert_eq!(DsOp::from_name(row.name), Some(row.op));
-        if let Some(legacy) = row.legacy_name {
-            assert!(seen.insert(legacy), "duplicate legacy name {legacy}");
-            assert_eq!(DsOp::from_name(legacy), Some(row.op));
-            assert!(
-                legacy.starts_with("ds_write")
-                    || legacy.starts_with("ds_read")
-                    || legacy.starts_with("ds_wrxchg")
-            );
+fn ops_shared_by_both_generations_keep_their_opcode() {
+    for row in DS_TABLE {
+        if let [Some(a), Some(b)] = row.opcodes {
+            assert_eq!(a, b, "{}", row.name);
+        }
+    }
+    // The renamed float min/max sit at the old opcodes and read the old names on gfx12.
+    for (old, new) in [
+        ("ds_min_f32", "ds_min_num_f32"),
+        ("ds_max_rtn_f64", "ds_max_num_rtn_f64"),
+    ] {
+        let (o, n) = (DsOp::from_name(old).unwrap(), DsOp::from_name(new).unwrap());
+        assert_eq!(
+            o.opcode_in(Generation::Gfx11),
+            n.opcode_in(Generation::Gfx12)
+        );
+        assert_eq!(DsOp::from_name_in(Generation::Gfx12, old), Some(n));
+        assert_eq!(DsOp::from_name_in(Generation::Gfx11, old), Some(o));
+        assert_eq!(DsOp::from_name_in(Generation::Gfx11, new), None);
+    }
+}
+
+#[test]
+fn names_are_unique_per_generation_and_resolve_to_their_row() {
+    for gen in Generation::ALL {
+        let mut seen = HashSet::new();
+        for row in DS_TABLE.iter().filter(|r| r.in_generation(gen)) {
+            assert!(row.name.starts_with("ds_"), "{}", row.name);
+            assert!(seen.insert(row.name), "duplicate name {}", row.name);
+            assert_eq!(DsOp::from_name(row.name), Some(row.op));
+            assert_eq!(DsOp::from_name_in(gen, row.name), Some(row.op));
+            if let Some(legacy) = row.legacy_name {
+                assert!(seen.insert(legacy), "duplicate legacy name {legacy}");
+                assert_eq!(DsOp::from_name_in(gen, legacy), Some(row.op));
+                assert!(
+                    legacy.starts_with("ds_write")
+                        || legacy.starts_with("ds_read")
+                        || legacy.starts_with("ds_wrxchg")
+                        || gen == Generation::Gfx12 && row.name.contains("_num_"),
+                    "{legacy}"
+                );
+            }
         }
     }
 }
@@ -62,7 +124,7 @@ fn exactly_nine_ops_cannot_run_from_hip_and_they_need_gds() {
 
 #[test]
 fn type_suffix_matches_element_type() {
-    for row in DS_OPS {
+    for row in DS_TABLE {
         if row.elem == Elem::None
             || matches!(
                 row.family,
@@ -90,7 +152,7 @@ fn type_suffix_matches_element_type() {
 
 #[test]
 fn operand_widths_follow_family_and_element() {
-    for row in DS_OPS {
+    for row in DS_TABLE {
         let o = row.operands;
         let elem_dw = row.elem.bytes().div_ceil(4) as u8;
         let n = if row.two_addresses() { 2 } else { 1 };
@@ -101,6 +163,7 @@ fn operand_widths_follow_family_and_element() {
                 assert_eq!(o.data0, elem_dw, "{}", row.name);
                 let two_data =
                     matches!(rmw, Rmw::Mskor | Rmw::CmpStore | Rmw::Wrap) || row.two_addresses();
+                // gfx12's new updates are all one-operand.
                 assert_eq!(o.data1, if two_data { elem_dw } else { 0 }, "{}", row.name);
                 assert_eq!(row.returns(), row.name.contains("_rtn"), "{}", row.name);
                 if row.returns() {
@@ -131,6 +194,12 @@ fn operand_widths_follow_family_and_element() {
                     "{}",
                     row.name
                 );
+            }
+            Family::BvhPushPop(form) => {
+                let o = row.operands;
+                assert_eq!((o.addr, o.data0), (1, 1), "{}", row.name);
+                assert_eq!(usize::from(o.data1), form.data_dwords(), "{}", row.name);
+                assert_eq!(usize::from(o.vdst), form.pops(), "{}", row.name);
             }
             _ => {}
         }
@@ -177,4 +246,69 @@ fn suggestions_name_the_closest_mnemonics() {
     assert_eq!(suggest("ds_add_u23", 1), vec!["ds_add_u32"]);
     assert!(suggest("ds_cmpst_b32", 3).contains(&"ds_cmpstore_b32"));
     assert!(suggest("ds_load_b33", 3).contains(&"ds_load_b32"));
+}
+
+#[test]
+fn gfx12_has_no_gds_bit() {
+    let inst = DsInst {
+        gds: true,
+        ..DsInst::new(DsOp::AddU32)
+    };
+    assert!(inst.encode_in(Generation::Gfx11).is_ok());
+    assert_eq!(
+        inst.encode_in(Generation::Gfx12),
+        Err(InstError::NoGdsBit {
+            op: DsOp::AddU32,
+            gen: Generation::Gfx12
+        })
+    );
+    // The word with bit 17 set is no gfx12 instruction.
+    let word = inst.encode_in(Generation::Gfx11).unwrap();
+    assert!(matches!(
+        DsInst::decode_in(Generation::Gfx12, word),
+        Err(DecodeError::Inst(InstError::NoGdsBit { .. }))
+    ));
+    assert_eq!(DsInst::decode_in(Generation::Gfx11, word), Ok(inst));
+}
+
+#[test]
+fn each_generation_refuses_the_other_generations_ops() {
+    let gws = DsInst {
+        gds: true,
+        ..DsInst::new(DsOp::GwsInit)
+    };
+    assert_eq!(
+        gws.encode_in(Generation::Gfx12),
+        Err(InstError::NotInGeneration {
+            op: DsOp::GwsInit,
+            gen: Generation::Gfx12
+        })
+    );
+    let cond = DsInst::new(DsOp::CondSubU32);
+    assert_eq!(
+        cond.encode_in(Generation::Gfx11),
+        Err(InstError::NotInGeneration {
+            op: DsOp::CondSubU32,
+            gen: Generation::Gfx11
+        })
+    );
+    let word = cond.encode_in(Generation::Gfx12).unwrap();
+    assert_eq!(
+        DsInst::decode_in(Generation::Gfx11, word),
+        Err(DecodeError::UnknownOpcode(0x98, Generation::Gfx11))
+    );
+    let e = syntax::parse_in(Generation::Gfx11, "ds_cond_sub_u32 v1, v2").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("not a gfx11 DS instruction (it is gfx12)"),
+        "{e}"
+    );
+    let e = syntax::parse_in(Generation::Gfx12, "ds_gws_init v1 gds").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("not a gfx12 DS instruction (it is gfx11)"),
+        "{e}"
+    );
+    let e = syntax::parse_in(Generation::Gfx12, "ds_add_u32 v1, v2 gds").unwrap_err();
+    assert!(e.to_string().contains("gfx12 has no GDS"), "{e}");
 }

@@ -202,6 +202,145 @@ pub fn add_f32_nan_alternatives(mem: u32, data: u32) -> Vec<u32> {
     alts
 }
 
+/// IEEE 754-2019 minimumNumber / maximumNumber as the RDNA4 guide writes `DS_MIN_NUM_F32` and
+/// `DS_MAX_NUM_F32` (section 16.15): two NaNs give DATA quieted; one NaN gives the other operand
+/// (as it is, even a signalling NaN's partner); otherwise the smaller (larger) with -0 < +0, ties
+/// keeping memory. `src` is DATA, `tmp` the memory value. Denormal inputs are flushed first when
+/// the mode does not keep them (ASSUMPTIONS.md N2); the IEEE mode bit takes no part (gfx12 has none).
+pub fn min_max_num(f: Fmt, src: u64, tmp: u64, max: bool, keep_denormals: bool) -> u64 {
+    let (s, t) = (flush(f, src, keep_denormals), flush(f, tmp, keep_denormals));
+    match (is_nan(f, s), is_nan(f, t)) {
+        (true, true) => return quiet(f, s),
+        (true, false) => return t,
+        (false, true) => return s,
+        _ => {}
+    }
+    let s_wins = if max {
+        lt_neg_zero(f, t, s)
+    } else {
+        lt_neg_zero(f, s, t)
+    };
+    if s_wins {
+        s
+    } else {
+        t
+    }
+}
+
+/// A 16-bit float format: exponent and mantissa bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Half {
+    /// Exponent bits.
+    pub exp: u32,
+    /// Mantissa bits.
+    pub mant: u32,
+}
+
+/// IEEE binary16.
+pub const F16: Half = Half { exp: 5, mant: 10 };
+/// bfloat16 (binary32's exponent, 7 mantissa bits).
+pub const BF16: Half = Half { exp: 8, mant: 7 };
+
+impl Half {
+    fn bias(self) -> i32 {
+        (1 << (self.exp - 1)) - 1
+    }
+    fn exp_max(self) -> u32 {
+        (1 << self.exp) - 1
+    }
+    fn as_fmt(self) -> Fmt {
+        Fmt {
+            width: 16,
+            mant: self.mant,
+        }
+    }
+    /// The default quiet NaN: positive, quiet bit only.
+    pub fn default_nan(self) -> u16 {
+        ((self.exp_max() << self.mant) | (1 << (self.mant - 1))) as u16
+    }
+}
+
+/// The exact value of a non-NaN 16-bit float.
+fn half_to_f64(h: Half, x: u16) -> f64 {
+    let x = u32::from(x);
+    let neg = x >> 15 & 1 == 1;
+    let e = (x >> h.mant) & h.exp_max();
+    let m = x & ((1 << h.mant) - 1);
+    let v = if e == h.exp_max() {
+        f64::INFINITY
+    } else if e == 0 {
+        f64::from(m) * 2f64.powi(1 - h.bias() - h.mant as i32)
+    } else {
+        f64::from((1 << h.mant) | m) * 2f64.powi(e as i32 - h.bias() - h.mant as i32)
+    };
+    if neg {
+        -v
+    } else {
+        v
+    }
+}
+
+/// Rounds a non-NaN `f64` to the 16-bit format, nearest-even, overflowing to infinity.
+fn f64_to_half(h: Half, v: f64) -> u16 {
+    let sign = if v.is_sign_negative() { 0x8000u32 } else { 0 };
+    let a = v.abs();
+    let emin = 1 - h.bias();
+    if a == 0.0 {
+        return sign as u16;
+    }
+    let inf = sign | h.exp_max() << h.mant;
+    if a.is_infinite() {
+        return inf as u16;
+    }
+    let e = ((a.to_bits() >> 52) as i32 - 1023).max(emin);
+    let quantum = 2f64.powi(e - h.mant as i32);
+    let mut r = (a / quantum).round_ties_even() as u64;
+    let mut e = e;
+    if r == 1 << (h.mant + 1) {
+        r >>= 1;
+        e += 1;
+    }
+    if r < 1 << h.mant {
+        // Subnormal (or rounded up to the smallest normal, which this encoding also gives).
+        return (sign | r as u32) as u16;
+    }
+    let field = e + h.bias();
+    if field >= h.exp_max() as i32 {
+        return inf as u16;
+    }
+    (sign | (field as u32) << h.mant | (r as u32 & ((1 << h.mant) - 1))) as u16
+}
+
+/// `mem + data` of one 16-bit half: nearest-even (the exact sum of two 16-bit floats rounded
+/// once: an `f64` holds it closely enough that rounding it again is correct, as 53 >= 2 x 11 + 2),
+/// denormals flushed (inputs and result, sign kept) unless `keep_denormals`; the first NaN of
+/// (mem, data) quieted, `inf + -inf` the default NaN (ASSUMPTIONS.md N3, N4).
+pub fn add_half(h: Half, mem: u16, data: u16, keep_denormals: bool) -> u16 {
+    let f = h.as_fmt();
+    let m = flush(f, u64::from(mem), keep_denormals);
+    let d = flush(f, u64::from(data), keep_denormals);
+    if is_nan(f, m) {
+        return quiet(f, m) as u16;
+    }
+    if is_nan(f, d) {
+        return quiet(f, d) as u16;
+    }
+    let (a, b) = (half_to_f64(h, m as u16), half_to_f64(h, d as u16));
+    let sum = a + b;
+    if sum.is_nan() {
+        return h.default_nan();
+    }
+    // x + (-x) is +0 under nearest-even; -0 + -0 stays -0 (the f64 sum already does both).
+    flush(f, u64::from(f64_to_half(h, sum)), keep_denormals) as u16
+}
+
+/// `ds_pk_add_f16` / `_bf16`: both halves of a dword added independently.
+pub fn add_packed(h: Half, mem: u32, data: u32, keep_denormals: bool) -> u32 {
+    let lo = add_half(h, mem as u16, data as u16, keep_denormals);
+    let hi = add_half(h, (mem >> 16) as u16, (data >> 16) as u16, keep_denormals);
+    u32::from(lo) | u32::from(hi) << 16
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,5 +459,79 @@ mod tests {
             vec![QNAN as u32, 0x7fc0_0001, F32_DEFAULT_NAN]
         );
         assert!(add_f32_nan_alternatives(ONE as u32, ONE as u32).is_empty());
+    }
+
+    #[test]
+    fn min_max_num_follows_the_rdna4_pseudocode() {
+        // One NaN: the other operand, whichever side and whether signalling or quiet.
+        assert_eq!(min_max_num(F32, SNAN, ONE, false, true), ONE);
+        assert_eq!(min_max_num(F32, ONE, SNAN, true, true), ONE);
+        assert_eq!(min_max_num(F32, QNAN, NEG_ONE, true, true), NEG_ONE);
+        // Two NaNs: DATA quieted, memory's payload lost.
+        assert_eq!(min_max_num(F32, SNAN, QNAN, false, true), 0x7fc0_0001);
+        assert_eq!(min_max_num(F32, NEG_QNAN, SNAN, true, true), NEG_QNAN);
+        // Signed zeros: -0 < +0 both ways round.
+        assert_eq!(min_max_num(F32, NZERO, PZERO, false, true), NZERO);
+        assert_eq!(min_max_num(F32, PZERO, NZERO, false, true), NZERO);
+        assert_eq!(min_max_num(F32, PZERO, NZERO, true, true), PZERO);
+        assert_eq!(min_max_num(F32, NZERO, PZERO, true, true), PZERO);
+        // Equal values keep memory (bit-identical anyway); infinities order normally.
+        assert_eq!(min_max_num(F32, NEG_INF, TWO, false, true), NEG_INF);
+        assert_eq!(min_max_num(F32, INF, TWO, true, true), INF);
+        // f64 and the denormal switch.
+        assert_eq!(
+            min_max_num(
+                F64,
+                0x7ff0_0000_0000_0001,
+                0x3ff0_0000_0000_0000,
+                false,
+                true
+            ),
+            0x3ff0_0000_0000_0000
+        );
+        assert_eq!(min_max_num(F32, DENORM, ONE, false, false), PZERO);
+        assert_eq!(min_max_num(F32, DENORM, ONE, false, true), DENORM);
+    }
+
+    #[test]
+    fn half_conversions_are_exact_and_round_to_nearest_even() {
+        for x in 0..=u16::MAX {
+            for h in [F16, BF16] {
+                if is_nan(h.as_fmt(), u64::from(x)) {
+                    continue;
+                }
+                assert_eq!(f64_to_half(h, half_to_f64(h, x)), x, "{h:?} {x:#06x}");
+            }
+        }
+        // f16: 1 + 2^-11 is a tie between 1 and 1 + 2^-10: the even one (1.0) wins.
+        assert_eq!(add_half(F16, 0x3c00, 0x1000, true), 0x3c00);
+        // 1 + 2^-10 + 2^-11 ties up to 1 + 2^-9.
+        assert_eq!(add_half(F16, 0x3c01, 0x1000, true), 0x3c02);
+        // 65504 + 8 rounds down to 65504; + 16 is a tie whose even neighbour is 2^16: inf.
+        assert_eq!(add_half(F16, 0x7bff, 0x4800, true), 0x7bff);
+        assert_eq!(add_half(F16, 0x7bff, 0x4c00, true), 0x7c00);
+        // bf16: 1 + 2^-8 is a tie: 1.0; 1 + 2^-7 + 2^-8 ties up.
+        assert_eq!(add_half(BF16, 0x3f80, 0x3b80, true), 0x3f80);
+        assert_eq!(add_half(BF16, 0x3f81, 0x3b80, true), 0x3f82);
+    }
+
+    #[test]
+    fn half_add_denormals_nans_and_zeros() {
+        // Smallest f16 denormal twice: kept, or flushed to +0.
+        assert_eq!(add_half(F16, 0x0001, 0x0001, true), 0x0002);
+        assert_eq!(add_half(F16, 0x0001, 0x0001, false), 0x0000);
+        // A denormal result of normal inputs is flushed too (sign kept).
+        assert_eq!(add_half(F16, 0x0401, 0x8400, false), 0x0000);
+        assert_eq!(add_half(F16, 0x0401, 0x8400, true), 0x0001);
+        // NaNs: first of (mem, data) quieted; inf - inf the default NaN.
+        assert_eq!(add_half(F16, 0x7c01, 0x3c00, true), 0x7e01);
+        assert_eq!(add_half(F16, 0x3c00, 0xfe00, true), 0xfe00);
+        assert_eq!(add_half(F16, 0x7c00, 0xfc00, true), 0x7e00);
+        assert_eq!(add_half(BF16, 0x7f80, 0xff80, true), 0x7fc0);
+        // x + -x = +0; -0 + -0 = -0.
+        assert_eq!(add_half(F16, 0x3c00, 0xbc00, true), 0x0000);
+        assert_eq!(add_half(F16, 0x8000, 0x8000, true), 0x8000);
+        // Packed: halves do not carry into each other.
+        assert_eq!(add_packed(F16, 0x3c00_7bff, 0x3c00_5000, true), 0x4000_7c00);
     }
 }

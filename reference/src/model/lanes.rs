@@ -100,3 +100,14 @@ pub fn bpermute(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
         }
     }
 }
+
+/// `ds_bpermute_fi_b32` (gfx12; RDNA4 ISA guide, section 16.15): as [`bpermute`], but the source
+/// lane's DATA0 is read even when that lane is outside EXEC ("fetch invalid"). Only active lanes
+/// write vdst.
+pub fn bpermute_fi(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
+    for (i, d) in vdst.iter_mut().enumerate() {
+        if wave.exec >> i & 1 == 1 {
+            d[0] = wave.lanes[lane_of(wave.lanes[i].addr, offset)].data0[0];
+        }
+    }
+}

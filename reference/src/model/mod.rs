@@ -76,6 +76,7 @@ pub fn execute_in_place(
         Family::Swizzle => lanes::swizzle(wave, offset, vdst),
         Family::Permute => lanes::permute(wave, offset, vdst),
         Family::Bpermute => lanes::bpermute(wave, offset, vdst),
+        Family::BpermuteFi => lanes::bpermute_fi(wave, offset, vdst),
         Family::Append | Family::Consume => special::append_consume(&plan, wave, mem, vdst),
         Family::Rmw(op) if plan.elem_bytes == 4 && !plan.info.two_addresses() => {
             // The hot path: one monomorphised loop per update function (same results as `step`).
@@ -89,7 +90,10 @@ pub fn execute_in_place(
                     }
                 };
             }
-            each_rmw!(Add, Sub, Rsub, Inc, Dec, Min, Max, And, Or, Xor, Mskor, Xchg, CmpStore, Wrap)
+            each_rmw!(
+                Add, Sub, Rsub, Inc, Dec, Min, Max, And, Or, Xor, Mskor, Xchg, CmpStore, Wrap,
+                MinNum, MaxNum, CondSub, SubClamp
+            )
         }
         _ => {
             let mut exec = wave.exec;
@@ -245,10 +249,19 @@ impl Plan {
                 vdst[0] = mem::read_u32(mem, addtid_address(m0, self.offset16, i))
             }
             Family::BvhStack => special::bvh_stack(self.offset16, lane, mem, vdst, addr),
+            Family::BvhPushPop(form) => {
+                // Only the 4-dword form reaches here: the others are not runnable (DATA1 is 8
+                // dwords, the case format holds 4), and `Plan::new` refused them.
+                let data: [u32; 4] = lane.data1;
+                let out = special::bvh_push_pop(form, lane.addr, lane.data0[0], &data, mem);
+                vdst[..form.pops()].copy_from_slice(&out.ret[..form.pops()]);
+                *addr = out.addr;
+            }
             Family::Nop
             | Family::Swizzle
             | Family::Permute
             | Family::Bpermute
+            | Family::BpermuteFi
             | Family::Append
             | Family::Consume
             | Family::Gws

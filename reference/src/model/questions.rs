@@ -63,7 +63,10 @@ pub static APPLIES: &[(&str, Applies)] = &[
     ("S1", |i| i.family == Family::Swizzle),
     ("S2", |i| i.family == Family::Swizzle),
     ("S3", |i| {
-        matches!(i.family, Family::Permute | Family::Bpermute)
+        matches!(
+            i.family,
+            Family::Permute | Family::Bpermute | Family::BpermuteFi
+        )
     }),
     ("P1", |i| {
         matches!(i.family, Family::Append | Family::Consume)
@@ -72,7 +75,15 @@ pub static APPLIES: &[(&str, Applies)] = &[
     ("B2", |i| i.family == Family::BvhStack),
     ("B3", |i| i.family == Family::BvhStack),
     ("B4", |i| i.family == Family::BvhStack),
-    ("G1", |i| !i.hip_runnable() || i.gds == Gds::Required),
+    ("G1", |i| i.gds == Gds::Required),
+    ("N1", |i| float_rmw(i, &[Rmw::MinNum, Rmw::MaxNum])),
+    ("N2", |i| float_rmw(i, &[Rmw::MinNum, Rmw::MaxNum])),
+    ("N3", |i| i.elem.is_packed16()),
+    ("N4", |i| i.elem.is_packed16()),
+    ("B5", |i| matches!(i.family, Family::BvhPushPop(_))),
+    ("B6", |i| matches!(i.family, Family::BvhPushPop(_))),
+    ("B7", |i| matches!(i.family, Family::BvhPushPop(_))),
+    ("B8", |i| i.family == Family::BpermuteFi),
 ];
 
 /// Every entry of ASSUMPTIONS.md, in file order.

@@ -2,8 +2,9 @@
 //!
 //! Source: RDNA3 ISA guide, chapter "Instructions", LDS & GDS instructions (`DS_ADD_U32` ...
 //! `DS_WRAP_RTN_B32`, the 64-bit forms): `tmp = MEM[ADDR]; MEM[ADDR] = f(tmp, DATA, DATA2);
-//! RETURN_DATA = tmp`. gfx11 cmpstore: DATA is the new value, DATA2 the compare value. Float rules
-//! live in [`super::float`].
+//! RETURN_DATA = tmp`. gfx11 cmpstore: DATA is the new value, DATA2 the compare value. The gfx12
+//! updates (RDNA4 ISA guide, section 16.15: `DS_MIN_NUM_F32` ... `DS_PK_ADD_RTN_BF16`) are the
+//! same shape. Float rules live in [`super::float`].
 
 use super::float::{self, Fmt};
 use crate::isa::{Elem, Rmw};
@@ -45,6 +46,18 @@ pub fn update(rmw: Rmw, elem: Elem, mode: FpMode, mem: u64, d0: u64, d1: u64) ->
         Rmw::Add if elem == Elem::F32 => {
             u64::from(float::add_f32(mem as u32, d0 as u32, mode.fp32_denormals))
         }
+        Rmw::Add if elem == Elem::F16x2 => u64::from(float::add_packed(
+            float::F16,
+            mem as u32,
+            d0 as u32,
+            mode.fp16_fp64_denormals,
+        )),
+        Rmw::Add if elem == Elem::Bf16x2 => u64::from(float::add_packed(
+            float::BF16,
+            mem as u32,
+            d0 as u32,
+            mode.fp32_denormals,
+        )),
         Rmw::Add => mem.wrapping_add(d0),
         Rmw::Sub => mem.wrapping_sub(d0),
         Rmw::Rsub => d0.wrapping_sub(mem),
@@ -106,6 +119,18 @@ pub fn update(rmw: Rmw, elem: Elem, mode: FpMode, mem: u64, d0: u64, d1: u64) ->
                 mem.wrapping_add(d1)
             }
         }
+        Rmw::MinNum | Rmw::MaxNum => {
+            let (f, keep) = float_of(elem, mode);
+            float::min_max_num(f, d0, mem, rmw == Rmw::MaxNum, keep)
+        }
+        Rmw::CondSub => {
+            if mem >= d0 {
+                mem - d0
+            } else {
+                mem
+            }
+        }
+        Rmw::SubClamp => mem.saturating_sub(d0),
     };
     v & m
 }
@@ -243,6 +268,71 @@ mod tests {
             u32op(Rmw::CmpStore, Elem::B32, 0x7fc0_0000, 1, 0x7fc0_0000),
             1
         ); // bits equal
+    }
+
+    #[test]
+    fn cond_sub_and_sub_clamp_edges() {
+        // cond_sub: subtract only when memory >= data; equal gives 0; 0 - 0 = 0.
+        assert_eq!(u32op(Rmw::CondSub, Elem::U32, 5, 3, 0), 2);
+        assert_eq!(u32op(Rmw::CondSub, Elem::U32, 3, 3, 0), 0);
+        assert_eq!(u32op(Rmw::CondSub, Elem::U32, 3, 5, 0), 3); // kept, not wrapped
+        assert_eq!(u32op(Rmw::CondSub, Elem::U32, 0, 0, 0), 0);
+        assert_eq!(
+            u32op(Rmw::CondSub, Elem::U32, 0xffff_ffff, 0xffff_ffff, 0),
+            0
+        );
+        assert_eq!(
+            u32op(Rmw::CondSub, Elem::U32, 0x7fff_ffff, 0x8000_0000, 0),
+            0x7fff_ffff
+        ); // unsigned
+           // sub_clamp: clamps at 0 instead of keeping memory.
+        assert_eq!(u32op(Rmw::SubClamp, Elem::U32, 5, 3, 0), 2);
+        assert_eq!(u32op(Rmw::SubClamp, Elem::U32, 3, 5, 0), 0);
+        assert_eq!(u32op(Rmw::SubClamp, Elem::U32, 3, 3, 0), 0);
+        assert_eq!(u32op(Rmw::SubClamp, Elem::U32, 0, 0xffff_ffff, 0), 0);
+        assert_eq!(
+            u32op(Rmw::SubClamp, Elem::U32, 0xffff_ffff, 1, 0),
+            0xffff_fffe
+        );
+    }
+
+    #[test]
+    fn min_max_num_ignores_the_ieee_bit() {
+        let non_ieee = FpMode { ieee: false, ..M };
+        for mode in [M, non_ieee] {
+            // sNaN data loses to the memory number under both settings.
+            assert_eq!(
+                u32op_mode(Rmw::MinNum, mode, 0x3f80_0000, 0x7f80_0001),
+                0x3f80_0000
+            );
+            assert_eq!(
+                u32op_mode(Rmw::MaxNum, mode, 0x7fc0_0000, 0xbf80_0000),
+                0xbf80_0000
+            );
+        }
+    }
+
+    fn u32op_mode(rmw: Rmw, mode: FpMode, mem: u32, d0: u32) -> u32 {
+        update(rmw, Elem::F32, mode, mem.into(), d0.into(), 0) as u32
+    }
+
+    #[test]
+    fn pk_add_denormal_switches() {
+        // f16 follows the FP16/64 switch, bf16 the FP32 switch (ASSUMPTIONS.md N3).
+        let f16_flush = FpMode {
+            fp16_fp64_denormals: false,
+            ..M
+        };
+        let f32_flush = FpMode {
+            fp32_denormals: false,
+            ..M
+        };
+        let pk = |elem, mode| update(Rmw::Add, elem, mode, 0x0001_0001, 0x0001_0001, 0) as u32;
+        assert_eq!(pk(Elem::F16x2, M), 0x0002_0002);
+        assert_eq!(pk(Elem::F16x2, f16_flush), 0);
+        assert_eq!(pk(Elem::F16x2, f32_flush), 0x0002_0002);
+        assert_eq!(pk(Elem::Bf16x2, f32_flush), 0);
+        assert_eq!(pk(Elem::Bf16x2, f16_flush), 0x0002_0002);
     }
 
     #[test]

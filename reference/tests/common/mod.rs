@@ -6,7 +6,7 @@
 //! under `CI=true`, where a missing tool is a failure: CI installs it, so its absence is a bug.
 #![allow(dead_code)] // Each test binary uses its own subset.
 
-use ds_reference::isa::{DsInst, DsOp, Field, Gds, OffsetForm};
+use ds_reference::isa::{DsInst, DsOp, Field, Gds, Generation, OffsetForm};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::PathBuf;
@@ -138,8 +138,13 @@ pub fn mc_assemble_for(mc: &PathBuf, cpu: &str, lines: &[String]) -> Vec<Result<
 /// Disassembles 8-byte words in one llvm-mc process (one word per input line). Per word:
 /// `Some(text)` (the canonical text, no tab) or `None` when llvm-mc calls it invalid.
 pub fn mc_disassemble(mc: &PathBuf, words: &[[u8; 8]]) -> Vec<Option<String>> {
+    mc_disassemble_for(mc, ds_reference::target::DEFAULT.name, words)
+}
+
+/// [`mc_disassemble`] for the target `cpu`.
+pub fn mc_disassemble_for(mc: &PathBuf, cpu: &str, words: &[[u8; 8]]) -> Vec<Option<String>> {
     let input: String = words.iter().map(|w| bytes_line(w) + "\n").collect();
-    let (stdout, stderr) = run_llvm_mc(mc, &["-disassemble", "-show-encoding"], &input);
+    let (stdout, stderr) = run_llvm_mc_for(mc, cpu, &["-disassemble", "-show-encoding"], &input);
     let warnings = diagnostics(&stderr, "warning");
     let mut out = stdout.lines().filter(|l| l.trim() != ".text");
     let mut result = Vec::with_capacity(words.len());
@@ -201,10 +206,15 @@ pub struct Vector {
     pub why: String,
 }
 
-/// Reads `tests/vectors.txt`.
+/// Reads `tests/vectors.txt` (gfx11).
 pub fn vectors() -> Vec<Vector> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors.txt");
-    let file = std::fs::read_to_string(path).expect("tests/vectors.txt is readable");
+    vectors_in("vectors.txt")
+}
+
+/// Reads a vector file of `tests/` (`vectors.txt` for gfx11, `vectors_gfx12.txt` for gfx12).
+pub fn vectors_in(name: &str) -> Vec<Vector> {
+    let path = format!("{}/tests/{name}", env!("CARGO_MANIFEST_DIR"));
+    let file = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut out = Vec::new();
     for (i, raw) in file.lines().enumerate() {
         let line = raw.trim();
@@ -242,9 +252,14 @@ pub fn vectors() -> Vec<Vector> {
     out
 }
 
-/// Turns arbitrary field values into a legal instruction of `op`: unused fields zero, tuples
+/// Turns arbitrary field values into a legal gfx11 instruction of `op`: unused fields zero, tuples
 /// within v255, `gds` forced where the op requires or forbids it, no offset on `ds_nop`.
 pub fn legalize(op: DsOp, regs: [u8; 4], offset: u16, gds: bool) -> DsInst {
+    legalize_in(Generation::Gfx11, op, regs, offset, gds)
+}
+
+/// [`legalize`] for generation `gen` (gfx12: never `gds`).
+pub fn legalize_in(gen: Generation, op: DsOp, regs: [u8; 4], offset: u16, gds: bool) -> DsInst {
     let info = op.info();
     let mut inst = DsInst::new(op).with_offset16(offset);
     for (field, value) in Field::ALL.into_iter().zip(regs) {
@@ -253,7 +268,7 @@ pub fn legalize(op: DsOp, regs: [u8; 4], offset: u16, gds: bool) -> DsInst {
             inst.set_reg(field, u16::from(value).min(256 - u16::from(dwords)) as u8);
         }
     }
-    inst.gds = match info.gds {
+    inst.gds = match info.gds_in(gen) {
         Gds::Allowed => gds,
         Gds::Required => true,
         Gds::Forbidden => false,
@@ -279,4 +294,160 @@ pub fn same_swizzle(a: &DsInst, b: &DsInst) -> bool {
         && x & 0x8000 == 0
         && y & 0x8000 == 0
         && lanes(x) == lanes(y)
+}
+
+/// Register patterns before legalising, as [vdst, addr, data0, data1]: all v0, low and distinct,
+/// the last legal register or tuple (255 is clamped to 256 - dwords), and values across bit 7.
+pub const REG_PATTERNS: [[u8; 4]; 4] = [
+    [0, 0, 0, 0],
+    [5, 1, 2, 3],
+    [255, 255, 255, 255],
+    [128, 127, 200, 100],
+];
+
+/// The 16-bit offsets tried for each offset form (pairs as offset1 << 8 | offset0).
+pub fn offsets(form: OffsetForm) -> &'static [u16] {
+    match form {
+        OffsetForm::Single => &[0, 1, 255, 256, 65535, 0x1234],
+        OffsetForm::Pair | OffsetForm::Stride64 => &[0, 1, 0x0100, 0x00ff, 0xffff, 0xc807],
+        // Zero, quad-perm, swap, broadcast, reverse, bit-mask, FFT, rotate, undefined.
+        OffsetForm::Swizzle => &[
+            0, 0x801b, 0x041f, 0x00bc, 0x3c1f, 0x7fff, 0xe003, 0xc421, 0x8100,
+        ],
+        OffsetForm::NoOffset => &[0],
+    }
+}
+
+/// How to write one instruction: mnemonic, number base, register and separator style.
+#[derive(Clone, Copy)]
+pub struct Spelling {
+    pub legacy: bool,
+    pub upper_mnemonic: bool,
+    pub radix: u32,
+    pub brackets: bool,
+    pub commas: bool,
+    pub zero_offsets: bool,
+}
+
+pub const CANONICAL: Spelling = Spelling {
+    legacy: false,
+    upper_mnemonic: false,
+    radix: 10,
+    brackets: false,
+    commas: true,
+    zero_offsets: false,
+};
+
+/// Other ways LLVM accepts to write the same instruction.
+pub fn spellings(inst: &DsInst) -> Vec<Spelling> {
+    let mut v = vec![
+        Spelling {
+            radix: 16,
+            ..CANONICAL
+        },
+        Spelling {
+            radix: 8,
+            brackets: true,
+            ..CANONICAL
+        },
+        Spelling {
+            radix: 2,
+            commas: false,
+            zero_offsets: true,
+            ..CANONICAL
+        },
+        Spelling {
+            upper_mnemonic: true,
+            brackets: true,
+            ..CANONICAL
+        },
+    ];
+    if inst.info().legacy_name.is_some() {
+        v.push(Spelling {
+            legacy: true,
+            ..CANONICAL
+        });
+        v.push(Spelling {
+            legacy: true,
+            radix: 16,
+            commas: false,
+            ..CANONICAL
+        });
+    }
+    v
+}
+
+pub fn number(n: u32, radix: u32) -> String {
+    match (radix, n) {
+        (_, 0) => "0".into(),
+        (16, _) => format!("{n:#x}"),
+        (8, _) => format!("0{n:o}"),
+        (2, _) => format!("{n:#b}"),
+        _ => n.to_string(),
+    }
+}
+
+/// Writes `inst` in the spelling `s` (swizzle offsets are written as plain numbers).
+pub fn spell(inst: &DsInst, s: Spelling) -> String {
+    let info = inst.info();
+    let mut name = if s.legacy {
+        info.legacy_name.expect("legacy")
+    } else {
+        info.name
+    }
+    .to_string();
+    if s.upper_mnemonic {
+        name = name.to_ascii_uppercase();
+    }
+    let regs: Vec<String> = Field::ALL
+        .into_iter()
+        .filter(|&f| info.operands.dwords(f) > 0)
+        .map(|f| {
+            let (first, n) = (u32::from(inst.reg(f)), u32::from(info.operands.dwords(f)));
+            match (n, s.brackets) {
+                (1, false) => format!("v{first}"),
+                (1, true) => format!("v[{first}]"),
+                (_, false) => format!("v[{first}:{}]", first + n - 1),
+                (_, true) => format!("v[{first} : {}]", first + n - 1),
+            }
+        })
+        .collect();
+    let mut text = name;
+    if !regs.is_empty() {
+        text += " ";
+        text += &regs.join(if s.commas { ", " } else { " " });
+    }
+    let r = s.radix;
+    match info.offset {
+        OffsetForm::Single | OffsetForm::Swizzle if inst.offset16() != 0 || s.zero_offsets => {
+            text += &format!(" offset:{}", number(u32::from(inst.offset16()), r));
+        }
+        OffsetForm::Pair | OffsetForm::Stride64 => {
+            if inst.offset0 != 0 || s.zero_offsets {
+                text += &format!(" offset0:{}", number(u32::from(inst.offset0), r));
+            }
+            if inst.offset1 != 0 || s.zero_offsets {
+                text += &format!(" offset1:{}", number(u32::from(inst.offset1), r));
+            }
+        }
+        _ => {}
+    }
+    if inst.gds {
+        text += " gds";
+    }
+    text
+}
+
+/// Prints up to 20 disagreements, then fails if there were any.
+pub fn report(what: &str, agree: usize, total: usize, bad: &[String]) {
+    println!("{what}: llvm-mc agreement: {agree}/{total}");
+    for b in bad.iter().take(20) {
+        println!("  DISAGREE {b}");
+    }
+    assert!(
+        bad.is_empty(),
+        "{what}: {} disagreement(s) with llvm-mc",
+        bad.len()
+    );
+    assert_eq!(agree, total);
 }

@@ -55,6 +55,31 @@ const F32S: [(u32, u32, u32); 8] = [
     (0x7f7f_ffff, 0x7f7f_ffff, 0xff80_0000), // max finite twice: overflows to +inf
 ];
 
+/// (mem, data0, unused) for packed binary16 pairs (low, high): a tie, overflow, denormals, NaNs,
+/// inf - inf, signed zeros, halves that must not carry into each other.
+const PKF16: [(u32, u32, u32); 8] = [
+    (0x3c00_3c00, 0x4000_3c00, 0), // 1+1 | 1+2
+    (0x3c00_1000, 0x3c00_3c00, 0), // 2^-11 + 1 (tie, even) | 2
+    (0x7bff_7bff, 0x4c00_4800, 0), // 65504 + 8 (stays) | 65504 + 16 (tie to 2^16: inf)
+    (0x0001_0001, 0x8000_0001, 0), // denormal + denormal | denormal + -0
+    (0x7c01_3c00, 0x3c00_fe00, 0), // 1 + -qNaN | sNaN + 1
+    (0x7c00_fc00, 0xfc00_7c00, 0), // -inf + inf | inf + -inf
+    (0x8000_3c00, 0x8000_bc00, 0), // 1 + -1 = +0 | -0 + -0 = -0
+    (0x0401_ffff, 0x8400_0001, 0), // NaN + denormal | min normal - min normal' (denormal result)
+];
+
+/// The same for packed bfloat16 pairs.
+const PKBF16: [(u32, u32, u32); 8] = [
+    (0x3f80_3f80, 0x4000_3f80, 0), // 1+1 | 1+2
+    (0x3f80_3b80, 0x3f80_3f80, 0), // 2^-8 + 1 (tie, even) | 2
+    (0x7f7f_7f7f, 0x7f7f_7b80, 0), // max + small (stays) | max + max (inf)
+    (0x0001_0001, 0x8000_0001, 0), // denormal + denormal | denormal + -0
+    (0x7f81_3f80, 0x3f80_ffc0, 0), // 1 + -qNaN | sNaN + 1
+    (0x7f80_ff80, 0xff80_7f80, 0), // -inf + inf | inf + -inf
+    (0x8000_3f80, 0x8000_bf80, 0), // 1 + -1 = +0 | -0 + -0 = -0
+    (0x0081_ffff, 0x8080_0001, 0), // NaN + denormal | min normal - min normal' (denormal result)
+];
+
 /// The same for binary64.
 const F64S: [(u64, u64, u64); 8] = [
     (
@@ -204,7 +229,7 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
             add("same_address_both_offsets", variant(op, 1, 1, dm), c);
         }
         Family::Rmw(rmw) => {
-            let float = info.elem.is_float();
+            let float = info.elem.is_float() || info.elem.is_packed16();
             let mut edges = base_case(0x0ff);
             for i in 0..9 {
                 let at = eb * i as u32;
@@ -214,6 +239,16 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
                 match info.elem {
                     Elem::F32 => {
                         let (m, d0, d1) = F32S[k];
+                        edges.lds.set_word(at, m);
+                        (l.data0[0], l.data1[0]) = (d0, d1);
+                    }
+                    Elem::F16x2 | Elem::Bf16x2 => {
+                        let table = if info.elem == Elem::F16x2 {
+                            PKF16
+                        } else {
+                            PKBF16
+                        };
+                        let (m, d0, d1) = table[k];
                         edges.lds.set_word(at, m);
                         (l.data0[0], l.data1[0]) = (d0, d1);
                     }
@@ -372,7 +407,7 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
                 );
             }
         }
-        Family::Permute | Family::Bpermute => {
+        Family::Permute | Family::Bpermute | Family::BpermuteFi => {
             let mut c = base_case(0xf);
             for (i, (d, a)) in [(0xa, 0), (0xb, 0), (0xc, 12), (0xd, 4)]
                 .into_iter()
@@ -453,6 +488,28 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
                 (l.addr, l.data0[0], l.data1) = (6 << 18, INV, d1);
             }
             add("two_lanes_one_stack", variant(op, 0, 0, dm), shared);
+        }
+        Family::BvhPushPop(form) => {
+            // gfx12 stack address: base in dwords at [31:15], index at [14:0] (ASSUMPTIONS.md B5).
+            const INV: u32 = super::super::special::INVALID_NODE;
+            let mut c = base_case(0b1111);
+            let n = form.data_dwords().min(4);
+            let mut stacks = [
+                (1u32 << 15, INV, [0x10, 0x11, INV, 0x13]), // push two, return the last
+                (2 << 15 | 2, INV, [INV; 4]),               // pop
+                (3 << 15, 0x21, [0x20, 0x21, 0x22, INV]),   // last node stops pushes, pop
+                (4 << 15 | 1, 0x41, [0x41, 0x41, 0x41, 0x41]), // all equal last: pop
+            ];
+            for s in &mut stacks {
+                s.2[n..].fill(0);
+            }
+            for (i, (a, last, d1)) in stacks.into_iter().enumerate() {
+                let l = &mut c.wave.lanes[i];
+                (l.addr, l.data0[0], l.data1) = (a, last, d1);
+            }
+            c.lds.set_word(2 * 4 + 128, 0x2222); // lane 1's slot 1
+            c.lds.set_word(4 * 4, 0x4444); // lane 3's slot 0
+            add("push_pop", variant(op, 0, 0, dm), c);
         }
         Family::Nop => add("does_nothing", variant(op, 0, 0, dm), {
             let mut c = base_case(0b11);
