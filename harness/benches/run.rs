@@ -28,6 +28,9 @@ fn main() {
             seed: cfg.seed,
             cases_per_op: cfg.cases_per_op,
             shard: None,
+            harness: String::new(),
+            selection: Vec::new(),
+            duration_seconds: None,
         };
         let start = Instant::now();
         let report = run::run(&cfg, &mut EmuDevice::new(), meta).expect("the run completes");

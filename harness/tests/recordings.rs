@@ -272,7 +272,8 @@ fn run_record_writes_one_file_per_selected_op() {
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
         .collect();
     names.sort();
-    assert_eq!(names, ["ds_and_b32.txt", "ds_load_b64.txt"]);
+    // One file per op, and the run's status beside them.
+    assert_eq!(names, ["ds_and_b32.txt", "ds_load_b64.txt", "run.json"]);
     assert!(record::check_all(&root).is_ok());
 }
 

@@ -34,6 +34,9 @@ fn meta() -> RunMeta {
         seed: corpus::DEFAULT_SEED,
         cases_per_op: corpus::DEFAULT_CASES_PER_OP,
         shard: None,
+        harness: String::new(),
+        selection: Vec::new(),
+        duration_seconds: None,
     }
 }
 
@@ -341,9 +344,14 @@ impl Device for DiesAt {
 #[test]
 fn an_interrupted_run_leaves_the_results_of_the_ops_it_finished() {
     let ops = ["ds_add_u32", "ds_sub_u32", "ds_load_b32", "ds_store_b32"];
-    let cfg = config(&ops, "interrupted");
-    // One launch per variant: die in the second launch of the third op.
-    let before: usize = ops[..2].iter().map(|n| corpus::variants(op(n)).len()).sum();
+    let mut cfg = config(&ops, "interrupted");
+    let rec = cfg.out_dir.with_file_name("rec");
+    cfg.record = Some(rec.clone());
+    // One launch per variant and one per recorded op: die in the second launch of the third op.
+    let before: usize = ops[..2]
+        .iter()
+        .map(|n| corpus::variants(op(n)).len() + ds_harness::record::corpus_launches(op(n)))
+        .sum();
     let mut dev = DiesAt {
         inner: EmuDevice::new(),
         launches: 0,
@@ -364,6 +372,19 @@ fn an_interrupted_run_leaves_the_results_of_the_ops_it_finished() {
     assert_eq!(done, ["ds_add_u32", "ds_sub_u32"]);
     assert_eq!(r["totals"]["agree"], 2 * corpus::DEFAULT_CASES_PER_OP);
     roxmltree::Document::parse(&junit(&cfg)).expect("the JUnit file is whole");
+    // The finished ops' recordings are kept, and the run's status says it is not complete.
+    let dir = rec.join("emulated-gfx1100");
+    for name in &ops[..2] {
+        ds_harness::record::read(&dir.join(format!("{name}.txt"))).expect("a whole recording");
+    }
+    assert!(!dir.join("ds_load_b32.txt").exists());
+    let status: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    assert_eq!(status["complete"], false);
+    assert_eq!(
+        status["ops_recorded"],
+        serde_json::json!(["ds_add_u32", "ds_sub_u32"])
+    );
 }
 
 /// A model that does not cover ds_max_u32.

@@ -75,6 +75,9 @@ fn meta() -> RunMeta {
         seed: corpus::DEFAULT_SEED,
         cases_per_op: corpus::DEFAULT_CASES_PER_OP,
         shard: None,
+        harness: String::new(),
+        selection: Vec::new(),
+        duration_seconds: None,
     }
 }
 

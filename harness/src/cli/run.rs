@@ -1,17 +1,19 @@
-//! `ds-harness run`: the differential run (DESIGN.md section 7). Validates the selection first
-//! (exit 2), opens the backend and says which and why (exit 3 when unavailable), runs, prints the
-//! summary table and the mismatching cases with their replay commands (exit 1), else exit 0.
+//! `ds-harness run`: the differential run (DESIGN.md sections 7 and 9). Validates the selection
+//! first (exit 2), opens the backend and says which and why (exit 3 when unavailable), runs,
+//! printing each op's row of the summary table as the op completes, then the totals and the
+//! mismatching cases with their replay commands (exit 1), else exit 0.
 
 use super::{EXIT_BACKEND, EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::corpus::{DEFAULT_CASES_PER_OP, DEFAULT_SEED};
 use crate::device::{self, BackendChoice};
 use crate::output::{check_distinct, Dash, OutputDir, OutputError, OutputPath};
-use crate::run::report::RunMeta;
+use crate::run::report::{self, RunMeta};
 use crate::run::select::{select_ops, Shard};
 use crate::run::{self, RunConfig, RunError};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Mismatching cases listed on the terminal (every one is in the output dir and the reports).
 const LISTED_MISMATCHES: usize = 10;
@@ -31,9 +33,17 @@ pub struct RunArgs {
     /// Corpus seed (decimal or 0x hex): the same seed gives the same cases on every machine.
     #[arg(long, value_parser = parse_u64, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Cases per op.
+    /// Cases per op (with --duration: per op per round).
     #[arg(long, default_value_t = DEFAULT_CASES_PER_OP as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub cases: u32,
+    /// Host threads for corpus, model, diff and the emulated device (default: every core).
+    /// Results are the same for any number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+    /// A time budget, e.g. `90s`, `10m`, `8h`, `1h30m`: take the ops in turns, --cases cases
+    /// each per round (new random cases every round), until it runs out.
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    pub duration: Option<Duration>,
     /// Run only shard K of N (1-based): the selected ops split deterministically.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
@@ -51,7 +61,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR", default_value = "ds-harness-out")]
     pub out: PathBuf,
     /// Also record the device's results on the model's snapshot corpus, one file per op with
-    /// provenance, under DIR/<arch>/ (hip) or DIR/emulated-<arch>/ (emu).
+    /// provenance, under DIR/<arch>/ (hip) or DIR/emulated-<arch>/ (emu), each op as it
+    /// completes; DIR/<...>/run.json says whether the run completed.
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
 }
@@ -64,6 +75,44 @@ pub fn parse_u64(s: &str) -> Result<u64, String> {
         None => t.parse(),
     }
     .map_err(|e| format!("`{s}` is not a number (decimal or 0x hex): {e}"))
+}
+
+/// Parses a time budget: a number with a unit (`s`, `m`, `h`, `d`), or several (`1h30m`); a
+/// bare number is seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let bad = || format!("`{s}` is not a duration: write e.g. 90s, 10m, 8h or 1h30m");
+    let t = s.trim();
+    if let Ok(secs) = t.parse::<u64>() {
+        return (secs > 0)
+            .then(|| Duration::from_secs(secs))
+            .ok_or_else(bad);
+    }
+    let mut total = 0u64;
+    let mut num = String::new();
+    for c in t.chars() {
+        match c {
+            '0'..='9' => num.push(c),
+            's' | 'm' | 'h' | 'd' if !num.is_empty() => {
+                let n: u64 = num.parse().map_err(|_| bad())?;
+                let unit = match c {
+                    's' => 1,
+                    'm' => 60,
+                    'h' => 3600,
+                    _ => 86_400,
+                };
+                total = n
+                    .checked_mul(unit)
+                    .and_then(|x| total.checked_add(x))
+                    .ok_or_else(bad)?;
+                num.clear();
+            }
+            _ => return Err(bad()),
+        }
+    }
+    if !num.is_empty() || total == 0 {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs(total))
 }
 
 pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
@@ -80,6 +129,13 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     };
     if let Err(e) = check_outputs(args) {
         return usage(e);
+    }
+    if let Some(jobs) = args.jobs {
+        // One pool for the whole process: corpus, model, diff and the emulated device share it.
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs as usize)
+            .build_global()
+            .map_err(|e| anyhow::anyhow!("cannot start {jobs} threads for --jobs: {e}"))?;
     }
     let opened = match device::open_with(args.backend, args.device) {
         Ok(o) => o,
@@ -107,6 +163,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         junit: args.junit.clone(),
         markdown: args.markdown.clone(),
         progress: std::io::stderr().is_terminal(),
+        chunk: run::MAX_CASES_PER_LAUNCH,
+        duration: args.duration,
+        record: args.record.clone(),
         expect: ds_reference::model::execute,
         judge: crate::run::legal::judge,
     };
@@ -118,8 +177,20 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         cases_per_op: args.cases as usize,
         shard: shard.map(|s| s.to_string()),
+        harness: crate::record::harness_revision().to_string(),
+        selection: args.ops.clone(),
+        duration_seconds: args.duration.map(|d| d.as_secs_f64()),
     };
-    let report = match run::run(&cfg, device.as_mut(), meta) {
+    let mut width = 5;
+    let mut recorded = 0;
+    let report = match run::run_with(&cfg, device.as_mut(), meta, &mut |event| match event {
+        run::Event::Started { width: w } => {
+            width = w;
+            print_now(&report::summary_header(w));
+        }
+        run::Event::OpDone { op, .. } => print_now(&report::summary_row(op, width)),
+        run::Event::Recorded { .. } => recorded += 1,
+    }) {
         Ok(r) => r,
         Err(RunError::Device(e)) => {
             eprintln!("error: {e}");
@@ -127,12 +198,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Err(e.into()),
     };
-    print!("{}", report.summary());
+    print!("{}", report.summary_total(width));
     if let Some(dir) = &args.record {
-        let written = crate::record::record_ops(dir, device.as_mut(), &cfg.ops)?;
         println!(
-            "recorded {} ops under {}",
-            written.len(),
+            "recorded {recorded} ops under {}",
             dir.join(crate::record::dir_name(&info)).display()
         );
     }
@@ -198,6 +267,13 @@ fn check_outputs(args: &RunArgs) -> Result<(), OutputError> {
         OutputDir::check("--record", r)?;
     }
     Ok(())
+}
+
+/// Prints `text` and flushes, so a run killed later still leaves it on stdout.
+fn print_now(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
 }
 
 fn usage(e: impl std::fmt::Display) -> anyhow::Result<ExitCode> {

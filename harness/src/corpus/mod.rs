@@ -4,8 +4,9 @@
 //! address patterns, exec patterns, and seeded random values. Float encodings follow IEEE 754
 //! binary32/binary64; the swizzle offsets follow the RDNA3 ISA guide's DS_SWIZZLE_B32 modes.
 //!
-//! Everything comes from [`SplitMix64`] seeded from the run's seed and the op's name, so the same
-//! seed gives the same cases on every machine.
+//! Everything comes from [`SplitMix64`] seeded from the run's seed, the op's name, the variant and
+//! the case's index, so the same seed gives the same cases on every machine, and any case can be
+//! built without the ones before it (a run streams its cases in chunks on many threads).
 
 use ds_reference::isa::{DsOp, Family, OffsetForm, Rmw};
 use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, LANES};
@@ -167,35 +168,94 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
     out
 }
 
-/// The default corpus of `op`: `cases` cases spread over [`variants`] (the first variants get
-/// the remainder), from `seed`.
-pub fn for_op(op: DsOp, seed: u64, cases: usize) -> Vec<VariantCases> {
+/// One kernel variant of an op's corpus and how many cases it gets: any of its cases can be
+/// built on its own from the seed and its index ([`VariantPlan::case`]), so a run generates them
+/// in chunks, on any number of threads, and gets the same cases whatever the chunk size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantPlan {
+    /// The kernel the cases run on.
+    pub variant: Variant,
+    /// Short tag of the variant in case ids.
+    pub tag: String,
+    /// Cases of this variant (a `--duration` run goes past it).
+    pub count: usize,
+    /// The variant's seed: the run's seed mixed with the op's name and the variant's index.
+    seed: u64,
+}
+
+impl VariantPlan {
+    /// Case `i` of the variant: its own generator is seeded from the variant's seed and `i`
+    /// alone, so no case depends on the cases before it.
+    pub fn case(&self, i: usize) -> Case {
+        let (addr, exec) = patterns(i);
+        let mut rng = SplitMix64::new(mix(self.seed, i as u64));
+        build(&self.variant, addr, exec, &mut rng)
+    }
+
+    /// The id of case `i`: `<op>.<variant tag>.<index>.<addr pattern>.<exec pattern>`.
+    pub fn id(&self, i: usize) -> String {
+        let (addr, exec) = patterns(i);
+        format!(
+            "{}.{}.{i}.{}.{}",
+            self.variant.op,
+            self.tag,
+            addr.name(),
+            exec.name()
+        )
+    }
+
+    /// Case `i` with its id.
+    pub fn gen_case(&self, i: usize) -> GenCase {
+        GenCase {
+            id: self.id(i),
+            case: self.case(i),
+        }
+    }
+}
+
+/// The address and exec patterns of case `i` (every pairing comes round).
+fn patterns(i: usize) -> (AddrPattern, ExecPattern) {
+    (
+        ADDR_PATTERNS[i % ADDR_PATTERNS.len()],
+        EXEC_PATTERNS[(i + i / ADDR_PATTERNS.len()) % EXEC_PATTERNS.len()],
+    )
+}
+
+/// The seed of element `i` of a stream seeded with `seed`: SplitMix64's output for the state
+/// `seed + (i + 1) * gamma`, so neighbouring indices get unrelated seeds.
+fn mix(seed: u64, i: u64) -> u64 {
+    SplitMix64::new(seed.wrapping_add(i.wrapping_mul(0x9e37_79b9_7f4a_7c15))).next_u64()
+}
+
+/// The plan of `op`'s default corpus: `cases` cases spread over [`variants`] (the first variants
+/// get the remainder), from `seed`. With fewer cases than variants, the variants left without a
+/// case are not in the plan.
+pub fn plan(op: DsOp, seed: u64, cases: usize) -> Vec<VariantPlan> {
     let variants = variants(op);
     let n = variants.len();
     variants
         .into_iter()
         .enumerate()
-        .map(|(vi, (variant, tag))| {
-            let count = cases / n + usize::from(vi < cases % n);
-            let mut rng = SplitMix64::new(seed ^ fnv1a(op.name()) ^ (vi as u64).rotate_left(48));
-            let cases = (0..count)
-                .map(|i| {
-                    let addr = ADDR_PATTERNS[i % ADDR_PATTERNS.len()];
-                    let exec = EXEC_PATTERNS[(i + i / ADDR_PATTERNS.len()) % EXEC_PATTERNS.len()];
-                    GenCase {
-                        id: format!("{op}.{tag}.{i}.{}.{}", addr.name(), exec.name()),
-                        case: build(&variant, addr, exec, &mut rng),
-                    }
-                })
-                .collect();
-            VariantCases {
-                variant,
-                tag,
-                cases,
-            }
+        .map(|(vi, (variant, tag))| VariantPlan {
+            variant,
+            tag,
+            count: cases / n + usize::from(vi < cases % n),
+            seed: seed ^ fnv1a(op.name()) ^ (vi as u64).rotate_left(48),
         })
-        // With fewer cases than variants, the variants left without a case are not built.
-        .filter(|vc| !vc.cases.is_empty())
+        .filter(|p| p.count > 0)
+        .collect()
+}
+
+/// The default corpus of `op`, every case built: [`plan`] with its cases (for tests and small
+/// runs; `ds-harness run` streams the plan in chunks instead).
+pub fn for_op(op: DsOp, seed: u64, cases: usize) -> Vec<VariantCases> {
+    plan(op, seed, cases)
+        .into_iter()
+        .map(|p| VariantCases {
+            cases: (0..p.count).map(|i| p.gen_case(i)).collect(),
+            variant: p.variant,
+            tag: p.tag,
+        })
         .collect()
 }
 

@@ -331,6 +331,14 @@ pub fn corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
     snapshot::snapshot_corpus(op)
 }
 
+/// Launches [`run_corpus`] makes for `op` (one per variant of its snapshot corpus).
+pub fn corpus_launches(op: DsOp) -> usize {
+    let mut variants: Vec<Variant> = corpus(op).into_iter().map(|(_, v, _)| v).collect();
+    variants.sort_by_key(|v| (v.offset0, v.offset1, v.lds_size, format!("{:?}", v.mode)));
+    variants.dedup();
+    variants.len()
+}
+
 /// Runs `op`'s snapshot corpus on `device` (one code object per op, one launch per variant) and
 /// returns the entries with the device's outcomes.
 pub fn run_corpus(device: &mut dyn Device, op: DsOp) -> Result<Vec<Entry>, String> {
@@ -394,6 +402,47 @@ pub fn record_op(root: &Path, device: &mut dyn Device, op: DsOp) -> Result<PathB
         message: e.to_string(),
     })?;
     Ok(path)
+}
+
+/// The file beside a run's recordings (`<root>/<device dir>/run.json`) that says which run made
+/// them, which ops it has recorded so far, and whether it completed: a run writes it after each
+/// op's recording and once more at its end, so the recordings of an interrupted run say so.
+pub const RUN_STATUS: &str = "run.json";
+
+/// Writes (atomically) the [`RUN_STATUS`] file of the run `report` describes, on the device
+/// `info`, under `root`. Returns its path.
+pub fn write_run_status(
+    root: &Path,
+    info: &DeviceInfo,
+    report: &crate::run::report::Report,
+) -> Result<PathBuf, RecordError> {
+    let path = root.join(dir_name(info)).join(RUN_STATUS);
+    let status = RunStatus {
+        format: 1,
+        complete: report.complete,
+        meta: report.meta.clone(),
+        ops_recorded: report.ops.iter().map(|o| o.op.clone()).collect(),
+    };
+    let mut text = serde_json::to_string_pretty(&status).expect("a run status serialises");
+    text.push('\n');
+    write_atomic(&path, text.as_bytes()).map_err(|e| RecordError::Io {
+        path: path.clone(),
+        message: e.to_string(),
+    })?;
+    Ok(path)
+}
+
+/// The contents of a [`RUN_STATUS`] file.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RunStatus {
+    /// Format version, 1.
+    pub format: u32,
+    /// False until the run that writes the recordings has finished every op.
+    pub complete: bool,
+    /// The run (seed, cases, shard, harness revision, device).
+    pub meta: crate::run::report::RunMeta,
+    /// The ops recorded so far, in the order they were recorded.
+    pub ops_recorded: Vec<String>,
 }
 
 /// Records every op of `ops` on `device` under `root` (see [`record_op`]); returns the paths.

@@ -5,11 +5,11 @@
 
 use ds_reference::isa::OpInfo;
 use ds_reference::wave::{Outcome, LANES};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// One place where device and model differ.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "where", rename_all = "snake_case")]
 pub enum Difference {
     /// A vdst word of one lane.

@@ -1,36 +1,42 @@
 //! `ds-harness run` as a library: select ops, build one code object for every kernel variant of
-//! the run, launch each variant's cases in batches on a device, compute the model's expectation,
-//! diff, write every mismatching case to disk with its replay command, and report
-//! (DESIGN.md sections 5 and 7).
+//! the run, then stream each op's cases through the device in chunks (see [`stream`]): generate,
+//! launch, compute the model's expectation, diff, write every listed mismatching case to disk
+//! with its replay command, and report each op as it completes (DESIGN.md sections 5, 7 and 9).
 
 pub mod diff;
 pub mod legal;
 pub mod report;
 pub mod select;
+mod stream;
 
-use crate::case::{CaseFile, DeviceOutcome};
-use crate::corpus::{self, VariantCases};
+use crate::corpus;
 use crate::device::{Device, DeviceError, ModuleId};
 use crate::output;
 use ds_kernels::{abi, code_object, generator};
-use ds_reference::isa::{DsInst, DsOp};
+use ds_reference::isa::DsOp;
 use ds_reference::model::{self, Unmodelled};
 use ds_reference::wave::{Case, FpMode, Outcome, Variant};
-use report::{Mismatch, OpResult, Report, RunMeta, VariantResult, MAX_LISTED_DIFFERENCES};
+use report::{OpResult, Report, RunMeta};
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+pub use stream::MAX_LISTED_MISMATCHES;
+use stream::{DeviceNames, OpState, Pipeline};
 
 /// What computes the expected outcome: the reference model, or (in tests of the harness) a
 /// deliberately broken stand-in.
-pub type ExpectFn = fn(&DsInst, FpMode, &Case) -> Result<Outcome, Unmodelled>;
+pub type ExpectFn = fn(&ds_reference::isa::DsInst, FpMode, &Case) -> Result<Outcome, Unmodelled>;
 
 /// What judges a device outcome that differs from the expectation: normally the model's
 /// legal-outcome check ([`legal::judge`]); a stand-in model brings its own.
 pub type JudgeFn = fn(&Variant, &Case, &Outcome, &Outcome) -> legal::Legality;
 
-/// Cases per launch at most (a launch is one workgroup per case).
-pub const MAX_CASES_PER_LAUNCH: usize = 512;
+/// Cases per launch at most (a launch is one workgroup per case): the default chunk of a run,
+/// which bounds its memory (a few KB per case) whatever `--cases` is.
+pub const MAX_CASES_PER_LAUNCH: usize = 1024;
+
+/// How often a run rewrites its result files while an op is under way.
+const REWRITE_EVERY: Duration = Duration::from_secs(2);
 
 /// Everything a run needs besides the device.
 #[derive(Clone, Debug)]
@@ -51,6 +57,15 @@ pub struct RunConfig {
     pub markdown: Option<PathBuf>,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// Cases per chunk (per launch) at most: bounds the run's memory; results do not depend
+    /// on it.
+    pub chunk: usize,
+    /// A time budget (`--duration`): the ops are taken in turns, `cases_per_op` cases each per
+    /// round, until it runs out (checked between chunks).
+    pub duration: Option<Duration>,
+    /// Record the device's results on the snapshot corpus under this directory, each op as it
+    /// completes (`--record`).
+    pub record: Option<PathBuf>,
     /// The expectation (normally [`model::execute`]).
     pub expect: ExpectFn,
     /// The judge of differing outcomes (normally [`legal::judge`]).
@@ -69,6 +84,9 @@ impl RunConfig {
             junit: None,
             markdown: None,
             progress: false,
+            chunk: MAX_CASES_PER_LAUNCH,
+            duration: None,
+            record: None,
             expect: model::execute,
             judge: legal::judge,
         }
@@ -84,6 +102,8 @@ pub enum RunError {
     Device(DeviceError),
     /// A results file could not be written.
     Io { path: PathBuf, message: String },
+    /// A recording could not be made or written.
+    Record(crate::record::RecordError),
 }
 
 impl fmt::Display for RunError {
@@ -94,66 +114,116 @@ impl fmt::Display for RunError {
             RunError::Io { path, message } => {
                 write!(f, "cannot write {}: {message}", path.display())
             }
+            RunError::Record(e) => write!(f, "cannot record: {e}"),
         }
     }
 }
 
 impl std::error::Error for RunError {}
 
-/// Builds the one code object holding a kernel for every variant of `corpus`.
-pub fn build_code_object(corpus: &[(DsOp, Vec<VariantCases>)]) -> Result<Vec<u8>, RunError> {
-    let kernels = corpus
+/// Builds the one code object holding a kernel for every variant of `ops`' corpus.
+pub fn build_code_object(ops: &[DsOp]) -> Result<Vec<u8>, RunError> {
+    let kernels = ops
         .iter()
-        .flat_map(|(_, vs)| vs.iter())
-        .map(|vc| {
-            generator::generate(&vc.variant)
-                .map_err(|e| RunError::Build(format!("{} ({}): {e}", vc.variant.op, vc.tag)))
+        .flat_map(|&op| corpus::variants(op))
+        .map(|(variant, tag)| {
+            generator::generate(&variant)
+                .map_err(|e| RunError::Build(format!("{} ({tag}): {e}", variant.op)))
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(code_object::write(&kernels))
 }
 
+/// What a run tells its caller as it goes (the CLI prints each op's row as it completes).
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// The run is about to start its first op; the summary's op column is `width` wide.
+    Started { width: usize },
+    /// An op completed (its results are the last of `report.ops`).
+    OpDone {
+        report: &'a Report,
+        op: &'a OpResult,
+    },
+    /// An op's recording was written.
+    Recorded { path: &'a Path },
+}
+
 /// Runs the whole differential pipeline on `device`.
 pub fn run(cfg: &RunConfig, device: &mut dyn Device, meta: RunMeta) -> Result<Report, RunError> {
+    run_with(cfg, device, meta, &mut |_| {})
+}
+
+/// [`run`], telling `on` of each op as it completes (with the progress bar, if any, out of the
+/// way).
+pub fn run_with(
+    cfg: &RunConfig,
+    device: &mut dyn Device,
+    meta: RunMeta,
+    on: &mut dyn FnMut(Event<'_>),
+) -> Result<Report, RunError> {
     let start = Instant::now();
-    let corpus: Vec<(DsOp, Vec<VariantCases>)> = cfg
-        .ops
-        .iter()
-        .map(|&op| (op, corpus::for_op(op, cfg.seed, cfg.cases_per_op)))
-        .collect();
-    let code = build_code_object(&corpus)?;
-    let module = device.load(&code).map_err(RunError::Device)?;
-    let total: usize = corpus
-        .iter()
-        .flat_map(|(_, vs)| vs.iter().map(|v| v.cases.len()))
-        .sum();
-    let bar = cfg.progress.then(|| {
-        let bar = indicatif::ProgressBar::new(total as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} cases  {per_sec}  eta {eta}  {msg}",
-            )
-            .expect("valid template"),
-        );
-        bar
-    });
+    let deadline = cfg.duration.map(|d| start + d);
+    let bar = cfg.progress.then(|| progress_bar(cfg));
     let mut report = Report::new(meta);
-    for (op, variants) in &corpus {
-        if let Some(b) = &bar {
-            b.set_message(op.name());
+    write_results(cfg, &report, false)?;
+    let code = build_code_object(&cfg.ops)?;
+    let module = device.load(&code).map_err(RunError::Device)?;
+    let names = DeviceNames {
+        backend: report.meta.backend.clone(),
+        name: device.info().name.clone(),
+    };
+    let width = report::name_width(cfg.ops.iter().map(|o| o.name()));
+    with_bar(&bar, || on(Event::Started { width }));
+    let mut states: Vec<OpState> = Vec::new();
+    let mut pipe = Pipeline::default();
+    let mut ctx = Progress {
+        bar: bar.as_ref(),
+        cases: 0,
+        disagree: 0,
+        start,
+        written: Instant::now(),
+    };
+    match deadline {
+        // Op after op: each op completes before the next starts.
+        None => {
+            for &op in &cfg.ops {
+                states.push(OpState::new(op, cfg));
+                for spec in states[0].round(cfg.chunk) {
+                    let cases = stream::generate(&states[0].plans[spec.variant], spec);
+                    if let Some(c) = pipe.push(cfg, &states, device, module, 0, spec, cases) {
+                        ctx.fold(cfg, &mut states, c, &names, &mut report)?;
+                    }
+                }
+                if let Some(c) = pipe.drain(cfg, &states) {
+                    ctx.fold(cfg, &mut states, c, &names, &mut report)?;
+                }
+                let done = states.pop().expect("the op just run").res;
+                finish_op(cfg, device, &mut report, done, start, &bar, on)?;
+            }
         }
-        let result = run_op(
-            cfg,
-            device,
-            module,
-            *op,
-            variants,
-            &report.meta.backend,
-            bar.as_ref(),
-        );
-        report.push(result);
-        report.elapsed_seconds = start.elapsed().as_secs_f64();
-        write_results(cfg, &report, false)?;
+        // Round after round over every op until the time is up; the ops complete together.
+        Some(deadline) => {
+            states = cfg.ops.iter().map(|&op| OpState::new(op, cfg)).collect();
+            'rounds: loop {
+                for k in 0..states.len() {
+                    for spec in states[k].round(cfg.chunk) {
+                        if Instant::now() >= deadline {
+                            break 'rounds;
+                        }
+                        let cases = stream::generate(&states[k].plans[spec.variant], spec);
+                        if let Some(c) = pipe.push(cfg, &states, device, module, k, spec, cases) {
+                            ctx.fold(cfg, &mut states, c, &names, &mut report)?;
+                        }
+                    }
+                }
+            }
+            if let Some(c) = pipe.drain(cfg, &states) {
+                ctx.fold(cfg, &mut states, c, &names, &mut report)?;
+            }
+            for st in std::mem::take(&mut states) {
+                finish_op(cfg, device, &mut report, st.res, start, &bar, on)?;
+            }
+        }
     }
     if let Some(b) = bar {
         b.finish_and_clear();
@@ -161,7 +231,130 @@ pub fn run(cfg: &RunConfig, device: &mut dyn Device, meta: RunMeta) -> Result<Re
     report.complete = true;
     report.elapsed_seconds = start.elapsed().as_secs_f64();
     write_results(cfg, &report, true)?;
+    if let Some(root) = &cfg.record {
+        crate::record::write_run_status(root, device.info(), &report).map_err(RunError::Record)?;
+    }
     Ok(report)
+}
+
+/// Adds a completed op to the report, rewrites the result files, tells `on`, and records the op
+/// when asked to.
+fn finish_op(
+    cfg: &RunConfig,
+    device: &mut dyn Device,
+    report: &mut Report,
+    done: OpResult,
+    start: Instant,
+    bar: &Option<indicatif::ProgressBar>,
+    on: &mut dyn FnMut(Event<'_>),
+) -> Result<(), RunError> {
+    let op = DsOp::from_name(&done.op).expect("a run's ops are table ops");
+    report.in_progress.clear();
+    report.push(done);
+    report.elapsed_seconds = start.elapsed().as_secs_f64();
+    // The row first: a results file that lists the op implies its row is on stdout.
+    let last = report.ops.last().expect("just pushed");
+    with_bar(bar, || on(Event::OpDone { report, op: last }));
+    write_results(cfg, report, false)?;
+    if let Some(root) = &cfg.record {
+        let path = crate::record::record_op(root, device, op).map_err(RunError::Record)?;
+        crate::record::write_run_status(root, device.info(), report).map_err(RunError::Record)?;
+        with_bar(bar, || on(Event::Recorded { path: &path }));
+    }
+    Ok(())
+}
+
+/// Runs `f` with the progress bar, if any, out of the way.
+fn with_bar<R>(bar: &Option<indicatif::ProgressBar>, f: impl FnOnce() -> R) -> R {
+    match bar {
+        Some(b) => b.suspend(f),
+        None => f(),
+    }
+}
+
+/// The progress bar: cases done (of how many, or the time budget), the rate, the op under way
+/// and the disagreements so far.
+fn progress_bar(cfg: &RunConfig) -> indicatif::ProgressBar {
+    let (len, template) = match cfg.duration {
+        None => (
+            cfg.ops.len() as u64 * cfg.cases_per_op as u64,
+            "{bar:30} {human_pos}/{human_len} cases  eta {eta}  {msg}",
+        ),
+        Some(d) => (
+            d.as_secs().max(1),
+            "{bar:30} {elapsed} of the time budget  {msg}",
+        ),
+    };
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(indicatif::ProgressStyle::with_template(template).expect("valid template"));
+    bar.set_message("building kernels");
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+/// The run's running counts, for the progress bar and the periodic rewrite of the results.
+struct Progress<'a> {
+    bar: Option<&'a indicatif::ProgressBar>,
+    cases: u64,
+    disagree: u64,
+    start: Instant,
+    written: Instant,
+}
+
+impl Progress<'_> {
+    /// Folds a checked chunk, moves the bar, and every [`REWRITE_EVERY`] rewrites the result
+    /// files with the ops under way.
+    fn fold(
+        &mut self,
+        cfg: &RunConfig,
+        states: &mut [OpState],
+        c: stream::Checked,
+        names: &DeviceNames,
+        report: &mut Report,
+    ) -> Result<(), RunError> {
+        let (k, n) = (c.state(), c.len() as u64);
+        self.disagree += stream::fold(cfg, states, c, names) as u64;
+        self.cases += n;
+        if let Some(b) = self.bar {
+            let secs = self.start.elapsed().as_secs_f64();
+            match cfg.duration {
+                None => b.inc(n),
+                Some(_) => b.set_position(secs as u64),
+            }
+            b.set_message(format!(
+                "{}  {} cases/s  {} disagree{}",
+                states[k].op,
+                rate(self.cases as f64 / secs.max(1e-3)),
+                self.disagree,
+                match cfg.duration {
+                    Some(_) => format!("  ({} cases)", self.cases),
+                    None => String::new(),
+                }
+            ));
+        }
+        if self.written.elapsed() >= REWRITE_EVERY {
+            report.in_progress = states.iter().map(|s| s.res.clone()).collect();
+            report.elapsed_seconds = self.start.elapsed().as_secs_f64();
+            write_results(cfg, report, false)?;
+            report.in_progress.clear();
+            self.written = Instant::now();
+        }
+        Ok(())
+    }
+}
+
+/// A rate with three significant digits at most: `812`, `35.8k`, `1.24M`.
+pub fn rate(per_sec: f64) -> String {
+    let (v, unit) = match per_sec {
+        r if r >= 1e6 => (r / 1e6, "M"),
+        r if r >= 1e3 => (r / 1e3, "k"),
+        r => (r, ""),
+    };
+    match v {
+        v if v >= 100.0 || unit.is_empty() => format!("{v:.0}{unit}"),
+        v if v >= 10.0 => format!("{v:.1}{unit}"),
+        v => format!("{v:.2}{unit}"),
+    }
 }
 
 /// Rewrites the JSON, JUnit and markdown files with what is known so far (`done`: the final
@@ -189,114 +382,6 @@ fn write_results(cfg: &RunConfig, report: &Report, done: bool) -> Result<(), Run
         write(p, report.to_markdown().as_bytes()).map_err(io(p))?;
     }
     Ok(())
-}
-
-/// Runs every variant of one op.
-fn run_op(
-    cfg: &RunConfig,
-    device: &mut dyn Device,
-    module: ModuleId,
-    op: DsOp,
-    variants: &[VariantCases],
-    backend: &str,
-    bar: Option<&indicatif::ProgressBar>,
-) -> OpResult {
-    let mut res = OpResult {
-        op: op.name().to_string(),
-        ..OpResult::default()
-    };
-    let device_name = device.info().name.clone();
-    for vc in variants {
-        let inst = vc.variant.inst();
-        let mut vr = VariantResult {
-            tag: vc.tag.clone(),
-            inst: generator::test_inst(&vc.variant)
-                .unwrap_or(inst)
-                .to_string(),
-            lds_size: vc.variant.lds_size,
-            mode: vc.variant.mode,
-            cases: vc.cases.len(),
-            agree: 0,
-            disagree: 0,
-            skipped: 0,
-            error: None,
-        };
-        for batch in vc.cases.chunks(MAX_CASES_PER_LAUNCH) {
-            let cases: Vec<Case> = batch.iter().map(|c| c.case.clone()).collect();
-            let outcomes = match launch(device, module, &vc.variant, &cases) {
-                Ok(o) => o,
-                Err(e) => {
-                    vr.error.get_or_insert(e);
-                    res.errors += batch.len();
-                    if let Some(b) = bar {
-                        b.inc(batch.len() as u64);
-                    }
-                    continue;
-                }
-            };
-            for (gc, dev) in batch.iter().zip(outcomes) {
-                let expected = match (cfg.expect)(&inst, vc.variant.mode, &gc.case) {
-                    Ok(o) => o,
-                    Err(u) => {
-                        vr.skipped += 1;
-                        *res.skip_reasons.entry(u.why.to_string()).or_default() += 1;
-                        continue;
-                    }
-                };
-                let diffs = diff::diff(inst.info(), gc.case.wave.exec, &expected, &dev);
-                let shared = legal::lanes_share_bytes(&vc.variant, &gc.case);
-                res.same_address += usize::from(shared);
-                if diffs.is_empty() {
-                    vr.agree += 1;
-                    if shared {
-                        *res.choices.entry(legal::ASCENDING.into()).or_default() += 1;
-                    }
-                    continue;
-                }
-                let note = match (cfg.judge)(&vc.variant, &gc.case, &expected, &dev) {
-                    legal::Legality::Legal(choice) => {
-                        vr.agree += 1;
-                        *res.choices.entry(choice).or_default() += 1;
-                        continue;
-                    }
-                    legal::Legality::Illegal(_) => None,
-                    legal::Legality::Undecided(why) => {
-                        Some(format!("legal-outcome search undecided: {why}"))
-                    }
-                };
-                vr.disagree += 1;
-                let mut file = CaseFile::new(&gc.id, cfg.seed, vc.variant, gc.case.clone());
-                file.expected = Some(expected);
-                file.device = Some(DeviceOutcome {
-                    backend: backend.to_string(),
-                    name: device_name.clone(),
-                    outcome: dev,
-                });
-                let path = cfg.out_dir.join(op.name()).join(format!("{}.json", gc.id));
-                let replay = format!("ds-harness replay {} --backend {backend}", path.display());
-                file.replay = Some(replay.clone());
-                let written = file.write(&path).is_ok();
-                res.mismatches.push(Mismatch {
-                    id: gc.id.clone(),
-                    variant: vc.tag.clone(),
-                    path: written.then(|| path.display().to_string()),
-                    replay,
-                    differences: diffs.iter().take(MAX_LISTED_DIFFERENCES).copied().collect(),
-                    total_differences: diffs.len(),
-                    note,
-                });
-            }
-            if let Some(b) = bar {
-                b.inc(batch.len() as u64);
-            }
-        }
-        res.cases += vr.cases;
-        res.agree += vr.agree;
-        res.disagree += vr.disagree;
-        res.skipped += vr.skipped;
-        res.variants.push(vr);
-    }
-    res
 }
 
 /// One launch: pack, run, unpack.

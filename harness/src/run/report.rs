@@ -5,7 +5,7 @@
 
 use super::diff::Difference;
 use ds_reference::wave::FpMode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -16,7 +16,7 @@ pub const FORMAT: u32 = 1;
 pub const MAX_LISTED_DIFFERENCES: usize = 8;
 
 /// What a run was.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunMeta {
     /// The backend used (`emu` or `hip`).
     pub backend: String,
@@ -32,10 +32,21 @@ pub struct RunMeta {
     pub cases_per_op: usize,
     /// `K/N` when the run is one shard of N.
     pub shard: Option<String>,
+    /// The harness revision that ran (`git describe` at build time): shards of one run must
+    /// agree on it to be merged.
+    #[serde(default)]
+    pub harness: String,
+    /// The `--op` patterns of the run (empty: every runnable op).
+    #[serde(default)]
+    pub selection: Vec<String>,
+    /// The `--duration` budget in seconds, when the run went round the ops until it ran out
+    /// (then `cases_per_op` is the cases per op per round).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_seconds: Option<f64>,
 }
 
 /// The results of one op.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct OpResult {
     /// The op's mnemonic.
     pub op: String,
@@ -57,12 +68,16 @@ pub struct OpResult {
     pub same_address: usize,
     /// One entry per kernel variant.
     pub variants: Vec<VariantResult>,
-    /// Every mismatching case.
+    /// The mismatching cases, the first `MAX_LISTED_MISMATCHES` of them (each with its case
+    /// file).
     pub mismatches: Vec<Mismatch>,
+    /// Mismatching cases past those listed: counted in `disagree`, without a case file.
+    #[serde(default)]
+    pub unlisted_mismatches: usize,
 }
 
 /// The results of one kernel variant of an op.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct VariantResult {
     /// The variant's tag in case ids.
     pub tag: String,
@@ -85,7 +100,7 @@ pub struct VariantResult {
 }
 
 /// One mismatching case.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mismatch {
     /// The case id.
     pub id: String,
@@ -104,7 +119,7 @@ pub struct Mismatch {
 }
 
 /// Sums over ops.
-#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Totals {
     /// Ops run.
     pub ops: usize,
@@ -121,7 +136,7 @@ pub struct Totals {
 }
 
 /// A whole run's results.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// [`FORMAT`].
     pub format: u32,
@@ -133,8 +148,12 @@ pub struct Report {
     pub totals: Totals,
     /// Wall time so far, in seconds.
     pub elapsed_seconds: f64,
-    /// Per op, in table order.
+    /// Per op, in table order: the ops finished.
     pub ops: Vec<OpResult>,
+    /// Ops under way when the file was written (not in `totals`): an interrupted run's partial
+    /// counts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub in_progress: Vec<OpResult>,
 }
 
 impl Report {
@@ -147,6 +166,7 @@ impl Report {
             totals: Totals::default(),
             elapsed_seconds: 0.0,
             ops: Vec::new(),
+            in_progress: Vec::new(),
         }
     }
 
@@ -175,48 +195,33 @@ impl Report {
 
     /// The summary table: one row per op, then totals.
     pub fn summary(&self) -> String {
-        let mut s = String::new();
-        let w = self
-            .ops
-            .iter()
-            .map(|o| o.op.len())
-            .max()
-            .unwrap_or(2)
-            .max(5);
-        let _ = writeln!(
-            s,
-            "{:<w$} {:>6} {:>6} {:>8} {:>7}  note",
-            "op", "cases", "agree", "disagree", "skipped"
-        );
+        let w = name_width(self.ops.iter().map(|o| o.op.as_str()));
+        let mut s = summary_header(w);
         for o in &self.ops {
-            let _ = writeln!(
-                s,
-                "{:<w$} {:>6} {:>6} {:>8} {:>7}  {}",
-                o.op,
-                o.cases,
-                o.agree,
-                o.disagree,
-                o.skipped,
-                note(o)
-            );
+            s += &summary_row(o, w);
         }
+        s + &self.summary_total(w)
+    }
+
+    /// The totals line of the summary table, names `w` wide.
+    pub fn summary_total(&self, w: usize) -> String {
         let t = self.totals;
-        let _ = writeln!(
-            s,
-            "{:<w$} {:>6} {:>6} {:>8} {:>7}  {} ops{}",
+        let mut notes = vec![format!("{} ops", t.ops)];
+        if t.errors > 0 {
+            notes.push(format!("{} cases lost to device errors", t.errors));
+        }
+        for o in &self.in_progress {
+            notes.push(format!("{} stopped after {} cases", o.op, o.cases));
+        }
+        format!(
+            "{:<w$} {:>6} {:>6} {:>8} {:>7}  {}\n",
             "total",
             t.cases,
             t.agree,
             t.disagree,
             t.skipped,
-            t.ops,
-            if t.errors > 0 {
-                format!(", {} cases lost to device errors", t.errors)
-            } else {
-                String::new()
-            }
-        );
-        s
+            notes.join(", ")
+        )
     }
 
     /// The summary as a GitHub-flavoured markdown table: what ran where, one row per op, totals.
@@ -244,6 +249,12 @@ impl Report {
                 " (run not complete)"
             },
         );
+        if let Some(d) = m.duration_seconds {
+            let _ = writeln!(
+                s,
+                "Time budget {d:.0} s: ops taken in turns until it ran out.\n"
+            );
+        }
         s += "| op | cases | agree | disagree | skipped | note |\n|---|--:|--:|--:|--:|---|\n";
         for o in &self.ops {
             let _ = writeln!(
@@ -271,6 +282,13 @@ impl Report {
                 String::new()
             }
         );
+        for o in &self.in_progress {
+            let _ = writeln!(
+                s,
+                "\n`{}` was under way: {} cases so far, {} disagree.",
+                o.op, o.cases, o.disagree
+            );
+        }
         s
     }
 
@@ -375,6 +393,32 @@ impl Report {
         s.push_str("</testsuites>\n");
         s
     }
+}
+
+/// The width of the op column of a summary table of ops named `names`.
+pub fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
+    names.map(str::len).max().unwrap_or(2).max(5)
+}
+
+/// The header line of the summary table, names `w` wide.
+pub fn summary_header(w: usize) -> String {
+    format!(
+        "{:<w$} {:>6} {:>6} {:>8} {:>7}  note\n",
+        "op", "cases", "agree", "disagree", "skipped"
+    )
+}
+
+/// One op's line of the summary table, names `w` wide (printed as the op completes).
+pub fn summary_row(o: &OpResult, w: usize) -> String {
+    format!(
+        "{:<w$} {:>6} {:>6} {:>8} {:>7}  {}\n",
+        o.op,
+        o.cases,
+        o.agree,
+        o.disagree,
+        o.skipped,
+        note(o)
+    )
 }
 
 /// The note column of the summary: the first problem, the skip reasons, or the device's choices.

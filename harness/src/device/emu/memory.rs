@@ -3,7 +3,11 @@
 //! several host threads share it without locks; a GPU gives no stronger ordering between
 //! workgroups either.
 
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// Buffers at least this long are copied in and out on the rayon pool.
+const PARALLEL_BYTES: usize = 1 << 16;
 
 /// Where the kernarg segment sits.
 pub const KERNARG_BASE: u64 = 0x0000_7f00_0000_0000;
@@ -29,14 +33,19 @@ pub struct Region {
 impl Region {
     /// A region holding `bytes` (padded to whole dwords with zeros).
     pub fn new(name: impl Into<String>, base: u64, bytes: &[u8]) -> Region {
-        let words = bytes
-            .chunks(4)
-            .map(|c| {
-                let mut w = [0u8; 4];
-                w[..c.len()].copy_from_slice(c);
-                AtomicU32::new(u32::from_le_bytes(w))
-            })
-            .collect();
+        let whole = bytes.chunks_exact(4);
+        let tail = whole.remainder();
+        let word = |c: &[u8]| AtomicU32::new(u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+        let mut words: Vec<AtomicU32> = if bytes.len() >= PARALLEL_BYTES {
+            bytes.par_chunks_exact(4).map(word).collect()
+        } else {
+            whole.map(word).collect()
+        };
+        if !tail.is_empty() {
+            let mut w = [0u8; 4];
+            w[..tail.len()].copy_from_slice(tail);
+            words.push(AtomicU32::new(u32::from_le_bytes(w)));
+        }
         Region {
             name: name.into(),
             base,
@@ -47,11 +56,14 @@ impl Region {
 
     /// The region's bytes.
     pub fn bytes(&self) -> Vec<u8> {
-        let mut out: Vec<u8> = self
-            .words
-            .iter()
-            .flat_map(|w| w.load(Relaxed).to_le_bytes())
-            .collect();
+        let mut out = vec![0u8; self.words.len() * 4];
+        let copy =
+            |(o, w): (&mut [u8], &AtomicU32)| o.copy_from_slice(&w.load(Relaxed).to_le_bytes());
+        if out.len() >= PARALLEL_BYTES {
+            out.par_chunks_exact_mut(4).zip(&self.words).for_each(copy);
+        } else {
+            out.chunks_exact_mut(4).zip(&self.words).for_each(copy);
+        }
         out.truncate(self.len as usize);
         out
     }
@@ -71,38 +83,26 @@ pub struct AccessError(pub String);
 impl Memory {
     /// The region and dword index of `[addr, addr + 4 * dwords)`, which must be dword-aligned and
     /// lie inside one region.
+    #[inline]
     fn locate(
         &self,
         addr: u64,
         dwords: usize,
         what: &str,
     ) -> Result<(&Region, usize), AccessError> {
-        let region = self
-            .regions
-            .iter()
-            .find(|r| addr >= r.base && addr < r.base + BUFFER_STRIDE)
-            .ok_or_else(|| {
-                AccessError(format!(
-                    "{what} of {} bytes at {addr:#x} is not in any buffer of the launch",
-                    4 * dwords
-                ))
-            })?;
-        let off = addr - region.base;
-        if !off.is_multiple_of(4) {
-            return Err(AccessError(format!(
-                "{what} at {addr:#x} ({} + {off}) is not dword-aligned",
-                region.name
-            )));
+        for r in &self.regions {
+            let off = addr.wrapping_sub(r.base);
+            if off < BUFFER_STRIDE {
+                if off.is_multiple_of(4) && off + 4 * dwords as u64 <= 4 * r.words.len() as u64 {
+                    return Ok((r, (off / 4) as usize));
+                }
+                return Err(fault(r, addr, off, dwords, what));
+            }
         }
-        if off + 4 * dwords as u64 > region.len.next_multiple_of(4) {
-            return Err(AccessError(format!(
-                "{what} of {} bytes at byte {off} of buffer `{}` runs past its end ({} bytes)",
-                4 * dwords,
-                region.name,
-                region.len
-            )));
-        }
-        Ok((region, (off / 4) as usize))
+        Err(AccessError(format!(
+            "{what} of {} bytes at {addr:#x} is not in any buffer of the launch",
+            4 * dwords
+        )))
     }
 
     /// Reads `out.len()` dwords at `addr`.
@@ -122,6 +122,23 @@ impl Memory {
         }
         Ok(())
     }
+}
+
+/// Why an access at byte `off` of region `r` fails (kept out of the hot path).
+#[cold]
+fn fault(r: &Region, addr: u64, off: u64, dwords: usize, what: &str) -> AccessError {
+    if !off.is_multiple_of(4) {
+        return AccessError(format!(
+            "{what} at {addr:#x} ({} + {off}) is not dword-aligned",
+            r.name
+        ));
+    }
+    AccessError(format!(
+        "{what} of {} bytes at byte {off} of buffer `{}` runs past its end ({} bytes)",
+        4 * dwords,
+        r.name,
+        r.len
+    ))
 }
 
 #[cfg(test)]

@@ -127,9 +127,10 @@ impl Default for EmuDevice {
 }
 
 impl EmuDevice {
-    /// An emulated gfx1100 using every host core for launches with many workgroups.
+    /// An emulated gfx1100 running the workgroups of a launch on the rayon pool (every core, or
+    /// `--jobs`).
     pub fn new() -> EmuDevice {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = rayon::current_num_threads();
         EmuDevice {
             info: DeviceInfo {
                 backend: Backend::Emu,
@@ -153,7 +154,8 @@ impl EmuDevice {
         self
     }
 
-    /// Sets the number of host threads a launch may use.
+    /// Sets the number of host threads a launch may use: 1 runs the workgroups in order on the
+    /// calling thread; more uses the rayon pool the launch is made from.
     pub fn with_threads(mut self, threads: usize) -> EmuDevice {
         self.threads = threads.max(1);
         self
@@ -240,7 +242,7 @@ impl Device for EmuDevice {
     }
 }
 
-/// Runs every workgroup of `launch`, spread over up to `threads` host threads, then copies the
+/// Runs every workgroup of `launch` (on the rayon pool unless `threads` is 1), then copies the
 /// output buffers back.
 fn run_launch(
     prog: &Program,
@@ -262,35 +264,25 @@ fn run_launch(
     }
     let mem = Memory { regions };
     let groups = launch.workgroups;
-    // Below a few workgroups a thread costs more than it saves.
-    let threads = threads.min((groups as usize / 8).max(1));
-    let chunk = groups.div_ceil(threads as u32).max(1);
-    let run_chunk = |first: u32| -> Result<(), String> {
-        let mut wave = exec::WaveState::new(prog.desc.vgprs, prog.desc.lds_size);
-        for wg in first..(first + chunk).min(groups) {
-            wave.run(prog, wg, KERNARG_BASE, &mem, step_limit, quirks)?;
-        }
-        Ok(())
+    let run_range = |wave: &mut exec::WaveState, mut range: std::ops::Range<u32>| {
+        range.try_for_each(|wg| wave.run(prog, wg, KERNARG_BASE, &mem, step_limit, quirks))
     };
-    let result = if threads <= 1 {
-        run_chunk(0)
+    let new_wave = || exec::WaveState::new(prog.desc.vgprs, prog.desc.lds_size);
+    // Below a few workgroups a task costs more than it saves. The first failing workgroup (in
+    // order) is the one reported, whatever the number of threads.
+    let result = if threads <= 1 || groups < 16 {
+        run_range(&mut new_wave(), 0..groups)
     } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads as u32)
-                .map(|t| {
-                    let run_chunk = &run_chunk;
-                    s.spawn(move || run_chunk(t * chunk))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err("an emulator thread panicked".into()))
-                })
-                .collect::<Result<Vec<()>, String>>()
-                .map(|_| ())
-        })
+        use rayon::prelude::*;
+        const PER_TASK: u32 = 8;
+        (0..groups.div_ceil(PER_TASK))
+            .into_par_iter()
+            .map_init(new_wave, |wave, t| {
+                run_range(wave, t * PER_TASK..((t + 1) * PER_TASK).min(groups))
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect::<Result<(), String>>()
     };
     result.map_err(|e| DeviceError::Launch(format!("kernel `{}`: {e}", launch.kernel)))?;
     for (b, r) in launch.buffers.iter_mut().zip(&mem.regions[1..]) {

@@ -1,0 +1,352 @@
+//! The run as a stream (DESIGN.md section 9): each op's cases are generated, launched, checked
+//! against the model and folded into the op's results in chunks of at most [`RunConfig::chunk`]
+//! cases, so memory is bounded by the chunk, never by `--cases`.
+//!
+//! Generation and the check (model, diff, legal-outcome search) run on the rayon pool; the
+//! device runs on the calling thread, and the check of chunk k runs while the device works on
+//! chunk k+1. Each case's verdict is a pure function of the case and the device's outcome, and
+//! verdicts are folded in case order on the calling thread, so results do not depend on the
+//! number of threads or the chunk size.
+
+use super::report::{Mismatch, OpResult, VariantResult, MAX_LISTED_DIFFERENCES};
+use super::{diff, launch, legal, RunConfig};
+use crate::case::{CaseFile, DeviceOutcome};
+use crate::corpus::{self, VariantPlan};
+use crate::device::{Device, ModuleId};
+use ds_kernels::generator;
+use ds_reference::isa::DsOp;
+use ds_reference::wave::{Case, Outcome};
+use rayon::prelude::*;
+
+/// Mismatching cases of one op that get a case file and a place in the reports; further
+/// mismatches are counted (in `disagree` and `unlisted_mismatches`) but not kept, so a device that
+/// disagrees on every case of a million-case run does not fill the memory or the disk.
+pub const MAX_LISTED_MISMATCHES: usize = 200;
+
+/// One op under way: its corpus plan, its results so far, and the next case of each variant.
+#[derive(Debug)]
+pub(super) struct OpState {
+    pub op: DsOp,
+    pub plans: Vec<VariantPlan>,
+    pub res: OpResult,
+    /// The next case index of each variant (a `--duration` run goes on past the plan's count).
+    pub next: Vec<usize>,
+}
+
+impl OpState {
+    pub fn new(op: DsOp, cfg: &RunConfig) -> OpState {
+        let plans = corpus::plan(op, cfg.seed, cfg.cases_per_op);
+        let variants = plans
+            .iter()
+            .map(|p| {
+                let inst = p.variant.inst();
+                VariantResult {
+                    tag: p.tag.clone(),
+                    inst: generator::test_inst(&p.variant).unwrap_or(inst).to_string(),
+                    lds_size: p.variant.lds_size,
+                    mode: p.variant.mode,
+                    cases: 0,
+                    agree: 0,
+                    disagree: 0,
+                    skipped: 0,
+                    error: None,
+                }
+            })
+            .collect();
+        OpState {
+            op,
+            next: vec![0; plans.len()],
+            plans,
+            res: OpResult {
+                op: op.name().to_string(),
+                variants,
+                ..OpResult::default()
+            },
+        }
+    }
+
+    /// The chunks of one round: for each variant, its plan's count of cases from where it
+    /// stands, split into chunks of at most `chunk` cases. A plain run has one round; a
+    /// `--duration` run goes round after round.
+    pub fn round(&mut self, chunk: usize) -> Vec<ChunkSpec> {
+        let mut out = Vec::new();
+        for (vi, p) in self.plans.iter().enumerate() {
+            let (start, end) = (self.next[vi], self.next[vi] + p.count);
+            let mut at = start;
+            while at < end {
+                let len = chunk.min(end - at);
+                out.push(ChunkSpec {
+                    variant: vi,
+                    start: at,
+                    len,
+                });
+                at += len;
+            }
+            self.next[vi] = end;
+        }
+        out
+    }
+}
+
+/// Cases `start..start + len` of variant `variant` of an op.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ChunkSpec {
+    pub variant: usize,
+    pub start: usize,
+    pub len: usize,
+}
+
+/// What one case came to.
+#[derive(Debug)]
+enum Verdict {
+    /// Device and model agree; `shared` when active lanes shared bytes; `choice` when the device
+    /// took another legal outcome than the model's.
+    Agree {
+        shared: bool,
+        choice: Option<String>,
+    },
+    /// The model does not cover the case.
+    Skipped(&'static str),
+    /// They disagree (boxed: rare, and large).
+    Disagree(Box<Disagreement>),
+}
+
+#[derive(Debug)]
+struct Disagreement {
+    case: Case,
+    expected: Outcome,
+    device: Outcome,
+    diffs: Vec<diff::Difference>,
+    shared: bool,
+    note: Option<String>,
+}
+
+/// A chunk launched, waiting for its check.
+#[derive(Debug)]
+pub(super) struct Launched {
+    /// Which op state it belongs to.
+    pub state: usize,
+    pub spec: ChunkSpec,
+    pub cases: Vec<Case>,
+    pub outcomes: Result<Vec<Outcome>, String>,
+}
+
+/// A chunk checked, ready to fold.
+#[derive(Debug)]
+pub(super) struct Checked {
+    state: usize,
+    spec: ChunkSpec,
+    verdicts: Result<Vec<Verdict>, String>,
+}
+
+impl Checked {
+    /// The op state the chunk belongs to.
+    pub fn state(&self) -> usize {
+        self.state
+    }
+
+    /// Cases in the chunk.
+    pub fn len(&self) -> usize {
+        self.spec.len
+    }
+}
+
+/// Builds the cases of `spec`, on the rayon pool.
+pub(super) fn generate(plan: &VariantPlan, spec: ChunkSpec) -> Vec<Case> {
+    (spec.start..spec.start + spec.len)
+        .into_par_iter()
+        .map(|i| plan.case(i))
+        .collect()
+}
+
+/// Checks a launched chunk against the model, on the rayon pool.
+pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked {
+    let verdicts = l.outcomes.map(|outcomes| {
+        l.cases
+            .into_par_iter()
+            .zip(outcomes)
+            .map(|(case, dev)| verdict(cfg, plan, case, dev))
+            .collect()
+    });
+    Checked {
+        state: l.state,
+        spec: l.spec,
+        verdicts,
+    }
+}
+
+fn verdict(cfg: &RunConfig, plan: &VariantPlan, case: Case, dev: Outcome) -> Verdict {
+    let v = &plan.variant;
+    let inst = v.inst();
+    let expected = match (cfg.expect)(&inst, v.mode, &case) {
+        Ok(o) => o,
+        Err(u) => return Verdict::Skipped(u.why),
+    };
+    let diffs = diff::diff(inst.info(), case.wave.exec, &expected, &dev);
+    let shared = legal::lanes_share_bytes(v, &case);
+    if diffs.is_empty() {
+        return Verdict::Agree {
+            shared,
+            choice: None,
+        };
+    }
+    let note = match (cfg.judge)(v, &case, &expected, &dev) {
+        legal::Legality::Legal(choice) => {
+            return Verdict::Agree {
+                shared,
+                choice: Some(choice),
+            }
+        }
+        legal::Legality::Illegal(_) => None,
+        legal::Legality::Undecided(why) => Some(format!("legal-outcome search undecided: {why}")),
+    };
+    Verdict::Disagree(Box::new(Disagreement {
+        case,
+        expected,
+        device: dev,
+        diffs,
+        shared,
+        note,
+    }))
+}
+
+/// The device side of a run, for case files of mismatches.
+#[derive(Debug)]
+pub(super) struct DeviceNames {
+    pub backend: String,
+    pub name: String,
+}
+
+/// Folds a checked chunk into its op's results, in case order; writes the case file of each
+/// listed mismatch. Returns the chunk's disagreements.
+pub(super) fn fold(
+    cfg: &RunConfig,
+    states: &mut [OpState],
+    c: Checked,
+    names: &DeviceNames,
+) -> usize {
+    let st = &mut states[c.state];
+    let plan = &st.plans[c.spec.variant];
+    let res = &mut st.res;
+    let vr = &mut res.variants[c.spec.variant];
+    vr.cases += c.spec.len;
+    res.cases += c.spec.len;
+    let verdicts = match c.verdicts {
+        Ok(v) => v,
+        Err(e) => {
+            vr.error.get_or_insert(e);
+            res.errors += c.spec.len;
+            return 0;
+        }
+    };
+    let mut disagree = 0;
+    for (k, v) in verdicts.into_iter().enumerate() {
+        let i = c.spec.start + k;
+        match v {
+            Verdict::Agree { shared, choice } => {
+                vr.agree += 1;
+                res.agree += 1;
+                res.same_address += usize::from(shared);
+                match choice {
+                    Some(c) => *res.choices.entry(c).or_default() += 1,
+                    None if shared => *res.choices.entry(legal::ASCENDING.into()).or_default() += 1,
+                    None => {}
+                }
+            }
+            Verdict::Skipped(why) => {
+                vr.skipped += 1;
+                res.skipped += 1;
+                *res.skip_reasons.entry(why.to_string()).or_default() += 1;
+            }
+            Verdict::Disagree(d) => {
+                disagree += 1;
+                vr.disagree += 1;
+                res.disagree += 1;
+                res.same_address += usize::from(d.shared);
+                if res.mismatches.len() >= MAX_LISTED_MISMATCHES {
+                    res.unlisted_mismatches += 1;
+                    continue;
+                }
+                let id = plan.id(i);
+                let mut file = CaseFile::new(&id, cfg.seed, plan.variant, d.case);
+                file.expected = Some(d.expected);
+                file.device = Some(DeviceOutcome {
+                    backend: names.backend.clone(),
+                    name: names.name.clone(),
+                    outcome: d.device,
+                });
+                let path = cfg.out_dir.join(st.op.name()).join(format!("{id}.json"));
+                let replay = format!(
+                    "ds-harness replay {} --backend {}",
+                    path.display(),
+                    names.backend
+                );
+                file.replay = Some(replay.clone());
+                let written = file.write(&path).is_ok();
+                res.mismatches.push(Mismatch {
+                    id,
+                    variant: plan.tag.clone(),
+                    path: written.then(|| path.display().to_string()),
+                    replay,
+                    differences: d
+                        .diffs
+                        .iter()
+                        .take(MAX_LISTED_DIFFERENCES)
+                        .copied()
+                        .collect(),
+                    total_differences: d.diffs.len(),
+                    note: d.note,
+                });
+            }
+        }
+    }
+    disagree
+}
+
+/// The pipeline: at most one chunk launched and not yet checked.
+#[derive(Debug, Default)]
+pub(super) struct Pipeline {
+    pending: Option<Launched>,
+}
+
+impl Pipeline {
+    /// Launches `cases` (chunk `spec` of op state `state`) on the device while the previous
+    /// chunk is checked on the pool; returns the previous chunk's check, if there was one.
+    #[allow(clippy::too_many_arguments)]
+    pub fn push(
+        &mut self,
+        cfg: &RunConfig,
+        states: &[OpState],
+        device: &mut dyn Device,
+        module: ModuleId,
+        state: usize,
+        spec: ChunkSpec,
+        cases: Vec<Case>,
+    ) -> Option<Checked> {
+        let previous = self.pending.take();
+        let mut checked = None;
+        let variant = states[state].plans[spec.variant].variant;
+        let outcomes = rayon::in_place_scope(|s| {
+            if let Some(p) = previous {
+                let plan = &states[p.state].plans[p.spec.variant];
+                let slot = &mut checked;
+                s.spawn(move |_| *slot = Some(check(cfg, plan, p)));
+            }
+            launch(device, module, &variant, &cases)
+        });
+        self.pending = Some(Launched {
+            state,
+            spec,
+            cases,
+            outcomes,
+        });
+        checked
+    }
+
+    /// Checks the chunk still pending, if any.
+    pub fn drain(&mut self, cfg: &RunConfig, states: &[OpState]) -> Option<Checked> {
+        self.pending
+            .take()
+            .map(|p| check(cfg, &states[p.state].plans[p.spec.variant], p))
+    }
+}
