@@ -181,13 +181,12 @@ fn a_killed_run_leaves_whole_reports_and_the_rows_of_the_ops_it_finished() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Kill it once the first op is reported done (the results are rewritten after every op).
+    // Kill it once the first op is reported done (the results are rewritten after every op, JSON,
+    // then JUnit, then markdown: wait for the last of them, or a busy machine can kill the run
+    // between two rewrites).
     let start = Instant::now();
     loop {
-        let done = std::fs::read_to_string(&json)
-            .ok()
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-            .is_some_and(|v| v["ops"].as_array().is_some_and(|o| !o.is_empty()));
+        let done = std::fs::read_to_string(&md).is_ok_and(|t| t.contains("| `ds_add_u32` |"));
         if done {
             break;
         }
