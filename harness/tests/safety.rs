@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{ds_harness_no_env as ds, stderr, temp_dir};
+use common::{ds_harness_env as ds_env, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use std::fs;
 use std::os::unix::fs::{symlink, FileTypeExt, MetadataExt};
 use std::path::Path;
@@ -153,4 +153,163 @@ fn bad_output_paths_are_refused_before_anything_runs() {
     assert!(!dir.join("no").exists(), "no directory is created");
     assert!(!dir.join("a").exists(), "no directory is created");
     assert!(!dir.join("r").exists());
+}
+
+// Finding 2: a DS_HARNESS_HIP_LIB that does not load is an error naming it, never a silent
+// substitute (this machine has Debian's libamdhip64-5, which would otherwise load).
+#[test]
+fn a_hip_lib_override_that_does_not_load_is_an_error_naming_it() {
+    let dir = temp_dir("safety-override");
+    let out_dir = dir.join("out");
+    for lib in ["/nonexistent/libamdhip64.so", "/etc/passwd", "libz.so.1"] {
+        let env = [("DS_HARNESS_HIP_LIB", lib)];
+        let info = ds_env(&["info"], &env);
+        let (so, se) = (stdout(&info), stderr(&info));
+        assert_eq!(code(&info), 3, "info with {lib}: {so}{se}");
+        assert!(
+            so.contains(&format!("DS_HARNESS_HIP_LIB: {lib}: NOT loaded")),
+            "{so}"
+        );
+        assert!(!so.contains("HIP library: libamdhip64"), "{so}");
+        let json = ds_env(&["info", "--json"], &env);
+        let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+        assert_eq!(v["override_lib"]["path"], lib);
+        assert_eq!(v["override_lib"]["loaded"], false);
+        assert!(v["library"].is_null(), "{v}");
+        for backend in ["auto", "hip"] {
+            let run = ds_env(
+                &[
+                    "run",
+                    "--backend",
+                    backend,
+                    "--op",
+                    "ds_add_u32",
+                    "--cases",
+                    "2",
+                    "--out",
+                    s(&out_dir),
+                ],
+                &env,
+            );
+            let se = stderr(&run);
+            assert_eq!(code(&run), 3, "run --backend {backend} with {lib}: {se}");
+            assert!(se.contains(&format!("DS_HARNESS_HIP_LIB={lib}")), "{se}");
+            assert!(!se.contains("backend: emu"), "no silent emulated run: {se}");
+        }
+    }
+}
+
+#[test]
+fn a_hip_lib_override_that_loads_is_shown_by_info() {
+    let Some(lib) = common::standin_lib() else {
+        return;
+    };
+    let info = ds_env(&["info", "--json"], &[("DS_HARNESS_HIP_LIB", &lib)]);
+    assert_eq!(code(&info), 0, "{}", stderr(&info));
+    let v: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    assert_eq!(v["override_lib"]["loaded"], true);
+    assert!(v["override_lib"]["error"].is_null());
+    assert!(
+        v["library"]["path"].as_str().unwrap().starts_with(&lib),
+        "{v}"
+    );
+}
+
+// Finding 8: an explicit --device that cannot be honoured is an error, not an emulated run.
+#[test]
+fn an_explicit_device_that_cannot_be_honoured_is_an_error() {
+    let dir = temp_dir("safety-device");
+    let base = ["--op", "ds_add_u32", "--cases", "2", "--out", s(&dir)];
+    let run = |extra: &[&str], env: &[(&str, &str)]| {
+        let mut a = vec!["run"];
+        a.extend_from_slice(extra);
+        a.extend_from_slice(&base);
+        ds_env(&a, env)
+    };
+    // No GPU here: device 5 does not exist.
+    let out = run(&["--device", "5"], &[]);
+    let se = stderr(&out);
+    assert_eq!(code(&out), 3, "{se}");
+    assert!(
+        se.contains("--device 5") && se.contains("no device 5"),
+        "{se}"
+    );
+    assert!(!se.contains("backend: emu"), "{se}");
+    // --device means nothing to the emulated device.
+    let out = run(&["--backend", "emu", "--device", "0"], &[]);
+    let se = stderr(&out);
+    assert_eq!(code(&out), 2, "{se}");
+    assert!(
+        se.contains("--device 0") && se.contains("--backend emu"),
+        "{se}"
+    );
+    // Through the stand-in: device 1 claims another arch; asking for it is refused.
+    if let Some(lib) = common::standin_lib() {
+        let out = run(&["--device", "1"], &[("DS_HARNESS_HIP_LIB", &lib)]);
+        let se = stderr(&out);
+        assert_eq!(code(&out), 3, "{se}");
+        assert!(
+            se.contains("HIP device 1") && se.contains("not usable"),
+            "{se}"
+        );
+    }
+}
+
+// Finding 7: a bad DS_HARNESS_HIP_TIMEOUT is bad input (exit 2) for every backend that may use
+// HIP, found before anything runs, also when auto would not have used HIP.
+#[test]
+fn a_bad_hip_timeout_is_bad_input_for_run_and_replay() {
+    let dir = temp_dir("safety-timeout");
+    let case = write_case(&dir, "c.json", &sample_case_json());
+    for args in [
+        vec![
+            "run",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "2",
+            "--out",
+            s(&dir),
+        ],
+        vec![
+            "run",
+            "--backend",
+            "hip",
+            "--op",
+            "ds_add_u32",
+            "--out",
+            s(&dir),
+        ],
+        vec!["replay", s(&case)],
+    ] {
+        for bad in ["soon", "0", "-1", "inf"] {
+            let out = ds_env(&args, &[("DS_HARNESS_HIP_TIMEOUT", bad)]);
+            let se = stderr(&out);
+            assert_eq!(code(&out), 2, "{args:?} with {bad}: {se}");
+            assert!(se.contains("DS_HARNESS_HIP_TIMEOUT"), "{se}");
+        }
+    }
+    // The emulated device does not read it.
+    let out = ds_env(
+        &["replay", s(&case), "--backend", "emu"],
+        &[("DS_HARNESS_HIP_TIMEOUT", "soon")],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+/// A valid case file's JSON text: the first default-corpus case of `ds_add_u32`, as `run`
+/// writes a mismatching case.
+fn sample_case_json() -> String {
+    use ds_harness::case::CaseFile;
+    use ds_harness::corpus;
+    let op = ds_reference::isa::DsOp::from_name("ds_add_u32").unwrap();
+    let vcs = corpus::for_op(op, corpus::DEFAULT_SEED, 4);
+    let (vc, gc) = (&vcs[0], &vcs[0].cases[0]);
+    CaseFile::new(&gc.id, corpus::DEFAULT_SEED, vc.variant, gc.case.clone()).to_json()
+}
+
+fn write_case(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.join(name);
+    fs::write(&p, text).unwrap();
+    p
 }

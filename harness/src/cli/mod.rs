@@ -22,6 +22,15 @@ pub const EXIT_USAGE: u8 = 2;
 /// The requested backend is not available.
 pub const EXIT_BACKEND: u8 = 3;
 
+/// The exit code of a device error: 2 for a bad request (a flag or environment value), else 3.
+pub fn device_exit(e: &crate::device::DeviceError) -> ExitCode {
+    ExitCode::from(if e.is_bad_request() {
+        EXIT_USAGE
+    } else {
+        EXIT_BACKEND
+    })
+}
+
 /// Differential test harness for the gfx1100 (RDNA3) LDS / data-share (DS) instructions.
 #[derive(Debug, Parser)]
 #[command(name = "ds-harness", version, about, long_about = None)]

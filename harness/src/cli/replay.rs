@@ -2,7 +2,7 @@
 //! them side by side: every active lane's vdst (and addr when the op writes it), inactive lanes
 //! only where they changed, and the LDS words that differ or changed.
 
-use super::{EXIT_BACKEND, EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
+use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::case::CaseFile;
 use crate::device::{self, BackendChoice};
 use crate::run::{self, diff, legal, RunError};
@@ -32,7 +32,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
-            return Ok(ExitCode::from(EXIT_BACKEND));
+            return Ok(super::device_exit(&e));
         }
     };
     let mut dev = opened.device;
@@ -49,7 +49,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         Ok(o) => o,
         Err(RunError::Device(e)) => {
             eprintln!("error: {e}");
-            return Ok(ExitCode::from(EXIT_BACKEND));
+            return Ok(super::device_exit(&e));
         }
         Err(e) => return Err(e.into()),
     };

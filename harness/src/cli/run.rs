@@ -3,7 +3,7 @@
 //! printing each op's row of the summary table as the op completes, then the totals and the
 //! mismatching cases with their replay commands (exit 1), else exit 0.
 
-use super::{EXIT_BACKEND, EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
+use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::corpus::{DEFAULT_CASES_PER_OP, DEFAULT_SEED};
 use crate::device::{self, BackendChoice};
 use crate::output::{check_distinct, Dash, OutputDir, OutputError, OutputPath};
@@ -141,7 +141,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
-            return Ok(ExitCode::from(EXIT_BACKEND));
+            return Ok(super::device_exit(&e));
         }
     };
     let mut device = opened.device;
@@ -194,7 +194,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         Ok(r) => r,
         Err(RunError::Device(e)) => {
             eprintln!("error: {e}");
-            return Ok(ExitCode::from(EXIT_BACKEND));
+            return Ok(super::device_exit(&e));
         }
         Err(e) => return Err(e.into()),
     };
