@@ -313,3 +313,39 @@ fn write_case(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
     fs::write(&p, text).unwrap();
     p
 }
+
+// Finding 3: an empty selection succeeds with valid empty reports and builds no code object.
+#[test]
+fn an_empty_shard_writes_valid_empty_reports_and_exits_0() {
+    let dir = temp_dir("safety-empty");
+    let (json, junit, md) = (dir.join("r.json"), dir.join("r.xml"), dir.join("r.md"));
+    for shard in ["2/2", "118/118"] {
+        let out = ds(&[
+            "run",
+            "--op",
+            "ds_add_u32",
+            "--shard",
+            shard,
+            "--out",
+            s(&dir.join("out")),
+            "--json",
+            s(&json),
+            "--junit",
+            s(&junit),
+            "--markdown",
+            s(&md),
+        ]);
+        let se = stderr(&out);
+        assert_eq!(code(&out), 0, "--shard {shard}: {se}");
+        assert!(se.contains("nothing to run"), "{se}");
+        assert!(!se.contains("rejected"), "{se}");
+        let v: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(v["complete"], true);
+        assert_eq!(v["totals"]["ops"], 0);
+        assert_eq!(v["ops"].as_array().unwrap().len(), 0);
+        let xml = fs::read_to_string(&junit).unwrap();
+        roxmltree::Document::parse(&xml).expect("well-formed JUnit");
+        assert!(fs::read_to_string(&md).unwrap().contains("total"));
+    }
+}

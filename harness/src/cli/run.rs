@@ -149,7 +149,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     eprintln!("backend: {} ({})", info.backend, opened.reason);
     if ops.is_empty() {
         eprintln!(
-            "shard {} has no ops ({} selected in all): nothing to run",
+            "shard {} has no ops ({} selected in all): nothing to run; the reports are written \
+             empty and the run succeeds",
             shard.map(|s| s.to_string()).unwrap_or_default(),
             select_ops(&args.ops).map_or(0, |o| o.len())
         );
