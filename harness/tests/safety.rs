@@ -349,3 +349,214 @@ fn an_empty_shard_writes_valid_empty_reports_and_exits_0() {
         assert!(fs::read_to_string(&md).unwrap().contains("total"));
     }
 }
+
+/// `text` (a case file) with `"bogus": 1` added to the object at `path` (object keys, or array
+/// indices as numbers).
+fn with_unknown_field(text: &str, path: &[&str]) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+    let mut at = &mut v;
+    for key in path {
+        at = match key.parse::<usize>() {
+            Ok(i) => &mut at[i],
+            Err(_) => &mut at[*key],
+        };
+    }
+    at.as_object_mut()
+        .unwrap_or_else(|| panic!("{path:?} is an object"))
+        .insert("bogus".into(), 1.into());
+    serde_json::to_string_pretty(&v).unwrap()
+}
+
+// Finding 4: every object of a case file rejects unknown fields, not only the top level.
+#[test]
+fn nested_unknown_fields_in_a_case_file_are_rejected() {
+    let dir = temp_dir("safety-unknown");
+    let mut base: serde_json::Value = serde_json::from_str(&sample_case_json()).unwrap();
+    // Attach results, so their objects are probed too.
+    let outcome = serde_json::json!({
+        "lds": base["case"]["lds"].clone(),
+        "vdst": vec![[0u32; 4]; 32],
+        "addr": vec![0u32; 32],
+    });
+    base["expected"] = outcome.clone();
+    base["device"] = serde_json::json!({"backend": "emu", "name": "x", "outcome": outcome});
+    let base = serde_json::to_string_pretty(&base).unwrap();
+    let ok = write_case(&dir, "ok.json", &base);
+    assert_eq!(code(&ds(&["eval", s(&ok)])), 0);
+    let places: [&[&str]; 11] = [
+        &[],
+        &["variant"],
+        &["variant", "mode"],
+        &["case"],
+        &["case", "lds"],
+        &["case", "wave"],
+        &["case", "wave", "lanes", "5"],
+        &["expected"],
+        &["expected", "lds"],
+        &["device"],
+        &["device", "outcome"],
+    ];
+    for place in places {
+        let path = write_case(&dir, "bad.json", &with_unknown_field(&base, place));
+        for cmd in ["eval", "replay"] {
+            let out = ds(&[cmd, s(&path), "--backend", "emu"][..if cmd == "eval" { 2 } else { 4 }]);
+            let se = stderr(&out);
+            assert_eq!(code(&out), 2, "{cmd} with bogus in {place:?}: {se}");
+            assert!(se.contains("unknown field `bogus`"), "{place:?}: {se}");
+            assert!(se.contains("bad.json:"), "names the file and line: {se}");
+        }
+    }
+}
+
+// Finding 5: one validation for every reader; LDS sizes a kernel cannot allocate are refused by
+// eval as by replay, with the field to fix.
+#[test]
+fn impossible_lds_sizes_are_refused_by_eval_and_replay_alike() {
+    let dir = temp_dir("safety-lds");
+    for size in [0u32, 65540, 131072] {
+        let mut v: serde_json::Value = serde_json::from_str(&sample_case_json()).unwrap();
+        v["variant"]["lds_size"] = size.into();
+        v["case"]["lds"] = serde_json::json!({"size": size, "words": []});
+        let path = write_case(&dir, "c.json", &v.to_string());
+        for args in [
+            vec!["eval", s(&path)],
+            vec!["replay", s(&path), "--backend", "emu"],
+        ] {
+            let out = ds(&args);
+            let se = stderr(&out);
+            assert_eq!(code(&out), 2, "{args:?} lds_size {size}: {se}");
+            assert!(se.contains(&format!("variant.lds_size is {size}")), "{se}");
+            assert!(se.contains("between 4 and 65536"), "{se}");
+            assert!(!se.contains("--lds-size"), "replay has no such flag: {se}");
+        }
+    }
+    // Offsets the op cannot take are refused the same way.
+    let mut v: serde_json::Value = serde_json::from_str(&sample_case_json()).unwrap();
+    v["variant"]["op"] = "ds_nop".into();
+    v["variant"]["offset0"] = 4.into();
+    let path = write_case(&dir, "c.json", &v.to_string());
+    let out = ds(&["eval", s(&path)]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("variant.offset0 4"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+// Finding 9: eval prints the instruction with the registers the kernel really uses.
+#[test]
+fn eval_prints_the_kernels_registers_not_v0_everywhere() {
+    use ds_harness::case::CaseFile;
+    use ds_harness::corpus;
+    let dir = temp_dir("safety-eval-regs");
+    let op = ds_reference::isa::DsOp::from_name("ds_load_b64").unwrap();
+    let vcs = corpus::for_op(op, corpus::DEFAULT_SEED, 4);
+    let (vc, gc) = (&vcs[0], &vcs[0].cases[0]);
+    let file = CaseFile::new(&gc.id, 1, vc.variant, gc.case.clone());
+    let path = write_case(&dir, "c.json", &file.to_json());
+    let out = ds(&["eval", s(&path)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let inst = v["inst"].as_str().unwrap();
+    let kernel = ds_kernels::generator::test_inst(&vc.variant)
+        .unwrap()
+        .to_string();
+    assert_eq!(inst, kernel);
+    assert!(!inst.contains("v[0:1], v0"), "{inst}");
+}
+
+// Finding 10: the small ones.
+#[test]
+fn kernel_offsets_must_fit_the_ops_offset_form() {
+    let out = ds(&["kernel", "ds_store_2addr_b32", "--offset", "8", "--listing"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("--offset0 N --offset1 M"),
+        "{}",
+        stderr(&out)
+    );
+    let out = ds(&["kernel", "ds_add_u32", "--offset1", "8", "--listing"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("use --offset N"), "{}", stderr(&out));
+    let out = ds(&["kernel", "ds_add_u32", "--lds-size", "6", "--listing"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("--lds-size 6"), "{}", stderr(&out));
+    let out = ds(&[
+        "kernel",
+        "ds_store_2addr_b32",
+        "--offset0",
+        "8",
+        "--listing",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("offset0:8"), "{}", stdout(&out));
+}
+
+#[test]
+fn op_globs_match_legacy_names_and_say_what_they_do_not_support() {
+    let dir = temp_dir("safety-glob");
+    let out = ds(&[
+        "run",
+        "--backend",
+        "emu",
+        "--op",
+        "ds_write_b3?",
+        "--cases",
+        "2",
+        "--out",
+        s(&dir),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("ds_store_b32 "), "{}", stdout(&out));
+    for pattern in ["ds_[as]*", "ds_{add,sub}_u32"] {
+        let out = ds(&["run", "--backend", "emu", "--op", pattern, "--out", s(&dir)]);
+        assert_eq!(code(&out), 2);
+        assert!(stderr(&out).contains("not supported"), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn doc_with_a_missing_recordings_dir_is_an_error() {
+    let out = ds(&[
+        "doc",
+        "ds_add_u32",
+        "--recordings",
+        "/nonexistent/recordings",
+    ]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--recordings /nonexistent/recordings"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn asm_quotes_long_lines_briefly_and_numbers_non_utf8_lines() {
+    let long = format!("ds_add_u32 {}\n", "v".repeat(1 << 20));
+    let out = common::ds_harness(&["asm"], &long);
+    assert_eq!(code(&out), 2);
+    assert!(
+        out.stderr.len() < 2000,
+        "{} bytes of stderr",
+        out.stderr.len()
+    );
+    assert!(stderr(&out).contains("bytes in all"), "{}", stderr(&out));
+    let out = common::run_bytes(
+        env!("CARGO_BIN_EXE_ds-harness"),
+        &["asm"],
+        b"ds_nop\n\xff\xfe\nds_nop\n",
+    );
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("<stdin>:2: error: not UTF-8"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        stdout(&out).lines().count(),
+        2,
+        "the other lines are still assembled"
+    );
+}

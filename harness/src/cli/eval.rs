@@ -26,7 +26,11 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
         Ok(outcome) => {
             let out = serde_json::json!({
                 "id": file.id,
-                "inst": inst.to_string(),
+                // The instruction as the kernel holds it (the template's registers), not the
+                // register-less form the model reads.
+                "inst": ds_kernels::generator::test_inst(&file.variant)
+                    .unwrap_or(inst)
+                    .to_string(),
                 "outcome": outcome,
             });
             let text = serde_json::to_string_pretty(&out)?;

@@ -6,7 +6,7 @@
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::output::{Dash, OutputPath};
 use ds_kernels::{code_object, generator};
-use ds_reference::isa::{suggest, DsOp};
+use ds_reference::isa::{suggest, DsOp, OffsetForm};
 use ds_reference::wave::{FpMode, Variant};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -62,6 +62,24 @@ pub fn run(args: &KernelArgs) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::from(EXIT_USAGE));
     };
+    let pair = matches!(op.info().offset, OffsetForm::Pair | OffsetForm::Stride64);
+    if pair && args.offset.is_some() {
+        eprintln!(
+            "error: {op} takes two offsets (`offset0:` and `offset1:`, in elements), not one; \
+             use --offset0 N --offset1 M"
+        );
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
+    if !pair && (args.offset0.is_some() || args.offset1.is_some()) {
+        eprintln!(
+            "error: {op} takes one 16-bit offset (`offset:`), not offset0/offset1; use --offset N"
+        );
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
+    if let Err(e) = ds_kernels::abi::check_lds_size(args.lds_size) {
+        eprintln!("error: --lds-size {}: {e}", args.lds_size);
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
     let [offset0, offset1] = match args.offset {
         Some(o) => o.to_le_bytes(),
         None => [args.offset0.unwrap_or(0), args.offset1.unwrap_or(0)],
