@@ -45,7 +45,7 @@ pub struct KernelArgs {
     pub listing: bool,
 }
 
-pub fn run(args: &KernelArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
     let Some(op) = DsOp::from_name(&args.op) else {
         let near = suggest(&args.op, 3);
         if near.is_empty() {
@@ -103,7 +103,7 @@ pub fn run(args: &KernelArgs) -> anyhow::Result<ExitCode> {
         }
     };
     if args.listing {
-        print!("{}", kernel.listing());
+        write!(out, "{}", kernel.listing())?;
     }
     if args.out.is_some() || !args.listing {
         let path = args
@@ -115,7 +115,7 @@ pub fn run(args: &KernelArgs) -> anyhow::Result<ExitCode> {
         } else {
             Dash::Stdout
         };
-        let out = match OutputPath::check("--out", &path, dash) {
+        let target = match OutputPath::check("--out", &path, dash) {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -123,7 +123,8 @@ pub fn run(args: &KernelArgs) -> anyhow::Result<ExitCode> {
             }
         };
         let bytes = code_object::write(std::slice::from_ref(&kernel));
-        out.write(&bytes)
+        target
+            .write(&bytes)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
         eprintln!(
             "wrote {} ({} bytes): kernel {}",
@@ -161,16 +162,19 @@ mod tests {
     #[test]
     fn unknown_and_unrunnable_ops_are_usage_errors() {
         assert_eq!(
-            run(&args("ds_add_rtn_u3")).unwrap(),
+            run(&args("ds_add_rtn_u3"), &mut std::io::sink()).unwrap(),
             ExitCode::from(EXIT_USAGE)
         );
         assert_eq!(
-            run(&args("ds_gws_init")).unwrap(),
+            run(&args("ds_gws_init"), &mut std::io::sink()).unwrap(),
             ExitCode::from(EXIT_USAGE)
         );
         let mut bad_lds = args("ds_add_u32");
         bad_lds.lds_size = 6;
-        assert_eq!(run(&bad_lds).unwrap(), ExitCode::from(EXIT_USAGE));
+        assert_eq!(
+            run(&bad_lds, &mut std::io::sink()).unwrap(),
+            ExitCode::from(EXIT_USAGE)
+        );
     }
 
     #[test]
@@ -180,7 +184,10 @@ mod tests {
         let mut a = args("ds_read2_b32");
         (a.offset0, a.offset1, a.lds_size, a.no_ieee) = (Some(3), Some(9), 256, true);
         a.out = Some(path.clone());
-        assert_eq!(run(&a).unwrap(), ExitCode::from(EXIT_OK));
+        assert_eq!(
+            run(&a, &mut std::io::sink()).unwrap(),
+            ExitCode::from(EXIT_OK)
+        );
         let co = code_object::read(&std::fs::read(&path).unwrap()).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert_eq!(co.kernels.len(), 1);

@@ -20,7 +20,7 @@ pub struct ReplayArgs {
     pub backend: BackendChoice,
 }
 
-pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
     let file = match CaseFile::read(&args.case) {
         Ok(f) => f,
         Err(e) => {
@@ -54,18 +54,25 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return Err(e.into()),
     };
     let diffs = diff::diff(inst.info(), file.case.wave.exec, &expected, &got);
-    print!("{}", side_by_side(&file, &expected, &got, &dev.info().name));
+    write!(
+        out,
+        "{}",
+        side_by_side(&file, &expected, &got, &dev.info().name)
+    )?;
     if diffs.is_empty() {
-        println!("AGREE: the device and the model left the same vdst, addr and LDS");
+        writeln!(
+            out,
+            "AGREE: the device and the model left the same vdst, addr and LDS"
+        )?;
         return Ok(ExitCode::from(EXIT_OK));
     }
     if let Some(choice) = legal::accepts(&file.variant, &file.case, &expected, &got) {
-        println!("AGREE on a legal alternative: {choice}");
+        writeln!(out, "AGREE on a legal alternative: {choice}")?;
         return Ok(ExitCode::from(EXIT_OK));
     }
-    println!("DISAGREE: {} differences", diffs.len());
+    writeln!(out, "DISAGREE: {} differences", diffs.len())?;
     for d in &diffs {
-        println!("  {d}");
+        writeln!(out, "  {d}")?;
     }
     Ok(ExitCode::from(EXIT_DISAGREE))
 }

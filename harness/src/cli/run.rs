@@ -115,7 +115,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs(total))
 }
 
-pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let ops = match select_ops(&args.ops) {
         Ok(ops) => ops,
         Err(e) => return usage(e),
@@ -187,9 +187,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let report = match run::run_with(&cfg, device.as_mut(), meta, &mut |event| match event {
         run::Event::Started { width: w } => {
             width = w;
-            print_now(&report::summary_header(w));
+            print_now(out, &report::summary_header(w));
         }
-        run::Event::OpDone { op, .. } => print_now(&report::summary_row(op, width)),
+        run::Event::OpDone { op, .. } => print_now(out, &report::summary_row(op, width)),
         run::Event::Recorded { .. } => recorded += 1,
     }) {
         Ok(r) => r,
@@ -199,47 +199,51 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Err(e.into()),
     };
-    print!("{}", report.summary_total(width));
+    write!(out, "{}", report.summary_total(width))?;
     if let Some(dir) = &args.record {
-        println!(
+        writeln!(
+            out,
             "recorded {recorded} ops under {}",
             dir.join(crate::record::dir_name(&info)).display()
-        );
+        )?;
     }
     let t = report.totals;
-    println!(
+    writeln!(
+        out,
         "{} cases in {:.2} s ({:.0} cases/s) on {} (seed {:#x})",
         t.cases,
         report.elapsed_seconds,
         t.cases as f64 / report.elapsed_seconds.max(1e-9),
         info.name,
         args.seed
-    );
+    )?;
     let mismatches: Vec<_> = report.ops.iter().flat_map(|o| &o.mismatches).collect();
     for m in mismatches.iter().take(LISTED_MISMATCHES) {
-        println!("\nMISMATCH {}", m.id);
+        writeln!(out, "\nMISMATCH {}", m.id)?;
         for d in &m.differences {
-            println!("  {d}");
+            writeln!(out, "  {d}")?;
         }
         if m.total_differences > m.differences.len() {
-            println!(
+            writeln!(
+                out,
                 "  ... {} more differences",
                 m.total_differences - m.differences.len()
-            );
+            )?;
         }
-        println!("  replay: {}", m.replay);
+        writeln!(out, "  replay: {}", m.replay)?;
     }
     for text in
         crate::shrink::shrink_mismatches(device.as_mut(), &report, &args.out, cfg.expect, cfg.judge)
     {
-        print!("\n{text}");
+        write!(out, "\n{text}")?;
     }
     if mismatches.len() > LISTED_MISMATCHES {
-        println!(
+        writeln!(
+            out,
             "\n... and {} more mismatching cases, all under {}",
             mismatches.len() - LISTED_MISMATCHES,
             args.out.display()
-        );
+        )?;
     }
     Ok(ExitCode::from(if report.all_agree() {
         EXIT_OK
@@ -270,9 +274,9 @@ fn check_outputs(args: &RunArgs) -> Result<(), OutputError> {
     Ok(())
 }
 
-/// Prints `text` and flushes, so a run killed later still leaves it on stdout.
-fn print_now(text: &str) {
-    let mut out = std::io::stdout().lock();
+/// Prints `text` and flushes, so a run killed later still leaves it on stdout. (`out` drops the
+/// text quietly once its reader has gone; any other error cannot stop the run here.)
+fn print_now(out: &mut impl Write, text: &str) {
     let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
 }
