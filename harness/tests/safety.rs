@@ -97,6 +97,11 @@ fn run_json_into_a_fifo_writes_one_complete_report() {
         s(&fifo),
     ]));
     assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Checked before waiting for the reader: a replaced FIFO would leave it waiting forever.
+    assert!(
+        fs::metadata(&fifo).unwrap().file_type().is_fifo(),
+        "the FIFO was replaced"
+    );
     let text = reader.join().unwrap();
     let v: serde_json::Value = serde_json::from_str(&text).expect("one JSON document");
     assert_eq!(v["complete"], true);
