@@ -88,6 +88,13 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
     let out = out.to_str().unwrap();
     let co = dir.join("k.co");
     let co = co.to_str().unwrap();
+    // Inside the fresh temp dir, so it surely does not exist (a harness that created missing
+    // directories would have made a fixed path like /nonexistent/dir exist).
+    let missing = dir.join("missing");
+    let (bad_co, bad_json) = (
+        missing.join("k.co").to_str().unwrap().to_string(),
+        missing.join("r.json").to_str().unwrap().to_string(),
+    );
     let small = ["--op", "ds_add_u32", "--cases", "4", "--out", out];
     let run = |extra: &[&str]| {
         let mut a = vec!["run"];
@@ -123,10 +130,7 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
         ("kernel", probe(0, &["kernel", "ds_add_u32", "--out", co])),
         (
             "kernel",
-            probe(
-                2,
-                &["kernel", "ds_add_u32", "--out", "/nonexistent/dir/k.co"],
-            ),
+            probe(2, &["kernel", "ds_add_u32", "--out", &bad_co]),
         ),
         ("run", runp(0, &["--backend", "emu"])),
         (
@@ -136,13 +140,7 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
                 .env("DS_HIP_STANDIN_FLIP", "1"),
         ),
         ("run", runp(2, &["--backend", "emu", "--shard", "3/2"])),
-        (
-            "run",
-            runp(
-                2,
-                &["--backend", "emu", "--json", "/nonexistent/dir/r.json"],
-            ),
-        ),
+        ("run", runp(2, &["--backend", "emu", "--json", &bad_json])),
         ("run", runp(2, &[]).env("DS_HARNESS_HIP_TIMEOUT", "soon")),
         (
             "run",
