@@ -6,8 +6,9 @@
 //! dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache); then the same names under
 //! `$ROCM_PATH/lib` and `/opt/rocm/lib`. `$DS_HARNESS_HIP_LIB` is an explicit request, so it is
 //! tried alone: when it does not load, that is the answer (an error naming it), never a silent
-//! fall back to a system library. (`DS_HARNESS_HIP_SEARCH=only-env`, once needed by tests for
-//! that, is still accepted and changes nothing.)
+//! fall back to a system library. Test-only: `DS_HARNESS_HIP_SEARCH=only-env` makes
+//! `$DS_HARNESS_HIP_LIB` the whole search of a machine with no other runtime: its failure is then
+//! "no HIP runtime", as on a machine without ROCm, not a failed override.
 
 use super::sys;
 use std::fmt;
@@ -156,9 +157,12 @@ fn candidates(
     rocm: Option<String>,
     names: &[&str],
 ) -> Vec<String> {
-    let _ = only_env; // The override is tried alone whether or not only-env is set.
+    // The override is tried alone; under only-env it is the whole (simulated) search.
     if let Some(lib) = env_lib {
         return vec![lib];
+    }
+    if only_env {
+        return Vec::new();
     }
     let mut out: Vec<String> = Vec::new();
     out.extend(names.iter().map(|n| n.to_string()));
@@ -171,8 +175,12 @@ fn candidates(
     out
 }
 
-/// The `DS_HARNESS_HIP_LIB` override, when set (non-empty).
+/// The `DS_HARNESS_HIP_LIB` override, when set (non-empty) as an override (not under the
+/// test-only `DS_HARNESS_HIP_SEARCH=only-env`, which makes it a stand-in for the system search).
 pub fn hip_override() -> Option<String> {
+    if std::env::var(ENV_SEARCH).ok().as_deref() == Some("only-env") {
+        return None;
+    }
     std::env::var(ENV_LIB).ok().filter(|s| !s.is_empty())
 }
 
