@@ -565,3 +565,34 @@ fn asm_quotes_long_lines_briefly_and_numbers_non_utf8_lines() {
         "the other lines are still assembled"
     );
 }
+
+// Finding 6: a recording that still fails although its directory passed the check says so and
+// where the results so far are, rather than an unexplained exit 2.
+#[test]
+fn a_recording_that_fails_during_the_run_says_where_the_results_are() {
+    let dir = temp_dir("safety-record-late");
+    let rec = dir.join("rec");
+    fs::create_dir(&rec).unwrap();
+    // Where the emulated device records: a file in the way of the directory.
+    use ds_harness::device::{emu::EmuDevice, Device};
+    let name = ds_harness::record::dir_name(EmuDevice::new().info());
+    fs::write(rec.join(name), "in the way").unwrap();
+    let json = dir.join("r.json");
+    let out = ds(&small_run(&[
+        "--out",
+        s(&dir.join("out")),
+        "--record",
+        s(&rec),
+        "--json",
+        s(&json),
+    ]));
+    let se = stderr(&out);
+    assert_eq!(code(&out), 2, "{se}");
+    assert!(se.contains(&format!("--record {}", s(&rec))), "{se}");
+    assert!(
+        se.contains("the ops finished before it are in the results files"),
+        "{se}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["totals"]["ops"], 1, "{v}");
+}

@@ -184,21 +184,32 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     };
     let mut width = 5;
     let mut recorded = 0;
-    let report = match run::run_with(&cfg, device.as_mut(), meta, &mut |event| match event {
-        run::Event::Started { width: w } => {
-            width = w;
-            print_now(out, &report::summary_header(w));
-        }
-        run::Event::OpDone { op, .. } => print_now(out, &report::summary_row(op, width)),
-        run::Event::Recorded { .. } => recorded += 1,
-    }) {
-        Ok(r) => r,
-        Err(RunError::Device(e)) => {
-            eprintln!("error: {e}");
-            return Ok(super::device_exit(&e));
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let report =
+        match run::run_with(&cfg, device.as_mut(), meta, &mut |event| match event {
+            run::Event::Started { width: w } => {
+                width = w;
+                print_now(out, &report::summary_header(w));
+            }
+            run::Event::OpDone { op, .. } => print_now(out, &report::summary_row(op, width)),
+            run::Event::Recorded { .. } => recorded += 1,
+        }) {
+            Ok(r) => r,
+            Err(RunError::Device(e)) => {
+                eprintln!("error: {e}");
+                return Ok(super::device_exit(&e));
+            }
+            // The directory was checked before the run; what can still fail (a full disk, a file in
+            // the way) stops the run, and says where what it found so far is.
+            Err(RunError::Record(e)) => {
+                eprintln!(
+                "error: --record {}: {e}\n(the run stopped there; the ops finished before it are \
+                 in the results files and the summary above)",
+                args.record.as_deref().unwrap_or(std::path::Path::new("")).display()
+            );
+                return Ok(ExitCode::from(EXIT_USAGE));
+            }
+            Err(e) => return Err(e.into()),
+        };
     write!(out, "{}", report.summary_total(width))?;
     if let Some(dir) = &args.record {
         writeln!(
