@@ -76,26 +76,31 @@ impl CaseFile {
                 found: file.format,
             });
         }
-        let want = file.variant.lds_size;
-        if file.case.lds.size() != want {
-            return Err(CaseFileError::Invalid {
+        validate(&file.variant, &file.case)
+            .and_then(|()| file.validate_outcomes())
+            .map_err(|message| CaseFileError::Invalid {
                 path: origin.to_path_buf(),
-                message: format!(
-                    "case.lds.size is {} but variant.lds_size is {want}; make them equal",
-                    file.case.lds.size()
-                ),
-            });
-        }
-        if let Some(why) = file.variant.op.info().hip_unsupported {
-            return Err(CaseFileError::Invalid {
-                path: origin.to_path_buf(),
-                message: format!(
-                    "{} cannot run from a compute kernel: {why}",
-                    file.variant.op
-                ),
-            });
-        }
+                message,
+            })?;
         Ok(file)
+    }
+
+    /// The results attached to the file fit its variant (their LDS images are its size).
+    fn validate_outcomes(&self) -> Result<(), String> {
+        let want = self.variant.lds_size;
+        let outcomes = [
+            ("expected", self.expected.as_ref()),
+            ("device.outcome", self.device.as_ref().map(|d| &d.outcome)),
+        ];
+        for (name, o) in outcomes {
+            if let Some(o) = o.filter(|o| o.lds.size() != want) {
+                return Err(format!(
+                    "{name}.lds.size is {} but variant.lds_size is {want}; make them equal",
+                    o.lds.size()
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Reads and parses the case file at `path`.
@@ -118,6 +123,40 @@ impl CaseFile {
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
         write_atomic(path, self.to_json().as_bytes())
     }
+}
+
+/// The one validation of a case before anything runs it (`eval`, `replay`, and every reader of a
+/// case file, through [`CaseFile::parse`]): the LDS size is one a kernel can allocate, the LDS
+/// image is that size, the offsets are legal for the op, and the op can run from a compute
+/// kernel. (Lane counts are fixed by the format: 32 lanes, 4 words per operand, checked as it is
+/// parsed.) The message names the field to change.
+pub fn validate(variant: &Variant, case: &Case) -> Result<(), String> {
+    let want = variant.lds_size;
+    if ds_kernels::abi::check_lds_size(want).is_err() {
+        return Err(format!(
+            "variant.lds_size is {want}: an LDS allocation is a multiple of 4 between 4 and {} \
+             bytes; set variant.lds_size and case.lds.size to such a size",
+            ds_kernels::abi::MAX_LDS_SIZE
+        ));
+    }
+    if case.lds.size() != want {
+        return Err(format!(
+            "case.lds.size is {} but variant.lds_size is {want}; make them equal",
+            case.lds.size()
+        ));
+    }
+    if let Some(why) = variant.op.info().hip_unsupported {
+        return Err(format!(
+            "{} cannot run from a compute kernel: {why}",
+            variant.op
+        ));
+    }
+    variant.inst().validate().map_err(|e| {
+        format!(
+            "variant.offset0 {} / offset1 {}: {e}",
+            variant.offset0, variant.offset1
+        )
+    })
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a

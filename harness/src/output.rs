@@ -177,7 +177,9 @@ impl OutputPath {
     pub fn write(&self, bytes: &[u8]) -> io::Result<()> {
         match &self.kind {
             OutputKind::Stdout => {
-                let mut out = io::stdout().lock();
+                // A reader that went away (`| head -c 4`) ends the output quietly, as for every
+                // command's stdout (cli::Out).
+                let mut out = crate::cli::Out::new(io::stdout().lock());
                 out.write_all(bytes)?;
                 out.flush()
             }

@@ -10,7 +10,8 @@
 //! stand-in device's arch (a real runtime has no such symbol; real devices are named through KFD
 //! sysfs or HSA). Every handle and pointer is checked: misuse returns HIP's error code and says why
 //! on stderr. Device 1 claims gfx1030 so the harness's arch refusal can be tested; test-only
-//! `DS_HIP_STANDIN_HANG=1` makes launches never complete.
+//! `DS_HIP_STANDIN_HANG=1` makes launches never complete; `DS_HIP_STANDIN_FLIP=1` damages every
+//! launch's LDS dump (one bit), so a disagreement can be provoked from the command line.
 //!
 //! HIP behaviours imitated (ROCm 5.2 hip_module.cpp / hip_device_runtime.cpp / hip_memory.cpp):
 //! `hipGetDeviceCount` returns `hipErrorNoDevice` with a count of 0 when no device is visible;

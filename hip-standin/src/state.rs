@@ -32,6 +32,11 @@ pub const PHYSICAL: [(&str, &str); 2] = [
 /// harness's bounded wait.
 pub const ENV_HANG: &str = "DS_HIP_STANDIN_HANG";
 
+/// Test-only: when set to 1, every launch's results are damaged (the low bit of the first LDS
+/// byte the kernel dumps is flipped), so the harness's disagreement path (exit 1) can be driven
+/// from the command line.
+pub const ENV_FLIP: &str = "DS_HIP_STANDIN_FLIP";
+
 /// What HIP names each code the stand-in returns (`hipGetErrorName`), and a sentence for it
 /// (`hipGetErrorString`).
 pub const ERRORS: [(hipError_t, &CStr, &CStr); 14] = [
@@ -150,6 +155,7 @@ pub struct State {
     events: HashMap<u64, EventEntry>,
     next_handle: u64,
     hang: bool,
+    flip: bool,
 }
 
 /// `HIP_VISIBLE_DEVICES` as HIP reads it: comma-separated ordinals; parsing stops at the first
@@ -187,6 +193,7 @@ pub fn state() -> MutexGuard<'static, State> {
                 events: HashMap::new(),
                 next_handle: 0x5eed_0000,
                 hang: std::env::var(ENV_HANG).is_ok_and(|v| v == "1"),
+                flip: std::env::var(ENV_FLIP).is_ok_and(|v| v == "1"),
             })
         })
         .lock()
@@ -489,7 +496,12 @@ impl State {
                 format!("kernel {name} on the emulated device: {e}"),
             )
         })?;
-        for (a, b) in addresses.iter().zip(launch.buffers) {
+        for (i, (a, mut b)) in addresses.iter().zip(launch.buffers).enumerate() {
+            if self.flip && i == ds_kernels::abi::LDS_OUT {
+                if let Some(first) = b.bytes.first_mut() {
+                    *first ^= 1;
+                }
+            }
             self.allocs.insert(*a, b.bytes);
         }
         Ok(())

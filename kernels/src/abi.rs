@@ -118,7 +118,7 @@ impl fmt::Display for AbiError {
             AbiError::NoCases => write!(f, "no cases to pack: a launch needs at least one"),
             AbiError::LdsSize(s) => write!(
                 f,
-                "LDS size {s} is not a multiple of 4 between 4 and {MAX_LDS_SIZE}: pick another --lds-size"
+                "LDS size {s} is not a multiple of 4 between 4 and {MAX_LDS_SIZE} bytes: pick another size"
             ),
             AbiError::CaseLdsSize { case, found, expected } => write!(
                 f,

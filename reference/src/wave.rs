@@ -16,6 +16,7 @@ pub const LANES: usize = 32;
 /// The FP mode of the kernel (RDNA3 ISA guide, "MODE" register: FP_DENORM, IEEE; set through the
 /// kernel descriptor's FLOAT_DENORM_MODE_32, FLOAT_DENORM_MODE_16_64 and ENABLE_IEEE_MODE).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FpMode {
     /// FP32 denormals are kept (input and output); when false they are flushed to zero.
     pub fp32_denormals: bool,
@@ -38,6 +39,7 @@ impl Default for FpMode {
 
 /// What one kernel is built for: the op, its offset bytes, the LDS allocation and the FP mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Variant {
     /// The instruction under test.
     #[serde(with = "op_by_name")]
@@ -65,6 +67,7 @@ impl Variant {
 
 /// One lane's registers before the instruction. Words beyond an operand's width are ignored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Lane {
     /// The ADDR register (a byte address in LDS, or a lane index for permutes).
     pub addr: u32,
@@ -78,6 +81,7 @@ pub struct Lane {
 
 /// The wave's state before the instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Wave {
     /// EXEC: bit i set means lane i is active.
     pub exec: u32,
@@ -157,6 +161,7 @@ impl Lds {
 }
 
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct LdsRepr {
     size: u32,
     words: Vec<(u32, u32)>,
@@ -198,6 +203,7 @@ impl<'de> Deserialize<'de> for Lds {
 
 /// One run of a variant: the initial LDS image and the wave.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Case {
     /// The LDS image before the instruction (its size is the variant's `lds_size`).
     pub lds: Lds,
@@ -207,6 +213,7 @@ pub struct Case {
 
 /// What the instruction left behind.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Outcome {
     /// The LDS image after the instruction.
     pub lds: Lds,

@@ -10,14 +10,21 @@ use std::process::ExitCode;
 /// Assembles each line of `input`; prints `\t<text> ; encoding: [...]` per instruction.
 pub fn assemble(input: impl BufRead, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let mut failed = 0usize;
-    for (n, line) in input.lines().enumerate() {
-        let line = line?;
+    for (n, line) in text_lines(input) {
+        let Some(line) = line? else {
+            failed += 1;
+            continue;
+        };
         match syntax::parse(&line) {
             Ok(inst) => writeln!(out, "{}", syntax::llvm_mc_line(&inst)?)?,
             Err(syntax::ParseError::Empty) => {}
             Err(e) => {
                 failed += 1;
-                eprintln!("<stdin>:{}: error: {e}\n    {}", n + 1, line.trim());
+                eprintln!(
+                    "<stdin>:{n}: error: {}\n    {}",
+                    excerpt(&e.to_string()),
+                    excerpt(line.trim())
+                );
             }
         }
     }
@@ -27,8 +34,11 @@ pub fn assemble(input: impl BufRead, out: &mut impl Write) -> anyhow::Result<Exi
 /// Decodes each line of bytes of `input`, 8 bytes per instruction; prints `\t<text>` for each.
 pub fn disassemble(input: impl BufRead, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let mut failed = 0usize;
-    for (n, line) in input.lines().enumerate() {
-        let line = line?;
+    for (n, line) in text_lines(input) {
+        let Some(line) = line? else {
+            failed += 1;
+            continue;
+        };
         let text = syntax::strip_comment(&line).trim();
         if text.is_empty() {
             continue;
@@ -43,22 +53,55 @@ pub fn disassemble(input: impl BufRead, out: &mut impl Write) -> anyhow::Result<
                         Ok(inst) => writeln!(out, "\t{inst}")?,
                         Err(e) => {
                             failed += 1;
-                            eprintln!(
-                                "<stdin>:{}: error: instruction {} on the line: {e}",
-                                n + 1,
-                                i + 1
-                            );
+                            eprintln!("<stdin>:{n}: error: instruction {} on the line: {e}", i + 1);
                         }
                     }
                 }
             }
             Err(e) => {
                 failed += 1;
-                eprintln!("<stdin>:{}: error: {e}", n + 1);
+                eprintln!("<stdin>:{n}: error: {}", excerpt(&e));
             }
         }
     }
     Ok(finish(failed))
+}
+
+/// Longest stretch of an input line quoted back in an error message.
+const QUOTED: usize = 120;
+
+/// `text` when short; else its first [`QUOTED`] characters and how long it was.
+fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(QUOTED) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}... ({} bytes in all)", &text[..end], text.len()),
+    }
+}
+
+/// The lines of `input` with their 1-based numbers: `Ok(Some(text))`, or `Ok(None)` for a line
+/// that is not UTF-8 (reported on stderr with its number and the first bad byte), or the read
+/// error.
+fn text_lines(
+    input: impl BufRead,
+) -> impl Iterator<Item = (usize, std::io::Result<Option<String>>)> {
+    input.split(b'\n').enumerate().map(|(i, bytes)| {
+        let n = i + 1;
+        let line = bytes.map(|mut b| {
+            if b.last() == Some(&b'\r') {
+                b.pop();
+            }
+            String::from_utf8(b)
+                .map_err(|e| {
+                    eprintln!(
+                        "<stdin>:{n}: error: not UTF-8 text (invalid byte at column {}); \
+                         the input is LLVM-syntax text",
+                        e.utf8_error().valid_up_to() + 1
+                    )
+                })
+                .ok()
+        });
+        (n, line)
+    })
 }
 
 fn finish(failed: usize) -> ExitCode {

@@ -14,9 +14,10 @@ pub const DEFAULT_RECORDINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../sn
 pub struct DocArgs {
     /// The op: a gfx11 or legacy mnemonic, any case.
     pub op: String,
-    /// Recordings to mark the examples with (`<DIR>/<device>/<op>.txt`).
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_RECORDINGS)]
-    pub recordings: PathBuf,
+    /// Recordings to mark the examples with (`<DIR>/<device>/<op>.txt`); default: the source
+    /// tree's snapshots/hardware, when it is there.
+    #[arg(long, value_name = "DIR")]
+    pub recordings: Option<PathBuf>,
 }
 
 pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
@@ -33,8 +34,21 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
         );
         return Ok(ExitCode::from(EXIT_USAGE));
     };
+    let dir = match &args.recordings {
+        // An explicit directory must be one; the default is used when it exists.
+        Some(d) if !d.is_dir() => {
+            eprintln!(
+                "error: --recordings {}: not a directory; name the directory holding \
+                 <device>/<op>.txt recordings (e.g. snapshots/hardware)",
+                d.display()
+            );
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+        Some(d) => d.clone(),
+        None => PathBuf::from(DEFAULT_RECORDINGS),
+    };
     let mut recordings = Vec::new();
-    for r in record::load_dir(&args.recordings) {
+    for r in record::load_dir(&dir) {
         match r {
             Ok(r) if r.op == op => recordings.push(r),
             Ok(_) => {}

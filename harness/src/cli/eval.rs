@@ -3,7 +3,6 @@
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::case::CaseFile;
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -13,7 +12,7 @@ pub struct EvalArgs {
     pub case: PathBuf,
 }
 
-pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &EvalArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
     let file = match CaseFile::read(&args.case) {
         Ok(f) => f,
         Err(e) => {
@@ -24,17 +23,18 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     let inst = file.variant.inst();
     match ds_reference::model::execute(&inst, file.variant.mode, &file.case) {
         Ok(outcome) => {
-            let out = serde_json::json!({
+            let doc = serde_json::json!({
                 "id": file.id,
-                "inst": inst.to_string(),
+                // The instruction as the kernel holds it (the template's registers), not the
+                // register-less form the model reads.
+                "inst": ds_kernels::generator::test_inst(&file.variant)
+                    .unwrap_or(inst)
+                    .to_string(),
                 "outcome": outcome,
             });
-            let text = serde_json::to_string_pretty(&out)?;
-            match writeln!(std::io::stdout().lock(), "{text}") {
-                // A reader that stops early (`| head`) is not an error.
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-                _ => Ok(ExitCode::from(EXIT_OK)),
-            }
+            let text = serde_json::to_string_pretty(&doc)?;
+            writeln!(out, "{text}")?;
+            Ok(ExitCode::from(EXIT_OK))
         }
         Err(e) => {
             eprintln!("error: {}: {e}", args.case.display());

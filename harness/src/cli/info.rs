@@ -14,7 +14,9 @@ pub struct InfoArgs {
     pub json: bool,
 }
 
-/// Prints the probe. Always exits 0: "no GPU" is an answer, not an error.
+/// Prints the probe. Exits 0: "no GPU" is an answer, not an error; but a `DS_HARNESS_HIP_LIB`
+/// override that does not load is an explicit request that cannot be honoured: the answer is
+/// printed in full, and the exit code is 3.
 pub fn run(args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let probe = hip::probe();
     if args.json {
@@ -26,6 +28,14 @@ pub fn run(args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             out,
             "emulated device: always available (gfx1100, on the CPU)"
         )?;
+    }
+    if let Some(o) = probe.override_failed() {
+        eprintln!(
+            "error: {}={} could not be loaded (see above)",
+            hip::library::ENV_LIB,
+            o.path
+        );
+        return Ok(ExitCode::from(super::EXIT_BACKEND));
     }
     Ok(ExitCode::from(super::EXIT_OK))
 }

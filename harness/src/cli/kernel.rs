@@ -6,7 +6,7 @@
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::output::{Dash, OutputPath};
 use ds_kernels::{code_object, generator};
-use ds_reference::isa::{suggest, DsOp};
+use ds_reference::isa::{suggest, DsOp, OffsetForm};
 use ds_reference::wave::{FpMode, Variant};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,7 +45,7 @@ pub struct KernelArgs {
     pub listing: bool,
 }
 
-pub fn run(args: &KernelArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
     let Some(op) = DsOp::from_name(&args.op) else {
         let near = suggest(&args.op, 3);
         if near.is_empty() {
@@ -62,6 +62,24 @@ pub fn run(args: &KernelArgs) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::from(EXIT_USAGE));
     };
+    let pair = matches!(op.info().offset, OffsetForm::Pair | OffsetForm::Stride64);
+    if pair && args.offset.is_some() {
+        eprintln!(
+            "error: {op} takes two offsets (`offset0:` and `offset1:`, in elements), not one; \
+             use --offset0 N --offset1 M"
+        );
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
+    if !pair && (args.offset0.is_some() || args.offset1.is_some()) {
+        eprintln!(
+            "error: {op} takes one 16-bit offset (`offset:`), not offset0/offset1; use --offset N"
+        );
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
+    if let Err(e) = ds_kernels::abi::check_lds_size(args.lds_size) {
+        eprintln!("error: --lds-size {}: {e}", args.lds_size);
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
     let [offset0, offset1] = match args.offset {
         Some(o) => o.to_le_bytes(),
         None => [args.offset0.unwrap_or(0), args.offset1.unwrap_or(0)],
@@ -85,7 +103,7 @@ pub fn run(args: &KernelArgs) -> anyhow::Result<ExitCode> {
         }
     };
     if args.listing {
-        print!("{}", kernel.listing());
+        write!(out, "{}", kernel.listing())?;
     }
     if args.out.is_some() || !args.listing {
         let path = args
@@ -97,7 +115,7 @@ pub fn run(args: &KernelArgs) -> anyhow::Result<ExitCode> {
         } else {
             Dash::Stdout
         };
-        let out = match OutputPath::check("--out", &path, dash) {
+        let target = match OutputPath::check("--out", &path, dash) {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -105,7 +123,8 @@ pub fn run(args: &KernelArgs) -> anyhow::Result<ExitCode> {
             }
         };
         let bytes = code_object::write(std::slice::from_ref(&kernel));
-        out.write(&bytes)
+        target
+            .write(&bytes)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
         eprintln!(
             "wrote {} ({} bytes): kernel {}",
@@ -143,16 +162,19 @@ mod tests {
     #[test]
     fn unknown_and_unrunnable_ops_are_usage_errors() {
         assert_eq!(
-            run(&args("ds_add_rtn_u3")).unwrap(),
+            run(&args("ds_add_rtn_u3"), &mut std::io::sink()).unwrap(),
             ExitCode::from(EXIT_USAGE)
         );
         assert_eq!(
-            run(&args("ds_gws_init")).unwrap(),
+            run(&args("ds_gws_init"), &mut std::io::sink()).unwrap(),
             ExitCode::from(EXIT_USAGE)
         );
         let mut bad_lds = args("ds_add_u32");
         bad_lds.lds_size = 6;
-        assert_eq!(run(&bad_lds).unwrap(), ExitCode::from(EXIT_USAGE));
+        assert_eq!(
+            run(&bad_lds, &mut std::io::sink()).unwrap(),
+            ExitCode::from(EXIT_USAGE)
+        );
     }
 
     #[test]
@@ -162,7 +184,10 @@ mod tests {
         let mut a = args("ds_read2_b32");
         (a.offset0, a.offset1, a.lds_size, a.no_ieee) = (Some(3), Some(9), 256, true);
         a.out = Some(path.clone());
-        assert_eq!(run(&a).unwrap(), ExitCode::from(EXIT_OK));
+        assert_eq!(
+            run(&a, &mut std::io::sink()).unwrap(),
+            ExitCode::from(EXIT_OK)
+        );
         let co = code_object::read(&std::fs::read(&path).unwrap()).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert_eq!(co.kernels.len(), 1);

@@ -3,6 +3,7 @@
 
 use super::EXIT_OK;
 use ds_reference::isa::{OffsetForm, DS_OPS};
+use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
@@ -15,13 +16,13 @@ pub struct ListArgs {
     pub markdown: bool,
 }
 
-pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &ListArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     if args.json {
-        println!("{}", serde_json::to_string_pretty(DS_OPS)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(DS_OPS)?)?;
     } else if args.markdown {
-        print!("{}", ds_reference::isa::render_markdown());
+        write!(out, "{}", ds_reference::isa::render_markdown())?;
     } else {
-        print!("{}", render_text());
+        write!(out, "{}", render_text())?;
     }
     Ok(ExitCode::from(EXIT_OK))
 }

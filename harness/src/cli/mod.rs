@@ -2,6 +2,7 @@
 //! dispatches. Exit codes: [`EXIT_OK`], [`EXIT_DISAGREE`], [`EXIT_USAGE`], [`EXIT_BACKEND`].
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 
 mod asm;
@@ -21,6 +22,15 @@ pub const EXIT_DISAGREE: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 /// The requested backend is not available.
 pub const EXIT_BACKEND: u8 = 3;
+
+/// The exit code of a device error: 2 for a bad request (a flag or environment value), else 3.
+pub fn device_exit(e: &crate::device::DeviceError) -> ExitCode {
+    ExitCode::from(if e.is_bad_request() {
+        EXIT_USAGE
+    } else {
+        EXIT_BACKEND
+    })
+}
 
 /// Differential test harness for the gfx1100 (RDNA3) LDS / data-share (DS) instructions.
 #[derive(Debug, Parser)]
@@ -53,17 +63,79 @@ pub enum Command {
     Eval(eval::EvalArgs),
 }
 
-/// Runs one subcommand.
+/// Runs one subcommand, its text going to stdout through [`Out`].
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {
-        Command::Asm => asm::assemble(std::io::stdin().lock(), &mut std::io::stdout().lock()),
-        Command::Disasm => asm::disassemble(std::io::stdin().lock(), &mut std::io::stdout().lock()),
-        Command::List(args) => list::run(&args),
-        Command::Info(args) => info::run(&args, &mut std::io::stdout().lock()),
-        Command::Doc(args) => doc::run(&args, &mut std::io::stdout().lock()),
-        Command::Kernel(args) => kernel::run(&args),
-        Command::Run(args) => run::run(&args),
-        Command::Replay(args) => replay::run(&args),
-        Command::Eval(args) => eval::run(&args),
+    let out = &mut Out::stdout();
+    let code = match cli.command {
+        Command::Asm => asm::assemble(std::io::stdin().lock(), out),
+        Command::Disasm => asm::disassemble(std::io::stdin().lock(), out),
+        Command::List(args) => list::run(&args, out),
+        Command::Info(args) => info::run(&args, out),
+        Command::Doc(args) => doc::run(&args, out),
+        Command::Kernel(args) => kernel::run(&args, out),
+        Command::Run(args) => run::run(&args, out),
+        Command::Replay(args) => replay::run(&args, out),
+        Command::Eval(args) => eval::run(&args, out),
+    }?;
+    out.flush()?;
+    Ok(code)
+}
+
+/// A command's stdout. When the reader goes away (`ds-harness list | head -1`), the rest of the
+/// text is dropped quietly: the command still finishes its work (reports, recordings) and exits
+/// with the code its result earns, never with a panic or an error about the pipe.
+#[derive(Debug)]
+pub struct Out<W: Write = std::io::Stdout> {
+    inner: W,
+    closed: bool,
+}
+
+impl Out {
+    /// The process's stdout.
+    pub fn stdout() -> Out {
+        Out::new(std::io::stdout())
+    }
+}
+
+impl<W: Write> Out<W> {
+    /// Output to `inner`.
+    pub fn new(inner: W) -> Out<W> {
+        Out {
+            inner,
+            closed: false,
+        }
+    }
+
+    /// True once the reader has gone away.
+    pub fn closed(&self) -> bool {
+        self.closed
+    }
+}
+
+impl<W: Write> Write for Out<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        match self.inner.write(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(buf.len())
+            }
+            r => r,
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        match self.inner.flush() {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            r => r,
+        }
     }
 }

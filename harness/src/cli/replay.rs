@@ -2,7 +2,7 @@
 //! them side by side: every active lane's vdst (and addr when the op writes it), inactive lanes
 //! only where they changed, and the LDS words that differ or changed.
 
-use super::{EXIT_BACKEND, EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
+use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::case::CaseFile;
 use crate::device::{self, BackendChoice};
 use crate::run::{self, diff, legal, RunError};
@@ -20,7 +20,7 @@ pub struct ReplayArgs {
     pub backend: BackendChoice,
 }
 
-pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
     let file = match CaseFile::read(&args.case) {
         Ok(f) => f,
         Err(e) => {
@@ -32,7 +32,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
-            return Ok(ExitCode::from(EXIT_BACKEND));
+            return Ok(super::device_exit(&e));
         }
     };
     let mut dev = opened.device;
@@ -49,23 +49,30 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         Ok(o) => o,
         Err(RunError::Device(e)) => {
             eprintln!("error: {e}");
-            return Ok(ExitCode::from(EXIT_BACKEND));
+            return Ok(super::device_exit(&e));
         }
         Err(e) => return Err(e.into()),
     };
     let diffs = diff::diff(inst.info(), file.case.wave.exec, &expected, &got);
-    print!("{}", side_by_side(&file, &expected, &got, &dev.info().name));
+    write!(
+        out,
+        "{}",
+        side_by_side(&file, &expected, &got, &dev.info().name)
+    )?;
     if diffs.is_empty() {
-        println!("AGREE: the device and the model left the same vdst, addr and LDS");
+        writeln!(
+            out,
+            "AGREE: the device and the model left the same vdst, addr and LDS"
+        )?;
         return Ok(ExitCode::from(EXIT_OK));
     }
     if let Some(choice) = legal::accepts(&file.variant, &file.case, &expected, &got) {
-        println!("AGREE on a legal alternative: {choice}");
+        writeln!(out, "AGREE on a legal alternative: {choice}")?;
         return Ok(ExitCode::from(EXIT_OK));
     }
-    println!("DISAGREE: {} differences", diffs.len());
+    writeln!(out, "DISAGREE: {} differences", diffs.len())?;
     for d in &diffs {
-        println!("  {d}");
+        writeln!(out, "  {d}")?;
     }
     Ok(ExitCode::from(EXIT_DISAGREE))
 }

@@ -3,7 +3,7 @@
 //! printing each op's row of the summary table as the op completes, then the totals and the
 //! mismatching cases with their replay commands (exit 1), else exit 0.
 
-use super::{EXIT_BACKEND, EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
+use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::corpus::{DEFAULT_CASES_PER_OP, DEFAULT_SEED};
 use crate::device::{self, BackendChoice};
 use crate::output::{check_distinct, Dash, OutputDir, OutputError, OutputPath};
@@ -115,7 +115,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs(total))
 }
 
-pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let ops = match select_ops(&args.ops) {
         Ok(ops) => ops,
         Err(e) => return usage(e),
@@ -141,7 +141,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
-            return Ok(ExitCode::from(EXIT_BACKEND));
+            return Ok(super::device_exit(&e));
         }
     };
     let mut device = opened.device;
@@ -149,7 +149,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     eprintln!("backend: {} ({})", info.backend, opened.reason);
     if ops.is_empty() {
         eprintln!(
-            "shard {} has no ops ({} selected in all): nothing to run",
+            "shard {} has no ops ({} selected in all): nothing to run; the reports are written \
+             empty and the run succeeds",
             shard.map(|s| s.to_string()).unwrap_or_default(),
             select_ops(&args.ops).map_or(0, |o| o.len())
         );
@@ -183,62 +184,77 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     };
     let mut width = 5;
     let mut recorded = 0;
-    let report = match run::run_with(&cfg, device.as_mut(), meta, &mut |event| match event {
-        run::Event::Started { width: w } => {
-            width = w;
-            print_now(&report::summary_header(w));
-        }
-        run::Event::OpDone { op, .. } => print_now(&report::summary_row(op, width)),
-        run::Event::Recorded { .. } => recorded += 1,
-    }) {
-        Ok(r) => r,
-        Err(RunError::Device(e)) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(EXIT_BACKEND));
-        }
-        Err(e) => return Err(e.into()),
-    };
-    print!("{}", report.summary_total(width));
+    let report =
+        match run::run_with(&cfg, device.as_mut(), meta, &mut |event| match event {
+            run::Event::Started { width: w } => {
+                width = w;
+                print_now(out, &report::summary_header(w));
+            }
+            run::Event::OpDone { op, .. } => print_now(out, &report::summary_row(op, width)),
+            run::Event::Recorded { .. } => recorded += 1,
+        }) {
+            Ok(r) => r,
+            Err(RunError::Device(e)) => {
+                eprintln!("error: {e}");
+                return Ok(super::device_exit(&e));
+            }
+            // The directory was checked before the run; what can still fail (a full disk, a file in
+            // the way) stops the run, and says where what it found so far is.
+            Err(RunError::Record(e)) => {
+                eprintln!(
+                "error: --record {}: {e}\n(the run stopped there; the ops finished before it are \
+                 in the results files and the summary above)",
+                args.record.as_deref().unwrap_or(std::path::Path::new("")).display()
+            );
+                return Ok(ExitCode::from(EXIT_USAGE));
+            }
+            Err(e) => return Err(e.into()),
+        };
+    write!(out, "{}", report.summary_total(width))?;
     if let Some(dir) = &args.record {
-        println!(
+        writeln!(
+            out,
             "recorded {recorded} ops under {}",
             dir.join(crate::record::dir_name(&info)).display()
-        );
+        )?;
     }
     let t = report.totals;
-    println!(
+    writeln!(
+        out,
         "{} cases in {:.2} s ({:.0} cases/s) on {} (seed {:#x})",
         t.cases,
         report.elapsed_seconds,
         t.cases as f64 / report.elapsed_seconds.max(1e-9),
         info.name,
         args.seed
-    );
+    )?;
     let mismatches: Vec<_> = report.ops.iter().flat_map(|o| &o.mismatches).collect();
     for m in mismatches.iter().take(LISTED_MISMATCHES) {
-        println!("\nMISMATCH {}", m.id);
+        writeln!(out, "\nMISMATCH {}", m.id)?;
         for d in &m.differences {
-            println!("  {d}");
+            writeln!(out, "  {d}")?;
         }
         if m.total_differences > m.differences.len() {
-            println!(
+            writeln!(
+                out,
                 "  ... {} more differences",
                 m.total_differences - m.differences.len()
-            );
+            )?;
         }
-        println!("  replay: {}", m.replay);
+        writeln!(out, "  replay: {}", m.replay)?;
     }
     for text in
         crate::shrink::shrink_mismatches(device.as_mut(), &report, &args.out, cfg.expect, cfg.judge)
     {
-        print!("\n{text}");
+        write!(out, "\n{text}")?;
     }
     if mismatches.len() > LISTED_MISMATCHES {
-        println!(
+        writeln!(
+            out,
             "\n... and {} more mismatching cases, all under {}",
             mismatches.len() - LISTED_MISMATCHES,
             args.out.display()
-        );
+        )?;
     }
     Ok(ExitCode::from(if report.all_agree() {
         EXIT_OK
@@ -269,9 +285,9 @@ fn check_outputs(args: &RunArgs) -> Result<(), OutputError> {
     Ok(())
 }
 
-/// Prints `text` and flushes, so a run killed later still leaves it on stdout.
-fn print_now(text: &str) {
-    let mut out = std::io::stdout().lock();
+/// Prints `text` and flushes, so a run killed later still leaves it on stdout. (`out` drops the
+/// text quietly once its reader has gone; any other error cannot stop the run here.)
+fn print_now(out: &mut impl Write, text: &str) {
     let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
 }

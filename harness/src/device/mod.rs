@@ -55,6 +55,16 @@ pub enum DeviceError {
     Launch(String),
     /// The kernel did not finish within the time limit.
     Timeout(String),
+    /// The request itself is bad (a flag or environment value that cannot mean anything here):
+    /// bad usage, exit 2, rather than an unavailable backend.
+    BadRequest(String),
+}
+
+impl DeviceError {
+    /// True for a bad request (exit 2); every other device error is exit 3.
+    pub fn is_bad_request(&self) -> bool {
+        matches!(self, DeviceError::BadRequest(_))
+    }
 }
 
 impl fmt::Display for DeviceError {
@@ -64,6 +74,7 @@ impl fmt::Display for DeviceError {
             DeviceError::Load(m) => write!(f, "code object rejected: {m}"),
             DeviceError::Launch(m) => write!(f, "launch failed: {m}"),
             DeviceError::Timeout(m) => write!(f, "kernel timed out: {m}"),
+            DeviceError::BadRequest(m) => f.write_str(m),
         }
     }
 }
@@ -114,30 +125,67 @@ pub fn open(choice: BackendChoice) -> Result<Opened, DeviceError> {
     open_with(choice, None)
 }
 
-/// [`open`], with `--device N` (HIP's ordinal among the devices `HIP_VISIBLE_DEVICES` leaves):
-/// `Hip` opens exactly that device or says why not; `Auto` takes it only if it is usable.
+/// [`open`], with `--device N` (HIP's ordinal among the devices `HIP_VISIBLE_DEVICES` leaves).
+/// An explicit request is honoured or refused, never replaced: `--device N` opens exactly that
+/// device or says why not (with `Auto` too), `--device` with `Emu` is a bad request, and a
+/// `DS_HARNESS_HIP_LIB` that does not load is an error for `Auto` as for `Hip`. A bad
+/// `DS_HARNESS_HIP_TIMEOUT` is a bad request for every backend that may use HIP.
 pub fn open_with(choice: BackendChoice, device: Option<usize>) -> Result<Opened, DeviceError> {
+    if choice != BackendChoice::Emu {
+        hip::timeout_from_env().map_err(|e| {
+            DeviceError::BadRequest(format!("{e}; set it to the seconds one launch may take, e.g. {}=30, or unset it (default {} s)", hip::ENV_TIMEOUT, hip::DEFAULT_TIMEOUT.as_secs()))
+        })?;
+    }
     match choice {
-        BackendChoice::Emu => Ok(Opened {
-            device: Box::new(emu::EmuDevice::new()),
-            reason: "--backend emu".into(),
-        }),
+        BackendChoice::Emu => match device {
+            Some(n) => Err(DeviceError::BadRequest(format!(
+                "--device {n} selects a HIP device, and --backend emu has one emulated device; \
+                 drop --device, or use --backend hip (or auto) to run on HIP device {n}"
+            ))),
+            None => Ok(Opened {
+                device: Box::new(emu::EmuDevice::new()),
+                reason: "--backend emu".into(),
+            }),
+        },
         BackendChoice::Auto => {
             let probe = hip::probe();
+            if let Some(o) = probe.override_failed() {
+                return Err(DeviceError::Unavailable(format!(
+                    "{}={} could not be loaded: {}\n(an explicit override is never replaced by a \
+                     system library or the emulated device; point it at a HIP runtime, unset it, \
+                     or use --backend emu)",
+                    hip::library::ENV_LIB,
+                    o.path,
+                    o.error.as_deref().unwrap_or("unknown reason")
+                )));
+            }
             if let Some(n) = device {
                 return match probe.devices.iter().find(|d| d.index == n) {
                     Some(d) if d.usable => Ok(Opened {
                         device: Box::new(hip::open(n)?),
-                        reason: format!("--backend auto --device {n}: HIP device {n} ({}) is {}", d.name, d.why),
+                        reason: format!(
+                            "--backend auto --device {n}: HIP device {n} ({}) is {}",
+                            d.name, d.why
+                        ),
                     }),
-                    Some(d) => Ok(Opened {
-                        device: Box::new(emu::EmuDevice::new()),
-                        reason: format!("--backend auto --device {n}: HIP device {n} is not usable ({}), so the emulated device is used", d.why),
-                    }),
-                    None => Ok(Opened {
-                        device: Box::new(emu::EmuDevice::new()),
-                        reason: format!("--backend auto --device {n}: HIP has no device {n} ({}), so the emulated device is used", probe.auto.reason),
-                    }),
+                    Some(d) => Err(DeviceError::Unavailable(format!(
+                        "--device {n} was asked for, and HIP device {n} ({}) is not usable: {}\n\
+                         (`ds-harness info` lists the devices; drop --device to let auto choose)",
+                        d.name, d.why
+                    ))),
+                    None => Err(DeviceError::Unavailable(format!(
+                        "--device {n} was asked for, and HIP has no device {n}: it offers {}{}\n\
+                         (`ds-harness info` lists the devices; drop --device to let auto choose)",
+                        match probe.devices.len() {
+                            1 => "1 device".to_string(),
+                            k => format!("{k} devices"),
+                        },
+                        match (&probe.no_devices, &probe.not_found) {
+                            (Some(why), _) => format!(" ({why})"),
+                            (None, Some(_)) => " (no HIP runtime could be loaded)".to_string(),
+                            _ => String::new(),
+                        }
+                    ))),
                 };
             }
             match (probe.auto.backend, probe.auto.device) {

@@ -163,6 +163,13 @@ pub fn run_with(
 ) -> Result<Report, RunError> {
     let start = Instant::now();
     let deadline = cfg.duration.map(|d| start + d);
+    if cfg.ops.is_empty() {
+        // Nothing selected: valid empty reports, and no code object (it would hold no kernel).
+        let mut report = Report::new(meta);
+        report.complete = true;
+        write_results(cfg, &report, true)?;
+        return Ok(report);
+    }
     let bar = cfg.progress.then(|| progress_bar(cfg));
     let mut report = Report::new(meta);
     write_results(cfg, &report, false)?;

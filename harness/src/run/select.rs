@@ -1,5 +1,5 @@
 //! Choosing what a run covers: `--op` patterns (exact mnemonics, legacy spellings or `*`/`?`
-//! globs over the DS table's gfx11 names) and `--shard K/N` (a deterministic split of the selected
+//! globs over the DS table's gfx11 and legacy names) and `--shard K/N` (a deterministic split of the selected
 //! ops, so N machines together run each op exactly once).
 
 use ds_reference::isa::{self, DsOp};
@@ -17,6 +17,8 @@ pub enum SelectError {
     NotRunnable { pattern: String, why: String },
     /// `--shard` is not `K/N` with 1 <= K <= N.
     BadShard(String),
+    /// The pattern uses glob syntax this matcher does not have (`[...]` classes, `{a,b}`).
+    UnsupportedGlob(String),
 }
 
 impl fmt::Display for SelectError {
@@ -38,6 +40,12 @@ impl fmt::Display for SelectError {
             SelectError::NotRunnable { pattern, why } => write!(
                 f,
                 "--op {pattern}: matches only ops that cannot run from a compute kernel ({why})"
+            ),
+            SelectError::UnsupportedGlob(pattern) => write!(
+                f,
+                "--op {pattern}: `[...]` classes and `{{a,b}}` alternatives are not supported; \
+                 globs have `*` (any run) and `?` (one character), and --op may be repeated \
+                 (e.g. --op 'ds_add*' --op 'ds_sub*')"
             ),
             SelectError::BadShard(spec) => write!(
                 f,
@@ -81,8 +89,17 @@ pub fn select_ops(patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
     }
     let mut chosen = vec![false; isa::DS_OPS.len()];
     for pattern in patterns {
+        if pattern.contains(['[', ']', '{', '}']) {
+            return Err(SelectError::UnsupportedGlob(pattern.clone()));
+        }
         let matched: Vec<DsOp> = if pattern.contains(['*', '?']) {
-            DsOp::all().filter(|op| glob(pattern, op.name())).collect()
+            // Globs match the gfx11 names and the legacy (pre-gfx11) ones, as exact names do.
+            DsOp::all()
+                .filter(|op| {
+                    glob(pattern, op.name())
+                        || op.info().legacy_name.is_some_and(|l| glob(pattern, l))
+                })
+                .collect()
         } else {
             DsOp::from_name(pattern).into_iter().collect()
         };

@@ -56,6 +56,23 @@ pub fn run(program: &str, args: &[&str], stdin: &str) -> Output {
     out
 }
 
+/// Runs `program args...` with the bytes `stdin` fed in (which need not be text).
+pub fn run_bytes(program: &str, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{program} starts: {e}"));
+    let mut pipe = child.stdin.take().expect("piped stdin");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || pipe.write_all(&input));
+    let out = child.wait_with_output().expect("process runs");
+    writer.join().expect("writer").expect("stdin written");
+    out
+}
+
 /// Runs the built `ds-harness` binary.
 pub fn ds_harness(args: &[&str], stdin: &str) -> Output {
     run(env!("CARGO_BIN_EXE_ds-harness"), args, stdin)
@@ -100,6 +117,7 @@ pub fn ds_harness_env(args: &[&str], env: &[(&str, &str)]) -> Output {
         "DS_HARNESS_HIP_SEARCH",
         "DS_HARNESS_HIP_TIMEOUT",
         "DS_HIP_STANDIN_HANG",
+        "DS_HIP_STANDIN_FLIP",
         "HIP_VISIBLE_DEVICES",
         "ROCR_VISIBLE_DEVICES",
         "CUDA_VISIBLE_DEVICES",

@@ -189,3 +189,9 @@ fn the_reader_survives_every_single_byte_corruption() {
     }
     assert!(refused > 1000, "only {refused} corruptions were refused");
 }
+
+#[test]
+#[should_panic(expected = "a code object needs at least one kernel")]
+fn a_code_object_without_kernels_is_refused() {
+    write(&[]);
+}

@@ -74,7 +74,16 @@ fn note(desc: &[u8]) -> Vec<u8> {
 
 /// Writes one code object holding `kernels`. A kernel whose name already appeared is left out:
 /// the name encodes the whole variant, so it is the same kernel.
+///
+/// # Panics
+/// When `kernels` is empty: a code object without kernels is no valid ELF a loader accepts (its
+/// symbol table would be empty), so the writer refuses it; a caller with nothing to run must not
+/// build a code object (`ds-harness run` reports an empty selection without one).
 pub fn write(kernels: &[Kernel]) -> Vec<u8> {
+    assert!(
+        !kernels.is_empty(),
+        "a code object needs at least one kernel: an empty selection must not build one"
+    );
     let mut seen = std::collections::HashSet::new();
     if !kernels.iter().all(|k| seen.insert(k.name.as_str())) {
         let mut seen = std::collections::HashSet::new();

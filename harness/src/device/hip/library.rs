@@ -2,10 +2,13 @@
 //! cudarc style: one process-wide `OnceLock`, a fixed list of candidate paths with an environment
 //! override, and an error that lists every path tried with the loader's own reason.
 //!
-//! Search order (DESIGN.md section 4): `$DS_HARNESS_HIP_LIB`; then `libamdhip64.so`, `.so.7`,
-//! `.so.6`, `.so.5` through the dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache); then
-//! the same names under `$ROCM_PATH/lib` and `/opt/rocm/lib`. `DS_HARNESS_HIP_SEARCH=only-env`
-//! (for tests) tries `$DS_HARNESS_HIP_LIB` alone.
+//! Search order (DESIGN.md section 4): `libamdhip64.so`, `.so.7`, `.so.6`, `.so.5` through the
+//! dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache); then the same names under
+//! `$ROCM_PATH/lib` and `/opt/rocm/lib`. `$DS_HARNESS_HIP_LIB` is an explicit request, so it is
+//! tried alone: when it does not load, that is the answer (an error naming it), never a silent
+//! fall back to a system library. Test-only: `DS_HARNESS_HIP_SEARCH=only-env` makes
+//! `$DS_HARNESS_HIP_LIB` the whole search of a machine with no other runtime: its failure is then
+//! "no HIP runtime", as on a machine without ROCm, not a failed override.
 
 use super::sys;
 use std::fmt;
@@ -105,6 +108,8 @@ pub struct HsaLibrary {
 pub struct NotFound {
     /// What was being looked for ("the HIP runtime").
     pub what: &'static str,
+    /// The `DS_HARNESS_HIP_LIB` override that was tried alone, when set.
+    pub override_lib: Option<String>,
     /// `(path, reason)` per candidate, in the order tried.
     pub tried: Vec<(String, String)>,
 }
@@ -119,6 +124,14 @@ impl fmt::Display for NotFound {
         )?;
         for (path, why) in &self.tried {
             writeln!(f, "  {path}: {why}")?;
+        }
+        if let Some(lib) = &self.override_lib {
+            return write!(
+                f,
+                "{ENV_LIB}={lib} was asked for and is tried alone (no system library is \
+                 substituted); fix: point {ENV_LIB} at a libamdhip64.so (or the stand-in \
+                 libds_hip_standin.so), or unset it to search the system's paths"
+            );
         }
         write!(
             f,
@@ -144,10 +157,14 @@ fn candidates(
     rocm: Option<String>,
     names: &[&str],
 ) -> Vec<String> {
-    let mut out: Vec<String> = env_lib.into_iter().collect();
-    if only_env {
-        return out;
+    // The override is tried alone; under only-env it is the whole (simulated) search.
+    if let Some(lib) = env_lib {
+        return vec![lib];
     }
+    if only_env {
+        return Vec::new();
+    }
+    let mut out: Vec<String> = Vec::new();
     out.extend(names.iter().map(|n| n.to_string()));
     for prefix in rocm.iter().map(String::as_str).chain(["/opt/rocm"]) {
         let dir = format!("{}/lib", prefix.trim_end_matches('/'));
@@ -156,6 +173,15 @@ fn candidates(
     let mut seen = std::collections::HashSet::new();
     out.retain(|p| seen.insert(p.clone()));
     out
+}
+
+/// The `DS_HARNESS_HIP_LIB` override, when set (non-empty) as an override (not under the
+/// test-only `DS_HARNESS_HIP_SEARCH=only-env`, which makes it a stand-in for the system search).
+pub fn hip_override() -> Option<String> {
+    if std::env::var(ENV_SEARCH).ok().as_deref() == Some("only-env") {
+        return None;
+    }
+    std::env::var(ENV_LIB).ok().filter(|s| !s.is_empty())
 }
 
 /// Loads the first candidate that opens and has every entry point.
@@ -189,6 +215,7 @@ pub fn load_hip_from(paths: &[String]) -> Result<HipLibrary, NotFound> {
     }
     Err(NotFound {
         what: "the HIP runtime (libamdhip64)",
+        override_lib: None,
         tried,
     })
 }
@@ -218,8 +245,13 @@ fn describe(path: &str, addr: usize) -> String {
 /// The process's HIP runtime, loaded once from [`hip_candidates`].
 pub fn hip() -> Result<&'static HipLibrary, &'static NotFound> {
     static HIP: OnceLock<Result<HipLibrary, NotFound>> = OnceLock::new();
-    HIP.get_or_init(|| load_hip_from(&hip_candidates()))
-        .as_ref()
+    HIP.get_or_init(|| {
+        load_hip_from(&hip_candidates()).map_err(|mut nf| {
+            nf.override_lib = hip_override();
+            nf
+        })
+    })
+    .as_ref()
 }
 
 /// The process's HSA runtime, loaded once: `libhsa-runtime64.so.1` through the loader's search,
@@ -247,6 +279,7 @@ pub fn hsa() -> Result<&'static HsaLibrary, &'static NotFound> {
         }
         Err(NotFound {
             what: "the HSA runtime (libhsa-runtime64)",
+            override_lib: None,
             tried,
         })
     })
@@ -258,28 +291,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn search_order_is_env_then_names_then_rocm_path_then_opt_rocm() {
-        let c = candidates(
-            Some("/x/libhip.so".into()),
-            false,
-            Some("/r/".into()),
-            &HIP_NAMES,
-        );
-        assert_eq!(c[0], "/x/libhip.so");
-        assert_eq!(&c[1..5], &HIP_NAMES.map(String::from));
-        assert_eq!(c[5], "/r/lib/libamdhip64.so");
-        assert_eq!(c[9], "/opt/rocm/lib/libamdhip64.so");
-        assert_eq!(c[12], "/opt/rocm/lib/libamdhip64.so.5");
-        assert_eq!(c.len(), 13);
+    fn search_order_is_names_then_rocm_path_then_opt_rocm() {
+        let c = candidates(None, false, Some("/r/".into()), &HIP_NAMES);
+        assert_eq!(&c[0..4], &HIP_NAMES.map(String::from));
+        assert_eq!(c[4], "/r/lib/libamdhip64.so");
+        assert_eq!(c[8], "/opt/rocm/lib/libamdhip64.so");
+        assert_eq!(c[11], "/opt/rocm/lib/libamdhip64.so.5");
+        assert_eq!(c.len(), 12);
     }
 
     #[test]
-    fn only_env_tries_the_env_path_alone_and_rocm_path_is_not_repeated() {
-        assert_eq!(
-            candidates(Some("/a.so".into()), true, None, &HIP_NAMES),
-            ["/a.so"]
+    fn the_env_override_is_tried_alone_never_beside_a_system_library() {
+        let c = candidates(
+            Some("/x/libhip.so".into()),
+            false,
+            Some("/r".into()),
+            &HIP_NAMES,
         );
-        assert!(candidates(None, true, None, &HIP_NAMES).is_empty());
+        assert_eq!(c, ["/x/libhip.so"]);
+    }
+
+    #[test]
+    fn rocm_path_is_not_repeated() {
         let c = candidates(None, false, Some("/opt/rocm".into()), &HIP_NAMES);
         assert_eq!(c.len(), 8, "{c:?}");
     }

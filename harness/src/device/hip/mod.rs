@@ -162,7 +162,7 @@ pub fn timeout_from_env() -> Result<Duration, String> {
 /// Opens HIP device `index` (HIP's ordinal among the visible devices) for running the kernels:
 /// loads the runtime, checks that the device exists and is a gfx1100, and makes a stream.
 pub fn open(index: usize) -> Result<HipDevice, DeviceError> {
-    let timeout = timeout_from_env().map_err(DeviceError::Unavailable)?;
+    let timeout = timeout_from_env().map_err(DeviceError::BadRequest)?;
     let lib =
         library::hip().map_err(|nf| DeviceError::Unavailable(format!("no HIP runtime: {nf}")))?;
     let count = visible_devices(lib).map_err(DeviceError::Unavailable)?;

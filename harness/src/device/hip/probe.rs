@@ -35,6 +35,17 @@ pub struct DeviceReport {
     pub why: String,
 }
 
+/// The `DS_HARNESS_HIP_LIB` override and its result.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct OverrideReport {
+    /// The variable's value.
+    pub path: String,
+    /// True when the library it names loaded (and is the runtime in use).
+    pub loaded: bool,
+    /// The loader's or the symbol check's reason, when it did not load.
+    pub error: Option<String>,
+}
+
 /// What `--backend auto` takes.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct AutoChoice {
@@ -49,6 +60,8 @@ pub struct AutoChoice {
 /// The HIP side of the machine.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct HipProbe {
+    /// `DS_HARNESS_HIP_LIB`, when set: the override and whether it was honoured.
+    pub override_lib: Option<OverrideReport>,
     /// The runtime, if one loaded.
     pub library: Option<LibraryReport>,
     /// When none loaded: every path tried and why it failed.
@@ -107,10 +120,34 @@ fn device_report(lib: &library::HipLibrary, index: usize) -> DeviceReport {
 /// Looks at the HIP runtime and devices. Never fails: every problem is part of the answer.
 pub fn probe() -> HipProbe {
     let visibility = visibility_note();
+    let override_lib = library::hip_override().map(|path| match library::hip() {
+        Ok(_) => OverrideReport {
+            path,
+            loaded: true,
+            error: None,
+        },
+        Err(nf) => OverrideReport {
+            path,
+            loaded: false,
+            error: nf.tried.first().map(|(_, why)| why.clone()),
+        },
+    });
     let lib = match library::hip() {
         Ok(lib) => lib,
         Err(nf) => {
+            let reason = match &override_lib {
+                Some(o) => format!(
+                    "{}={} could not be loaded ({}), and an explicit override is never \
+                     replaced by a system library or the emulated device, so auto refuses to run \
+                     (exit 3)",
+                    library::ENV_LIB,
+                    o.path,
+                    o.error.as_deref().unwrap_or("unknown reason")
+                ),
+                None => format!("no HIP runtime could be loaded ({} path(s) tried; see `ds-harness info`), so the emulated device is used", nf.tried.len()),
+            };
             return HipProbe {
+                override_lib,
                 library: None,
                 not_found: Some(nf.clone()),
                 no_devices: None,
@@ -120,9 +157,9 @@ pub fn probe() -> HipProbe {
                 auto: AutoChoice {
                     backend: Backend::Emu,
                     device: None,
-                    reason: format!("no HIP runtime could be loaded ({} path(s) tried; see `ds-harness info`), so the emulated device is used", nf.tried.len()),
+                    reason,
                 },
-            }
+            };
         }
     };
     let library = Some(LibraryReport {
@@ -184,6 +221,7 @@ pub fn probe() -> HipProbe {
         ),
     });
     HipProbe {
+        override_lib,
         library,
         not_found: None,
         no_devices,
@@ -194,8 +232,27 @@ pub fn probe() -> HipProbe {
     }
 }
 
+impl HipProbe {
+    /// The override `DS_HARNESS_HIP_LIB` named a library that did not load: an explicit request
+    /// that cannot be honoured, which every backend choice but emu must refuse.
+    pub fn override_failed(&self) -> Option<&OverrideReport> {
+        self.override_lib.as_ref().filter(|o| !o.loaded)
+    }
+}
+
 impl fmt::Display for HipProbe {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(o) = &self.override_lib {
+            match &o.error {
+                None => writeln!(f, "{}: {} (loaded)", library::ENV_LIB, o.path)?,
+                Some(e) => writeln!(
+                    f,
+                    "{}: {}: NOT loaded: {e}\n  (an explicit override is never replaced by a system library; unset it to search the system's paths)",
+                    library::ENV_LIB,
+                    o.path
+                )?,
+            }
+        }
         match (&self.library, &self.not_found) {
             (Some(l), _) => {
                 writeln!(f, "HIP library: {} ({})", l.path, l.versions)?;
@@ -233,6 +290,7 @@ impl fmt::Display for HipProbe {
             )?;
         }
         let which = match self.auto.device {
+            _ if self.override_failed().is_some() => "refused".to_string(),
             Some(i) => format!("{} device {i}", self.auto.backend),
             None => self.auto.backend.to_string(),
         };
