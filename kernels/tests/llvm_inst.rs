@@ -6,8 +6,11 @@
 mod common;
 
 fn vectors() -> Vec<(Vec<u8>, String)> {
-    include_str!("vectors/inst.txt")
-        .lines()
+    parse(include_str!("vectors/inst.txt"))
+}
+
+fn parse(file: &str) -> Vec<(Vec<u8>, String)> {
+    file.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {
             let (hex, text) = l.split_once('|').unwrap();
@@ -33,25 +36,39 @@ fn encodings(out: &str) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// One vector file: (bytes, text) per line.
+type Vectors = Vec<(Vec<u8>, String)>;
+
+/// The vector file and the processor llvm-mc checks it for, per generation: the first target of
+/// each generation in the target table.
+fn files() -> Vec<(Vectors, String)> {
+    use ds_reference::isa::Generation;
+    let cpu = |g: Generation| format!("-mcpu={}", g.targets().next().expect("a target").name);
+    vec![
+        (vectors(), cpu(Generation::Gfx11)),
+        (
+            parse(include_str!("vectors/inst_gfx12.txt")),
+            cpu(Generation::Gfx12),
+        ),
+    ]
+}
+
 #[test]
 fn llvm_mc_assembles_every_vector_text_to_its_bytes() {
     let Some(mc) = common::tool("llvm-mc-19") else {
         return;
     };
-    let v = vectors();
-    let input: String = v.iter().map(|(_, t)| format!("{t}\n")).collect();
-    let out = common::run(
-        &mc,
-        &["-arch=amdgcn", "-mcpu=gfx1100", "-show-encoding"],
-        Some(&input),
-    );
-    let got = encodings(&out);
-    assert_eq!(got.len(), v.len(), "llvm-mc output:\n{out}");
-    for ((bytes, text), llvm) in v.iter().zip(got) {
-        assert_eq!(
-            &llvm, bytes,
-            "`{text}`: llvm-mc-19 encodes {llvm:02x?}, the vector says {bytes:02x?}"
-        );
+    for (v, cpu) in files() {
+        let input: String = v.iter().map(|(_, t)| format!("{t}\n")).collect();
+        let out = common::run(&mc, &["-arch=amdgcn", &cpu, "-show-encoding"], Some(&input));
+        let got = encodings(&out);
+        assert_eq!(got.len(), v.len(), "llvm-mc output:\n{out}");
+        for ((bytes, text), llvm) in v.iter().zip(got) {
+            assert_eq!(
+                &llvm, bytes,
+                "{cpu} `{text}`: llvm-mc-19 encodes {llvm:02x?}, the vector says {bytes:02x?}"
+            );
+        }
     }
 }
 
@@ -60,29 +77,26 @@ fn llvm_mc_disassembles_every_vector_to_its_text() {
     let Some(mc) = common::tool("llvm-mc-19") else {
         return;
     };
-    let v = vectors();
-    let input: String = v
-        .iter()
-        .map(|(b, _)| {
-            b.iter()
-                .map(|x| format!("{x:#04x}"))
-                .collect::<Vec<_>>()
-                .join(",")
-                + "\n"
-        })
-        .collect();
-    let out = common::run(
-        &mc,
-        &["-arch=amdgcn", "-mcpu=gfx1100", "-disassemble"],
-        Some(&input),
-    );
-    let texts: Vec<&str> = out
-        .lines()
-        .map(|l| l.split(';').next().unwrap().trim())
-        .filter(|l| !l.is_empty() && !l.starts_with('.'))
-        .collect();
-    assert_eq!(texts.len(), v.len(), "llvm-mc output:\n{out}");
-    for ((bytes, text), llvm) in v.iter().zip(texts) {
-        assert_eq!(llvm, text, "{bytes:02x?}");
+    for (v, cpu) in files() {
+        let input: String = v
+            .iter()
+            .map(|(b, _)| {
+                b.iter()
+                    .map(|x| format!("{x:#04x}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+                    + "\n"
+            })
+            .collect();
+        let out = common::run(&mc, &["-arch=amdgcn", &cpu, "-disassemble"], Some(&input));
+        let texts: Vec<&str> = out
+            .lines()
+            .map(|l| l.split(';').next().unwrap().trim())
+            .filter(|l| !l.is_empty() && !l.starts_with('.'))
+            .collect();
+        assert_eq!(texts.len(), v.len(), "llvm-mc output:\n{out}");
+        for ((bytes, text), llvm) in v.iter().zip(texts) {
+            assert_eq!(llvm, text, "{cpu} {bytes:02x?}");
+        }
     }
 }

@@ -1,12 +1,15 @@
-//! Encoding and decoding of [`Inst`] (RDNA3 ISA guide, "Microcode Formats": the bit layouts
-//! written beside each format below; checked against `llvm-mc-19 -mcpu=gfx1100`).
+//! Encoding and decoding of [`Inst`] per [`Generation`] (RDNA3 ISA guide, "Microcode Formats": the
+//! bit layouts written beside each format below; checked against `llvm-mc-19` for the first target
+//! of each generation). gfx12 (RDNA4 ISA guide, "Microcode Formats") keeps the SOP*, VOP* and DS
+//! layouts and changes two: SMEM (opcode at \[20:13\], a signed 24-bit offset) and GLOBAL, which
+//! becomes the 96-bit VGLOBAL format.
 
 use super::ops::sopp_kind;
 use super::{
     DecodeError, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp,
     SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp, LITERAL_CODE, NULL_CODE,
 };
-use ds_reference::isa::DsInst;
+use ds_reference::isa::{DsInst, Generation};
 
 /// SOP1: \[31:23\] = 0b1_0111_1101.
 const SOP1: u32 = 0x17d;
@@ -31,6 +34,8 @@ const SEG_GLOBAL: u32 = 2;
 const VOP1: u32 = 0x3f;
 /// VOPC: \[31:25\] = 0b011_1110.
 const VOPC: u32 = 0x3e;
+/// gfx12 VGLOBAL: \[31:24\] = 0b1110_1110 (VFLAT 0xec, VSCRATCH 0xed).
+const VGLOBAL: u32 = 0xee;
 
 fn bad(inst: &Inst, why: impl Into<String>) -> EncodeError {
     EncodeError::Operand {
@@ -116,18 +121,38 @@ fn vgpr_tuple(inst: &Inst, first: u8, dwords: u8) -> Result<(), EncodeError> {
     Ok(())
 }
 
-/// Encodes one instruction (with its literal, if any) as little-endian bytes.
+/// Encodes one gfx11 instruction (with its literal, if any) as little-endian bytes.
 pub fn encode(inst: &Inst) -> Result<Vec<u8>, EncodeError> {
+    encode_in(Generation::Gfx11, inst)
+}
+
+/// Encodes one instruction of generation `gen` as little-endian bytes.
+pub fn encode_in(gen: Generation, inst: &Inst) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::with_capacity(12);
-    encode_into(inst, &mut out)?;
+    encode_into_in(gen, inst, &mut out)?;
     Ok(out)
 }
 
-/// Appends the encoding of `inst` to `out`, returning its length in bytes.
+/// Appends the gfx11 encoding of `inst` to `out`, returning its length in bytes.
 pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError> {
+    encode_into_in(Generation::Gfx11, inst, out)
+}
+
+/// Appends the encoding of `inst` in generation `gen` to `out`, returning its length in bytes.
+pub fn encode_into_in(
+    gen: Generation,
+    inst: &Inst,
+    out: &mut Vec<u8>,
+) -> Result<usize, EncodeError> {
     let mut lit = Lit { inst, value: None };
-    let words: [u32; 2];
+    let words: [u32; 3];
     let len;
+    let gfx12 = gen == Generation::Gfx12;
+    if let Inst::Sopp { op, .. } = *inst {
+        if !op.in_generation(gen) {
+            return Err(bad(inst, format!("{op} is not a {gen} instruction")));
+        }
+    }
     match *inst {
         Inst::Sop1 { op, sdst: d, src0 } => {
             if op.b() == 2 && matches!(src0, Operand::Literal(_)) {
@@ -137,7 +162,7 @@ pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError>
                 | sdst(inst, d)? << 16
                 | u32::from(op.opcode()) << 8
                 | ssrc(inst, src0, &mut lit)?;
-            (words, len) = ([w, 0], 1);
+            (words, len) = ([w, 0, 0], 1);
         }
         Inst::Sop2 {
             op,
@@ -150,7 +175,7 @@ pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError>
                 | sdst(inst, d)? << 16
                 | ssrc(inst, src1, &mut lit)? << 8
                 | ssrc(inst, src0, &mut lit)?;
-            (words, len) = ([w, 0], 1);
+            (words, len) = ([w, 0, 0], 1);
         }
         Inst::Sopk {
             op,
@@ -161,14 +186,14 @@ pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError>
                 | u32::from(op.opcode()) << 23
                 | sdst(inst, d)? << 16
                 | u32::from(simm16);
-            (words, len) = ([w, 0], 1);
+            (words, len) = ([w, 0, 0], 1);
         }
         Inst::Sopc { op, src0, src1 } => {
             let w = SOPC << 23
                 | u32::from(op.opcode()) << 16
                 | ssrc(inst, src1, &mut lit)? << 8
                 | ssrc(inst, src0, &mut lit)?;
-            (words, len) = ([w, 0], 1);
+            (words, len) = ([w, 0, 0], 1);
         }
         Inst::Sopp { op, simm16 } => {
             if op.b() == sopp_kind::NONE && simm16 != 0 {
@@ -178,7 +203,7 @@ pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError>
                 return Err(bad(inst, "s_waitcnt bit 3 is unused and must be 0"));
             }
             let w = SOPP << 23 | u32::from(op.opcode()) << 16 | u32::from(simm16);
-            (words, len) = ([w, 0], 1);
+            (words, len) = ([w, 0, 0], 1);
         }
         Inst::Smem {
             op,
@@ -194,10 +219,11 @@ pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError>
                     format!("sbase s{sbase} must be an even SGPR pair within s0..s105"),
                 ));
             }
-            if !(-(1 << 20)..1 << 20).contains(&offset) {
+            let bits = if gfx12 { 24 } else { 21 };
+            if !(-(1 << (bits - 1))..1 << (bits - 1)).contains(&offset) {
                 return Err(bad(
                     inst,
-                    format!("offset {offset} does not fit 21 signed bits"),
+                    format!("offset {offset} does not fit {bits} signed bits"),
                 ));
             }
             let soff = match soffset {
@@ -205,19 +231,32 @@ pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError>
                 Some(s) if s <= 105 => u32::from(s),
                 Some(s) => return Err(bad(inst, format!("soffset s{s} is past s105"))),
             };
-            let w0 = SMEM << 26
-                | u32::from(op.opcode()) << 18
-                | u32::from(sdata) << 6
-                | u32::from(sbase / 2);
-            let w1 = (offset as u32 & 0x1f_ffff) | soff << 25;
-            (words, len) = ([w0, w1], 2);
+            let (w0, w1) = if gfx12 {
+                // gfx12: OP [20:13]; IOFFSET [23:0] of the second dword.
+                (
+                    SMEM << 26
+                        | u32::from(op.opcode()) << 13
+                        | u32::from(sdata) << 6
+                        | u32::from(sbase / 2),
+                    (offset as u32 & 0xff_ffff) | soff << 25,
+                )
+            } else {
+                (
+                    SMEM << 26
+                        | u32::from(op.opcode()) << 18
+                        | u32::from(sdata) << 6
+                        | u32::from(sbase / 2),
+                    (offset as u32 & 0x1f_ffff) | soff << 25,
+                )
+            };
+            (words, len) = ([w0, w1, 0], 2);
         }
         Inst::Vop1 { op, vdst, src0 } => {
             let w = VOP1 << 25
                 | u32::from(vdst) << 17
                 | u32::from(op.opcode()) << 9
                 | vsrc(inst, src0, &mut lit)?;
-            (words, len) = ([w, 0], 1);
+            (words, len) = ([w, 0, 0], 1);
         }
         Inst::Vop2 {
             op,
@@ -229,7 +268,7 @@ pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError>
                 | u32::from(vdst) << 17
                 | u32::from(vsrc1) << 9
                 | vsrc(inst, src0, &mut lit)?;
-            (words, len) = ([w, 0], 1);
+            (words, len) = ([w, 0, 0], 1);
         }
         Inst::Vop3 { op, vdst, src } => {
             let mut codes = [0u32; 3];
@@ -247,14 +286,14 @@ pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError>
             }
             let w0 = VOP3 << 26 | u32::from(op.opcode()) << 16 | u32::from(vdst);
             let w1 = codes[0] | codes[1] << 9 | codes[2] << 18;
-            (words, len) = ([w0, w1], 2);
+            (words, len) = ([w0, w1, 0], 2);
         }
         Inst::Vopc { op, src0, vsrc1 } => {
             let w = VOPC << 25
                 | u32::from(op.opcode()) << 17
                 | u32::from(vsrc1) << 9
                 | vsrc(inst, src0, &mut lit)?;
-            (words, len) = ([w, 0], 1);
+            (words, len) = ([w, 0, 0], 1);
         }
         Inst::Global {
             op,
@@ -286,15 +325,24 @@ pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError>
             } else {
                 (vdata, 0)
             };
-            let w0 = FLAT << 26
-                | u32::from(op.opcode()) << 18
-                | SEG_GLOBAL << 16
-                | (offset as u32 & 0x1fff);
-            let w1 = u32::from(vaddr) | u32::from(data) << 8 | sa << 16 | u32::from(vdst) << 24;
-            (words, len) = ([w0, w1], 2);
+            if gfx12 {
+                // VGLOBAL: SADDR [6:0], OP [21:14], 0xee [31:24]; VDST [39:32], VSRC [62:55];
+                // VADDR [71:64], IOFFSET [95:72] (signed 24 bits; the template's fit 13).
+                let w0 = VGLOBAL << 24 | u32::from(op.opcode()) << 14 | sa;
+                let w1 = u32::from(vdst) | u32::from(data) << 23;
+                let w2 = u32::from(vaddr) | (i32::from(offset) as u32 & 0xff_ffff) << 8;
+                (words, len) = ([w0, w1, w2], 3);
+            } else {
+                let w0 = FLAT << 26
+                    | u32::from(op.opcode()) << 18
+                    | SEG_GLOBAL << 16
+                    | (offset as u32 & 0x1fff);
+                let w1 = u32::from(vaddr) | u32::from(data) << 8 | sa << 16 | u32::from(vdst) << 24;
+                (words, len) = ([w0, w1, 0], 2);
+            }
         }
         Inst::Ds(ds) => {
-            out.extend_from_slice(&ds.to_bytes().map_err(EncodeError::Ds)?);
+            out.extend_from_slice(&ds.to_bytes_in(gen).map_err(EncodeError::Ds)?);
             return Ok(8);
         }
     }
@@ -318,17 +366,27 @@ fn dword(bytes: &[u8], at: usize) -> Result<u32, DecodeError> {
         })
 }
 
-/// Decodes the instruction at the start of `bytes`, returning it and its length in bytes.
+/// Decodes the gfx11 instruction at the start of `bytes`, returning it and its length in bytes.
 pub fn decode(bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
+    decode_in(Generation::Gfx11, bytes)
+}
+
+/// Decodes the instruction of generation `gen` at the start of `bytes`, returning it and its
+/// length in bytes.
+pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
     let w0 = dword(bytes, 0)?;
     let unknown = DecodeError::Unknown { word: w0 };
     let unmodelled = |what| DecodeError::Unmodelled { word: w0, what };
+    let gfx12 = gen == Generation::Gfx12;
     // Length of the base instruction in dwords; a literal follows it.
     let base = match w0 >> 26 {
+        _ if gfx12 && w0 >> 24 == VGLOBAL => 3,
+        FLAT if gfx12 => return Err(unknown),
         SMEM | VOP3 | DS | FLAT => 2,
         _ => 1,
     };
-    let w1 = if base == 2 { dword(bytes, 4)? } else { 0 };
+    let w1 = if base >= 2 { dword(bytes, 4)? } else { 0 };
+    let w2 = if base == 3 { dword(bytes, 8)? } else { 0 };
     let literal_at = 4 * base;
     let mut uses_literal = false;
     let mut src = |code: u32| -> Result<Operand, DecodeError> {
@@ -374,7 +432,9 @@ pub fn decode(bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
             src1: src(w0 >> 8 & 0xff)?,
         }
     } else if w0 >> 23 == SOPP {
-        let op = SoppOp::from_opcode((w0 >> 16 & 0x7f) as u16).ok_or(unknown)?;
+        let op = SoppOp::from_opcode((w0 >> 16 & 0x7f) as u16)
+            .filter(|op| op.in_generation(gen))
+            .ok_or(unknown)?;
         let simm16 = w0 as u16;
         if op.b() == sopp_kind::NONE && simm16 != 0 {
             return Err(unmodelled("a non-zero immediate on an op without one"));
@@ -397,6 +457,62 @@ pub fn decode(bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
             sdst: sdst_of(w0 >> 16 & 0x7f)?,
             src0: src(w0 & 0xff)?,
             src1: src(w0 >> 8 & 0xff)?,
+        }
+    } else if w0 >> 26 == SMEM && gfx12 {
+        let op = SmemOp::from_opcode((w0 >> 13 & 0xff) as u16).ok_or(unknown)?;
+        if w0 & 0x03e0_0000 != 0 || w1 & (1 << 24) != 0 {
+            return Err(unmodelled("SCOPE/TH or a reserved SMEM bit"));
+        }
+        let sdata = (w0 >> 6 & 0x7f) as u8;
+        if u32::from(sdata) + u32::from(op.dwords()) > 106 {
+            return Err(unmodelled("an SMEM destination outside s0..s105"));
+        }
+        let soff = (w1 >> 25) as u8;
+        let soffset = match soff {
+            NULL_CODE => None,
+            0..=105 => Some(soff),
+            _ => return Err(unmodelled("an SOFFSET that is not an SGPR or null")),
+        };
+        Inst::Smem {
+            op,
+            sdata,
+            sbase: ((w0 & 0x3f) * 2) as u8,
+            offset: ((w1 & 0xff_ffff) << 8) as i32 >> 8,
+            soffset,
+        }
+    } else if gfx12 && w0 >> 24 == VGLOBAL {
+        if w0 & 0x00c0_3f80 != 0 || w1 & 0x807f_ff00 != 0 {
+            return Err(unmodelled("TH/SCOPE, SVE or a reserved VGLOBAL bit"));
+        }
+        let op = GlobalOp::from_opcode((w0 >> 14 & 0xff) as u16).ok_or(unknown)?;
+        let offset = (w2 as i32) >> 8;
+        if !(-4096..4096).contains(&offset) {
+            return Err(unmodelled("a GLOBAL offset beyond 13 signed bits"));
+        }
+        let sa = (w0 & 0x7f) as u8;
+        let saddr = match sa {
+            NULL_CODE => None,
+            s if s % 2 == 0 && s <= 104 => Some(s),
+            _ => return Err(unmodelled("an SADDR that is not an even SGPR pair or off")),
+        };
+        let (vdst, data) = (w1 as u8, (w1 >> 23) as u8);
+        let vdata = if op.is_store() {
+            if vdst != 0 {
+                return Err(unmodelled("a non-zero VDST on a store"));
+            }
+            data
+        } else {
+            if data != 0 {
+                return Err(unmodelled("a non-zero DATA on a load"));
+            }
+            vdst
+        };
+        Inst::Global {
+            op,
+            vdata,
+            vaddr: w2 as u8,
+            saddr,
+            offset: offset as i16,
         }
     } else if w0 >> 26 == SMEM {
         let op = SmemOp::from_opcode((w0 >> 18 & 0xff) as u16).ok_or(unknown)?;
@@ -450,7 +566,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
         }
     } else if w0 >> 26 == DS {
         let word = u64::from(w0) | u64::from(w1) << 32;
-        return DsInst::decode(word)
+        return DsInst::decode_in(gen, word)
             .map(|d| (Inst::Ds(d), 8))
             .map_err(DecodeError::Ds);
     } else if w0 >> 26 == FLAT {

@@ -14,10 +14,11 @@ mod codec;
 pub mod ops;
 mod print;
 
-pub use codec::{decode, encode, encode_into};
+pub use codec::{decode, decode_in, encode, encode_in, encode_into, encode_into_in};
 pub use ops::{
     GlobalOp, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp,
 };
+pub use print::Text;
 
 use ds_reference::isa::DsInst;
 use std::fmt;

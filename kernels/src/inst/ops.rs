@@ -106,6 +106,8 @@ pub mod sopp_kind {
     pub const BRANCH: u8 = 2;
     /// The gfx11 wait-count fields ([`Waitcnt`](super::super::Waitcnt)).
     pub const WAITCNT: u8 = 3;
+    /// A gfx12 `s_wait_*cnt` count, printed in hex (`s_wait_kmcnt 0x0`).
+    pub const WAIT12: u8 = 4;
 }
 
 op_table! {
@@ -121,7 +123,48 @@ op_table! {
     (CbranchExecz, "s_cbranch_execz", 0x25, 0, 2),
     (CbranchExecnz,"s_cbranch_execnz",0x26, 0, 2),
     (Endpgm,       "s_endpgm",        0x30, 0, 1),
+    (WaitLoadcnt,  "s_wait_loadcnt",  0x40, 0, 4),
+    (WaitStorecnt, "s_wait_storecnt", 0x41, 0, 4),
+    (WaitDscnt,    "s_wait_dscnt",    0x46, 0, 4),
+    (WaitKmcnt,    "s_wait_kmcnt",    0x47, 0, 4),
 }}
+
+impl SoppOp {
+    /// The op exists in generation `gen`: the gfx12 `s_wait_*cnt` split counters (RDNA4 ISA guide,
+    /// SOPP opcodes) only on gfx12. LLVM 19 still reads `s_waitcnt` for gfx12, so it stays.
+    pub fn in_generation(self, gen: ds_reference::isa::Generation) -> bool {
+        self.b() != sopp_kind::WAIT12 || gen == ds_reference::isa::Generation::Gfx12
+    }
+}
+
+impl Sop2Op {
+    /// The mnemonic in generation `gen`: gfx12 renamed the carry-writing adds and subtracts
+    /// (same opcodes, `llvm-mc-19 -mcpu=gfx1200`).
+    pub fn name_in(self, gen: ds_reference::isa::Generation) -> &'static str {
+        if gen == ds_reference::isa::Generation::Gfx11 {
+            return self.name();
+        }
+        match self {
+            Sop2Op::AddU32 => "s_add_co_u32",
+            Sop2Op::SubU32 => "s_sub_co_u32",
+            Sop2Op::AddI32 => "s_add_co_i32",
+            Sop2Op::SubI32 => "s_sub_co_i32",
+            Sop2Op::AddcU32 => "s_add_co_ci_u32",
+            Sop2Op::SubbU32 => "s_sub_co_ci_u32",
+            other => other.name(),
+        }
+    }
+}
+
+impl SopkOp {
+    /// The mnemonic in generation `gen` (gfx12 renamed `s_addk_i32`).
+    pub fn name_in(self, gen: ds_reference::isa::Generation) -> &'static str {
+        match self {
+            SopkOp::AddkI32 if gen == ds_reference::isa::Generation::Gfx12 => "s_addk_co_i32",
+            other => other.name(),
+        }
+    }
+}
 
 op_table! {
     /// SMEM ops (scalar loads through the constant cache): opcode bits \[25:18\].

@@ -6,6 +6,7 @@
 
 use super::ops::sopp_kind;
 use super::{Inst, Operand, Waitcnt};
+use ds_reference::isa::Generation;
 use std::fmt::{self, Display, Formatter};
 
 /// An operand printed with a width in dwords.
@@ -112,8 +113,32 @@ impl Display for Waitcnt {
 }
 
 impl Display for Inst {
+    /// The gfx11 text (see [`Inst::text`]).
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match *self {
+        self.text(Generation::Gfx11).fmt(f)
+    }
+}
+
+/// An instruction's text in one generation's syntax.
+#[derive(Debug)]
+pub struct Text<'a> {
+    gen: Generation,
+    inst: &'a Inst,
+}
+
+impl Inst {
+    /// The text `llvm-objdump-19` prints for this instruction on a target of generation `gen`
+    /// (gfx12 renames some scalar ops and prints SMEM offsets always).
+    pub fn text(&self, gen: Generation) -> Text<'_> {
+        Text { gen, inst: self }
+    }
+}
+
+impl Display for Text<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let gen = self.gen;
+        let gfx12 = gen == Generation::Gfx12;
+        match *self.inst {
             Inst::Sop1 { op, sdst, src0 } => {
                 write!(f, "{op} {}, {}", Wide(sdst, op.a()), Wide(src0, op.b()))
             }
@@ -124,16 +149,20 @@ impl Display for Inst {
                 src1,
             } => write!(
                 f,
-                "{op} {}, {}, {}",
+                "{} {}, {}, {}",
+                op.name_in(gen),
                 Wide(sdst, op.a()),
                 Wide(src0, op.b()),
                 Wide(src1, op.b())
             ),
-            Inst::Sopk { op, sdst, simm16 } => write!(f, "{op} {sdst}, {simm16:#x}"),
+            Inst::Sopk { op, sdst, simm16 } => {
+                write!(f, "{} {sdst}, {simm16:#x}", op.name_in(gen))
+            }
             Inst::Sopc { op, src0, src1 } => write!(f, "{op} {src0}, {src1}"),
             Inst::Sopp { op, simm16 } => match op.b() {
                 sopp_kind::NONE => write!(f, "{op}"),
                 sopp_kind::WAITCNT => write!(f, "{op} {}", Waitcnt::from_simm16(simm16)),
+                sopp_kind::WAIT12 => write!(f, "{op} {simm16:#x}"),
                 _ => write!(f, "{op} {simm16}"),
             },
             Inst::Smem {
@@ -145,6 +174,9 @@ impl Display for Inst {
             } => {
                 write!(f, "{op} {}, {}, ", SReg(sdata, op.dwords()), SReg(sbase, 2))?;
                 match (soffset, offset) {
+                    // gfx12 prints the immediate offset even when it is zero.
+                    (None, off) if gfx12 => SignedHex(off).fmt(f),
+                    (Some(s), off) if gfx12 => write!(f, "s{s} offset:{}", SignedHex(off)),
                     (None, 0) => f.write_str("null"),
                     (None, off) => SignedHex(off).fmt(f),
                     (Some(s), 0) => write!(f, "s{s}"),

@@ -2,11 +2,20 @@
 //! (`bytes | text` lines taken from llvm-mc-19; `tests/llvm_inst.rs` re-checks them live).
 
 use super::*;
+use ds_reference::isa::Generation;
 
 /// The vectors: (bytes, text) per line.
 pub(crate) fn vectors() -> Vec<(Vec<u8>, String)> {
-    include_str!("../../tests/vectors/inst.txt")
-        .lines()
+    parse_vectors(include_str!("../../tests/vectors/inst.txt"))
+}
+
+/// The gfx12 vectors (`tests/vectors/inst_gfx12.txt`).
+pub(crate) fn vectors_gfx12() -> Vec<(Vec<u8>, String)> {
+    parse_vectors(include_str!("../../tests/vectors/inst_gfx12.txt"))
+}
+
+fn parse_vectors(file: &str) -> Vec<(Vec<u8>, String)> {
+    file.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {
             let (hex, text) = l.split_once('|').expect("bytes | text");
@@ -56,10 +65,15 @@ fn every_table_op_round_trips() {
         src0: Operand::ExecLo,
         src1: Operand::Int(64),
     }));
-    insts.extend(SoppOp::ALL.iter().map(|&op| Inst::Sopp {
-        op,
-        simm16: if op == SoppOp::Endpgm { 0 } else { 0x3f7 },
-    }));
+    insts.extend(
+        SoppOp::ALL
+            .iter()
+            .filter(|op| op.in_generation(Generation::Gfx11))
+            .map(|&op| Inst::Sopp {
+                op,
+                simm16: if op == SoppOp::Endpgm { 0 } else { 0x3f7 },
+            }),
+    );
     insts.extend(SmemOp::ALL.iter().map(|&op| Inst::Smem {
         op,
         sdata: 16,
@@ -252,7 +266,12 @@ fn the_vector_file_covers_every_op_of_every_table() {
         .chain(Sop2Op::ALL.iter().map(|o| o.name()))
         .chain(SopkOp::ALL.iter().map(|o| o.name()))
         .chain(SopcOp::ALL.iter().map(|o| o.name()))
-        .chain(SoppOp::ALL.iter().map(|o| o.name()))
+        .chain(
+            SoppOp::ALL
+                .iter()
+                .filter(|o| o.in_generation(Generation::Gfx11))
+                .map(|o| o.name()),
+        )
         .chain(SmemOp::ALL.iter().map(|o| o.name()))
         .chain(Vop1Op::ALL.iter().map(|o| o.name()))
         .chain(Vop2Op::ALL.iter().map(|o| o.name()))
@@ -287,4 +306,108 @@ fn decode_never_panics_and_what_it_accepts_re_encodes_exactly() {
         }
     }
     assert!(accepted > 100, "only {accepted} random words decoded");
+}
+
+#[test]
+fn gfx12_decode_prints_what_llvm_prints_and_encode_inverts_it() {
+    let v = vectors_gfx12();
+    assert!(v.len() > 100, "vector file too short: {}", v.len());
+    for (bytes, text) in v {
+        let (inst, len) =
+            decode_in(Generation::Gfx12, &bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(len, bytes.len(), "{text}: length");
+        assert_eq!(
+            inst.text(Generation::Gfx12).to_string(),
+            text,
+            "{bytes:02x?}"
+        );
+        assert_eq!(
+            encode_in(Generation::Gfx12, &inst).unwrap(),
+            bytes,
+            "{text}: re-encoding"
+        );
+    }
+}
+
+#[test]
+fn gfx12_vectors_cover_the_changed_formats_and_every_op() {
+    let decoded: Vec<Inst> = vectors_gfx12()
+        .iter()
+        .map(|(b, _)| decode_in(Generation::Gfx12, b).unwrap().0)
+        .collect();
+    for op in SoppOp::ALL
+        .iter()
+        .filter(|op| !op.in_generation(Generation::Gfx11))
+    {
+        assert!(
+            decoded
+                .iter()
+                .any(|i| matches!(i, Inst::Sopp { op: o, .. } if o == op)),
+            "{op} has no gfx12 vector"
+        );
+    }
+    for &op in SmemOp::ALL {
+        assert!(decoded
+            .iter()
+            .any(|i| matches!(i, Inst::Smem { op: o, .. } if *o == op)));
+    }
+    for &op in GlobalOp::ALL {
+        assert!(decoded
+            .iter()
+            .any(|i| matches!(i, Inst::Global { op: o, .. } if *o == op)));
+    }
+    // A 24-bit SMEM offset only gfx12 holds.
+    assert!(decoded.iter().any(|i| matches!(
+        i,
+        Inst::Smem {
+            offset: 0x7f_ffff,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn the_generations_refuse_each_others_forms() {
+    let wait = Inst::Sopp {
+        op: SoppOp::WaitKmcnt,
+        simm16: 0,
+    };
+    assert!(encode(&wait).is_err(), "s_wait_kmcnt is gfx12 only");
+    let bytes = encode_in(Generation::Gfx12, &wait).unwrap();
+    assert!(matches!(decode(&bytes), Err(DecodeError::Unknown { .. })));
+    let far = Inst::Smem {
+        op: SmemOp::LoadB32,
+        sdata: 0,
+        sbase: 0,
+        offset: 1 << 20,
+        soffset: None,
+    };
+    assert!(encode(&far).is_err(), "21-bit SMEM offset on gfx11");
+    assert!(encode_in(Generation::Gfx12, &far).is_ok());
+    // A gfx11 GLOBAL word is no gfx12 instruction, and a VGLOBAL word no gfx11 one.
+    let global = Inst::Global {
+        op: GlobalOp::LoadB32,
+        vdata: 1,
+        vaddr: 2,
+        saddr: Some(4),
+        offset: 8,
+    };
+    let g11 = encode(&global).unwrap();
+    let g12 = encode_in(Generation::Gfx12, &global).unwrap();
+    assert_eq!((g11.len(), g12.len()), (8, 12));
+    assert!(decode_in(Generation::Gfx12, &g11).is_err());
+    assert!(decode(&g12).is_err());
+    assert_eq!(decode_in(Generation::Gfx12, &g12), Ok((global, 12)));
+    // A 12-byte VGLOBAL cut short is truncated, not misread.
+    assert!(matches!(
+        decode_in(Generation::Gfx12, &g12[..8]),
+        Err(DecodeError::Truncated { needed: 12, .. })
+    ));
+    // DS words follow the generation's table: cond_sub is gfx12 only.
+    let cond = Inst::Ds(ds_reference::isa::DsInst::new(
+        ds_reference::isa::DsOp::CondSubU32,
+    ));
+    assert!(encode(&cond).is_err());
+    let b = encode_in(Generation::Gfx12, &cond).unwrap();
+    assert!(matches!(decode(&b), Err(DecodeError::Ds(_))));
 }

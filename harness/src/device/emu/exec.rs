@@ -318,7 +318,13 @@ impl WaveState {
             }
             Inst::Sopp { op, .. } => {
                 let taken = match op {
-                    SoppOp::Nop | SoppOp::Waitcnt => false,
+                    // The emulator finishes every memory access in order: waits are no-ops.
+                    SoppOp::Nop
+                    | SoppOp::Waitcnt
+                    | SoppOp::WaitLoadcnt
+                    | SoppOp::WaitStorecnt
+                    | SoppOp::WaitDscnt
+                    | SoppOp::WaitKmcnt => false,
                     SoppOp::Endpgm => return Ok(Flow::End),
                     SoppOp::Branch => true,
                     SoppOp::CbranchScc0 => !self.scc,
