@@ -8,6 +8,7 @@
 //! compute_pgm_rsrc3 u32 @44, compute_pgm_rsrc1 u32 @48, compute_pgm_rsrc2 u32 @52,
 //! kernel_code_properties u16 @56, kernarg_preload u16 @58, reserved @60..64.
 
+use ds_reference::isa::Generation;
 use ds_reference::wave::{FpMode, Variant};
 use std::fmt;
 
@@ -22,9 +23,9 @@ pub mod rsrc1 {
     pub const DENORM_32_SHIFT: u32 = 16;
     /// FLOAT_DENORM_MODE_16_64 \[19:18\].
     pub const DENORM_16_64_SHIFT: u32 = 18;
-    /// ENABLE_DX10_CLAMP \[21\].
+    /// ENABLE_DX10_CLAMP \[21\] (GFX6-GFX11; GFX12 reuses the bit as ENABLE_WG_RR_EN).
     pub const DX10_CLAMP: u32 = 1 << 21;
-    /// ENABLE_IEEE_MODE \[23\].
+    /// ENABLE_IEEE_MODE \[23\] (GFX6-GFX11; reserved on GFX12, which has no IEEE mode).
     pub const IEEE_MODE: u32 = 1 << 23;
     /// WGP_MODE \[29\] (GFX10+): the workgroup runs in work-group-processor mode.
     pub const WGP_MODE: u32 = 1 << 29;
@@ -117,7 +118,17 @@ impl KernelDescriptor {
     /// pointer in s\[0:1\] (2 user SGPRs), workgroup id x in s2, work-item id x only, the variant's
     /// LDS size and FP mode; DX10 clamp, WGP mode and MEM_ORDERED as LLVM 19 defaults them.
     pub fn for_kernel(variant: &Variant, vgprs: u32) -> KernelDescriptor {
+        KernelDescriptor::for_kernel_in(Generation::Gfx11, variant, vgprs)
+    }
+
+    /// [`KernelDescriptor::for_kernel`] for a target of generation `gen`. gfx12 differs in
+    /// compute_pgm_rsrc1 alone: it has neither DX10_CLAMP nor IEEE_MODE (AMDGPUUsage,
+    /// "compute_pgm_rsrc1 for GFX6-GFX12": bit 21 is ENABLE_WG_RR_EN and bit 23 reserved on GFX12;
+    /// `llvm-mc-19 -mcpu=gfx1200` refuses `.amdhsa_dx10_clamp` and `.amdhsa_ieee_mode` with
+    /// "directive unsupported on gfx12+"), so the variant's `ieee` switch is not encoded there.
+    pub fn for_kernel_in(gen: Generation, variant: &Variant, vgprs: u32) -> KernelDescriptor {
         let mode = variant.mode;
+        let gfx11 = gen == Generation::Gfx11;
         let denorm = |keep: bool| {
             if keep {
                 rsrc1::DENORM_KEEP
@@ -134,8 +145,12 @@ impl KernelDescriptor {
             compute_pgm_rsrc1: (vgprs.div_ceil(8).max(1) - 1) << rsrc1::VGPR_SHIFT
                 | denorm(mode.fp32_denormals) << rsrc1::DENORM_32_SHIFT
                 | denorm(mode.fp16_fp64_denormals) << rsrc1::DENORM_16_64_SHIFT
-                | rsrc1::DX10_CLAMP
-                | if mode.ieee { rsrc1::IEEE_MODE } else { 0 }
+                | if gfx11 { rsrc1::DX10_CLAMP } else { 0 }
+                | if mode.ieee && gfx11 {
+                    rsrc1::IEEE_MODE
+                } else {
+                    0
+                }
                 | rsrc1::WGP_MODE
                 | rsrc1::MEM_ORDERED,
             compute_pgm_rsrc2: 2 << rsrc2::USER_SGPR_SHIFT | rsrc2::WORKGROUP_ID_X,
