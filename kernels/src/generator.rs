@@ -41,10 +41,10 @@
 use crate::abi::{self, AbiError};
 use crate::code_object::descriptor::KernelDescriptor;
 use crate::inst::{
-    encode, encode_into, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp,
-    SopkOp, SoppOp, Vop2Op, Waitcnt,
+    encode_in, encode_into_in, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op,
+    SopcOp, SopkOp, SoppOp, Vop2Op, Waitcnt,
 };
-use ds_reference::isa::{DsInst, DsOp, Field, InstError};
+use ds_reference::isa::{DsInst, DsOp, Field, Generation, InstError};
 use ds_reference::wave::Variant;
 use std::fmt;
 
@@ -70,6 +70,8 @@ pub struct Kernel {
     pub name: String,
     /// What it was built for.
     pub variant: Variant,
+    /// The generation whose encodings the code uses.
+    pub gen: Generation,
     /// The instructions, in order, each with a note on what it does.
     pub insts: Vec<(Inst, &'static str)>,
     /// The machine code (the instructions encoded back to back; the entry is byte 0).
@@ -90,7 +92,7 @@ impl Kernel {
         use std::fmt::Write;
         let mut out = String::with_capacity(48 * self.insts.len());
         for (inst, _) in &self.insts {
-            let _ = writeln!(out, "{inst}");
+            let _ = writeln!(out, "{}", inst.text(self.gen));
         }
         out
     }
@@ -100,8 +102,8 @@ impl Kernel {
         let mut out = String::new();
         let mut pc = 0;
         for (inst, note) in &self.insts {
-            let text = inst.to_string();
-            let len = encode(inst).map_or(0, |b| b.len());
+            let text = inst.text(self.gen).to_string();
+            let len = encode_in(self.gen, inst).map_or(0, |b| b.len());
             if note.is_empty() {
                 out.push_str(&format!("{pc:04x}  {text}\n"));
             } else {
@@ -132,6 +134,7 @@ impl fmt::Display for GenError {
             GenError::NotRunnable { op, why } => {
                 write!(f, "{op} cannot run from a HIP compute kernel: {why}")
             }
+            GenError::Offsets(e @ InstError::NotInGeneration { .. }) => e.fmt(f),
             GenError::Offsets(e) => write!(f, "bad offsets: {e}"),
             GenError::Lds(e) => e.fmt(f),
             GenError::Encode(e) => write!(f, "kernel template bug: {e}"),
@@ -156,8 +159,13 @@ pub fn kernel_name(v: &Variant) -> String {
     )
 }
 
-/// The instruction under test with the template's registers.
+/// The instruction under test with the template's registers (gfx11).
 pub fn test_inst(v: &Variant) -> Result<DsInst, GenError> {
+    test_inst_in(Generation::Gfx11, v)
+}
+
+/// The instruction under test with the template's registers, for generation `gen`.
+pub fn test_inst_in(gen: Generation, v: &Variant) -> Result<DsInst, GenError> {
     let mut inst = v.inst();
     let operands = v.op.info().operands;
     for (field, reg) in [
@@ -170,20 +178,57 @@ pub fn test_inst(v: &Variant) -> Result<DsInst, GenError> {
             inst.set_reg(field, reg);
         }
     }
-    inst.validate().map_err(GenError::Offsets)?;
+    inst.validate_in(gen).map_err(GenError::Offsets)?;
     Ok(inst)
 }
 
 /// Appends instructions and tracks the byte address of the next one.
 struct Asm {
+    gen: Generation,
     insts: Vec<(Inst, &'static str)>,
     code: Vec<u8>,
 }
 
 impl Asm {
     fn emit(&mut self, inst: Inst, note: &'static str) -> Result<(), GenError> {
-        encode_into(&inst, &mut self.code).map_err(GenError::Encode)?;
+        if let (
+            Generation::Gfx12,
+            Inst::Sopp {
+                op: SoppOp::Waitcnt,
+                simm16,
+            },
+        ) = (self.gen, inst)
+        {
+            return self.wait_gfx12(Waitcnt::from_simm16(simm16), note);
+        }
+        encode_into_in(self.gen, &inst, &mut self.code).map_err(GenError::Encode)?;
         self.insts.push((inst, note));
+        Ok(())
+    }
+
+    /// gfx12 splits gfx11's counters (RDNA4 ISA guide, "Data Dependency Resolution"): VM_CNT's
+    /// loads are LOADcnt; LGKM_CNT is KMcnt for scalar memory and DScnt for LDS. A gfx11 wait is
+    /// the same wait on each counter it covered.
+    fn wait_gfx12(&mut self, w: Waitcnt, note: &'static str) -> Result<(), GenError> {
+        let mut waits = Vec::with_capacity(3);
+        if w.vmcnt != Waitcnt::VM_MAX {
+            waits.push((SoppOp::WaitLoadcnt, w.vmcnt));
+        }
+        if w.lgkmcnt != Waitcnt::LGKM_MAX {
+            waits.push((SoppOp::WaitKmcnt, w.lgkmcnt));
+            waits.push((SoppOp::WaitDscnt, w.lgkmcnt));
+        }
+        let mut note = note;
+        for (op, n) in waits {
+            self.emit(
+                Inst::Sopp {
+                    op,
+                    simm16: u16::from(n),
+                },
+                note,
+            )?;
+            note = "";
+        }
         Ok(())
     }
 
@@ -336,9 +381,20 @@ fn add_offset(a: &mut Asm, lo: u8, note: &'static str) -> Result<(), GenError> {
     )
 }
 
-/// Builds the kernel for `variant`.
+/// Builds the gfx11 kernel for `variant`.
 pub fn generate(variant: &Variant) -> Result<Kernel, GenError> {
+    generate_in(Generation::Gfx11, variant)
+}
+
+/// Builds the kernel for `variant` in generation `gen`'s encodings: the same template, with
+/// gfx12's split wait counters (`s_wait_loadcnt`, `s_wait_kmcnt`, `s_wait_dscnt`) for
+/// `s_waitcnt`, gfx12's SMEM and VGLOBAL encodings and its kernel descriptor.
+pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenError> {
     let info = variant.op.info();
+    if !info.in_generation(gen) {
+        let op = variant.op;
+        return Err(GenError::Offsets(InstError::NotInGeneration { op, gen }));
+    }
     if let Some(why) = info.hip_unsupported {
         return Err(GenError::NotRunnable {
             op: variant.op,
@@ -346,8 +402,9 @@ pub fn generate(variant: &Variant) -> Result<Kernel, GenError> {
         });
     }
     abi::check_lds_size(variant.lds_size).map_err(GenError::Lds)?;
-    let ds = test_inst(variant)?;
+    let ds = test_inst_in(gen, variant)?;
     let mut a = Asm {
+        gen,
         insts: Vec::with_capacity(64),
         code: Vec::with_capacity(320),
     };
@@ -494,7 +551,8 @@ pub fn generate(variant: &Variant) -> Result<Kernel, GenError> {
     Ok(Kernel {
         name: kernel_name(variant),
         variant: *variant,
-        descriptor: KernelDescriptor::for_kernel(variant, VGPR_COUNT),
+        gen,
+        descriptor: KernelDescriptor::for_kernel_in(gen, variant, VGPR_COUNT),
         insts: a.insts,
         code: a.code,
         vgpr_count: VGPR_COUNT,

@@ -122,7 +122,12 @@ fn random_inst(r: &mut Rng) -> Inst {
             }
         }
         4 => {
-            let op = r.pick(SoppOp::ALL);
+            let gfx11: Vec<SoppOp> = SoppOp::ALL
+                .iter()
+                .copied()
+                .filter(|op| op.in_generation(ds_reference::isa::Generation::Gfx11))
+                .collect();
+            let op = r.pick(&gfx11);
             let simm16 = match op {
                 SoppOp::Endpgm => 0,
                 SoppOp::Nop => r.below(16) as u16,
