@@ -101,7 +101,17 @@ pub fn select_ops(patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
                 })
                 .collect()
         } else {
-            DsOp::from_name(pattern).into_iter().collect()
+            // The runs build gfx11 kernels: an op of another generation is named as such.
+            let gen = isa::Generation::Gfx11;
+            match (DsOp::from_name_in(gen, pattern), DsOp::from_name(pattern)) {
+                (None, Some(op)) => {
+                    return Err(SelectError::NotRunnable {
+                        pattern: pattern.clone(),
+                        why: isa::InstError::NotInGeneration { op, gen }.to_string(),
+                    })
+                }
+                (found, _) => found.into_iter().collect(),
+            }
         };
         if matched.is_empty() {
             return Err(SelectError::UnknownOp {
@@ -197,6 +207,15 @@ mod tests {
         assert!(err.to_string().contains("did you mean ds_add_u32"), "{err}");
         let err = select_ops(&["ds_gws_init".into()]).unwrap_err();
         assert!(matches!(err, SelectError::NotRunnable { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_gfx12_op_is_refused_as_another_generations_not_a_crash() {
+        let e = select_ops(&["ds_cond_sub_rtn_u32".to_string()]).unwrap_err();
+        assert!(e.to_string().contains("(it is gfx12)"), "{e}");
+        // A glob over gfx11 names does not pick up gfx12-only ops.
+        let ops = select_ops(&["ds_m*_num*".to_string()]);
+        assert!(ops.is_err(), "{ops:?}");
     }
 
     #[test]
