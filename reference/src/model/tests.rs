@@ -690,3 +690,38 @@ fn every_multi_dword_access_near_2_32_follows_one_rule() {
     // address wraps, the bytes do not.
     assert!(wrapped_elements > 0);
 }
+
+#[test]
+fn bpermute_fi_reads_inactive_lanes_where_bpermute_reads_zero() {
+    // Lanes 0 and 2 inactive; lane 1 reads lane 0, lane 3 reads lane 2 (addresses are lane * 4).
+    let mut c = case(0, 0b1010);
+    for (i, l) in c.wave.lanes.iter_mut().enumerate().take(4) {
+        l.data0[0] = 0xa0 + i as u32;
+        l.addr = 4 * (i as u32 ^ 1);
+    }
+    let fi = run(DsOp::BpermuteFiB32, 0, 0, &c);
+    let plain = run(DsOp::BpermuteB32, 0, 0, &c);
+    assert_eq!((fi.vdst[1][0], fi.vdst[3][0]), (0xa0, 0xa2));
+    assert_eq!((plain.vdst[1][0], plain.vdst[3][0]), (0, 0));
+    // Inactive lanes keep their vdst either way.
+    assert_eq!((fi.vdst[0][0], fi.vdst[2][0]), (SENTINEL, SENTINEL));
+    // The offset is added before the lane is taken from bits [6:2], as for ds_bpermute_b32.
+    let shifted = run(DsOp::BpermuteFiB32, 4, 0, &c);
+    assert_eq!(shifted.vdst[1][0], 0xa1, "lane 1: (0 + 4) names lane 1");
+}
+
+#[test]
+fn gfx12_push8_forms_are_refused_by_the_runner_with_the_reason() {
+    for op in [DsOp::BvhStackPush8Pop1RtnB32, DsOp::BvhStackPush8Pop2RtnB64] {
+        let e = execute(&inst(op, 0, 0), mode(), &case(512, 1)).unwrap_err();
+        assert!(e.why.contains("8 dwords"), "{e}");
+    }
+    // The 4-dword form runs, writing vdst and addr like the gfx11 stack op.
+    let mut c = case(512, 1);
+    c.wave.lanes[0].addr = 1 << 15;
+    c.wave.lanes[0].data0[0] = u32::MAX;
+    c.wave.lanes[0].data1 = [0x10, u32::MAX, u32::MAX, 0x13];
+    let o = run(DsOp::BvhStackPush4Pop1RtnB32, 0, 0, &c);
+    assert_eq!((o.vdst[0][0], o.addr[0]), (0x13, 1 << 15 | 1));
+    assert_eq!(o.lds.word(4), 0x10);
+}
