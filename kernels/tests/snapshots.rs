@@ -49,3 +49,37 @@ fn one_listing_per_operand_shape() {
         });
     }
 }
+
+/// The gfx12 template, one listing per operand shape of the ops gfx12 added (and one load), pinned
+/// in `snapshots/kernels/gfx12/`: the split wait counters, gfx12 SMEM and VGLOBAL are visible in it.
+#[test]
+fn gfx12_listings_per_new_operand_shape() {
+    use ds_kernels::generator::generate_in;
+    use ds_kernels::isa::{runnable_ops_in, Generation};
+    let gen = Generation::Gfx12;
+    let mut seen = Vec::new();
+    let mut ops = vec![DsOp::LoadB32];
+    for op in runnable_ops_in(gen).filter(|op| !op.info().in_generation(Generation::Gfx11)) {
+        let shape = (op.info().operands, op.info().family);
+        if !seen.contains(&shape) {
+            seen.push(shape);
+            ops.push(op);
+        }
+    }
+    assert!(ops.len() >= 6, "{ops:?}");
+    for op in ops {
+        let k = generate_in(gen, &common::variant(op)).unwrap();
+        let header = format!(
+            "kernel {} ({gen})\n{} bytes of code\n\n",
+            k.name,
+            k.code.len()
+        );
+        insta::with_settings!({
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx12"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(format!("listing_{}", op.name()), header + &k.annotated());
+        });
+    }
+}
