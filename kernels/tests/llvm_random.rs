@@ -1,11 +1,12 @@
 //! Random instructions of every non-DS table against llvm-mc-19's disassembler: a seeded
-//! generator makes instructions with random legal operands, we encode them, llvm-mc-19
+//! generator makes instructions with random legal operands for each generation, we encode them, llvm-mc-19 (for the generation's first target)
 //! disassembles all of them in one call, and its text must equal our `Display`; each also decodes
 //! back to itself. On failure the seed is printed: set `DS_KERNELS_SEED=0x..` to replay.
 
 mod common;
 
 use ds_kernels::inst::*;
+use ds_reference::isa::Generation;
 
 /// xorshift64*: small, seeded, the same on every machine.
 struct Rng(u64);
@@ -65,7 +66,7 @@ fn sdst(r: &mut Rng) -> Operand {
     }
 }
 
-fn random_inst(r: &mut Rng) -> Inst {
+fn random_inst(r: &mut Rng, gen: Generation) -> Inst {
     match r.below(11) {
         0 => {
             let op = r.pick(Sop1Op::ALL);
@@ -125,7 +126,7 @@ fn random_inst(r: &mut Rng) -> Inst {
             let gfx11: Vec<SoppOp> = SoppOp::ALL
                 .iter()
                 .copied()
-                .filter(|op| op.in_generation(ds_reference::isa::Generation::Gfx11))
+                .filter(|op| op.in_generation(gen))
                 .collect();
             let op = r.pick(&gfx11);
             let simm16 = match op {
@@ -140,10 +141,16 @@ fn random_inst(r: &mut Rng) -> Inst {
             let op = r.pick(SmemOp::ALL);
             let align = u64::from(op.dwords().min(4));
             let sdata = (align * r.below((106 - u64::from(op.dwords())) / align + 1)) as u8;
+            // 21 signed bits on gfx11, 24 on gfx12.
+            let half = if gen == Generation::Gfx12 {
+                1 << 23
+            } else {
+                1 << 20
+            };
             let offset = match r.below(3) {
                 0 => 0,
-                1 => r.below(1 << 20) as i32,
-                _ => -(r.below(1 << 20) as i32) - 1,
+                1 => r.below(half) as i32,
+                _ => -(r.below(half) as i32) - 1,
             };
             let soffset = (r.below(2) == 0).then(|| r.below(106) as u8);
             Inst::Smem {
@@ -211,48 +218,60 @@ fn random_instructions_print_as_llvm_mc_disassembles_them() {
         .ok()
         .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
         .unwrap_or(0x5eed_0d50_6fc1_1100);
-    let mut r = Rng(seed | 1);
-    let insts: Vec<Inst> = (0..3000).map(|_| random_inst(&mut r)).collect();
-    let mut input = String::new();
-    for inst in &insts {
-        let bytes = encode(inst).unwrap_or_else(|e| panic!("seed {seed:#x}: {inst:?}: {e}"));
-        assert_eq!(decode(&bytes), Ok((*inst, bytes.len())), "seed {seed:#x}");
-        let hex: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
-        input.push_str(&hex.join(","));
-        input.push('\n');
-    }
-    let out = common::run(
-        &mc,
-        &["-arch=amdgcn", "-mcpu=gfx1100", "-disassemble"],
-        Some(&input),
-    );
-    let texts: Vec<&str> = out
-        .lines()
-        .map(|l| l.split(';').next().unwrap().trim())
-        .filter(|l| !l.is_empty() && !l.starts_with('.'))
-        .collect();
-    assert_eq!(
-        texts.len(),
-        insts.len(),
-        "seed {seed:#x}: llvm-mc printed {} lines for {} instructions",
-        texts.len(),
-        insts.len()
-    );
-    let mut bad = Vec::new();
-    for (inst, llvm) in insts.iter().zip(&texts) {
-        let ours = inst.to_string();
-        if ours != *llvm {
-            bad.push(format!(
-                "  ours `{ours}`\n  llvm `{llvm}`\n  {:02x?}",
-                encode(inst).unwrap()
-            ));
+    for gen in Generation::ALL {
+        let cpu = gen.targets().next().expect("a target").name;
+        let mut r = Rng(seed | 1);
+        let insts: Vec<Inst> = (0..3000).map(|_| random_inst(&mut r, gen)).collect();
+        let mut input = String::new();
+        for inst in &insts {
+            let bytes = encode_in(gen, inst)
+                .unwrap_or_else(|e| panic!("{cpu} seed {seed:#x}: {inst:?}: {e}"));
+            assert_eq!(
+                decode_in(gen, &bytes),
+                Ok((*inst, bytes.len())),
+                "{cpu} seed {seed:#x}"
+            );
+            let hex: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
+            input.push_str(&hex.join(","));
+            input.push('\n');
         }
+        let out = common::run(
+            &mc,
+            &["-arch=amdgcn", &format!("-mcpu={cpu}"), "-disassemble"],
+            Some(&input),
+        );
+        let texts: Vec<&str> = out
+            .lines()
+            .map(|l| l.split(';').next().unwrap().trim())
+            .filter(|l| !l.is_empty() && !l.starts_with('.'))
+            .collect();
+        assert_eq!(
+            texts.len(),
+            insts.len(),
+            "seed {seed:#x}: llvm-mc printed {} lines for {} instructions",
+            texts.len(),
+            insts.len()
+        );
+        let mut bad = Vec::new();
+        for (inst, llvm) in insts.iter().zip(&texts) {
+            let ours = inst.text(gen).to_string();
+            if ours != *llvm {
+                bad.push(format!(
+                    "  ours `{ours}`\n  llvm `{llvm}`\n  {:02x?}",
+                    encode_in(gen, inst).unwrap()
+                ));
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "{cpu} seed {seed:#x} (set DS_KERNELS_SEED to replay): {} of {} differ:\n{}",
+            bad.len(),
+            insts.len(),
+            bad[..bad.len().min(12)].join("\n")
+        );
+        println!(
+            "{cpu}: {} random instructions print as llvm-mc-19 disassembles them",
+            insts.len()
+        );
     }
-    assert!(
-        bad.is_empty(),
-        "seed {seed:#x} (set DS_KERNELS_SEED to replay): {} of {} differ:\n{}",
-        bad.len(),
-        insts.len(),
-        bad[..bad.len().min(12)].join("\n")
-    );
 }
