@@ -1,7 +1,8 @@
 //! Random instructions of every non-DS table against llvm-mc-19's disassembler: a seeded
-//! generator makes instructions with random legal operands for each generation, we encode them, llvm-mc-19 (for the generation's first target)
-//! disassembles all of them in one call, and its text must equal our `Display`; each also decodes
-//! back to itself. On failure the seed is printed: set `DS_KERNELS_SEED=0x..` to replay.
+//! generator makes instructions with random legal operands for each generation, we encode them,
+//! llvm-mc-19 (for the generation's first target) disassembles all of them in one call, and its
+//! text must equal ours; each also decodes back to itself. On failure the seed is printed: set
+//! `DS_KERNELS_SEED=0x..` to replay.
 
 mod common;
 
