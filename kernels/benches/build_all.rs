@@ -6,6 +6,7 @@
 use ds_kernels::code_object;
 use ds_kernels::generator::generate;
 use ds_kernels::isa::{runnable_ops, OffsetForm};
+use ds_reference::target::DEFAULT;
 use ds_reference::wave::{FpMode, Variant};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -35,7 +36,7 @@ fn ours(variants: &[Variant]) -> Vec<u8> {
         .iter()
         .map(|v| generate(v).expect("runnable"))
         .collect();
-    code_object::write(&kernels)
+    code_object::write(DEFAULT, &kernels)
 }
 
 /// Median of `runs` timings of `f`.
@@ -78,14 +79,11 @@ fn main() {
     std::fs::create_dir_all(&dir).unwrap();
     let (asm, obj, so) = (dir.join("k.s"), dir.join("k.o"), dir.join("k.so"));
     let kernels: Vec<_> = variants.iter().map(|v| generate(v).unwrap()).collect();
-    std::fs::write(&asm, code_object::assembly(&kernels)).unwrap();
+    std::fs::write(&asm, code_object::assembly(DEFAULT, &kernels)).unwrap();
     let llvm_time = median(11, || {
         let mc = Command::new("llvm-mc-19")
-            .args([
-                "-triple=amdgcn-amd-amdhsa",
-                "-mcpu=gfx1100",
-                "-filetype=obj",
-            ])
+            .args(["-triple=amdgcn-amd-amdhsa", "-filetype=obj"])
+            .arg(format!("-mcpu={DEFAULT}"))
             .arg(&asm)
             .arg("-o")
             .arg(&obj)

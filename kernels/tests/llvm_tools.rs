@@ -1,20 +1,22 @@
-//! Every runnable op's kernel in one code object, read back by the LLVM 19 tools in one call each:
-//! `llvm-objdump-19 -d` must print exactly our listing for every kernel, `llvm-readelf-19` must
-//! find the header, segments, symbols and complete metadata, and `llvm-mc-19` must assemble every
-//! listing to exactly our bytes.
+//! Every runnable op's kernel in one code object per target of the target table, read back by the
+//! LLVM 19 tools in one call each: `llvm-objdump-19 -d --mcpu=<target>` must print exactly our
+//! listing for every kernel, `llvm-readelf-19` must find the header (with the target's machine
+//! value), segments, symbols and complete metadata, and `llvm-mc-19 -mcpu=<target>` must assemble
+//! every listing to exactly our bytes.
 
 mod common;
 
 use ds_kernels::code_object;
 use ds_kernels::generator::Kernel;
+use ds_reference::target::{Target, TARGETS};
 
 const EXPECTED_RUNNABLE: usize = 117;
 
-fn write_all(test: &str) -> (Vec<Kernel>, std::path::PathBuf) {
+fn write_all(test: &str, target: &Target) -> (Vec<Kernel>, std::path::PathBuf) {
     let kernels = common::all_kernels();
     assert_eq!(kernels.len(), EXPECTED_RUNNABLE);
-    let path = common::temp_dir(test).join("all.co");
-    std::fs::write(&path, code_object::write(&kernels)).unwrap();
+    let path = common::temp_dir(test).join(format!("all-{target}.co"));
+    std::fs::write(&path, code_object::write(target, &kernels)).unwrap();
     (kernels, path)
 }
 
@@ -23,12 +25,15 @@ fn llvm_objdump_disassembles_every_kernel_to_our_listing() {
     let Some(objdump) = common::tool("llvm-objdump-19") else {
         return;
     };
-    let (kernels, path) = write_all("objdump");
-    let out = common::run(
-        &objdump,
-        &["-d", "--mcpu=gfx1100", path.to_str().unwrap()],
-        None,
-    );
+    for t in TARGETS {
+        objdump_matches_listing(&objdump, t);
+    }
+}
+
+fn objdump_matches_listing(objdump: &std::path::PathBuf, t: &Target) {
+    let (kernels, path) = write_all("objdump", t);
+    let mcpu = format!("--mcpu={t}");
+    let out = common::run(objdump, &["-d", &mcpu, path.to_str().unwrap()], None);
     // Split the disassembly at `<symbol>:` lines; keep each instruction's text.
     let mut by_symbol = std::collections::HashMap::<String, Vec<String>>::new();
     let mut current = None;
@@ -48,7 +53,7 @@ fn llvm_objdump_disassembles_every_kernel_to_our_listing() {
     assert_eq!(
         by_symbol.len(),
         kernels.len(),
-        "objdump saw other symbols: {:?}",
+        "{t}: objdump saw other symbols: {:?}",
         by_symbol.keys()
     );
     for k in &kernels {
@@ -62,7 +67,7 @@ fn llvm_objdump_disassembles_every_kernel_to_our_listing() {
             got.len(),
             ours.len()
         );
-        assert_eq!(&got[..ours.len()], &ours[..], "{}", k.name);
+        assert_eq!(&got[..ours.len()], &ours[..], "{t}: {}", k.name);
         // After the kernel: only the s_code_end padding up to the next 256-byte boundary.
         assert!(
             got[ours.len()..].iter().all(|l| l == "s_code_end"),
@@ -86,11 +91,24 @@ fn llvm_mc_assembles_every_listing_to_our_code() {
     };
     let kernels = common::all_kernels();
     let input: String = kernels.iter().map(|k| k.listing()).collect();
-    let out = common::run(
-        &mc,
-        &["-arch=amdgcn", "-mcpu=gfx1100", "-show-encoding"],
-        Some(&input),
-    );
+    let ours: Vec<u8> = kernels.iter().flat_map(|k| k.code.clone()).collect();
+    for t in TARGETS {
+        let mcpu = format!("-mcpu={t}");
+        let out = common::run(
+            &mc,
+            &["-arch=amdgcn", &mcpu, "-show-encoding"],
+            Some(&input),
+        );
+        assert_eq!(
+            encoded_bytes(&out),
+            ours,
+            "{t}: llvm-mc-19 and our assembler differ"
+        );
+    }
+}
+
+/// The bytes of every `; encoding: [...]` of llvm-mc's output, in order.
+fn encoded_bytes(out: &str) -> Vec<u8> {
     let mut bytes = Vec::new();
     for line in out.lines() {
         if let Some((_, enc)) = line.split_once("encoding: [") {
@@ -99,12 +117,7 @@ fn llvm_mc_assembles_every_listing_to_our_code() {
             }
         }
     }
-    let ours: Vec<u8> = kernels.iter().flat_map(|k| k.code.clone()).collect();
-    assert_eq!(bytes.len(), ours.len());
-    if bytes != ours {
-        let at = bytes.iter().zip(&ours).position(|(a, b)| a != b).unwrap();
-        panic!("llvm-mc-19 and our assembler differ at byte {at} of the concatenated code");
-    }
+    bytes
 }
 
 /// The `key: value` lines of one kernel's map in readelf's YAML rendering of the metadata.
@@ -147,22 +160,34 @@ fn llvm_readelf_finds_header_segments_symbols_and_complete_metadata() {
     let Some(readelf) = common::tool("llvm-readelf-19") else {
         return;
     };
-    let (kernels, path) = write_all("readelf");
+    for t in TARGETS {
+        readelf_finds_everything(&readelf, t);
+    }
+}
+
+fn readelf_finds_everything(readelf: &std::path::PathBuf, t: &Target) {
+    let (kernels, path) = write_all("readelf", t);
     let out = common::run(
-        &readelf,
+        readelf,
         &["-h", "-l", "--dyn-syms", "--notes", path.to_str().unwrap()],
         None,
     );
+    // readelf prints the machine value in upper-case hex, then the target's name.
+    let flags = format!("Flags:                             0x{:X}, {t}", t.machine);
+    let target_id = format!("amdhsa.target:   amdgcn-amd-amdhsa--{t}");
     for expected in [
         "OS/ABI:                            AMDGPU - HSA",
         "ABI Version:                       3",
         "Type:                              DYN (Shared object file)",
         "Machine:                           EM_AMDGPU",
-        "Flags:                             0x41, gfx1100",
+        &flags,
         "NT_AMDGPU_METADATA (AMDGPU Metadata)",
-        "amdhsa.target:   amdgcn-amd-amdhsa--gfx1100",
+        &target_id,
     ] {
-        assert!(out.contains(expected), "readelf output lacks `{expected}`");
+        assert!(
+            out.contains(expected),
+            "{t}: readelf output lacks `{expected}`"
+        );
     }
     let segments: Vec<&str> = out
         .lines()

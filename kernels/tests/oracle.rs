@@ -9,6 +9,7 @@ mod common;
 use ds_kernels::code_object::{self, CodeObject};
 use ds_kernels::generator::{generate, Kernel};
 use ds_kernels::isa::DsOp;
+use ds_reference::target::{Target, TARGETS};
 use ds_reference::wave::{FpMode, Variant};
 use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader, SectionHeader, Sym};
@@ -122,15 +123,27 @@ fn our_code_object_matches_llvm_mc_plus_ld_lld_structurally() {
     let (Some(mc), Some(lld)) = (common::tool("llvm-mc-19"), common::tool("ld.lld-19")) else {
         return;
     };
+    for t in TARGETS {
+        matches_for(&mc, &lld, t);
+    }
+}
+
+/// Our code object for `t` against what llvm-mc-19 -mcpu=`t` and ld.lld-19 make of its assembly.
+fn matches_for(mc: &std::path::PathBuf, lld: &std::path::PathBuf, t: &Target) {
     let ks = kernels();
     let dir = common::temp_dir("oracle");
-    let (asm, obj, so) = (dir.join("k.s"), dir.join("k.o"), dir.join("k.so"));
-    std::fs::write(&asm, code_object::assembly(&ks)).unwrap();
+    let (asm, obj, so) = (
+        dir.join(format!("{t}.s")),
+        dir.join(format!("{t}.o")),
+        dir.join(format!("{t}.so")),
+    );
+    std::fs::write(&asm, code_object::assembly(t, &ks)).unwrap();
+    let mcpu = format!("-mcpu={t}");
     common::run(
-        &mc,
+        mc,
         &[
             "-triple=amdgcn-amd-amdhsa",
-            "-mcpu=gfx1100",
+            &mcpu,
             "-filetype=obj",
             asm.to_str().unwrap(),
             "-o",
@@ -139,12 +152,12 @@ fn our_code_object_matches_llvm_mc_plus_ld_lld_structurally() {
         None,
     );
     common::run(
-        &lld,
+        lld,
         &["-shared", obj.to_str().unwrap(), "-o", so.to_str().unwrap()],
         None,
     );
     let theirs_bytes = std::fs::read(&so).unwrap();
-    let ours_bytes = code_object::write(&ks);
+    let ours_bytes = code_object::write(t, &ks);
 
     let (ours, theirs) = (shape(&ours_bytes), shape(&theirs_bytes));
     assert_eq!(ours.ident, theirs.ident, "e_ident");

@@ -1,19 +1,24 @@
 //! The same kernels as LLVM assembly: the listings inside `.amdhsa_kernel` descriptor directives
 //! and an `.amdgpu_metadata` YAML block (LLVM AMDGPUUsage, "Code Object V3 and Above Directives":
 //! `.amdgcn_target`, `.amdhsa_code_object_version`, `.amdhsa_kernel`, `.amdgpu_metadata`). Fed to
-//! `llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=gfx1100 -filetype=obj` and `ld.lld-19 -shared`, it is
+//! `llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=<target> -filetype=obj` and `ld.lld-19 -shared`, it is
 //! the oracle the written code object is compared with, and the baseline of the benchmark.
 
 use super::descriptor::rsrc1;
 use super::metadata::Metadata;
 use super::write::metadata;
 use crate::generator::Kernel;
+use ds_reference::target::Target;
 use std::fmt::Write;
 
-/// The assembly source of a code object holding `kernels`.
-pub fn assembly(kernels: &[Kernel]) -> String {
+/// The assembly source of a code object for `target` holding `kernels`.
+pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
     let mut s = String::new();
-    s.push_str(".amdgcn_target \"amdgcn-amd-amdhsa--gfx1100\"\n.amdhsa_code_object_version 5\n");
+    let _ = write!(
+        s,
+        ".amdgcn_target \"{}\"\n.amdhsa_code_object_version 5\n",
+        target.hsa_target_id()
+    );
     for k in kernels {
         let n = &k.name;
         let _ = write!(
@@ -57,7 +62,7 @@ pub fn assembly(kernels: &[Kernel]) -> String {
         );
     }
     s.push_str("\n.amdgpu_metadata\n");
-    s.push_str(&yaml(&metadata(kernels)));
+    s.push_str(&yaml(&metadata(target, kernels)));
     s.push_str(".end_amdgpu_metadata\n");
     s
 }

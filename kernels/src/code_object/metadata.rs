@@ -8,8 +8,6 @@ use serde::{Deserialize, Serialize};
 
 /// `amdhsa.version` for code object V5.
 pub const VERSION: [u32; 2] = [1, 2];
-/// `amdhsa.target` for this project's code objects.
-pub const TARGET: &str = "amdgcn-amd-amdhsa--gfx1100";
 
 /// The top-level metadata map.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

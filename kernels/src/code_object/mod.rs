@@ -4,7 +4,8 @@
 //!
 //! Facts from LLVM's AMDGPUUsage: "ELF Code Object" (header: ELFCLASS64, ELFDATA2LSB,
 //! `EI_OSABI` = ELFOSABI_AMDGPU_HSA 64, `EI_ABIVERSION` = ELFABIVERSION_AMDGPU_HSA_V5 3, `e_type`
-//! ET_DYN, `e_machine` EM_AMDGPU 224, `e_flags` EF_AMDGPU_MACH 0x41 for gfx1100), "Note Records"
+//! ET_DYN, `e_machine` EM_AMDGPU 224, `e_flags` EF_AMDGPU_MACH: the target's machine value from
+//! `ds_reference::target`), "Note Records"
 //! (name "AMDGPU", type NT_AMDGPU_METADATA 32, MessagePack), "Symbols" (`<kernel>` STT_FUNC at the
 //! entry, `<kernel>.kd` STT_OBJECT for the 64-byte descriptor), "Kernel Descriptor". The layout
 //! mirrors what `ld.lld-19 -shared` makes of `llvm-mc-19` output (PT_PHDR, PT_LOAD R / RX / RW,
@@ -22,6 +23,7 @@ pub use metadata::{ArgMeta, KernelMeta, Metadata};
 pub use read::read;
 pub use write::{metadata as metadata_of, write};
 
+use ds_reference::target::{self, Target};
 use std::fmt;
 
 /// `EI_OSABI`: ELFOSABI_AMDGPU_HSA.
@@ -32,8 +34,6 @@ pub const ABI_VERSION_V5: u8 = 3;
 pub const EM_AMDGPU: u16 = 224;
 /// `e_flags` mask of the EF_AMDGPU_MACH field.
 pub const EF_AMDGPU_MACH: u32 = 0xff;
-/// EF_AMDGPU_MACH_AMDGCN_GFX1100.
-pub const EF_AMDGPU_MACH_GFX1100: u32 = 0x41;
 /// Note type NT_AMDGPU_METADATA.
 pub const NT_AMDGPU_METADATA: u32 = 32;
 /// Note name of AMDGPU notes.
@@ -50,6 +50,8 @@ pub const PAGE: u64 = 0x1000;
 pub struct CodeObject {
     /// The `e_flags` word (machine in the low byte).
     pub e_flags: u32,
+    /// The target the machine value names.
+    pub target: &'static Target,
     /// The metadata note, parsed.
     pub metadata: Metadata,
     /// The kernels, in metadata order.
@@ -92,6 +94,13 @@ pub enum ReadError {
         found: u64,
         expected: u64,
     },
+    /// An `EF_AMDGPU_MACH` value that names no target of the target table.
+    UnknownMachine(u32),
+    /// The metadata's `amdhsa.target` is not the target `e_flags` names.
+    TargetMismatch {
+        machine: &'static Target,
+        metadata: String,
+    },
     /// No AMDGPU metadata note in any PT_NOTE segment.
     NoMetadata,
     /// The metadata note is not the MessagePack map code object V5 defines.
@@ -114,7 +123,16 @@ impl fmt::Display for ReadError {
             ReadError::Elf(e) => write!(f, "not a readable ELF code object: {e} (truncated or corrupted file?)"),
             ReadError::Header { field, found, expected } => write!(
                 f,
-                "ELF header field {field} is {found:#x}, a gfx1100 HSA code object v5 has {expected:#x}"
+                "ELF header field {field} is {found:#x}, an HSA code object v5 has {expected:#x}"
+            ),
+            ReadError::UnknownMachine(m) => write!(
+                f,
+                "e_flags machine {m:#x} is no target this harness builds for (supported: {})",
+                target::supported_list()
+            ),
+            ReadError::TargetMismatch { machine, metadata } => write!(
+                f,
+                "e_flags names {machine} but the metadata's amdhsa.target is `{metadata}`"
             ),
             ReadError::NoMetadata => write!(
                 f,

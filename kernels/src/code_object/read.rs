@@ -5,9 +5,10 @@
 use super::descriptor::{self, KernelDescriptor};
 use super::metadata::Metadata;
 use super::{
-    CodeObject, LoadedKernel, ReadError, ABI_VERSION_V5, EF_AMDGPU_MACH, EF_AMDGPU_MACH_GFX1100,
-    EM_AMDGPU, NOTE_NAME, NT_AMDGPU_METADATA, OSABI_AMDGPU_HSA,
+    CodeObject, LoadedKernel, ReadError, ABI_VERSION_V5, EF_AMDGPU_MACH, EM_AMDGPU, NOTE_NAME,
+    NT_AMDGPU_METADATA, OSABI_AMDGPU_HSA,
 };
+use ds_reference::target::Target;
 use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader, Sym};
 use object::Endianness;
@@ -72,11 +73,10 @@ pub fn read(data: &[u8]) -> Result<CodeObject, ReadError> {
         EM_AMDGPU.into(),
     )?;
     let e_flags = header.e_flags(endian);
-    expect(
-        "e_flags (EF_AMDGPU_MACH)",
-        (e_flags & EF_AMDGPU_MACH).into(),
-        EF_AMDGPU_MACH_GFX1100.into(),
-    )?;
+    let target = u8::try_from(e_flags & EF_AMDGPU_MACH)
+        .ok()
+        .and_then(Target::by_machine)
+        .ok_or(ReadError::UnknownMachine(e_flags & EF_AMDGPU_MACH))?;
 
     let mut metadata = None;
     let mut segments = Vec::new();
@@ -105,6 +105,12 @@ pub fn read(data: &[u8]) -> Result<CodeObject, ReadError> {
         }
     }
     let metadata = metadata.ok_or(ReadError::NoMetadata)?;
+    if metadata.target != target.hsa_target_id() {
+        return Err(ReadError::TargetMismatch {
+            machine: target,
+            metadata: metadata.target.clone(),
+        });
+    }
 
     let sections = header.sections(endian, data).map_err(elf_err)?;
     let dynsym = sections
@@ -184,6 +190,7 @@ pub fn read(data: &[u8]) -> Result<CodeObject, ReadError> {
     }
     Ok(CodeObject {
         e_flags,
+        target,
         metadata,
         kernels,
     })

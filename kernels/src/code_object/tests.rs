@@ -3,6 +3,7 @@
 use super::*;
 use crate::generator::{generate, Kernel};
 use ds_reference::isa::DsOp;
+use ds_reference::target::{DEFAULT, TARGETS};
 use ds_reference::wave::{FpMode, Variant};
 
 fn kernels() -> Vec<Kernel> {
@@ -38,9 +39,10 @@ fn kernels() -> Vec<Kernel> {
 #[test]
 fn written_code_objects_read_back_kernel_for_kernel() {
     let ks = kernels();
-    let bytes = write(&ks);
+    let bytes = write(DEFAULT, &ks);
     let co = read(&bytes).unwrap();
-    assert_eq!(co.e_flags, EF_AMDGPU_MACH_GFX1100);
+    assert_eq!(co.e_flags, u32::from(DEFAULT.machine));
+    assert_eq!(co.target, DEFAULT);
     assert_eq!(co.metadata.version, vec![1, 2]);
     assert_eq!(co.kernels.len(), 3);
     for k in &ks {
@@ -78,7 +80,7 @@ fn descriptor_bytes_round_trip_and_reserved_bytes_are_refused() {
 /// Every proper prefix of a code object is refused, with a message, never a panic.
 #[test]
 fn truncated_code_objects_are_refused() {
-    let bytes = write(&kernels()[..1]);
+    let bytes = write(DEFAULT, &kernels()[..1]);
     let mut cut = bytes.len() - 1;
     let mut seen = 0;
     while cut > 0 {
@@ -100,7 +102,7 @@ fn patched(bytes: &[u8], at: usize, value: &[u8]) -> Vec<u8> {
 #[test]
 fn corrupted_code_objects_are_refused_with_the_reason() {
     let ks = kernels();
-    let bytes = write(&ks);
+    let bytes = write(DEFAULT, &ks);
     let err = |b: &[u8]| read(b).unwrap_err();
     assert!(matches!(
         err(&patched(&bytes, 0, b"\x7fELG")),
@@ -129,7 +131,17 @@ fn corrupted_code_objects_are_refused_with_the_reason() {
         }
     ));
     let flags = err(&patched(&bytes, 48, &[0x30]));
-    assert!(flags.to_string().contains("e_flags"), "{flags}");
+    assert_eq!(flags, ReadError::UnknownMachine(0x30));
+    assert!(
+        flags.to_string().contains("e_flags machine 0x30"),
+        "{flags}"
+    );
+    // Another target's machine value with this target's metadata: the two disagree.
+    let other = TARGETS.iter().find(|t| *t != DEFAULT).unwrap();
+    assert!(matches!(
+        err(&patched(&bytes, 48, &[other.machine])),
+        ReadError::TargetMismatch { machine, .. } if machine == other
+    ));
 
     let co = read(&bytes).unwrap();
     // The metadata note's type: 32 -> 33 leaves no metadata.
@@ -165,14 +177,14 @@ fn corrupted_code_objects_are_refused_with_the_reason() {
 fn a_kernel_given_twice_is_written_once() {
     let ks = kernels();
     let twice: Vec<Kernel> = ks.iter().chain(ks.iter()).cloned().collect();
-    assert_eq!(write(&twice), write(&ks));
+    assert_eq!(write(DEFAULT, &twice), write(DEFAULT, &ks));
 }
 
 /// Corrupting any byte (to 0xff, to 0x00, or flipping its top bit) never panics the reader: it
 /// loads or says why not.
 #[test]
 fn the_reader_survives_every_single_byte_corruption() {
-    let bytes = write(&kernels()[..2]);
+    let bytes = write(DEFAULT, &kernels()[..2]);
     let mut refused = 0;
     for at in 0..bytes.len() {
         for value in [0xff, 0x00, bytes[at] ^ 0x80] {
@@ -193,5 +205,18 @@ fn the_reader_survives_every_single_byte_corruption() {
 #[test]
 #[should_panic(expected = "a code object needs at least one kernel")]
 fn a_code_object_without_kernels_is_refused() {
-    write(&[]);
+    write(DEFAULT, &[]);
+}
+
+#[test]
+fn every_target_gets_its_machine_value_and_target_id() {
+    let ks = kernels();
+    for t in TARGETS {
+        let bytes = write(t, &ks);
+        let co = read(&bytes).unwrap();
+        assert_eq!(co.e_flags & EF_AMDGPU_MACH, u32::from(t.machine), "{t}");
+        assert_eq!(co.target, t);
+        assert_eq!(co.metadata.target, format!("amdgcn-amd-amdhsa--{}", t.name));
+        assert_eq!(co.kernels.len(), ks.len());
+    }
 }

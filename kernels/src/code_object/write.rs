@@ -7,13 +7,14 @@
 //! executable PT_LOAD at offset + 0x1000; `.dynamic` — the writable PT_LOAD at offset + 0x2000;
 //! then `.symtab`, `.strtab`, `.shstrtab` and the section headers, which are not loaded.
 
-use super::metadata::{ArgMeta, KernelMeta, Metadata, TARGET, VERSION};
+use super::metadata::{ArgMeta, KernelMeta, Metadata, VERSION};
 use super::{
-    descriptor, ABI_VERSION_V5, CODE_ALIGN, DESCRIPTOR_ALIGN, EF_AMDGPU_MACH_GFX1100, EM_AMDGPU,
-    NOTE_NAME, NT_AMDGPU_METADATA, OSABI_AMDGPU_HSA, PAGE,
+    descriptor, ABI_VERSION_V5, CODE_ALIGN, DESCRIPTOR_ALIGN, EM_AMDGPU, NOTE_NAME,
+    NT_AMDGPU_METADATA, OSABI_AMDGPU_HSA, PAGE,
 };
 use crate::abi;
 use crate::generator::Kernel;
+use ds_reference::target::Target;
 use object::elf;
 use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, Sym, Writer};
 use object::Endianness;
@@ -21,11 +22,11 @@ use object::Endianness;
 /// `s_code_end` (SOPP opcode 0x1f): what LLVM pads the end of gfx10+ code with.
 const S_CODE_END: [u8; 4] = [0x00, 0x00, 0x9f, 0xbf];
 
-/// The metadata of `kernels`, as the note carries it.
-pub fn metadata(kernels: &[Kernel]) -> Metadata {
+/// The metadata of `kernels` built for `target`, as the note carries it.
+pub fn metadata(target: &Target, kernels: &[Kernel]) -> Metadata {
     Metadata {
         version: VERSION.to_vec(),
-        target: TARGET.to_string(),
+        target: target.hsa_target_id(),
         kernels: kernels
             .iter()
             .map(|k| KernelMeta {
@@ -72,14 +73,15 @@ fn note(desc: &[u8]) -> Vec<u8> {
     n
 }
 
-/// Writes one code object holding `kernels`. A kernel whose name already appeared is left out:
-/// the name encodes the whole variant, so it is the same kernel.
+/// Writes one code object for `target` holding `kernels` (`e_flags` and `amdhsa.target` name the
+/// target). A kernel whose name already appeared is left out: the name encodes the whole variant,
+/// so it is the same kernel.
 ///
 /// # Panics
 /// When `kernels` is empty: a code object without kernels is no valid ELF a loader accepts (its
 /// symbol table would be empty), so the writer refuses it; a caller with nothing to run must not
 /// build a code object (`ds-harness run` reports an empty selection without one).
-pub fn write(kernels: &[Kernel]) -> Vec<u8> {
+pub fn write(target: &Target, kernels: &[Kernel]) -> Vec<u8> {
     assert!(
         !kernels.is_empty(),
         "a code object needs at least one kernel: an empty selection must not build one"
@@ -92,9 +94,9 @@ pub fn write(kernels: &[Kernel]) -> Vec<u8> {
             .filter(|k| seen.insert(k.name.as_str()))
             .cloned()
             .collect();
-        return write(&unique);
+        return write(target, &unique);
     }
-    let note = note(&metadata(kernels).to_msgpack());
+    let note = note(&metadata(target, kernels).to_msgpack());
     let names: Vec<(Vec<u8>, Vec<u8>)> = kernels
         .iter()
         .map(|k| {
@@ -213,7 +215,7 @@ pub fn write(kernels: &[Kernel]) -> Vec<u8> {
         e_type: elf::ET_DYN,
         e_machine: EM_AMDGPU,
         e_entry: 0,
-        e_flags: EF_AMDGPU_MACH_GFX1100,
+        e_flags: target.machine.into(),
     })
     .expect("a Vec buffer grows");
     w.write_align_program_headers();
