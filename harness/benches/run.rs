@@ -24,7 +24,7 @@ fn main() {
             backend: "emu".into(),
             backend_reason: "bench".into(),
             device: "emu".into(),
-            arch: "gfx1100".into(),
+            target: ds_reference::target::DEFAULT.name.into(),
             seed: cfg.seed,
             cases_per_op: cfg.cases_per_op,
             shard: None,

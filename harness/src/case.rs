@@ -2,6 +2,7 @@
 //! `ds-harness replay` and `ds-harness eval`. The format is documented in `docs/case-format.md`;
 //! the data types come from `ds_reference::wave` (DESIGN.md section 5).
 
+use ds_reference::target::Target;
 use ds_reference::wave::{Case, Outcome, Variant};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -20,6 +21,11 @@ pub struct CaseFile {
     pub id: String,
     /// The corpus seed the case was generated from.
     pub seed: u64,
+    /// The target the case was run on (a row of the target table, by name). Files written
+    /// before targets were named were all made on the default target, so that is what an absent
+    /// field means.
+    #[serde(with = "ds_reference::target::by_name", default = "default_target")]
+    pub target: &'static Target,
     /// The kernel the case runs on: op, offsets, LDS size, FP mode.
     pub variant: Variant,
     /// The initial LDS image and wave.
@@ -35,6 +41,10 @@ pub struct CaseFile {
     pub replay: Option<String>,
 }
 
+fn default_target() -> &'static Target {
+    ds_reference::target::DEFAULT
+}
+
 /// A device's result for a case, with the device that produced it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -48,12 +58,19 @@ pub struct DeviceOutcome {
 }
 
 impl CaseFile {
-    /// A case file for `case` with no results attached.
-    pub fn new(id: impl Into<String>, seed: u64, variant: Variant, case: Case) -> CaseFile {
+    /// A case file for `case` of `variant` run on `target`, with no results attached.
+    pub fn new(
+        id: impl Into<String>,
+        seed: u64,
+        target: &'static Target,
+        variant: Variant,
+        case: Case,
+    ) -> CaseFile {
         CaseFile {
             format: FORMAT,
             id: id.into(),
             seed,
+            target,
             variant,
             case,
             expected: None,
@@ -82,6 +99,16 @@ impl CaseFile {
                 path: origin.to_path_buf(),
                 message,
             })?;
+        let want = file.variant.lds_size;
+        if want > file.target.lds_bytes {
+            return Err(CaseFileError::Invalid {
+                path: origin.to_path_buf(),
+                message: format!(
+                    "variant.lds_size {want} exceeds the {} bytes of LDS a {} workgroup can have",
+                    file.target.lds_bytes, file.target
+                ),
+            });
+        }
         Ok(file)
     }
 
@@ -243,7 +270,35 @@ mod tests {
         let mut wave = Wave::default();
         wave.lanes[3].addr = 8;
         wave.lanes[3].data0[0] = 7;
-        CaseFile::new("ds_add_u32.x.0", 42, variant, Case { lds, wave })
+        // A target other than the default, so reading back proves the field is kept.
+        let target = ds_reference::target::TARGETS.last().unwrap();
+        CaseFile::new("ds_add_u32.x.0", 42, target, variant, Case { lds, wave })
+    }
+
+    #[test]
+    fn the_target_is_named_and_an_unknown_one_refused() {
+        let file = sample();
+        let json = file.to_json();
+        assert!(
+            json.contains(&format!("\"target\": \"{}\"", file.target)),
+            "{json}"
+        );
+        // Written before targets were named: the default target.
+        let old = json.replace(&format!("  \"target\": \"{}\",\n", file.target), "");
+        assert!(!old.contains("\"target\""), "{old}");
+        let back = CaseFile::parse(&old, Path::new("old.json")).unwrap();
+        assert_eq!(back.target, ds_reference::target::DEFAULT);
+        let typo = json.replace(
+            &format!("\"target\": \"{}\"", file.target),
+            "\"target\": \"gfx115\"",
+        );
+        let e = CaseFile::parse(&typo, Path::new("typo.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("unknown target `gfx115`") && e.contains("did you mean"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ use ds_reference::isa::{
     doc, DsInst, DsOp, Elem, Family, Field, Gds, OffsetForm, OpInfo, Rmw, D16,
 };
 use ds_reference::model::{questions, snapshot};
+use ds_reference::target::{Kind, Target};
 use ds_reference::wave::LANES;
 use std::fmt::Write as _;
 
@@ -533,6 +534,28 @@ fn confirmations(e: &snapshot::Entry, recordings: &[Recording]) -> Vec<String> {
         });
     }
     out
+}
+
+/// What the card of a target says about targets: the model is one per generation and knows no
+/// difference between the targets of one, a claim for each target's hardware to confirm.
+pub fn target_note(target: &Target) -> String {
+    let g = target.generation;
+    let others: Vec<&str> = g
+        .targets()
+        .filter(|t| *t != target)
+        .map(|t| t.name)
+        .collect();
+    format!(
+        "Target: {target} ({} {}). The model knows no difference between {target} and the other \
+         {g} targets ({}): it is one model per generation, a claim recordings from each target's \
+         hardware will confirm or refute.",
+        target.family,
+        match target.kind {
+            Kind::Dgpu => "GPU",
+            Kind::Apu => "APU",
+        },
+        others.join(", ")
+    )
 }
 
 /// The card of `op`; `recordings` are the recordings to mark examples with.

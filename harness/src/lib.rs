@@ -1,4 +1,4 @@
-//! ds-harness: runs every gfx1100 DS instruction on a device (a GPU through HIP, or the emulated
+//! ds-harness: runs every DS instruction of a supported target on a device (a GPU through HIP, or the emulated
 //! device) and diffs the results against the reference model.
 //!
 //! The binary's subcommands live in [`cli`]; each returns an [`ExitCode`](std::process::ExitCode)

@@ -15,6 +15,7 @@ use crate::run::diff::{diff, Difference};
 use crate::run::legal::Legality;
 use crate::run::{ExpectFn, JudgeFn, MAX_CASES_PER_LAUNCH};
 use ds_kernels::{abi, code_object, generator};
+use ds_reference::target::Target;
 use ds_reference::wave::{Case, Lane, Outcome, Variant, LANES};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -29,6 +30,8 @@ pub struct Shrunk {
     pub id: String,
     /// The corpus seed.
     pub seed: u64,
+    /// The target the device runs (the case file names it).
+    pub target: &'static Target,
     /// The kernel variant.
     pub variant: Variant,
     /// The minimal case found.
@@ -266,9 +269,10 @@ pub fn shrink(
     expect: ExpectFn,
     legal: JudgeFn,
 ) -> Result<Shrunk, ShrinkError> {
+    let target = device.info().target;
     let kernel = generator::generate(variant).map_err(|e| ShrinkError::Device(e.to_string()))?;
     let module = device
-        .load(&code_object::write(&[kernel]))
+        .load(&code_object::write(target, &[kernel]))
         .map_err(|e| ShrinkError::Device(e.to_string()))?;
     let first = run_batch(device, module, variant, std::slice::from_ref(case))?.remove(0);
     let mut judged = judge(variant, case, &first, expect, legal).ok_or(ShrinkError::NotFailing)?;
@@ -303,6 +307,7 @@ pub fn shrink(
         }
     }
     Ok(Shrunk {
+        target,
         id: id.to_string(),
         seed,
         variant: *variant,
@@ -335,6 +340,7 @@ impl Shrunk {
         let mut file = CaseFile::new(
             format!("{}.min", self.id),
             self.seed,
+            self.target,
             self.variant,
             self.case.clone(),
         );
@@ -349,7 +355,10 @@ impl Shrunk {
         let kernel =
             generator::generate(&self.variant).map_err(|e| std::io::Error::other(e.to_string()))?;
         write_atomic(&dir.join("kernel.s"), kernel.annotated().as_bytes())?;
-        write_atomic(&dir.join("kernel.co"), &code_object::write(&[kernel]))?;
+        write_atomic(
+            &dir.join("kernel.co"),
+            &code_object::write(self.target, &[kernel]),
+        )?;
         Ok(replay)
     }
 

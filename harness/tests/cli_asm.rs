@@ -152,5 +152,66 @@ fn list_markdown_is_the_table_docs() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), ds_reference::isa::render_markdown());
     let plain = stdout(&ds_harness(&["list"], ""));
-    assert_eq!(plain.lines().count(), 128, "header, 126 rows, summary");
+    assert_eq!(
+        plain.lines().count(),
+        129,
+        "header, 126 rows, summary, generation"
+    );
+}
+
+#[test]
+fn list_and_the_text_tools_take_every_target_and_refuse_unknown_ones() {
+    use ds_reference::target::{DEFAULT, TARGETS};
+    let default_list = stdout(&ds_harness(&["list"], ""));
+    let input = "ds_add_u32 v1, v2\nds_load_b32 v1, v2 offset:8\n";
+    // Everything but the last line (which names the target).
+    let body = |s: &str| {
+        let lines: Vec<&str> = s.lines().collect();
+        lines[..lines.len() - 1].join("\n")
+    };
+    let mut by_generation = std::collections::HashMap::new();
+    for t in TARGETS {
+        let out = ds_harness(&["list", "--target", t.name], "");
+        assert_eq!(out.status.code(), Some(0));
+        let text = stdout(&out);
+        let last = text.lines().last().unwrap();
+        assert!(last.contains(&format!("for {t}")), "{last}");
+        for other in TARGETS.iter().filter(|o| o.generation == t.generation) {
+            assert!(last.contains(other.name), "{last}");
+        }
+        let asm = ds_harness(&["asm", "--target", t.name], input);
+        assert_eq!(asm.status.code(), Some(0), "{t}");
+        // The same generation, the same table and encodings.
+        let (list0, asm0) = by_generation
+            .entry(t.generation)
+            .or_insert_with(|| (body(&text), stdout(&asm)));
+        assert_eq!(&body(&text), list0, "{t}");
+        assert_eq!(&stdout(&asm), asm0, "{t}");
+    }
+    assert_eq!(by_generation[&DEFAULT.generation].0, body(&default_list));
+    // Another generation lists another table.
+    for (g, (list, _)) in &by_generation {
+        if *g != DEFAULT.generation {
+            assert_ne!(list, &body(&default_list), "{g}");
+        }
+    }
+    assert!(default_list
+        .lines()
+        .last()
+        .unwrap()
+        .contains(&format!("for {DEFAULT}")));
+    for cmd in [&["list"][..], &["asm"], &["disasm"], &["doc", "ds_add_u32"]] {
+        let mut args = cmd.to_vec();
+        args.extend(["--target", "gfx1151x"]);
+        let out = ds_harness(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("unknown target `gfx1151x`") && err.contains("did you mean gfx1151"),
+            "{args:?}: {err}"
+        );
+        for t in TARGETS {
+            assert!(err.contains(t.name), "{args:?}: {err}");
+        }
+    }
 }

@@ -17,7 +17,13 @@ fn case_file(dir: &Path) -> String {
     let op = ds_reference::isa::DsOp::from_name("ds_add_u32").unwrap();
     let vcs = corpus::for_op(op, corpus::DEFAULT_SEED, 4);
     let (vc, gc) = (&vcs[0], &vcs[0].cases[0]);
-    let file = CaseFile::new(&gc.id, corpus::DEFAULT_SEED, vc.variant, gc.case.clone());
+    let file = CaseFile::new(
+        &gc.id,
+        corpus::DEFAULT_SEED,
+        ds_reference::target::DEFAULT,
+        vc.variant,
+        gc.case.clone(),
+    );
     let p = dir.join("case.json");
     std::fs::write(&p, file.to_json()).unwrap();
     p.to_str().unwrap().to_string()

@@ -6,6 +6,8 @@
 mod common;
 
 use common::{ds_harness_env, standin_lib, stderr, stdout};
+use ds_kernels::kernel_targets;
+use ds_reference::target::{Target, DEFAULT, TARGETS};
 use serde_json::Value;
 
 fn env(lib: &str) -> Vec<(&str, &str)> {
@@ -128,8 +130,10 @@ fn info_on_the_standin_shows_both_devices_the_refusal_and_the_auto_choice() {
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(v["library"]["standin"], true);
     let devices = v["devices"].as_array().unwrap();
-    assert_eq!(devices.len(), 2, "{v}");
-    assert_eq!(devices[0]["arch"], "gfx1100");
+    // The default target, the decoy, then every other target.
+    assert_eq!(devices.len(), TARGETS.len() + 1, "{v}");
+    assert_eq!(devices[0]["arch"], DEFAULT.name);
+    assert_eq!(devices[0]["target"], DEFAULT.name);
     assert_eq!(devices[0]["usable"], true);
     assert!(
         devices[0]["arch_source"]
@@ -139,11 +143,35 @@ fn info_on_the_standin_shows_both_devices_the_refusal_and_the_auto_choice() {
         "{v}"
     );
     assert_eq!(devices[1]["arch"], "gfx1030");
+    assert_eq!(devices[1]["target"], Value::Null);
     assert_eq!(devices[1]["usable"], false);
+    let why = devices[1]["why"].as_str().unwrap();
     assert!(
-        devices[1]["why"].as_str().unwrap().contains("gfx1100 only"),
-        "{v}"
+        why.contains("gfx1030 is not a target the kernels are built for"),
+        "{why}"
     );
+    for t in kernel_targets() {
+        assert!(why.contains(t.name), "names every supported target: {why}");
+    }
+    let others: Vec<_> = TARGETS.iter().filter(|t| *t != DEFAULT).collect();
+    for (d, t) in devices[2..].iter().zip(others) {
+        assert_eq!(d["arch"], t.name, "{v}");
+        match ds_kernels::check_target(t) {
+            Ok(()) => {
+                assert_eq!(d["target"], t.name, "{v}");
+                assert_eq!(d["usable"], true, "{v}");
+                assert!(
+                    d["why"].as_str().unwrap().contains("is a supported target"),
+                    "{v}"
+                );
+            }
+            // In the table, but no kernels for its generation yet: shown, and not used.
+            Err(why) => {
+                assert_eq!(d["usable"], false, "{v}");
+                assert_eq!(d["why"], why.as_str(), "{v}");
+            }
+        }
+    }
     assert_eq!(v["auto"]["backend"], "hip");
     assert_eq!(v["auto"]["device"], 0);
     let text = stdout(&ds_harness_env(&["info"], &env(&lib)));
@@ -151,6 +179,15 @@ fn info_on_the_standin_shows_both_devices_the_refusal_and_the_auto_choice() {
         text.contains("stand-in runtime") && text.contains("no GPU is involved"),
         "{text}"
     );
+    assert!(text.contains("target: gfx1030 (not supported)"), "{text}");
+    for t in TARGETS {
+        let shown = if ds_kernels::check_target(t).is_ok() {
+            format!("target: {t} (supported)")
+        } else {
+            format!("target: {t} (not supported)")
+        };
+        assert!(text.contains(&shown), "{text}");
+    }
 }
 
 #[test]
@@ -176,14 +213,18 @@ fn a_device_of_another_arch_is_refused_in_words() {
         err.contains("device 1 (") && err.contains("is gfx1030"),
         "says which arch was found: {err}"
     );
-    assert!(err.contains("built for gfx1100 only"), "{err}");
+    assert!(
+        err.contains("is not a target the kernels are built for (supported: ")
+            && kernel_targets().all(|t| err.contains(t.name)),
+        "names the supported targets: {err}"
+    );
     let out = ds_harness_env(
         &[
             "run",
             "--backend",
             "hip",
             "--device",
-            "7",
+            "99",
             "--op",
             "ds_add_u32",
             "--cases",
@@ -193,7 +234,7 @@ fn a_device_of_another_arch_is_refused_in_words() {
     );
     assert_eq!(out.status.code(), Some(3));
     assert!(
-        stderr(&out).contains("device 7 was asked for, but the HIP runtime"),
+        stderr(&out).contains("device 99 was asked for, but the HIP runtime"),
         "{}",
         stderr(&out)
     );
@@ -327,7 +368,7 @@ fn no_visible_device_is_no_gpu_found_through_the_same_path_as_real_hip() {
     let Some(lib) = standin_lib() else { return };
     // An ordinal HIP does not have: HIP makes no device visible.
     let mut e = env(&lib);
-    e.push(("HIP_VISIBLE_DEVICES", "9"));
+    e.push(("HIP_VISIBLE_DEVICES", "99"));
     let out = ds_harness_env(
         &[
             "run",
@@ -368,4 +409,108 @@ fn no_visible_device_is_no_gpu_found_through_the_same_path_as_real_hip() {
         "{}",
         stderr(&out)
     );
+}
+
+/// The stand-in's device index of `t` (0 the default target, 1 the decoy, then table order).
+fn standin_index(t: &Target) -> usize {
+    if t == DEFAULT {
+        return 0;
+    }
+    2 + TARGETS
+        .iter()
+        .filter(|o| *o != DEFAULT)
+        .position(|o| o == t)
+        .unwrap()
+}
+
+#[test]
+fn a_device_of_another_target_runs_its_own_code_object_and_says_so() {
+    let Some(lib) = standin_lib() else { return };
+    let t = Target::by_name("gfx1151").unwrap();
+    let dir = tmp("other-target");
+    let json = dir.join("r.json");
+    let index = standin_index(t).to_string();
+    let ops = [
+        "--op",
+        "ds_add_rtn_u32",
+        "--op",
+        "ds_load_2addr_b64",
+        "--op",
+        "ds_swizzle_b32",
+    ];
+    let mut args = vec![
+        "run",
+        "--backend",
+        "hip",
+        "--device",
+        &index,
+        "--cases",
+        "16",
+    ];
+    args.extend(ops);
+    args.extend([
+        "--json",
+        json.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let out = ds_harness_env(&args, &env(&lib));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{}\n{err}", stdout(&out));
+    assert!(
+        err.contains(&format!("is {t}")) && err.contains(&format!("target: {t} (")),
+        "{err}"
+    );
+    assert!(
+        stdout(&out).contains(&format!("target {t}")),
+        "{}",
+        stdout(&out)
+    );
+    let v: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v["meta"]["target"], t.name);
+    assert_eq!(v["totals"]["disagree"], 0);
+    assert!(v["totals"]["cases"].as_u64().unwrap() >= 48, "{v}");
+
+    // --target picks the device of that target without --device.
+    let mut args = vec![
+        "run",
+        "--backend",
+        "hip",
+        "--target",
+        t.name,
+        "--cases",
+        "4",
+    ];
+    args.extend(ops);
+    args.extend(["--out", dir.to_str().unwrap()]);
+    let out = ds_harness_env(&args, &env(&lib));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains(&format!("HIP device {index} (")), "{err}");
+
+    // --target that the device asked for is not: refused, never a silent substitute.
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--device",
+            "0",
+            "--target",
+            t.name,
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "1",
+        ],
+        &env(&lib),
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains(&format!("--target {t} was asked for, but device 0"))
+            && err.contains(&format!("is {DEFAULT}")),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -46,7 +46,7 @@ fn errors_carry_the_call_hips_name_and_string() {
         let e = result::free(api, 0x10 as *mut std::ffi::c_void).unwrap_err();
         assert_eq!(e.code, sys::hipErrorInvalidValue as i32);
     }
-    let e = result::set_device(api, 9).unwrap_err();
+    let e = result::set_device(api, 99).unwrap_err();
     assert_eq!(e.name, "hipErrorInvalidDevice");
 }
 
@@ -109,6 +109,12 @@ fn a_malformed_extra_array_is_refused_like_hip_5_2_does() {
 }
 
 fn open_standin() -> Option<hip::HipDevice> {
+    open_standin_device(0)
+}
+
+/// Stand-in device `index`: 0 is of the default target, 1 the decoy, 2 and up the other targets
+/// in table order.
+fn open_standin_device(index: usize) -> Option<hip::HipDevice> {
     static ENV: Once = Once::new();
     let lib = common::standin_lib()?;
     // Before the first use of the process-wide library: every test of this binary sets the same.
@@ -117,7 +123,47 @@ fn open_standin() -> Option<hip::HipDevice> {
         std::env::set_var(library::ENV_SEARCH, "only-env");
         std::env::remove_var("HIP_VISIBLE_DEVICES");
     });
-    Some(hip::open(0).expect("stand-in device 0 opens"))
+    Some(hip::open(index, None).expect("the stand-in device opens"))
+}
+
+#[test]
+fn a_code_object_for_another_target_is_refused_with_rocms_error_in_words() {
+    use ds_reference::target::{DEFAULT, TARGETS};
+    // Device 2 is the first target of the table after the default one.
+    let other = TARGETS.iter().find(|t| *t != DEFAULT).unwrap();
+    let Some(mut dev) = open_standin_device(2) else {
+        return;
+    };
+    assert_eq!(dev.info().target, other);
+    let variant = ds_reference::wave::Variant {
+        op: ds_reference::isa::DsOp::AddU32,
+        offset0: 0,
+        offset1: 0,
+        lds_size: 64,
+        mode: Default::default(),
+    };
+    let kernel = ds_kernels::generator::generate(&variant).unwrap();
+    let foreign = ds_kernels::code_object::write(DEFAULT, std::slice::from_ref(&kernel));
+    let Err(DeviceError::Load(msg)) = dev.load(&foreign) else {
+        panic!("a {DEFAULT} code object loads on a {other} device");
+    };
+    println!("{msg}");
+    for part in [
+        "hipModuleLoadData returned hipErrorNoBinaryForGpu (209)",
+        &format!(
+            "The code object is built for {DEFAULT} (e_flags machine {:#x})",
+            DEFAULT.machine
+        ),
+        &format!("the device is {other} (machine {:#x})", other.machine),
+        "ROCm loads a code object only on its exact target",
+        &format!("`--target {other}`"),
+    ] {
+        assert!(msg.contains(part), "lacks `{part}`: {msg}");
+    }
+    // The code object for the device's own target loads.
+    let own = ds_kernels::code_object::write(other, std::slice::from_ref(&kernel));
+    dev.load(&own)
+        .expect("a code object of the device's target loads");
 }
 
 #[test]
@@ -126,7 +172,7 @@ fn the_device_reports_what_it_is_and_says_what_failed() {
         return;
     };
     let info = dev.info().clone();
-    assert_eq!(info.arch, "gfx1100");
+    assert_eq!(info.target, ds_reference::target::DEFAULT);
     assert!(info.name.contains("stand-in"), "{}", info.name);
     let provenance = info
         .details
@@ -173,7 +219,7 @@ fn the_pci_location_comes_from_hip_device_get_pci_bus_id() {
             device: 0
         }
     );
-    assert!(hip::arch::pci_of(&loaded, 9)
+    assert!(hip::arch::pci_of(&loaded, 99)
         .unwrap_err()
         .contains("hipErrorInvalidDevice"));
 }

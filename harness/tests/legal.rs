@@ -23,7 +23,7 @@ fn meta() -> RunMeta {
         backend: "emu".into(),
         backend_reason: "test".into(),
         device: "emu".into(),
-        arch: "gfx1100".into(),
+        target: ds_reference::target::DEFAULT.name.into(),
         seed: corpus::DEFAULT_SEED,
         cases_per_op: corpus::DEFAULT_CASES_PER_OP,
         shard: None,

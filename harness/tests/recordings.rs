@@ -185,7 +185,7 @@ fn emulated_results_cannot_pass_for_a_gpu() {
     let hip = |provenance: &str| DeviceInfo {
         backend: Backend::Hip,
         name: "n".into(),
-        arch: "gfx1100".into(),
+        target: ds_reference::target::DEFAULT,
         details: vec![("provenance".into(), provenance.into())],
     };
     assert_eq!(
@@ -291,4 +291,64 @@ fn a_recording_of_every_runnable_op_on_the_emulated_device_replays_clean() {
         "{} ops, {} cases recorded and replayed",
         sum.recordings, sum.cases
     );
+}
+
+#[test]
+fn recordings_live_under_their_target_and_replay_against_its_model() {
+    let targets: Vec<_> = ds_kernels::kernel_targets().collect();
+    let root = common::temp_dir("rec-targets");
+    for &t in &targets {
+        let mut dev = EmuDevice::for_target(t);
+        let path = record::record_op(&root, &mut dev, op("ds_add_rtn_u32")).unwrap();
+        assert_eq!(
+            path,
+            root.join(format!("emulated-{t}"))
+                .join("ds_add_rtn_u32.txt")
+        );
+        let rec = record::read(&path).unwrap();
+        assert_eq!(rec.target(), t);
+        assert_eq!(rec.provenance.get("arch"), Some(t.name));
+        assert!(record::replay(&rec)
+            .iter()
+            .all(|r| matches!(r.verdict, Verdict::Agree | Verdict::Legal(_))));
+    }
+    let sum = record::check_all(&root).unwrap_or_else(|p| panic!("{}", p.join("\n")));
+    assert_eq!(sum.recordings, targets.len());
+
+    // Under another target's directory: refused, naming both.
+    let (a, b) = (targets[0], targets[1]);
+    let wrong = common::temp_dir("rec-wrong-target");
+    std::fs::create_dir_all(wrong.join(format!("emulated-{b}"))).unwrap();
+    std::fs::copy(
+        root.join(format!("emulated-{a}/ds_add_rtn_u32.txt")),
+        wrong.join(format!("emulated-{b}/ds_add_rtn_u32.txt")),
+    )
+    .unwrap();
+    match &record::load_dir(&wrong)[..] {
+        [Err(RecordError::Provenance { what, .. })] => assert!(
+            what.contains(&format!("made on {a} lies under `emulated-{b}`")),
+            "{what}"
+        ),
+        other => panic!("{other:?}"),
+    }
+
+    // A recording of a target the table does not know: corrupt, at its arch line.
+    let text = std::fs::read_to_string(root.join(format!("emulated-{a}/ds_add_rtn_u32.txt")))
+        .unwrap()
+        .replace(
+            &format!("# provenance arch: {a}\n"),
+            "# provenance arch: gfx1030\n",
+        );
+    let line = text
+        .lines()
+        .position(|l| l == "# provenance arch: gfx1030")
+        .unwrap()
+        + 1;
+    let p = wrong.join("x.txt");
+    let e = record::parse(&text, &p).unwrap_err().to_string();
+    assert!(
+        e.contains(&format!("x.txt:{line}: corrupt recording")),
+        "{e}"
+    );
+    assert!(e.contains("unknown target `gfx1030`"), "{e}");
 }

@@ -223,7 +223,10 @@ fn backend_hip_without_a_gpu_is_unavailable_not_a_fallback() {
     ]);
     assert_eq!(code(&out), 3, "{}", stderr(&out));
     let e = stderr(&out);
-    assert!(e.contains("--backend hip needs a gfx1100 GPU"), "{e}");
+    assert!(
+        e.contains("--backend hip needs a GPU of a supported target ("),
+        "{e}"
+    );
     assert!(!e.contains("backend: emu"), "{e}");
 }
 
@@ -233,7 +236,13 @@ fn eval_prints_the_model_outcome_and_replay_agrees_on_emu() {
     let op = DsOp::from_name("ds_add_rtn_u32").unwrap();
     let vc = &corpus::for_op(op, 1, 9)[1];
     let gc = &vc.cases[0];
-    let file = CaseFile::new(&gc.id, 1, vc.variant, gc.case.clone());
+    let file = CaseFile::new(
+        &gc.id,
+        1,
+        ds_reference::target::DEFAULT,
+        vc.variant,
+        gc.case.clone(),
+    );
     let path = dir.join("case.json");
     file.write(&path).unwrap();
 
@@ -252,4 +261,103 @@ fn eval_prints_the_model_outcome_and_replay_agrees_on_emu() {
         .unwrap()
         .to_string();
     assert!(so.contains(&shown), "{so}");
+}
+
+#[test]
+fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
+    let dir = temp_dir("run-targets");
+    let per_op = 12u64;
+    for t in ds_kernels::kernel_targets() {
+        let json = dir.join(format!("{t}.json"));
+        let out = ds(&[
+            "run",
+            "--backend",
+            "emu",
+            "--target",
+            t.name,
+            "--cases",
+            &per_op.to_string(),
+            "--out",
+            dir.join(t.name).to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+        ]);
+        let (so, se) = (stdout(&out), stderr(&out));
+        assert_eq!(code(&out), 0, "{t}: {so}\n{se}");
+        assert!(
+            se.contains(&format!("target: {t} (emulated {t} (ds-harness emu))")),
+            "{se}"
+        );
+        assert!(so.contains(&format!("on emulated {t} ")), "{so}");
+        let r: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(r["meta"]["target"], t.name);
+        assert_eq!(
+            r["meta"]["device"],
+            format!("emulated {t} (ds-harness emu)")
+        );
+        let totals = &r["totals"];
+        assert_eq!(totals["ops"], 117, "{t}");
+        assert_eq!(totals["cases"], 117 * per_op, "{t}");
+        assert_eq!(
+            (totals["disagree"].as_u64(), totals["errors"].as_u64()),
+            (Some(0), Some(0))
+        );
+        for o in r["ops"].as_array().unwrap() {
+            assert!(
+                o["agree"].as_u64().unwrap() > 0,
+                "{t}: {} ran no case",
+                o["op"]
+            );
+        }
+        println!("emu {t}: 117 ops, {} cases, all agree", totals["cases"]);
+    }
+    // A target of the table kernels are not built for yet: refused as bad usage, saying why.
+    for t in ds_reference::target::TARGETS {
+        let Err(why) = ds_kernels::check_target(t) else {
+            continue;
+        };
+        let out = ds(&["run", "--backend", "emu", "--target", t.name]);
+        assert_eq!(code(&out), 2, "{t}");
+        assert!(stderr(&out).contains(&why), "{t}: {}", stderr(&out));
+    }
+    let out = ds(&["run", "--backend", "emu", "--target", "gfx1115"]);
+    assert_eq!(code(&out), 2);
+    let e = stderr(&out);
+    assert!(
+        e.contains("unknown target `gfx1115`") && e.contains("did you mean"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_case_file_names_its_target_and_replays_on_it() {
+    let t = ds_reference::target::Target::by_name("gfx1151").unwrap();
+    let dir = temp_dir("replay-target");
+    let op = DsOp::from_name("ds_add_rtn_u32").unwrap();
+    let vc = &corpus::for_op(op, 1, 9)[1];
+    let gc = &vc.cases[0];
+    let path = dir.join("case.json");
+    CaseFile::new(&gc.id, 1, t, vc.variant, gc.case.clone())
+        .write(&path)
+        .unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"target\": \"gfx1151\""), "{text}");
+    let out = ds(&["replay", path.to_str().unwrap(), "--backend", "emu"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("target: gfx1151 (the case file names gfx1151)"),
+        "{}",
+        stderr(&out)
+    );
+    // --target runs it on another target of the generation.
+    let out = ds(&[
+        "replay",
+        path.to_str().unwrap(),
+        "--backend",
+        "emu",
+        "--target",
+        "gfx1102",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stderr(&out).contains("target: gfx1102 (the case file names gfx1151)"));
 }

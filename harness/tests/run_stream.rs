@@ -24,7 +24,7 @@ fn meta(cases: usize) -> RunMeta {
         backend: "emu".into(),
         backend_reason: "test".into(),
         device: "emu".into(),
-        arch: "gfx1100".into(),
+        target: ds_reference::target::DEFAULT.name.into(),
         seed: corpus::DEFAULT_SEED,
         cases_per_op: cases,
         shard: None,

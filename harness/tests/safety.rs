@@ -310,7 +310,14 @@ fn sample_case_json() -> String {
     let op = ds_reference::isa::DsOp::from_name("ds_add_u32").unwrap();
     let vcs = corpus::for_op(op, corpus::DEFAULT_SEED, 4);
     let (vc, gc) = (&vcs[0], &vcs[0].cases[0]);
-    CaseFile::new(&gc.id, corpus::DEFAULT_SEED, vc.variant, gc.case.clone()).to_json()
+    CaseFile::new(
+        &gc.id,
+        corpus::DEFAULT_SEED,
+        ds_reference::target::DEFAULT,
+        vc.variant,
+        gc.case.clone(),
+    )
+    .to_json()
 }
 
 fn write_case(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
@@ -458,7 +465,13 @@ fn eval_prints_the_kernels_registers_not_v0_everywhere() {
     let op = ds_reference::isa::DsOp::from_name("ds_load_b64").unwrap();
     let vcs = corpus::for_op(op, corpus::DEFAULT_SEED, 4);
     let (vc, gc) = (&vcs[0], &vcs[0].cases[0]);
-    let file = CaseFile::new(&gc.id, 1, vc.variant, gc.case.clone());
+    let file = CaseFile::new(
+        &gc.id,
+        1,
+        ds_reference::target::DEFAULT,
+        vc.variant,
+        gc.case.clone(),
+    );
     let path = write_case(&dir, "c.json", &file.to_json());
     let out = ds(&["eval", s(&path)]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));

@@ -71,7 +71,7 @@ fn meta() -> RunMeta {
         backend: "emu".into(),
         backend_reason: "test".into(),
         device: "mutant".into(),
-        arch: "gfx1100".into(),
+        target: ds_reference::target::DEFAULT.name.into(),
         seed: corpus::DEFAULT_SEED,
         cases_per_op: corpus::DEFAULT_CASES_PER_OP,
         shard: None,
@@ -159,7 +159,10 @@ fn a_one_lane_fault_shrinks_to_one_lane_and_no_lds_words_and_replays() {
     // Minimal: no candidate of the final case still disagrees.
     let kernel = ds_kernels::generator::generate(&file.variant).unwrap();
     let module = dev
-        .load(&ds_kernels::code_object::write(&[kernel]))
+        .load(&ds_kernels::code_object::write(
+            ds_reference::target::DEFAULT,
+            &[kernel],
+        ))
         .unwrap();
     let cands = shrink::candidates(&file.variant, &sh.case);
     if !cands.is_empty() {

@@ -1,7 +1,7 @@
 //! A stand-in HIP runtime: `libds_hip_standin.so` exports, with the C ABI, exactly the HIP
 //! functions ds-harness's hip device calls (the declarations in `ds_harness::device::hip::sys`,
 //! themselves checked against ROCm's headers by the bindgen drift test), implemented on the
-//! emulated gfx1100 device. `DS_HARNESS_HIP_LIB=<this .so> ds-harness run --backend hip` runs the
+//! emulated device of each target of the target table. `DS_HARNESS_HIP_LIB=<this .so> ds-harness run --backend hip` runs the
 //! hip device's own code (loading, symbol lookup, allocation, copies, launch through `extra`,
 //! bounded waits, error handling) end to end in CI, with no GPU.
 //!
@@ -9,9 +9,12 @@
 //! one extra symbol, `ds_hip_standin_gcn_arch_name`, through which the harness learns the
 //! stand-in device's arch (a real runtime has no such symbol; real devices are named through KFD
 //! sysfs or HSA). Every handle and pointer is checked: misuse returns HIP's error code and says why
-//! on stderr. Device 1 claims gfx1030 so the harness's arch refusal can be tested; test-only
-//! `DS_HIP_STANDIN_HANG=1` makes launches never complete; `DS_HIP_STANDIN_FLIP=1` damages every
-//! launch's LDS dump (one bit), so a disagreement can be provoked from the command line.
+//! on stderr. Device 0 is of the default target, device 1 a decoy claiming an arch the kernels are
+//! not built for (so the harness's refusal can be tested), devices 2 and up one of each other
+//! target; a code object for another target than the device's is refused with
+//! `hipErrorNoBinaryForGpu`, as ROCm's loader refuses it. Test-only `DS_HIP_STANDIN_HANG=1` makes
+//! launches never complete; `DS_HIP_STANDIN_FLIP=1` damages every launch's LDS dump (one bit), so
+//! a disagreement can be provoked from the command line.
 //!
 //! HIP behaviours imitated (ROCm 5.2 hip_module.cpp / hip_device_runtime.cpp / hip_memory.cpp):
 //! `hipGetDeviceCount` returns `hipErrorNoDevice` with a count of 0 when no device is visible;
@@ -24,7 +27,7 @@
 mod state;
 
 use ds_harness::device::hip::sys::{self, hipError_t};
-use state::{error_entry, fail, state, PHYSICAL};
+use state::{error_entry, fail, physical, state};
 use std::cell::Cell;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 
@@ -138,7 +141,7 @@ pub unsafe extern "C" fn hipDeviceGetName(
     device: sys::hipDevice_t,
 ) -> hipError_t {
     match state().physical(device) {
-        Some(p) => write_str(name, len, PHYSICAL[p].1),
+        Some(p) => write_str(name, len, &physical()[p].name),
         None => fail(
             sys::hipErrorInvalidDevice,
             format!("hipDeviceGetName({device}): no such visible device"),
@@ -430,7 +433,7 @@ pub unsafe extern "C" fn ds_hip_standin_gcn_arch_name(
     len: c_int,
 ) -> hipError_t {
     match state().physical(device) {
-        Some(p) => write_str(name, len, PHYSICAL[p].0),
+        Some(p) => write_str(name, len, physical()[p].arch),
         None => fail(
             sys::hipErrorInvalidDevice,
             format!("ds_hip_standin_gcn_arch_name({device}): no such visible device"),

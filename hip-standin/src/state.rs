@@ -11,22 +11,55 @@ use ds_harness::device::emu::EmuDevice;
 use ds_harness::device::hip::sys::{self, hipError_t};
 use ds_harness::device::{Buffer, Device, Launch, ModuleId};
 use ds_kernels::code_object::{self, CodeObject};
+use ds_reference::target::{self, Target};
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::CStr;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-/// The physical stand-in devices: (arch, name). Device 1 claims a different arch so the harness's
-/// refusal of non-gfx1100 devices (and `HIP_VISIBLE_DEVICES`) can be tested.
-pub const PHYSICAL: [(&str, &str); 2] = [
-    (
-        "gfx1100",
-        "ds-harness stand-in HIP device (emulated gfx1100, not a GPU)",
-    ),
-    (
-        "gfx1030",
-        "ds-harness stand-in HIP device (claims gfx1030 to test arch refusal, not a GPU)",
-    ),
-];
+/// The arch of the decoy device: an RDNA 2 processor the target table does not hold, so the
+/// harness's refusal of unsupported devices can be tested.
+pub const DECOY_ARCH: &str = "gfx1030";
+
+/// One physical stand-in device: the arch it claims and its name.
+pub struct Physical {
+    /// The arch name (a target of the table, or the decoy's).
+    pub arch: &'static str,
+    /// What `hipDeviceGetName` answers.
+    pub name: String,
+    /// The target the emulated device behind it runs (`None` for the decoy).
+    pub target: Option<&'static Target>,
+}
+
+/// The physical stand-in devices: device 0 of the default target, device 1 the decoy (claims an
+/// arch the kernels are not built for), then one device of every other target of the table, so
+/// runs on each target and `HIP_VISIBLE_DEVICES` reordering can be tested.
+pub fn physical() -> &'static [Physical] {
+    static DEVICES: OnceLock<Vec<Physical>> = OnceLock::new();
+    DEVICES.get_or_init(|| {
+        let emulated = |t: &'static Target| Physical {
+            arch: t.name,
+            name: format!("ds-harness stand-in HIP device (emulated {t}, not a GPU)"),
+            target: Some(t),
+        };
+        let mut v = vec![
+            emulated(target::DEFAULT),
+            Physical {
+                arch: DECOY_ARCH,
+                name: format!(
+                    "ds-harness stand-in HIP device (claims {DECOY_ARCH} to test arch refusal, not a GPU)"
+                ),
+                target: None,
+            },
+        ];
+        v.extend(
+            target::TARGETS
+                .iter()
+                .filter(|t| *t != target::DEFAULT)
+                .map(emulated),
+        );
+        v
+    })
+}
 
 /// Test-only: when set to 1, launches never complete (events stay not-ready), to test the
 /// harness's bounded wait.
@@ -142,8 +175,9 @@ struct EventEntry {
 
 /// Everything the stand-in owns.
 pub struct State {
-    emu: EmuDevice,
-    /// Visible devices (indices into [`PHYSICAL`]), after `HIP_VISIBLE_DEVICES`.
+    /// The emulated device behind each physical device that has loaded a module.
+    emus: HashMap<usize, EmuDevice>,
+    /// Visible devices (indices into [`physical`]), after `HIP_VISIBLE_DEVICES`.
     pub visible: Vec<usize>,
     /// Base address -> contents.
     allocs: BTreeMap<u64, Vec<u8>>,
@@ -180,10 +214,10 @@ pub fn state() -> MutexGuard<'static, State> {
     STATE
         .get_or_init(|| {
             Mutex::new(State {
-                emu: EmuDevice::new(),
+                emus: HashMap::new(),
                 visible: visible_from(
                     std::env::var("HIP_VISIBLE_DEVICES").ok().as_deref(),
-                    PHYSICAL.len(),
+                    physical().len(),
                 ),
                 allocs: BTreeMap::new(),
                 next_addr: 0x7f00_0000_0000,
@@ -241,20 +275,25 @@ impl State {
 
     /// Loads a code object on the current device.
     pub fn load(&mut self, device: usize, image: &[u8]) -> Result<u64, hipError_t> {
-        let arch = PHYSICAL[device].0;
+        let dev = &physical()[device];
         let co = code_object::read(image)
             .map_err(|e| fail(sys::hipErrorInvalidImage, format!("hipModuleLoadData: {e}")))?;
-        if co.metadata.target != format!("amdgcn-amd-amdhsa--{arch}") {
+        // ROCm's loader takes a code object only for the device's exact ISA (the e_flags
+        // machine), and answers hipErrorNoBinaryForGpu otherwise.
+        let Some(target) = dev.target.filter(|t| *t == co.target) else {
             return Err(fail(
                 sys::hipErrorNoBinaryForGpu,
                 format!(
-                    "hipModuleLoadData: the code object targets {:?}, the device is {arch}",
-                    co.metadata.target
+                    "hipModuleLoadData: the code object is for {}, the device is {}",
+                    co.target.hsa_target_id(),
+                    dev.arch
                 ),
             ));
-        }
+        };
         let id = self
-            .emu
+            .emus
+            .entry(device)
+            .or_insert_with(|| EmuDevice::for_target(target))
             .load(image)
             .map_err(|e| fail(sys::hipErrorInvalidImage, format!("hipModuleLoadData: {e}")))?;
         let h = self.handle();
@@ -452,7 +491,7 @@ impl State {
         if self.hang {
             return sys::hipSuccess; // the work never completes: events recorded after it hang
         }
-        let outcome = self.run(m.id, &name, grid, block, &addresses);
+        let outcome = self.run(m.device, m.id, &name, grid, block, &addresses);
         if let Some(err) = self.streams.get_mut(&s) {
             *err = outcome.err();
         } else if let Err(e) = outcome {
@@ -463,6 +502,7 @@ impl State {
 
     fn run(
         &mut self,
+        device: usize,
         id: ModuleId,
         name: &str,
         grid: u32,
@@ -484,13 +524,17 @@ impl State {
                 }
             }
         }
+        let emu = self
+            .emus
+            .get_mut(&device)
+            .expect("a module's device has an emulated device");
         let mut launch = Launch {
             kernel: name.to_string(),
             workgroups: grid,
             workgroup_size: block,
             buffers,
         };
-        self.emu.launch(id, &mut launch).map_err(|e| {
+        emu.launch(id, &mut launch).map_err(|e| {
             fail(
                 sys::hipErrorLaunchFailure,
                 format!("kernel {name} on the emulated device: {e}"),

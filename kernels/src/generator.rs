@@ -1,5 +1,5 @@
 //! The kernel generator: for a [`Variant`] (any runnable DS op, its offsets, LDS size and FP
-//! mode), the gfx1100 kernel that runs that one instruction over a batch of cases, built from one
+//! mode), the gfx11 kernel that runs that one instruction over a batch of cases, built from one
 //! template with the project's own assembler ([`crate::inst`], and the DS table's encoder for
 //! every DS instruction). The buffers it reads and writes are [`crate::abi`]'s.
 //!

@@ -1,9 +1,9 @@
-//! ds-kernels: the kernels that run one DS instruction per launch on a gfx1100, the kernel ABI
+//! ds-kernels: the kernels that run one DS instruction per launch on a gfx11 target, the kernel ABI
 //! they share with every device, and the HSA code object they are packed into.
 //!
 //! - [`inst`]: the kernel template's instructions as data ([`inst::Inst`]), with
 //!   [`inst::encode`], [`inst::decode`] and LLVM syntax (`Display`, identical to
-//!   `llvm-objdump-19 -d --mcpu=gfx1100`). DS instructions are the DS table's
+//!   `llvm-objdump-19 -d --mcpu=<target>`). DS instructions are the DS table's
 //!   [`ds_reference::isa::DsInst`], wrapped as `Inst::Ds`.
 //! - [`abi`]: THE kernel ABI (kernarg layout, per-case buffers, strides), with
 //!   [`abi::pack`] (cases -> [`launch::Launch`]) and [`abi::unpack`] (launch -> outcomes).
@@ -18,6 +18,7 @@
 //! This crate reads the DS table of [`ds_reference::isa`]; it names no DS opcode itself.
 
 pub use ds_reference::isa;
+use ds_reference::target::{Generation, Target};
 
 pub mod abi;
 pub mod code_object;
@@ -28,3 +29,58 @@ pub mod launch;
 /// The LDS allocation the CLI and the default corpus use when none is given: 1 KiB, small enough
 /// to copy in and out quickly, large enough for every operand shape's addresses and offsets.
 pub const DEFAULT_LDS_SIZE: u32 = 1024;
+
+/// Whether kernels can be built for `target`. The template's own instructions (scalar loads,
+/// waits, vector moves and stores: [`inst`]) and its kernel descriptor are written for gfx11; a
+/// target of another generation is in the target table (its DS table and model exist) but gets
+/// no code object until the template learns its generation. The error says so and names the
+/// targets that do get kernels.
+pub fn check_target(target: &Target) -> Result<(), String> {
+    if template_written_for(target.generation) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{target} is a {} target: its DS table and the model know it, but the kernel template \
+             (its scalar loads, waits and descriptor) is written for gfx11 only, so no code \
+             object can be built for it yet; kernels are built for: {}",
+            target.generation,
+            kernel_targets()
+                .map(|t| t.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    }
+}
+
+/// The generations the kernel template is written for; a new generation's template adds its arm.
+fn template_written_for(gen: Generation) -> bool {
+    match gen {
+        Generation::Gfx11 => true,
+        Generation::Gfx12 => false,
+    }
+}
+
+/// The targets kernels can be built for, in table order.
+pub fn kernel_targets() -> impl Iterator<Item = &'static Target> {
+    ds_reference::target::TARGETS
+        .iter()
+        .filter(|t| template_written_for(t.generation))
+}
+
+#[cfg(test)]
+mod target_tests {
+    use super::*;
+
+    #[test]
+    fn kernels_are_built_for_every_gfx11_target_and_no_other() {
+        for t in ds_reference::target::TARGETS {
+            let ok = check_target(t);
+            assert_eq!(ok.is_ok(), t.generation == Generation::Gfx11, "{t}");
+            if let Err(e) = ok {
+                assert!(e.contains(t.name) && e.contains("gfx11 only"), "{e}");
+                assert!(kernel_targets().all(|k| e.contains(k.name)), "{e}");
+            }
+        }
+        assert!(kernel_targets().any(|t| t == ds_reference::target::DEFAULT));
+    }
+}

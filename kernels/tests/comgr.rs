@@ -8,7 +8,8 @@
 mod common;
 
 use ds_kernels::code_object;
-use ds_reference::target::{Target, TARGETS};
+use ds_kernels::kernel_targets;
+use ds_reference::target::{Target, DEFAULT};
 use libloading::{Library, Symbol};
 use std::ffi::{c_char, CString};
 
@@ -178,7 +179,7 @@ fn comgr_parses_the_note_and_finds_every_kernel_for_every_target() {
     let Some(lib) = common::comgr() else { return };
     let c = Comgr::load(&lib);
     let known = c.isa_names();
-    for t in TARGETS {
+    for t in kernel_targets() {
         let knows = known.contains(&t.hsa_target_id());
         assert_eq!(
             knows,
@@ -188,7 +189,7 @@ fn comgr_parses_the_note_and_finds_every_kernel_for_every_target() {
         comgr_reads(&c, t, knows);
     }
     // Control: the same code object with an RDNA 2 machine value and the V4 ABI version is named.
-    let mut bytes = code_object::write(&TARGETS[0], &common::all_kernels()[..1]);
+    let mut bytes = code_object::write(DEFAULT, &common::all_kernels()[..1]);
     bytes[48] = GFX1030_MACHINE;
     bytes[8] = 2;
     let data = c.executable(&bytes);

@@ -9,7 +9,8 @@ mod common;
 use ds_kernels::code_object::{self, CodeObject};
 use ds_kernels::generator::{generate, Kernel};
 use ds_kernels::isa::DsOp;
-use ds_reference::target::{Target, TARGETS};
+use ds_kernels::kernel_targets;
+use ds_reference::target::Target;
 use ds_reference::wave::{FpMode, Variant};
 use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader, SectionHeader, Sym};
@@ -123,7 +124,7 @@ fn our_code_object_matches_llvm_mc_plus_ld_lld_structurally() {
     let (Some(mc), Some(lld)) = (common::tool("llvm-mc-19"), common::tool("ld.lld-19")) else {
         return;
     };
-    for t in TARGETS {
+    for t in kernel_targets() {
         matches_for(&mc, &lld, t);
     }
 }

@@ -4,19 +4,26 @@
 
 use super::{EXIT_OK, EXIT_USAGE};
 use ds_reference::isa::{syntax, DsInst};
+use ds_reference::target::Target;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
-/// Assembles each line of `input`; prints `\t<text> ; encoding: [...]` per instruction.
-pub fn assemble(input: impl BufRead, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+/// Assembles each line of `input` for `target` (its generation's DS table); prints
+/// `\t<text> ; encoding: [...]` per instruction.
+pub fn assemble(
+    target: &Target,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    let gen = target.generation;
     let mut failed = 0usize;
     for (n, line) in text_lines(input) {
         let Some(line) = line? else {
             failed += 1;
             continue;
         };
-        match syntax::parse(&line) {
-            Ok(inst) => writeln!(out, "{}", syntax::llvm_mc_line(&inst)?)?,
+        match syntax::parse_in(gen, &line) {
+            Ok(inst) => writeln!(out, "{}", syntax::llvm_mc_line_in(gen, &inst)?)?,
             Err(syntax::ParseError::Empty) => {}
             Err(e) => {
                 failed += 1;
@@ -31,8 +38,14 @@ pub fn assemble(input: impl BufRead, out: &mut impl Write) -> anyhow::Result<Exi
     Ok(finish(failed))
 }
 
-/// Decodes each line of bytes of `input`, 8 bytes per instruction; prints `\t<text>` for each.
-pub fn disassemble(input: impl BufRead, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+/// Decodes each line of bytes of `input` for `target` (its generation's DS table), 8 bytes per
+/// instruction; prints `\t<text>` for each.
+pub fn disassemble(
+    target: &Target,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    let gen = target.generation;
     let mut failed = 0usize;
     for (n, line) in text_lines(input) {
         let Some(line) = line? else {
@@ -49,7 +62,7 @@ pub fn disassemble(input: impl BufRead, out: &mut impl Write) -> anyhow::Result<
                     let word: [u8; 8] = chunk
                         .try_into()
                         .expect("whole words: checked by parse_bytes");
-                    match DsInst::from_bytes(word) {
+                    match DsInst::from_bytes_in(gen, word) {
                         Ok(inst) => writeln!(out, "\t{inst}")?,
                         Err(e) => {
                             failed += 1;

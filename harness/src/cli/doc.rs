@@ -4,6 +4,7 @@
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::record;
 use ds_reference::isa::{suggest, DsOp};
+use ds_reference::target::Target;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -18,6 +19,10 @@ pub struct DocArgs {
     /// tree's snapshots/hardware, when it is there.
     #[arg(long, value_name = "DIR")]
     pub recordings: Option<PathBuf>,
+    /// The target the card is for (default: the default target); the examples are marked
+    /// with that target's recordings only.
+    #[arg(long, value_name = "NAME", value_parser = super::parse_target)]
+    pub target: Option<&'static Target>,
 }
 
 pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
@@ -47,14 +52,16 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
         Some(d) => d.clone(),
         None => PathBuf::from(DEFAULT_RECORDINGS),
     };
+    let target = args.target.unwrap_or(ds_reference::target::DEFAULT);
     let mut recordings = Vec::new();
     for r in record::load_dir(&dir) {
         match r {
-            Ok(r) if r.op == op => recordings.push(r),
+            Ok(r) if r.op == op && r.target() == target => recordings.push(r),
             Ok(_) => {}
             Err(e) => eprintln!("warning: {e}"),
         }
     }
     write!(out, "{}", crate::doc::card(op, &recordings))?;
+    writeln!(out, "\n{}", crate::doc::target_note(target))?;
     Ok(ExitCode::from(EXIT_OK))
 }

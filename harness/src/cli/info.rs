@@ -1,5 +1,5 @@
 //! `ds-harness info`: what this machine offers the harness: the HIP runtime (path, versions, or
-//! every path tried), the visible devices with their arch and whether the kernels can run on each,
+//! every path tried), the visible devices with their target and whether it is supported,
 //! and what `--backend auto` takes and why. See `device::hip::probe`.
 
 use crate::device::hip;
@@ -26,8 +26,24 @@ pub fn run(args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         writeln!(out, "{probe}")?;
         writeln!(
             out,
-            "emulated device: always available (gfx1100, on the CPU)"
+            "emulated device: always available, for any supported target (--target NAME; \
+             default {}), on the CPU",
+            ds_reference::target::DEFAULT
         )?;
+        writeln!(out, "supported targets:")?;
+        for t in ds_reference::target::TARGETS {
+            writeln!(
+                out,
+                "  {:<8} {} {}: {}",
+                t.name,
+                t.family,
+                match t.kind {
+                    ds_reference::target::Kind::Dgpu => "GPU",
+                    ds_reference::target::Kind::Apu => "APU",
+                },
+                t.products.join(", ")
+            )?;
+        }
     }
     if let Some(o) = probe.override_failed() {
         eprintln!(

@@ -1,12 +1,14 @@
-//! `ds-harness kernel OP`: the gfx1100 kernel of one DS variant (ds-kernels' generator), written as
-//! an HSA code object (`--out FILE`, default `<kernel>.co`) or printed as its listing
-//! (`--listing`, what `llvm-objdump-19 -d --mcpu=gfx1100` shows). The LDS size defaults to
+//! `ds-harness kernel OP`: the kernel of one DS variant (ds-kernels' generator), written as an
+//! HSA code object for `--target` (default: the default target; `--out FILE`, default
+//! `<kernel>.co`) or printed as its listing (`--listing`, what `llvm-objdump-19 -d
+//! --mcpu=<target>` shows). The LDS size defaults to
 //! `ds_kernels::DEFAULT_LDS_SIZE` (1024 bytes).
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::output::{Dash, OutputPath};
 use ds_kernels::{code_object, generator};
 use ds_reference::isa::{suggest, DsOp, OffsetForm};
+use ds_reference::target::Target;
 use ds_reference::wave::{FpMode, Variant};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,7 +26,10 @@ pub struct KernelArgs {
     /// OFFSET1, for `_2addr` ops (`offset1:M`, in elements).
     #[arg(long)]
     pub offset1: Option<u8>,
-    /// LDS bytes allocated to the workgroup (a multiple of 4, at most 65536).
+    /// The target the code object is built for (default: the default target).
+    #[arg(long, value_name = "NAME", value_parser = super::parse_kernel_target)]
+    pub target: Option<&'static Target>,
+    /// LDS bytes allocated to the workgroup (a multiple of 4, at most the target's LDS size).
     #[arg(long, default_value_t = ds_kernels::DEFAULT_LDS_SIZE)]
     pub lds_size: u32,
     /// Flush FP32 denormals (default: keep them).
@@ -122,12 +127,13 @@ pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
                 return Ok(ExitCode::from(EXIT_USAGE));
             }
         };
-        let bytes = code_object::write(std::slice::from_ref(&kernel));
+        let built_for = args.target.unwrap_or(ds_reference::target::DEFAULT);
+        let bytes = code_object::write(built_for, std::slice::from_ref(&kernel));
         target
             .write(&bytes)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
         eprintln!(
-            "wrote {} ({} bytes): kernel {}",
+            "wrote {} ({} bytes): kernel {}, for {built_for}",
             if path.as_os_str() == "-" {
                 "stdout".into()
             } else {
@@ -150,6 +156,7 @@ mod tests {
             offset: None,
             offset0: None,
             offset1: None,
+            target: None,
             lds_size: ds_kernels::DEFAULT_LDS_SIZE,
             flush_fp32_denormals: false,
             flush_fp16_fp64_denormals: false,
@@ -195,5 +202,30 @@ mod tests {
         assert_eq!(k.name, "ds_load_2addr_b32_o3_9_l256_m110");
         assert_eq!(k.descriptor.group_segment_fixed_size, 256);
         assert!(!k.descriptor.fp_mode().ieee);
+        assert_eq!(co.target, ds_reference::target::DEFAULT);
+    }
+
+    #[test]
+    fn target_builds_the_code_object_for_that_target() {
+        for t in ds_kernels::kernel_targets() {
+            let path = std::env::temp_dir()
+                .join(format!("ds-harness-kernel-{}-{t}.co", std::process::id()));
+            let mut a = args("ds_add_rtn_u32");
+            a.target = Some(t);
+            a.out = Some(path.clone());
+            assert_eq!(
+                run(&a, &mut std::io::sink()).unwrap(),
+                ExitCode::from(EXIT_OK)
+            );
+            let co = code_object::read(&std::fs::read(&path).unwrap()).unwrap();
+            std::fs::remove_file(&path).unwrap();
+            assert_eq!(co.target, t);
+            assert_eq!(co.e_flags & 0xff, u32::from(t.machine));
+        }
+        // A target kernels are not built for: the CLI refuses it before it gets here.
+        for t in ds_reference::target::TARGETS {
+            let parsed = crate::cli::parse_kernel_target(t.name);
+            assert_eq!(parsed.is_ok(), ds_kernels::check_target(t).is_ok(), "{t}");
+        }
     }
 }

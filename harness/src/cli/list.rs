@@ -2,7 +2,8 @@
 //! markdown documentation (`ds_reference::isa::render_markdown`).
 
 use super::EXIT_OK;
-use ds_reference::isa::{OffsetForm, DS_OPS};
+use ds_reference::isa::{OffsetForm, OpInfo, DS_TABLE};
+use ds_reference::target::{Generation, Target};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -14,26 +15,52 @@ pub struct ListArgs {
     /// Print the table's documentation as markdown.
     #[arg(long)]
     pub markdown: bool,
+    /// The target whose generation's DS table is listed (default: the default target).
+    #[arg(long, value_name = "NAME", value_parser = super::parse_target)]
+    pub target: Option<&'static Target>,
 }
 
 pub fn run(args: &ListArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let target = args.target.unwrap_or(ds_reference::target::DEFAULT);
+    let gen = target.generation;
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(DS_OPS)?)?;
+        let rows: Vec<&OpInfo> = rows(gen);
+        writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
     } else if args.markdown {
-        write!(out, "{}", ds_reference::isa::render_markdown())?;
+        write!(out, "{}", ds_reference::isa::doc::render_markdown_in(gen))?;
     } else {
-        write!(out, "{}", render_text())?;
+        write!(out, "{}", render_text_in(gen))?;
+        writeln!(out, "{}", generation_line(target))?;
     }
     Ok(ExitCode::from(EXIT_OK))
 }
 
-/// One line per op: opcode, mnemonic, operands, offset form, gds, family, and HIP runnability.
-pub fn render_text() -> String {
+/// Which targets share the table listed for `target`.
+pub fn generation_line(target: &Target) -> String {
+    let g = target.generation;
+    let all: Vec<&str> = g.targets().map(|t| t.name).collect();
+    format!(
+        "the {g} DS table, for {target}; every {g} target decodes the same table: {}",
+        all.join(", ")
+    )
+}
+
+/// The DS table rows of generation `gen`, in its opcode order.
+fn rows(gen: Generation) -> Vec<&'static OpInfo> {
+    let mut rows: Vec<&OpInfo> = DS_TABLE.iter().filter(|r| r.in_generation(gen)).collect();
+    rows.sort_by_key(|r| r.op.opcode_in(gen));
+    rows
+}
+
+/// One line per op of generation `gen`: opcode, mnemonic, operands, offset form, gds, family,
+/// and HIP runnability.
+pub fn render_text_in(gen: Generation) -> String {
+    let rows = rows(gen);
     let mut s = format!(
         "{:<6} {:<38} {:<18} {:<9} {:<9} {:<22} {}\n",
         "opcode", "mnemonic", "vdst/addr/d0/d1", "offset", "gds", "family", "hip"
     );
-    for r in DS_OPS {
+    for r in &rows {
         let o = r.operands;
         let offset = match r.offset {
             OffsetForm::Single => "offset",
@@ -45,16 +72,16 @@ pub fn render_text() -> String {
         let family = format!("{:?} {}", r.family, r.elem.suffix());
         s += &format!(
             "{:#04x}   {:<38} {:<18} {:<9} {:<9} {:<22} {}\n",
-            r.opcodes[0].expect("DS_OPS holds the gfx11 rows"),
+            r.op.opcode_in(gen).expect("rows of the generation"),
             r.name,
             format!("{}/{}/{}/{}", o.vdst, o.addr, o.data0, o.data1),
             offset,
-            format!("{:?}", r.gds),
+            format!("{:?}", r.gds_in(gen)),
             family,
             if r.hip_runnable() { "yes" } else { "no" }
         );
     }
-    let runnable = DS_OPS.iter().filter(|r| r.hip_runnable()).count();
-    s += &format!("{} ops, {} runnable from HIP\n", DS_OPS.len(), runnable);
+    let runnable = rows.iter().filter(|r| r.hip_runnable()).count();
+    s += &format!("{} ops, {} runnable from HIP\n", rows.len(), runnable);
     s
 }

@@ -2,6 +2,7 @@
 //! dispatches. Exit codes: [`EXIT_OK`], [`EXIT_DISAGREE`], [`EXIT_USAGE`], [`EXIT_BACKEND`].
 
 use clap::{Parser, Subcommand};
+use ds_reference::target::Target;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -32,7 +33,8 @@ pub fn device_exit(e: &crate::device::DeviceError) -> ExitCode {
     })
 }
 
-/// Differential test harness for the gfx1100 (RDNA3) LDS / data-share (DS) instructions.
+/// Differential test harness for the LDS / data-share (DS) instructions of AMD's RDNA 3 and
+/// RDNA 3.5 GPUs (every target of the target table).
 #[derive(Debug, Parser)]
 #[command(name = "ds-harness", version, about, long_about = None)]
 pub struct Cli {
@@ -43,13 +45,14 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Assemble LLVM-syntax DS instructions from stdin, one per line, printing what
-    /// `llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -show-encoding` prints.
-    Asm,
+    /// `llvm-mc-19 -arch=amdgcn -mcpu=<target> -show-encoding` prints.
+    Asm(TextArgs),
     /// Disassemble lines of bytes (`0x00,0x00,0x30,0xd8,...`, commas or spaces) from stdin.
-    Disasm,
+    Disasm(TextArgs),
     /// List the DS table: every gfx11 DS opcode.
     List(list::ListArgs),
-    /// What this machine offers: HIP runtime, devices and their arch, what `--backend auto` takes.
+    /// What this machine offers: HIP runtime, devices and their target (supported or not), what
+    /// `--backend auto` takes.
     Info(info::InfoArgs),
     /// An op card: encoding, operands, semantics, open questions, worked examples.
     Doc(doc::DocArgs),
@@ -63,12 +66,42 @@ pub enum Command {
     Eval(eval::EvalArgs),
 }
 
+/// `--target NAME`: a row of the target table; an unknown name is a usage error (exit 2) with
+/// did-you-mean and the list of supported targets.
+pub fn parse_target(name: &str) -> Result<&'static Target, String> {
+    Target::by_name(name).map_err(|e| e.to_string())
+}
+
+/// `--target NAME` where kernels are built (`run`, `replay`, `kernel`): a row of the target table
+/// whose generation the kernel template is written for; otherwise a usage error (exit 2) saying
+/// which targets get kernels.
+pub fn parse_kernel_target(name: &str) -> Result<&'static Target, String> {
+    let t = parse_target(name)?;
+    ds_kernels::check_target(t).map(|()| t)
+}
+
+/// The arguments of the text tools (`asm`, `disasm`).
+#[derive(Debug, clap::Args)]
+pub struct TextArgs {
+    /// The target whose DS encoding is used (every target of a generation shares one);
+    /// default: the default target.
+    #[arg(long, value_name = "NAME", value_parser = parse_target)]
+    pub target: Option<&'static Target>,
+}
+
+impl TextArgs {
+    /// The target asked for, or the default target.
+    pub fn target(&self) -> &'static Target {
+        self.target.unwrap_or(ds_reference::target::DEFAULT)
+    }
+}
+
 /// Runs one subcommand, its text going to stdout through [`Out`].
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let out = &mut Out::stdout();
     let code = match cli.command {
-        Command::Asm => asm::assemble(std::io::stdin().lock(), out),
-        Command::Disasm => asm::disassemble(std::io::stdin().lock(), out),
+        Command::Asm(args) => asm::assemble(args.target(), std::io::stdin().lock(), out),
+        Command::Disasm(args) => asm::disassemble(args.target(), std::io::stdin().lock(), out),
         Command::List(args) => list::run(&args, out),
         Command::Info(args) => info::run(&args, out),
         Command::Doc(args) => doc::run(&args, out),

@@ -6,6 +6,7 @@ use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::case::CaseFile;
 use crate::device::{self, BackendChoice};
 use crate::run::{self, diff, legal, RunError};
+use ds_reference::target::Target;
 use ds_reference::wave::{Outcome, LANES};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -18,6 +19,10 @@ pub struct ReplayArgs {
     /// Which device runs the kernel.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
+    /// The target to run the case on. Default: the case file's target (the emulated device of
+    /// it, or a GPU of it for auto); for --backend hip, the GPU's own target.
+    #[arg(long, value_name = "NAME", value_parser = super::parse_kernel_target)]
+    pub target: Option<&'static Target>,
 }
 
 pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
@@ -28,7 +33,11 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
             return Ok(ExitCode::from(EXIT_USAGE));
         }
     };
-    let opened = match device::open(args.backend) {
+    let target = match args.backend {
+        BackendChoice::Hip => args.target,
+        BackendChoice::Auto | BackendChoice::Emu => Some(args.target.unwrap_or(file.target)),
+    };
+    let opened = match device::open_with(args.backend, None, target) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
@@ -37,6 +46,11 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
     };
     let mut dev = opened.device;
     eprintln!("backend: {} ({})", dev.info().backend, opened.reason);
+    eprintln!(
+        "target: {} (the case file names {})",
+        dev.info().target,
+        file.target
+    );
     let inst = file.variant.inst();
     let expected = match ds_reference::model::execute(&inst, file.variant.mode, &file.case) {
         Ok(o) => o,

@@ -10,6 +10,7 @@ use crate::output::{check_distinct, Dash, OutputDir, OutputError, OutputPath};
 use crate::run::report::{self, RunMeta};
 use crate::run::select::{select_ops, Shard};
 use crate::run::{self, RunConfig, RunError};
+use ds_reference::target::Target;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,9 +24,15 @@ pub struct RunArgs {
     /// Which device runs the kernels: auto takes hip when a supported GPU is found, else emu.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
-    /// HIP device N (HIP's numbering, after HIP_VISIBLE_DEVICES); default: the first gfx1100.
+    /// HIP device N (HIP's numbering, after HIP_VISIBLE_DEVICES); default: the first device of
+    /// a supported target (of --target, if given).
     #[arg(long, value_name = "N")]
     pub device: Option<usize>,
+    /// The target to run (a row of the target table). Default: the GPU's own target for hip,
+    /// the default target for the emulated device. With --backend hip, a GPU of another
+    /// target is refused.
+    #[arg(long, value_name = "NAME", value_parser = super::parse_kernel_target)]
+    pub target: Option<&'static Target>,
     /// Ops to run: exact mnemonics (gfx11 or legacy) or globs like `ds_add*`; repeatable.
     /// Default: every op a compute kernel can run.
     #[arg(long = "op", value_name = "PATTERN")]
@@ -61,7 +68,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR", default_value = "ds-harness-out")]
     pub out: PathBuf,
     /// Also record the device's results on the model's snapshot corpus, one file per op with
-    /// provenance, under DIR/<arch>/ (hip) or DIR/emulated-<arch>/ (emu), each op as it
+    /// provenance, under DIR/<target>/ (hip) or DIR/emulated-<target>/ (emu), each op as it
     /// completes; DIR/<...>/run.json says whether the run completed.
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
@@ -137,7 +144,7 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             .build_global()
             .map_err(|e| anyhow::anyhow!("cannot start {jobs} threads for --jobs: {e}"))?;
     }
-    let opened = match device::open_with(args.backend, args.device) {
+    let opened = match device::open_with(args.backend, args.device, args.target) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
@@ -147,6 +154,7 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let mut device = opened.device;
     let info = device.info().clone();
     eprintln!("backend: {} ({})", info.backend, opened.reason);
+    eprintln!("target: {} ({})", info.target, info.name);
     if ops.is_empty() {
         eprintln!(
             "shard {} has no ops ({} selected in all): nothing to run; the reports are written \
@@ -174,7 +182,7 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         backend: info.backend.to_string(),
         backend_reason: opened.reason.clone(),
         device: info.name.clone(),
-        arch: info.arch.clone(),
+        target: info.target.name.to_string(),
         seed: args.seed,
         cases_per_op: args.cases as usize,
         shard: shard.map(|s| s.to_string()),
@@ -221,11 +229,12 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let t = report.totals;
     writeln!(
         out,
-        "{} cases in {:.2} s ({:.0} cases/s) on {} (seed {:#x})",
+        "{} cases in {:.2} s ({:.0} cases/s) on {}, target {} (seed {:#x})",
         t.cases,
         report.elapsed_seconds,
         t.cases as f64 / report.elapsed_seconds.max(1e-9),
         info.name,
+        info.target,
         args.seed
     )?;
     let mismatches: Vec<_> = report.ops.iter().flat_map(|o| &o.mismatches).collect();

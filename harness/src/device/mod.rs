@@ -6,6 +6,7 @@ pub mod emu;
 pub mod hip;
 
 pub use ds_kernels::launch::{Buffer, Launch};
+use ds_reference::target::Target;
 use std::fmt;
 
 /// Which implementation a device is.
@@ -32,10 +33,11 @@ impl fmt::Display for Backend {
 pub struct DeviceInfo {
     /// The implementation.
     pub backend: Backend,
-    /// Human-readable device name (the GPU's marketing name, or "emulated gfx1100").
+    /// Human-readable device name (the GPU's marketing name, or "emulated <target>").
     pub name: String,
-    /// The gfx arch the device runs, e.g. "gfx1100".
-    pub arch: String,
+    /// The target the device runs (a row of the target table), written as its name.
+    #[serde(with = "ds_reference::target::by_name")]
+    pub target: &'static Target,
     /// Further provenance as key/value pairs (runtime and driver versions, library path...).
     pub details: Vec<(String, String)>,
 }
@@ -122,20 +124,35 @@ impl fmt::Debug for Opened {
 /// Opens the device `choice` names. `Auto` asks the HIP probe and takes hip only for a supported
 /// GPU; `Hip` without one is [`DeviceError::Unavailable`], never a silent fallback to emu.
 pub fn open(choice: BackendChoice) -> Result<Opened, DeviceError> {
-    open_with(choice, None)
+    open_with(choice, None, None)
 }
 
-/// [`open`], with `--device N` (HIP's ordinal among the devices `HIP_VISIBLE_DEVICES` leaves).
-/// An explicit request is honoured or refused, never replaced: `--device N` opens exactly that
-/// device or says why not (with `Auto` too), `--device` with `Emu` is a bad request, and a
-/// `DS_HARNESS_HIP_LIB` that does not load is an error for `Auto` as for `Hip`. A bad
-/// `DS_HARNESS_HIP_TIMEOUT` is a bad request for every backend that may use HIP.
-pub fn open_with(choice: BackendChoice, device: Option<usize>) -> Result<Opened, DeviceError> {
+/// [`open`], with `--device N` (HIP's ordinal among the devices `HIP_VISIBLE_DEVICES` leaves) and
+/// `--target T`. An explicit request is honoured or refused, never replaced: `--device N` opens
+/// exactly that device or says why not (with `Auto` too), `--device` with `Emu` is a bad request,
+/// `--target T` runs T or says why not (a GPU of another target is refused; `Auto` without a GPU
+/// of T runs the emulated T), and a `DS_HARNESS_HIP_LIB` that does not load is an error for `Auto`
+/// as for `Hip`. A bad `DS_HARNESS_HIP_TIMEOUT` is a bad request for every backend that may use
+/// HIP. Without `--target` a GPU runs its own target and the emulated device the default one.
+pub fn open_with(
+    choice: BackendChoice,
+    device: Option<usize>,
+    target: Option<&'static Target>,
+) -> Result<Opened, DeviceError> {
+    if let Some(t) = target {
+        ds_kernels::check_target(t).map_err(DeviceError::BadRequest)?;
+    }
     if choice != BackendChoice::Emu {
         hip::timeout_from_env().map_err(|e| {
             DeviceError::BadRequest(format!("{e}; set it to the seconds one launch may take, e.g. {}=30, or unset it (default {} s)", hip::ENV_TIMEOUT, hip::DEFAULT_TIMEOUT.as_secs()))
         })?;
     }
+    let emu = || {
+        Box::new(emu::EmuDevice::for_target(
+            target.unwrap_or(ds_reference::target::DEFAULT),
+        ))
+    };
+    let wanted = |d: &hip::probe::DeviceReport| target.is_none_or(|t| d.target == Some(t));
     match choice {
         BackendChoice::Emu => match device {
             Some(n) => Err(DeviceError::BadRequest(format!(
@@ -143,7 +160,7 @@ pub fn open_with(choice: BackendChoice, device: Option<usize>) -> Result<Opened,
                  drop --device, or use --backend hip (or auto) to run on HIP device {n}"
             ))),
             None => Ok(Opened {
-                device: Box::new(emu::EmuDevice::new()),
+                device: emu(),
                 reason: "--backend emu".into(),
             }),
         },
@@ -162,9 +179,9 @@ pub fn open_with(choice: BackendChoice, device: Option<usize>) -> Result<Opened,
             if let Some(n) = device {
                 return match probe.devices.iter().find(|d| d.index == n) {
                     Some(d) if d.usable => Ok(Opened {
-                        device: Box::new(hip::open(n)?),
+                        device: Box::new(hip::open(n, target)?),
                         reason: format!(
-                            "--backend auto --device {n}: HIP device {n} ({}) is {}",
+                            "--backend auto --device {n}: HIP device {n} ({}): {}",
                             d.name, d.why
                         ),
                     }),
@@ -188,38 +205,56 @@ pub fn open_with(choice: BackendChoice, device: Option<usize>) -> Result<Opened,
                     ))),
                 };
             }
-            match (probe.auto.backend, probe.auto.device) {
-                (Backend::Hip, Some(index)) => Ok(Opened {
-                    device: Box::new(hip::open(index)?),
+            match (target, probe.devices.iter().find(|d| d.usable && wanted(d))) {
+                (None, Some(d)) => Ok(Opened {
+                    device: Box::new(hip::open(d.index, None)?),
                     reason: format!("--backend auto: {}", probe.auto.reason),
                 }),
+                (Some(t), Some(d)) => Ok(Opened {
+                    device: Box::new(hip::open(d.index, target)?),
+                    reason: format!(
+                        "--backend auto --target {t}: HIP device {} ({}) is a {t}",
+                        d.index, d.name
+                    ),
+                }),
+                (Some(t), None) if probe.auto.backend == Backend::Hip => Ok(Opened {
+                    device: emu(),
+                    reason: format!(
+                        "--backend auto --target {t}: no HIP device is a {t} ({}), so the \
+                         emulated {t} is used",
+                        probe.auto.reason
+                    ),
+                }),
                 _ => Ok(Opened {
-                    device: Box::new(emu::EmuDevice::new()),
+                    device: emu(),
                     reason: format!("--backend auto: {}", probe.auto.reason),
                 }),
             }
         }
         BackendChoice::Hip => {
-            // Without --device: the first usable device, else device 0, whose refusal says why.
+            // Without --device: the first usable device (of the --target), else device 0, whose
+            // refusal says why.
             let index = device.unwrap_or_else(|| {
-                hip::probe()
-                    .devices
+                let devices = hip::probe().devices;
+                devices
                     .iter()
-                    .find(|d| d.usable)
+                    .find(|d| d.usable && wanted(d))
+                    .or_else(|| devices.iter().find(|d| d.usable))
                     .map_or(0, |d| d.index)
             });
-            match hip::open(index) {
+            match hip::open(index, target) {
                 Ok(d) => {
                     let reason = format!(
                         "--backend hip: HIP device {index} ({}) is {}",
                         d.info().name,
-                        d.info().arch
+                        d.info().target
                     );
                     Ok(Opened { device: Box::new(d), reason })
                 }
                 Err(DeviceError::Unavailable(why)) => Err(DeviceError::Unavailable(format!(
-                    "--backend hip needs a gfx1100 GPU through HIP, and there is none usable: {why}\n\
-                     (`ds-harness info` shows what HIP offers; `--backend emu` runs without a GPU)"
+                    "--backend hip needs a GPU of a supported target ({}) through HIP, and there is none usable: {why}\n\
+                     (`ds-harness info` shows what HIP offers; `--backend emu` runs without a GPU)",
+                    hip::arch::supported_list()
                 ))),
                 Err(e) => Err(e),
             }

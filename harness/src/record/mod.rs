@@ -13,6 +13,7 @@ use crate::device::{Backend, Device, DeviceInfo};
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::isa::DsOp;
 use ds_reference::model::snapshot::{self, Entry};
+use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Outcome, Variant};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -52,7 +53,7 @@ impl Provenance {
         let mut pairs = vec![
             ("backend".to_string(), info.backend.to_string()),
             ("gpu".to_string(), info.name.clone()),
-            ("arch".to_string(), info.arch.clone()),
+            ("arch".to_string(), info.target.name.to_string()),
         ];
         pairs.extend(info.details.iter().cloned());
         pairs.push(("harness".into(), harness_revision().into()));
@@ -95,17 +96,18 @@ pub fn fp_mode_name(m: FpMode) -> String {
     format!("{d}, ieee {}", if m.ieee { "on" } else { "off" })
 }
 
-/// The directory name a recording of `info` goes under: the arch for a GPU, `emulated-<arch>` for
-/// the emulated device (never a bare arch name).
+/// The directory name a recording of `info` goes under: the target for a GPU (so recordings live
+/// under `snapshots/hardware/<target>/`), `emulated-<target>` for the emulated device (never a
+/// bare target name).
 pub fn dir_name(info: &DeviceInfo) -> String {
     let stand_in = info
         .details
         .iter()
         .any(|(k, v)| k == "provenance" && is_stand_in(v));
     match info.backend {
-        Backend::Hip if stand_in => format!("emulated-hip-standin-{}", info.arch),
-        Backend::Hip => info.arch.clone(),
-        Backend::Emu => format!("emulated-{}", info.arch),
+        Backend::Hip if stand_in => format!("emulated-hip-standin-{}", info.target),
+        Backend::Hip => info.target.name.to_string(),
+        Backend::Emu => format!("emulated-{}", info.target),
     }
 }
 
@@ -126,6 +128,17 @@ pub struct Recording {
     pub provenance: Provenance,
     /// The cases with the device's outcomes.
     pub entries: Vec<Entry>,
+}
+
+impl Recording {
+    /// The target the recording was made on (its `arch` provenance, a row of the target table;
+    /// [`parse`] refuses a recording whose arch is no supported target).
+    pub fn target(&self) -> &'static Target {
+        self.provenance
+            .get("arch")
+            .and_then(|a| Target::by_name(a).ok())
+            .expect("parse checked the arch")
+    }
 }
 
 /// Why a recording could not be written or read; every message names the file (and line).
@@ -220,6 +233,17 @@ pub fn parse(text: &str, path: &Path) -> Result<Recording, RecordError> {
             return Err(corrupt(2, format!("no `# provenance {key}: ...` line")));
         }
     }
+    let arch = provenance.get("arch").unwrap_or_default();
+    if let Err(e) = Target::by_name(arch) {
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("{PROVENANCE}arch:")))
+            .map_or(2, |n| n + 1);
+        return Err(corrupt(
+            at,
+            format!("the recording's arch: {e}; it cannot be replayed against a model of it"),
+        ));
+    }
     let entries = snapshot::parse(text).map_err(|e| corrupt(e.line, e.what))?;
     if entries.len() != count {
         return Err(corrupt(
@@ -312,6 +336,21 @@ fn check_dir_provenance(r: Recording) -> Result<Recording, RecordError> {
         .and_then(|d| d.file_name())
         .map(|d| d.to_string_lossy().to_string())
         .unwrap_or_default();
+    let target = r.target().name;
+    let named_for = dir == target
+        || dir.strip_prefix("emulated-").is_some_and(|rest| {
+            rest == target || rest.strip_prefix("hip-standin-") == Some(target)
+        });
+    if !named_for {
+        return Err(RecordError::Provenance {
+            path: r.path.clone(),
+            what: format!(
+                "a recording made on {target} lies under `{dir}`: recordings live under the \
+                 directory of their target (`{target}`, or `emulated-{target}` for the emulated \
+                 device)"
+            ),
+        });
+    }
     let emulated_dir = dir.starts_with("emulated-");
     if emulated_dir == r.provenance.is_hardware() {
         return Err(RecordError::Provenance {
@@ -360,7 +399,7 @@ pub fn run_corpus(device: &mut dyn Device, op: DsOp) -> Result<Vec<Entry>, Strin
         .map(|v| generator::generate(v).map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
     let module = device
-        .load(&code_object::write(&kernels))
+        .load(&code_object::write(device.info().target, &kernels))
         .map_err(|e| e.to_string())?;
     let mut outcomes: Vec<Option<Outcome>> = vec![None; corpus.len()];
     for (k, idx) in by_variant {

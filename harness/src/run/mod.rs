@@ -15,6 +15,7 @@ use crate::output;
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::isa::DsOp;
 use ds_reference::model::{self, Unmodelled};
+use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Outcome, Variant};
 use report::{OpResult, Report, RunMeta};
 use std::fmt;
@@ -121,8 +122,8 @@ impl fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// Builds the one code object holding a kernel for every variant of `ops`' corpus.
-pub fn build_code_object(ops: &[DsOp]) -> Result<Vec<u8>, RunError> {
+/// Builds the one code object for `target` holding a kernel for every variant of `ops`' corpus.
+pub fn build_code_object(ops: &[DsOp], target: &Target) -> Result<Vec<u8>, RunError> {
     let kernels = ops
         .iter()
         .flat_map(|&op| corpus::variants(op))
@@ -131,7 +132,7 @@ pub fn build_code_object(ops: &[DsOp]) -> Result<Vec<u8>, RunError> {
                 .map_err(|e| RunError::Build(format!("{} ({tag}): {e}", variant.op)))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(code_object::write(&kernels))
+    Ok(code_object::write(target, &kernels))
 }
 
 /// What a run tells its caller as it goes (the CLI prints each op's row as it completes).
@@ -173,11 +174,12 @@ pub fn run_with(
     let bar = cfg.progress.then(|| progress_bar(cfg));
     let mut report = Report::new(meta);
     write_results(cfg, &report, false)?;
-    let code = build_code_object(&cfg.ops)?;
+    let code = build_code_object(&cfg.ops, device.info().target)?;
     let module = device.load(&code).map_err(RunError::Device)?;
     let names = DeviceNames {
         backend: report.meta.backend.clone(),
         name: device.info().name.clone(),
+        target: device.info().target,
     };
     let width = report::name_width(cfg.ops.iter().map(|o| o.name()));
     with_bar(&bar, || on(Event::Started { width }));
@@ -411,7 +413,7 @@ pub fn run_one(
     case: &Case,
 ) -> Result<Outcome, RunError> {
     let kernel = generator::generate(variant).map_err(|e| RunError::Build(e.to_string()))?;
-    let code = code_object::write(&[kernel]);
+    let code = code_object::write(device.info().target, &[kernel]);
     let module = device.load(&code).map_err(RunError::Device)?;
     let out = launch(device, module, variant, std::slice::from_ref(case))
         .map_err(|e| RunError::Device(DeviceError::Launch(e)))?;

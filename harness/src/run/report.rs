@@ -24,8 +24,8 @@ pub struct RunMeta {
     pub backend_reason: String,
     /// The device's name.
     pub device: String,
-    /// The device's arch.
-    pub arch: String,
+    /// The target the device runs (the code object is built for it).
+    pub target: String,
     /// The corpus seed.
     pub seed: u64,
     /// Cases per op.
@@ -236,7 +236,7 @@ impl Report {
                 "Disagreements"
             },
             md(&m.device),
-            m.arch,
+            m.target,
             m.backend,
             md(&m.backend_reason),
             m.seed,

@@ -215,6 +215,8 @@ fn verdict(cfg: &RunConfig, plan: &VariantPlan, case: Case, dev: Outcome) -> Ver
 pub(super) struct DeviceNames {
     pub backend: String,
     pub name: String,
+    /// The target the device runs (case files name it).
+    pub target: &'static ds_reference::target::Target,
 }
 
 /// Folds a checked chunk into its op's results, in case order; writes the case file of each
@@ -268,7 +270,7 @@ pub(super) fn fold(
                     continue;
                 }
                 let id = plan.id(i);
-                let mut file = CaseFile::new(&id, cfg.seed, plan.variant, d.case);
+                let mut file = CaseFile::new(&id, cfg.seed, names.target, plan.variant, d.case);
                 file.expected = Some(d.expected);
                 file.device = Some(DeviceOutcome {
                     backend: names.backend.clone(),

@@ -1,6 +1,6 @@
 //! The kernel template's instructions as data: [`Inst`], a structured gfx11 instruction an
 //! interpreter can execute (operands as fields), with [`encode`], [`decode`] and LLVM syntax
-//! through `Display` (the text `llvm-objdump-19 -d --mcpu=gfx1100` prints).
+//! through `Display` (the text `llvm-objdump-19 -d --mcpu=<target>` prints for every gfx11 target).
 //!
 //! Formats and field layouts come from AMD's "RDNA3 Instruction Set Architecture Reference Guide",
 //! chapter "Microcode Formats" (SOP1, SOP2, SOPK, SOPC, SOPP, SMEM, VOP1, VOP2, VOP3, VOPC, FLAT,

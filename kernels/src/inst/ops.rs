@@ -3,7 +3,7 @@
 //!
 //! Opcodes come from AMD's "RDNA3 Instruction Set Architecture Reference Guide", chapter
 //! "Microcode Formats" (SOP1, SOP2, SOPK, SOPC, SOPP, SMEM, VOP1, VOP2, VOP3, VOPC, FLAT/GLOBAL
-//! opcode lists), and every row is checked against `llvm-mc-19 -mcpu=gfx1100 -show-encoding` by
+//! opcode lists), and every row is checked against `llvm-mc-19 -mcpu=<target> -show-encoding` by
 //! `tests/llvm_inst.rs`. DS opcodes are not here: they live in the one DS table of
 //! [`ds_reference::isa`].
 #![allow(clippy::zero_prefixed_literal)]

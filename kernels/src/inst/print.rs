@@ -1,4 +1,4 @@
-//! LLVM assembly syntax for [`Inst`]: exactly the text `llvm-objdump-19 -d --mcpu=gfx1100` prints
+//! LLVM assembly syntax for [`Inst`]: exactly the text `llvm-objdump-19 -d --mcpu=<target>` prints
 //! (which `llvm-mc-19` also reads back). Conventions observed from LLVM 19's AMDGPU instruction
 //! printer: integer inline constants in decimal, literals in hex, VOP1/VOP2/VOPC mnemonics with
 //! `_e32`, SMEM immediate offsets in hex (`null` when both offsets are absent), GLOBAL offsets in

@@ -111,7 +111,7 @@ pub fn render_markdown_in(gen: Generation) -> String {
               data0 but encode it in the addr byte, as LLVM does for gfx10 and later.\n";
         s +=
             "- `ds_cmpstore*`: data0 is the new value and data1 the compare value (the reverse of \
-              gfx10's `ds_cmpst*`, names that llvm-mc-19 rejects for gfx1100).\n";
+              gfx10's `ds_cmpst*`, names that llvm-mc-19 rejects for gfx11).\n";
     } else {
         s += "- Encoding: as gfx11, except that bit 17 (gfx11's gds) must be zero: llvm-mc-19 \
               rejects `gds` and does not disassemble a word with the bit set.\n";

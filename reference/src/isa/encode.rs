@@ -3,12 +3,12 @@
 //! Layout (RDNA3 ISA guide, "Microcode Formats", DS): OFFSET0 [7:0], OFFSET1 [15:8], bit 16
 //! reserved, GDS [17], OP [25:18], ENCODING [31:26] = 0b110110, ADDR [39:32], DATA0 [47:40],
 //! DATA1 [55:48], VDST [63:56]. gfx12 (RDNA4 ISA guide, "Microcode Formats", VDS) keeps the layout
-//! but has no GDS bit: `llvm-mc-19 -mcpu=gfx1200` rejects `gds` ("gds modifier is not supported on
+//! but has no GDS bit: `llvm-mc-19` rejects `gds` for the gfx12 targets ("gds modifier is not supported on
 //! this GPU") and will not disassemble a word with bit 17 set, and so neither do we. Register fields an op does not use must be zero, as must the
 //! offset bytes of an op without an offset (LLVM's disassembler rejects both). LLVM 19 ignores the
 //! reserved bit 16 when disassembling; this decoder rejects it, since no assembler sets it.
 //!
-//! One placement quirk, measured with `llvm-mc-19 -mcpu=gfx1100`: the GWS ops that take a value
+//! One placement quirk, measured with `llvm-mc-19` for gfx11: the GWS ops that take a value
 //! (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name it DATA0, as the ISA guide does, but
 //! gfx10 and later encode that register in the ADDR byte [39:32]; the DATA0 byte stays zero. The
 //! table keeps the operand's name (data0); [`field_shift`] says where each field's byte sits.

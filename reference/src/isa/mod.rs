@@ -4,7 +4,7 @@
 //!
 //! Facts come from AMD's "RDNA3 Instruction Set Architecture Reference Guide" (chapter "Microcode
 //! Formats", DS; chapter "Instructions", LDS & GDS instructions) and are checked against LLVM 19's
-//! gfx1100 assembler and disassembler. Nothing outside [`table`] names an opcode number.
+//! gfx11 assembler and disassembler (every target of the generation). Nothing outside [`table`] names an opcode number.
 
 use serde::Serialize;
 

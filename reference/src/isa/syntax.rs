@@ -1,4 +1,4 @@
-//! LLVM's assembly syntax for gfx11 DS instructions, both ways, as `llvm-mc-19 -mcpu=gfx1100`
+//! LLVM's assembly syntax for gfx11 DS instructions, both ways, as `llvm-mc-19 -mcpu=<target>`
 //! prints and parses it: `ds_add_rtn_u32 v4, v1, v2 offset:16 gds`.
 //!
 //! Operands come in the order vdst, addr, data0, data1 (those the op uses); a tuple is `v[a:b]`

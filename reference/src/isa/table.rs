@@ -6,7 +6,7 @@
 //! DS format opcode list, and chapter "Instructions", "LDS & GDS instructions"; AMD "RDNA4
 //! Instruction Set Architecture Reference Guide", section 16.15 "VDS Instructions" (the opcode
 //! numbers next to each mnemonic). Checked byte for byte against LLVM 19's assembler and
-//! disassembler (`llvm-mc-19 -mcpu=gfx1100` and `-mcpu=gfx1200`), the oracle of
+//! disassembler (`llvm-mc-19 -mcpu=<target>`, a gfx11 and a gfx12 target), the oracle of
 //! `reference/tests/llvm_oracle.rs` and `reference/tests/llvm_oracle_gfx12.rs`, except the rows
 //! marked `GUIDE`, which LLVM 19 does not know: their opcodes are the RDNA4 guide's (section 16.15:
 //! DS_BPERMUTE_FI_B32 205, DS_BVH_STACK_PUSH4_POP1_RTN_B32 224, DS_BVH_STACK_PUSH8_POP1_RTN_B32
@@ -171,7 +171,7 @@ ds_table! {
     (StoreB128,            "ds_store_b128",                       0xdf, 0xdf, 0, 1, 4, 0, Single,   Allowed,   Store(D16::No),               B128, Some("ds_write_b128"),         HIP, L19),
     (LoadB96,              "ds_load_b96",                         0xfe, 0xfe, 3, 1, 0, 0, Single,   Allowed,   Load(D16::No),                B96,  Some("ds_read_b96"),           HIP, L19),
     (LoadB128,             "ds_load_b128",                        0xff, 0xff, 4, 1, 0, 0, Single,   Allowed,   Load(D16::No),                B128, Some("ds_read_b128"),          HIP, L19),
-    // gfx12 only (RDNA4 ISA guide, 16.15 "VDS Instructions"; LLVM 19 -mcpu=gfx1200 for L19 rows).
+    // gfx12 only (RDNA4 ISA guide, 16.15 "VDS Instructions"; LLVM 19 for a gfx12 target for L19 rows).
     (MinNumF32,            "ds_min_num_f32",                        __, 0x12, 0, 1, 1, 0, Single,   Forbidden, Rmw(MinNum),                  F32,  Some("ds_min_f32"),            HIP, L19),
     (MaxNumF32,            "ds_max_num_f32",                        __, 0x13, 0, 1, 1, 0, Single,   Forbidden, Rmw(MaxNum),                  F32,  Some("ds_max_f32"),            HIP, L19),
     (MinNumRtnF32,         "ds_min_num_rtn_f32",                    __, 0x32, 1, 1, 1, 0, Single,   Forbidden, Rmw(MinNum),                  F32,  Some("ds_min_rtn_f32"),        HIP, L19),

@@ -4,6 +4,7 @@
 //! those fields ask for ("Initial Kernel Execution State": user SGPRs first in a fixed order, then
 //! the enabled system SGPRs; v0 holds the packed workitem ids).
 
+use ds_reference::target::Target;
 use ds_reference::wave::FpMode;
 
 /// What the emulated device takes from a kernel descriptor.
@@ -93,18 +94,18 @@ impl Descriptor {
         })
     }
 
-    /// Checks what the emulated device supports: wave32, LDS within gfx11's 64 KiB.
-    pub fn check(&self) -> Result<(), DescriptorError> {
+    /// Checks what the emulated device of `target` supports: wave32, LDS within the target's.
+    pub fn check(&self, target: &Target) -> Result<(), DescriptorError> {
         if !self.wave32 {
             return Err(DescriptorError(
                 "the kernel is wave64 (ENABLE_WAVEFRONT_SIZE32 clear); the emulated device runs wave32 only"
                     .into(),
             ));
         }
-        if self.lds_size > 65536 {
+        if self.lds_size > target.lds_bytes {
             return Err(DescriptorError(format!(
-                "GROUP_SEGMENT_FIXED_SIZE {} exceeds the 64 KiB of LDS a gfx11 workgroup can have",
-                self.lds_size
+                "GROUP_SEGMENT_FIXED_SIZE {} exceeds the {} bytes of LDS a {target} workgroup can have",
+                self.lds_size, target.lds_bytes
             )));
         }
         if let Some(k) = self.kernarg_sgpr {
@@ -152,8 +153,11 @@ mod tests {
         assert_eq!(d.mode, FpMode::default());
         assert_eq!(d.kernarg_sgpr, Some(0));
         assert_eq!(d.workgroup_id_sgprs(), [Some(2), None, None]);
-        assert!(d.check().is_ok());
+        assert!(d.check(ds_reference::target::DEFAULT).is_ok());
         b[56..58].copy_from_slice(&(1u16 << 3).to_le_bytes()); // wave64
-        assert!(Descriptor::parse(&b).unwrap().check().is_err());
+        assert!(Descriptor::parse(&b)
+            .unwrap()
+            .check(ds_reference::target::DEFAULT)
+            .is_err());
     }
 }

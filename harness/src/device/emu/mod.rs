@@ -1,4 +1,4 @@
-//! The emulated device: runs the same gfx1100 code object a GPU would, on the CPU. It reads each
+//! The emulated device: runs the same code object a GPU of its target would, on the CPU. It reads each
 //! kernel's descriptor (see [`descriptor`]), gives every workgroup one wave32 with the initial
 //! state the descriptor asks for, and interprets the instructions (see the `exec` module); DS
 //! instructions run through the reference model, global memory is the launch's buffers (see
@@ -13,6 +13,7 @@ use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use descriptor::Descriptor;
 use ds_kernels::inst::{decode, Inst};
 use ds_reference::isa::DsOp;
+use ds_reference::target::{self, Target};
 use memory::{Memory, Region, BUFFER_BASE, BUFFER_STRIDE, KERNARG_BASE};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -110,7 +111,7 @@ struct Program {
     code: Arc<Code>,
 }
 
-/// The emulated gfx1100.
+/// The emulated device of one target of the target table.
 #[derive(Debug)]
 pub struct EmuDevice {
     info: DeviceInfo,
@@ -127,15 +128,22 @@ impl Default for EmuDevice {
 }
 
 impl EmuDevice {
-    /// An emulated gfx1100 running the workgroups of a launch on the rayon pool (every core, or
-    /// `--jobs`).
+    /// An emulated device of the default target, running the workgroups of a launch on the rayon
+    /// pool (every core, or `--jobs`).
     pub fn new() -> EmuDevice {
+        EmuDevice::for_target(target::DEFAULT)
+    }
+
+    /// An emulated device of `target` (see [`EmuDevice::new`]). Every target of a generation runs
+    /// the same way here: the model knows no difference between them (a claim recordings from
+    /// each target's hardware will test).
+    pub fn for_target(target: &'static Target) -> EmuDevice {
         let threads = rayon::current_num_threads();
         EmuDevice {
             info: DeviceInfo {
                 backend: Backend::Emu,
-                name: "emulated gfx1100 (ds-harness emu)".into(),
-                arch: "gfx1100".into(),
+                name: format!("emulated {target} (ds-harness emu)"),
+                target,
                 details: vec![
                     ("threads".into(), threads.to_string()),
                     ("ds semantics".into(), "ds_reference::model".into()),
@@ -191,11 +199,21 @@ impl Device for EmuDevice {
 
     fn load(&mut self, code_object: &[u8]) -> Result<ModuleId, DeviceError> {
         let co = ds_kernels::code_object::read(code_object).map_err(load_err)?;
+        // The emulator executes the kernel template's instructions, written for what
+        // `check_target` allows.
+        ds_kernels::check_target(co.target).map_err(load_err)?;
+        if co.target != self.info.target {
+            return Err(load_err(format!(
+                "the code object is built for {}, this device is {}: build it for {} \
+                 (`--target {}`)",
+                co.target, self.info.target, self.info.target, self.info.target
+            )));
+        }
         let mut programs = HashMap::new();
         for k in &co.kernels {
             let bad = |why: String| load_err(format!("kernel `{}`: {why}", k.name));
             let desc = Descriptor::parse(&k.descriptor.to_bytes()).map_err(|e| bad(e.0))?;
-            desc.check().map_err(|e| bad(e.0))?;
+            desc.check(self.info.target).map_err(|e| bad(e.0))?;
             let entry = k.descriptor_address.wrapping_add(desc.entry_offset as u64);
             if entry != k.entry {
                 return Err(bad(format!(

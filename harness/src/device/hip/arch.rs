@@ -4,7 +4,7 @@
 //! every ROCm version; see sys.rs for why no device attribute is used) is matched against:
 //! 1. the KFD topology in sysfs (`/sys/class/kfd/kfd/topology/nodes/*/properties`: `domain`,
 //!    `location_id` = bus << 8 | device << 3 | function, `gfx_target_version` = major * 10000 +
-//!    minor * 100 + stepping, e.g. 110000 = gfx1100; the amdkfd driver's topology ABI);
+//!    minor * 100 + stepping, the target table's `kfd_version`; the amdkfd driver's topology ABI);
 //! 2. else the HSA runtime's agents (`hsa_iterate_agents`, `HSA_AGENT_INFO_NAME`,
 //!    `HSA_AMD_AGENT_INFO_DOMAIN` / `_BDFID`; hsa.h, hsa_ext_amd.h).
 //!
@@ -14,19 +14,37 @@
 use super::library::{self, HipLibrary, HsaApi};
 use super::result::{self, c_buf};
 use super::sys;
+use ds_reference::target::Target;
 use std::ffi::{c_void, CStr};
 use std::os::raw::{c_char, c_int};
 use std::path::Path;
 
-/// The only arch the kernels are built for.
-pub const SUPPORTED_ARCH: &str = "gfx1100";
+/// The target-table row of a device's arch name when kernels can be built for it, or why the
+/// kernels cannot run on it (naming every supported target).
+pub fn supported(name: &str) -> Result<&'static Target, String> {
+    let t = Target::by_name(name).map_err(|_| {
+        format!(
+            "{name} is not a target the kernels are built for (supported: {})",
+            supported_list()
+        )
+    })?;
+    ds_kernels::check_target(t).map(|()| t)
+}
+
+/// The targets kernels are built for, comma separated.
+pub fn supported_list() -> String {
+    ds_kernels::kernel_targets()
+        .map(|t| t.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// A device's arch and where the answer came from.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Arch {
-    /// e.g. "gfx1100".
+    /// The processor name, e.g. a target table name.
     pub name: String,
-    /// e.g. "KFD sysfs /sys/class/kfd/kfd/topology/nodes/1 (gfx_target_version 110000)".
+    /// e.g. "KFD sysfs /sys/class/kfd/kfd/topology/nodes/1 (gfx_target_version N)".
     pub source: String,
 }
 
@@ -70,8 +88,9 @@ pub fn parse_pci(text: &str) -> Option<Pci> {
     })
 }
 
-/// `gfx_target_version` (major * 10000 + minor * 100 + stepping) as an arch name: 110000 ->
-/// gfx1100, 90010 -> gfx90a, 100300 -> gfx1030 (minor and stepping are one hex digit each).
+/// `gfx_target_version` (major * 10000 + minor * 100 + stepping) as an arch name: 90010 ->
+/// gfx90a, 100300 -> gfx1030 (minor and stepping are one hex digit each); for the table's targets
+/// the name of the row with that `kfd_version`.
 pub fn name_from_target_version(v: u32) -> Option<String> {
     let (major, minor, step) = (v / 10000, (v / 100) % 100, v % 100);
     (major > 0 && minor < 16 && step < 16).then(|| format!("gfx{major}{minor:x}{step:x}"))
@@ -326,6 +345,24 @@ mod tests {
         );
         assert_eq!(parse_pci("03:00.0"), None);
         assert_eq!(parse_pci(""), None);
+    }
+
+    #[test]
+    fn every_targets_kfd_version_names_it_and_is_supported() {
+        for t in ds_reference::target::TARGETS {
+            let name = name_from_target_version(t.kfd_version).unwrap();
+            assert_eq!(name, t.name);
+            match ds_kernels::check_target(t) {
+                Ok(()) => assert_eq!(supported(&name), Ok(t)),
+                Err(why) => assert_eq!(supported(&name), Err(why)),
+            }
+        }
+        let e = supported("gfx1030").unwrap_err();
+        assert!(e.contains("gfx1030 is not a target"), "{e}");
+        assert!(
+            ds_kernels::kernel_targets().all(|t| e.contains(t.name)),
+            "{e}"
+        );
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The hip device: runs the kernels on a gfx1100 GPU through the HIP runtime, loaded at run time
+//! The hip device: runs the kernels on a GPU of a supported target through the HIP runtime, loaded at run time
 //! (DESIGN.md section 4; HIP module API as declared in ROCm's hip_runtime_api.h).
 //!
 //! Layers in the cudarc style: [`sys`] raw declarations, [`result`] checked calls carrying HIP's
@@ -20,6 +20,7 @@ pub mod sys;
 pub use probe::{probe, HipProbe};
 
 use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
+use ds_reference::target::Target;
 use library::HipLibrary;
 use result::HipError;
 use safe::{DeviceBuffer, Event, Module, Stream};
@@ -130,7 +131,7 @@ struct Loaded {
     _image: Vec<u8>,
 }
 
-/// A gfx1100 GPU through HIP.
+/// A GPU of a supported target through HIP.
 #[derive(Debug)]
 pub struct HipDevice {
     lib: &'static HipLibrary,
@@ -160,8 +161,10 @@ pub fn timeout_from_env() -> Result<Duration, String> {
 }
 
 /// Opens HIP device `index` (HIP's ordinal among the visible devices) for running the kernels:
-/// loads the runtime, checks that the device exists and is a gfx1100, and makes a stream.
-pub fn open(index: usize) -> Result<HipDevice, DeviceError> {
+/// loads the runtime, checks that the device exists and is a supported target (and the target
+/// `want` asks for, if any), and makes a stream. The device's target is the one the code objects
+/// it loads must be built for.
+pub fn open(index: usize, want: Option<&'static Target>) -> Result<HipDevice, DeviceError> {
     let timeout = timeout_from_env().map_err(DeviceError::BadRequest)?;
     let lib =
         library::hip().map_err(|nf| DeviceError::Unavailable(format!("no HIP runtime: {nf}")))?;
@@ -184,16 +187,25 @@ pub fn open(index: usize) -> Result<HipDevice, DeviceError> {
         .map_err(|e| unavailable(lib, e, "naming the device"))?;
     let arch = arch::detect(lib, ordinal).map_err(|e| {
         DeviceError::Unavailable(format!(
-            "device {index} ({name}): {e}; the kernels run on gfx1100 only, so it is not used"
+            "device {index} ({name}): {e}; without its target the code object cannot be built \
+             for it, so it is not used"
         ))
     })?;
-    if arch.name != arch::SUPPORTED_ARCH {
-        return Err(DeviceError::Unavailable(format!(
-            "device {index} ({name}) is {} (from {}); the kernels are built for {} only and would \
-             not load on it. Pick a gfx1100 with --device N ({})",
+    let target = arch::supported(&arch.name).map_err(|e| {
+        DeviceError::Unavailable(format!(
+            "device {index} ({name}) is {} (from {}): {e}, and a code object loads only on its \
+             exact target. Pick a supported device with --device N ({})",
             arch.name,
             arch.source,
-            arch::SUPPORTED_ARCH,
+            visibility_note()
+        ))
+    })?;
+    if let Some(want) = want.filter(|w| *w != target) {
+        return Err(DeviceError::Unavailable(format!(
+            "--target {want} was asked for, but device {index} ({name}) is {target} (from {}); \
+             a code object loads only on its exact target. Drop --target to run on this \
+             device's own target, or pick a {want} with --device N ({})",
+            arch.source,
             visibility_note()
         )));
     }
@@ -225,7 +237,7 @@ pub fn open(index: usize) -> Result<HipDevice, DeviceError> {
         info: DeviceInfo {
             backend: Backend::Hip,
             name,
-            arch: arch.name,
+            target,
             details,
         },
         stream: Some(stream),
@@ -235,6 +247,28 @@ pub fn open(index: usize) -> Result<HipDevice, DeviceError> {
         launches: 0,
         hung: None,
     })
+}
+
+/// HIP's refusal of a code object, in words, when the code object is built for another target
+/// than the device's: ROCm's loader takes only a code object of the device's exact ISA (the
+/// `e_flags` machine) and answers `hipErrorNoBinaryForGpu` otherwise.
+fn load_hint(image: &[u8], device: &Target, code: i32) -> String {
+    let built_for = ds_kernels::code_object::read(image)
+        .ok()
+        .map(|co| co.target);
+    match built_for {
+        Some(t) if t != device => format!(
+            ".\nThe code object is built for {t} (e_flags machine {:#x}) and the device is {device} \
+             (machine {:#x}): ROCm loads a code object only on its exact target. Build it for \
+             {device} (`--target {device}`, or leave --target out so the device's own target is \
+             used)",
+            t.machine, device.machine
+        ),
+        _ if code == sys::hipErrorNoBinaryForGpu as i32 => format!(
+            ".\nHIP found no code for this device's target ({device}) in the code object"
+        ),
+        _ => String::new(),
+    }
 }
 
 impl HipDevice {
@@ -298,12 +332,13 @@ impl Device for HipDevice {
         let image = code_object.to_vec();
         let module = Module::load(&self.lib.api, &image).map_err(|e| {
             DeviceError::Load(format!(
-                "the HIP runtime {} rejected the {}-byte code object on device {} ({}, {}): {e}",
+                "the HIP runtime {} rejected the {}-byte code object on device {} ({}, {}): {e}{}",
                 self.lib.path,
                 image.len(),
                 self.ordinal,
                 self.info.name,
-                self.info.arch
+                self.info.target,
+                load_hint(&image, self.info.target, e.code)
             ))
         })?;
         self.modules.push(Loaded {

@@ -5,6 +5,7 @@
 use super::library::{self, NotFound};
 use super::{arch, result, versions, visibility_note, visible_devices};
 use crate::device::Backend;
+use ds_reference::target::{Kind, Target};
 use std::fmt;
 
 /// The HIP runtime that loaded.
@@ -25,8 +26,11 @@ pub struct DeviceReport {
     pub index: usize,
     /// `hipDeviceGetName`, or why it failed.
     pub name: String,
-    /// The gfx arch, if it could be found.
+    /// The gfx arch (processor name), if it could be found.
     pub arch: Option<String>,
+    /// The arch's target-table row (written as its name) when it is a supported target.
+    #[serde(serialize_with = "target_name")]
+    pub target: Option<&'static Target>,
     /// Where the arch came from, or why it is unknown.
     pub arch_source: String,
     /// Can the kernels run on it?
@@ -86,23 +90,25 @@ fn device_report(lib: &library::HipLibrary, index: usize) -> DeviceReport {
         .unwrap_or_else(|e| format!("(unnamed: {e})"));
     match arch::detect(lib, ordinal) {
         Ok(a) => {
-            let usable = a.name == arch::SUPPORTED_ARCH;
-            let why = if usable {
-                format!("{} is the arch the kernels are built for", a.name)
-            } else {
-                format!(
-                    "{} is not {}: the kernels are built for {} only",
-                    a.name,
-                    arch::SUPPORTED_ARCH,
-                    arch::SUPPORTED_ARCH
-                )
+            let target = arch::supported(&a.name);
+            let why = match target {
+                Ok(t) => format!(
+                    "{t} is a supported target ({} {}); the code object is built for it",
+                    t.family,
+                    match t.kind {
+                        Kind::Dgpu => "GPU",
+                        Kind::Apu => "APU",
+                    }
+                ),
+                Err(ref e) => e.clone(),
             };
             DeviceReport {
                 index,
                 name,
                 arch: Some(a.name),
+                target: target.as_ref().ok().copied(),
                 arch_source: a.source,
-                usable,
+                usable: target.is_ok(),
                 why,
             }
         }
@@ -110,10 +116,18 @@ fn device_report(lib: &library::HipLibrary, index: usize) -> DeviceReport {
             index,
             name,
             arch: None,
+            target: None,
             arch_source: e.clone(),
             usable: false,
             why: format!("its arch is unknown ({e}), so it is not used"),
         },
+    }
+}
+
+fn target_name<S: serde::Serializer>(t: &Option<&'static Target>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => s.serialize_some(t.name),
+        None => s.serialize_none(),
     }
 }
 
@@ -179,10 +193,10 @@ pub fn probe() -> HipProbe {
             backend: Backend::Hip,
             device: Some(d.index),
             reason: format!(
-                "HIP device {} ({}) is {} ({})",
+                "HIP device {} ({}) is {}, a supported target ({})",
                 d.index,
                 d.name,
-                arch::SUPPORTED_ARCH,
+                d.target.map_or("unknown", |t| t.name),
                 d.arch_source
             ),
         },
@@ -198,14 +212,15 @@ pub fn probe() -> HipProbe {
             backend: Backend::Emu,
             device: None,
             reason: format!(
-                "none of the {} HIP device(s) is a {} ({}), so the emulated device is used",
+                "none of the {} HIP device(s) is a supported target ({}; supported: {}), so the \
+                 emulated device is used",
                 devices.len(),
-                arch::SUPPORTED_ARCH,
                 devices
                     .iter()
                     .map(|d| d.arch.clone().unwrap_or_else(|| "unknown".into()))
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join(", "),
+                arch::supported_list()
             ),
         },
     };
@@ -280,10 +295,15 @@ impl fmt::Display for HipProbe {
         for d in &self.devices {
             writeln!(
                 f,
-                "  device {}: {}\n    arch: {} (source: {})\n    usable: {}: {}",
+                "  device {}: {}\n    target: {} ({}) (source: {})\n    usable: {}: {}",
                 d.index,
                 d.name,
                 d.arch.as_deref().unwrap_or("unknown"),
+                if d.target.is_some() {
+                    "supported"
+                } else {
+                    "not supported"
+                },
                 d.arch_source,
                 if d.usable { "yes" } else { "no" },
                 d.why

@@ -166,7 +166,7 @@ pub type hsa_agent_t = hsa_agent_s;
 
 pub const HSA_STATUS_SUCCESS: hsa_status_t = 0;
 pub const HSA_STATUS_INFO_BREAK: hsa_status_t = 1;
-/// `char[64]`: the agent's ISA name, e.g. "gfx1100".
+/// `char[64]`: the agent's ISA name (a processor name such as a target table row's).
 pub const HSA_AGENT_INFO_NAME: hsa_agent_info_t = 0;
 /// `hsa_device_type_t`.
 pub const HSA_AGENT_INFO_DEVICE: hsa_agent_info_t = 17;
