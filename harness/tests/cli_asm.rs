@@ -215,3 +215,24 @@ fn list_and_the_text_tools_take_every_target_and_refuse_unknown_ones() {
         }
     }
 }
+
+#[test]
+fn info_lists_every_target_with_its_products_and_kernel_support() {
+    let out = ds_harness(&["info"], "");
+    let text = stdout(&out);
+    for t in ds_reference::target::TARGETS {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{} ", t.name)))
+            .unwrap_or_else(|| panic!("no line for {t}:\n{text}"));
+        assert!(
+            line.contains(t.products[0]) && line.contains(t.family),
+            "{line}"
+        );
+        assert_eq!(
+            line.contains("no kernels for this generation yet"),
+            ds_kernels::check_target(t).is_err(),
+            "{line}"
+        );
+    }
+}

@@ -30,18 +30,23 @@ pub fn run(args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
              default {}), on the CPU",
             ds_reference::target::DEFAULT
         )?;
-        writeln!(out, "supported targets:")?;
+        writeln!(out, "targets (the target table):")?;
         for t in ds_reference::target::TARGETS {
             writeln!(
                 out,
-                "  {:<8} {} {}: {}",
+                "  {:<8} {} {}: {}{}",
                 t.name,
                 t.family,
                 match t.kind {
                     ds_reference::target::Kind::Dgpu => "GPU",
                     ds_reference::target::Kind::Apu => "APU",
                 },
-                t.products.join(", ")
+                t.products.join(", "),
+                if ds_kernels::check_target(t).is_ok() {
+                    ""
+                } else {
+                    " [DS table and model only: no kernels for this generation yet]"
+                }
             )?;
         }
     }
