@@ -56,6 +56,7 @@ fn main() {
             offset1: 0,
             lds_size: 256,
             mode: FpMode::default(),
+            regs: None,
         };
         let mut case = Case {
             lds: Lds::zeroed(256),

@@ -154,8 +154,8 @@ impl CaseFile {
 
 /// The one validation of a case before anything runs it (`eval`, `replay`, and every reader of a
 /// case file, through [`CaseFile::parse`]): the LDS size is one a kernel can allocate, the LDS
-/// image is that size, the offsets are legal for the op, and the op can run from a compute
-/// kernel. (Lane counts are fixed by the format: 32 lanes, 4 words per operand, checked as it is
+/// image is that size, the offsets are legal for the op, the op can run from a compute kernel,
+/// and `variant.regs` (if any) fit the op and give each register one value per lane. (Lane counts are fixed by the format: 32 lanes, 4 words per operand, checked as it is
 /// parsed.) The message names the field to change.
 pub fn validate(variant: &Variant, case: &Case) -> Result<(), String> {
     let want = variant.lds_size;
@@ -177,6 +177,13 @@ pub fn validate(variant: &Variant, case: &Case) -> Result<(), String> {
             "{} cannot run from a compute kernel: {why}",
             variant.op
         ));
+    }
+    if let Some(regs) = variant.regs {
+        // Registers that fit the op, and one value per register in every lane.
+        regs.check(variant.op).map_err(|e| format!("variant.{e}"))?;
+        if let Some(c) = regs.conflict(variant.op, &case.wave.lanes) {
+            return Err(format!("case.wave.lanes: {c}"));
+        }
     }
     variant.inst().validate().map_err(|e| {
         format!(
@@ -264,6 +271,7 @@ mod tests {
             offset1: 0,
             lds_size: 64,
             mode: FpMode::default(),
+            regs: None,
         };
         let mut lds = Lds::zeroed(64);
         lds.set_word(8, 0x1234);

@@ -479,8 +479,17 @@ fn example(s: &mut String, e: &snapshot::Entry) {
                 hex_words(&e.outcome.vdst[i][..o.vdst as usize])
             );
         }
-        if info.writes_addr() && e.outcome.addr[i] != l.addr {
+        if (info.writes_addr() || e.variant.regs.is_some()) && e.outcome.addr[i] != l.addr {
             let _ = write!(line, " addr'={:#06x}", e.outcome.addr[i]);
+        }
+        // With `regs`, data registers that VDST overlaps end with its values.
+        for (name, out, before, n) in [
+            ("data0'", &e.outcome.data0, &l.data0, o.data0),
+            ("data1'", &e.outcome.data1, &l.data1, o.data1),
+        ] {
+            if let Some(d) = out.filter(|d| d[i] != *before) {
+                let _ = write!(line, " {name}={}", hex_words(&d[i][..n as usize]));
+            }
         }
         let _ = writeln!(s, "{line}");
     }

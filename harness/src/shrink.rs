@@ -188,6 +188,20 @@ pub fn candidates(variant: &Variant, case: &Case) -> Vec<Case> {
             out.push(c);
         }
     }
+    if let Some(regs) = variant.regs {
+        // A register holds one value per lane: a simpler value given through one operand is
+        // given through every operand that names the register.
+        for c in &mut out {
+            let exec = c.wave.exec;
+            for (i, l) in c.wave.lanes.iter_mut().enumerate() {
+                if exec >> i & 1 == 1 {
+                    regs.harmonise(variant.op, l);
+                } else {
+                    regs.harmonise_to_vdst(variant.op, l);
+                }
+            }
+        }
+    }
     let before = size(variant, case);
     out.retain(|c| size(variant, c) < before);
     out
@@ -231,7 +245,7 @@ fn judge(
     legal: JudgeFn,
 ) -> Option<Judged> {
     let inst = variant.inst();
-    let expected = expect(&inst, variant.mode, case).ok()?;
+    let expected = crate::run::expectation(expect, variant, case).ok()?;
     let differences = diff(inst.info(), case.wave.exec, &expected, device);
     if differences.is_empty() {
         return None;

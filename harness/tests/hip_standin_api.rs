@@ -141,6 +141,7 @@ fn a_code_object_for_another_target_is_refused_with_rocms_error_in_words() {
         offset1: 0,
         lds_size: 64,
         mode: Default::default(),
+        regs: None,
     };
     let kernel = ds_kernels::generator::generate(&variant).unwrap();
     let foreign = ds_kernels::code_object::write(DEFAULT, std::slice::from_ref(&kernel));

@@ -117,6 +117,7 @@ fn thirty_two_on_one_address(order: &[usize]) -> (Variant, Case, Outcome) {
         offset1: 0,
         lds_size: 256,
         mode: FpMode::default(),
+        regs: None,
     };
     let mut wave = Wave::default();
     for (i, l) in wave.lanes.iter_mut().enumerate() {
@@ -131,6 +132,8 @@ fn thirty_two_on_one_address(order: &[usize]) -> (Variant, Case, Outcome) {
         lds: case.lds.clone(),
         vdst: [[0xdead_beef; 4]; LANES],
         addr: [0x40; LANES],
+        data0: None,
+        data1: None,
     };
     let mut mem = 7u32;
     for &i in order {

@@ -26,6 +26,7 @@ fn variants() -> Vec<Variant> {
                 offset1,
                 lds_size: ds_kernels::DEFAULT_LDS_SIZE,
                 mode: FpMode::default(),
+                regs: None,
             }
         })
         .collect()

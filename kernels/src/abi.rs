@@ -17,7 +17,7 @@
 //! | 0 | `lds_in`    | in     | `lds_size` bytes             | the initial LDS image, byte for byte        |
 //! | 1 | `lanes_in`  | in     | 32 x [`LANE_IN_BYTES`] = 2048 | per lane: addr, data0, data1, vdst sentinel |
 //! | 2 | `lds_out`   | out    | `lds_size` bytes             | the final LDS image                         |
-//! | 3 | `lanes_out` | out    | 32 x [`LANE_OUT_BYTES`] = 1024 | per lane: final vdst, final addr          |
+//! | 3 | `lanes_out` | out    | 32 x [`LANE_OUT_BYTES`] = 2048 | per lane: final vdst, addr, data0, data1 |
 //! | 4 | `wave_in`   | in     | [`WAVE_IN_BYTES`] = 8         | EXEC (dword 0), M0 (dword 1)                |
 //!
 //! Case `c` of a buffer starts at `c * stride`; lane `l` of a lane record at `l * lane_bytes`.
@@ -32,10 +32,15 @@
 //!
 //! Lane record in `lanes_in` (64 bytes): `addr` at byte 0 (bytes 4..16 zero), `data0[0..4]` at 16,
 //! `data1[0..4]` at 32, `vdst[0..4]` at 48 (the sentinel the instruction may overwrite).
-//! Lane record in `lanes_out` (32 bytes): `vdst[0..4]` at 0, `addr` at 16, bytes 20..32 unused.
-//! Every lane's record is written, active or not, with all four vdst dwords (words the op does not
-//! write keep the sentinel) and the addr register after the instruction (only
-//! `ds_bvh_stack_rtn_b32` changes it).
+//! Lane record in `lanes_out` (64 bytes): `vdst[0..4]` at 0, `addr` at 16 (bytes 20..32 unused),
+//! `data0[0..4]` at 32, `data1[0..4]` at 48.
+//! Every lane's record is written, active or not. Without `variant.regs`: all four vdst dwords
+//! (words the op does not write keep the sentinel) and the addr register after the instruction
+//! (only `ds_bvh_stack_rtn_b32` changes it); the data words are not written (the data registers
+//! never change there). With `variant.regs` (operands that may share registers): the final value
+//! of every register an operand names, and nothing else: vdst's first `operands.vdst` dwords,
+//! addr if the op has one, data0's and data1's first `operands.data0` / `.data1` dwords.
+//! [`unpack`] fills the words no register stands for from the case (they cannot change).
 //!
 //! Output buffers are filled with [`POISON`] before the launch, so a word the kernel failed to
 //! write shows as `0xdeadbeef`.
@@ -52,7 +57,7 @@ use std::fmt;
 /// Bytes of one lane's input record in `lanes_in`.
 pub const LANE_IN_BYTES: u32 = 64;
 /// Bytes of one lane's output record in `lanes_out`.
-pub const LANE_OUT_BYTES: u32 = 32;
+pub const LANE_OUT_BYTES: u32 = 64;
 /// Bytes of one case's `wave_in` record (EXEC, M0).
 pub const WAVE_IN_BYTES: u32 = 8;
 /// Byte offsets of the fields of a `lanes_in` record.
@@ -67,6 +72,10 @@ pub const LANE_IN_VDST: u32 = 48;
 pub const LANE_OUT_VDST: u32 = 0;
 /// Offset of the final addr in a `lanes_out` record.
 pub const LANE_OUT_ADDR: u32 = 16;
+/// Offset of the final data0 in a `lanes_out` record (written only with `variant.regs`).
+pub const LANE_OUT_DATA0: u32 = 32;
+/// Offset of the final data1 in a `lanes_out` record (written only with `variant.regs`).
+pub const LANE_OUT_DATA1: u32 = 48;
 /// What output buffers hold before the kernel writes them.
 pub const POISON: u32 = 0xdead_beef;
 /// The largest LDS allocation of a gfx11 workgroup, in bytes.
@@ -265,19 +274,59 @@ pub fn unpack(
     };
     let lds_out = check(LDS_OUT, n * lds)?;
     let lanes_out = check(LANES_OUT, n * LANES * lane_out)?;
-    Ok((0..n)
-        .map(|c| {
+    let ops = variant.op.info().operands;
+    let regs = variant.regs;
+    Ok(cases
+        .iter()
+        .enumerate()
+        .map(|(c, case)| {
             let mut outcome = Outcome {
                 lds: Lds::from_bytes(lds_out[c * lds..(c + 1) * lds].to_vec()),
                 vdst: [[0; 4]; LANES],
                 addr: [0; LANES],
+                data0: None,
+                data1: None,
             };
-            for l in 0..LANES {
+            let mut data = [[[0u32; 4]; LANES]; 2];
+            for (l, lane) in case.wave.lanes.iter().enumerate() {
                 let at = (c * LANES + l) * lane_out;
+                // Without regs every vdst dword and addr is dumped; with regs only the registers
+                // the operands name, the other words are the case's.
+                let (nv, na) = match regs {
+                    None => (4, 1),
+                    Some(_) => (usize::from(ops.vdst), usize::from(ops.addr)),
+                };
                 for i in 0..4 {
-                    outcome.vdst[l][i] = get(lanes_out, at + LANE_OUT_VDST as usize + 4 * i);
+                    outcome.vdst[l][i] = if i < nv {
+                        get(lanes_out, at + LANE_OUT_VDST as usize + 4 * i)
+                    } else {
+                        lane.vdst[i]
+                    };
                 }
-                outcome.addr[l] = get(lanes_out, at + LANE_OUT_ADDR as usize);
+                outcome.addr[l] = if na > 0 {
+                    get(lanes_out, at + LANE_OUT_ADDR as usize)
+                } else {
+                    lane.addr
+                };
+                for (d, (off, n, input)) in [
+                    (LANE_OUT_DATA0, ops.data0, lane.data0),
+                    (LANE_OUT_DATA1, ops.data1, lane.data1),
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    for i in 0..4 {
+                        data[d][l][i] = if i < usize::from(n) {
+                            get(lanes_out, at + off as usize + 4 * i)
+                        } else {
+                            input[i]
+                        };
+                    }
+                }
+            }
+            if let Some(r) = regs {
+                outcome.data0 = r.data0.map(|_| data[0]);
+                outcome.data1 = r.data1.map(|_| data[1]);
             }
             outcome
         })
@@ -297,6 +346,7 @@ mod tests {
             offset1: 0,
             lds_size,
             mode: FpMode::default(),
+            regs: None,
         }
     }
 
@@ -344,8 +394,8 @@ mod tests {
         let cases = [case(1, 16)];
         let mut launch = pack(&v, &cases).unwrap();
         put(&mut launch.buffers[LDS_OUT].bytes, 8, 77);
-        put(&mut launch.buffers[LANES_OUT].bytes, 5 * 32 + 4, 99);
-        put(&mut launch.buffers[LANES_OUT].bytes, 31 * 32 + 16, 1234);
+        put(&mut launch.buffers[LANES_OUT].bytes, 5 * 64 + 4, 99);
+        put(&mut launch.buffers[LANES_OUT].bytes, 31 * 64 + 16, 1234);
         let out = unpack(&v, &cases, &launch).unwrap();
         assert_eq!(out[0].lds.word(8), 77);
         assert_eq!(out[0].lds.word(0), POISON);

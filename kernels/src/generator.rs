@@ -9,7 +9,7 @@
 //! `v0` = work-item ids packed as x \[9:0\], y \[19:10\], z \[29:20\] (GFX11 packs them in one VGPR), EXEC
 //! = all 32 lanes (wave32, ENABLE_WAVEFRONT_SIZE32).
 //!
-//! Registers, fixed for every variant (so addr, data0, data1 and vdst never alias):
+//! Registers ([`Layout`] places the VGPRs; SGPRs are fixed):
 //!
 //! | register     | holds                                                            |
 //! |--------------|------------------------------------------------------------------|
@@ -21,6 +21,14 @@
 //! | `v0`         | lane id; `v1` byte offset; `v2` copy scratch                     |
 //! | `v4`         | ADDR of the instruction under test ([`ADDR`])                    |
 //! | `v[8:11]`    | DATA0 ([`DATA0`]); `v[12:15]` DATA1 ([`DATA1`]); `v[16:19]` VDST ([`VDST`]) |
+//!
+//! That is the layout of a variant without `regs`, where no operands overlap. A variant with
+//! `regs` has its operands where it says (any of v0..v255, overlapping as they may), and the
+//! template's lane id, byte offset and copy scratch move to the three lowest VGPRs no operand
+//! names (the lane id is copied out of v0 by the first VALU instruction, so v0 is free for an
+//! operand); the descriptor declares VGPRs up to the highest one used. Such a kernel loads each
+//! operand's registers from the case (a consistent case gives an overlapped register one value,
+//! so the order does not matter) and dumps exactly the registers the operands name.
 //!
 //! Steps (DESIGN.md section 3): load the kernarg addresses; copy the case's LDS image from
 //! `lds_in` into LDS, 128 bytes per round (`global_load_b32` + `ds_store_b32` per lane, the last
@@ -35,8 +43,9 @@
 //! `s_lshl_b32`, `s_movk_i32`, `s_cmp_lg_u32`, `s_cbranch_scc1`, `s_mov_b32` (to `m0` and
 //! `exec_lo`, from SGPRs and constants), `s_nop`, `s_endpgm`, `v_and_b32_e32`,
 //! `v_lshlrev_b32_e32`, `v_add_nc_u32_e32`, `global_load_b32/b64/b96/b128` and
-//! `global_store_b32/b128` (SGPR base + VGPR offset), `ds_store_b32`, `ds_load_b32`, and the DS
-//! instruction under test. `tests/emitted_forms.rs` pins this list.
+//! `global_store_b32/b64/b96/b128` (SGPR base + VGPR offset; b64 and b96 stores only with
+//! `regs`), `ds_store_b32`, `ds_load_b32`, and the DS instruction under test.
+//! `tests/emitted_forms.rs` pins this list.
 
 use crate::abi::{self, AbiError};
 use crate::code_object::descriptor::KernelDescriptor;
@@ -45,6 +54,7 @@ use crate::inst::{
     SopcOp, SopkOp, SoppOp, Vop2Op, Waitcnt,
 };
 use ds_reference::isa::{DsInst, DsOp, Field, Generation, InstError};
+use ds_reference::regs::RegsError;
 use ds_reference::wave::Variant;
 use std::fmt;
 
@@ -56,8 +66,10 @@ pub const DATA0: u8 = 8;
 pub const DATA1: u8 = 12;
 /// First VGPR of VDST.
 pub const VDST: u8 = 16;
-/// VGPRs the kernel uses (v0..v19).
+/// VGPRs the kernel uses without `regs` (v0..v19).
 pub const VGPR_COUNT: u32 = 20;
+/// The largest VGPR budget a wave32 kernel can declare (GRANULATED_WORKITEM_VGPR_COUNT).
+pub const MAX_VGPRS: u32 = 256;
 /// SGPRs the kernel uses (s0..s18); VCC is not used.
 pub const SGPR_COUNT: u32 = 19;
 /// LDS bytes one copy round moves (32 lanes x 4 bytes).
@@ -126,6 +138,8 @@ pub enum GenError {
     Lds(AbiError),
     /// A template instruction failed to encode (a bug in the template).
     Encode(EncodeError),
+    /// The variant's `regs` do not fit its op.
+    Regs(RegsError),
 }
 
 impl fmt::Display for GenError {
@@ -138,6 +152,7 @@ impl fmt::Display for GenError {
             GenError::Offsets(e) => write!(f, "bad offsets: {e}"),
             GenError::Lds(e) => e.fmt(f),
             GenError::Encode(e) => write!(f, "kernel template bug: {e}"),
+            GenError::Regs(e) => e.fmt(f),
         }
     }
 }
@@ -145,9 +160,11 @@ impl fmt::Display for GenError {
 impl std::error::Error for GenError {}
 
 /// The kernel's symbol name: unique per variant, e.g. `ds_add_rtn_u32_o16_0_l1024_m111` (offset0,
-/// offset1, LDS size, then FP32 denormals, FP16/64 denormals and IEEE as 0/1).
+/// offset1, LDS size, then FP32 denormals, FP16/64 denormals and IEEE as 0/1), and with `regs` the
+/// operands' first VGPRs: `_r` then `a` addr, `p` data0, `q` data1, `v` vdst, each with its number
+/// (`ds_load_2addr_b32_o0_1_l512_m111_ra4v4`).
 pub fn kernel_name(v: &Variant) -> String {
-    format!(
+    let mut name = format!(
         "{}_o{}_{}_l{}_m{}{}{}",
         v.op.name(),
         v.offset0,
@@ -156,26 +173,113 @@ pub fn kernel_name(v: &Variant) -> String {
         u8::from(v.mode.fp32_denormals),
         u8::from(v.mode.fp16_fp64_denormals),
         u8::from(v.mode.ieee)
-    )
+    );
+    if let Some(regs) = v.regs {
+        name.push_str("_r");
+        for (letter, reg) in [
+            ('a', regs.addr),
+            ('p', regs.data0),
+            ('q', regs.data1),
+            ('v', regs.vdst),
+        ] {
+            if let Some(r) = reg {
+                name.push(letter);
+                name.push_str(&r.to_string());
+            }
+        }
+    }
+    name
 }
 
-/// The instruction under test with the template's registers (gfx11).
+/// Where a kernel keeps its VGPRs: the operands of the instruction under test and the template's
+/// own registers. One placement for every kernel template (generation): a template asks the layout
+/// for registers and never names a VGPR itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// ADDR's register.
+    pub addr: u8,
+    /// DATA0's first register.
+    pub data0: u8,
+    /// DATA1's first register.
+    pub data1: u8,
+    /// VDST's first register.
+    pub vdst: u8,
+    /// The lane id (work-item id x).
+    pub lane: u8,
+    /// The byte offset of the lane's record in a buffer (and of its dword in the LDS copy).
+    pub offset: u8,
+    /// Scratch of the LDS copy loops.
+    pub scratch: u8,
+    /// VGPRs the kernel uses (the descriptor's budget).
+    pub vgpr_count: u32,
+    /// The variant names its operands' registers (`regs`): load and dump exactly them.
+    pub named: bool,
+}
+
+impl Layout {
+    /// The layout of `v`: the fixed one without `regs`; with `regs`, the operands where they say
+    /// and the template's registers in the lowest VGPRs they leave free.
+    pub fn of(v: &Variant) -> Result<Layout, GenError> {
+        let Some(regs) = v.regs else {
+            return Ok(Layout {
+                addr: ADDR,
+                data0: DATA0,
+                data1: DATA1,
+                vdst: VDST,
+                lane: 0,
+                offset: 1,
+                scratch: 2,
+                vgpr_count: VGPR_COUNT,
+                named: false,
+            });
+        };
+        regs.check(v.op).map_err(GenError::Regs)?;
+        let info = v.op.info();
+        let used: Vec<u8> = regs.words(info).into_iter().map(|(r, _, _)| r).collect();
+        // At most 13 operand registers, so three of v0..v15 are always free.
+        let mut free = (0u8..=255).filter(|r| !used.contains(r));
+        let mut next = || free.next().expect("at most 13 of 256 VGPRs are operands");
+        let (lane, offset, scratch) = (next(), next(), next());
+        let top = used.iter().chain(&[lane, offset, scratch]).copied().max();
+        let vgpr_count = u32::from(top.unwrap_or(0)) + 1;
+        debug_assert!(vgpr_count <= MAX_VGPRS);
+        Ok(Layout {
+            addr: regs.addr.unwrap_or(0),
+            data0: regs.data0.unwrap_or(0),
+            data1: regs.data1.unwrap_or(0),
+            vdst: regs.vdst.unwrap_or(0),
+            lane,
+            offset,
+            scratch,
+            vgpr_count,
+            named: true,
+        })
+    }
+
+    /// The register of operand `field`.
+    pub fn reg(&self, field: Field) -> u8 {
+        match field {
+            Field::Addr => self.addr,
+            Field::Data0 => self.data0,
+            Field::Data1 => self.data1,
+            Field::Vdst => self.vdst,
+        }
+    }
+}
+
+/// The instruction under test with the layout's registers (gfx11).
 pub fn test_inst(v: &Variant) -> Result<DsInst, GenError> {
     test_inst_in(Generation::Gfx11, v)
 }
 
-/// The instruction under test with the template's registers, for generation `gen`.
+/// The instruction under test with the layout's registers, for generation `gen`.
 pub fn test_inst_in(gen: Generation, v: &Variant) -> Result<DsInst, GenError> {
+    let layout = Layout::of(v)?;
     let mut inst = v.inst();
     let operands = v.op.info().operands;
-    for (field, reg) in [
-        (Field::Addr, ADDR),
-        (Field::Data0, DATA0),
-        (Field::Data1, DATA1),
-        (Field::Vdst, VDST),
-    ] {
+    for field in Field::ALL {
         if operands.dwords(field) > 0 {
-            inst.set_reg(field, reg);
+            inst.set_reg(field, layout.reg(field));
         }
     }
     inst.validate_in(gen).map_err(GenError::Offsets)?;
@@ -290,16 +394,16 @@ fn global(op: GlobalOp, vdata: u8, vaddr: u8, saddr: u8, offset: i16) -> Inst {
 }
 
 /// Copies the LDS image between LDS and the buffer at `s[base:base+1]`, 128 bytes per round.
-fn copy_lds(a: &mut Asm, size: u32, base: u8, into_lds: bool) -> Result<(), GenError> {
+fn copy_lds(a: &mut Asm, l: &Layout, size: u32, base: u8, into_lds: bool) -> Result<(), GenError> {
     let b32 = |op| DsInst {
-        addr: 1,
+        addr: l.offset,
         ..DsInst::new(op)
     };
     let (first, second, wait) = if into_lds {
         (
-            global(GlobalOp::LoadB32, 2, 1, base, 0),
+            global(GlobalOp::LoadB32, l.scratch, l.offset, base, 0),
             Inst::Ds(DsInst {
-                data0: 2,
+                data0: l.scratch,
                 ..b32(DsOp::StoreB32)
             }),
             Waitcnt::vm(0),
@@ -307,10 +411,10 @@ fn copy_lds(a: &mut Asm, size: u32, base: u8, into_lds: bool) -> Result<(), GenE
     } else {
         (
             Inst::Ds(DsInst {
-                vdst: 2,
+                vdst: l.scratch,
                 ..b32(DsOp::LoadB32)
             }),
-            global(GlobalOp::StoreB32, 2, 1, base, 0),
+            global(GlobalOp::StoreB32, l.scratch, l.offset, base, 0),
             Waitcnt::lgkm(0),
         )
     };
@@ -322,11 +426,11 @@ fn copy_lds(a: &mut Asm, size: u32, base: u8, into_lds: bool) -> Result<(), GenE
     a.emit(
         Inst::Vop2 {
             op: Vop2Op::LshlrevB32,
-            vdst: 1,
+            vdst: l.offset,
             src0: Operand::Int(2),
-            vsrc1: 0,
+            vsrc1: l.lane,
         },
-        "v1 = lane * 4: byte offset in LDS and in the image",
+        "offset = lane * 4: byte offset in LDS and in the image",
     )?;
     let rounds = size / ROUND;
     if rounds > 0 {
@@ -343,7 +447,12 @@ fn copy_lds(a: &mut Asm, size: u32, base: u8, into_lds: bool) -> Result<(), GenE
         a.emit(Inst::waitcnt(wait), note_b)?;
         a.emit(second, "")?;
         a.emit(
-            vop2(Vop2Op::AddNcU32, 1, Operand::imm(ROUND as i32), 1),
+            vop2(
+                Vop2Op::AddNcU32,
+                l.offset,
+                Operand::imm(ROUND as i32),
+                l.offset,
+            ),
             "next round",
         )?;
         a.emit(sop2(Sop2Op::AddI32, 18, s(18), Operand::Int(-1)), "")?;
@@ -402,6 +511,7 @@ pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenErro
         });
     }
     abi::check_lds_size(variant.lds_size).map_err(GenError::Lds)?;
+    let l = Layout::of(variant)?;
     let ds = test_inst_in(gen, variant)?;
     let mut a = Asm {
         gen,
@@ -431,8 +541,8 @@ pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenErro
         "wave_in",
     )?;
     a.emit(
-        vop2(Vop2Op::AndB32, 0, Operand::imm(0x3ff), 0),
-        "v0 = lane: work-item id x, bits [9:0]",
+        vop2(Vop2Op::AndB32, l.lane, Operand::imm(0x3ff), 0),
+        "lane = work-item id x, bits [9:0] of v0",
     )?;
     a.emit(
         sop2(
@@ -472,31 +582,42 @@ pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenErro
     )?;
 
     // 2. The initial LDS image.
-    copy_lds(&mut a, variant.lds_size, 4, true)?;
+    copy_lds(&mut a, &l, variant.lds_size, 4, true)?;
 
-    // 3. The lane's registers.
+    // 3. The lane's registers: each operand's from its slot of the lane record. Without `regs`
+    // addr and all four vdst dwords always (the sentinel shows partial writes); with `regs`
+    // exactly the registers the operands name (overlapped ones get one value from a consistent
+    // case, whichever load lands last).
+    let ops = info.operands;
+    let (addr_dwords, vdst_dwords) = if l.named {
+        (ops.addr, ops.vdst)
+    } else {
+        (1, 4)
+    };
     a.emit(
-        vop2(Vop2Op::LshlrevB32, 1, Operand::imm(6), 0),
-        "v1 = lane * 64: this lane's lanes_in record",
+        vop2(Vop2Op::LshlrevB32, l.offset, Operand::imm(6), l.lane),
+        "offset = lane * 64: this lane's lanes_in record",
     )?;
-    a.emit(
-        global(GlobalOp::LoadB32, ADDR, 1, 6, abi::LANE_IN_ADDR as i16),
-        "addr",
-    )?;
-    for (field, reg, at, note) in [
-        (Field::Data0, DATA0, abi::LANE_IN_DATA0, "data0"),
-        (Field::Data1, DATA1, abi::LANE_IN_DATA1, "data1"),
+    for (field, dwords, at, note) in [
+        (Field::Addr, addr_dwords, abi::LANE_IN_ADDR, "addr"),
+        (Field::Data0, ops.data0, abi::LANE_IN_DATA0, "data0"),
+        (Field::Data1, ops.data1, abi::LANE_IN_DATA1, "data1"),
+        (
+            Field::Vdst,
+            vdst_dwords,
+            abi::LANE_IN_VDST,
+            if l.named {
+                "vdst before the instruction"
+            } else {
+                "vdst sentinel, all four dwords"
+            },
+        ),
     ] {
-        let dwords = info.operands.dwords(field);
         if dwords > 0 {
-            let op = GlobalOp::for_dwords(dwords, false).expect("data operands are 1..=4 dwords");
-            a.emit(global(op, reg, 1, 6, at as i16), note)?;
+            let op = GlobalOp::for_dwords(dwords, false).expect("operands are 1..=4 dwords");
+            a.emit(global(op, l.reg(field), l.offset, 6, at as i16), note)?;
         }
     }
-    a.emit(
-        global(GlobalOp::LoadB128, VDST, 1, 6, abi::LANE_IN_VDST as i16),
-        "vdst sentinel, all four dwords",
-    )?;
     a.emit(
         Inst::waitcnt(Waitcnt {
             vmcnt: 0,
@@ -526,20 +647,36 @@ pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenErro
         "restore EXEC: store every lane",
     )?;
 
-    // 6. Every lane's vdst and addr, then the LDS image.
+    // 6. Every lane's vdst and addr (with `regs`: every register an operand names), then the
+    // LDS image.
+    let out_shift = abi::LANE_OUT_BYTES.trailing_zeros();
+    debug_assert!(abi::LANE_OUT_BYTES.is_power_of_two());
     a.emit(
-        vop2(Vop2Op::LshlrevB32, 1, Operand::imm(5), 0),
-        "v1 = lane * 32: this lane's lanes_out record",
+        vop2(
+            Vop2Op::LshlrevB32,
+            l.offset,
+            Operand::imm(out_shift as i32),
+            l.lane,
+        ),
+        "offset = lane * 64: this lane's lanes_out record",
     )?;
-    a.emit(
-        global(GlobalOp::StoreB128, VDST, 1, 10, abi::LANE_OUT_VDST as i16),
-        "vdst",
-    )?;
-    a.emit(
-        global(GlobalOp::StoreB32, ADDR, 1, 10, abi::LANE_OUT_ADDR as i16),
-        "addr",
-    )?;
-    copy_lds(&mut a, variant.lds_size, 8, false)?;
+    let (data0_out, data1_out) = if l.named {
+        (ops.data0, ops.data1)
+    } else {
+        (0, 0)
+    };
+    for (field, dwords, at, note) in [
+        (Field::Vdst, vdst_dwords, abi::LANE_OUT_VDST, "vdst"),
+        (Field::Addr, addr_dwords, abi::LANE_OUT_ADDR, "addr"),
+        (Field::Data0, data0_out, abi::LANE_OUT_DATA0, "data0"),
+        (Field::Data1, data1_out, abi::LANE_OUT_DATA1, "data1"),
+    ] {
+        if dwords > 0 {
+            let op = GlobalOp::for_dwords(dwords, true).expect("operands are 1..=4 dwords");
+            a.emit(global(op, l.reg(field), l.offset, 10, at as i16), note)?;
+        }
+    }
+    copy_lds(&mut a, &l, variant.lds_size, 8, false)?;
     a.emit(
         Inst::Sopp {
             op: SoppOp::Endpgm,
@@ -552,10 +689,10 @@ pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenErro
         name: kernel_name(variant),
         variant: *variant,
         gen,
-        descriptor: KernelDescriptor::for_kernel_in(gen, variant, VGPR_COUNT),
+        descriptor: KernelDescriptor::for_kernel_in(gen, variant, l.vgpr_count),
         insts: a.insts,
         code: a.code,
-        vgpr_count: VGPR_COUNT,
+        vgpr_count: l.vgpr_count,
         sgpr_count: SGPR_COUNT,
     })
 }

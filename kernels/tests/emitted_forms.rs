@@ -10,7 +10,19 @@ use std::collections::BTreeSet;
 #[test]
 fn kernels_use_only_the_documented_instruction_forms() {
     let mut forms = BTreeSet::new();
-    for k in common::all_kernels() {
+    // Every op's kernel, and every aliasing variant's (`regs`: operand-sized loads and dumps).
+    let aliasing = ds_kernels::isa::runnable_ops().flat_map(|op| {
+        ds_reference::regs::Alias::for_op(op)
+            .into_iter()
+            .map(move |(_, regs)| {
+                ds_kernels::generator::generate(&ds_reference::wave::Variant {
+                    regs: Some(regs),
+                    ..common::variant(op)
+                })
+                .unwrap()
+            })
+    });
+    for k in common::all_kernels().into_iter().chain(aliasing) {
         let mut under_test = 0;
         for (inst, note) in &k.insts {
             if *note == "the instruction under test" {
@@ -36,6 +48,8 @@ fn kernels_use_only_the_documented_instruction_forms() {
         "global_load_b96",
         "global_store_b128",
         "global_store_b32",
+        "global_store_b64",
+        "global_store_b96",
         "s_add_i32",
         "s_add_u32",
         "s_addc_u32",

@@ -58,6 +58,7 @@ fn kernels() -> Vec<Kernel> {
                 offset1: 0,
                 lds_size,
                 mode,
+                regs: None,
             })
             .unwrap(),
         );

@@ -83,3 +83,39 @@ fn gfx12_listings_per_new_operand_shape() {
         });
     }
 }
+
+/// Kernels whose operands share registers (`variant.regs`): the listing shows the real registers,
+/// the template's own registers moved out of their way, and every operand register dumped.
+#[test]
+fn aliasing_listings() {
+    use ds_reference::regs::Alias;
+    for (name, alias) in [
+        ("ds_load_2addr_b32", Alias::AddrFirstVdst),
+        (
+            "ds_storexchg_2addr_stride64_rtn_b64",
+            Alias::AddrInVdstData0Data1,
+        ),
+        ("ds_load_2addr_b64", Alias::AddrLastVdst),
+    ] {
+        let op = DsOp::from_name(name).unwrap();
+        let v = ds_reference::wave::Variant {
+            regs: alias.regs(op),
+            ..common::variant(op)
+        };
+        let k = generate(&v).unwrap();
+        let header = format!(
+            "kernel {}\naliasing: {}; {} VGPRs; {} bytes of code\n\n",
+            k.name,
+            alias.name(),
+            k.vgpr_count,
+            k.code.len()
+        );
+        insta::with_settings!({
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(format!("listing_{}_{}", name, alias.name()), header + &k.annotated());
+        });
+    }
+}

@@ -5,9 +5,11 @@
 //! kernel descriptor fields). A [`Case`] is one run of it: the initial LDS image and the wave's
 //! registers. An [`Outcome`] is what the instruction left: the LDS image and every lane's vdst
 //! (and addr, which only `ds_bvh_stack_rtn_b32` writes). Register numbers are not part of a case:
-//! the kernel generator chooses them.
+//! the kernel generator chooses them, unless the variant names them ([`Variant::regs`], for
+//! instructions whose operands share registers: see [`crate::regs`]).
 
 use crate::isa::{encode::op_by_name, DsInst, DsOp};
+pub use crate::regs::Regs;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Lanes in a wave32.
@@ -52,16 +54,31 @@ pub struct Variant {
     pub lds_size: u32,
     /// FP mode of the kernel.
     pub mode: FpMode,
+    /// The VGPR of each operand, when the case is about operands that share registers (ADDR
+    /// inside VDST, DATA0 = DATA1, ...); absent: the generator's layout, where none overlap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regs: Option<Regs>,
 }
 
 impl Variant {
-    /// The variant's instruction with every register field zero (the generator picks registers).
+    /// The variant's instruction: with `regs`, the registers they name; without, every register
+    /// field zero (the generator picks registers).
     pub fn inst(&self) -> DsInst {
-        DsInst {
+        let mut inst = DsInst {
             offset0: self.offset0,
             offset1: self.offset1,
             ..DsInst::new(self.op)
+        };
+        if let Some(regs) = self.regs {
+            for field in crate::regs::ORDER {
+                if let (Some(r), true) =
+                    (regs.get(field), self.op.info().operands.dwords(field) > 0)
+                {
+                    inst.set_reg(field, r);
+                }
+            }
         }
+        inst
     }
 }
 
@@ -219,6 +236,14 @@ pub struct Outcome {
     pub lds: Lds,
     /// Every lane's vdst after the instruction (inactive lanes and unused words keep their value).
     pub vdst: [[u32; 4]; LANES],
-    /// Every lane's addr register after the instruction (changed only by `ds_bvh_stack_rtn_b32`).
+    /// Every lane's addr register after the instruction (changed only by `ds_bvh_stack_rtn_b32`,
+    /// or by a result landing in it when the variant's `regs` put it inside VDST).
     pub addr: [u32; LANES],
+    /// With `variant.regs`: every lane's DATA0 registers after the instruction (words past the
+    /// operand's width as the case gave them). They change only where VDST overlaps them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data0: Option<[[u32; 4]; LANES]>,
+    /// With `variant.regs`: every lane's DATA1 registers after the instruction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data1: Option<[[u32; 4]; LANES]>,
 }

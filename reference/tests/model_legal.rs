@@ -5,7 +5,7 @@
 use ds_reference::isa::{runnable_ops, Family};
 use ds_reference::model::legal::{check, Explanation, Verdict};
 use ds_reference::model::snapshot::snapshot_corpus;
-use ds_reference::model::{execute, execute_in_place};
+use ds_reference::model::{execute_in_place, execute_variant};
 use ds_reference::wave::{Case, Outcome, Variant, Wave, LANES};
 
 /// The outcome of running the active lanes one at a time, highest lane first.
@@ -20,7 +20,17 @@ fn descending(v: &Variant, c: &Case) -> Outcome {
         };
         execute_in_place(&v.inst(), v.mode, &one, &mut lds, &mut vdst, &mut addr).unwrap();
     }
-    Outcome { lds, vdst, addr }
+    let mut out = Outcome {
+        lds,
+        vdst,
+        addr,
+        data0: None,
+        data1: None,
+    };
+    if let Some(regs) = v.regs {
+        regs.settle(v.op, c, &mut out);
+    }
+    out
 }
 
 #[test]
@@ -36,7 +46,7 @@ fn descending_lane_order_is_legal_for_every_order_sensitive_op() {
                 | Family::BvhStack
         );
         for (name, v, c) in snapshot_corpus(op) {
-            let model = execute(&v.inst(), v.mode, &c).unwrap();
+            let model = execute_variant(&v, &c).unwrap();
             assert_eq!(
                 check(&v, &c, &model).unwrap(),
                 Verdict::Legal {

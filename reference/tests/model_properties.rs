@@ -51,7 +51,7 @@ prop_compose! {
         let size = 4 * words;
         let lds = Lds::from_bytes(bytes[..size as usize].to_vec());
         let mode = FpMode { fp32_denormals: mode.0, fp16_fp64_denormals: mode.1, ieee: mode.2 };
-        let v = Variant { op, offset0, offset1, lds_size: size, mode };
+        let v = Variant { op, offset0, offset1, lds_size: size, mode, regs: None, };
         let wave = Wave { exec, m0, lanes: lanes.try_into().expect("32 lanes") };
         (v, Case { lds, wave })
     }
@@ -69,7 +69,13 @@ fn run_in_order(v: &Variant, c: &Case, order: &[usize]) -> Outcome {
         };
         execute_in_place(&v.inst(), v.mode, &one, &mut lds, &mut vdst, &mut addr).unwrap();
     }
-    Outcome { lds, vdst, addr }
+    Outcome {
+        lds,
+        vdst,
+        addr,
+        data0: None,
+        data1: None,
+    }
 }
 
 proptest! {

@@ -21,7 +21,7 @@ pub fn run(args: &EvalArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exi
         }
     };
     let inst = file.variant.inst();
-    match ds_reference::model::execute(&inst, file.variant.mode, &file.case) {
+    match ds_reference::model::execute_variant(&file.variant, &file.case) {
         Ok(outcome) => {
             let doc = serde_json::json!({
                 "id": file.id,

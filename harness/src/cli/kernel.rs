@@ -99,6 +99,7 @@ pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
             fp16_fp64_denormals: !args.flush_fp16_fp64_denormals,
             ieee: !args.no_ieee,
         },
+        regs: None,
     };
     let kernel = match generator::generate(&variant) {
         Ok(k) => k,

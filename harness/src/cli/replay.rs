@@ -52,7 +52,7 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         file.target
     );
     let inst = file.variant.inst();
-    let expected = match ds_reference::model::execute(&inst, file.variant.mode, &file.case) {
+    let expected = match ds_reference::model::execute_variant(&file.variant, &file.case) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {}: {e}", args.case.display());

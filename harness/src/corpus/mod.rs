@@ -9,6 +9,7 @@
 //! built without the ones before it (a run streams its cases in chunks on many threads).
 
 use ds_reference::isa::{DsOp, Family, OffsetForm, Rmw};
+use ds_reference::regs::Alias;
 use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, LANES};
 use values::value;
 
@@ -18,6 +19,9 @@ mod values;
 pub const DEFAULT_SEED: u64 = 0x0d5_4a12_e55e;
 /// Cases per op when `--cases` is not given.
 pub const DEFAULT_CASES_PER_OP: usize = 160;
+/// Aliasing variants (operands sharing registers) per op in the default corpus: the first ones of
+/// [`Alias::ALL`] the op has. The snapshot corpus runs them all.
+pub const DEFAULT_ALIASES: usize = 2;
 
 /// A small fixed PRNG (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
 /// 2014): the same sequence on every platform.
@@ -102,6 +106,7 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
         offset1: 0,
         lds_size: lds_size(op),
         mode: FpMode::default(),
+        regs: None,
     };
     let single = |o: u16| {
         (
@@ -165,6 +170,17 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
         },
         format!("o0-l{odd}"),
     ));
+    // Operands that share registers, on the first variant's offsets.
+    let first = out[0].clone();
+    for (alias, regs) in Alias::for_op(op).into_iter().take(DEFAULT_ALIASES) {
+        out.push((
+            Variant {
+                regs: Some(regs),
+                ..first.0
+            },
+            format!("{}-{}", first.1, alias.name()),
+        ));
+    }
     out
 }
 
@@ -496,6 +512,18 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
             }
         }
         _ => {}
+    }
+    if let Some(regs) = v.regs {
+        // One value per register: an active lane's registers take the first operand's value
+        // (addr, data0, data1, vdst), an inactive lane's keep the vdst sentinel.
+        let exec = wave.exec;
+        for (i, l) in wave.lanes.iter_mut().enumerate() {
+            if exec >> i & 1 == 1 {
+                regs.harmonise(v.op, l);
+            } else {
+                regs.harmonise_to_vdst(v.op, l);
+            }
+        }
     }
     Case { lds, wave }
 }

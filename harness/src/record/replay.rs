@@ -41,7 +41,8 @@ pub fn replay(rec: &Recording) -> Vec<Replayed> {
         .iter()
         .map(|e| {
             let inst = e.variant.inst();
-            let verdict = match execute(&inst, e.variant.mode, &e.case) {
+            // With `regs`, the results land in the registers the variant names.
+            let verdict = match crate::run::expectation(execute, &e.variant, &e.case) {
                 Err(u) => Verdict::Disagree(vec![format!("the model cannot run it: {u}")]),
                 Ok(expected) => {
                     let diffs = crate::run::diff::diff(

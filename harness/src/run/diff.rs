@@ -28,9 +28,26 @@ pub enum Difference {
         device: u32,
     },
     /// One LDS dword, by byte offset.
-    Lds { at: u32, model: u32, device: u32 },
+    /// A DATA0 (`data: 0`) or DATA1 (`data: 1`) register word after the instruction (only for
+    /// variants with `regs`, where VDST may overlap them).
+    Data {
+        lane: usize,
+        data: u8,
+        word: usize,
+        active: bool,
+        model: u32,
+        device: u32,
+    },
+    Lds {
+        at: u32,
+        model: u32,
+        device: u32,
+    },
     /// The images have different sizes (a broken readback).
-    LdsSize { model: u32, device: u32 },
+    LdsSize {
+        model: u32,
+        device: u32,
+    },
 }
 
 impl fmt::Display for Difference {
@@ -55,6 +72,18 @@ impl fmt::Display for Difference {
             } => write!(
                 f,
                 "lane {lane} ({}) addr: model {model:#010x}, device {device:#010x}",
+                if active { "active" } else { "inactive" }
+            ),
+            Difference::Data {
+                lane,
+                data,
+                word,
+                active,
+                model,
+                device,
+            } => write!(
+                f,
+                "lane {lane} ({}) data{data}[{word}]: model {model:#010x}, device {device:#010x}",
                 if active { "active" } else { "inactive" }
             ),
             Difference::Lds { at, model, device } => {
@@ -90,13 +119,36 @@ pub fn diff(info: &OpInfo, exec: u32, model: &Outcome, device: &Outcome) -> Vec<
                 });
             }
         }
-        if info.writes_addr() && model.addr[lane] != device.addr[lane] {
+        // The addr register changes only where a result lands in it (the BVH stack op, or VDST
+        // overlapping it under `regs`); any other change of it is a difference too.
+        if info.operands.addr > 0 && model.addr[lane] != device.addr[lane] {
             out.push(Difference::Addr {
                 lane,
                 active,
                 model: model.addr[lane],
                 device: device.addr[lane],
             });
+        }
+    }
+    for (data, (m, d)) in [
+        (0u8, (&model.data0, &device.data0)),
+        (1, (&model.data1, &device.data1)),
+    ] {
+        let (Some(m), d) = (m, d) else { continue };
+        for lane in 0..LANES {
+            for word in 0..4 {
+                let dv = d.map_or(m[lane][word] ^ u32::MAX, |d| d[lane][word]);
+                if m[lane][word] != dv {
+                    out.push(Difference::Data {
+                        lane,
+                        data,
+                        word,
+                        active: exec >> lane & 1 == 1,
+                        model: m[lane][word],
+                        device: dv,
+                    });
+                }
+            }
         }
     }
     if model.lds.size() != device.lds.size() {
@@ -133,6 +185,8 @@ mod tests {
             lds: Lds::zeroed(16),
             vdst: [[7; 4]; LANES],
             addr: [0; LANES],
+            data0: None,
+            data1: None,
         }
     }
 

@@ -118,6 +118,7 @@ mod tests {
             offset1: 0,
             lds_size: 64,
             mode: FpMode::default(),
+            regs: None,
         };
         let mut wave = Wave {
             exec: 0b11,

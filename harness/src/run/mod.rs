@@ -28,6 +28,21 @@ use stream::{DeviceNames, OpState, Pipeline};
 /// deliberately broken stand-in.
 pub type ExpectFn = fn(&ds_reference::isa::DsInst, FpMode, &Case) -> Result<Outcome, Unmodelled>;
 
+/// The expectation of `variant` on `case`: `expect` (what the instruction computes), with the
+/// results landed in the registers the variant names when it has `regs`
+/// ([`ds_reference::regs::Regs::settle`]; [`model::execute_variant`] for the model itself).
+pub fn expectation(
+    expect: ExpectFn,
+    variant: &Variant,
+    case: &Case,
+) -> Result<Outcome, Unmodelled> {
+    let mut out = expect(&variant.inst(), variant.mode, case)?;
+    if let Some(regs) = variant.regs {
+        regs.settle(variant.op, case, &mut out);
+    }
+    Ok(out)
+}
+
 /// What judges a device outcome that differs from the expectation: normally the model's
 /// legal-outcome check ([`legal::judge`]); a stand-in model brings its own.
 pub type JudgeFn = fn(&Variant, &Case, &Outcome, &Outcome) -> legal::Legality;

@@ -178,7 +178,7 @@ pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked
 fn verdict(cfg: &RunConfig, plan: &VariantPlan, case: Case, dev: Outcome) -> Verdict {
     let v = &plan.variant;
     let inst = v.inst();
-    let expected = match (cfg.expect)(&inst, v.mode, &case) {
+    let expected = match super::expectation(cfg.expect, v, &case) {
         Ok(o) => o,
         Err(u) => return Verdict::Skipped(u.why),
     };

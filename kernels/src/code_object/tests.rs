@@ -30,6 +30,7 @@ fn kernels() -> Vec<Kernel> {
             offset1,
             lds_size,
             mode,
+            regs: None,
         })
         .unwrap()
     })

@@ -100,6 +100,19 @@ pub fn check_with_budget(
     device: &Outcome,
     budget: usize,
 ) -> Result<Verdict, Unmodelled> {
+    if let Some(regs) = variant.regs {
+        // Operands that share registers: judge what the instruction computed, read back from the
+        // device's VDST (every other register it dumped must follow from it).
+        let raw = match regs.unsettle(variant.op, case, device) {
+            Ok(raw) => raw,
+            Err(why) => return Ok(Verdict::Mismatch(why)),
+        };
+        let bare = Variant {
+            regs: None,
+            ..*variant
+        };
+        return check_with_budget(&bare, case, &raw, budget);
+    }
     let inst = variant.inst();
     let model = super::execute(&inst, variant.mode, case)?;
     if model == *device {

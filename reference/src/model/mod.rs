@@ -13,7 +13,7 @@
 //! whether a device result that differs is one the hardware may legally produce.
 
 use crate::isa::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, Rmw, D16};
-use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Wave, LANES};
+use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, LANES};
 use std::fmt;
 
 pub mod float;
@@ -48,13 +48,32 @@ impl std::error::Error for Unmodelled {}
 
 const GDS_WHY: &str = "the gds bit selects GDS, which the model does not hold (LDS only)";
 
-/// Runs `inst` on a copy of `case` and returns what it leaves behind.
+/// Runs `inst` on a copy of `case` and returns what it leaves behind, with every operand in its
+/// own registers (register numbers are ignored; [`execute_variant`] applies a variant's `regs`).
 pub fn execute(inst: &DsInst, mode: FpMode, case: &Case) -> Result<Outcome, Unmodelled> {
     let mut lds = case.lds.clone();
     let mut vdst: [[u32; 4]; LANES] = std::array::from_fn(|i| case.wave.lanes[i].vdst);
     let mut addr: [u32; LANES] = std::array::from_fn(|i| case.wave.lanes[i].addr);
     execute_in_place(inst, mode, &case.wave, &mut lds, &mut vdst, &mut addr)?;
-    Ok(Outcome { lds, vdst, addr })
+    Ok(Outcome {
+        lds,
+        vdst,
+        addr,
+        data0: None,
+        data1: None,
+    })
+}
+
+/// Runs `variant` on `case`: every source register of every active lane is read before any
+/// destination is written (the semantics read `case`, which nothing changes, and write separate
+/// arrays), then the results land in the registers the variant names (`regs`, see
+/// [`crate::regs::Regs::settle`]). Without `regs` this is [`execute`].
+pub fn execute_variant(variant: &Variant, case: &Case) -> Result<Outcome, Unmodelled> {
+    let mut out = execute(&variant.inst(), variant.mode, case)?;
+    if let Some(regs) = variant.regs {
+        regs.settle(variant.op, case, &mut out);
+    }
+    Ok(out)
 }
 
 /// Runs `inst` in place, without allocating: `vdst` and `addr` hold the registers before the

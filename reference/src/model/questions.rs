@@ -53,6 +53,16 @@ pub static APPLIES: &[(&str, Applies)] = &[
     ("A5", |i| {
         i.family == Family::Rmw(Rmw::Xchg) && i.two_addresses()
     }),
+    ("R1", |i| {
+        i.hip_runnable() && i.returns() && (i.operands.addr > 0 || i.operands.data0 > 0)
+    }),
+    ("R2", |i| {
+        i.hip_runnable() && i.returns() && matches!(i.family, Family::Rmw(_))
+    }),
+    ("R3", |i| {
+        i.hip_runnable() && i.returns() && i.two_addresses()
+    }),
+    ("R4", |i| i.hip_runnable() && i.writes_addr()),
     ("F1", |i| float_rmw(i, &[Rmw::Min, Rmw::Max])),
     ("F2", |i| {
         float_rmw(i, &[Rmw::Add, Rmw::Min, Rmw::Max, Rmw::CmpStore])
@@ -200,7 +210,12 @@ mod tests {
         assert!(!ids("ds_min_f32").contains(&"F3".to_string()));
         assert!(ids("ds_add_rtn_u32").contains(&"A4".to_string()));
         assert!(!ids("ds_load_b32").contains(&"A4".to_string()));
-        assert_eq!(ids("ds_bpermute_b32"), vec!["S3".to_string()]);
+        assert_eq!(
+            ids("ds_bpermute_b32"),
+            vec!["R1".to_string(), "S3".to_string()]
+        );
+        assert!(ids("ds_load_2addr_b32").contains(&"R3".to_string()));
+        assert!(!ids("ds_store_b32").contains(&"R1".to_string()));
         for op in crate::isa::runnable_ops() {
             if op.info().accesses_lds() {
                 assert!(!for_op(op).is_empty(), "{op} has no open question");

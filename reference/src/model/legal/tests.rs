@@ -13,6 +13,7 @@ fn variant(op: DsOp) -> Variant {
         offset1: 0,
         lds_size: 64,
         mode: FpMode::default(),
+        regs: None,
     }
 }
 
@@ -43,7 +44,13 @@ fn run_in_order(v: &Variant, c: &Case, order: &[usize]) -> Outcome {
         crate::model::execute_in_place(&v.inst(), v.mode, &one, &mut lds, &mut vdst, &mut addr)
             .unwrap();
     }
-    Outcome { lds, vdst, addr }
+    Outcome {
+        lds,
+        vdst,
+        addr,
+        data0: None,
+        data1: None,
+    }
 }
 
 #[test]

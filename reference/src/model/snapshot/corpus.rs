@@ -4,6 +4,7 @@
 //! permute collisions, float specials in both FP modes). Deterministic: no randomness.
 
 use crate::isa::{DsOp, Elem, Family, OffsetForm, Rmw};
+use crate::regs::Alias;
 use crate::wave::{Case, FpMode, Lds, Variant, Wave};
 
 /// The vdst value of every lane before the instruction, so partial and skipped writes show.
@@ -149,6 +150,7 @@ fn variant(op: DsOp, offset0: u8, offset1: u8, mode: FpMode) -> Variant {
         offset1,
         lds_size: LDS_SIZE,
         mode,
+        regs: None,
     }
 }
 
@@ -551,6 +553,27 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
         }
         let o1 = u8::from(info.two_addresses());
         add("straddles_2_32", variant(op, 0, o1, dm), c);
+    }
+    // Operands that share registers (ASSUMPTIONS.md R1-R3): the op's first case again, with each
+    // aliasing pattern's registers and every lane made consistent (in an active lane a register
+    // takes the value of the first operand naming it: addr, data0, data1, vdst).
+    if let Some((_, first, case)) = out.first().cloned() {
+        for (alias, regs) in Alias::for_op(op) {
+            let mut c = case.clone();
+            for (i, l) in c.wave.lanes.iter_mut().enumerate() {
+                if c.wave.exec >> i & 1 == 1 {
+                    regs.harmonise(op, l);
+                } else {
+                    // Inactive lanes keep the sentinel in every register.
+                    regs.harmonise_to_vdst(op, l);
+                }
+            }
+            let v = Variant {
+                regs: Some(regs),
+                ..first
+            };
+            out.push((format!("alias_{}", alias.name()), v, c));
+        }
     }
     out
 }

@@ -6,14 +6,17 @@
 //! ```text
 //! case <name>
 //! variant <op> offset0=0x00 offset1=0x00 lds_size=256 fp32_denormals=true fp16_fp64_denormals=true ieee=true
+//!   (then, for a variant that names its registers: reg.addr=v4 reg.vdst=v4 ...)
 //! exec 0x000000ff m0 0x00000000
 //! default addr=00000000 d0=00000000 d1=00000000 vd=deadbeef
 //! lds.in 0x0000=03020100 0x0004=07060504 ...      (every non-zero dword of the initial image)
-//! lane 3 addr=0000000c d0=00000001 => vd=00000005  (inputs => outputs)
+//! lane 3 addr=0000000c d0=00000001 => vd=00000005  (inputs => outputs; addr, d0 and d1 after
+//!                                                   `=>` only where a register changed)
 //! lds.out 0x000c=00000005>00000006                 (every dword that changed, before>after)
 //! ```
 //! Register tuples are hex dwords joined by `:`, low dword first; words not written are the
-//! default's (inputs) or unchanged (outputs). A lane that is not listed has the default inputs and
+//! default's (inputs) or unchanged (outputs). A `default` tuple is one value for all four words,
+//! or four words when most lanes hold a tuple whose words differ (operands sharing registers). A lane that is not listed has the default inputs and
 //! unchanged outputs, so a file lists only the active lanes and the lanes that differ, yet every
 //! input and output is recoverable: the full LDS size, all 32 lanes, the inactive lanes' vdst.
 
@@ -43,7 +46,7 @@ pub fn model_entries(op: DsOp) -> Result<Vec<Entry>, Unmodelled> {
     snapshot_corpus(op)
         .into_iter()
         .map(|(name, variant, case)| {
-            let outcome = super::execute(&variant.inst(), variant.mode, &case)?;
+            let outcome = super::execute_variant(&variant, &case)?;
             Ok(Entry {
                 name,
                 variant,
@@ -75,13 +78,14 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// Default lane inputs of an entry: the most common value of each field over the 32 lanes.
+/// Default lane inputs of an entry: the most common value of each field over the 32 lanes
+/// (per word of a tuple, when its words differ: lanes whose operands share registers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Defaults {
     addr: u32,
-    d0: u32,
-    d1: u32,
-    vd: u32,
+    d0: [u32; 4],
+    d1: [u32; 4],
+    vd: [u32; 4],
 }
 
 impl Defaults {
@@ -98,21 +102,44 @@ impl Defaults {
             best.1
         }
         let l = &wave.lanes;
+        // One value for all words, unless most lanes hold a tuple whose words differ.
+        let words = |get: fn(&Lane) -> [u32; 4]| -> [u32; 4] {
+            let flat = common(l.iter().flat_map(get));
+            let per: [u32; 4] = std::array::from_fn(|k| common(l.iter().map(|x| get(x)[k])));
+            let fits = |d: [u32; 4]| l.iter().filter(|x| get(x) == d).count();
+            if fits(per) > fits([flat; 4]) && fits(per) >= LANES / 2 {
+                per
+            } else {
+                [flat; 4]
+            }
+        };
         Defaults {
             addr: common(l.iter().map(|l| l.addr)),
-            d0: common(l.iter().flat_map(|l| l.data0)),
-            d1: common(l.iter().flat_map(|l| l.data1)),
-            vd: common(l.iter().flat_map(|l| l.vdst)),
+            d0: words(|l| l.data0),
+            d1: words(|l| l.data1),
+            vd: words(|l| l.vdst),
         }
     }
 
     fn lane(&self) -> Lane {
         Lane {
             addr: self.addr,
-            data0: [self.d0; 4],
-            data1: [self.d1; 4],
-            vdst: [self.vd; 4],
+            data0: self.d0,
+            data1: self.d1,
+            vdst: self.vd,
         }
+    }
+}
+
+/// A default tuple: one value when its words agree, else the four joined by `:`.
+fn default_words(w: &[u32; 4]) -> String {
+    if w.iter().all(|&x| x == w[0]) {
+        format!("{:08x}", w[0])
+    } else {
+        w.iter()
+            .map(|x| format!("{x:08x}"))
+            .collect::<Vec<_>>()
+            .join(":")
     }
 }
 
@@ -149,16 +176,27 @@ pub fn render(op: DsOp, entries: &[Entry]) -> String {
         let w = &e.case.wave;
         let d = Defaults::of(w);
         let _ = writeln!(s, "\ncase {}", e.name);
-        let _ = writeln!(
+        let _ = write!(
             s,
             "variant {} offset0=0x{:02x} offset1=0x{:02x} lds_size={} fp32_denormals={} fp16_fp64_denormals={} ieee={}",
             v.op, v.offset0, v.offset1, v.lds_size, v.mode.fp32_denormals, v.mode.fp16_fp64_denormals, v.mode.ieee
         );
+        if let Some(regs) = v.regs {
+            for field in crate::regs::ORDER {
+                if let Some(r) = regs.get(field) {
+                    let _ = write!(s, " reg.{}=v{r}", field.name());
+                }
+            }
+        }
+        s.push('\n');
         let _ = writeln!(s, "exec 0x{:08x} m0 0x{:08x}", w.exec, w.m0);
         let _ = writeln!(
             s,
-            "default addr={:08x} d0={:08x} d1={:08x} vd={:08x}",
-            d.addr, d.d0, d.d1, d.vd
+            "default addr={:08x} d0={} d1={} vd={}",
+            d.addr,
+            default_words(&d.d0),
+            default_words(&d.d1),
+            default_words(&d.vd)
         );
         let words: Vec<(u32, u32)> = e.case.lds.nonzero_words().collect();
         let _ = writeln!(s, "lds.size {}", e.case.lds.size());
@@ -174,7 +212,15 @@ pub fn render(op: DsOp, entries: &[Entry]) -> String {
             let active = w.exec >> i & 1 == 1;
             let out_vd = e.outcome.vdst[i];
             let out_addr = e.outcome.addr[i];
-            if !active && *lane == dl && out_vd == lane.vdst && out_addr == lane.addr {
+            let out_d0 = e.outcome.data0.map_or(lane.data0, |d| d[i]);
+            let out_d1 = e.outcome.data1.map_or(lane.data1, |d| d[i]);
+            let data_changed = out_d0 != lane.data0 || out_d1 != lane.data1;
+            if !active
+                && *lane == dl
+                && out_vd == lane.vdst
+                && out_addr == lane.addr
+                && !data_changed
+            {
                 continue;
             }
             let mut line = format!("lane {i:2}");
@@ -194,13 +240,19 @@ pub fn render(op: DsOp, entries: &[Entry]) -> String {
                 let _ = write!(line, " vd={}", tuple(&lane.vdst, &dl.vdst, ops.vdst));
             }
             let show_vd = (ops.vdst > 0 && active) || out_vd != lane.vdst;
-            if show_vd || out_addr != lane.addr {
+            if show_vd || out_addr != lane.addr || data_changed {
                 line.push_str(" =>");
                 if show_vd {
                     let _ = write!(line, " vd={}", tuple(&out_vd, &lane.vdst, ops.vdst));
                 }
                 if out_addr != lane.addr {
                     let _ = write!(line, " addr={out_addr:08x}");
+                }
+                if out_d0 != lane.data0 {
+                    let _ = write!(line, " d0={}", tuple(&out_d0, &lane.data0, ops.data0));
+                }
+                if out_d1 != lane.data1 {
+                    let _ = write!(line, " d1={}", tuple(&out_d1, &lane.data1, ops.data1));
                 }
             }
             let _ = writeln!(s, "{line}");
@@ -250,8 +302,17 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, ParseError> {
     Ok(p.done)
 }
 
-/// A parsed `lane` line: lane number, marked inactive, inputs, vdst and addr after.
-type LaneLine = (usize, bool, Lane, Option<[u32; 4]>, Option<u32>);
+/// A parsed `lane` line: lane number, marked inactive, inputs, then vdst, addr, data0 and data1
+/// after.
+type LaneLine = (
+    usize,
+    bool,
+    Lane,
+    Option<[u32; 4]>,
+    Option<u32>,
+    Option<[u32; 4]>,
+    Option<[u32; 4]>,
+);
 
 /// An entry being read.
 #[derive(Debug)]
@@ -346,6 +407,7 @@ impl Parser {
                     offset1: 0,
                     lds_size: 0,
                     mode: FpMode::default(),
+                    regs: None,
                 };
                 for (k, val) in key_values(&tokens[2..])? {
                     match k.as_str() {
@@ -359,8 +421,24 @@ impl Parser {
                         "fp32_denormals" => v.mode.fp32_denormals = boolean(&val)?,
                         "fp16_fp64_denormals" => v.mode.fp16_fp64_denormals = boolean(&val)?,
                         "ieee" => v.mode.ieee = boolean(&val)?,
+                        _ if k.starts_with("reg.") => {
+                            let field = crate::regs::ORDER
+                                .into_iter()
+                                .find(|f| k[4..] == *f.name())
+                                .ok_or_else(|| format!("unknown register operand `{k}`"))?;
+                            let r = val
+                                .strip_prefix('v')
+                                .and_then(|n| n.parse::<u8>().ok())
+                                .ok_or_else(|| format!("`{val}` is not a VGPR v0..v255"))?;
+                            v.regs
+                                .get_or_insert_with(Default::default)
+                                .set(field, Some(r));
+                        }
                         _ => return Err(format!("unknown variant field `{k}`")),
                     }
+                }
+                if let Some(regs) = v.regs {
+                    regs.check(v.op).map_err(|e| e.to_string())?;
                 }
                 self.cur()?.variant = Some(v);
             }
@@ -373,17 +451,24 @@ impl Parser {
             "default" => {
                 let mut d = Defaults {
                     addr: 0,
-                    d0: 0,
-                    d1: 0,
-                    vd: 0,
+                    d0: [0; 4],
+                    d1: [0; 4],
+                    vd: [0; 4],
+                };
+                // A tuple default is four words; a single value stands for all four.
+                let words = |val: &str| -> Result<[u32; 4], String> {
+                    if val.contains(':') {
+                        parse_tuple(val, [0; 4])
+                    } else {
+                        Ok([hex(val)?; 4])
+                    }
                 };
                 for (k, val) in key_values(&tokens[1..])? {
-                    let x = hex(&val)?;
                     match k.as_str() {
-                        "addr" => d.addr = x,
-                        "d0" => d.d0 = x,
-                        "d1" => d.d1 = x,
-                        "vd" => d.vd = x,
+                        "addr" => d.addr = hex(&val)?,
+                        "d0" => d.d0 = words(&val)?,
+                        "d1" => d.d1 = words(&val)?,
+                        "vd" => d.vd = words(&val)?,
                         _ => return Err(format!("unknown default field `{k}`")),
                     }
                 }
@@ -429,7 +514,7 @@ impl Parser {
             .filter(|&i| i < LANES)
             .ok_or("`lane` needs a lane number 0..31")?;
         let mut lane = d.lane();
-        let (mut out_vd, mut out_addr) = (None, None);
+        let (mut out_vd, mut out_addr, mut out_d0, mut out_d1) = (None, None, None, None);
         let mut inactive = false;
         let mut after = false;
         for t in &tokens[1..] {
@@ -442,17 +527,20 @@ impl Parser {
                         .ok_or_else(|| format!("`{t}` is not key=value"))?;
                     match (after, k) {
                         (false, "addr") => lane.addr = hex(v)?,
-                        (false, "d0") => lane.data0 = parse_tuple(v, [d.d0; 4])?,
-                        (false, "d1") => lane.data1 = parse_tuple(v, [d.d1; 4])?,
-                        (false, "vd") => lane.vdst = parse_tuple(v, [d.vd; 4])?,
+                        (false, "d0") => lane.data0 = parse_tuple(v, d.d0)?,
+                        (false, "d1") => lane.data1 = parse_tuple(v, d.d1)?,
+                        (false, "vd") => lane.vdst = parse_tuple(v, d.vd)?,
                         (true, "vd") => out_vd = Some(parse_tuple(v, lane.vdst)?),
                         (true, "addr") => out_addr = Some(hex(v)?),
+                        (true, "d0") => out_d0 = Some(parse_tuple(v, lane.data0)?),
+                        (true, "d1") => out_d1 = Some(parse_tuple(v, lane.data1)?),
                         _ => return Err(format!("unknown lane field `{k}`")),
                     }
                 }
             }
         }
-        cur.lanes.push((i, inactive, lane, out_vd, out_addr));
+        cur.lanes
+            .push((i, inactive, lane, out_vd, out_addr, out_d0, out_d1));
         Ok(())
     }
 
@@ -478,9 +566,11 @@ impl Parser {
             m0,
             lanes: [d.lane(); LANES],
         };
-        let mut vdst: [[u32; 4]; LANES] = [[d.vd; 4]; LANES];
+        let mut vdst: [[u32; 4]; LANES] = [d.vd; LANES];
         let mut addr = [d.addr; LANES];
-        for &(i, inactive, lane, out_vd, out_addr) in &p.lanes {
+        let mut data0 = [d.d0; LANES];
+        let mut data1 = [d.d1; LANES];
+        for &(i, inactive, lane, out_vd, out_addr, out_d0, out_d1) in &p.lanes {
             if inactive == (exec >> i & 1 == 1) {
                 return Err(format!(
                     "case {name}: lane {i} is marked {} but EXEC says otherwise",
@@ -490,13 +580,18 @@ impl Parser {
             wave.lanes[i] = lane;
             vdst[i] = out_vd.unwrap_or(lane.vdst);
             addr[i] = out_addr.unwrap_or(lane.addr);
+            data0[i] = out_d0.unwrap_or(lane.data0);
+            data1[i] = out_d1.unwrap_or(lane.data1);
         }
         for (i, l) in wave.lanes.iter().enumerate() {
             if !p.lanes.iter().any(|x| x.0 == i) {
                 vdst[i] = l.vdst;
                 addr[i] = l.addr;
+                data0[i] = l.data0;
+                data1[i] = l.data1;
             }
         }
+        let regs = variant.regs.unwrap_or_default();
         let mut lds = Lds::zeroed(size);
         for &(at, v) in &p.lds_in {
             if at % 4 != 0 || at + 4 > size {
@@ -532,6 +627,8 @@ impl Parser {
                 lds: out,
                 vdst,
                 addr,
+                data0: regs.data0.map(|_| data0),
+                data1: regs.data1.map(|_| data1),
             },
         });
         Ok(())

@@ -1,0 +1,306 @@
+//! Operands that share registers (`variant.regs`) end to end: every aliasing pattern's kernel on
+//! the emulated device agrees with the model; a kernel that reads ADDR after writing part of VDST
+//! is caught by a run; case files with `regs` round-trip through `eval` and `replay`; a case that
+//! gives one register two values is refused in words.
+
+mod common;
+
+use common::{ds_harness_no_env as ds, stderr, stdout, temp_dir};
+use ds_harness::case::CaseFile;
+use ds_harness::corpus::{self, DEFAULT_SEED};
+use ds_harness::device::emu::EmuDevice;
+use ds_harness::device::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
+use ds_harness::run::diff::{diff, Difference};
+use ds_harness::run::report::RunMeta;
+use ds_harness::run::{self, RunConfig};
+use ds_kernels::code_object;
+use ds_kernels::generator::{self, Kernel};
+use ds_kernels::inst::{encode_into, Inst, Waitcnt};
+use ds_reference::isa::{runnable_ops, DsInst, DsOp};
+use ds_reference::model::{self, snapshot::snapshot_corpus};
+use ds_reference::regs::Alias;
+use std::collections::BTreeMap;
+
+fn op(name: &str) -> DsOp {
+    DsOp::from_name(name).unwrap()
+}
+
+fn code(out: &std::process::Output) -> i32 {
+    out.status.code().expect("exited")
+}
+
+#[test]
+fn every_aliasing_pattern_runs_on_the_emulated_device_and_agrees_with_the_model() {
+    let mut dev = EmuDevice::new();
+    let mut per_pattern: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut changed_by_a_result = 0;
+    for op in runnable_ops() {
+        for (name, variant, case) in snapshot_corpus(op) {
+            let Some(regs) = variant.regs else { continue };
+            let alias = Alias::ALL
+                .into_iter()
+                .find(|a| a.regs(op) == Some(regs))
+                .expect("a corpus pattern");
+            let want = model::execute_variant(&variant, &case).unwrap();
+            let got = run::run_one(&mut dev, &variant, &case).unwrap();
+            let d = diff(op.info(), case.wave.exec, &want, &got);
+            assert!(d.is_empty(), "{op} {name}: {d:?}");
+            assert_eq!(want, got, "{op} {name}");
+            *per_pattern.entry(alias.name()).or_default() += 1;
+            // A register another operand shares took a result.
+            let addr_changed = (0..32).any(|i| want.addr[i] != case.wave.lanes[i].addr);
+            let data_changed = want
+                .data0
+                .is_some_and(|d| (0..32).any(|i| d[i] != case.wave.lanes[i].data0));
+            changed_by_a_result += usize::from(addr_changed || data_changed);
+        }
+    }
+    for a in Alias::ALL {
+        assert!(
+            per_pattern.get(a.name()).is_some_and(|&n| n > 0),
+            "{per_pattern:?}"
+        );
+    }
+    assert!(changed_by_a_result > 50, "{changed_by_a_result}");
+}
+
+/// The emulated device, loading a code object with one kernel swapped for a mutant.
+struct SwappedDevice {
+    inner: EmuDevice,
+    code_object: Vec<u8>,
+}
+
+impl Device for SwappedDevice {
+    fn info(&self) -> &DeviceInfo {
+        self.inner.info()
+    }
+    fn load(&mut self, _: &[u8]) -> Result<ModuleId, DeviceError> {
+        self.inner.load(&self.code_object)
+    }
+    fn launch(&mut self, module: ModuleId, launch: &mut Launch) -> Result<(), DeviceError> {
+        self.inner.launch(module, launch)
+    }
+}
+
+/// `k` with its `ds_load_2addr_b32` done as two `ds_load_b32`, the second reading ADDR after the
+/// first has written VDST's first register: what a device that writes before it reads does.
+fn split_pair_load(k: &Kernel) -> Kernel {
+    let mut insts = Vec::new();
+    for &(inst, note) in &k.insts {
+        match inst {
+            Inst::Ds(ds) if note == "the instruction under test" => {
+                let half = |vdst: u8, offset: u8| DsInst {
+                    addr: ds.addr,
+                    vdst,
+                    offset0: offset * 4,
+                    ..DsInst::new(DsOp::LoadB32)
+                };
+                insts.push((Inst::Ds(half(ds.vdst, ds.offset0)), note));
+                insts.push((Inst::waitcnt(Waitcnt::lgkm(0)), "mutant: vdst[0] written"));
+                insts.push((
+                    Inst::Ds(half(ds.vdst + 1, ds.offset1)),
+                    "mutant: addr read now",
+                ));
+            }
+            _ => insts.push((inst, note)),
+        }
+    }
+    assert_eq!(insts.len(), k.insts.len() + 2);
+    let mut code = Vec::new();
+    for (inst, _) in &insts {
+        encode_into(inst, &mut code).unwrap();
+    }
+    Kernel {
+        insts,
+        code,
+        ..k.clone()
+    }
+}
+
+#[test]
+fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant_only() {
+    let load = op("ds_load_2addr_b32");
+    let vcs = corpus::for_op(load, DEFAULT_SEED, corpus::DEFAULT_CASES_PER_OP);
+    let mutant = vcs
+        .iter()
+        .position(|vc| vc.variant.regs == Alias::AddrFirstVdst.regs(load))
+        .expect("the default corpus runs addr = vdst[0]");
+    let kernels: Vec<Kernel> = vcs
+        .iter()
+        .enumerate()
+        .map(|(i, vc)| {
+            let k = generator::generate(&vc.variant).unwrap();
+            if i == mutant {
+                split_pair_load(&k)
+            } else {
+                k
+            }
+        })
+        .collect();
+    let mut dev = SwappedDevice {
+        inner: EmuDevice::new(),
+        code_object: code_object::write(ds_reference::target::DEFAULT, &kernels),
+    };
+    let dir = temp_dir("alias-mutant");
+    let cfg = RunConfig {
+        out_dir: dir.join("out"),
+        ..RunConfig::new(vec![load])
+    };
+    let meta = RunMeta {
+        backend: "emu".into(),
+        backend_reason: "test".into(),
+        device: "emu".into(),
+        target: ds_reference::target::DEFAULT.name.into(),
+        seed: DEFAULT_SEED,
+        cases_per_op: corpus::DEFAULT_CASES_PER_OP,
+        shard: None,
+        harness: String::new(),
+        selection: Vec::new(),
+        duration_seconds: None,
+    };
+    let report = run::run(&cfg, &mut dev, meta).unwrap();
+    let r = &report.ops[0];
+    assert!(r.disagree > 0, "{}", report.summary());
+    for (i, v) in r.variants.iter().enumerate() {
+        if i == mutant {
+            assert!(v.disagree > 0, "{}", v.tag);
+        } else {
+            assert_eq!(v.disagree, 0, "{}", v.tag);
+        }
+    }
+    // Where it shows: the second element, loaded through the clobbered address.
+    assert!(r.mismatches.iter().all(|m| m.id.contains(&vcs[mutant].tag)));
+    assert!(r
+        .mismatches
+        .iter()
+        .any(|m| m.differences.iter().any(|d| matches!(
+            d,
+            Difference::Vdst {
+                word: 1,
+                active: true,
+                ..
+            }
+        ))));
+    // The device shrinks the first mismatch to a smaller case that still gives each register
+    // one value and still disagrees.
+    let m = &r.mismatches[0];
+    let gc = vcs[mutant].cases.iter().find(|c| c.id == m.id).unwrap();
+    let variant = vcs[mutant].variant;
+    let shrunk = ds_harness::shrink::shrink(
+        &mut dev,
+        &gc.id,
+        DEFAULT_SEED,
+        &variant,
+        &gc.case,
+        model::execute,
+        ds_harness::run::legal::judge,
+    )
+    .unwrap();
+    assert!(shrunk.size_after < shrunk.size_before);
+    assert!(!shrunk.differences.is_empty());
+    let regs = variant.regs.unwrap();
+    assert_eq!(regs.conflict(load, &shrunk.case.wave.lanes), None);
+    assert!(
+        shrunk.case.wave.exec.count_ones() <= 2,
+        "{:#x}",
+        shrunk.case.wave.exec
+    );
+    // Without aliasing the same split is invisible (ADDR is not VDST): the test tells the
+    // difference between the two, not just between two kernels.
+    let plain = vcs.iter().find(|vc| vc.variant.regs.is_none()).unwrap();
+    let k = split_pair_load(&generator::generate(&plain.variant).unwrap());
+    let mut dev = SwappedDevice {
+        inner: EmuDevice::new(),
+        code_object: code_object::write(ds_reference::target::DEFAULT, &[k]),
+    };
+    for gc in &plain.cases {
+        let got = run::run_one(&mut dev, &plain.variant, &gc.case).unwrap();
+        let want = model::execute_variant(&plain.variant, &gc.case).unwrap();
+        assert_eq!(got, want, "{}", gc.id);
+    }
+}
+
+/// A case file of `op`'s first snapshot case in `alias`.
+fn alias_case_file(op: DsOp, alias: Alias) -> CaseFile {
+    let want = format!("alias_{}", alias.name());
+    let (name, variant, case) = snapshot_corpus(op)
+        .into_iter()
+        .find(|(n, _, _)| *n == want)
+        .unwrap();
+    CaseFile::new(name, 0, ds_reference::target::DEFAULT, variant, case)
+}
+
+#[test]
+fn case_files_with_regs_round_trip_through_eval_and_replay() {
+    let dir = temp_dir("alias-files");
+    for (name, alias) in [
+        ("ds_load_2addr_b32", Alias::AddrFirstVdst),
+        ("ds_load_2addr_b64", Alias::AddrLastVdst),
+        (
+            "ds_storexchg_2addr_stride64_rtn_b64",
+            Alias::AddrInVdstData0Data1,
+        ),
+        ("ds_cmpstore_rtn_b32", Alias::Data0InVdst),
+    ] {
+        let file = alias_case_file(op(name), alias);
+        let path = dir.join(format!("{name}.json"));
+        file.write(&path).unwrap();
+        // The file names the registers, and reads back as written.
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"regs\""), "{text}");
+        assert_eq!(CaseFile::read(&path).unwrap().variant, file.variant);
+
+        let out = ds(&["eval", path.to_str().unwrap()]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let outcome: ds_reference::wave::Outcome =
+            serde_json::from_value(v["outcome"].clone()).unwrap();
+        assert_eq!(
+            outcome,
+            model::execute_variant(&file.variant, &file.case).unwrap()
+        );
+        // The instruction is printed with the variant's registers.
+        let inst = v["inst"].as_str().unwrap();
+        assert!(inst.starts_with(&file.variant.inst().to_string()), "{inst}");
+        assert!(!inst.contains(" v0, v0, v0"), "{inst}");
+
+        let out = ds(&["replay", path.to_str().unwrap(), "--backend", "emu"]);
+        assert_eq!(code(&out), 0, "{}\n{}", stdout(&out), stderr(&out));
+        assert!(stdout(&out).contains("AGREE"), "{}", stdout(&out));
+    }
+}
+
+#[test]
+fn a_register_given_two_values_is_refused_naming_lane_register_and_values() {
+    let dir = temp_dir("alias-refused");
+    let mut file = alias_case_file(op("ds_load_2addr_b32"), Alias::AddrFirstVdst);
+    // v0 is lane 3's addr and its vdst[0]: give them different values.
+    file.case.wave.lanes[3].addr = 0x40;
+    file.case.wave.lanes[3].vdst[0] = 0x44;
+    let path = dir.join("bad.json");
+    file.write(&path).unwrap();
+    for args in [
+        vec!["eval", path.to_str().unwrap()],
+        vec!["replay", path.to_str().unwrap(), "--backend", "emu"],
+    ] {
+        let out = ds(&args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("lane 3: register v0 is 0x00000040 as addr but 0x00000044 as vdst[0]"),
+            "{err}"
+        );
+        assert!(err.contains("give it the same value"), "{err}");
+    }
+    // Registers that do not fit the op are refused too, with the fix.
+    let mut file = alias_case_file(op("ds_load_2addr_b32"), Alias::AddrFirstVdst);
+    file.variant.regs.as_mut().unwrap().vdst = Some(255);
+    file.write(&path).unwrap();
+    let out = ds(&["eval", path.to_str().unwrap()]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("vdst takes 2 registers from v255, past v255"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,0 +1,234 @@
+//! Kernels whose instruction under test has operands sharing registers (`variant.regs`): every
+//! aliasing variant of every runnable op ([`Alias::for_op`]) assembles, through `llvm-mc-19`, to
+//! the bytes the kernel contains, and each kernel keeps its own registers out of the operands'
+//! way, loads every operand register and dumps it.
+
+mod common;
+
+use ds_kernels::generator::{generate, Kernel, Layout};
+use ds_kernels::inst::{encode_in, Inst};
+use ds_kernels::isa::{runnable_ops, Field};
+use ds_reference::regs::Alias;
+use ds_reference::wave::Variant;
+
+/// Every aliasing variant of every runnable op, with its kernel.
+fn aliasing_kernels() -> Vec<(Variant, Alias, Kernel)> {
+    let mut out = Vec::new();
+    for op in runnable_ops() {
+        for (alias, regs) in Alias::for_op(op) {
+            let v = Variant {
+                regs: Some(regs),
+                ..common::variant(op)
+            };
+            out.push((v, alias, generate(&v).unwrap()));
+        }
+    }
+    out
+}
+
+/// The instruction under test and its byte offset in the kernel's code.
+fn under_test(k: &Kernel) -> (Inst, usize) {
+    let mut pc = 0;
+    for (inst, note) in &k.insts {
+        if *note == "the instruction under test" {
+            return (*inst, pc);
+        }
+        pc += encode_in(k.gen, inst).unwrap().len();
+    }
+    panic!("{}: no instruction under test", k.name)
+}
+
+fn encodings(out: &str) -> Vec<Vec<u8>> {
+    out.lines()
+        .filter_map(|l| l.split_once("encoding: [").map(|(_, rest)| rest))
+        .map(|rest| {
+            rest.trim_end_matches(']')
+                .split(',')
+                .map(|b| u8::from_str_radix(b.trim_start_matches("0x"), 16).unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn llvm_mc_assembles_every_aliasing_instruction_to_the_bytes_the_kernel_contains() {
+    let kernels = aliasing_kernels();
+    assert!(
+        kernels.len() > 150,
+        "only {} aliasing variants",
+        kernels.len()
+    );
+    let Some(mc) = common::tool("llvm-mc-19") else {
+        return;
+    };
+    let mut input = String::new();
+    let mut want = Vec::new();
+    for (v, alias, k) in &kernels {
+        let (inst, pc) = under_test(k);
+        let text = inst.to_string();
+        let Inst::Ds(ds) = inst else {
+            panic!("{}: not a DS instruction", k.name)
+        };
+        // The listing names the variant's registers.
+        let regs = v.regs.unwrap();
+        for field in Field::ALL {
+            if v.op.info().operands.dwords(field) > 0 {
+                assert_eq!(Some(ds.reg(field)), regs.get(field), "{text}");
+            }
+        }
+        input.push_str(&text);
+        input.push('\n');
+        want.push((
+            format!("{} ({})", text, alias.name()),
+            k.code[pc..pc + 8].to_vec(),
+        ));
+    }
+    let out = common::run(
+        &mc,
+        &["-arch=amdgcn", "-mcpu=gfx1100", "-show-encoding"],
+        Some(&input),
+    );
+    let got = encodings(&out);
+    assert_eq!(got.len(), want.len(), "llvm-mc output:\n{out}");
+    for ((text, bytes), llvm) in want.iter().zip(got) {
+        assert_eq!(
+            &llvm, bytes,
+            "`{text}`: llvm-mc-19 encodes {llvm:02x?}, the kernel holds {bytes:02x?}"
+        );
+    }
+}
+
+#[test]
+fn llvm_mc_assembles_every_aliasing_kernel_listing_to_its_code() {
+    let Some(mc) = common::tool("llvm-mc-19") else {
+        return;
+    };
+    let kernels = aliasing_kernels();
+    let input: String = kernels.iter().map(|(_, _, k)| k.listing()).collect();
+    let out = common::run(
+        &mc,
+        &["-arch=amdgcn", "-mcpu=gfx1100", "-show-encoding"],
+        Some(&input),
+    );
+    let got: Vec<u8> = encodings(&out).concat();
+    let want: Vec<u8> = kernels
+        .iter()
+        .flat_map(|(_, _, k)| k.code.clone())
+        .collect();
+    assert_eq!(got.len(), want.len());
+    assert!(
+        got == want,
+        "llvm-mc-19 and the generator disagree on some kernel's bytes"
+    );
+}
+
+#[test]
+fn aliasing_kernels_move_their_own_registers_and_load_and_dump_every_operand_register() {
+    for (v, alias, k) in aliasing_kernels() {
+        let l = Layout::of(&v).unwrap();
+        let regs = v.regs.unwrap();
+        let info = v.op.info();
+        let words = regs.words(info);
+        let operand_regs: Vec<u8> = words.iter().map(|w| w.0).collect();
+        let what = format!("{} {}", v.op, alias.name());
+        for own in [l.lane, l.offset, l.scratch] {
+            assert!(!operand_regs.contains(&own), "{what}: v{own} is an operand");
+        }
+        let top = operand_regs.iter().copied().max().unwrap();
+        assert!(k.vgpr_count > u32::from(top), "{what}");
+        assert!(k.descriptor.vgpr_count() >= k.vgpr_count, "{what}");
+        // Which registers global loads fill from lanes_in and global stores dump to lanes_out.
+        let (mut loaded, mut dumped) = (vec![], vec![]);
+        for (inst, _) in &k.insts {
+            if let Inst::Global {
+                op,
+                vdata,
+                saddr: Some(s),
+                ..
+            } = *inst
+            {
+                let regs: Vec<u8> = (0..op.dwords()).map(|k| vdata + k).collect();
+                match (op.is_store(), s) {
+                    (false, 6) => loaded.extend(regs),
+                    (true, 10) => dumped.extend(regs),
+                    _ => {}
+                }
+            }
+        }
+        for r in &operand_regs {
+            assert!(loaded.contains(r), "{what}: v{r} is not loaded");
+            assert!(dumped.contains(r), "{what}: v{r} is not dumped");
+        }
+        for r in loaded.iter().chain(&dumped) {
+            assert!(operand_regs.contains(r), "{what}: v{r} is no operand's");
+        }
+    }
+    // The example: vdst containing addr and data0 = data1, and addr = v0.
+    let ks = aliasing_kernels();
+    let listing = |name: &str, alias: Alias| {
+        let (_, _, k) = ks
+            .iter()
+            .find(|(v, a, _)| v.op.name() == name && *a == alias)
+            .unwrap();
+        under_test(k).0.to_string()
+    };
+    assert!(listing(
+        "ds_storexchg_2addr_stride64_rtn_b64",
+        Alias::AddrInVdstData0Data1
+    )
+    .starts_with("ds_storexchg_2addr_stride64_rtn_b64 v[30:33], v31, v[40:41], v[40:41]"));
+    assert!(listing("ds_load_2addr_b32", Alias::AddrFirstVdst)
+        .starts_with("ds_load_2addr_b32 v[0:1], v0"));
+    assert!(listing("ds_load_2addr_b64", Alias::AddrLastVdst)
+        .starts_with("ds_load_2addr_b64 v[252:255], v255"));
+}
+
+/// The second template (gfx12) places registers through the same [`Layout`]: every aliasing
+/// variant of every runnable gfx12 op LLVM 19 knows assembles, with `llvm-mc-19` for the first
+/// gfx12 target, to the kernel's code.
+#[test]
+fn the_gfx12_template_places_aliasing_registers_the_same_way() {
+    use ds_kernels::generator::generate_in;
+    use ds_reference::isa::{runnable_ops_in, Generation, Oracle};
+    let gen = Generation::Gfx12;
+    let mut ks = Vec::new();
+    for op in runnable_ops_in(gen).filter(|op| op.info().oracle != Oracle::IsaGuide) {
+        for (_, regs) in Alias::for_op(op) {
+            let v = Variant {
+                regs: Some(regs),
+                ..common::variant(op)
+            };
+            let k = generate_in(gen, &v).unwrap();
+            let (inst, _) = under_test(&k);
+            let Inst::Ds(ds) = inst else { panic!() };
+            assert_eq!(Some(ds.vdst).filter(|_| regs.vdst.is_some()), regs.vdst);
+            assert_eq!(Layout::of(&v).unwrap().vgpr_count, k.vgpr_count);
+            ks.push(k);
+        }
+    }
+    assert!(ks.len() > 150, "{}", ks.len());
+    let Some(mc) = common::tool("llvm-mc-19") else {
+        return;
+    };
+    let input: String = ks
+        .iter()
+        .flat_map(|k| k.insts.iter().map(|(i, _)| format!("{}\n", i.text(gen))))
+        .collect();
+    let target = gen.targets().next().unwrap();
+    let out = common::run(
+        &mc,
+        &[
+            "-arch=amdgcn",
+            &format!("-mcpu={}", target.name),
+            "-show-encoding",
+        ],
+        Some(&input),
+    );
+    let got: Vec<u8> = encodings(&out).concat();
+    let want: Vec<u8> = ks.iter().flat_map(|k| k.code.clone()).collect();
+    assert_eq!(got.len(), want.len());
+    assert!(
+        got == want,
+        "llvm-mc-19 and the gfx12 generator disagree on some aliasing kernel"
+    );
+}
