@@ -584,7 +584,14 @@ pub fn card(op: DsOp, recordings: &[Recording]) -> String {
         elem_words(info.elem)
     );
     if let Some(l) = info.legacy_name {
-        let _ = writeln!(s, "Also accepted as the pre-gfx11 name {l}.");
+        if info.in_generation(ds_reference::isa::Generation::Gfx11) {
+            let _ = writeln!(s, "Also accepted as the pre-gfx11 name {l}.");
+        } else {
+            let _ = writeln!(
+                s,
+                "Also accepted as {l}, its gfx11 name (gfx11's {l} is another op)."
+            );
+        }
     }
     let _ = writeln!(
         s,

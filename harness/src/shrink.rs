@@ -284,7 +284,8 @@ pub fn shrink(
     legal: JudgeFn,
 ) -> Result<Shrunk, ShrinkError> {
     let target = device.info().target;
-    let kernel = generator::generate(variant).map_err(|e| ShrinkError::Device(e.to_string()))?;
+    let kernel =
+        generator::generate_for(target, variant).map_err(|e| ShrinkError::Device(e.to_string()))?;
     let module = device
         .load(&code_object::write(target, &[kernel]))
         .map_err(|e| ShrinkError::Device(e.to_string()))?;
@@ -366,8 +367,8 @@ impl Shrunk {
         });
         file.replay = Some(replay.clone());
         file.write(&case_path)?;
-        let kernel =
-            generator::generate(&self.variant).map_err(|e| std::io::Error::other(e.to_string()))?;
+        let kernel = generator::generate_for(self.target, &self.variant)
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
         write_atomic(&dir.join("kernel.s"), kernel.annotated().as_bytes())?;
         write_atomic(
             &dir.join("kernel.co"),
@@ -380,9 +381,11 @@ impl Shrunk {
     /// LDS words that differ (model vs device, with the lane's inputs), and the replay command.
     pub fn report(&self, replay: &str) -> String {
         let mut s = String::new();
-        let inst = generator::test_inst(&self.variant).unwrap_or_else(|_| self.variant.inst());
+        let gen = self.target.generation;
+        let inst =
+            generator::test_inst_in(gen, &self.variant).unwrap_or_else(|_| self.variant.inst());
         let bytes = inst
-            .to_bytes()
+            .to_bytes_in(gen)
             .map(|b| {
                 b.iter()
                     .map(|x| format!("{x:02x}"))

@@ -55,6 +55,7 @@ use crate::inst::{
 };
 use ds_reference::isa::{DsInst, DsOp, Field, Generation, InstError};
 use ds_reference::regs::RegsError;
+use ds_reference::target::Target;
 use ds_reference::wave::Variant;
 use std::fmt;
 
@@ -493,6 +494,11 @@ fn add_offset(a: &mut Asm, lo: u8, note: &'static str) -> Result<(), GenError> {
 /// Builds the gfx11 kernel for `variant`.
 pub fn generate(variant: &Variant) -> Result<Kernel, GenError> {
     generate_in(Generation::Gfx11, variant)
+}
+
+/// Builds the kernel for `variant` for `target` (in its generation's encodings).
+pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenError> {
+    generate_in(target.generation, variant)
 }
 
 /// Builds the kernel for `variant` in generation `gen`'s encodings: the same template, with

@@ -7,7 +7,7 @@
 mod common;
 
 use ds_kernels::code_object::{self, CodeObject};
-use ds_kernels::generator::{generate, Kernel};
+use ds_kernels::generator::{generate_for, Kernel};
 use ds_kernels::isa::DsOp;
 use ds_kernels::kernel_targets;
 use ds_reference::target::Target;
@@ -19,12 +19,21 @@ use std::collections::BTreeSet;
 
 type Header = elf::FileHeader64<Endianness>;
 
-/// Every runnable op, plus variants that move the descriptor's FP mode and LDS size bits.
-fn kernels() -> Vec<Kernel> {
-    let mut ks = common::all_kernels();
+/// Every runnable op of `t`'s generation LLVM 19 knows, plus variants that move the descriptor's
+/// FP mode and LDS size bits.
+fn kernels(t: &Target) -> Vec<Kernel> {
+    let gfx12 = t.generation == ds_reference::isa::Generation::Gfx12;
+    let mut ks: Vec<Kernel> = common::all_kernels_for(t)
+        .into_iter()
+        .filter(|k| !common::beyond_llvm19(k))
+        .collect();
     for (op, lds_size, mode) in [
         (
-            DsOp::MinRtnF32,
+            if gfx12 {
+                DsOp::MinNumRtnF32
+            } else {
+                DsOp::MinRtnF32
+            },
             4,
             FpMode {
                 fp32_denormals: false,
@@ -33,7 +42,7 @@ fn kernels() -> Vec<Kernel> {
             },
         ),
         (
-            DsOp::MaxF64,
+            if gfx12 { DsOp::MaxNumF64 } else { DsOp::MaxF64 },
             65536,
             FpMode {
                 fp32_denormals: true,
@@ -52,14 +61,17 @@ fn kernels() -> Vec<Kernel> {
         ),
     ] {
         ks.push(
-            generate(&Variant {
-                op,
-                offset0: 4,
-                offset1: 0,
-                lds_size,
-                mode,
-                regs: None,
-            })
+            generate_for(
+                t,
+                &Variant {
+                    op,
+                    offset0: 4,
+                    offset1: 0,
+                    lds_size,
+                    mode,
+                    regs: None,
+                },
+            )
             .unwrap(),
         );
     }
@@ -132,7 +144,7 @@ fn our_code_object_matches_llvm_mc_plus_ld_lld_structurally() {
 
 /// Our code object for `t` against what llvm-mc-19 -mcpu=`t` and ld.lld-19 make of its assembly.
 fn matches_for(mc: &std::path::PathBuf, lld: &std::path::PathBuf, t: &Target) {
-    let ks = kernels();
+    let ks = kernels(t);
     let dir = common::temp_dir("oracle");
     let (asm, obj, so) = (
         dir.join(format!("{t}.s")),

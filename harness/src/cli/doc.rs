@@ -3,7 +3,7 @@
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::record;
-use ds_reference::isa::{suggest, DsOp};
+use ds_reference::isa::{suggest_in, DsOp, InstError};
 use ds_reference::target::Target;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,7 +13,7 @@ pub const DEFAULT_RECORDINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../sn
 
 #[derive(Debug, clap::Args)]
 pub struct DocArgs {
-    /// The op: a gfx11 or legacy mnemonic, any case.
+    /// The op: a mnemonic of the target's generation or an older spelling, any case.
     pub op: String,
     /// Recordings to mark the examples with (`<DIR>/<device>/<op>.txt`); default: the source
     /// tree's snapshots/hardware, when it is there.
@@ -26,10 +26,16 @@ pub struct DocArgs {
 }
 
 pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
-    let Some(op) = DsOp::from_name(&args.op) else {
-        let near = suggest(&args.op, 3);
+    let target = args.target.unwrap_or(ds_reference::target::DEFAULT);
+    let gen = target.generation;
+    let Some(op) = DsOp::from_name_in(gen, &args.op) else {
+        if let Some(op) = DsOp::from_name(&args.op) {
+            eprintln!("error: {}", InstError::NotInGeneration { op, gen });
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+        let near = suggest_in(gen, &args.op, 3);
         eprintln!(
-            "error: `{}` is not a gfx11 DS op{} (`ds-harness list` shows them all)",
+            "error: `{}` is not a {gen} DS op{} (`ds-harness list --target {target}` shows them all)",
             args.op,
             if near.is_empty() {
                 String::new()
@@ -52,7 +58,6 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
         Some(d) => d.clone(),
         None => PathBuf::from(DEFAULT_RECORDINGS),
     };
-    let target = args.target.unwrap_or(ds_reference::target::DEFAULT);
     let mut recordings = Vec::new();
     for r in record::load_dir(&dir) {
         match r {

@@ -101,7 +101,8 @@ pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         },
         regs: None,
     };
-    let kernel = match generator::generate(&variant) {
+    let built_for = args.target.unwrap_or(ds_reference::target::DEFAULT);
+    let kernel = match generator::generate_for(built_for, &variant) {
         Ok(k) => k,
         Err(e) => {
             eprintln!("error: {e}");
@@ -128,7 +129,6 @@ pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
                 return Ok(ExitCode::from(EXIT_USAGE));
             }
         };
-        let built_for = args.target.unwrap_or(ds_reference::target::DEFAULT);
         let bytes = code_object::write(built_for, std::slice::from_ref(&kernel));
         target
             .write(&bytes)

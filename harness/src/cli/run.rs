@@ -8,7 +8,7 @@ use crate::corpus::{DEFAULT_CASES_PER_OP, DEFAULT_SEED};
 use crate::device::{self, BackendChoice};
 use crate::output::{check_distinct, Dash, OutputDir, OutputError, OutputPath};
 use crate::run::report::{self, RunMeta};
-use crate::run::select::{select_ops, Shard};
+use crate::run::select::{select_ops_in, Shard};
 use crate::run::{self, RunConfig, RunError};
 use ds_reference::target::Target;
 use std::io::{IsTerminal, Write};
@@ -123,7 +123,13 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 }
 
 pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let ops = match select_ops(&args.ops) {
+    // The ops are those of the target's generation: --target's, else the default target's (checked
+    // again against the device's own target once it is open).
+    let gen = args
+        .target
+        .unwrap_or(ds_reference::target::DEFAULT)
+        .generation;
+    let ops = match select_ops_in(gen, &args.ops) {
         Ok(ops) => ops,
         Err(e) => return usage(e),
     };
@@ -153,6 +159,16 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     };
     let mut device = opened.device;
     let info = device.info().clone();
+    // A GPU of another generation than the one the ops were chosen for: choose them again.
+    let (ops, gen) = if info.target.generation == gen {
+        (ops, gen)
+    } else {
+        let gen = info.target.generation;
+        match select_ops_in(gen, &args.ops) {
+            Ok(all) => (shard.map_or(all.clone(), |s| s.take(&all)), gen),
+            Err(e) => return usage(e),
+        }
+    };
     eprintln!("backend: {} ({})", info.backend, opened.reason);
     eprintln!("target: {} ({})", info.target, info.name);
     if ops.is_empty() {
@@ -160,7 +176,7 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             "shard {} has no ops ({} selected in all): nothing to run; the reports are written \
              empty and the run succeeds",
             shard.map(|s| s.to_string()).unwrap_or_default(),
-            select_ops(&args.ops).map_or(0, |o| o.len())
+            select_ops_in(gen, &args.ops).map_or(0, |o| o.len())
         );
     }
     let cfg = RunConfig {

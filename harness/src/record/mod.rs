@@ -396,7 +396,7 @@ pub fn run_corpus(device: &mut dyn Device, op: DsOp) -> Result<Vec<Entry>, Strin
     }
     let kernels = variants
         .iter()
-        .map(|v| generator::generate(v).map_err(|e| e.to_string()))
+        .map(|v| generator::generate_for(device.info().target, v).map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
     let module = device
         .load(&code_object::write(device.info().target, &kernels))

@@ -143,7 +143,7 @@ pub fn build_code_object(ops: &[DsOp], target: &Target) -> Result<Vec<u8>, RunEr
         .iter()
         .flat_map(|&op| corpus::variants(op))
         .map(|(variant, tag)| {
-            generator::generate(&variant)
+            generator::generate_for(target, &variant)
                 .map_err(|e| RunError::Build(format!("{} ({tag}): {e}", variant.op)))
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -427,7 +427,8 @@ pub fn run_one(
     variant: &Variant,
     case: &Case,
 ) -> Result<Outcome, RunError> {
-    let kernel = generator::generate(variant).map_err(|e| RunError::Build(e.to_string()))?;
+    let kernel = generator::generate_for(device.info().target, variant)
+        .map_err(|e| RunError::Build(e.to_string()))?;
     let code = code_object::write(device.info().target, &[kernel]);
     let module = device.load(&code).map_err(RunError::Device)?;
     let out = launch(device, module, variant, std::slice::from_ref(case))

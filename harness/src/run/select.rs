@@ -81,28 +81,34 @@ pub fn glob(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|&c| c == b'*')
 }
 
-/// The runnable ops the patterns select, in table order; every runnable op when `patterns` is
-/// empty. Each pattern must select at least one runnable op.
+/// The runnable ops of the default target's generation the patterns select (see
+/// [`select_ops_in`]).
 pub fn select_ops(patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
+    select_ops_in(ds_reference::target::DEFAULT.generation, patterns)
+}
+
+/// The runnable ops of generation `gen` the patterns select, in table order; every runnable op of
+/// the generation when `patterns` is empty. Each pattern must select at least one runnable op; an
+/// op of another generation is named as such.
+pub fn select_ops_in(gen: isa::Generation, patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
     if patterns.is_empty() {
-        return Ok(isa::runnable_ops().collect());
+        return Ok(isa::runnable_ops_in(gen).collect());
     }
-    let mut chosen = vec![false; isa::DS_OPS.len()];
+    let mut chosen = vec![false; isa::DS_TABLE.len()];
     for pattern in patterns {
         if pattern.contains(['[', ']', '{', '}']) {
             return Err(SelectError::UnsupportedGlob(pattern.clone()));
         }
         let matched: Vec<DsOp> = if pattern.contains(['*', '?']) {
-            // Globs match the gfx11 names and the legacy (pre-gfx11) ones, as exact names do.
-            DsOp::all()
+            // Globs match the generation's names and the older ones it still reads, as exact
+            // names do.
+            DsOp::all_in(gen)
                 .filter(|op| {
                     glob(pattern, op.name())
                         || op.info().legacy_name.is_some_and(|l| glob(pattern, l))
                 })
                 .collect()
         } else {
-            // The runs build gfx11 kernels: an op of another generation is named as such.
-            let gen = isa::Generation::Gfx11;
             match (DsOp::from_name_in(gen, pattern), DsOp::from_name(pattern)) {
                 (None, Some(op)) => {
                     return Err(SelectError::NotRunnable {
@@ -116,7 +122,7 @@ pub fn select_ops(patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
         if matched.is_empty() {
             return Err(SelectError::UnknownOp {
                 pattern: pattern.clone(),
-                suggestions: isa::suggest(&pattern.replace(['*', '?'], ""), 3),
+                suggestions: isa::suggest_in(gen, &pattern.replace(['*', '?'], ""), 3),
             });
         }
         let runnable: Vec<DsOp> = matched
@@ -135,7 +141,9 @@ pub fn select_ops(patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
             chosen[op as usize] = true;
         }
     }
-    Ok(DsOp::all().filter(|&op| chosen[op as usize]).collect())
+    Ok(DsOp::all_in(gen)
+        .filter(|&op| chosen[op as usize])
+        .collect())
 }
 
 /// One shard of N: `K/N`, 1-based.
@@ -216,6 +224,22 @@ mod tests {
         // A glob over gfx11 names does not pick up gfx12-only ops.
         let ops = select_ops(&["ds_m*_num*".to_string()]);
         assert!(ops.is_err(), "{ops:?}");
+    }
+
+    #[test]
+    fn gfx12_selections_take_gfx12_ops_and_old_names() {
+        let gen = isa::Generation::Gfx12;
+        let all = select_ops_in(gen, &[]).unwrap();
+        assert_eq!(all.len(), 121);
+        let ops = select_ops_in(gen, &["ds_min_f32".into(), "ds_cond_sub*".into()]).unwrap();
+        let names: Vec<&str> = ops.iter().map(|o| o.name()).collect();
+        // Table order: the gfx12-only rows come in gfx12 opcode order.
+        assert_eq!(
+            names,
+            ["ds_min_num_f32", "ds_cond_sub_u32", "ds_cond_sub_rtn_u32"]
+        );
+        let e = select_ops_in(gen, &["ds_wrap_rtn_b32".into()]).unwrap_err();
+        assert!(e.to_string().contains("(it is gfx11)"), "{e}");
     }
 
     #[test]

@@ -46,8 +46,7 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
              \x20 .amdhsa_kernarg_size {}\n\
              \x20 .amdhsa_float_denorm_mode_32 {d32}\n\
              \x20 .amdhsa_float_denorm_mode_16_64 {d16}\n\
-             \x20 .amdhsa_dx10_clamp {}\n\
-             \x20 .amdhsa_ieee_mode {}\n\
+             {}\
              \x20 .amdhsa_workgroup_processor_mode {}\n\
              \x20 .amdhsa_memory_ordered {}\n\
              .end_amdhsa_kernel\n.protected {n}.kd\n",
@@ -55,8 +54,16 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
             k.sgpr_count,
             d.group_segment_fixed_size,
             d.kernarg_size,
-            u8::from(d.compute_pgm_rsrc1 & rsrc1::DX10_CLAMP != 0),
-            u8::from(d.compute_pgm_rsrc1 & rsrc1::IEEE_MODE != 0),
+            // gfx12 has neither bit, and llvm-mc-19 refuses both directives for it.
+            if k.gen == ds_reference::isa::Generation::Gfx11 {
+                format!(
+                    "  .amdhsa_dx10_clamp {}\n  .amdhsa_ieee_mode {}\n",
+                    u8::from(d.compute_pgm_rsrc1 & rsrc1::DX10_CLAMP != 0),
+                    u8::from(d.compute_pgm_rsrc1 & rsrc1::IEEE_MODE != 0)
+                )
+            } else {
+                String::new()
+            },
             u8::from(d.compute_pgm_rsrc1 & rsrc1::WGP_MODE != 0),
             u8::from(d.compute_pgm_rsrc1 & rsrc1::MEM_ORDERED != 0),
         );

@@ -124,7 +124,7 @@ impl KernelDescriptor {
     /// [`KernelDescriptor::for_kernel`] for a target of generation `gen`. gfx12 differs in
     /// compute_pgm_rsrc1 alone: it has neither DX10_CLAMP nor IEEE_MODE (AMDGPUUsage,
     /// "compute_pgm_rsrc1 for GFX6-GFX12": bit 21 is ENABLE_WG_RR_EN and bit 23 reserved on GFX12;
-    /// `llvm-mc-19` refuses, for the gfx12 targets, `.amdhsa_dx10_clamp` and `.amdhsa_ieee_mode` with
+    /// `llvm-mc-19` for the gfx12 targets refuses `.amdhsa_dx10_clamp` and `.amdhsa_ieee_mode` with
     /// "directive unsupported on gfx12+"), so the variant's `ieee` switch is not encoded there.
     pub fn for_kernel_in(gen: Generation, variant: &Variant, vgprs: u32) -> KernelDescriptor {
         let mode = variant.mode;

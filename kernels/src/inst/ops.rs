@@ -139,7 +139,7 @@ impl SoppOp {
 
 impl Sop2Op {
     /// The mnemonic in generation `gen`: gfx12 renamed the carry-writing adds and subtracts
-    /// (same opcodes, `llvm-mc-19` for a gfx12 target).
+    /// (same opcodes, as `llvm-mc-19` prints them for the gfx12 targets).
     pub fn name_in(self, gen: ds_reference::isa::Generation) -> &'static str {
         if gen == ds_reference::isa::Generation::Gfx11 {
             return self.name();

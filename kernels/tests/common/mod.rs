@@ -100,6 +100,18 @@ pub fn all_kernels() -> Vec<Kernel> {
         .collect()
 }
 
+/// One kernel per runnable op of `target`'s generation, in its encodings (117 gfx11, 121 gfx12).
+pub fn all_kernels_for(target: &ds_reference::target::Target) -> Vec<Kernel> {
+    ds_reference::isa::runnable_ops_in(target.generation)
+        .map(|op| ds_kernels::generator::generate_for(target, &variant(op)).unwrap())
+        .collect()
+}
+
+/// The kernel's DS instruction under test is newer than LLVM 19 (no LLVM 19 oracle for it).
+pub fn beyond_llvm19(k: &Kernel) -> bool {
+    k.variant.op.info().oracle == ds_reference::isa::Oracle::IsaGuide
+}
+
 /// comgr (`libamd_comgr.so.2`, Debian `libamd-comgr2`), loaded at test time; `None` after
 /// [`missing`] when it is not installed.
 pub fn comgr() -> Option<libloading::Library> {

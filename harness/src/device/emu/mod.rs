@@ -11,8 +11,9 @@ pub mod memory;
 
 use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use descriptor::Descriptor;
-use ds_kernels::inst::{decode, Inst};
+use ds_kernels::inst::{decode_in, Inst};
 use ds_reference::isa::DsOp;
+use ds_reference::isa::Generation;
 use ds_reference::target::{self, Target};
 use memory::{Memory, Region, BUFFER_BASE, BUFFER_STRIDE, KERNARG_BASE};
 use std::collections::HashMap;
@@ -66,11 +67,12 @@ struct Code {
 }
 
 impl Code {
-    fn decode(text: &[u8], base: u64) -> Code {
+    /// Decodes `text` (at address `base`) as generation `gen`'s instructions.
+    fn decode(gen: Generation, text: &[u8], base: u64) -> Code {
         let mut slots = Vec::with_capacity(text.len() / 4);
         let mut at = 0;
         while at + 4 <= text.len() {
-            match decode(&text[at..]) {
+            match decode_in(gen, &text[at..]) {
                 Ok((inst, len)) => {
                     slots.push(Slot::Inst(inst, len as u8));
                     for _ in 1..len / 4 {
@@ -226,7 +228,7 @@ impl Device for EmuDevice {
                 Arc::new(Program {
                     desc,
                     entry,
-                    code: Arc::new(Code::decode(&k.code, k.entry)),
+                    code: Arc::new(Code::decode(co.target.generation, &k.code, k.entry)),
                 }),
             );
         }

@@ -28,7 +28,11 @@ fn program(insts: &[Inst], lds_size: u32) -> Program {
     Program {
         desc: desc(lds_size),
         entry: BASE,
-        code: Arc::new(Code::decode(&text, BASE)),
+        code: Arc::new(Code::decode(
+            ds_reference::isa::Generation::Gfx11,
+            &text,
+            BASE,
+        )),
     }
 }
 
@@ -182,7 +186,11 @@ fn an_unknown_instruction_names_its_word_and_address() {
     let prog = Program {
         desc: desc(128),
         entry: BASE,
-        code: Arc::new(Code::decode(&text, BASE)),
+        code: Arc::new(Code::decode(
+            ds_reference::isa::Generation::Gfx11,
+            &text,
+            BASE,
+        )),
     };
     let err = run_launch(&prog, &mut launch(1, 128), 1000, 1, &Quirks::default())
         .unwrap_err()
