@@ -5,6 +5,7 @@
 
 pub mod diff;
 pub mod legal;
+pub mod merge;
 pub mod report;
 pub mod select;
 mod stream;
