@@ -76,7 +76,7 @@ pub fn run(args: &MergeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         shards.len(),
         report.totals.ops,
         report.totals.cases
-    );
+    )?;
     Ok(ExitCode::from(if report.all_agree() {
         EXIT_OK
     } else {
