@@ -1,6 +1,6 @@
 //! `ds-harness merge`: the JSON results of the shards of one run put back together into one
 //! report, and their recording directories into one (DESIGN.md section 9). Shards must belong to
-//! the same run (seed, cases, shard count, harness revision, backend and arch, op selection, time
+//! the same run (seed, cases, shard count, harness revision, backend and target, op selection, time
 //! budget), each must be complete, every shard 1..=N must be there exactly once, and together
 //! they must cover the run's ops exactly once; anything else is refused with the shard and file
 //! named.
@@ -50,7 +50,7 @@ fn run_identity(m: &RunMeta) -> Vec<(&'static str, String)> {
         ("cases per op", m.cases_per_op.to_string()),
         ("harness revision", m.harness.clone()),
         ("backend", m.backend.clone()),
-        ("arch", m.arch.clone()),
+        ("target", m.target.clone()),
         ("--op selection", format!("{:?}", m.selection)),
         ("time budget", format!("{:?}", m.duration_seconds)),
     ]
