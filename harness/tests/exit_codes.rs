@@ -29,6 +29,45 @@ fn case_file(dir: &Path) -> String {
     p.to_str().unwrap().to_string()
 }
 
+/// Results files for `merge`: one whole set of shards (1/1) of a run that agrees, the same with a
+/// disagreement written in, and a shard 1/2 whose 2/2 is missing.
+fn shard_files(dir: &Path) -> [String; 3] {
+    let ok = dir.join("shard.json");
+    let status = Command::new(env!("CARGO_BIN_EXE_ds-harness"))
+        .args([
+            "run",
+            "--backend",
+            "emu",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "4",
+        ])
+        .args(["--shard", "1/1", "--json", ok.to_str().unwrap()])
+        .args(["--out", dir.join("shard-out").to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&ok).unwrap()).unwrap();
+    let mut bad = r.clone();
+    bad["ops"][0]["disagree"] = 1.into();
+    let mut half = r;
+    half["meta"]["shard"] = "1/2".into();
+    let write = |name: &str, v: &serde_json::Value| {
+        let p = dir.join(name);
+        std::fs::write(&p, v.to_string()).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    [
+        ok.to_str().unwrap().to_string(),
+        write("shard-disagree.json", &bad),
+        write("shard-half.json", &half),
+    ]
+}
+
 /// How one probe runs: arguments, environment, stdin.
 struct Probe {
     args: Vec<String>,
@@ -90,6 +129,7 @@ impl Probe {
 /// that disagrees (`DS_HIP_STANDIN_FLIP=1`) for the code 1 probes.
 fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
     let case = case_file(dir);
+    let [shard_ok, shard_bad, shard_half] = shard_files(dir);
     let out = dir.join("out");
     let out = out.to_str().unwrap();
     let co = dir.join("k.co");
@@ -165,6 +205,9 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
             probe(3, &["replay", &case, "--backend", "hip"])
                 .env("DS_HARNESS_HIP_LIB", "/nonexistent/libamdhip64.so"),
         ),
+        ("merge", probe(0, &["merge", &shard_ok])),
+        ("merge", probe(1, &["merge", &shard_bad])),
+        ("merge", probe(2, &["merge", &shard_half])),
         ("eval", probe(0, &["eval", &case])),
         ("eval", probe(2, &["eval", "/nonexistent/case.json"])),
         ("(none)", probe(2, &[])),

@@ -175,9 +175,8 @@ fn ci_yml_runs_tests_lints_the_emu_run_and_the_stand_in_hip_run() {
 #[test]
 fn gpu_yml_runs_on_self_hosted_rocm_sharded_with_results_as_artifacts() {
     let gpu = load("gpu.yml");
-    let jobs = gpu["jobs"].as_hash().expect("gpu.yml has jobs");
-    assert_eq!(jobs.len(), 1);
-    let (_, job) = jobs.iter().next().unwrap();
+    let job = &gpu["jobs"]["hardware"];
+    assert!(!job.is_badvalue(), "gpu.yml has a `hardware` job");
     let labels: Vec<&str> = job["runs-on"]
         .as_vec()
         .expect("runs-on is a label list")
@@ -235,6 +234,67 @@ fn gpu_yml_runs_on_self_hosted_rocm_sharded_with_results_as_artifacts() {
     for want in ["results-", "junit-", record_dir.as_str(), "cases-"] {
         assert!(paths.contains(want), "{want} among the artifacts: {paths}");
     }
+}
+
+#[test]
+fn gpu_yml_merges_every_shard_after_the_matrix_into_one_artifact() {
+    let gpu = load("gpu.yml");
+    let job = &gpu["jobs"]["merge"];
+    assert!(!job.is_badvalue(), "gpu.yml has a `merge` job");
+    assert_eq!(job["needs"].as_str(), Some("hardware"));
+    assert!(if_always(job), "the merge runs when shards fail too");
+    let shards = gpu["jobs"]["hardware"]["strategy"]["matrix"]["shard"]
+        .as_vec()
+        .unwrap()
+        .len();
+    let lines = check_cli_lines(&gpu);
+    let merge = lines
+        .iter()
+        .find(|a| a.first().is_some_and(|c| c == "merge"))
+        .expect("a ds-harness merge");
+    for flag in ["--json", "--junit", "--markdown", "--record"] {
+        assert!(merge.iter().any(|w| w == flag), "{flag} in {merge:?}");
+    }
+    // Every shard's recordings, by name, so a missing one is an error rather than unseen.
+    let recs: Vec<&String> = merge
+        .windows(2)
+        .filter(|p| p[0] == "--recordings")
+        .map(|p| &p[1])
+        .collect();
+    assert_eq!(recs.len(), shards, "{merge:?}");
+    let download = steps(job)
+        .iter()
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/download-artifact"))
+        })
+        .expect("the shards' artifacts downloaded");
+    assert_eq!(download["with"]["pattern"].as_str(), Some("gpu-shard-*"));
+    let uploads: Vec<&Yaml> = steps(job)
+        .iter()
+        .filter(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/upload-artifact"))
+        })
+        .collect();
+    assert_eq!(uploads.len(), 1, "one artifact");
+    assert!(if_always(uploads[0]));
+    let paths = uploads[0]["with"]["path"].as_str().unwrap();
+    let value = |flag: &str| &merge[merge.iter().position(|w| w == flag).unwrap() + 1];
+    for flag in ["--json", "--junit", "--markdown", "--record"] {
+        assert!(
+            paths.contains(value(flag).as_str()),
+            "{flag} output among {paths}"
+        );
+    }
+    let summary = steps(job)
+        .iter()
+        .find(|s| run_text(s).contains("GITHUB_STEP_SUMMARY"))
+        .expect("a job summary step");
+    assert!(if_always(summary));
+    assert!(run_text(summary).contains(value("--markdown").as_str()));
 }
 
 #[test]

@@ -166,13 +166,9 @@ fn get(buf: &[u8], at: usize) -> u32 {
 }
 
 fn poison(len: usize) -> Vec<u8> {
-    POISON
-        .to_le_bytes()
-        .iter()
-        .copied()
-        .cycle()
-        .take(len)
-        .collect()
+    let mut out = POISON.to_le_bytes().repeat(len.div_ceil(4));
+    out.truncate(len);
+    out
 }
 
 /// Packs `cases` of `variant` into a launch of the kernel [`crate::generator::kernel_name`]

@@ -12,6 +12,7 @@ mod eval;
 mod info;
 mod kernel;
 mod list;
+mod merge;
 mod replay;
 mod run;
 
@@ -60,6 +61,8 @@ pub enum Command {
     Kernel(kernel::KernelArgs),
     /// Run every selected DS op on a device and diff against the reference model.
     Run(run::RunArgs),
+    /// Merge the results (and recordings) of the shards of one run into one report.
+    Merge(merge::MergeArgs),
     /// Run one case file on a device and the model, side by side.
     Replay(replay::ReplayArgs),
     /// Run one case file through the model alone and print the outcome as JSON.
@@ -107,6 +110,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Doc(args) => doc::run(&args, out),
         Command::Kernel(args) => kernel::run(&args, out),
         Command::Run(args) => run::run(&args, out),
+        Command::Merge(args) => merge::run(&args, out),
         Command::Replay(args) => replay::run(&args, out),
         Command::Eval(args) => eval::run(&args, out),
     }?;

@@ -5,6 +5,7 @@
 
 pub mod diff;
 pub mod legal;
+pub mod merge;
 pub mod report;
 pub mod select;
 mod stream;
@@ -434,4 +435,19 @@ pub fn run_one(
     let out = launch(device, module, variant, std::slice::from_ref(case))
         .map_err(|e| RunError::Device(DeviceError::Launch(e)))?;
     Ok(out.into_iter().next().expect("one case, one outcome"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate;
+
+    #[test]
+    fn rates_have_three_significant_digits_at_most() {
+        assert_eq!(rate(7.4), "7");
+        assert_eq!(rate(812.49), "812");
+        assert_eq!(rate(1_234.0), "1.23k");
+        assert_eq!(rate(35_844.2), "35.8k");
+        assert_eq!(rate(123_456.0), "123k");
+        assert_eq!(rate(1_240_000.0), "1.24M");
+    }
 }

@@ -468,6 +468,8 @@ impl WaveState {
                 self.v.len()
             ));
         }
+        let mut hint = usize::MAX;
+        let v = vdata as usize;
         for lane in (0..LANES).filter(|l| exec >> l & 1 == 1) {
             let addr = base
                 .wrapping_add(lo[lane] as u64 | (hi[lane] as u64) << 32)
@@ -475,15 +477,15 @@ impl WaveState {
             let mut words = [0u32; 4];
             if op.is_store() {
                 for (k, w) in words[..n].iter_mut().enumerate() {
-                    *w = self.v[vdata as usize + k][lane];
+                    *w = self.v[v + k][lane];
                 }
-                mem.write(addr, &words[..n], op.name())
+                mem.write_near(&mut hint, addr, &words[..n], op.name())
                     .map_err(|e| format!("lane {lane}: {}", e.0))?;
             } else {
-                mem.read(addr, &mut words[..n], op.name())
+                mem.read_near(&mut hint, addr, &mut words[..n], op.name())
                     .map_err(|e| format!("lane {lane}: {}", e.0))?;
                 for (k, &w) in words[..n].iter().enumerate() {
-                    self.v[vdata as usize + k][lane] = w;
+                    self.v[v + k][lane] = w;
                 }
             }
         }

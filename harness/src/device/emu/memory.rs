@@ -90,7 +90,11 @@ impl Memory {
         dwords: usize,
         what: &str,
     ) -> Result<(&Region, usize), AccessError> {
-        for r in &self.regions {
+        // Buffers sit BUFFER_STRIDE apart from BUFFER_BASE, in order after the kernarg segment:
+        // try the one the address names first, then every region.
+        let guess = (addr.wrapping_sub(BUFFER_BASE) / BUFFER_STRIDE).wrapping_add(1) as usize;
+        let first = self.regions.get(guess).into_iter();
+        for r in first.chain(&self.regions) {
             let off = addr.wrapping_sub(r.base);
             if off < BUFFER_STRIDE {
                 if off.is_multiple_of(4) && off + 4 * dwords as u64 <= 4 * r.words.len() as u64 {
@@ -103,6 +107,62 @@ impl Memory {
             "{what} of {} bytes at {addr:#x} is not in any buffer of the launch",
             4 * dwords
         )))
+    }
+
+    /// [`Self::read`] for many accesses in a row that mostly hit one region (the lanes of one
+    /// instruction): `hint` remembers the region of the last access.
+    #[inline]
+    pub fn read_near(
+        &self,
+        hint: &mut usize,
+        addr: u64,
+        out: &mut [u32],
+        what: &str,
+    ) -> Result<(), AccessError> {
+        let (r, i) = self.locate_near(hint, addr, out.len(), what)?;
+        for (o, w) in out.iter_mut().zip(&r.words[i..]) {
+            *o = w.load(Relaxed);
+        }
+        Ok(())
+    }
+
+    /// [`Self::write`] with a region hint (see [`Self::read_near`]).
+    #[inline]
+    pub fn write_near(
+        &self,
+        hint: &mut usize,
+        addr: u64,
+        data: &[u32],
+        what: &str,
+    ) -> Result<(), AccessError> {
+        let (r, i) = self.locate_near(hint, addr, data.len(), what)?;
+        for (&d, w) in data.iter().zip(&r.words[i..]) {
+            w.store(d, Relaxed);
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn locate_near(
+        &self,
+        hint: &mut usize,
+        addr: u64,
+        dwords: usize,
+        what: &str,
+    ) -> Result<(&Region, usize), AccessError> {
+        if let Some(r) = self.regions.get(*hint) {
+            let off = addr.wrapping_sub(r.base);
+            if off.is_multiple_of(4) && off + 4 * dwords as u64 <= 4 * r.words.len() as u64 {
+                return Ok((r, (off / 4) as usize));
+            }
+        }
+        let (r, i) = self.locate(addr, dwords, what)?;
+        *hint = self
+            .regions
+            .iter()
+            .position(|x| std::ptr::eq(x, r))
+            .unwrap_or(0);
+        Ok((r, i))
     }
 
     /// Reads `out.len()` dwords at `addr`.

@@ -1,0 +1,295 @@
+//! `ds-harness merge`: the JSON results of the shards of one run put back together into one
+//! report, and their recording directories into one (DESIGN.md section 9). Shards must belong to
+//! the same run (seed, cases, shard count, harness revision, backend and target, op selection, time
+//! budget), each must be complete, every shard 1..=N must be there exactly once, and together
+//! they must cover the run's ops exactly once; anything else is refused with the shard and file
+//! named.
+
+use super::report::{Report, RunMeta, Totals};
+use super::select::{select_ops, Shard};
+use crate::record::{self, RunStatus, EXTENSION, RUN_STATUS};
+use ds_reference::isa::DsOp;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Why shards cannot be merged; every message names the file (and shard) at fault.
+#[derive(Debug, PartialEq, Eq)]
+pub struct MergeError(pub String);
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+fn err(msg: impl Into<String>) -> MergeError {
+    MergeError(msg.into())
+}
+
+/// Reads one shard's JSON results.
+pub fn read_results(path: &Path) -> Result<Report, MergeError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| err(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| {
+        err(format!(
+            "{}:{}:{}: not ds-harness results (docs/run-results.md): {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        ))
+    })
+}
+
+/// The fields that make shards one run, in words, for a mismatch message.
+fn run_identity(m: &RunMeta) -> Vec<(&'static str, String)> {
+    vec![
+        ("seed", format!("{:#x}", m.seed)),
+        ("cases per op", m.cases_per_op.to_string()),
+        ("harness revision", m.harness.clone()),
+        ("backend", m.backend.clone()),
+        ("target", m.target.clone()),
+        ("--op selection", format!("{:?}", m.selection)),
+        ("time budget", format!("{:?}", m.duration_seconds)),
+    ]
+}
+
+/// Parses `meta.shard` of a shard's results (`file` names it in errors).
+fn shard_of(m: &RunMeta, file: &Path) -> Result<Shard, MergeError> {
+    let spec = m.shard.as_deref().ok_or_else(|| {
+        err(format!(
+            "{} is the results of a whole run, not of a shard (--shard K/N): nothing to merge",
+            file.display()
+        ))
+    })?;
+    Shard::parse(spec).map_err(|e| err(format!("{}: {e}", file.display())))
+}
+
+/// Checks that `shards` (results files and their contents) are the complete set of shards of
+/// one run, and returns the shard count. Shared by the results and the recordings merge.
+fn check_set<'a>(
+    what: &str,
+    shards: impl Iterator<Item = (&'a Path, &'a RunMeta, bool)>,
+) -> Result<u32, MergeError> {
+    let mut first: Option<(&Path, &RunMeta, Shard)> = None;
+    let mut seen: BTreeMap<u32, &Path> = BTreeMap::new();
+    for (file, meta, complete) in shards {
+        let shard = shard_of(meta, file)?;
+        if !complete {
+            return Err(err(format!(
+                "shard {shard} ({}) is not complete: its run was interrupted; run that shard again",
+                file.display()
+            )));
+        }
+        if let Some((f0, m0, s0)) = &first {
+            if shard.count != s0.count {
+                return Err(err(format!(
+                    "{} is shard {shard} but {} is shard {s0}: shards of one run have one shard count",
+                    file.display(),
+                    f0.display()
+                )));
+            }
+            for ((name, a), (_, b)) in run_identity(m0).into_iter().zip(run_identity(meta)) {
+                if a != b {
+                    return Err(err(format!(
+                        "{} ({name} {b}) and {} ({name} {a}) are not shards of one run",
+                        file.display(),
+                        f0.display()
+                    )));
+                }
+            }
+        } else {
+            first = Some((file, meta, shard));
+        }
+        if let Some(other) = seen.insert(shard.index, file) {
+            return Err(err(format!(
+                "shard {shard} is given twice: {} and {}",
+                other.display(),
+                file.display()
+            )));
+        }
+    }
+    let (_, _, s0) = first.ok_or_else(|| err(format!("no {what} to merge")))?;
+    let missing: Vec<String> = (1..=s0.count)
+        .filter(|k| !seen.contains_key(k))
+        .map(|k| format!("shard {k}/{}", s0.count))
+        .collect();
+    if !missing.is_empty() {
+        return Err(err(format!(
+            "{} missing: the {what} given hold shards {} of {}",
+            if missing.len() == 1 {
+                format!("{} is", missing[0])
+            } else {
+                format!("{} are", missing.join(", "))
+            },
+            seen.keys()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            s0.count
+        )));
+    }
+    Ok(s0.count)
+}
+
+/// Merges the results of every shard of one run (`(file, results)` pairs, any order) into the
+/// report of the whole run: ops in table order, totals recomputed, `shard` cleared, the longest
+/// shard's wall time.
+pub fn merge_results(shards: &[(PathBuf, Report)]) -> Result<Report, MergeError> {
+    check_set(
+        "results",
+        shards
+            .iter()
+            .map(|(f, r)| (f.as_path(), &r.meta, r.complete)),
+    )?;
+    let meta0 = &shards[0].1.meta;
+    let want = select_ops(&meta0.selection).map_err(|e| {
+        err(format!(
+            "{}: its --op selection no longer selects: {e}",
+            shards[0].0.display()
+        ))
+    })?;
+    let mut ops: BTreeMap<usize, (&Path, &super::report::OpResult)> = BTreeMap::new();
+    for (file, r) in shards {
+        for o in &r.ops {
+            let op = DsOp::from_name(&o.op)
+                .ok_or_else(|| err(format!("{}: unknown op {}", file.display(), o.op)))?;
+            if let Some((other, _)) = ops.insert(op as usize, (file, o)) {
+                return Err(err(format!(
+                    "{} is in two shards: {} and {}",
+                    o.op,
+                    other.display(),
+                    file.display()
+                )));
+            }
+        }
+    }
+    let got: Vec<DsOp> = ops
+        .keys()
+        .map(|&i| DsOp::all().nth(i).expect("a table index"))
+        .collect();
+    let lost: Vec<&str> = want
+        .iter()
+        .filter(|o| !got.contains(o))
+        .map(|o| o.name())
+        .collect();
+    if !lost.is_empty() {
+        return Err(err(format!(
+            "the shards together lack {} of the run's ops: {}",
+            lost.len(),
+            lost.join(", ")
+        )));
+    }
+    let mut devices: Vec<String> = shards.iter().map(|(_, r)| r.meta.device.clone()).collect();
+    devices.sort();
+    devices.dedup();
+    let mut reasons: Vec<String> = shards
+        .iter()
+        .map(|(_, r)| r.meta.backend_reason.clone())
+        .collect();
+    reasons.sort();
+    reasons.dedup();
+    let mut merged = Report::new(RunMeta {
+        shard: None,
+        device: devices.join(", "),
+        backend_reason: reasons.join("; "),
+        ..meta0.clone()
+    });
+    merged.totals = Totals::default();
+    for (_, o) in ops.into_values() {
+        merged.push(o.clone());
+    }
+    merged.complete = true;
+    merged.elapsed_seconds = shards
+        .iter()
+        .map(|(_, r)| r.elapsed_seconds)
+        .fold(0.0, f64::max);
+    Ok(merged)
+}
+
+/// Merges the recording directories of every shard of one run (each `DIR` a shard's `--record
+/// DIR`) into `out`: every recording is read back (a corrupt file is an error), no op may come
+/// from two shards, and `out/<device dir>/run.json` says the merged run is complete. Returns the
+/// recordings written.
+pub fn merge_recordings(inputs: &[PathBuf], out: &Path) -> Result<Vec<PathBuf>, MergeError> {
+    // (device dir, run.json path, status) of every input.
+    let mut statuses: Vec<(String, PathBuf, RunStatus)> = Vec::new();
+    for dir in inputs {
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| err(format!("cannot read recordings {}: {e}", dir.display())))?;
+        let mut found = false;
+        for e in entries.flatten() {
+            let status_path = e.path().join(RUN_STATUS);
+            if !status_path.is_file() {
+                continue;
+            }
+            let text = std::fs::read_to_string(&status_path)
+                .map_err(|e| err(format!("cannot read {}: {e}", status_path.display())))?;
+            let status: RunStatus = serde_json::from_str(&text)
+                .map_err(|e| err(format!("{}: not a run status: {e}", status_path.display())))?;
+            let name = e.file_name().to_string_lossy().to_string();
+            statuses.push((name, status_path, status));
+            found = true;
+        }
+        if !found {
+            return Err(err(format!(
+                "{} holds no recordings of a run (no <device dir>/{RUN_STATUS})",
+                dir.display()
+            )));
+        }
+    }
+    check_set(
+        "recordings",
+        statuses
+            .iter()
+            .map(|(_, p, s)| (p.as_path(), &s.meta, s.complete)),
+    )?;
+    let mut written = Vec::new();
+    let mut from: BTreeMap<(String, String), PathBuf> = BTreeMap::new();
+    let mut recorded: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (dev, status_path, status) in &statuses {
+        let dir = status_path.parent().expect("a run.json has a directory");
+        for op in &status.ops_recorded {
+            let src = dir.join(format!("{op}.{EXTENSION}"));
+            let rec = record::read(&src).map_err(|e| err(e.to_string()))?;
+            if let Some(other) = from.insert((dev.clone(), op.clone()), src.clone()) {
+                return Err(err(format!(
+                    "{op} is recorded by two shards: {} and {}",
+                    other.display(),
+                    src.display()
+                )));
+            }
+            let text = std::fs::read(&rec.path)
+                .map_err(|e| err(format!("cannot read {}: {e}", rec.path.display())))?;
+            let dst = out.join(dev).join(format!("{op}.{EXTENSION}"));
+            crate::case::write_atomic(&dst, &text)
+                .map_err(|e| err(format!("cannot write {}: {e}", dst.display())))?;
+            written.push(dst);
+            recorded.entry(dev.clone()).or_default().push(op.clone());
+        }
+    }
+    for (dev, mut ops) in recorded {
+        ops.sort_by_key(|o| DsOp::from_name(o).map_or(usize::MAX, |op| op as usize));
+        let (_, _, s0) = statuses
+            .iter()
+            .find(|(d, _, _)| *d == dev)
+            .expect("a device dir seen");
+        let status = RunStatus {
+            format: 1,
+            complete: true,
+            meta: RunMeta {
+                shard: None,
+                ..s0.meta.clone()
+            },
+            ops_recorded: ops,
+        };
+        let mut text = serde_json::to_string_pretty(&status).expect("a run status serialises");
+        text.push('\n');
+        let path = out.join(&dev).join(RUN_STATUS);
+        crate::case::write_atomic(&path, text.as_bytes())
+            .map_err(|e| err(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(written)
+}

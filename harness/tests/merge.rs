@@ -1,0 +1,179 @@
+//! `ds-harness merge`: shards run separately and merged give the run's per-op results exactly as
+//! one unsharded run does; a missing, duplicate, incomplete or foreign shard is refused, named.
+
+mod common;
+
+use common::{stderr, stdout, temp_dir};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn ds(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ds-harness"))
+        .args(args)
+        .env_remove("DS_HARNESS_HIP_LIB")
+        .stdin(Stdio::null())
+        .output()
+        .expect("ds-harness runs")
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Runs `ds_add*` with `--cases 24` (shard `shard` if given) into `dir`; returns the results file.
+fn run(dir: &Path, shard: Option<&str>, seed: &str) -> PathBuf {
+    let name = shard.map_or("all".to_string(), |s| s.replace('/', "of"));
+    let results = dir.join(format!("{name}.json"));
+    let mut args = vec![
+        "run".to_string(),
+        "--backend".into(),
+        "emu".into(),
+        "--op".into(),
+        "ds_add*".into(),
+        "--cases".into(),
+        "24".into(),
+        "--seed".into(),
+        seed.into(),
+        "--json".into(),
+        results.to_str().unwrap().into(),
+        "--out".into(),
+        dir.join(format!("out-{name}")).to_str().unwrap().into(),
+        "--record".into(),
+        dir.join(format!("rec-{name}")).to_str().unwrap().into(),
+    ];
+    if let Some(s) = shard {
+        args.extend(["--shard".into(), s.into()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = ds(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    results
+}
+
+#[test]
+fn two_shards_merged_equal_one_unsharded_run() {
+    let dir = temp_dir("merge");
+    let whole = run(&dir, None, "7");
+    let s1 = run(&dir, Some("1/2"), "7");
+    let s2 = run(&dir, Some("2/2"), "7");
+    let merged = dir.join("merged.json");
+    let (junit, md, rec) = (
+        dir.join("merged.xml"),
+        dir.join("merged.md"),
+        dir.join("rec-merged"),
+    );
+    // Shards in any order.
+    let out = ds(&[
+        "merge",
+        s2.to_str().unwrap(),
+        s1.to_str().unwrap(),
+        "--json",
+        merged.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+        "--recordings",
+        dir.join("rec-1of2").to_str().unwrap(),
+        "--recordings",
+        dir.join("rec-2of2").to_str().unwrap(),
+        "--record",
+        rec.to_str().unwrap(),
+    ]);
+    let so = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{so}\n{}", stderr(&out));
+    let (m, w) = (json(&merged), json(&whole));
+    assert_eq!(m["complete"], true);
+    assert_eq!(m["meta"]["shard"], Value::Null);
+    assert_eq!(m["totals"], w["totals"]);
+    // Per op, everything the unsharded run says (counts, variants, choices).
+    assert_eq!(m["ops"], w["ops"]);
+    let ops = w["ops"].as_array().unwrap().len();
+    assert!(ops >= 6, "{ops}");
+    assert!(so.contains(&format!("2 shards merged: {ops} ops")), "{so}");
+    let doc_text = std::fs::read_to_string(&junit).unwrap();
+    let doc = roxmltree::Document::parse(&doc_text).unwrap();
+    assert_eq!(
+        doc.descendants()
+            .filter(|n| n.has_tag_name("testsuite"))
+            .count(),
+        ops
+    );
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        md.starts_with("**All agree**") && !md.contains("shard"),
+        "{md}"
+    );
+    // The recordings of both shards, in one directory that replays clean, marked complete.
+    let sum = ds_harness::record::check_all(&rec).unwrap_or_else(|p| panic!("{}", p.join("\n")));
+    assert_eq!(sum.recordings, ops);
+    let status = json(&rec.join("emulated-gfx1100").join("run.json"));
+    assert_eq!(status["complete"], true);
+    assert_eq!(status["meta"]["shard"], Value::Null);
+    let listed: Vec<&str> = w["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["op"].as_str().unwrap())
+        .collect();
+    assert_eq!(status["ops_recorded"], serde_json::json!(listed));
+}
+
+#[test]
+fn a_missing_duplicate_incomplete_or_foreign_shard_is_refused_by_name() {
+    let dir = temp_dir("merge-bad");
+    let s1 = run(&dir, Some("1/3"), "7");
+    let s2 = run(&dir, Some("2/3"), "7");
+    let s3 = run(&dir, Some("3/3"), "7");
+    let refused = |files: &[&Path], want: &str| {
+        let mut args = vec!["merge"];
+        args.extend(files.iter().map(|f| f.to_str().unwrap()));
+        let out = ds(&args);
+        let e = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{e}");
+        assert!(e.contains(want), "wanted `{want}` in: {e}");
+    };
+    refused(&[&s1, &s3], "shard 2/3 is missing");
+    refused(&[&s1], "shard 2/3, shard 3/3 are missing");
+    refused(
+        &[&s1, &s2, &s1, &s3],
+        &format!("shard 1/3 is given twice: {}", s1.display()),
+    );
+
+    let mut r: Value = json(&s2);
+    r["complete"] = Value::Bool(false);
+    let cut = dir.join("cut.json");
+    std::fs::write(&cut, r.to_string()).unwrap();
+    refused(&[&s1, &cut, &s3], "shard 2/3");
+    refused(&[&s1, &cut, &s3], "is not complete");
+
+    let other_dir = dir.join("other");
+    std::fs::create_dir_all(&other_dir).unwrap();
+    let foreign = run(&other_dir, Some("2/3"), "8");
+    refused(&[&s1, &foreign, &s3], "are not shards of one run");
+    refused(&[&s1, &foreign, &s3], "seed 0x8");
+
+    let whole = run(&dir, None, "7");
+    refused(&[&whole], "not of a shard");
+    refused(&[&dir.join("nope.json")], "cannot read");
+    // The recordings of a missing shard, named too.
+    let out = ds(&[
+        "merge",
+        s1.to_str().unwrap(),
+        s2.to_str().unwrap(),
+        s3.to_str().unwrap(),
+        "--recordings",
+        dir.join("rec-1of3").to_str().unwrap(),
+        "--recordings",
+        dir.join("rec-3of3").to_str().unwrap(),
+        "--record",
+        dir.join("rec-merged").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("shard 2/3 is missing"),
+        "{}",
+        stderr(&out)
+    );
+}
