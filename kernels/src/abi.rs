@@ -81,7 +81,12 @@ pub const POISON: u32 = 0xdead_beef;
 /// The largest LDS allocation of a gfx11 workgroup, in bytes.
 pub const MAX_LDS_SIZE: u32 = 65536;
 /// Lanes per workgroup (one wave32).
-pub const WORKGROUP_SIZE: u32 = 32;
+pub const WORKGROUP_SIZE: u32 = workgroup_size(ds_reference::wave::WaveSize::Wave32);
+
+/// Work-items per workgroup for kernels in waves of `wave`: one wave per workgroup.
+pub const fn workgroup_size(wave: ds_reference::wave::WaveSize) -> u32 {
+    wave.lanes() as u32
+}
 
 /// The buffers, in kernarg order.
 pub const BUFFERS: [&str; 5] = ["lds_in", "lanes_in", "lds_out", "lanes_out", "wave_in"];

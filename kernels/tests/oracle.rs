@@ -6,12 +6,13 @@
 
 mod common;
 
+use ds_kernels::code_object::descriptor::KernelDescriptor;
 use ds_kernels::code_object::{self, CodeObject};
 use ds_kernels::generator::{generate_for, Kernel};
 use ds_kernels::isa::DsOp;
 use ds_kernels::kernel_targets;
 use ds_reference::target::Target;
-use ds_reference::wave::{FpMode, Variant};
+use ds_reference::wave::{FpMode, Variant, WaveSize};
 use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader, SectionHeader, Sym};
 use object::Endianness;
@@ -221,5 +222,98 @@ fn matches_for(mc: &std::path::PathBuf, lld: &std::path::PathBuf, t: &Target) {
         assert_eq!(a.code, k.code);
         assert_eq!(a.entry % 256, 0);
         assert_eq!(b.entry % 256, 0);
+    }
+}
+
+/// A wave64 copy of `k`: the same code, the wave64 descriptor (wave32 bit off, VGPR granules of
+/// 4). The code is still the wave32 template (the wave64 template comes with the wave size in the
+/// variant); what the test below checks is the descriptor and the metadata a wave64 kernel gets.
+fn as_wave64(mut k: Kernel) -> Kernel {
+    k.descriptor = KernelDescriptor::for_wave(&k.variant, k.vgpr_count, WaveSize::Wave64);
+    k.name.push_str("_w64");
+    k
+}
+
+#[test]
+fn wave64_descriptors_and_metadata_match_llvm_mc_wavefrontsize64_plus_ld_lld() {
+    let (Some(mc), Some(lld), Some(readelf)) = (
+        common::tool("llvm-mc-19"),
+        common::tool("ld.lld-19"),
+        common::tool("llvm-readelf-19"),
+    ) else {
+        return;
+    };
+    // VGPR counts on both sides of a wave64 granule boundary, and the FP-mode variants.
+    let ks: Vec<Kernel> = kernels()
+        .into_iter()
+        .take(4)
+        .chain(kernels().into_iter().rev().take(3))
+        .map(as_wave64)
+        .collect();
+    let dir = common::temp_dir("oracle64");
+    let (asm, obj, so) = (dir.join("k.s"), dir.join("k.o"), dir.join("k.so"));
+    let source = code_object::assembly(&ks);
+    assert!(source.contains(".amdhsa_wavefront_size32 0"));
+    std::fs::write(&asm, source).unwrap();
+    common::run(
+        &mc,
+        &[
+            "-triple=amdgcn-amd-amdhsa",
+            "-mcpu=gfx1100",
+            "-mattr=+wavefrontsize64",
+            "-filetype=obj",
+            asm.to_str().unwrap(),
+            "-o",
+            obj.to_str().unwrap(),
+        ],
+        None,
+    );
+    common::run(
+        &lld,
+        &["-shared", obj.to_str().unwrap(), "-o", so.to_str().unwrap()],
+        None,
+    );
+    let theirs_bytes = std::fs::read(&so).unwrap();
+    let ours_bytes = code_object::write(&ks);
+    let ours: CodeObject = code_object::read(&ours_bytes).unwrap();
+    let theirs: CodeObject = code_object::read(&theirs_bytes).unwrap();
+    assert_eq!(ours.metadata, theirs.metadata, "metadata keys and values");
+    for k in &ks {
+        let (a, b) = (
+            ours.kernel(&k.name).unwrap(),
+            theirs.kernel(&k.name).unwrap(),
+        );
+        let (mut da, mut db) = (a.descriptor, b.descriptor);
+        (
+            da.kernel_code_entry_byte_offset,
+            db.kernel_code_entry_byte_offset,
+        ) = (0, 0);
+        assert_eq!(
+            da.to_bytes(),
+            db.to_bytes(),
+            "{}: wave64 descriptor bytes",
+            k.name
+        );
+        assert!(!da.wave32(), "{}: the wave32 bit is off", k.name);
+        assert_eq!(da.wave_size(), WaveSize::Wave64);
+        assert_eq!(
+            da.vgpr_count(),
+            k.vgpr_count.next_multiple_of(4),
+            "{}: VGPRs in granules of 4",
+            k.name
+        );
+    }
+    for bytes in [&ours_bytes, &theirs_bytes] {
+        std::fs::write(&so, bytes).unwrap();
+        let notes = common::run(&readelf, &["--notes", so.to_str().unwrap()], None);
+        assert_eq!(
+            notes.matches(".wavefront_size: 64").count(),
+            ks.len(),
+            "readelf shows .wavefront_size 64 for every kernel:\n{notes}"
+        );
+        assert_eq!(
+            notes.matches(".max_flat_workgroup_size: 64").count(),
+            ks.len()
+        );
     }
 }
