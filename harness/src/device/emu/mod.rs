@@ -252,14 +252,23 @@ impl Device for EmuDevice {
                     .map_or(String::new(), |n| format!(", e.g. `{n}`"))
             ))
         })?;
-        if launch.workgroup_size != 32 {
-            return Err(DeviceError::Launch(format!(
-                "workgroup size {} is not one wave32; the kernels use 32",
-                launch.workgroup_size
-            )));
-        }
+        check_workgroup(&prog, launch)?;
         run_launch(&prog, launch, self.step_limit, self.threads, &self.quirks)
     }
+}
+
+/// A launch runs one wave per workgroup: its workgroup size is the kernel's wave size.
+fn check_workgroup(prog: &Program, launch: &Launch) -> Result<(), DeviceError> {
+    let wave = prog.desc.wave_size();
+    if launch.workgroup_size as usize != wave.lanes() {
+        return Err(DeviceError::Launch(format!(
+            "workgroup size {} is not one {wave}; the kernel `{}` is {wave} and runs one wave per workgroup of {}",
+            launch.workgroup_size,
+            launch.kernel,
+            wave.lanes()
+        )));
+    }
+    Ok(())
 }
 
 /// Runs every workgroup of `launch` (on the rayon pool unless `threads` is 1), then copies the
@@ -287,7 +296,8 @@ fn run_launch(
     let run_range = |wave: &mut exec::WaveState, mut range: std::ops::Range<u32>| {
         range.try_for_each(|wg| wave.run(prog, wg, KERNARG_BASE, &mem, step_limit, quirks))
     };
-    let new_wave = || exec::WaveState::new(prog.desc.vgprs, prog.desc.lds_size);
+    let new_wave =
+        || exec::WaveState::new(prog.desc.vgprs, prog.desc.lds_size, prog.desc.wave_size());
     // Below a few workgroups a task costs more than it saves. The first failing workgroup (in
     // order) is the one reported, whatever the number of threads.
     let result = if threads <= 1 || groups < 16 {
