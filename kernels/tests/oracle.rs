@@ -6,9 +6,8 @@
 
 mod common;
 
-use ds_kernels::code_object::descriptor::KernelDescriptor;
 use ds_kernels::code_object::{self, CodeObject};
-use ds_kernels::generator::{generate_for, Kernel};
+use ds_kernels::generator::{generate_for, generate_wave, Kernel};
 use ds_kernels::isa::DsOp;
 use ds_kernels::kernel_targets;
 use ds_reference::target::Target;
@@ -225,34 +224,41 @@ fn matches_for(mc: &std::path::PathBuf, lld: &std::path::PathBuf, t: &Target) {
     }
 }
 
-/// A wave64 copy of `k`: the same code, the wave64 descriptor (wave32 bit off, VGPR granules of
-/// 4). The code is still the wave32 template (the wave64 template comes with the wave size in the
-/// variant); what the test below checks is the descriptor and the metadata a wave64 kernel gets.
-fn as_wave64(mut k: Kernel) -> Kernel {
-    k.descriptor = KernelDescriptor::for_wave(&k.variant, k.vgpr_count, WaveSize::Wave64);
-    k.name.push_str("_w64");
-    k
+/// The wave64 kernels: every runnable gfx11 op with the tool tests' variant, and the variants that
+/// move the descriptor's FP mode and LDS size bits (LDS sizes of 4, 132 and 65536 also take the
+/// 256-byte copy rounds' partial tail under exec_lo/exec_hi).
+fn wave64_kernels() -> Vec<Kernel> {
+    let mut ks: Vec<Kernel> = ds_kernels::isa::runnable_ops()
+        .filter(|op| {
+            op.info()
+                .in_generation(ds_reference::isa::Generation::Gfx11)
+        })
+        .map(|op| generate_wave(&common::variant(op), WaveSize::Wave64).unwrap())
+        .collect();
+    ks.extend(
+        kernels(ds_reference::target::DEFAULT)
+            .into_iter()
+            .rev()
+            .take(3)
+            .map(|k| generate_wave(&k.variant, WaveSize::Wave64).unwrap()),
+    );
+    ks
 }
 
 #[test]
-fn wave64_descriptors_and_metadata_match_llvm_mc_wavefrontsize64_plus_ld_lld() {
-    let (Some(mc), Some(lld), Some(readelf)) = (
+fn wave64_kernels_match_llvm_mc_wavefrontsize64_plus_ld_lld_and_llvm_objdump() {
+    let (Some(mc), Some(lld), Some(readelf), Some(objdump)) = (
         common::tool("llvm-mc-19"),
         common::tool("ld.lld-19"),
         common::tool("llvm-readelf-19"),
+        common::tool("llvm-objdump-19"),
     ) else {
         return;
     };
-    // VGPR counts on both sides of a wave64 granule boundary, and the FP-mode variants.
-    let ks: Vec<Kernel> = kernels()
-        .into_iter()
-        .take(4)
-        .chain(kernels().into_iter().rev().take(3))
-        .map(as_wave64)
-        .collect();
+    let ks = wave64_kernels();
     let dir = common::temp_dir("oracle64");
     let (asm, obj, so) = (dir.join("k.s"), dir.join("k.o"), dir.join("k.so"));
-    let source = code_object::assembly(&ks);
+    let source = code_object::assembly(ds_reference::target::DEFAULT, &ks);
     assert!(source.contains(".amdhsa_wavefront_size32 0"));
     std::fs::write(&asm, source).unwrap();
     common::run(
@@ -274,7 +280,7 @@ fn wave64_descriptors_and_metadata_match_llvm_mc_wavefrontsize64_plus_ld_lld() {
         None,
     );
     let theirs_bytes = std::fs::read(&so).unwrap();
-    let ours_bytes = code_object::write(&ks);
+    let ours_bytes = code_object::write(ds_reference::target::DEFAULT, &ks);
     let ours: CodeObject = code_object::read(&ours_bytes).unwrap();
     let theirs: CodeObject = code_object::read(&theirs_bytes).unwrap();
     assert_eq!(ours.metadata, theirs.metadata, "metadata keys and values");
@@ -302,7 +308,13 @@ fn wave64_descriptors_and_metadata_match_llvm_mc_wavefrontsize64_plus_ld_lld() {
             "{}: VGPRs in granules of 4",
             k.name
         );
+        assert_eq!(
+            a.code, b.code,
+            "{}: llvm-mc assembles our listing to our bytes",
+            k.name
+        );
     }
+    // llvm-readelf: .wavefront_size 64 and workgroups of 64, in both files.
     for bytes in [&ours_bytes, &theirs_bytes] {
         std::fs::write(&so, bytes).unwrap();
         let notes = common::run(&readelf, &["--notes", so.to_str().unwrap()], None);
@@ -315,5 +327,45 @@ fn wave64_descriptors_and_metadata_match_llvm_mc_wavefrontsize64_plus_ld_lld() {
             notes.matches(".max_flat_workgroup_size: 64").count(),
             ks.len()
         );
+    }
+    // llvm-objdump (wave64): every kernel disassembles to our listing, line for line.
+    std::fs::write(&so, &ours_bytes).unwrap();
+    let out = common::run(
+        &objdump,
+        &[
+            "-d",
+            "--mcpu=gfx1100",
+            "--mattr=+wavefrontsize64",
+            so.to_str().unwrap(),
+        ],
+        None,
+    );
+    let mut by_symbol = std::collections::HashMap::<String, Vec<String>>::new();
+    let mut current = None;
+    for line in out.lines() {
+        if let Some(name) = line
+            .strip_suffix(">:")
+            .and_then(|l| l.split_once(" <"))
+            .map(|(_, n)| n)
+        {
+            current = Some(name.to_string());
+            by_symbol.insert(name.to_string(), Vec::new());
+        } else if let (Some(name), Some(text)) = (&current, line.strip_prefix('\t')) {
+            let text = text.split("//").next().unwrap().trim().to_string();
+            by_symbol.get_mut(name).unwrap().push(text);
+        }
+    }
+    for k in &ks {
+        let got = &by_symbol[&k.name];
+        let listing = k.listing();
+        let lines: Vec<&str> = listing.lines().collect();
+        assert_eq!(&got[..lines.len()], &lines[..], "{}", k.name);
+        assert!(
+            got[lines.len()..].iter().all(|l| l == "s_code_end"),
+            "{}",
+            k.name
+        );
+        assert!(listing.contains("s_mov_b64 exec, -1"), "{}", k.name);
+        assert!(listing.contains("s_mov_b32 exec_hi, s19"), "{}", k.name);
     }
 }

@@ -118,6 +118,15 @@ impl From<&Wave> for WideWave {
     }
 }
 
+/// One run of a variant on a wave of either size: the initial LDS image and the wave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WideCase {
+    /// The LDS image before the instruction.
+    pub lds: Lds,
+    /// EXEC, M0 and the lanes' registers.
+    pub wave: WideWave,
+}
+
 /// What the instruction left: the LDS image and every lane's vdst and addr.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WideOutcome {

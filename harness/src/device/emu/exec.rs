@@ -12,7 +12,7 @@ use ds_kernels::inst::{
     GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
     Vop3Op, VopcOp,
 };
-use ds_reference::isa::{DsInst, Field};
+use ds_reference::isa::{DsInst, Family, Field};
 use ds_reference::model;
 use ds_reference::model::wide::{execute_wide, WideWave};
 use ds_reference::wave::{Lane, Lds, Wave, WaveSize, LANES};
@@ -643,7 +643,27 @@ impl WaveState {
         let exec = self.live_exec();
         let wave = WideWave::new(self.size, exec, self.m0, lanes).map_err(|e| e.to_string())?;
         let mode = prog.desc.mode;
-        let mut out = if quirks.descending_lanes == Some(inst.op) && info.per_lane_lds() {
+        let mut out = if quirks.bpermute_lower_half && info.family == Family::Bpermute {
+            // The broken device: every lane reads DATA0 of lane (ADDR + offset)[6:2], lower half.
+            let offset = u16::from(inst.offset0) | u16::from(inst.offset1) << 8;
+            let mut vdst: Vec<[u32; 4]> = wave.lanes().iter().map(|l| l.vdst).collect();
+            for (i, d) in vdst.iter_mut().enumerate() {
+                if exec >> i & 1 == 1 {
+                    let j = model::lanes::lane_of(wave.lanes()[i].addr, offset);
+                    d[0] = if exec >> j & 1 == 1 {
+                        wave.lanes()[j].data0[0]
+                    } else {
+                        0
+                    };
+                }
+            }
+            let addr = wave.lanes().iter().map(|l| l.addr).collect();
+            model::wide::WideOutcome {
+                lds: self.lds.clone(),
+                vdst,
+                addr,
+            }
+        } else if quirks.descending_lanes == Some(inst.op) && info.per_lane_lds() {
             // One lane at a time, highest first: same-address lanes resolve the other way round.
             let mut lds = self.lds.clone();
             let mut vdst: Vec<[u32; 4]> = wave.lanes().iter().map(|l| l.vdst).collect();

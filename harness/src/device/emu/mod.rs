@@ -45,6 +45,10 @@ pub struct Quirks {
     /// A legal alternative: this op's active lanes execute highest lane first (hardware may
     /// serialise lanes of one instruction that hit one address in any order).
     pub descending_lanes: Option<DsOp>,
+    /// A broken wave64 device: `ds_bpermute_b32` in wave64 reads lane `(ADDR + offset)[6:2]` of
+    /// the lower half for every lane (a wave64 run as wave32: the upper half reads the other way
+    /// round from ASSUMPTIONS.md W1).
+    pub bpermute_lower_half: bool,
 }
 
 /// One decoded position of the code: an instruction start, or why there is none.
@@ -181,6 +185,13 @@ impl EmuDevice {
     /// choice than the model (for tests of the legal-outcome check).
     pub fn with_descending_lanes(mut self, op: DsOp) -> EmuDevice {
         self.quirks.descending_lanes = Some(op);
+        self
+    }
+
+    /// Makes wave64 `ds_bpermute_b32` read the lower half for the upper half's lanes too (see
+    /// [`Quirks::bpermute_lower_half`]): a broken device the wave64 run must catch.
+    pub fn with_bpermute_lower_half(mut self) -> EmuDevice {
+        self.quirks.bpermute_lower_half = true;
         self
     }
 
