@@ -12,6 +12,7 @@ use ds_kernels::generator::generate_wave;
 use ds_reference::isa::{runnable_ops, DsOp, Generation};
 use ds_reference::model::snapshot::snapshot_corpus;
 use ds_reference::model::wide::{execute_wide, WideCase, WideOutcome, WideWave};
+use ds_reference::target::{Target, DEFAULT};
 use ds_reference::wave::{Case, Lane, Variant, WaveSize};
 
 const W64: WaveSize = WaveSize::Wave64;
@@ -61,7 +62,7 @@ fn first_difference(got: &WideOutcome, want: &WideOutcome) -> Option<String> {
 }
 
 /// Runs every op's widened corpus on `dev`; returns (cases run, disagreements as text).
-fn run_all(dev: &mut dyn Device, ops: &[DsOp]) -> (usize, Vec<String>) {
+fn run_all(dev: &mut dyn Device, target: &Target, ops: &[DsOp]) -> (usize, Vec<String>) {
     let mut work: Vec<(Variant, Vec<(String, WideCase)>)> = Vec::new();
     for &op in ops {
         for (name, v, c) in snapshot_corpus(op) {
@@ -77,7 +78,9 @@ fn run_all(dev: &mut dyn Device, ops: &[DsOp]) -> (usize, Vec<String>) {
         .iter()
         .map(|(v, _)| generate_wave(v, W64).expect("a wave64 kernel"))
         .collect();
-    let module = dev.load(&code_object::write(&kernels)).expect("loads");
+    let module = dev
+        .load(&code_object::write(target, &kernels))
+        .expect("loads");
     let (mut count, mut bad) = (0, Vec::new());
     for (v, cases) in &work {
         let wide: Vec<WideCase> = cases.iter().map(|(_, c)| c.clone()).collect();
@@ -101,15 +104,19 @@ fn every_runnable_op_in_wave64_on_emu_agrees_with_the_model() {
     let ops: Vec<DsOp> = runnable_ops()
         .filter(|op| op.info().in_generation(Generation::Gfx11))
         .collect();
-    let (count, bad) = run_all(&mut EmuDevice::new(), &ops);
-    assert!(
-        bad.is_empty(),
-        "{} disagreements:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
-    assert!(count > 1000, "{count} wave64 cases ran");
-    eprintln!("{} ops, {count} wave64 cases agree", ops.len());
+    // Every gfx11 target the kernels are built for: each lists wave64 in the target table.
+    for t in ds_kernels::kernel_targets().filter(|t| t.generation == Generation::Gfx11) {
+        assert!(t.wave_sizes.contains(&64), "{t}");
+        let (count, bad) = run_all(&mut EmuDevice::for_target(t), t, &ops);
+        assert!(
+            bad.is_empty(),
+            "{t}: {} disagreements:\n{}",
+            bad.len(),
+            bad.join("\n")
+        );
+        assert!(count > 1000, "{count} wave64 cases ran");
+        eprintln!("{t}: {} ops, {count} wave64 cases agree", ops.len());
+    }
 }
 
 #[test]
@@ -117,7 +124,11 @@ fn a_device_whose_bpermute_reads_the_other_half_is_caught_with_the_lane_named() 
     // The mutant: in wave64 every lane's bpermute reads the lower half (a wave64 run as wave32),
     // so upper lanes read the other way round from ASSUMPTIONS.md W1.
     let op = DsOp::BpermuteB32;
-    let (count, bad) = run_all(&mut EmuDevice::new().with_bpermute_lower_half(), &[op]);
+    let (count, bad) = run_all(
+        &mut EmuDevice::new().with_bpermute_lower_half(),
+        DEFAULT,
+        &[op],
+    );
     assert!(
         !bad.is_empty(),
         "the mutant went unnoticed in {count} cases"
@@ -141,6 +152,6 @@ fn a_device_whose_bpermute_reads_the_other_half_is_caught_with_the_lane_named() 
     );
     eprintln!("caught in {} of {count} cases, e.g. {}", bad.len(), bad[0]);
     // The same device with the model's rule passes (the test is not vacuous the other way).
-    let (_, clean) = run_all(&mut EmuDevice::new(), &[op]);
+    let (_, clean) = run_all(&mut EmuDevice::new(), DEFAULT, &[op]);
     assert!(clean.is_empty(), "{}", clean.join("\n"));
 }

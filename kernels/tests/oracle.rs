@@ -245,6 +245,7 @@ fn wave64_kernels() -> Vec<Kernel> {
     ks
 }
 
+/// Every gfx11 target the kernels are built for (all of them list wave64 in the target table).
 #[test]
 fn wave64_kernels_match_llvm_mc_wavefrontsize64_plus_ld_lld_and_llvm_objdump() {
     let (Some(mc), Some(lld), Some(readelf), Some(objdump)) = (
@@ -256,16 +257,31 @@ fn wave64_kernels_match_llvm_mc_wavefrontsize64_plus_ld_lld_and_llvm_objdump() {
         return;
     };
     let ks = wave64_kernels();
+    let mut targets = 0;
+    for t in kernel_targets().filter(|t| t.generation == ds_reference::isa::Generation::Gfx11) {
+        assert!(t.wave_sizes.contains(&64), "{t} runs wave64");
+        wave64_for(t, &ks, [&mc, &lld, &readelf, &objdump]);
+        targets += 1;
+    }
+    assert!(targets >= 1);
+}
+
+fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::path::PathBuf; 4]) {
     let dir = common::temp_dir("oracle64");
-    let (asm, obj, so) = (dir.join("k.s"), dir.join("k.o"), dir.join("k.so"));
-    let source = code_object::assembly(ds_reference::target::DEFAULT, &ks);
+    let (asm, obj, so) = (
+        dir.join(format!("{t}.s")),
+        dir.join(format!("{t}.o")),
+        dir.join(format!("{t}.so")),
+    );
+    let mcpu = format!("-mcpu={t}");
+    let source = code_object::assembly(t, ks);
     assert!(source.contains(".amdhsa_wavefront_size32 0"));
     std::fs::write(&asm, source).unwrap();
     common::run(
         &mc,
         &[
             "-triple=amdgcn-amd-amdhsa",
-            "-mcpu=gfx1100",
+            &mcpu,
             "-mattr=+wavefrontsize64",
             "-filetype=obj",
             asm.to_str().unwrap(),
@@ -280,11 +296,14 @@ fn wave64_kernels_match_llvm_mc_wavefrontsize64_plus_ld_lld_and_llvm_objdump() {
         None,
     );
     let theirs_bytes = std::fs::read(&so).unwrap();
-    let ours_bytes = code_object::write(ds_reference::target::DEFAULT, &ks);
+    let ours_bytes = code_object::write(t, ks);
     let ours: CodeObject = code_object::read(&ours_bytes).unwrap();
     let theirs: CodeObject = code_object::read(&theirs_bytes).unwrap();
-    assert_eq!(ours.metadata, theirs.metadata, "metadata keys and values");
-    for k in &ks {
+    assert_eq!(
+        ours.metadata, theirs.metadata,
+        "{t}: metadata keys and values"
+    );
+    for k in ks {
         let (a, b) = (
             ours.kernel(&k.name).unwrap(),
             theirs.kernel(&k.name).unwrap(),
@@ -334,7 +353,7 @@ fn wave64_kernels_match_llvm_mc_wavefrontsize64_plus_ld_lld_and_llvm_objdump() {
         &objdump,
         &[
             "-d",
-            "--mcpu=gfx1100",
+            &format!("--mcpu={t}"),
             "--mattr=+wavefrontsize64",
             so.to_str().unwrap(),
         ],
@@ -355,7 +374,7 @@ fn wave64_kernels_match_llvm_mc_wavefrontsize64_plus_ld_lld_and_llvm_objdump() {
             by_symbol.get_mut(name).unwrap().push(text);
         }
     }
-    for k in &ks {
+    for k in ks {
         let got = &by_symbol[&k.name];
         let listing = k.listing();
         let lines: Vec<&str> = listing.lines().collect();
