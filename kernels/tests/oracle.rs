@@ -278,7 +278,7 @@ fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::pat
     assert!(source.contains(".amdhsa_wavefront_size32 0"));
     std::fs::write(&asm, source).unwrap();
     common::run(
-        &mc,
+        mc,
         &[
             "-triple=amdgcn-amd-amdhsa",
             &mcpu,
@@ -291,7 +291,7 @@ fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::pat
         None,
     );
     common::run(
-        &lld,
+        lld,
         &["-shared", obj.to_str().unwrap(), "-o", so.to_str().unwrap()],
         None,
     );
@@ -336,7 +336,7 @@ fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::pat
     // llvm-readelf: .wavefront_size 64 and workgroups of 64, in both files.
     for bytes in [&ours_bytes, &theirs_bytes] {
         std::fs::write(&so, bytes).unwrap();
-        let notes = common::run(&readelf, &["--notes", so.to_str().unwrap()], None);
+        let notes = common::run(readelf, &["--notes", so.to_str().unwrap()], None);
         assert_eq!(
             notes.matches(".wavefront_size: 64").count(),
             ks.len(),
@@ -350,7 +350,7 @@ fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::pat
     // llvm-objdump (wave64): every kernel disassembles to our listing, line for line.
     std::fs::write(&so, &ours_bytes).unwrap();
     let out = common::run(
-        &objdump,
+        objdump,
         &[
             "-d",
             &format!("--mcpu={t}"),
