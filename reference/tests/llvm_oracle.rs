@@ -8,14 +8,16 @@
 
 mod common;
 
+use common::both::Both;
 use common::{
     bytes_line, legalize, llvm_mc, mc_assemble, mc_disassemble, offsets, report, same_swizzle,
-    spell, spellings, vectors, CANONICAL, REG_PATTERNS,
+    vectors, REG_PATTERNS,
 };
 use ds_reference::isa::encode::{field_shift, DecodeError};
 use ds_reference::isa::syntax::{llvm_mc_line, parse};
-use ds_reference::isa::{DsInst, DsOp, Field, Gds, OffsetForm, DS_OPS};
+use ds_reference::isa::{DsInst, DsOp, Field, Gds, Generation, OffsetForm, DS_OPS};
 use std::collections::HashSet;
+use std::path::PathBuf;
 
 /// Every op x register pattern x offset x gds (where the op allows the choice), deduplicated.
 fn cases() -> Vec<DsInst> {
@@ -36,80 +38,34 @@ fn cases() -> Vec<DsInst> {
     out
 }
 
+/// The oracle for gfx11, on the default target.
+fn both(mc: &PathBuf) -> Both<'_> {
+    Both {
+        mc,
+        gen: Generation::Gfx11,
+        cpu: ds_reference::target::DEFAULT.name,
+        label: "",
+    }
+}
+
 #[test]
 fn every_op_assembles_as_llvm_mc_does() {
     let Some(mc) = llvm_mc() else { return };
     let cases = cases();
-    let mut lines: Vec<(String, DsInst)> = Vec::new();
-    for inst in &cases {
-        lines.push((inst.to_string(), *inst));
-        if inst.info().offset != OffsetForm::Swizzle {
-            // (Swizzle offsets are spelled as numbers; Display prints LLVM's macros.)
-            assert_eq!(
-                spell(inst, CANONICAL),
-                inst.to_string(),
-                "spell(CANONICAL) is Display"
-            );
-        }
-        for s in spellings(inst) {
-            lines.push((spell(inst, s), *inst));
-        }
-    }
-    let texts: Vec<String> = lines.iter().map(|(t, _)| t.clone()).collect();
-    let theirs = mc_assemble(&mc, &texts);
-    let mut bad = Vec::new();
-    for ((text, inst), theirs) in lines.iter().zip(&theirs) {
-        let ours = parse(text).map_err(|e| e.to_string()).and_then(|parsed| {
-            if parsed != *inst && !same_swizzle(&parsed, inst) {
-                return Err(format!("parsed as {parsed:?}"));
-            }
-            llvm_mc_line(&parsed).map_err(|e| e.to_string())
-        });
-        match (&ours, theirs) {
-            (Ok(o), Ok(t)) if o == t => {}
-            _ => bad.push(format!(
-                "`{text}`\n    llvm-mc: {theirs:?}\n    ours:    {ours:?}"
-            )),
-        }
-    }
+    let lines = both(&mc).assemble(&cases);
     let ops: HashSet<DsOp> = cases.iter().map(|i| i.op).collect();
     assert_eq!(ops.len(), DS_OPS.len(), "every op is tried");
     println!(
-        "assembler: {} instructions over {} ops, {} lines",
+        "assembler: {} instructions over {} ops, {lines} lines",
         cases.len(),
         ops.len(),
-        lines.len()
-    );
-    report(
-        "assembler (text -> bytes)",
-        lines.len() - bad.len(),
-        lines.len(),
-        &bad,
     );
 }
 
 #[test]
 fn every_op_disassembles_as_llvm_mc_does() {
     let Some(mc) = llvm_mc() else { return };
-    let cases = cases();
-    let words: Vec<[u8; 8]> = cases.iter().map(|i| i.to_bytes().expect("legal")).collect();
-    let theirs = mc_disassemble(&mc, &words);
-    let mut bad = Vec::new();
-    for ((inst, word), theirs) in cases.iter().zip(&words).zip(&theirs) {
-        let ours = DsInst::from_bytes(*word).map(|i| i.to_string());
-        if ours.as_ref().ok() != theirs.as_ref() || ours.as_ref().ok() != Some(&inst.to_string()) {
-            bad.push(format!(
-                "{}\n    llvm-mc: {theirs:?}\n    ours:    {ours:?}",
-                bytes_line(word)
-            ));
-        }
-    }
-    report(
-        "disassembler (bytes -> text)",
-        words.len() - bad.len(),
-        words.len(),
-        &bad,
-    );
+    both(&mc).disassemble(&cases());
 }
 
 #[test]
@@ -298,23 +254,7 @@ const BAD_LINES: &[&str] = &[
 #[test]
 fn bad_lines_are_rejected_by_both() {
     let Some(mc) = llvm_mc() else { return };
-    let lines: Vec<String> = BAD_LINES.iter().map(ToString::to_string).collect();
-    let theirs = mc_assemble(&mc, &lines);
-    let mut bad = Vec::new();
-    for (line, theirs) in lines.iter().zip(&theirs) {
-        let ours = parse(line);
-        if theirs.is_ok() || ours.is_ok() {
-            bad.push(format!(
-                "`{line}`\n    llvm-mc: {theirs:?}\n    ours:    {ours:?}"
-            ));
-        }
-    }
-    report(
-        "bad lines rejected by both",
-        lines.len() - bad.len(),
-        lines.len(),
-        &bad,
-    );
+    both(&mc).reject_lines(BAD_LINES);
 }
 
 /// Encodings both must refuse: each unused register field non-zero, each tuple one past v255,
@@ -376,25 +316,7 @@ fn invalid_words() -> Vec<(String, u64)> {
 #[test]
 fn invalid_encodings_are_rejected_by_both() {
     let Some(mc) = llvm_mc() else { return };
-    let cases = invalid_words();
-    let words: Vec<[u8; 8]> = cases.iter().map(|(_, w)| w.to_le_bytes()).collect();
-    let theirs = mc_disassemble(&mc, &words);
-    let mut bad = Vec::new();
-    for ((why, word), theirs) in cases.iter().zip(&theirs) {
-        let ours = DsInst::decode(*word);
-        if theirs.is_some() || ours.is_ok() {
-            bad.push(format!(
-                "{why} {}: llvm-mc {theirs:?}, ours {ours:?}",
-                bytes_line(&word.to_le_bytes())
-            ));
-        }
-    }
-    report(
-        "invalid encodings rejected by both",
-        cases.len() - bad.len(),
-        cases.len(),
-        &bad,
-    );
+    both(&mc).reject_words(&invalid_words());
 }
 
 /// The one deliberate divergence: LLVM 19 ignores reserved bit 16 and prints the instruction as

@@ -8,14 +8,16 @@
 
 mod common;
 
+use common::both::Both;
 use common::{
-    bytes_line, legalize_in, llvm_mc, mc_assemble_for, mc_disassemble_for, offsets, report,
-    same_swizzle, spell, spellings, vectors_in, CANONICAL, REG_PATTERNS,
+    legalize_in, llvm_mc, mc_assemble_for, mc_disassemble_for, offsets, report, spell, vectors_in,
+    CANONICAL, REG_PATTERNS,
 };
 use ds_reference::isa::encode::{DecodeError, InstError};
-use ds_reference::isa::syntax::{llvm_mc_line_in, parse_in};
+use ds_reference::isa::syntax::parse_in;
 use ds_reference::isa::{DsInst, DsOp, Field, Generation, OffsetForm, Oracle, DS_TABLE};
 use std::collections::HashSet;
+use std::path::PathBuf;
 
 const GEN: Generation = Generation::Gfx12;
 const CPU: &str = "gfx1200";
@@ -49,77 +51,33 @@ fn llvm_19_knows_119_gfx12_ds_ops() {
     assert_eq!(llvm19_ops().len(), 119);
 }
 
+fn both(mc: &PathBuf) -> Both<'_> {
+    Both {
+        mc,
+        gen: GEN,
+        cpu: CPU,
+        label: "gfx12 ",
+    }
+}
+
 #[test]
 fn every_gfx12_op_assembles_as_llvm_mc_does() {
     let Some(mc) = llvm_mc() else { return };
     let cases = cases();
-    let mut lines: Vec<(String, DsInst)> = Vec::new();
-    for inst in &cases {
-        lines.push((inst.to_string(), *inst));
-        for s in spellings(inst) {
-            lines.push((spell(inst, s), *inst));
-        }
-    }
-    let texts: Vec<String> = lines.iter().map(|(t, _)| t.clone()).collect();
-    let theirs = mc_assemble_for(&mc, CPU, &texts);
-    let mut bad = Vec::new();
-    for ((text, inst), theirs) in lines.iter().zip(&theirs) {
-        let ours = parse_in(GEN, text)
-            .map_err(|e| e.to_string())
-            .and_then(|parsed| {
-                if parsed != *inst && !same_swizzle(&parsed, inst) {
-                    return Err(format!("parsed as {parsed:?}"));
-                }
-                llvm_mc_line_in(GEN, &parsed).map_err(|e| e.to_string())
-            });
-        match (&ours, theirs) {
-            (Ok(o), Ok(t)) if o == t => {}
-            _ => bad.push(format!(
-                "`{text}`\n    llvm-mc: {theirs:?}\n    ours:    {ours:?}"
-            )),
-        }
-    }
+    let lines = both(&mc).assemble(&cases);
     let ops: HashSet<DsOp> = cases.iter().map(|i| i.op).collect();
     assert_eq!(ops.len(), 119, "every LLVM-19-known gfx12 op is tried");
     println!(
-        "gfx12 assembler: {} instructions over {} ops, {} lines",
+        "gfx12 assembler: {} instructions over {} ops, {lines} lines",
         cases.len(),
         ops.len(),
-        lines.len()
-    );
-    report(
-        "gfx12 assembler (text -> bytes)",
-        lines.len() - bad.len(),
-        lines.len(),
-        &bad,
     );
 }
 
 #[test]
 fn every_gfx12_op_disassembles_as_llvm_mc_does() {
     let Some(mc) = llvm_mc() else { return };
-    let cases = cases();
-    let words: Vec<[u8; 8]> = cases
-        .iter()
-        .map(|i| i.to_bytes_in(GEN).expect("legal"))
-        .collect();
-    let theirs = mc_disassemble_for(&mc, CPU, &words);
-    let mut bad = Vec::new();
-    for ((inst, word), theirs) in cases.iter().zip(&words).zip(&theirs) {
-        let ours = DsInst::from_bytes_in(GEN, *word).map(|i| i.to_string());
-        if ours.as_ref().ok() != theirs.as_ref() || ours.as_ref().ok() != Some(&inst.to_string()) {
-            bad.push(format!(
-                "{}\n    llvm-mc: {theirs:?}\n    ours:    {ours:?}",
-                bytes_line(word)
-            ));
-        }
-    }
-    report(
-        "gfx12 disassembler (bytes -> text)",
-        words.len() - bad.len(),
-        words.len(),
-        &bad,
-    );
+    both(&mc).disassemble(&cases());
 }
 
 /// Every opcode with zero fields, and with the old gds bit set: both accept the same words.
@@ -201,21 +159,7 @@ fn invalid_gfx12_encodings_are_rejected_by_both() {
             cases.push((format!("{} with offset 1", row.name), word | 1));
         }
     }
-    let words: Vec<[u8; 8]> = cases.iter().map(|(_, w)| w.to_le_bytes()).collect();
-    let theirs = mc_disassemble_for(&mc, CPU, &words);
-    let mut bad = Vec::new();
-    for ((why, word), theirs) in cases.iter().zip(&theirs) {
-        let ours = DsInst::decode_in(GEN, *word);
-        if theirs.is_some() || ours.is_ok() {
-            bad.push(format!("{why}: llvm-mc {theirs:?}, ours {ours:?}"));
-        }
-    }
-    report(
-        "gfx12 invalid encodings rejected by both",
-        cases.len() - bad.len(),
-        cases.len(),
-        &bad,
-    );
+    both(&mc).reject_words(&cases);
 }
 
 /// Lines both refuse on gfx12: gds anywhere, the removed ops, and the usual operand errors.
@@ -240,23 +184,7 @@ const BAD_LINES: &[&str] = &[
 #[test]
 fn bad_gfx12_lines_are_rejected_by_both() {
     let Some(mc) = llvm_mc() else { return };
-    let lines: Vec<String> = BAD_LINES.iter().map(ToString::to_string).collect();
-    let theirs = mc_assemble_for(&mc, CPU, &lines);
-    let mut bad = Vec::new();
-    for (line, theirs) in lines.iter().zip(&theirs) {
-        let ours = parse_in(GEN, line);
-        if theirs.is_ok() || ours.is_ok() {
-            bad.push(format!(
-                "`{line}`\n    llvm-mc: {theirs:?}\n    ours:    {ours:?}"
-            ));
-        }
-    }
-    report(
-        "gfx12 bad lines rejected by both",
-        lines.len() - bad.len(),
-        lines.len(),
-        &bad,
-    );
+    both(&mc).reject_lines(BAD_LINES);
 }
 
 /// The ops newer than LLVM 19: LLVM 19 rejects their text and their words, and their opcodes are

@@ -6,6 +6,8 @@
 //! under `CI=true`, where a missing tool is a failure: CI installs it, so its absence is a bug.
 #![allow(dead_code)] // Each test binary uses its own subset.
 
+pub mod both;
+
 use ds_reference::isa::{DsInst, DsOp, Field, Gds, Generation, OffsetForm};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
