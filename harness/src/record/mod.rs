@@ -127,7 +127,7 @@ pub fn dir_name(info: &DeviceInfo) -> String {
         {
             info.target.name.to_string()
         }
-        Backend::Exec => format!("emulated-exec-{}", slug(&info.name)),
+        Backend::Exec => format!("emulated-exec-{}-{}", slug(&info.name), info.target),
     }
 }
 
@@ -372,7 +372,11 @@ fn check_dir_provenance(r: Recording) -> Result<Recording, RecordError> {
     let target = r.target().name;
     let named_for = dir == target
         || dir.strip_prefix("emulated-").is_some_and(|rest| {
-            rest == target || rest.strip_prefix("hip-standin-") == Some(target)
+            rest == target
+                || rest.strip_prefix("hip-standin-") == Some(target)
+                || rest
+                    .strip_prefix("exec-")
+                    .is_some_and(|r| r.ends_with(&format!("-{target}")))
         });
     if !named_for {
         return Err(RecordError::Provenance {
@@ -380,7 +384,7 @@ fn check_dir_provenance(r: Recording) -> Result<Recording, RecordError> {
             what: format!(
                 "a recording made on {target} lies under `{dir}`: recordings live under the \
                  directory of their target (`{target}`, or `emulated-{target}` for the emulated \
-                 device)"
+                 device, `emulated-exec-<device>-{target}` for an external one)"
             ),
         });
     }
