@@ -120,7 +120,7 @@ pub enum Response {
         id: u64,
         /// The protocol version the device speaks.
         protocol: u32,
-        /// The device's name, e.g. "my-emulator on gfx1100" or a GPU's marketing name.
+        /// The device's name, e.g. "my-emulator (RDNA3)" or a GPU's marketing name.
         device: String,
         /// The target whose code objects it runs, e.g. the gfx arch name.
         target: String,
