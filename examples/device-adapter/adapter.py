@@ -11,7 +11,8 @@ What it shows (docs/device-protocol.md has every message):
     instruction lengths by this file's small decoder, DS instructions named by `ds-harness disasm`
     (so no opcode is written here);
   * the `unsupported` error, with the instruction's offset and bytes, for every kernel that holds
-    a DS instruction other than ds_load_b32 / ds_store_b32.
+    a DS instruction other than ds_load_b32 / ds_store_b32, and for kernels whose instruction
+    under test has operands sharing a register (that needs a real register file).
 
 It does NOT run the code object as an emulator would: for the kernels it supports, it applies the
 one DS instruction under test to the launch's buffers as ds-harness's kernel ABI lays them out
@@ -30,11 +31,12 @@ import sys
 
 PROTOCOL = 1
 SUPPORTED = ("ds_load_b32", "ds_store_b32")
-# The ABI (kernels/src/abi.rs): bytes per lane record and the offsets in them.
+# The ABI (kernels/src/abi.rs): the offsets in a lane's records (the records' sizes are taken
+# from the buffers' sizes).
 LANES = 32
-LANE_IN_BYTES, LANE_OUT_BYTES, WAVE_IN_BYTES = 64, 32, 8
+WAVE_IN_BYTES = 8
 LANE_IN_ADDR, LANE_IN_DATA0, LANE_IN_VDST = 0, 16, 48
-LANE_OUT_VDST, LANE_OUT_ADDR = 0, 16
+LANE_OUT_VDST, LANE_OUT_ADDR, LANE_OUT_DATA0 = 0, 16, 32
 
 
 def log(*args):
@@ -136,8 +138,9 @@ class Kernel:
         off, raw = ds[len(ds) // 2]
         self.op = texts[len(ds) // 2].split()[0]
         self.offset = raw[0] | raw[1] << 8
-        self.addr_reg, self.vdst_reg = raw[4], raw[7]
-        if self.op == "ds_load_b32" and self.addr_reg == self.vdst_reg:
+        # Operands sharing a register (addr = vdst, addr = data0) need a real register file.
+        regs = (raw[4], raw[7]) if self.op == "ds_load_b32" else (raw[4], raw[5])
+        if regs[0] == regs[1]:
             self.unsupported = ("register aliasing is not supported by this adapter", off, raw)
 
 
@@ -147,12 +150,14 @@ def run_kernel(k, workgroups, buffers):
     lds_in, lanes_in, wave_in = by_name["lds_in"], by_name["lanes_in"], by_name["wave_in"]
     lds_out, lanes_out = by_name["lds_out"], by_name["lanes_out"]
     size = len(lds_in) // workgroups
+    lane_in_bytes = len(lanes_in) // (workgroups * LANES)
+    lane_out_bytes = len(lanes_out) // (workgroups * LANES)
     for c in range(workgroups):
         lds = bytearray(lds_in[c * size:(c + 1) * size])
         exec_mask, _m0 = struct.unpack_from("<II", wave_in, c * WAVE_IN_BYTES)
         for lane in range(LANES):
-            rin = c * LANES * LANE_IN_BYTES + lane * LANE_IN_BYTES
-            rout = c * LANES * LANE_OUT_BYTES + lane * LANE_OUT_BYTES
+            rin = (c * LANES + lane) * lane_in_bytes
+            rout = (c * LANES + lane) * lane_out_bytes
             (addr,) = struct.unpack_from("<I", lanes_in, rin + LANE_IN_ADDR)
             vdst = list(struct.unpack_from("<4I", lanes_in, rin + LANE_IN_VDST))
             if exec_mask >> lane & 1:
@@ -166,6 +171,9 @@ def run_kernel(k, workgroups, buffers):
                     vdst[0] = int.from_bytes(bytes(lds[at + i] if at + i < size else 0 for i in range(4)), "little")
             struct.pack_into("<4I", lanes_out, rout + LANE_OUT_VDST, *vdst)
             struct.pack_into("<I", lanes_out, rout + LANE_OUT_ADDR, addr)
+            if lane_out_bytes >= LANE_OUT_DATA0 + 4:  # kernels that dump data0 too (unchanged)
+                lanes_out[rout + LANE_OUT_DATA0:rout + LANE_OUT_DATA0 + 4] = \
+                    lanes_in[rin + LANE_IN_DATA0:rin + LANE_IN_DATA0 + 4]
         lds_out[c * size:(c + 1) * size] = lds
     return [{"name": b["name"], "bytes": base64.b64encode(by_name[b["name"]]).decode()}
             for b in buffers if b["output"]]
