@@ -328,7 +328,7 @@ pub fn replace_atomically(target: &Path, bytes: &[u8]) -> io::Result<()> {
     let name = target
         .file_name()
         .map_or("out".into(), |n| n.to_string_lossy());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let tmp = dir.join(format!(".{name}.{}.tmp", unique()));
     let result = (|| {
         fs::write(&tmp, bytes)?;
         if let Ok(old) = fs::metadata(target) {
@@ -396,9 +396,22 @@ fn probe_dir(target: &Path) -> Result<(), String> {
     }
 }
 
+/// A name part no other call of this process or any other live process uses: the process id
+/// and a per-process counter (two threads probing or writing in one directory at once must not
+/// meet on one file: `create_new` would fail, or one would remove the other's file).
+fn unique() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}.{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
 /// Creates and removes a probe file in `dir`.
 fn probe_in(dir: &Path) -> io::Result<()> {
-    let probe = dir.join(format!(".ds-harness-probe.{}", std::process::id()));
+    let probe = dir.join(format!(".ds-harness-probe.{}", unique()));
     OpenOptions::new()
         .write(true)
         .create_new(true)

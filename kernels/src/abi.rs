@@ -51,7 +51,8 @@
 //! EXEC before storing results, so inactive lanes' registers are stored too.
 
 use crate::launch::{Buffer, Launch};
-use ds_reference::wave::{Case, Lds, Outcome, Variant, LANES};
+use ds_reference::model::wide::{WideCase, WideOutcome};
+use ds_reference::wave::{Case, Lds, Outcome, Variant, WaveSize, LANES};
 use std::fmt;
 
 /// Bytes of one lane's input record in `lanes_in`.
@@ -60,6 +61,17 @@ pub const LANE_IN_BYTES: u32 = 64;
 pub const LANE_OUT_BYTES: u32 = 64;
 /// Bytes of one case's `wave_in` record (EXEC, M0).
 pub const WAVE_IN_BYTES: u32 = 8;
+/// Byte offset of EXEC\[63:32\] in a wave64 `wave_in` record (EXEC\[31:0\] at 0, M0 at 4 as in
+/// wave32, dword 3 zero).
+pub const WAVE_IN_EXEC_HI: u32 = 8;
+
+/// Bytes of one case's `wave_in` record in waves of `wave`: 8 (wave32), 16 (wave64).
+pub const fn wave_in_bytes(wave: ds_reference::wave::WaveSize) -> u32 {
+    match wave {
+        ds_reference::wave::WaveSize::Wave32 => WAVE_IN_BYTES,
+        ds_reference::wave::WaveSize::Wave64 => 16,
+    }
+}
 /// Byte offsets of the fields of a `lanes_in` record.
 pub const LANE_IN_ADDR: u32 = 0;
 /// Offset of data0 in a `lanes_in` record.
@@ -81,7 +93,12 @@ pub const POISON: u32 = 0xdead_beef;
 /// The largest LDS allocation of a gfx11 workgroup, in bytes.
 pub const MAX_LDS_SIZE: u32 = 65536;
 /// Lanes per workgroup (one wave32).
-pub const WORKGROUP_SIZE: u32 = 32;
+pub const WORKGROUP_SIZE: u32 = workgroup_size(ds_reference::wave::WaveSize::Wave32);
+
+/// Work-items per workgroup for kernels in waves of `wave`: one wave per workgroup.
+pub const fn workgroup_size(wave: ds_reference::wave::WaveSize) -> u32 {
+    wave.lanes() as u32
+}
 
 /// The buffers, in kernarg order.
 pub const BUFFERS: [&str; 5] = ["lds_in", "lanes_in", "lds_out", "lanes_out", "wave_in"];
@@ -113,6 +130,12 @@ pub enum AbiError {
     },
     /// The launch does not have the buffers this ABI defines.
     Buffers { found: Vec<String> },
+    /// A case's wave is not the size the kernel is built for.
+    CaseWaveSize {
+        case: usize,
+        found: WaveSize,
+        expected: WaveSize,
+    },
     /// A buffer has the wrong size for the cases.
     BufferSize {
         name: &'static str,
@@ -132,6 +155,10 @@ impl fmt::Display for AbiError {
             AbiError::CaseLdsSize { case, found, expected } => write!(
                 f,
                 "case {case} has a {found}-byte LDS image, the variant allocates {expected}: make them equal"
+            ),
+            AbiError::CaseWaveSize { case, found, expected } => write!(
+                f,
+                "case {case} is a {found} case, the kernel runs {expected}: pack it for a {found} kernel"
             ),
             AbiError::Buffers { found } => write!(
                 f,
@@ -325,6 +352,150 @@ pub fn unpack(
                 outcome.data1 = r.data1.map(|_| data[1]);
             }
             outcome
+        })
+        .collect())
+}
+
+/// Packs `cases` of `variant` for the kernel built in waves of `wave`
+/// ([`crate::generator::generate_wave`]): as [`pack`], with `wave.lanes()` lane records per case,
+/// a workgroup of `wave.lanes()` work-items, and a [`wave_in_bytes`] record (wave64: EXEC\[31:0\],
+/// M0, EXEC\[63:32\], 0).
+pub fn pack_wide(
+    variant: &Variant,
+    wave: WaveSize,
+    cases: &[WideCase],
+) -> Result<Launch, AbiError> {
+    check_lds_size(variant.lds_size)?;
+    if cases.is_empty() {
+        return Err(AbiError::NoCases);
+    }
+    let (n, lanes) = (cases.len(), wave.lanes());
+    let lane_in = LANE_IN_BYTES as usize;
+    let record = wave_in_bytes(wave) as usize;
+    let mut lds_in = Vec::with_capacity(n * variant.lds_size as usize);
+    let mut lanes_in = vec![0u8; n * lanes * lane_in];
+    let mut wave_in = vec![0u8; n * record];
+    for (c, case) in cases.iter().enumerate() {
+        if case.lds.size() != variant.lds_size {
+            return Err(AbiError::CaseLdsSize {
+                case: c,
+                found: case.lds.size(),
+                expected: variant.lds_size,
+            });
+        }
+        if case.wave.size() != wave {
+            return Err(AbiError::CaseWaveSize {
+                case: c,
+                found: case.wave.size(),
+                expected: wave,
+            });
+        }
+        lds_in.extend_from_slice(case.lds.bytes());
+        for (l, lane) in case.wave.lanes().iter().enumerate() {
+            let at = (c * lanes + l) * lane_in;
+            put(&mut lanes_in, at + LANE_IN_ADDR as usize, lane.addr);
+            for i in 0..4 {
+                put(
+                    &mut lanes_in,
+                    at + LANE_IN_DATA0 as usize + 4 * i,
+                    lane.data0[i],
+                );
+                put(
+                    &mut lanes_in,
+                    at + LANE_IN_DATA1 as usize + 4 * i,
+                    lane.data1[i],
+                );
+                put(
+                    &mut lanes_in,
+                    at + LANE_IN_VDST as usize + 4 * i,
+                    lane.vdst[i],
+                );
+            }
+        }
+        let exec = case.wave.exec();
+        put(&mut wave_in, c * record, exec as u32);
+        put(&mut wave_in, c * record + 4, case.wave.m0());
+        if wave == WaveSize::Wave64 {
+            put(
+                &mut wave_in,
+                c * record + WAVE_IN_EXEC_HI as usize,
+                (exec >> 32) as u32,
+            );
+        }
+    }
+    let buffer = |name, bytes, copy_back| Buffer {
+        name,
+        bytes,
+        copy_back,
+    };
+    Ok(Launch {
+        kernel: crate::generator::kernel_name_wave(variant, wave),
+        workgroups: n as u32,
+        workgroup_size: workgroup_size(wave),
+        buffers: vec![
+            buffer(BUFFERS[LDS_IN], lds_in, false),
+            buffer(BUFFERS[LANES_IN], lanes_in, false),
+            buffer(
+                BUFFERS[LDS_OUT],
+                poison(n * variant.lds_size as usize),
+                true,
+            ),
+            buffer(
+                BUFFERS[LANES_OUT],
+                poison(n * lanes * LANE_OUT_BYTES as usize),
+                true,
+            ),
+            buffer(BUFFERS[WAVE_IN], wave_in, false),
+        ],
+    })
+}
+
+/// Reads the outcomes of `cases` cases back from a finished `launch` made by [`pack_wide`].
+pub fn unpack_wide(
+    variant: &Variant,
+    wave: WaveSize,
+    cases: usize,
+    launch: &Launch,
+) -> Result<Vec<WideOutcome>, AbiError> {
+    check_lds_size(variant.lds_size)?;
+    let names: Vec<&str> = launch.buffers.iter().map(|b| b.name).collect();
+    if names != BUFFERS {
+        return Err(AbiError::Buffers {
+            found: names.iter().map(|s| s.to_string()).collect(),
+        });
+    }
+    let (lds, lanes) = (variant.lds_size as usize, wave.lanes());
+    let lane_out = LANE_OUT_BYTES as usize;
+    let check = |i: usize, expected: usize| {
+        let found = launch.buffers[i].bytes.len();
+        if found == expected {
+            Ok(&launch.buffers[i].bytes)
+        } else {
+            Err(AbiError::BufferSize {
+                name: BUFFERS[i],
+                found,
+                expected,
+            })
+        }
+    };
+    let lds_out = check(LDS_OUT, cases * lds)?;
+    let lanes_out = check(LANES_OUT, cases * lanes * lane_out)?;
+    Ok((0..cases)
+        .map(|c| {
+            let at = |l: usize| (c * lanes + l) * lane_out;
+            WideOutcome {
+                lds: Lds::from_bytes(lds_out[c * lds..(c + 1) * lds].to_vec()),
+                vdst: (0..lanes)
+                    .map(|l| {
+                        std::array::from_fn(|i| {
+                            get(lanes_out, at(l) + LANE_OUT_VDST as usize + 4 * i)
+                        })
+                    })
+                    .collect(),
+                addr: (0..lanes)
+                    .map(|l| get(lanes_out, at(l) + LANE_OUT_ADDR as usize))
+                    .collect(),
+            }
         })
         .collect())
 }

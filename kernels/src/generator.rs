@@ -45,7 +45,8 @@
 //! `v_lshlrev_b32_e32`, `v_add_nc_u32_e32`, `global_load_b32/b64/b96/b128` and
 //! `global_store_b32/b64/b96/b128` (SGPR base + VGPR offset; b64 and b96 stores only with
 //! `regs`), `ds_store_b32`, `ds_load_b32`, and the DS instruction under test.
-//! `tests/emitted_forms.rs` pins this list.
+//! `tests/emitted_forms.rs` pins this list. The wave64 template ([`generate_wave`]) adds
+//! `s_load_b32` (EXEC\[63:32\] into s19), `s_mov_b32` to `exec_hi` and `s_mov_b64 exec, -1`.
 
 use crate::abi::{self, AbiError};
 use crate::code_object::descriptor::KernelDescriptor;
@@ -56,7 +57,7 @@ use crate::inst::{
 use ds_reference::isa::{DsInst, DsOp, Field, Generation, InstError};
 use ds_reference::regs::RegsError;
 use ds_reference::target::Target;
-use ds_reference::wave::Variant;
+use ds_reference::wave::{Variant, WaveSize};
 use std::fmt;
 
 /// VGPR of the instruction's ADDR operand.
@@ -74,7 +75,11 @@ pub const MAX_VGPRS: u32 = 256;
 /// SGPRs the kernel uses (s0..s18); VCC is not used.
 pub const SGPR_COUNT: u32 = 19;
 /// LDS bytes one copy round moves (32 lanes x 4 bytes).
-const ROUND: u32 = 128;
+const fn round_bytes(wave: WaveSize) -> u32 {
+    4 * wave.lanes() as u32
+}
+/// SGPRs the wave64 template uses: s19 holds EXEC\[63:32\] of the case.
+pub const SGPR_COUNT_WAVE64: u32 = 20;
 
 /// A generated kernel: its code, its listing and what its descriptor says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -190,6 +195,16 @@ pub fn kernel_name(v: &Variant) -> String {
         }
     }
     name
+}
+
+/// The symbol name of the kernel for `v` in waves of `wave`: [`kernel_name`], with `_w64` appended
+/// for wave64.
+pub fn kernel_name_wave(v: &Variant, wave: WaveSize) -> String {
+    let name = kernel_name(v);
+    match wave {
+        WaveSize::Wave32 => name,
+        WaveSize::Wave64 => name + "_w64",
+    }
 }
 
 /// Where a kernel keeps its VGPRs: the operands of the instruction under test and the template's
@@ -395,7 +410,15 @@ fn global(op: GlobalOp, vdata: u8, vaddr: u8, saddr: u8, offset: i16) -> Inst {
 }
 
 /// Copies the LDS image between LDS and the buffer at `s[base:base+1]`, 128 bytes per round.
-fn copy_lds(a: &mut Asm, l: &Layout, size: u32, base: u8, into_lds: bool) -> Result<(), GenError> {
+fn copy_lds(
+    a: &mut Asm,
+    l: &Layout,
+    wave: WaveSize,
+    size: u32,
+    base: u8,
+    into_lds: bool,
+) -> Result<(), GenError> {
+    let round = round_bytes(wave);
     let b32 = |op| DsInst {
         addr: l.offset,
         ..DsInst::new(op)
@@ -433,7 +456,7 @@ fn copy_lds(a: &mut Asm, l: &Layout, size: u32, base: u8, into_lds: bool) -> Res
         },
         "offset = lane * 4: byte offset in LDS and in the image",
     )?;
-    let rounds = size / ROUND;
+    let rounds = size / round;
     if rounds > 0 {
         a.emit(
             Inst::Sopk {
@@ -441,7 +464,10 @@ fn copy_lds(a: &mut Asm, l: &Layout, size: u32, base: u8, into_lds: bool) -> Res
                 sdst: s(18),
                 simm16: rounds as u16,
             },
-            "s18 = full 128-byte rounds",
+            match wave {
+                WaveSize::Wave32 => "s18 = full 128-byte rounds",
+                WaveSize::Wave64 => "s18 = full 256-byte rounds",
+            },
         )?;
         let top = a.pc();
         a.emit(first, note_a)?;
@@ -451,7 +477,7 @@ fn copy_lds(a: &mut Asm, l: &Layout, size: u32, base: u8, into_lds: bool) -> Res
             vop2(
                 Vop2Op::AddNcU32,
                 l.offset,
-                Operand::imm(ROUND as i32),
+                Operand::imm(round as i32),
                 l.offset,
             ),
             "next round",
@@ -467,19 +493,37 @@ fn copy_lds(a: &mut Asm, l: &Layout, size: u32, base: u8, into_lds: bool) -> Res
         )?;
         a.branch(SoppOp::CbranchScc1, top, "loop while rounds remain")?;
     }
-    let tail = (size % ROUND) / 4;
+    let tail = (size % round) / 4;
     if tail > 0 {
-        let mask = (1u32 << tail) - 1;
+        let mask = (1u64 << tail) - 1;
         a.emit(
-            mov(Operand::ExecLo, Operand::imm(mask as i32)),
+            mov(Operand::ExecLo, Operand::imm(mask as u32 as i32)),
             "last partial round: the lanes still in the image",
         )?;
+        if wave == WaveSize::Wave64 {
+            a.emit(
+                mov(Operand::ExecHi, Operand::imm((mask >> 32) as u32 as i32)),
+                "",
+            )?;
+        }
         a.emit(first, note_a)?;
         a.emit(Inst::waitcnt(wait), note_b)?;
         a.emit(second, "")?;
-        a.emit(mov(Operand::ExecLo, Operand::Int(-1)), "all lanes again")?;
+        a.emit(all_lanes(wave), "all lanes again")?;
     }
     Ok(())
+}
+
+/// Every lane of the wave on: `s_mov_b32 exec_lo, -1` (wave32), `s_mov_b64 exec, -1` (wave64).
+fn all_lanes(wave: WaveSize) -> Inst {
+    match wave {
+        WaveSize::Wave32 => mov(Operand::ExecLo, Operand::Int(-1)),
+        WaveSize::Wave64 => Inst::Sop1 {
+            op: Sop1Op::MovB64,
+            sdst: Operand::ExecLo,
+            src0: Operand::Int(-1),
+        },
+    }
 }
 
 /// Adds `s14` to the 64-bit address in `s[lo:lo+1]`.
@@ -505,6 +549,25 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
 /// gfx12's split wait counters (`s_wait_loadcnt`, `s_wait_kmcnt`, `s_wait_dscnt`) for
 /// `s_waitcnt`, gfx12's SMEM and VGLOBAL encodings and its kernel descriptor.
 pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenError> {
+    generate_wave_in(gen, variant, WaveSize::Wave32)
+}
+
+/// Builds the gfx11 kernel for `variant` in waves of `wave`.
+pub fn generate_wave(variant: &Variant, wave: WaveSize) -> Result<Kernel, GenError> {
+    generate_wave_in(Generation::Gfx11, variant, wave)
+}
+
+/// Builds the kernel for `variant` in generation `gen`'s encodings and waves of `wave`. The
+/// wave64 template differs from the wave32 one in: copy rounds of 256 bytes (the last under
+/// `exec_lo` and `exec_hi`), per-case lane records of 64 lanes, a 16-byte `wave_in` record whose
+/// dword 2 (EXEC\[63:32\], loaded into s19) goes to `exec_hi`, EXEC restored with
+/// `s_mov_b64 exec, -1`, and the wave64 descriptor (see [`crate::abi`]).
+pub fn generate_wave_in(
+    gen: Generation,
+    variant: &Variant,
+    wave: WaveSize,
+) -> Result<Kernel, GenError> {
+    let lanes = wave.lanes() as u32;
     let info = variant.op.info();
     if !info.in_generation(gen) {
         let op = variant.op;
@@ -563,9 +626,9 @@ pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenErro
     add_offset(&mut a, 4, "lds_in of this case")?;
     add_offset(&mut a, 8, "lds_out of this case")?;
     let per_case = [
-        (6, abi::LANE_IN_BYTES * 32, "lanes_in of this case"),
-        (10, abi::LANE_OUT_BYTES * 32, "lanes_out of this case"),
-        (12, abi::WAVE_IN_BYTES, "wave_in of this case"),
+        (6, abi::LANE_IN_BYTES * lanes, "lanes_in of this case"),
+        (10, abi::LANE_OUT_BYTES * lanes, "lanes_out of this case"),
+        (12, abi::wave_in_bytes(wave), "wave_in of this case"),
     ];
     for (lo, stride, note) in per_case {
         debug_assert!(stride.is_power_of_two());
@@ -586,9 +649,21 @@ pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenErro
         },
         "s16 = EXEC, s17 = M0 of this case",
     )?;
+    if wave == WaveSize::Wave64 {
+        a.emit(
+            Inst::Smem {
+                op: SmemOp::LoadB32,
+                sdata: 19,
+                sbase: 12,
+                offset: abi::WAVE_IN_EXEC_HI as i32,
+                soffset: None,
+            },
+            "s19 = EXEC[63:32] of this case",
+        )?;
+    }
 
     // 2. The initial LDS image.
-    copy_lds(&mut a, &l, variant.lds_size, 4, true)?;
+    copy_lds(&mut a, &l, wave, variant.lds_size, 4, true)?;
 
     // 3. The lane's registers: each operand's from its slot of the lane record. Without `regs`
     // addr and all four vdst dwords always (the sentinel shows partial writes); with `regs`
@@ -636,6 +711,9 @@ pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenErro
     // 4.-5. M0 and EXEC from the case, the instruction under test.
     a.emit(mov(Operand::M0, s(17)), "M0 of the case")?;
     a.emit(mov(Operand::ExecLo, s(16)), "EXEC of the case")?;
+    if wave == WaveSize::Wave64 {
+        a.emit(mov(Operand::ExecHi, s(19)), "")?;
+    }
     // LLVM's hazard recognizer puts one wait state between an SALU write of M0 and the DS ops
     // that read it (ds_*_addtid: https://reviews.llvm.org/D130783); the EXEC write is one, this
     // s_nop is a second, harmless where the hazard does not exist.
@@ -648,10 +726,7 @@ pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenErro
     )?;
     a.emit(Inst::Ds(ds), "the instruction under test")?;
     a.emit(Inst::waitcnt(Waitcnt::lgkm(0)), "its results have arrived")?;
-    a.emit(
-        mov(Operand::ExecLo, Operand::Int(-1)),
-        "restore EXEC: store every lane",
-    )?;
+    a.emit(all_lanes(wave), "restore EXEC: store every lane")?;
 
     // 6. Every lane's vdst and addr (with `regs`: every register an operand names), then the
     // LDS image.
@@ -682,7 +757,7 @@ pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenErro
             a.emit(global(op, l.reg(field), l.offset, 10, at as i16), note)?;
         }
     }
-    copy_lds(&mut a, &l, variant.lds_size, 8, false)?;
+    copy_lds(&mut a, &l, wave, variant.lds_size, 8, false)?;
     a.emit(
         Inst::Sopp {
             op: SoppOp::Endpgm,
@@ -692,13 +767,16 @@ pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenErro
     )?;
 
     Ok(Kernel {
-        name: kernel_name(variant),
+        name: kernel_name_wave(variant, wave),
         variant: *variant,
         gen,
-        descriptor: KernelDescriptor::for_kernel_in(gen, variant, l.vgpr_count),
+        descriptor: KernelDescriptor::for_wave_in(gen, variant, l.vgpr_count, wave),
         insts: a.insts,
         code: a.code,
         vgpr_count: l.vgpr_count,
-        sgpr_count: SGPR_COUNT,
+        sgpr_count: match wave {
+            WaveSize::Wave32 => SGPR_COUNT,
+            WaveSize::Wave64 => SGPR_COUNT_WAVE64,
+        },
     })
 }

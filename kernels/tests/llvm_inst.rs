@@ -41,14 +41,20 @@ type Vectors = Vec<(Vec<u8>, String)>;
 
 /// The vector file and the processor llvm-mc checks it for, per generation: the first target of
 /// each generation in the target table.
-fn files() -> Vec<(Vectors, String)> {
+/// The wave64 EXEC forms (`exec`, `s_*_b64`, `tests/vectors/inst_wave64.txt`) are checked for the
+/// gfx11 processor with `+wavefrontsize64`.
+fn files() -> Vec<(Vectors, Vec<String>)> {
     use ds_reference::isa::Generation;
     let cpu = |g: Generation| format!("-mcpu={}", g.targets().next().expect("a target").name);
     vec![
-        (vectors(), cpu(Generation::Gfx11)),
+        (vectors(), vec![cpu(Generation::Gfx11)]),
+        (
+            parse(include_str!("vectors/inst_wave64.txt")),
+            vec![cpu(Generation::Gfx11), "-mattr=+wavefrontsize64".into()],
+        ),
         (
             parse(include_str!("vectors/inst_gfx12.txt")),
-            cpu(Generation::Gfx12),
+            vec![cpu(Generation::Gfx12)],
         ),
     ]
 }
@@ -60,13 +66,17 @@ fn llvm_mc_assembles_every_vector_text_to_its_bytes() {
     };
     for (v, cpu) in files() {
         let input: String = v.iter().map(|(_, t)| format!("{t}\n")).collect();
-        let out = common::run(&mc, &["-arch=amdgcn", &cpu, "-show-encoding"], Some(&input));
+        let args: Vec<&str> = ["-arch=amdgcn", "-show-encoding"]
+            .into_iter()
+            .chain(cpu.iter().map(String::as_str))
+            .collect();
+        let out = common::run(&mc, &args, Some(&input));
         let got = encodings(&out);
         assert_eq!(got.len(), v.len(), "llvm-mc output:\n{out}");
         for ((bytes, text), llvm) in v.iter().zip(got) {
             assert_eq!(
                 &llvm, bytes,
-                "{cpu} `{text}`: llvm-mc-19 encodes {llvm:02x?}, the vector says {bytes:02x?}"
+                "{cpu:?} `{text}`: llvm-mc-19 encodes {llvm:02x?}, the vector says {bytes:02x?}"
             );
         }
     }
@@ -88,7 +98,11 @@ fn llvm_mc_disassembles_every_vector_to_its_text() {
                     + "\n"
             })
             .collect();
-        let out = common::run(&mc, &["-arch=amdgcn", &cpu, "-disassemble"], Some(&input));
+        let args: Vec<&str> = ["-arch=amdgcn", "-disassemble"]
+            .into_iter()
+            .chain(cpu.iter().map(String::as_str))
+            .collect();
+        let out = common::run(&mc, &args, Some(&input));
         let texts: Vec<&str> = out
             .lines()
             .map(|l| l.split(';').next().unwrap().trim())
@@ -96,7 +110,7 @@ fn llvm_mc_disassembles_every_vector_to_its_text() {
             .collect();
         assert_eq!(texts.len(), v.len(), "llvm-mc output:\n{out}");
         for ((bytes, text), llvm) in v.iter().zip(texts) {
-            assert_eq!(llvm, text, "{cpu} {bytes:02x?}");
+            assert_eq!(llvm, text, "{cpu:?} {bytes:02x?}");
         }
     }
 }

@@ -96,12 +96,32 @@ fn random_inst(r: &mut Rng, gen: Generation) -> Inst {
             }
         }
         1 => {
+            let op = r.pick(Sop2Op::ALL);
+            if op.a() == 2 {
+                // The 64-bit forms (`s_or_b64`): register pairs and inline constants.
+                let pair = |r: &mut Rng| match r.below(3) {
+                    0 => Operand::VccLo,
+                    1 => Operand::ExecLo,
+                    _ => Operand::Sgpr(2 * r.below(52) as u8),
+                };
+                let src1 = if r.below(3) == 0 {
+                    Operand::Int(r.below(81) as i8 - 16)
+                } else {
+                    pair(r)
+                };
+                return Inst::Sop2 {
+                    op,
+                    sdst: pair(r),
+                    src0: pair(r),
+                    src1,
+                };
+            }
             let (src0, mut src1) = (ssrc(r), ssrc(r));
             if let (Operand::Literal(a), Operand::Literal(_)) = (src0, src1) {
                 src1 = Operand::Literal(a);
             }
             Inst::Sop2 {
-                op: r.pick(Sop2Op::ALL),
+                op,
                 sdst: sdst(r),
                 src0,
                 src1,

@@ -7,11 +7,11 @@
 mod common;
 
 use ds_kernels::code_object::{self, CodeObject};
-use ds_kernels::generator::{generate_for, Kernel};
+use ds_kernels::generator::{generate_for, generate_wave, Kernel};
 use ds_kernels::isa::DsOp;
 use ds_kernels::kernel_targets;
 use ds_reference::target::Target;
-use ds_reference::wave::{FpMode, Variant};
+use ds_reference::wave::{FpMode, Variant, WaveSize};
 use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader, SectionHeader, Sym};
 use object::Endianness;
@@ -221,5 +221,170 @@ fn matches_for(mc: &std::path::PathBuf, lld: &std::path::PathBuf, t: &Target) {
         assert_eq!(a.code, k.code);
         assert_eq!(a.entry % 256, 0);
         assert_eq!(b.entry % 256, 0);
+    }
+}
+
+/// The wave64 kernels: every runnable gfx11 op with the tool tests' variant, and the variants that
+/// move the descriptor's FP mode and LDS size bits (LDS sizes of 4, 132 and 65536 also take the
+/// 256-byte copy rounds' partial tail under exec_lo/exec_hi).
+fn wave64_kernels() -> Vec<Kernel> {
+    let mut ks: Vec<Kernel> = ds_kernels::isa::runnable_ops()
+        .filter(|op| {
+            op.info()
+                .in_generation(ds_reference::isa::Generation::Gfx11)
+        })
+        .map(|op| generate_wave(&common::variant(op), WaveSize::Wave64).unwrap())
+        .collect();
+    ks.extend(
+        kernels(ds_reference::target::DEFAULT)
+            .into_iter()
+            .rev()
+            .take(3)
+            .map(|k| generate_wave(&k.variant, WaveSize::Wave64).unwrap()),
+    );
+    ks
+}
+
+/// Every gfx11 target the kernels are built for (all of them list wave64 in the target table).
+#[test]
+fn wave64_kernels_match_llvm_mc_wavefrontsize64_plus_ld_lld_and_llvm_objdump() {
+    let (Some(mc), Some(lld), Some(readelf), Some(objdump)) = (
+        common::tool("llvm-mc-19"),
+        common::tool("ld.lld-19"),
+        common::tool("llvm-readelf-19"),
+        common::tool("llvm-objdump-19"),
+    ) else {
+        return;
+    };
+    let ks = wave64_kernels();
+    let mut targets = 0;
+    for t in kernel_targets().filter(|t| t.generation == ds_reference::isa::Generation::Gfx11) {
+        assert!(t.wave_sizes.contains(&64), "{t} runs wave64");
+        wave64_for(t, &ks, [&mc, &lld, &readelf, &objdump]);
+        targets += 1;
+    }
+    assert!(targets >= 1);
+}
+
+fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::path::PathBuf; 4]) {
+    let dir = common::temp_dir("oracle64");
+    let (asm, obj, so) = (
+        dir.join(format!("{t}.s")),
+        dir.join(format!("{t}.o")),
+        dir.join(format!("{t}.so")),
+    );
+    let mcpu = format!("-mcpu={t}");
+    let source = code_object::assembly(t, ks);
+    assert!(source.contains(".amdhsa_wavefront_size32 0"));
+    std::fs::write(&asm, source).unwrap();
+    common::run(
+        mc,
+        &[
+            "-triple=amdgcn-amd-amdhsa",
+            &mcpu,
+            "-mattr=+wavefrontsize64",
+            "-filetype=obj",
+            asm.to_str().unwrap(),
+            "-o",
+            obj.to_str().unwrap(),
+        ],
+        None,
+    );
+    common::run(
+        lld,
+        &["-shared", obj.to_str().unwrap(), "-o", so.to_str().unwrap()],
+        None,
+    );
+    let theirs_bytes = std::fs::read(&so).unwrap();
+    let ours_bytes = code_object::write(t, ks);
+    let ours: CodeObject = code_object::read(&ours_bytes).unwrap();
+    let theirs: CodeObject = code_object::read(&theirs_bytes).unwrap();
+    assert_eq!(
+        ours.metadata, theirs.metadata,
+        "{t}: metadata keys and values"
+    );
+    for k in ks {
+        let (a, b) = (
+            ours.kernel(&k.name).unwrap(),
+            theirs.kernel(&k.name).unwrap(),
+        );
+        let (mut da, mut db) = (a.descriptor, b.descriptor);
+        (
+            da.kernel_code_entry_byte_offset,
+            db.kernel_code_entry_byte_offset,
+        ) = (0, 0);
+        assert_eq!(
+            da.to_bytes(),
+            db.to_bytes(),
+            "{}: wave64 descriptor bytes",
+            k.name
+        );
+        assert!(!da.wave32(), "{}: the wave32 bit is off", k.name);
+        assert_eq!(da.wave_size(), WaveSize::Wave64);
+        assert_eq!(
+            da.vgpr_count(),
+            k.vgpr_count.next_multiple_of(4),
+            "{}: VGPRs in granules of 4",
+            k.name
+        );
+        assert_eq!(
+            a.code, b.code,
+            "{}: llvm-mc assembles our listing to our bytes",
+            k.name
+        );
+    }
+    // llvm-readelf: .wavefront_size 64 and workgroups of 64, in both files.
+    for bytes in [&ours_bytes, &theirs_bytes] {
+        std::fs::write(&so, bytes).unwrap();
+        let notes = common::run(readelf, &["--notes", so.to_str().unwrap()], None);
+        assert_eq!(
+            notes.matches(".wavefront_size: 64").count(),
+            ks.len(),
+            "readelf shows .wavefront_size 64 for every kernel:\n{notes}"
+        );
+        assert_eq!(
+            notes.matches(".max_flat_workgroup_size: 64").count(),
+            ks.len()
+        );
+    }
+    // llvm-objdump (wave64): every kernel disassembles to our listing, line for line.
+    std::fs::write(&so, &ours_bytes).unwrap();
+    let out = common::run(
+        objdump,
+        &[
+            "-d",
+            &format!("--mcpu={t}"),
+            "--mattr=+wavefrontsize64",
+            so.to_str().unwrap(),
+        ],
+        None,
+    );
+    let mut by_symbol = std::collections::HashMap::<String, Vec<String>>::new();
+    let mut current = None;
+    for line in out.lines() {
+        if let Some(name) = line
+            .strip_suffix(">:")
+            .and_then(|l| l.split_once(" <"))
+            .map(|(_, n)| n)
+        {
+            current = Some(name.to_string());
+            by_symbol.insert(name.to_string(), Vec::new());
+        } else if let (Some(name), Some(text)) = (&current, line.strip_prefix('\t')) {
+            let text = text.split("//").next().unwrap().trim().to_string();
+            by_symbol.get_mut(name).unwrap().push(text);
+        }
+    }
+    for k in ks {
+        let got = &by_symbol[&k.name];
+        let listing = k.listing();
+        let lines: Vec<&str> = listing.lines().collect();
+        assert_eq!(&got[..lines.len()], &lines[..], "{}", k.name);
+        assert!(
+            got[lines.len()..].iter().all(|l| l == "s_code_end"),
+            "{}",
+            k.name
+        );
+        assert!(listing.contains("s_mov_b64 exec, -1"), "{}", k.name);
+        assert!(listing.contains("s_mov_b32 exec_hi, s19"), "{}", k.name);
     }
 }

@@ -12,8 +12,54 @@ use crate::isa::{encode::op_by_name, DsInst, DsOp};
 pub use crate::regs::Regs;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// Lanes in a wave32.
-pub const LANES: usize = 32;
+/// Lanes in a wave32 (the lane count of [`Wave`], [`Outcome`] and the kernels built today).
+pub const LANES: usize = WaveSize::Wave32.lanes();
+
+/// The wave sizes RDNA3 runs (RDNA3 ISA guide, "Wave32 and Wave64"; LLVM AMDGPUUsage,
+/// `wavefrontsize32` / `wavefrontsize64`). The one place a lane count is written down.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum WaveSize {
+    /// 32 lanes, one EXEC dword (`exec_lo`): what HIP builds by default.
+    #[default]
+    Wave32,
+    /// 64 lanes, a 64-bit EXEC (`exec`): `-mwavefrontsize64`, RADV's wave64 shaders.
+    Wave64,
+}
+
+impl WaveSize {
+    /// Both sizes, wave32 first.
+    pub const ALL: [WaveSize; 2] = [WaveSize::Wave32, WaveSize::Wave64];
+    /// Lanes in one 32-lane half of a wave64 (and in a whole wave32): the unit the cross-lane DS
+    /// ops of gfx11 work in (ASSUMPTIONS.md W1-W4).
+    pub const HALF: usize = 32;
+
+    /// Lanes in a wave of this size.
+    pub const fn lanes(self) -> usize {
+        match self {
+            WaveSize::Wave32 => 32,
+            WaveSize::Wave64 => 64,
+        }
+    }
+
+    /// The EXEC mask with every lane of the wave set.
+    pub const fn full_exec(self) -> u64 {
+        match self {
+            WaveSize::Wave32 => u32::MAX as u64,
+            WaveSize::Wave64 => u64::MAX,
+        }
+    }
+
+    /// The size with `lanes` lanes (32 or 64).
+    pub fn from_lanes(lanes: usize) -> Option<WaveSize> {
+        WaveSize::ALL.into_iter().find(|w| w.lanes() == lanes)
+    }
+}
+
+impl std::fmt::Display for WaveSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "wave{}", self.lanes())
+    }
+}
 
 /// The FP mode of the kernel (RDNA3 ISA guide, "MODE" register: FP_DENORM, IEEE; set through the
 /// kernel descriptor's FLOAT_DENORM_MODE_32, FLOAT_DENORM_MODE_16_64 and ENABLE_IEEE_MODE).

@@ -37,7 +37,7 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
              \x20 .amdhsa_next_free_vgpr {}\n\
              \x20 .amdhsa_next_free_sgpr {}\n\
              \x20 .amdhsa_reserve_vcc 0\n\
-             \x20 .amdhsa_wavefront_size32 1\n\
+             \x20 .amdhsa_wavefront_size32 {}\n\
              \x20 .amdhsa_user_sgpr_kernarg_segment_ptr 1\n\
              \x20 .amdhsa_user_sgpr_count 2\n\
              \x20 .amdhsa_system_sgpr_workgroup_id_x 1\n\
@@ -52,6 +52,7 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
              .end_amdhsa_kernel\n.protected {n}.kd\n",
             k.vgpr_count,
             k.sgpr_count,
+            u8::from(d.wave32()),
             d.group_segment_fixed_size,
             d.kernarg_size,
             // gfx12 has neither bit, and llvm-mc-19 refuses both directives for it.

@@ -9,7 +9,7 @@
 //! kernel_code_properties u16 @56, kernarg_preload u16 @58, reserved @60..64.
 
 use ds_reference::isa::Generation;
-use ds_reference::wave::{FpMode, Variant};
+use ds_reference::wave::{FpMode, Variant, WaveSize};
 use std::fmt;
 
 /// Size of a descriptor in bytes.
@@ -17,7 +17,8 @@ pub const SIZE: usize = 64;
 
 /// compute_pgm_rsrc1 bits.
 pub mod rsrc1 {
-    /// GRANULATED_WORKITEM_VGPR_COUNT \[5:0\]: wave32 granules of 8 VGPRs, minus one.
+    /// GRANULATED_WORKITEM_VGPR_COUNT \[5:0\]: granules of VGPRs ([`vgpr_granule`](super::vgpr_granule):
+    /// 8 in wave32, 4 in wave64), minus one.
     pub const VGPR_SHIFT: u32 = 0;
     /// FLOAT_DENORM_MODE_32 \[17:16\].
     pub const DENORM_32_SHIFT: u32 = 16;
@@ -57,6 +58,16 @@ pub mod props {
     pub const KERNARG_SEGMENT_PTR: u16 = 1 << 3;
     /// ENABLE_WAVEFRONT_SIZE32 \[10\].
     pub const WAVEFRONT_SIZE32: u16 = 1 << 10;
+}
+
+/// VGPRs per GRANULATED_WORKITEM_VGPR_COUNT granule (LLVM AMDGPUUsage, compute_pgm_rsrc1 for GFX10-GFX11:
+/// `ceil(vgprs / 8) - 1` in wave32, `ceil(vgprs / 4) - 1` in wave64; the encoding granule, which
+/// is not the allocation granule).
+pub const fn vgpr_granule(wave: WaveSize) -> u32 {
+    match wave {
+        WaveSize::Wave32 => 8,
+        WaveSize::Wave64 => 4,
+    }
 }
 
 /// A kernel descriptor, field by field.
@@ -114,9 +125,8 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 }
 
 impl KernelDescriptor {
-    /// The descriptor of a generated kernel for `variant` using `vgprs` VGPRs: wave32, kernarg
-    /// pointer in s\[0:1\] (2 user SGPRs), workgroup id x in s2, work-item id x only, the variant's
-    /// LDS size and FP mode; DX10 clamp, WGP mode and MEM_ORDERED as LLVM 19 defaults them.
+    /// The descriptor of a generated wave32 kernel for `variant` using `vgprs` VGPRs
+    /// ([`KernelDescriptor::for_wave`] with [`WaveSize::Wave32`]).
     pub fn for_kernel(variant: &Variant, vgprs: u32) -> KernelDescriptor {
         KernelDescriptor::for_kernel_in(Generation::Gfx11, variant, vgprs)
     }
@@ -127,6 +137,25 @@ impl KernelDescriptor {
     /// `llvm-mc-19` for the gfx12 targets refuses `.amdhsa_dx10_clamp` and `.amdhsa_ieee_mode` with
     /// "directive unsupported on gfx12+"), so the variant's `ieee` switch is not encoded there.
     pub fn for_kernel_in(gen: Generation, variant: &Variant, vgprs: u32) -> KernelDescriptor {
+        KernelDescriptor::for_wave_in(gen, variant, vgprs, WaveSize::Wave32)
+    }
+
+    /// The descriptor of a generated gfx11 kernel in waves of `wave`.
+    pub fn for_wave(variant: &Variant, vgprs: u32, wave: WaveSize) -> KernelDescriptor {
+        KernelDescriptor::for_wave_in(Generation::Gfx11, variant, vgprs, wave)
+    }
+
+    /// The descriptor of a generated kernel of generation `gen` for `variant` using `vgprs` VGPRs
+    /// in waves of `wave`: ENABLE_WAVEFRONT_SIZE32 set for wave32 only, VGPR granules of that
+    /// size, kernarg pointer in s\[0:1\] (2 user SGPRs), workgroup id x in s2, work-item id x only,
+    /// the variant's LDS size and FP mode; DX10 clamp, WGP mode and MEM_ORDERED as LLVM 19
+    /// defaults them (see [`KernelDescriptor::for_kernel_in`] for gfx12).
+    pub fn for_wave_in(
+        gen: Generation,
+        variant: &Variant,
+        vgprs: u32,
+        wave: WaveSize,
+    ) -> KernelDescriptor {
         let mode = variant.mode;
         let gfx11 = gen == Generation::Gfx11;
         let denorm = |keep: bool| {
@@ -142,7 +171,7 @@ impl KernelDescriptor {
             kernarg_size: crate::abi::KERNARG_SIZE,
             kernel_code_entry_byte_offset: 0,
             compute_pgm_rsrc3: 0,
-            compute_pgm_rsrc1: (vgprs.div_ceil(8).max(1) - 1) << rsrc1::VGPR_SHIFT
+            compute_pgm_rsrc1: (vgprs.div_ceil(vgpr_granule(wave)).max(1) - 1) << rsrc1::VGPR_SHIFT
                 | denorm(mode.fp32_denormals) << rsrc1::DENORM_32_SHIFT
                 | denorm(mode.fp16_fp64_denormals) << rsrc1::DENORM_16_64_SHIFT
                 | if gfx11 { rsrc1::DX10_CLAMP } else { 0 }
@@ -154,7 +183,12 @@ impl KernelDescriptor {
                 | rsrc1::WGP_MODE
                 | rsrc1::MEM_ORDERED,
             compute_pgm_rsrc2: 2 << rsrc2::USER_SGPR_SHIFT | rsrc2::WORKGROUP_ID_X,
-            kernel_code_properties: props::KERNARG_SEGMENT_PTR | props::WAVEFRONT_SIZE32,
+            kernel_code_properties: props::KERNARG_SEGMENT_PTR
+                | if wave == WaveSize::Wave32 {
+                    props::WAVEFRONT_SIZE32
+                } else {
+                    0
+                },
             kernarg_preload: 0,
         }
     }
@@ -204,6 +238,15 @@ impl KernelDescriptor {
         self.kernel_code_properties & props::WAVEFRONT_SIZE32 != 0
     }
 
+    /// The wave size the descriptor asks for (ENABLE_WAVEFRONT_SIZE32 set: wave32, else wave64).
+    pub fn wave_size(&self) -> WaveSize {
+        if self.wave32() {
+            WaveSize::Wave32
+        } else {
+            WaveSize::Wave64
+        }
+    }
+
     /// The kernarg segment address is loaded into the first user SGPR pair.
     pub fn kernarg_ptr(&self) -> bool {
         self.kernel_code_properties & props::KERNARG_SEGMENT_PTR != 0
@@ -229,9 +272,9 @@ impl KernelDescriptor {
         self.compute_pgm_rsrc2 >> rsrc2::WORKITEM_ID_SHIFT & 3
     }
 
-    /// VGPRs allocated per lane (wave32 granules of 8).
+    /// VGPRs allocated per lane (granules of the descriptor's wave size).
     pub fn vgpr_count(&self) -> u32 {
-        ((self.compute_pgm_rsrc1 >> rsrc1::VGPR_SHIFT & 0x3f) + 1) * 8
+        ((self.compute_pgm_rsrc1 >> rsrc1::VGPR_SHIFT & 0x3f) + 1) * vgpr_granule(self.wave_size())
     }
 
     /// The FP mode the descriptor sets (denormals kept only for mode 3, IEEE bit).

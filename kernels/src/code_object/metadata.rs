@@ -44,7 +44,7 @@ pub struct KernelMeta {
     /// `.private_segment_fixed_size`: scratch bytes per work-item.
     #[serde(rename = ".private_segment_fixed_size")]
     pub private_segment_fixed_size: u32,
-    /// `.wavefront_size`: 32.
+    /// `.wavefront_size`: 32 or 64 (agrees with the descriptor's wave32 bit).
     #[serde(rename = ".wavefront_size")]
     pub wavefront_size: u32,
     /// `.sgpr_count`.

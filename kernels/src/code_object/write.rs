@@ -36,12 +36,12 @@ pub fn metadata(target: &Target, kernels: &[Kernel]) -> Metadata {
                 kernarg_segment_align: 8,
                 group_segment_fixed_size: k.descriptor.group_segment_fixed_size,
                 private_segment_fixed_size: 0,
-                wavefront_size: 32,
+                wavefront_size: k.descriptor.wave_size().lanes() as u32,
                 sgpr_count: k.sgpr_count,
                 vgpr_count: k.vgpr_count,
                 sgpr_spill_count: 0,
                 vgpr_spill_count: 0,
-                max_flat_workgroup_size: abi::WORKGROUP_SIZE,
+                max_flat_workgroup_size: abi::workgroup_size(k.descriptor.wave_size()),
                 uses_dynamic_stack: false,
                 args: abi::BUFFERS
                     .iter()

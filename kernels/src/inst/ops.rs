@@ -61,6 +61,7 @@ op_table! {
     (MovB64,         "s_mov_b64",          0x01, 2, 2),
     (NotB32,         "s_not_b32",          0x1e, 1, 1),
     (AndSaveexecB32, "s_and_saveexec_b32", 0x20, 1, 1),
+    (AndSaveexecB64, "s_and_saveexec_b64", 0x21, 2, 2),
 }}
 
 op_table! {
@@ -76,6 +77,7 @@ op_table! {
     (LshrB32, "s_lshr_b32", 0x0a, 1, 1),
     (AndB32,  "s_and_b32",  0x16, 1, 1),
     (OrB32,   "s_or_b32",   0x18, 1, 1),
+    (OrB64,   "s_or_b64",   0x19, 2, 2),
     (XorB32,  "s_xor_b32",  0x1a, 1, 1),
     (MulI32,  "s_mul_i32",  0x2c, 1, 1),
 }}

@@ -6,7 +6,13 @@ use ds_reference::isa::Generation;
 
 /// The vectors: (bytes, text) per line.
 pub(crate) fn vectors() -> Vec<(Vec<u8>, String)> {
-    parse_vectors(include_str!("../../tests/vectors/inst.txt"))
+    let mut v = parse_vectors(include_str!("../../tests/vectors/inst.txt"));
+    // The wave64 EXEC forms: gfx11 encodings like the rest (llvm-mc checks them with
+    // +wavefrontsize64, `tests/llvm_inst.rs`).
+    v.extend(parse_vectors(include_str!(
+        "../../tests/vectors/inst_wave64.txt"
+    )));
+    v
 }
 
 /// The gfx12 vectors (`tests/vectors/inst_gfx12.txt`).

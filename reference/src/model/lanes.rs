@@ -7,18 +7,30 @@
 //! and the destination writes, unwritten permute destinations get 0, and with several sources for
 //! one destination the highest-numbered source wins), and the "LDS lane permute" section (only
 //! address bits [6:2] name the lane in wave32). Choices the guide leaves open: ASSUMPTIONS.md S1-S3.
+//!
+//! Every op is written over a wave of any size (a lane slice and a 64-bit EXEC): in wave64 gfx11
+//! swizzles, permutes and bpermutes within each 32-lane half (ASSUMPTIONS.md W1-W4); the
+//! [`Wave`]-typed functions are the wave32 entry points.
 
 use crate::isa::swizzle::Pattern;
-use crate::wave::{Wave, LANES};
+use crate::wave::{Lane, Wave, WaveSize, LANES};
+
+/// Lanes of one half (the unit of the gfx11 cross-lane ops, ASSUMPTIONS.md W1-W4).
+const HALF: usize = WaveSize::HALF;
+/// The lane-index bits inside a half.
+const IN_HALF: usize = HALF - 1;
 
 /// Reverses the low five bits of `i`.
 fn reverse5(i: usize) -> usize {
     (0..5).fold(0, |acc, b| acc | (((i >> b) & 1) << (4 - b)))
 }
 
-/// The lane each lane reads under the swizzle `offset`, for wave32.
-pub fn swizzle_sources(offset: u16) -> [usize; LANES] {
-    std::array::from_fn(|i| match Pattern::decode(offset) {
+/// The lane lane `i` (of a wave of any size) reads under the swizzle `offset`: every mode works
+/// within the 32-lane half of `i` (ASSUMPTIONS.md W3, W4; in wave32 there is one half).
+pub fn swizzle_source(offset: u16, i: usize) -> usize {
+    let half = i & !IN_HALF;
+    let i = i & IN_HALF;
+    half | match Pattern::decode(offset) {
         Pattern::BitMask { and, or, xor } => {
             ((i & usize::from(and)) | usize::from(or)) ^ usize::from(xor)
         }
@@ -38,62 +50,107 @@ pub fn swizzle_sources(offset: u16) -> [usize; LANES] {
             } else {
                 i + amount
             };
-            (i & mask) | (moved & 0x1f & !mask)
+            (i & mask) | (moved & IN_HALF & !mask)
         }
         Pattern::Fft { mask } => {
             let mask = usize::from(mask);
-            ((reverse5(i) >> mask.count_ones()) | (i & mask)) & 0x1f
-        }
-    })
-}
-
-/// `ds_swizzle_b32`: each active lane gets the ADDR register of its source lane, or 0 when the
-/// source lane is inactive.
-pub fn swizzle(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
-    let src = swizzle_sources(offset);
-    let exec = wave.exec;
-    for (i, d) in vdst.iter_mut().enumerate() {
-        if exec >> i & 1 == 1 {
-            let j = src[i];
-            d[0] = if exec >> j & 1 == 1 {
-                wave.lanes[j].addr
-            } else {
-                0
-            };
+            ((reverse5(i) >> mask.count_ones()) | (i & mask)) & IN_HALF
         }
     }
+}
+
+/// The lane each lane reads under the swizzle `offset`, for wave32.
+pub fn swizzle_sources(offset: u16) -> [usize; LANES] {
+    std::array::from_fn(|i| swizzle_source(offset, i))
+}
+
+/// Lane `i` is in EXEC.
+#[inline]
+fn active(exec: u64, i: usize) -> bool {
+    exec >> i & 1 == 1
+}
+
+/// `ds_swizzle_b32` over `lanes` (any wave size): each active lane gets the ADDR register of its
+/// source lane, or 0 when the source lane is inactive.
+pub fn swizzle_lanes(exec: u64, lanes: &[Lane], offset: u16, vdst: &mut [[u32; 4]]) {
+    for (i, d) in vdst.iter_mut().enumerate().take(lanes.len()) {
+        if active(exec, i) {
+            let j = swizzle_source(offset, i);
+            d[0] = if active(exec, j) { lanes[j].addr } else { 0 };
+        }
+    }
+}
+
+/// `ds_swizzle_b32` over a wave32.
+pub fn swizzle(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
+    swizzle_lanes(u64::from(wave.exec), &wave.lanes, offset, vdst)
 }
 
 /// The lane named by an address: bits [6:2] of `addr + offset`.
 #[inline]
 pub fn lane_of(addr: u32, offset: u16) -> usize {
-    ((addr.wrapping_add(u32::from(offset)) >> 2) & 0x1f) as usize
+    ((addr.wrapping_add(u32::from(offset)) >> 2) as usize) & IN_HALF
 }
 
-/// `ds_permute_b32`: each active lane sends DATA0 to the lane its address names; active lanes that
-/// receive nothing get 0; with several senders the highest-numbered one wins.
-pub fn permute(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
-    let mut tmp = [0u32; LANES];
-    for (i, lane) in wave.lanes.iter().enumerate() {
-        if wave.exec >> i & 1 == 1 {
-            tmp[lane_of(lane.addr, offset)] = lane.data0[0];
+/// Which lanes an address can name in a permute: on gfx11 the lane's own 32-lane half
+/// (ASSUMPTIONS.md W1, W2), or the whole wave (`ds_bpermute_fi_b32` on gfx12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Span {
+    /// Address bits [6:2] pick a lane of the reading (bpermute) or sending (permute) lane's half.
+    Half,
+    /// Address bits [6:2] (wave32) or [7:2] (wave64) pick any lane of the wave.
+    Whole,
+}
+
+/// The lane lane `i` of a wave of `lanes` lanes names with `addr + offset` under `span`.
+#[inline]
+pub fn permute_lane(span: Span, lanes: usize, i: usize, addr: u32, offset: u16) -> usize {
+    let index = (addr.wrapping_add(u32::from(offset)) >> 2) as usize;
+    match span {
+        Span::Half => (i & !IN_HALF) | (index & IN_HALF),
+        Span::Whole => index & (lanes - 1),
+    }
+}
+
+/// `ds_permute_b32` over `lanes`: each active lane sends DATA0 to the lane its address names;
+/// active lanes that receive nothing get 0; with several senders the highest-numbered one wins.
+pub fn permute_lanes(span: Span, exec: u64, lanes: &[Lane], offset: u16, vdst: &mut [[u32; 4]]) {
+    let n = lanes.len();
+    let mut tmp = vec![0u32; n];
+    for (i, lane) in lanes.iter().enumerate() {
+        if active(exec, i) {
+            tmp[permute_lane(span, n, i, lane.addr, offset)] = lane.data0[0];
         }
     }
-    for (i, d) in vdst.iter_mut().enumerate() {
-        if wave.exec >> i & 1 == 1 {
+    for (i, d) in vdst.iter_mut().enumerate().take(n) {
+        if active(exec, i) {
             d[0] = tmp[i];
         }
     }
 }
 
-/// `ds_bpermute_b32`: each active lane reads DATA0 of the lane its address names, 0 if that lane
-/// is inactive.
-pub fn bpermute(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
-    for (i, d) in vdst.iter_mut().enumerate() {
-        if wave.exec >> i & 1 == 1 {
-            let j = lane_of(wave.lanes[i].addr, offset);
-            d[0] = if wave.exec >> j & 1 == 1 {
-                wave.lanes[j].data0[0]
+/// `ds_permute_b32` over a wave32.
+pub fn permute(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
+    permute_lanes(Span::Half, u64::from(wave.exec), &wave.lanes, offset, vdst)
+}
+
+/// `ds_bpermute_b32` over `lanes` (`fetch_inactive`: `ds_bpermute_fi_b32`, which reads the source
+/// lane's DATA0 even when it is outside EXEC): each active lane reads DATA0 of the lane its address
+/// names, 0 if that lane is inactive.
+pub fn bpermute_lanes(
+    span: Span,
+    fetch_inactive: bool,
+    exec: u64,
+    lanes: &[Lane],
+    offset: u16,
+    vdst: &mut [[u32; 4]],
+) {
+    let n = lanes.len();
+    for (i, d) in vdst.iter_mut().enumerate().take(n) {
+        if active(exec, i) {
+            let j = permute_lane(span, n, i, lanes[i].addr, offset);
+            d[0] = if fetch_inactive || active(exec, j) {
+                lanes[j].data0[0]
             } else {
                 0
             };
@@ -101,13 +158,28 @@ pub fn bpermute(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
     }
 }
 
-/// `ds_bpermute_fi_b32` (gfx12; RDNA4 ISA guide, section 16.15): as [`bpermute`], but the source
-/// lane's DATA0 is read even when that lane is outside EXEC ("fetch invalid"). Only active lanes
-/// write vdst.
+/// `ds_bpermute_b32` over a wave32.
+pub fn bpermute(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
+    bpermute_lanes(
+        Span::Half,
+        false,
+        u64::from(wave.exec),
+        &wave.lanes,
+        offset,
+        vdst,
+    )
+}
+
+/// `ds_bpermute_fi_b32` (gfx12; RDNA4 ISA guide, section 16.15) over a wave32: as [`bpermute`],
+/// but the source lane's DATA0 is read even when that lane is outside EXEC ("fetch invalid").
+/// Only active lanes write vdst.
 pub fn bpermute_fi(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
-    for (i, d) in vdst.iter_mut().enumerate() {
-        if wave.exec >> i & 1 == 1 {
-            d[0] = wave.lanes[lane_of(wave.lanes[i].addr, offset)].data0[0];
-        }
-    }
+    bpermute_lanes(
+        Span::Whole,
+        true,
+        u64::from(wave.exec),
+        &wave.lanes,
+        offset,
+        vdst,
+    )
 }

@@ -24,6 +24,7 @@ pub mod questions;
 pub mod rmw;
 pub mod snapshot;
 mod special;
+pub mod wide;
 
 /// An instruction the model does not execute, and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

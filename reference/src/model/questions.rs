@@ -94,6 +94,20 @@ pub static APPLIES: &[(&str, Applies)] = &[
     ("B6", |i| matches!(i.family, Family::BvhPushPop(_))),
     ("B7", |i| matches!(i.family, Family::BvhPushPop(_))),
     ("B8", |i| i.family == Family::BpermuteFi),
+    ("W1", |i| {
+        matches!(i.family, Family::Bpermute | Family::BpermuteFi)
+    }),
+    ("W2", |i| i.family == Family::Permute),
+    ("W3", |i| i.family == Family::Swizzle),
+    ("W4", |i| i.family == Family::Swizzle),
+    ("W5", |i| {
+        matches!(i.family, Family::Append | Family::Consume)
+    }),
+    ("W6", |i| {
+        matches!(i.family, Family::StoreAddTid | Family::LoadAddTid)
+    }),
+    ("W7", |i| per_lane_lds(i) && writes_lds(i)),
+    ("W8", |i| i.family == Family::BvhStack),
 ];
 
 /// Every entry of ASSUMPTIONS.md, in file order.
@@ -212,10 +226,12 @@ mod tests {
         assert!(!ids("ds_load_b32").contains(&"A4".to_string()));
         assert_eq!(
             ids("ds_bpermute_b32"),
-            vec!["R1".to_string(), "S3".to_string()]
+            vec!["R1".to_string(), "S3".to_string(), "W1".to_string()]
         );
         assert!(ids("ds_load_2addr_b32").contains(&"R3".to_string()));
         assert!(!ids("ds_store_b32").contains(&"R1".to_string()));
+        assert!(ids("ds_append").contains(&"W5".to_string()));
+        assert!(!ids("ds_load_b32").contains(&"W6".to_string()));
         for op in crate::isa::runnable_ops() {
             if op.info().accesses_lds() {
                 assert!(!for_op(op).is_empty(), "{op} has no open question");

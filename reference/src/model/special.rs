@@ -19,9 +19,21 @@ use crate::wave::{Lane, Wave, LANES};
 /// `ds_append` / `ds_consume`: one update of the dword at `M0[15:0] + offset` by the number of
 /// active lanes; every active lane gets the value before it.
 pub fn append_consume(plan: &Plan, wave: &Wave, lds: &mut [u8], vdst: &mut [[u32; 4]; LANES]) {
-    let at = (wave.m0 & 0xffff).wrapping_add(u32::from(plan.offset16));
+    append_consume_lanes(plan, u64::from(wave.exec), wave.m0, lds, vdst)
+}
+
+/// [`append_consume`] over a wave of any size: the count is the popcount of the whole (64-bit)
+/// EXEC, one update for the wave (ASSUMPTIONS.md W5).
+pub fn append_consume_lanes(
+    plan: &Plan,
+    exec: u64,
+    m0: u32,
+    lds: &mut [u8],
+    vdst: &mut [[u32; 4]],
+) {
+    let at = (m0 & 0xffff).wrapping_add(u32::from(plan.offset16));
     let old = mem::read_u32(lds, at);
-    let n = wave.exec.count_ones();
+    let n = exec.count_ones();
     let new = if plan.info.family == Family::Append {
         old.wrapping_add(n)
     } else {
@@ -31,7 +43,7 @@ pub fn append_consume(plan: &Plan, wave: &Wave, lds: &mut [u8], vdst: &mut [[u32
         mem::write_u32(lds, at, new);
     }
     for (i, d) in vdst.iter_mut().enumerate() {
-        if wave.exec >> i & 1 == 1 {
+        if exec >> i & 1 == 1 {
             d[0] = old;
         }
     }

@@ -5,7 +5,7 @@
 //! the enabled system SGPRs; v0 holds the packed workitem ids).
 
 use ds_reference::target::Target;
-use ds_reference::wave::FpMode;
+use ds_reference::wave::{FpMode, WaveSize};
 
 /// What the emulated device takes from a kernel descriptor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,7 +14,7 @@ pub struct Descriptor {
     pub lds_size: u32,
     /// KERNEL_CODE_ENTRY_BYTE_OFFSET: entry relative to the descriptor's address.
     pub entry_offset: i64,
-    /// VGPRs the wave has (from GRANULATED_WORKITEM_VGPR_COUNT, wave32 granule of 8).
+    /// VGPRs the wave has (from GRANULATED_WORKITEM_VGPR_COUNT: granules of 8 in wave32, 4 in wave64).
     pub vgprs: u32,
     /// FLOAT_DENORM_MODE_32/16_64 and ENABLE_IEEE_MODE.
     pub mode: FpMode,
@@ -94,13 +94,25 @@ impl Descriptor {
         })
     }
 
-    /// Checks what the emulated device of `target` supports: wave32, LDS within the target's.
+    /// The wave size (ENABLE_WAVEFRONT_SIZE32 set: wave32, else wave64).
+    pub fn wave_size(&self) -> WaveSize {
+        if self.wave32 {
+            WaveSize::Wave32
+        } else {
+            WaveSize::Wave64
+        }
+    }
+
+    /// Checks what the emulated device of `target` supports: a wave size the target runs (the
+    /// target table's wave sizes), LDS within the target's, a kernarg pointer inside the user
+    /// SGPRs.
     pub fn check(&self, target: &Target) -> Result<(), DescriptorError> {
-        if !self.wave32 {
-            return Err(DescriptorError(
-                "the kernel is wave64 (ENABLE_WAVEFRONT_SIZE32 clear); the emulated device runs wave32 only"
-                    .into(),
-            ));
+        let wave = self.wave_size();
+        if !target.wave_sizes.contains(&(wave.lanes() as u32)) {
+            return Err(DescriptorError(format!(
+                "the kernel is {wave}; {target} runs wave sizes {:?} only",
+                target.wave_sizes
+            )));
         }
         if self.lds_size > target.lds_bytes {
             return Err(DescriptorError(format!(
@@ -155,9 +167,9 @@ mod tests {
         assert_eq!(d.workgroup_id_sgprs(), [Some(2), None, None]);
         assert!(d.check(ds_reference::target::DEFAULT).is_ok());
         b[56..58].copy_from_slice(&(1u16 << 3).to_le_bytes()); // wave64
-        assert!(Descriptor::parse(&b)
-            .unwrap()
-            .check(ds_reference::target::DEFAULT)
-            .is_err());
+        let d = Descriptor::parse(&b).unwrap();
+        assert_eq!(d.wave_size(), ds_reference::wave::WaveSize::Wave64);
+        assert_eq!(d.vgprs, 16, "wave64 VGPR granules are 4");
+        assert!(d.check(ds_reference::target::DEFAULT).is_ok());
     }
 }

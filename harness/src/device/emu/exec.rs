@@ -1,8 +1,10 @@
-//! One wave32 of the emulated device: the register state and the semantics of every non-DS
+//! One wave (wave32 or wave64) of the emulated device: the register state and the semantics of every non-DS
 //! instruction the kernel template uses (RDNA3 ISA guide, chapters "Scalar ALU Operations",
 //! "Vector ALU Operations", "Scalar Memory Operations", "Global, Scratch and Flat Address Space"
 //! and the per-opcode descriptions of SOP1/SOP2/SOPK/SOPC/SOPP/SMEM/VOP1/VOP2/VOP3/VOPC/GLOBAL).
-//! DS instructions run through `ds_reference::model::execute_in_place`.
+//! DS instructions run through `ds_reference::model::execute_in_place` (wave32) and
+//! `ds_reference::model::wide::execute_wide` (wave64). A wave64 executes each instruction over all
+//! 64 lanes at once under a 64-bit EXEC; VOPC writes the whole VCC (wave32: VCC_LO only).
 
 use super::memory::Memory;
 use super::{Program, Quirks};
@@ -10,9 +12,13 @@ use ds_kernels::inst::{
     GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
     Vop3Op, VopcOp,
 };
-use ds_reference::isa::{DsInst, Field};
+use ds_reference::isa::{DsInst, Family, Field};
 use ds_reference::model;
-use ds_reference::wave::{Lds, Wave, LANES};
+use ds_reference::model::wide::{execute_wide, WideWave};
+use ds_reference::wave::{Lane, Lds, Wave, WaveSize, LANES};
+
+/// Lanes a VGPR holds: the widest wave's.
+const WIDTH: usize = WaveSize::Wave64.lanes();
 
 /// SGPRs s0..s105.
 const SGPRS: usize = 106;
@@ -25,7 +31,11 @@ pub struct WaveState {
     m0: u32,
     exec: u64,
     scc: bool,
-    v: Vec<[u32; LANES]>,
+    /// The wave size (the descriptor's ENABLE_WAVEFRONT_SIZE32).
+    size: WaveSize,
+    /// Lanes of `size`.
+    lanes: usize,
+    v: Vec<[u32; WIDTH]>,
     lds: Lds,
     /// Scratch for DS operands, reused across instructions.
     ds_wave: Box<Wave>,
@@ -37,15 +47,17 @@ fn sext16(x: u16) -> u32 {
 }
 
 impl WaveState {
-    /// A fresh wave with `vgprs` VGPRs (all zero) and a zeroed LDS of `lds_size` bytes.
-    pub fn new(vgprs: u32, lds_size: u32) -> WaveState {
+    /// A fresh wave of `size` with `vgprs` VGPRs (all zero) and a zeroed LDS of `lds_size` bytes.
+    pub fn new(vgprs: u32, lds_size: u32, size: WaveSize) -> WaveState {
         WaveState {
             s: [0; SGPRS],
             vcc: 0,
             m0: 0,
             exec: 0,
             scc: false,
-            v: vec![[0; LANES]; vgprs as usize],
+            size,
+            lanes: size.lanes(),
+            v: vec![[0; WIDTH]; vgprs as usize],
             lds: Lds::zeroed(lds_size),
             ds_wave: Box::default(),
         }
@@ -59,7 +71,7 @@ impl WaveState {
         self.exec = 0;
         self.scc = false;
         for r in &mut self.v {
-            *r = [0; LANES];
+            *r = [0; WIDTH];
         }
         self.lds.bytes_mut().fill(0);
     }
@@ -124,7 +136,7 @@ impl WaveState {
         }
     }
 
-    fn vreg(&self, n: u8, what: &str) -> Result<&[u32; LANES], String> {
+    fn vreg(&self, n: u8, what: &str) -> Result<&[u32; WIDTH], String> {
         self.v.get(n as usize).ok_or_else(|| {
             format!(
                 "{what} v{n} is past the {} VGPRs the descriptor allocates",
@@ -133,7 +145,7 @@ impl WaveState {
         })
     }
 
-    fn vreg_mut(&mut self, n: u8) -> Result<&mut [u32; LANES], String> {
+    fn vreg_mut(&mut self, n: u8) -> Result<&mut [u32; WIDTH], String> {
         let count = self.v.len();
         self.v.get_mut(n as usize).ok_or_else(|| {
             format!("destination v{n} is past the {count} VGPRs the descriptor allocates")
@@ -141,23 +153,28 @@ impl WaveState {
     }
 
     /// A vector source: the VGPR's lanes, or a scalar value broadcast.
-    fn vsrc(&self, op: Operand) -> Result<[u32; LANES], String> {
+    fn vsrc(&self, op: Operand) -> Result<[u32; WIDTH], String> {
         match op {
             Operand::Vgpr(n) => self.vreg(n, "source").copied(),
-            s => Ok([self.sread(s); LANES]),
+            s => Ok([self.sread(s); WIDTH]),
         }
     }
 
     /// Writes `f(lane)` into `v[vdst]` for every active lane.
     fn vwrite(&mut self, vdst: u8, f: impl Fn(usize) -> u32) -> Result<(), String> {
-        let exec = self.exec as u32;
+        let (exec, lanes) = (self.live_exec(), self.lanes);
         let dst = self.vreg_mut(vdst)?;
-        for (lane, d) in dst.iter_mut().enumerate() {
+        for (lane, d) in dst.iter_mut().enumerate().take(lanes) {
             if exec >> lane & 1 == 1 {
                 *d = f(lane);
             }
         }
         Ok(())
+    }
+
+    /// EXEC as the wave's lanes see it (wave32: EXEC_LO only).
+    fn live_exec(&self) -> u64 {
+        self.exec & self.size.full_exec()
     }
 
     /// Runs workgroup `wg` of `prog` to `s_endpgm`.
@@ -185,7 +202,7 @@ impl WaveState {
         if let Some(v0) = self.v.first_mut() {
             *v0 = std::array::from_fn(|lane| lane as u32);
         }
-        self.exec = u32::MAX as u64;
+        self.exec = self.size.full_exec();
         let mut pc = prog.entry;
         let mut steps = 0u64;
         loop {
@@ -231,7 +248,23 @@ impl WaveState {
                     self.scc = new != 0;
                     self.swrite(sdst, old)?;
                 }
+                Sop1Op::AndSaveexecB64 => {
+                    let old = self.exec;
+                    self.exec &= self.sread64(src0);
+                    self.scc = self.exec != 0;
+                    self.swrite64(sdst, old)?;
+                }
             },
+            Inst::Sop2 {
+                op: Sop2Op::OrB64,
+                sdst,
+                src0,
+                src1,
+            } => {
+                let r = self.sread64(src0) | self.sread64(src1);
+                self.scc = r != 0;
+                self.swrite64(sdst, r)?;
+            }
             Inst::Sop2 {
                 op,
                 sdst,
@@ -296,6 +329,7 @@ impl WaveState {
                         r
                     }
                     Sop2Op::MulI32 => (a as i32).wrapping_mul(b as i32) as u32,
+                    Sop2Op::OrB64 => unreachable!("64-bit, handled above"),
                 };
                 self.swrite(sdst, r)?;
             }
@@ -329,10 +363,10 @@ impl WaveState {
                     SoppOp::Branch => true,
                     SoppOp::CbranchScc0 => !self.scc,
                     SoppOp::CbranchScc1 => self.scc,
-                    SoppOp::CbranchVccz => self.vcc as u32 == 0,
-                    SoppOp::CbranchVccnz => self.vcc as u32 != 0,
-                    SoppOp::CbranchExecz => self.exec as u32 == 0,
-                    SoppOp::CbranchExecnz => self.exec as u32 != 0,
+                    SoppOp::CbranchVccz => self.vcc & self.size.full_exec() == 0,
+                    SoppOp::CbranchVccnz => self.vcc & self.size.full_exec() != 0,
+                    SoppOp::CbranchExecz => self.live_exec() == 0,
+                    SoppOp::CbranchExecnz => self.live_exec() != 0,
                 };
                 if taken {
                     let to = inst.branch_target(pc).ok_or("branch without a target")?;
@@ -390,12 +424,12 @@ impl WaveState {
                 let b = if op.sources() > 1 {
                     self.vsrc(src[1])?
                 } else {
-                    [0; LANES]
+                    [0; WIDTH]
                 };
                 let c = if op.sources() > 2 {
                     self.vsrc(src[2])?
                 } else {
-                    [0; LANES]
+                    [0; WIDTH]
                 };
                 match op {
                     Vop3Op::MadU32U24 => self.vwrite(vdst, |l| {
@@ -418,19 +452,20 @@ impl WaveState {
             Inst::Vopc { op, src0, vsrc1 } => {
                 let a = self.vsrc(src0)?;
                 let b = *self.vreg(vsrc1, "source")?;
-                let exec = self.exec as u32;
-                let mut mask = 0u32;
-                for l in 0..LANES {
+                let exec = self.live_exec();
+                let mut mask = 0u64;
+                for l in 0..self.lanes {
                     let hit = match op {
                         VopcOp::CmpLtU32 => a[l] < b[l],
                         VopcOp::CmpEqU32 => a[l] == b[l],
                         VopcOp::CmpGtU32 => a[l] > b[l],
                         VopcOp::CmpNeU32 => a[l] != b[l],
                     };
-                    mask |= ((hit && exec >> l & 1 == 1) as u32) << l;
+                    mask |= u64::from(hit && exec >> l & 1 == 1) << l;
                 }
                 // VOPC writes every lane's bit; inactive lanes get 0 (wave32 uses VCC_LO only).
-                self.vcc = (self.vcc & !0xffff_ffff) | mask as u64;
+                let full = self.size.full_exec();
+                self.vcc = (self.vcc & !full) | mask;
             }
             Inst::Global {
                 op,
@@ -454,10 +489,10 @@ impl WaveState {
         mem: &Memory,
     ) -> Result<(), String> {
         let n = op.dwords() as usize;
-        let exec = self.exec as u32;
+        let exec = self.live_exec();
         let lo = *self.vreg(vaddr, "address")?;
         let hi = match saddr {
-            Some(_) => [0; LANES],
+            Some(_) => [0; WIDTH],
             None => *self.vreg(vaddr + 1, "address")?,
         };
         let base = saddr.map_or(0, |s| self.sread64(Operand::Sgpr(s)));
@@ -470,7 +505,7 @@ impl WaveState {
         }
         let mut hint = usize::MAX;
         let v = vdata as usize;
-        for lane in (0..LANES).filter(|l| exec >> l & 1 == 1) {
+        for lane in (0..self.lanes).filter(|l| exec >> l & 1 == 1) {
             let addr = base
                 .wrapping_add(lo[lane] as u64 | (hi[lane] as u64) << 32)
                 .wrapping_add(offset as i64 as u64);
@@ -508,6 +543,9 @@ impl WaveState {
                 "{inst} uses VGPRs past the {} the descriptor allocates",
                 self.v.len()
             ));
+        }
+        if self.size == WaveSize::Wave64 {
+            return self.ds_wide(inst, prog, quirks);
         }
         let wave = &mut *self.ds_wave;
         wave.exec = self.exec as u32;
@@ -570,7 +608,90 @@ impl WaveState {
             }
         }
         if info.writes_addr() {
-            self.v[inst.addr as usize] = addr;
+            self.v[inst.addr as usize][..LANES].copy_from_slice(&addr);
+        }
+        Ok(())
+    }
+
+    /// A DS instruction of a wave64 through the model over 64 lanes (the VGPR bounds were checked
+    /// by [`WaveState::ds`]).
+    fn ds_wide(&mut self, inst: &DsInst, prog: &Program, quirks: &Quirks) -> Result<(), String> {
+        let info = inst.info();
+        let ops = info.operands;
+        let v = &self.v;
+        let read = |first: u8, dwords: u8, lane: usize| -> [u32; 4] {
+            std::array::from_fn(|w| {
+                if w < dwords as usize {
+                    v[first as usize + w][lane]
+                } else {
+                    0
+                }
+            })
+        };
+        let lanes: Vec<Lane> = (0..self.lanes)
+            .map(|lane| Lane {
+                addr: if ops.addr > 0 {
+                    v[inst.addr as usize][lane]
+                } else {
+                    0
+                },
+                data0: read(inst.data0, ops.data0, lane),
+                data1: read(inst.data1, ops.data1, lane),
+                vdst: read(inst.vdst, ops.vdst, lane),
+            })
+            .collect();
+        let exec = self.live_exec();
+        let wave = WideWave::new(self.size, exec, self.m0, lanes).map_err(|e| e.to_string())?;
+        let mode = prog.desc.mode;
+        let mut out = if quirks.bpermute_lower_half && info.family == Family::Bpermute {
+            // The broken device: every lane reads DATA0 of lane (ADDR + offset)[6:2], lower half.
+            let offset = u16::from(inst.offset0) | u16::from(inst.offset1) << 8;
+            let mut vdst: Vec<[u32; 4]> = wave.lanes().iter().map(|l| l.vdst).collect();
+            for (i, d) in vdst.iter_mut().enumerate() {
+                if exec >> i & 1 == 1 {
+                    let j = model::lanes::lane_of(wave.lanes()[i].addr, offset);
+                    d[0] = if exec >> j & 1 == 1 {
+                        wave.lanes()[j].data0[0]
+                    } else {
+                        0
+                    };
+                }
+            }
+            let addr = wave.lanes().iter().map(|l| l.addr).collect();
+            model::wide::WideOutcome {
+                lds: self.lds.clone(),
+                vdst,
+                addr,
+            }
+        } else if quirks.descending_lanes == Some(inst.op) && info.per_lane_lds() {
+            // One lane at a time, highest first: same-address lanes resolve the other way round.
+            let mut lds = self.lds.clone();
+            let mut vdst: Vec<[u32; 4]> = wave.lanes().iter().map(|l| l.vdst).collect();
+            let mut addr: Vec<u32> = wave.lanes().iter().map(|l| l.addr).collect();
+            for lane in (0..self.lanes).rev().filter(|l| exec >> l & 1 == 1) {
+                let one = WideWave::new(self.size, 1 << lane, self.m0, wave.lanes().to_vec())
+                    .map_err(|e| e.to_string())?;
+                let o = execute_wide(inst, mode, &lds, &one).map_err(|e| e.to_string())?;
+                (lds, vdst[lane], addr[lane]) = (o.lds, o.vdst[lane], o.addr[lane]);
+            }
+            model::wide::WideOutcome { lds, vdst, addr }
+        } else {
+            execute_wide(inst, mode, &self.lds, &wave).map_err(|e| e.to_string())?
+        };
+        if let Some(f) = quirks
+            .fault
+            .filter(|f| f.op == inst.op && exec >> f.lane & 1 == 1)
+        {
+            out.vdst[f.lane][f.word] ^= f.xor;
+        }
+        self.lds = out.lds;
+        for (lane, words) in out.vdst.iter().enumerate() {
+            for (w, &value) in words[..ops.vdst as usize].iter().enumerate() {
+                self.v[inst.vdst as usize + w][lane] = value;
+            }
+        }
+        if info.writes_addr() {
+            self.v[inst.addr as usize][..self.lanes].copy_from_slice(&out.addr);
         }
         Ok(())
     }

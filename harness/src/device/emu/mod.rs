@@ -45,6 +45,10 @@ pub struct Quirks {
     /// A legal alternative: this op's active lanes execute highest lane first (hardware may
     /// serialise lanes of one instruction that hit one address in any order).
     pub descending_lanes: Option<DsOp>,
+    /// A broken wave64 device: `ds_bpermute_b32` in wave64 reads lane `(ADDR + offset)[6:2]` of
+    /// the lower half for every lane (a wave64 run as wave32: the upper half reads the other way
+    /// round from ASSUMPTIONS.md W1).
+    pub bpermute_lower_half: bool,
 }
 
 /// One decoded position of the code: an instruction start, or why there is none.
@@ -184,6 +188,13 @@ impl EmuDevice {
         self
     }
 
+    /// Makes wave64 `ds_bpermute_b32` read the lower half for the upper half's lanes too (see
+    /// [`Quirks::bpermute_lower_half`]): a broken device the wave64 run must catch.
+    pub fn with_bpermute_lower_half(mut self) -> EmuDevice {
+        self.quirks.bpermute_lower_half = true;
+        self
+    }
+
     fn add_module(&mut self, programs: HashMap<String, Arc<Program>>) -> ModuleId {
         self.modules.push(programs);
         ModuleId(self.modules.len() - 1)
@@ -252,14 +263,23 @@ impl Device for EmuDevice {
                     .map_or(String::new(), |n| format!(", e.g. `{n}`"))
             ))
         })?;
-        if launch.workgroup_size != 32 {
-            return Err(DeviceError::Launch(format!(
-                "workgroup size {} is not one wave32; the kernels use 32",
-                launch.workgroup_size
-            )));
-        }
+        check_workgroup(&prog, launch)?;
         run_launch(&prog, launch, self.step_limit, self.threads, &self.quirks)
     }
+}
+
+/// A launch runs one wave per workgroup: its workgroup size is the kernel's wave size.
+fn check_workgroup(prog: &Program, launch: &Launch) -> Result<(), DeviceError> {
+    let wave = prog.desc.wave_size();
+    if launch.workgroup_size as usize != wave.lanes() {
+        return Err(DeviceError::Launch(format!(
+            "workgroup size {} is not one {wave}; the kernel `{}` is {wave} and runs one wave per workgroup of {}",
+            launch.workgroup_size,
+            launch.kernel,
+            wave.lanes()
+        )));
+    }
+    Ok(())
 }
 
 /// Runs every workgroup of `launch` (on the rayon pool unless `threads` is 1), then copies the
@@ -287,7 +307,8 @@ fn run_launch(
     let run_range = |wave: &mut exec::WaveState, mut range: std::ops::Range<u32>| {
         range.try_for_each(|wg| wave.run(prog, wg, KERNARG_BASE, &mem, step_limit, quirks))
     };
-    let new_wave = || exec::WaveState::new(prog.desc.vgprs, prog.desc.lds_size);
+    let new_wave =
+        || exec::WaveState::new(prog.desc.vgprs, prog.desc.lds_size, prog.desc.wave_size());
     // Below a few workgroups a task costs more than it saves. The first failing workgroup (in
     // order) is the one reported, whatever the number of threads.
     let result = if threads <= 1 || groups < 16 {

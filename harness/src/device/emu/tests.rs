@@ -293,3 +293,221 @@ fn scalar_adds_carry_through_scc_across_a_4_gib_boundary() {
     .to_string();
     assert!(err.contains("not in any buffer"), "{err}");
 }
+
+fn program64(insts: &[Inst], lds_size: u32) -> Program {
+    let mut p = program(insts, lds_size);
+    p.desc.wave32 = false;
+    p
+}
+
+fn launch64(out_bytes: usize) -> Launch {
+    Launch {
+        workgroup_size: 64,
+        ..launch(1, out_bytes)
+    }
+}
+
+fn sop1(op: ds_kernels::inst::Sop1Op, sdst: Operand, src0: Operand) -> Inst {
+    Inst::Sop1 { op, sdst, src0 }
+}
+
+/// `out[lane * 4] = v2` for every active lane, after `body` (kernarg pointer in s[4:5], v1 =
+/// lane * 4, v0 = lane).
+fn store_kernel(body: Vec<Inst>) -> Vec<Inst> {
+    let mut k = vec![
+        Inst::Smem {
+            op: SmemOp::LoadB64,
+            sdata: 4,
+            sbase: 0,
+            offset: 0,
+            soffset: None,
+        },
+        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
+        Inst::Vop2 {
+            op: Vop2Op::LshlrevB32,
+            vdst: 1,
+            src0: Operand::Int(2),
+            vsrc1: 0,
+        },
+        Inst::Vop2 {
+            op: Vop2Op::AddNcU32,
+            vdst: 2,
+            src0: Operand::Int(0),
+            vsrc1: 0,
+        },
+    ];
+    k.extend(body);
+    k.extend([
+        Inst::Global {
+            op: GlobalOp::StoreB32,
+            vdata: 2,
+            vaddr: 1,
+            saddr: Some(4),
+            offset: 0,
+        },
+        Inst::Sopp {
+            op: SoppOp::Endpgm,
+            simm16: 0,
+        },
+    ]);
+    k
+}
+
+fn run64(body: Vec<Inst>, quirks: &Quirks) -> Vec<u32> {
+    let mut l = launch64(256);
+    run_launch(
+        &program64(&store_kernel(body), 512),
+        &mut l,
+        1000,
+        1,
+        quirks,
+    )
+    .unwrap();
+    words(&l.buffers[0].bytes)
+}
+
+#[test]
+fn a_wave64_workgroup_runs_64_lanes_under_a_64_bit_exec() {
+    assert_eq!(
+        run64(vec![], &Quirks::default()),
+        (0..64).collect::<Vec<u32>>()
+    );
+    // EXEC_LO cleared: only the upper half stores; the lower half keeps the buffer's bytes.
+    let out = run64(
+        vec![sop1(
+            ds_kernels::inst::Sop1Op::MovB32,
+            Operand::ExecLo,
+            Operand::Int(0),
+        )],
+        &Quirks::default(),
+    );
+    assert_eq!(out[..32], [0xaaaa_aaaa; 32]);
+    assert_eq!(out[32..], (32..64).collect::<Vec<u32>>());
+    // s_and_saveexec_b64 with s[8:9] = lane 63 only, then s_or_b64 restores the saved mask.
+    let out = run64(
+        vec![
+            sop1(
+                ds_kernels::inst::Sop1Op::MovB32,
+                Operand::Sgpr(8),
+                Operand::Int(0),
+            ),
+            sop1(
+                ds_kernels::inst::Sop1Op::MovB32,
+                Operand::Sgpr(9),
+                Operand::Literal(1 << 31),
+            ),
+            sop1(
+                ds_kernels::inst::Sop1Op::AndSaveexecB64,
+                Operand::Sgpr(10),
+                Operand::Sgpr(8),
+            ),
+            Inst::Vop2 {
+                op: Vop2Op::AddNcU32,
+                vdst: 2,
+                src0: Operand::Int(64),
+                vsrc1: 0,
+            },
+            Inst::Sop2 {
+                op: Sop2Op::OrB64,
+                sdst: Operand::ExecLo,
+                src0: Operand::ExecLo,
+                src1: Operand::Sgpr(10),
+            },
+        ],
+        &Quirks::default(),
+    );
+    assert_eq!(out[62], 62);
+    assert_eq!(
+        out[63],
+        63 + 64,
+        "only lane 63 ran under the saved-and-masked EXEC"
+    );
+}
+
+/// `v2 = ds_bpermute(v1 = (lane ^ 63) * 4, data v0 = lane)`.
+fn bpermute_mirror() -> Vec<Inst> {
+    vec![
+        Inst::Vop2 {
+            op: Vop2Op::XorB32,
+            vdst: 3,
+            src0: Operand::Int(63),
+            vsrc1: 0,
+        },
+        Inst::Vop2 {
+            op: Vop2Op::LshlrevB32,
+            vdst: 3,
+            src0: Operand::Int(2),
+            vsrc1: 3,
+        },
+        Inst::Ds(DsInst {
+            vdst: 2,
+            addr: 3,
+            data0: 0,
+            ..ds("ds_bpermute_b32")
+        }),
+        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
+    ]
+}
+
+#[test]
+fn a_wave64_bpermute_reads_within_its_half_as_the_model_says() {
+    use ds_reference::model::wide::{execute_wide, WideWave};
+    use ds_reference::wave::{Lane, Lds, WaveSize};
+    let out = run64(bpermute_mirror(), &Quirks::default());
+    // Lane i names lane 63 - i; within its own half that is (i & 32) | (31 - i % 32).
+    for (i, &got) in out.iter().enumerate() {
+        assert_eq!(got as usize, (i & 32) | (31 - i % 32), "lane {i}");
+    }
+    let lanes = (0..64u32)
+        .map(|i| Lane {
+            addr: (i ^ 63) * 4,
+            data0: [i, 0, 0, 0],
+            data1: [0; 4],
+            vdst: [i; 4],
+        })
+        .collect();
+    let wave = WideWave::new(WaveSize::Wave64, u64::MAX, 0, lanes).unwrap();
+    let model = execute_wide(
+        &ds("ds_bpermute_b32"),
+        FpMode::default(),
+        &Lds::zeroed(512),
+        &wave,
+    )
+    .unwrap();
+    let want: Vec<u32> = model.vdst.iter().map(|d| d[0]).collect();
+    assert_eq!(
+        out, want,
+        "the emulated wave64 agrees with the model over 64 lanes"
+    );
+}
+
+#[test]
+fn a_wave64_fault_in_the_upper_half_shows_in_that_lane_only() {
+    let fault = Fault {
+        op: DsOp::from_name("ds_bpermute_b32").unwrap(),
+        lane: 40,
+        word: 0,
+        xor: 0x100,
+    };
+    let clean = run64(bpermute_mirror(), &Quirks::default());
+    let bad = run64(
+        bpermute_mirror(),
+        &Quirks {
+            fault: Some(fault),
+            ..Quirks::default()
+        },
+    );
+    let differ: Vec<usize> = (0..64).filter(|&i| clean[i] != bad[i]).collect();
+    assert_eq!(differ, [40]);
+}
+
+#[test]
+fn a_wave64_kernel_needs_a_workgroup_of_64() {
+    let prog = program64(&store_kernel(vec![]), 512);
+    let err = check_workgroup(&prog, &launch(1, 256))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("workgroup size 32 is not one wave64"), "{err}");
+    assert!(check_workgroup(&prog, &launch64(256)).is_ok());
+    assert!(check_workgroup(&program(&store_kernel(vec![]), 512), &launch64(256)).is_err());
+}

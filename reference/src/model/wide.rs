@@ -1,0 +1,383 @@
+//! The model over a wave of either size: every op the wave32 model runs, on a [`WideWave`] of 32
+//! or 64 lanes with a 64-bit EXEC.
+//!
+//! Wave32 through this entry point is the wave32 model (`tests::wide_wave32_is_the_wave32_model`
+//! runs the whole snapshot corpus both ways). What changes in wave64 is a named choice each, in
+//! ASSUMPTIONS.md W1-W8: the cross-lane ops work within 32-lane halves (W1-W4), append/consume count
+//! the whole 64-bit EXEC once (W5), addtid addresses run to lane 63 (W6), same-address lanes run in
+//! ascending order across both halves (W7), the BVH stack is per lane and does not see the wave
+//! size (W8).
+//!
+//! Sources: AMD "RDNA3 Instruction Set Architecture Reference Guide", the DS pseudocode (written
+//! for `WAVE64 ? 63 : 31` lanes, the permute lane index `% 32`); Mesa ACO
+//! (`aco_instruction_selection.cpp`, `emit_bpermute`: on GFX10 to GFX11.5 in wave64 a full-wave
+//! bpermute is emulated from two half-wave `ds_bpermute_b32` and `v_permlane64_b32`; "wave32 or
+//! GFX8-9, GFX12+: bpermute works normally"); Mesa RADV (`radv_build_bvh_stack_rtn_addr`: the
+//! stack stride is 32 entries, so the upper 32 lanes of a wave64 need their own base).
+//!
+//! [`crate::wave::Wave`] stays the wave32 case format until the wave size is part of the variant;
+//! this module is what a wave64 kernel's results are checked against.
+
+use super::{lanes, special, Plan, Unmodelled};
+use crate::isa::{DsInst, Family};
+use crate::wave::{FpMode, Lane, Lds, Wave, WaveSize};
+use std::fmt;
+
+/// A wave of either size before the instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WideWave {
+    size: WaveSize,
+    exec: u64,
+    m0: u32,
+    lanes: Vec<Lane>,
+}
+
+/// Why lanes and an EXEC mask do not make a wave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WaveShapeError {
+    /// The lane count is not the wave size's.
+    Lanes { size: WaveSize, got: usize },
+    /// EXEC names a lane the wave does not have.
+    Exec { size: WaveSize, exec: u64 },
+}
+
+impl fmt::Display for WaveShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WaveShapeError::Lanes { size, got } => write!(
+                f,
+                "a {size} case has {} lane objects, this one has {got}",
+                size.lanes()
+            ),
+            WaveShapeError::Exec { size, exec } => write!(
+                f,
+                "EXEC {exec:#x} sets lanes a {size} does not have (lanes 0..{})",
+                size.lanes()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WaveShapeError {}
+
+impl WideWave {
+    /// A wave of `size` with these registers; `lanes` has one entry per lane, EXEC no bit past
+    /// the last lane.
+    pub fn new(
+        size: WaveSize,
+        exec: u64,
+        m0: u32,
+        lanes: Vec<Lane>,
+    ) -> Result<WideWave, WaveShapeError> {
+        if lanes.len() != size.lanes() {
+            return Err(WaveShapeError::Lanes {
+                size,
+                got: lanes.len(),
+            });
+        }
+        if exec & !size.full_exec() != 0 {
+            return Err(WaveShapeError::Exec { size, exec });
+        }
+        Ok(WideWave {
+            size,
+            exec,
+            m0,
+            lanes,
+        })
+    }
+
+    /// The wave size.
+    pub fn size(&self) -> WaveSize {
+        self.size
+    }
+
+    /// EXEC (bit i: lane i active).
+    pub fn exec(&self) -> u64 {
+        self.exec
+    }
+
+    /// M0.
+    pub fn m0(&self) -> u32 {
+        self.m0
+    }
+
+    /// The lanes' registers, lane 0 first.
+    pub fn lanes(&self) -> &[Lane] {
+        &self.lanes
+    }
+}
+
+impl From<&Wave> for WideWave {
+    fn from(w: &Wave) -> WideWave {
+        WideWave {
+            size: WaveSize::Wave32,
+            exec: u64::from(w.exec),
+            m0: w.m0,
+            lanes: w.lanes.to_vec(),
+        }
+    }
+}
+
+/// One run of a variant on a wave of either size: the initial LDS image and the wave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WideCase {
+    /// The LDS image before the instruction.
+    pub lds: Lds,
+    /// EXEC, M0 and the lanes' registers.
+    pub wave: WideWave,
+}
+
+/// What the instruction left: the LDS image and every lane's vdst and addr.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WideOutcome {
+    /// The LDS image after the instruction.
+    pub lds: Lds,
+    /// Every lane's vdst (inactive lanes and unused words keep their value).
+    pub vdst: Vec<[u32; 4]>,
+    /// Every lane's addr (changed only by the BVH stack ops).
+    pub addr: Vec<u32>,
+}
+
+/// Runs `inst` over `wave` and `lds` (copied) and returns what it leaves behind.
+pub fn execute_wide(
+    inst: &DsInst,
+    mode: FpMode,
+    lds: &Lds,
+    wave: &WideWave,
+) -> Result<WideOutcome, Unmodelled> {
+    let plan = Plan::new(inst, mode)?;
+    let offset = plan.offset16;
+    let mut lds = lds.clone();
+    let mut vdst: Vec<[u32; 4]> = wave.lanes.iter().map(|l| l.vdst).collect();
+    let mut addr: Vec<u32> = wave.lanes.iter().map(|l| l.addr).collect();
+    let mem = lds.bytes_mut();
+    let (exec, lanes_in) = (wave.exec, &wave.lanes[..]);
+    match plan.info.family {
+        Family::Nop => {}
+        Family::Swizzle => lanes::swizzle_lanes(exec, lanes_in, offset, &mut vdst),
+        Family::Permute => {
+            lanes::permute_lanes(lanes::Span::Half, exec, lanes_in, offset, &mut vdst)
+        }
+        Family::Bpermute => {
+            lanes::bpermute_lanes(lanes::Span::Half, false, exec, lanes_in, offset, &mut vdst)
+        }
+        Family::BpermuteFi => {
+            lanes::bpermute_lanes(lanes::Span::Whole, true, exec, lanes_in, offset, &mut vdst)
+        }
+        Family::Append | Family::Consume => {
+            special::append_consume_lanes(&plan, exec, wave.m0, mem, &mut vdst)
+        }
+        _ => {
+            // Ascending lane order across both halves (ASSUMPTIONS.md W7).
+            let mut rest = exec;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                plan.step(i, &lanes_in[i], wave.m0, mem, &mut vdst[i], &mut addr[i]);
+            }
+        }
+    }
+    Ok(WideOutcome { lds, vdst, addr })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::{DsInst, DsOp};
+    use crate::model::{execute, snapshot::snapshot_corpus};
+    use crate::wave::LANES;
+
+    const W64: WaveSize = WaveSize::Wave64;
+
+    /// Lane i: addr `addr(i)`, data0 `0x1000 + i`, vdst sentinel `0xdead0000 + i`.
+    fn wave64(exec: u64, addr: impl Fn(usize) -> u32) -> WideWave {
+        let lanes = (0..W64.lanes())
+            .map(|i| Lane {
+                addr: addr(i),
+                data0: [0x1000 + i as u32, 0, 0, 0],
+                data1: [0; 4],
+                vdst: [0xdead_0000 + i as u32; 4],
+            })
+            .collect();
+        WideWave::new(W64, exec, 0, lanes).expect("64 lanes")
+    }
+
+    fn run(op: DsOp, offset: u16, lds: &Lds, wave: &WideWave) -> WideOutcome {
+        let inst = DsInst {
+            offset0: offset as u8,
+            offset1: (offset >> 8) as u8,
+            ..DsInst::new(op)
+        };
+        execute_wide(&inst, FpMode::default(), lds, wave).expect("modelled")
+    }
+
+    #[test]
+    fn wide_wave32_is_the_wave32_model() {
+        let mut cases = 0;
+        for op in crate::isa::runnable_ops() {
+            for (name, v, c) in snapshot_corpus(op) {
+                let Ok(want) = execute(&v.inst(), v.mode, &c) else {
+                    continue;
+                };
+                let got = execute_wide(&v.inst(), v.mode, &c.lds, &WideWave::from(&c.wave))
+                    .expect("modelled in wave32, so in the wide model");
+                assert_eq!(got.lds, want.lds, "{op} case {name}: LDS");
+                assert_eq!(got.vdst, want.vdst.to_vec(), "{op} case {name}: vdst");
+                assert_eq!(got.addr, want.addr.to_vec(), "{op} case {name}: addr");
+                cases += 1;
+            }
+        }
+        assert!(cases > 300, "the corpus ran: {cases} cases");
+    }
+
+    #[test]
+    fn a_wave_has_its_sizes_lanes_and_exec() {
+        let lanes = vec![Lane::default(); LANES];
+        assert!(WideWave::new(WaveSize::Wave32, u64::from(u32::MAX), 0, lanes.clone()).is_ok());
+        let e = WideWave::new(W64, 0, 0, lanes.clone()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a wave64 case has 64 lane objects, this one has 32"
+        );
+        let e = WideWave::new(WaveSize::Wave32, 1 << 32, 0, lanes).unwrap_err();
+        assert!(e.to_string().contains("EXEC 0x100000000"), "{e}");
+    }
+
+    /// W1: a lane reads lane `index % 32` of its own half.
+    #[test]
+    fn w1_bpermute_reads_within_the_lanes_half() {
+        let lds = Lds::zeroed(512);
+        // Lane i names lane 63 - i (byte address 4 * (63 - i)).
+        let out = run(
+            DsOp::BpermuteB32,
+            0,
+            &lds,
+            &wave64(u64::MAX, |i| 4 * (63 - i as u32)),
+        );
+        // Lane 0 names 63: bits [6:2] are 31, its own (lower) half: lane 31.
+        assert_eq!(out.vdst[0][0], 0x1000 + 31);
+        // Lane 32 names 31: the upper half's lane 31, i.e. lane 63.
+        assert_eq!(out.vdst[32][0], 0x1000 + 63);
+        // Lane 31 names 32: index 0 of its half, lane 0; lane 63 names 0: lane 32.
+        assert_eq!(out.vdst[31][0], 0x1000);
+        assert_eq!(out.vdst[63][0], 0x1000 + 32);
+        // Only the upper half active: lane 40 naming 1 reads lane 33, not inactive lane 1.
+        let out = run(
+            DsOp::BpermuteB32,
+            0,
+            &lds,
+            &wave64(0xffff_ffff_0000_0000, |_| 4),
+        );
+        assert_eq!(out.vdst[40][0], 0x1000 + 33);
+        assert_eq!(out.vdst[1][0], 0xdead_0001, "inactive lanes keep vdst");
+    }
+
+    /// W1 (gfx12's fetch-inactive form): the index names any of the 64 lanes.
+    #[test]
+    fn w1_bpermute_fi_reads_the_whole_wave() {
+        let out = run(
+            DsOp::BpermuteFiB32,
+            0,
+            &Lds::zeroed(512),
+            &wave64(1, |_| 4 * 40),
+        );
+        assert_eq!(out.vdst[0][0], 0x1000 + 40);
+    }
+
+    /// W2: a lane sends to lane `index % 32` of its own half; halves never collide.
+    #[test]
+    fn w2_permute_sends_within_the_lanes_half() {
+        // Every lane names lane 5 (+32 = 37: the same lane of a half).
+        let out = run(
+            DsOp::PermuteB32,
+            0,
+            &Lds::zeroed(512),
+            &wave64(u64::MAX, |i| if i < 32 { 4 * 5 } else { 4 * 37 }),
+        );
+        assert_eq!(
+            out.vdst[5][0],
+            0x1000 + 31,
+            "highest sender of the lower half"
+        );
+        assert_eq!(
+            out.vdst[37][0],
+            0x1000 + 63,
+            "highest sender of the upper half"
+        );
+        assert_eq!(out.vdst[6][0], 0, "a lane that receives nothing gets 0");
+    }
+
+    /// W3, W4: every swizzle mode works within a half.
+    #[test]
+    fn w3_w4_swizzle_within_the_half() {
+        // Bit mask: and 0x1f, xor 0x10 (offset[14:10]) swaps the 16-lane groups of one half.
+        let swap16 = 0x1f | 0x10 << 10;
+        assert_eq!(lanes::swizzle_source(swap16, 40), 56);
+        assert_eq!(lanes::swizzle_source(swap16, 56), 40);
+        assert_eq!(lanes::swizzle_source(swap16, 8), 24);
+        // or 0x1f (offset[9:5]) reads the last lane of the half.
+        assert_eq!(lanes::swizzle_source(0x1f << 5, 3), 31);
+        assert_eq!(lanes::swizzle_source(0x1f << 5, 33), 63);
+        // Quad permute 0x8000 | [3,2,1,0]: lane 33 (quad lane 1) reads lane 34.
+        let rev = 0x8000 | 3 | 2 << 2 | 1 << 4;
+        assert_eq!(lanes::swizzle_source(rev, 33), 34);
+        // Rotate left by 1 (0xC000 | 1 << 5): lane 63 wraps to lane 32, lane 31 to lane 0.
+        assert_eq!(lanes::swizzle_source(0xc000 | 1 << 5, 63), 32);
+        assert_eq!(lanes::swizzle_source(0xc000 | 1 << 5, 31), 0);
+        // FFT mask 0: lane 33 (half lane 1, reversed 16) reads lane 48.
+        assert_eq!(lanes::swizzle_source(0xe000, 33), 48);
+        // The op: only the upper half active, lane 32 reading lane 63 through or 0x1f.
+        let out = run(
+            DsOp::SwizzleB32,
+            0x1f << 5,
+            &Lds::zeroed(512),
+            &wave64(0xffff_ffff_0000_0000, |i| 0xa000 + i as u32),
+        );
+        assert_eq!(out.vdst[32][0], 0xa000 + 63);
+    }
+
+    /// W5: one update by the popcount of the 64-bit EXEC; every active lane gets the old value.
+    #[test]
+    fn w5_append_counts_the_64_bit_exec_once() {
+        let mut lds = Lds::zeroed(512);
+        lds.set_word(16, 100);
+        for (exec, added) in [
+            (u64::MAX, 64),
+            (0xffff_ffff_0000_0000, 32),
+            (1 << 63 | 1, 2),
+        ] {
+            let out = run(DsOp::Append, 16, &lds, &wave64(exec, |_| 0));
+            assert_eq!(out.lds.word(16), 100 + added, "EXEC {exec:#x}");
+            assert_eq!(out.vdst[63][0], 100);
+            let out = run(DsOp::Consume, 16, &lds, &wave64(exec, |_| 0));
+            assert_eq!(out.lds.word(16), 100 - added, "EXEC {exec:#x}");
+        }
+    }
+
+    /// W6: addtid addresses `M0[15:0] + offset + lane * 4` up to lane 63.
+    #[test]
+    fn w6_addtid_runs_to_lane_63() {
+        let wave = wave64(1 << 63 | 1 << 32, |_| 0);
+        let out = run(DsOp::StoreAddtidB32, 4, &Lds::zeroed(512), &wave);
+        assert_eq!(out.lds.word(4 + 63 * 4), 0x1000 + 63);
+        assert_eq!(out.lds.word(4 + 32 * 4), 0x1000 + 32);
+        let out = run(DsOp::LoadAddtidB32, 4, &out.lds, &wave);
+        assert_eq!(out.vdst[63][0], 0x1000 + 63);
+    }
+
+    /// W7: same-address lanes run in ascending order across the halves.
+    #[test]
+    fn w7_same_address_lanes_run_in_ascending_order_across_halves() {
+        let exec = 1 << 31 | 1 << 32 | 1 << 40;
+        let out = run(DsOp::StoreB32, 0, &Lds::zeroed(512), &wave64(exec, |_| 8));
+        assert_eq!(
+            out.lds.word(8),
+            0x1000 + 40,
+            "the highest lane's store lands last"
+        );
+        let out = run(DsOp::AddRtnU32, 0, &Lds::zeroed(512), &wave64(exec, |_| 8));
+        assert_eq!(out.vdst[31][0], 0);
+        assert_eq!(out.vdst[32][0], 0x1000 + 31, "lane 32 follows lane 31");
+        assert_eq!(out.vdst[40][0], 0x1000 + 31 + 0x1000 + 32);
+    }
+}
