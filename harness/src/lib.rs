@@ -5,11 +5,14 @@
 //! with the meaning documented in DESIGN.md section 7: 0 all agree, 1 disagreements, 2 bad usage
 //! or input, 3 backend unavailable.
 
+pub mod against;
 pub mod case;
 pub mod cli;
 pub mod corpus;
 pub mod device;
 pub mod doc;
+pub mod fidelity;
+pub mod matrix;
 pub mod output;
 pub mod record;
 pub mod run;

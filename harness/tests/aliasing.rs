@@ -157,6 +157,9 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant
         harness: String::new(),
         selection: Vec::new(),
         duration_seconds: None,
+        device_version: None,
+        against: None,
+        allow_unsupported: false,
     };
     let report = run::run(&cfg, &mut dev, meta).unwrap();
     let r = &report.ops[0];

@@ -134,6 +134,16 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
     let out = out.to_str().unwrap();
     let co = dir.join("k.co");
     let co = co.to_str().unwrap();
+    // A results file for `matrix`, and the served emulated device for `run --backend exec`.
+    let results = dir.join("results.json");
+    std::fs::write(
+        &results,
+        r#"{"meta": {"device": "d"}, "ops": [{"op": "ds_add_u32", "fidelity": {"exact": 4}}]}"#,
+    )
+    .unwrap();
+    let results = results.to_str().unwrap().to_string();
+    let missing_results = dir.join("missing.json").to_str().unwrap().to_string();
+    let serve = format!("'{}' serve-device", env!("CARGO_BIN_EXE_ds-harness"));
     // Inside the fresh temp dir, so it surely does not exist (a harness that created missing
     // directories would have made a fixed path like /nonexistent/dir exist).
     let missing = dir.join("missing");
@@ -179,6 +189,7 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
             probe(2, &["kernel", "ds_add_u32", "--out", &bad_co]),
         ),
         ("run", runp(0, &["--backend", "emu"])),
+        ("run", runp(0, &["--backend", "exec", "--device-cmd", &serve])),
         (
             "run",
             runp(1, &["--backend", "hip"])
@@ -186,12 +197,14 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
                 .env("DS_HIP_STANDIN_FLIP", "1"),
         ),
         ("run", runp(2, &["--backend", "emu", "--shard", "3/2"])),
+        ("run", runp(2, &["--backend", "exec"])),
         ("run", runp(2, &["--backend", "emu", "--json", &bad_json])),
         ("run", runp(2, &[]).env("DS_HARNESS_HIP_TIMEOUT", "soon")),
         (
             "run",
             runp(3, &["--backend", "hip"]).env("DS_HARNESS_HIP_LIB", "/nonexistent/libamdhip64.so"),
         ),
+        ("run", runp(3, &["--backend", "exec", "--device-cmd", "exit 7"])),
         ("replay", probe(0, &["replay", &case, "--backend", "emu"])),
         (
             "replay",
@@ -208,6 +221,20 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
         ("merge", probe(0, &["merge", &shard_ok])),
         ("merge", probe(1, &["merge", &shard_bad])),
         ("merge", probe(2, &["merge", &shard_half])),
+        (
+            "serve-device",
+            probe(0, &["serve-device"]).stdin(
+                "{\"type\":\"hello\",\"id\":1,\"protocol\":1,\"harness\":\"t\"}\n{\"type\":\"shutdown\",\"id\":2}\n",
+            ),
+        ),
+        ("serve-device", probe(2, &["serve-device", "--target", "gfx0"])),
+        (
+            "serve-device",
+            probe(3, &["serve-device", "--backend", "hip"])
+                .env("DS_HARNESS_HIP_LIB", "/nonexistent/libamdhip64.so"),
+        ),
+        ("matrix", probe(0, &["matrix", &results])),
+        ("matrix", probe(2, &["matrix", &missing_results])),
         ("eval", probe(0, &["eval", &case])),
         ("eval", probe(2, &["eval", "/nonexistent/case.json"])),
         ("(none)", probe(2, &[])),

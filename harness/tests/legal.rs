@@ -30,6 +30,9 @@ fn meta() -> RunMeta {
         harness: String::new(),
         selection: Vec::new(),
         duration_seconds: None,
+        device_version: None,
+        against: None,
+        allow_unsupported: false,
     }
 }
 

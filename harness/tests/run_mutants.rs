@@ -37,6 +37,9 @@ fn meta() -> RunMeta {
         harness: String::new(),
         selection: Vec::new(),
         duration_seconds: None,
+        device_version: None,
+        against: None,
+        allow_unsupported: false,
     }
 }
 

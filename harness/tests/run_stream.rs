@@ -31,6 +31,9 @@ fn meta(cases: usize) -> RunMeta {
         harness: String::new(),
         selection: Vec::new(),
         duration_seconds: None,
+        device_version: None,
+        against: None,
+        allow_unsupported: false,
     }
 }
 

@@ -6,15 +6,18 @@ use ds_reference::target::Target;
 use std::io::Write;
 use std::process::ExitCode;
 
+mod against;
 mod asm;
 mod doc;
 mod eval;
 mod info;
 mod kernel;
 mod list;
+mod matrix;
 mod merge;
 mod replay;
 mod run;
+mod serve_device;
 
 /// All results agree with the model.
 pub const EXIT_OK: u8 = 0;
@@ -67,6 +70,12 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Run one case file through the model alone and print the outcome as JSON.
     Eval(eval::EvalArgs),
+    /// Serve this machine's device (emu or HIP) over the device protocol on stdin/stdout, for
+    /// `run --backend exec --device-cmd '...'` (possibly through ssh).
+    ServeDevice(serve_device::ServeDeviceArgs),
+    /// Several devices' results (`run --json`) side by side, one row per op, one fidelity class
+    /// per cell: markdown, JSON, or an SVG heatmap.
+    Matrix(matrix::MatrixArgs),
 }
 
 /// `--target NAME`: a row of the target table; an unknown name is a usage error (exit 2) with
@@ -113,6 +122,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Merge(args) => merge::run(&args, out),
         Command::Replay(args) => replay::run(&args, out),
         Command::Eval(args) => eval::run(&args, out),
+        Command::ServeDevice(args) => serve_device::run(&args),
+        Command::Matrix(args) => matrix::run(&args, out),
     }?;
     out.flush()?;
     Ok(code)
@@ -174,5 +185,24 @@ impl<W: Write> Write for Out<W> {
             }
             r => r,
         }
+    }
+}
+
+/// Checks that `--device-cmd` and `--backend exec` come together.
+fn check_exec_flags(
+    backend: crate::device::BackendChoice,
+    exec: &crate::device::exec::ExecArgs,
+) -> Result<(), String> {
+    use crate::device::BackendChoice;
+    match (backend, &exec.device_cmd) {
+        (BackendChoice::Exec, None) => Err(
+            "--backend exec needs --device-cmd 'COMMAND ARGS': the program speaking the device \
+             protocol (docs/device-protocol.md), e.g. --device-cmd 'ds-harness serve-device'"
+                .into(),
+        ),
+        (b, Some(_)) if b != BackendChoice::Exec => Err(format!(
+            "--device-cmd is only for --backend exec (the backend is {b:?}); add --backend exec"
+        )),
+        _ => Ok(()),
     }
 }

@@ -23,6 +23,8 @@ pub struct ReplayArgs {
     /// it, or a GPU of it for auto); for --backend hip, the GPU's own target.
     #[arg(long, value_name = "NAME", value_parser = super::parse_kernel_target)]
     pub target: Option<&'static Target>,
+    #[command(flatten)]
+    pub exec: device::exec::ExecArgs,
 }
 
 pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
@@ -33,11 +35,17 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
             return Ok(ExitCode::from(EXIT_USAGE));
         }
     };
+    if let Err(e) = super::check_exec_flags(args.backend, &args.exec) {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
     let target = match args.backend {
         BackendChoice::Hip => args.target,
-        BackendChoice::Auto | BackendChoice::Emu => Some(args.target.unwrap_or(file.target)),
+        BackendChoice::Auto | BackendChoice::Emu | BackendChoice::Exec => {
+            Some(args.target.unwrap_or(file.target))
+        }
     };
-    let opened = match device::open_with(args.backend, None, target) {
+    let opened = match device::open_any(args.backend, None, target, &args.exec) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");

@@ -33,6 +33,16 @@ pub struct RunArgs {
     /// target is refused.
     #[arg(long, value_name = "NAME", value_parser = super::parse_kernel_target)]
     pub target: Option<&'static Target>,
+    #[command(flatten)]
+    pub exec: device::exec::ExecArgs,
+    /// Cases the device reports `unsupported` (an emulator's gaps) are counted apart and do not
+    /// fail the run (exit 0 if nothing else fails).
+    #[arg(long)]
+    pub allow_unsupported: bool,
+    /// Compare with the recorded outcomes in DIR (one device's recordings, e.g.
+    /// snapshots/hardware/<target>) instead of the model: runs the recording's cases.
+    #[arg(long, value_name = "DIR")]
+    pub against: Option<PathBuf>,
     /// Ops to run: exact mnemonics (gfx11 or legacy) or globs like `ds_add*`; repeatable.
     /// Default: every op a compute kernel can run.
     #[arg(long = "op", value_name = "PATTERN")]
@@ -123,6 +133,12 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 }
 
 pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    if let Err(e) = super::check_exec_flags(args.backend, &args.exec) {
+        return usage(e);
+    }
+    if let Some(dir) = &args.against {
+        return super::against::run(args, dir, out);
+    }
     // The ops are those of the target's generation: --target's, else the default target's (checked
     // again against the device's own target once it is open).
     let gen = args
@@ -150,7 +166,7 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             .build_global()
             .map_err(|e| anyhow::anyhow!("cannot start {jobs} threads for --jobs: {e}"))?;
     }
-    let opened = match device::open_with(args.backend, args.device, args.target) {
+    let opened = match device::open_any(args.backend, args.device, args.target, &args.exec) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
@@ -205,6 +221,9 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         harness: crate::record::harness_revision().to_string(),
         selection: args.ops.clone(),
         duration_seconds: args.duration.map(|d| d.as_secs_f64()),
+        device_version: info.detail(device::exec::VERSION_DETAIL).map(String::from),
+        against: None,
+        allow_unsupported: args.allow_unsupported,
     };
     let mut width = 5;
     let mut recorded = 0;

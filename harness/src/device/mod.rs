@@ -1,8 +1,9 @@
 //! Devices that run the kernels: the [`Device`] trait and its implementations (the emulated CPU
-//! device and the HIP device). A device loads a code object and runs a [`Launch`] (see
+//! device, the HIP device, and an external program speaking the device protocol). A device loads a code object and runs a [`Launch`] (see
 //! `ds_kernels::launch` for the contract: kernarg = one 64-bit address per buffer).
 
 pub mod emu;
+pub mod exec;
 pub mod hip;
 
 pub use ds_kernels::launch::{Buffer, Launch};
@@ -17,6 +18,8 @@ pub enum Backend {
     Hip,
     /// The emulated device: the same code object, executed on the CPU.
     Emu,
+    /// An external program speaking the device protocol (`docs/device-protocol.md`).
+    Exec,
 }
 
 impl fmt::Display for Backend {
@@ -24,6 +27,7 @@ impl fmt::Display for Backend {
         f.write_str(match self {
             Backend::Hip => "hip",
             Backend::Emu => "emu",
+            Backend::Exec => "exec",
         })
     }
 }
@@ -40,6 +44,29 @@ pub struct DeviceInfo {
     pub target: &'static Target,
     /// Further provenance as key/value pairs (runtime and driver versions, library path...).
     pub details: Vec<(String, String)>,
+}
+
+impl DeviceInfo {
+    /// The value of detail `key`, if the device gave it.
+    pub fn detail(&self, key: &str) -> Option<&str> {
+        self.details
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The `--backend ...` flags that open this device again (for replay commands).
+    pub fn backend_flags(&self) -> String {
+        match self.detail(exec::COMMAND_DETAIL) {
+            Some(cmd) if self.backend == Backend::Exec => {
+                format!(
+                    "--backend exec --device-cmd '{}'",
+                    cmd.replace('\'', "'\\''")
+                )
+            }
+            _ => format!("--backend {}", self.backend),
+        }
+    }
 }
 
 /// A loaded code object on a device.
@@ -60,6 +87,12 @@ pub enum DeviceError {
     /// The request itself is bad (a flag or environment value that cannot mean anything here):
     /// bad usage, exit 2, rather than an unavailable backend.
     BadRequest(String),
+    /// The device does not implement an instruction of the kernel (an emulator's answer).
+    Unsupported(String),
+    /// The device's process died (exited, or was killed) while it ran the request.
+    Crashed(String),
+    /// The device's process answered something the protocol does not allow.
+    Protocol(String),
 }
 
 impl DeviceError {
@@ -77,6 +110,9 @@ impl fmt::Display for DeviceError {
             DeviceError::Launch(m) => write!(f, "launch failed: {m}"),
             DeviceError::Timeout(m) => write!(f, "kernel timed out: {m}"),
             DeviceError::BadRequest(m) => f.write_str(m),
+            DeviceError::Unsupported(m) => write!(f, "unsupported by the device: {m}"),
+            DeviceError::Crashed(m) => write!(f, "device crashed: {m}"),
+            DeviceError::Protocol(m) => write!(f, "device protocol error: {m}"),
         }
     }
 }
@@ -91,6 +127,11 @@ pub trait Device {
     fn load(&mut self, code_object: &[u8]) -> Result<ModuleId, DeviceError>;
     /// Runs `launch` to completion and copies its output buffers back into it.
     fn launch(&mut self, module: ModuleId, launch: &mut Launch) -> Result<(), DeviceError>;
+    /// What the device wrote on its error stream so far (an external device's stderr), kept for
+    /// the report; empty for devices in this process.
+    fn stderr_log(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Which backend `--backend` asks for.
@@ -102,6 +143,8 @@ pub enum BackendChoice {
     Hip,
     /// The emulated device.
     Emu,
+    /// An external program speaking the device protocol: needs `--device-cmd`.
+    Exec,
 }
 
 /// A device opened for a run, and why it was the one taken.
@@ -164,6 +207,9 @@ pub fn open_with(
                 reason: "--backend emu".into(),
             }),
         },
+        BackendChoice::Exec => Err(DeviceError::Unavailable(
+            "--backend exec needs --device-cmd 'COMMAND' (see docs/device-protocol.md)".into(),
+        )),
         BackendChoice::Auto => {
             let probe = hip::probe();
             if let Some(o) = probe.override_failed() {
@@ -260,4 +306,29 @@ pub fn open_with(
             }
         }
     }
+}
+
+/// Opens the device `choice` names, an external one (`Exec`) with `exec`'s command line.
+pub fn open_any(
+    choice: BackendChoice,
+    device: Option<usize>,
+    target: Option<&'static Target>,
+    exec: &exec::ExecArgs,
+) -> Result<Opened, DeviceError> {
+    if choice != BackendChoice::Exec {
+        return open_with(choice, device, target);
+    }
+    if let Some(n) = device {
+        return Err(DeviceError::BadRequest(format!(
+            "--device {n} selects a HIP device of this machine; an exec device is the program \
+             --device-cmd starts (give it its own device option there)"
+        )));
+    }
+    let opts = exec.options(target).map_err(DeviceError::BadRequest)?;
+    let reason = format!("--backend exec: `{}`", opts.command);
+    let dev = exec::ExecDevice::start(opts)?;
+    Ok(Opened {
+        device: Box::new(dev),
+        reason,
+    })
 }

@@ -78,10 +78,18 @@ impl Provenance {
         self.get("backend").unwrap_or("unknown")
     }
 
-    /// True when a GPU produced the recording: the hip backend, and not the HIP stand-in
-    /// runtime (which the hip device marks in its `provenance` detail).
+    /// True when a GPU produced the recording: the hip backend (or an exec device whose hello
+    /// said `hardware`), and not the HIP stand-in runtime (which the hip device marks in its
+    /// `provenance` detail).
     pub fn is_hardware(&self) -> bool {
-        self.backend() == "hip" && !self.get("provenance").is_some_and(is_stand_in)
+        let gpu = match self.backend() {
+            "hip" => true,
+            // An external device is hardware only when its hello says so (a GPU served
+            // through the device protocol).
+            "exec" => self.get("hardware") == Some("true"),
+            _ => false,
+        };
+        gpu && !self.get("provenance").is_some_and(is_stand_in)
     }
 }
 
@@ -108,7 +116,32 @@ pub fn dir_name(info: &DeviceInfo) -> String {
         Backend::Hip if stand_in => format!("emulated-hip-standin-{}", info.target),
         Backend::Hip => info.target.name.to_string(),
         Backend::Emu => format!("emulated-{}", info.target),
+        // An external device is hardware only when it says so (a GPU served through the
+        // protocol); anything else is named as emulated, with the device's name.
+        Backend::Exec
+            if !stand_in
+                && info
+                    .details
+                    .iter()
+                    .any(|(k, v)| k == "hardware" && v == "true") =>
+        {
+            info.target.name.to_string()
+        }
+        Backend::Exec => format!("emulated-exec-{}-{}", slug(&info.name), info.target),
     }
+}
+
+/// `text` as a directory-name part: lowercase letters, digits and single dashes.
+fn slug(text: &str) -> String {
+    let mut s = String::new();
+    for c in text.chars().map(|c| c.to_ascii_lowercase()) {
+        if c.is_ascii_alphanumeric() {
+            s.push(c);
+        } else if !s.ends_with('-') && !s.is_empty() {
+            s.push('-');
+        }
+    }
+    s.trim_end_matches('-').to_string()
 }
 
 /// The hip device's `provenance` detail of the stand-in runtime (an emulated device behind
@@ -339,7 +372,11 @@ fn check_dir_provenance(r: Recording) -> Result<Recording, RecordError> {
     let target = r.target().name;
     let named_for = dir == target
         || dir.strip_prefix("emulated-").is_some_and(|rest| {
-            rest == target || rest.strip_prefix("hip-standin-") == Some(target)
+            rest == target
+                || rest.strip_prefix("hip-standin-") == Some(target)
+                || rest
+                    .strip_prefix("exec-")
+                    .is_some_and(|r| r.ends_with(&format!("-{target}")))
         });
     if !named_for {
         return Err(RecordError::Provenance {
@@ -347,7 +384,7 @@ fn check_dir_provenance(r: Recording) -> Result<Recording, RecordError> {
             what: format!(
                 "a recording made on {target} lies under `{dir}`: recordings live under the \
                  directory of their target (`{target}`, or `emulated-{target}` for the emulated \
-                 device)"
+                 device, `emulated-exec-<device>-{target}` for an external one)"
             ),
         });
     }

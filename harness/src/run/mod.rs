@@ -12,6 +12,7 @@ mod stream;
 
 use crate::corpus;
 use crate::device::{Device, DeviceError, ModuleId};
+use crate::fidelity::Class;
 use crate::output;
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::isa::DsOp;
@@ -196,6 +197,7 @@ pub fn run_with(
         backend: report.meta.backend.clone(),
         name: device.info().name.clone(),
         target: device.info().target,
+        replay_flags: device.info().backend_flags(),
     };
     let width = report::name_width(cfg.ops.iter().map(|o| o.name()));
     with_bar(&bar, || on(Event::Started { width }));
@@ -276,6 +278,7 @@ fn finish_op(
     let op = DsOp::from_name(&done.op).expect("a run's ops are table ops");
     report.in_progress.clear();
     report.push(done);
+    report.device_stderr = device.stderr_log();
     report.elapsed_seconds = start.elapsed().as_secs_f64();
     // The row first: a results file that lists the op implies its row is on stdout.
     let last = report.ops.last().expect("just pushed");
@@ -415,11 +418,17 @@ fn launch(
     module: ModuleId,
     variant: &Variant,
     cases: &[Case],
-) -> Result<Vec<Outcome>, String> {
-    let mut l = abi::pack(variant, cases).map_err(|e| e.to_string())?;
-    device.launch(module, &mut l).map_err(|e| e.to_string())?;
-    abi::unpack(variant, cases, &l).map_err(|e| e.to_string())
+) -> Result<Vec<Outcome>, LaunchError> {
+    let other = |e: String| (Class::DeviceError, e);
+    let mut l = abi::pack(variant, cases).map_err(|e| other(e.to_string()))?;
+    device
+        .launch(module, &mut l)
+        .map_err(|e| (Class::of_error(&e), e.to_string()))?;
+    abi::unpack(variant, cases, &l).map_err(|e| other(e.to_string()))
 }
+
+/// A failed launch: the fidelity class of its cases, and the error in words.
+pub(crate) type LaunchError = (Class, String);
 
 /// Runs one case on `device` (loading a code object with just its kernel) and returns what the
 /// device left.
@@ -433,7 +442,7 @@ pub fn run_one(
     let code = code_object::write(device.info().target, &[kernel]);
     let module = device.load(&code).map_err(RunError::Device)?;
     let out = launch(device, module, variant, std::slice::from_ref(case))
-        .map_err(|e| RunError::Device(DeviceError::Launch(e)))?;
+        .map_err(|(_, e)| RunError::Device(DeviceError::Launch(e)))?;
     Ok(out.into_iter().next().expect("one case, one outcome"))
 }
 

@@ -43,6 +43,15 @@ pub struct RunMeta {
     /// (then `cases_per_op` is the cases per op per round).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_seconds: Option<f64>,
+    /// An external device's own version (its protocol hello), when it gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_version: Option<String>,
+    /// What the device was compared with instead of the model (`run --against`): the recording.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against: Option<String>,
+    /// `--allow-unsupported`: cases the device does not support do not fail the run.
+    #[serde(default)]
+    pub allow_unsupported: bool,
 }
 
 /// The results of one op.
@@ -62,6 +71,10 @@ pub struct OpResult {
     pub skip_reasons: BTreeMap<String, usize>,
     /// Cases that could not run at all (device errors), counted as failures.
     pub errors: usize,
+    /// Cases the device reported as unsupported (not in `errors`): failures unless the run
+    /// allows them.
+    #[serde(default)]
+    pub unsupported: usize,
     /// Where the model allows several outcomes: which one the device chose, with counts.
     pub choices: BTreeMap<String, usize>,
     /// Cases where active lanes shared LDS bytes, so the device's lane order could show.
@@ -74,6 +87,9 @@ pub struct OpResult {
     /// Mismatching cases past those listed: counted in `disagree`, without a case file.
     #[serde(default)]
     pub unlisted_mismatches: usize,
+    /// Where the cases landed: fidelity class -> cases (every case in exactly one class).
+    #[serde(default)]
+    pub fidelity: crate::fidelity::Counts,
 }
 
 /// The results of one kernel variant of an op.
@@ -133,6 +149,9 @@ pub struct Totals {
     pub skipped: usize,
     /// Cases lost to device errors.
     pub errors: usize,
+    /// Cases the device does not support.
+    #[serde(default)]
+    pub unsupported: usize,
 }
 
 /// A whole run's results.
@@ -154,6 +173,12 @@ pub struct Report {
     /// counts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub in_progress: Vec<OpResult>,
+    /// Sums of the finished ops' fidelity classes.
+    #[serde(default)]
+    pub fidelity: crate::fidelity::Counts,
+    /// What an external device wrote on its stderr (the last lines), kept for the report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub device_stderr: Vec<String>,
 }
 
 impl Report {
@@ -167,6 +192,8 @@ impl Report {
             elapsed_seconds: 0.0,
             ops: Vec::new(),
             in_progress: Vec::new(),
+            fidelity: crate::fidelity::Counts::new(),
+            device_stderr: Vec::new(),
         }
     }
 
@@ -178,12 +205,24 @@ impl Report {
         self.totals.disagree += op.disagree;
         self.totals.skipped += op.skipped;
         self.totals.errors += op.errors;
+        self.totals.unsupported += op.unsupported;
+        for (c, n) in &op.fidelity {
+            *self.fidelity.entry(*c).or_default() += n;
+        }
         self.ops.push(op);
     }
 
-    /// True when nothing disagreed and nothing failed to run.
+    /// True when nothing disagreed and nothing failed to run (unsupported cases fail the run
+    /// unless it allows them).
     pub fn all_agree(&self) -> bool {
-        self.totals.disagree == 0 && self.totals.errors == 0
+        self.totals.disagree == 0
+            && self.totals.errors == 0
+            && (self.meta.allow_unsupported || self.totals.unsupported == 0)
+    }
+
+    /// The worst class of any case of the run, in words.
+    pub fn worst_class(&self) -> &'static str {
+        crate::fidelity::worst(&self.fidelity).map_or("", |c| c.label())
     }
 
     /// The JSON results (pretty, newline-terminated).
@@ -210,17 +249,22 @@ impl Report {
         if t.errors > 0 {
             notes.push(format!("{} cases lost to device errors", t.errors));
         }
+        if t.unsupported > 0 {
+            notes.push(unsupported_note(t.unsupported, self.meta.allow_unsupported));
+        }
         for o in &self.in_progress {
             notes.push(format!("{} stopped after {} cases", o.op, o.cases));
         }
         format!(
-            "{:<w$} {:>6} {:>6} {:>8} {:>7}  {}\n",
+            "{:<w$} {:>6} {:>6} {:>8} {:>7}  {:<17}  {}\nfidelity: {}\n",
             "total",
             t.cases,
             t.agree,
             t.disagree,
             t.skipped,
-            notes.join(", ")
+            self.worst_class(),
+            notes.join(", "),
+            crate::fidelity::describe(&self.fidelity)
         )
     }
 
@@ -255,32 +299,37 @@ impl Report {
                 "Time budget {d:.0} s: ops taken in turns until it ran out.\n"
             );
         }
-        s += "| op | cases | agree | disagree | skipped | note |\n|---|--:|--:|--:|--:|---|\n";
+        s += "| op | cases | agree | disagree | skipped | class | note |\n|---|--:|--:|--:|--:|---|---|\n";
         for o in &self.ops {
             let _ = writeln!(
                 s,
-                "| `{}` | {} | {} | {} | {} | {} |",
+                "| `{}` | {} | {} | {} | {} | {} | {} |",
                 o.op,
                 o.cases,
                 o.agree,
                 o.disagree,
                 o.skipped,
+                op_class(o),
                 md(&note(o))
             );
         }
+        let mut notes = Vec::new();
+        if t.errors > 0 {
+            notes.push(format!("{} cases lost to device errors", t.errors));
+        }
+        if t.unsupported > 0 {
+            notes.push(unsupported_note(t.unsupported, m.allow_unsupported));
+        }
         let _ = writeln!(
             s,
-            "| **total ({} ops)** | {} | {} | {} | {} | {} |",
+            "| **total ({} ops)** | {} | {} | {} | {} | {} | {} |",
             t.ops,
             t.cases,
             t.agree,
             t.disagree,
             t.skipped,
-            if t.errors > 0 {
-                format!("{} cases lost to device errors", t.errors)
-            } else {
-                String::new()
-            }
+            md(&crate::fidelity::describe(&self.fidelity)),
+            notes.join(", ")
         );
         for o in &self.in_progress {
             let _ = writeln!(
@@ -403,22 +452,37 @@ pub fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
 /// The header line of the summary table, names `w` wide.
 pub fn summary_header(w: usize) -> String {
     format!(
-        "{:<w$} {:>6} {:>6} {:>8} {:>7}  note\n",
-        "op", "cases", "agree", "disagree", "skipped"
+        "{:<w$} {:>6} {:>6} {:>8} {:>7}  {:<17}  note\n",
+        "op", "cases", "agree", "disagree", "skipped", "class"
     )
 }
 
 /// One op's line of the summary table, names `w` wide (printed as the op completes).
 pub fn summary_row(o: &OpResult, w: usize) -> String {
     format!(
-        "{:<w$} {:>6} {:>6} {:>8} {:>7}  {}\n",
+        "{:<w$} {:>6} {:>6} {:>8} {:>7}  {:<17}  {}\n",
         o.op,
         o.cases,
         o.agree,
         o.disagree,
         o.skipped,
+        op_class(o),
         note(o)
     )
+}
+
+/// The op's fidelity class in words: its worst case's class.
+fn op_class(o: &OpResult) -> &'static str {
+    crate::fidelity::worst(&o.fidelity).map_or("", |c| c.label())
+}
+
+/// `N cases unsupported ...` for the totals.
+fn unsupported_note(n: usize, allowed: bool) -> String {
+    if allowed {
+        format!("{n} cases unsupported (allowed, counted apart)")
+    } else {
+        format!("{n} cases unsupported (--allow-unsupported to count them apart)")
+    }
 }
 
 /// The note column of the summary: the first problem, the skip reasons, or the device's choices.

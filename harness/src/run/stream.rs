@@ -13,6 +13,7 @@ use super::{diff, launch, legal, RunConfig};
 use crate::case::{CaseFile, DeviceOutcome};
 use crate::corpus::{self, VariantPlan};
 use crate::device::{Device, ModuleId};
+use crate::fidelity::Class;
 use ds_kernels::generator;
 use ds_reference::isa::DsOp;
 use ds_reference::wave::{Case, Outcome};
@@ -128,7 +129,7 @@ pub(super) struct Launched {
     pub state: usize,
     pub spec: ChunkSpec,
     pub cases: Vec<Case>,
-    pub outcomes: Result<Vec<Outcome>, String>,
+    pub outcomes: Result<Vec<Outcome>, super::LaunchError>,
 }
 
 /// A chunk checked, ready to fold.
@@ -136,7 +137,7 @@ pub(super) struct Launched {
 pub(super) struct Checked {
     state: usize,
     spec: ChunkSpec,
-    verdicts: Result<Vec<Verdict>, String>,
+    verdicts: Result<Vec<Verdict>, super::LaunchError>,
 }
 
 impl Checked {
@@ -217,6 +218,8 @@ pub(super) struct DeviceNames {
     pub name: String,
     /// The target the device runs (case files name it).
     pub target: &'static ds_reference::target::Target,
+    /// The `--backend ...` flags of replay commands.
+    pub replay_flags: String,
 }
 
 /// Folds a checked chunk into its op's results, in case order; writes the case file of each
@@ -235,9 +238,14 @@ pub(super) fn fold(
     res.cases += c.spec.len;
     let verdicts = match c.verdicts {
         Ok(v) => v,
-        Err(e) => {
+        Err((class, e)) => {
             vr.error.get_or_insert(e);
-            res.errors += c.spec.len;
+            *res.fidelity.entry(class).or_default() += c.spec.len;
+            if class == Class::Unsupported {
+                res.unsupported += c.spec.len;
+            } else {
+                res.errors += c.spec.len;
+            }
             return 0;
         }
     };
@@ -246,6 +254,12 @@ pub(super) fn fold(
         let i = c.spec.start + k;
         match v {
             Verdict::Agree { shared, choice } => {
+                let class = if choice.is_some() {
+                    Class::Legal
+                } else {
+                    Class::Exact
+                };
+                *res.fidelity.entry(class).or_default() += 1;
                 vr.agree += 1;
                 res.agree += 1;
                 res.same_address += usize::from(shared);
@@ -256,11 +270,13 @@ pub(super) fn fold(
                 }
             }
             Verdict::Skipped(why) => {
+                *res.fidelity.entry(Class::NotModelled).or_default() += 1;
                 vr.skipped += 1;
                 res.skipped += 1;
                 *res.skip_reasons.entry(why.to_string()).or_default() += 1;
             }
             Verdict::Disagree(d) => {
+                *res.fidelity.entry(Class::Mismatch).or_default() += 1;
                 disagree += 1;
                 vr.disagree += 1;
                 res.disagree += 1;
@@ -279,9 +295,9 @@ pub(super) fn fold(
                 });
                 let path = cfg.out_dir.join(st.op.name()).join(format!("{id}.json"));
                 let replay = format!(
-                    "ds-harness replay {} --backend {}",
+                    "ds-harness replay {} {}",
                     path.display(),
-                    names.backend
+                    names.replay_flags
                 );
                 file.replay = Some(replay.clone());
                 let written = file.write(&path).is_ok();

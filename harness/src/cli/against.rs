@@ -1,0 +1,156 @@
+//! `ds-harness run --against DIR`: the recording's corpus on the device, compared with the
+//! recorded outcomes instead of the model (see [`crate::against`]).
+
+use super::run::RunArgs;
+use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
+use crate::against;
+use crate::device;
+use crate::fidelity;
+use crate::output::{Dash, OutputPath};
+use crate::run::report::{Report, RunMeta};
+use crate::run::select::select_ops;
+use std::path::Path;
+use std::process::ExitCode;
+
+pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
+    let usage = |e: String| {
+        eprintln!("error: {e}");
+        Ok(ExitCode::from(EXIT_USAGE))
+    };
+    if args.shard.is_some()
+        || args.record.is_some()
+        || args.junit.is_some()
+        || args.duration.is_some()
+    {
+        return usage(
+            "--against runs a recording's own corpus: it takes no --shard, --record, --junit or \
+             --duration"
+                .into(),
+        );
+    }
+    let mut recs = match against::load(dir) {
+        Ok(r) => r,
+        Err(e) => return usage(e.to_string()),
+    };
+    if !args.ops.is_empty() {
+        let ops = match select_ops(&args.ops) {
+            Ok(o) => o,
+            Err(e) => return usage(e.to_string()),
+        };
+        recs.retain(|r| ops.contains(&r.op));
+        if recs.is_empty() {
+            return usage(format!(
+                "--against {}: none of the selected ops is recorded there",
+                dir.display()
+            ));
+        }
+    }
+    let mut outputs = Vec::new();
+    for (flag, p) in [("--json", &args.json), ("--markdown", &args.markdown)] {
+        if let Some(p) = p {
+            match OutputPath::check(flag, p, Dash::Refused("run prints its summary on stdout")) {
+                Ok(o) => outputs.push((flag, o)),
+                Err(e) => return usage(e.to_string()),
+            }
+        }
+    }
+    let target = recs[0].target();
+    if let Some(other) = recs.iter().find(|r| r.target() != target) {
+        return usage(format!(
+            "--against {}: {} is recorded on {}, {} on {target}; give one device's directory",
+            dir.display(),
+            other.path.display(),
+            other.target(),
+            recs[0].path.display()
+        ));
+    }
+    if let Some(t) = args.target {
+        if t != target {
+            return usage(format!(
+                "--against {}: recorded on {target}, and --target asks for {t}",
+                dir.display()
+            ));
+        }
+    }
+    let opened = match device::open_any(args.backend, args.device, Some(target), &args.exec) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(super::device_exit(&e));
+        }
+    };
+    let mut dev = opened.device;
+    let info = dev.info().clone();
+    eprintln!("backend: {} ({})", info.backend, opened.reason);
+    if info.target != target {
+        return usage(format!(
+            "--against {}: recorded on {target}, but the device runs {}",
+            dir.display(),
+            info.target
+        ));
+    }
+    let reference = against::describe(&recs, dir);
+    eprintln!("against: {reference}");
+    let replay_flags = info.backend_flags();
+    let start = std::time::Instant::now();
+    let mut report = Report::new(RunMeta {
+        backend: info.backend.to_string(),
+        backend_reason: opened.reason.clone(),
+        device: info.name.clone(),
+        target: info.target.name.to_string(),
+        seed: 0,
+        cases_per_op: 0,
+        shard: None,
+        harness: crate::record::harness_revision().to_string(),
+        selection: args.ops.clone(),
+        duration_seconds: None,
+        device_version: info.detail(device::exec::VERSION_DETAIL).map(String::from),
+        against: Some(reference.clone()),
+        allow_unsupported: args.allow_unsupported,
+    });
+    for rec in &recs {
+        report.push(against::run_recording(
+            rec,
+            dev.as_mut(),
+            &args.out,
+            &replay_flags,
+        ));
+    }
+    report.complete = true;
+    report.elapsed_seconds = start.elapsed().as_secs_f64();
+    write!(out, "{}", report.summary())?;
+    report.device_stderr = dev.stderr_log();
+    let all = report.fidelity.clone();
+    writeln!(
+        out,
+        "against {reference}: {} cases: {}",
+        report.totals.cases,
+        fidelity::describe(&all)
+    )?;
+    for m in report.ops.iter().flat_map(|o| &o.mismatches) {
+        writeln!(out, "\nDIFFERS FROM THE RECORDING {}", m.id)?;
+        for d in &m.differences {
+            writeln!(out, "  {}", d.to_string().replacen("model", "recorded", 1))?;
+        }
+        if let Some(n) = &m.note {
+            writeln!(out, "  {n}")?;
+        }
+        writeln!(out, "  replay: {}", m.replay)?;
+    }
+    for (flag, file) in outputs {
+        let text = if flag == "--json" {
+            report.to_json()
+        } else {
+            report.to_markdown()
+        };
+        if let Err(e) = file.write(text.as_bytes()) {
+            eprintln!("error: {flag} {}: {e}", file.path().display());
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    }
+    Ok(ExitCode::from(if report.all_agree() {
+        EXIT_OK
+    } else {
+        EXIT_DISAGREE
+    }))
+}

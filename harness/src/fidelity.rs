@@ -1,0 +1,174 @@
+//! Fidelity classes: where each case of a run lands, so that a device (an emulator above all) can
+//! be told op by op where it is exact, where it takes another legal outcome, where it is wrong,
+//! and where it does not run at all (DESIGN.md section 10). Every case lands in exactly one class.
+
+use crate::device::DeviceError;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Where one case landed. The order is severity: an op's class is the worst of its cases'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    /// The device left exactly what the reference (the model, or a recording) says.
+    Exact,
+    /// Another outcome the model accepts as legal (which one is named in the op's `choices`).
+    Legal,
+    /// The model does not cover the case (its reason is in the op's `skip_reasons`): not compared.
+    NotModelled,
+    /// The device does not implement an instruction of the kernel (an external device's answer).
+    Unsupported,
+    /// The device did not answer within the time limit.
+    TimedOut,
+    /// The device's process died while it ran the case's launch.
+    Crashed,
+    /// The device answered what the protocol does not allow.
+    ProtocolError,
+    /// The device refused or failed the launch (a fault, a load error...).
+    DeviceError,
+    /// The device left something else than the reference, and the model does not accept it.
+    Mismatch,
+}
+
+/// Every class, in severity order.
+pub const CLASSES: [Class; 9] = [
+    Class::Exact,
+    Class::Legal,
+    Class::NotModelled,
+    Class::Unsupported,
+    Class::TimedOut,
+    Class::Crashed,
+    Class::ProtocolError,
+    Class::DeviceError,
+    Class::Mismatch,
+];
+
+impl Class {
+    /// The class of the cases of a launch that failed with `e`.
+    pub fn of_error(e: &DeviceError) -> Class {
+        match e {
+            DeviceError::Unsupported(_) => Class::Unsupported,
+            DeviceError::Timeout(_) => Class::TimedOut,
+            DeviceError::Crashed(_) => Class::Crashed,
+            DeviceError::Protocol(_) => Class::ProtocolError,
+            DeviceError::Unavailable(_)
+            | DeviceError::Load(_)
+            | DeviceError::Launch(_)
+            | DeviceError::BadRequest(_) => Class::DeviceError,
+        }
+    }
+
+    /// The class in words, as the table and the matrix show it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Class::Exact => "exact",
+            Class::Legal => "legal alternative",
+            Class::NotModelled => "not modelled",
+            Class::Unsupported => "unsupported",
+            Class::TimedOut => "timed out",
+            Class::Crashed => "crashed",
+            Class::ProtocolError => "protocol error",
+            Class::DeviceError => "device error",
+            Class::Mismatch => "mismatch",
+        }
+    }
+
+    /// The JSON key (`snake_case`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Class::Exact => "exact",
+            Class::Legal => "legal",
+            Class::NotModelled => "not_modelled",
+            Class::Unsupported => "unsupported",
+            Class::TimedOut => "timed_out",
+            Class::Crashed => "crashed",
+            Class::ProtocolError => "protocol_error",
+            Class::DeviceError => "device_error",
+            Class::Mismatch => "mismatch",
+        }
+    }
+
+    /// Whether a case in this class fails the run (exit 1). Unsupported cases fail it unless
+    /// `--allow-unsupported` is given; cases the model does not cover never do.
+    pub fn fails_run(self, allow_unsupported: bool) -> bool {
+        match self {
+            Class::Exact | Class::Legal | Class::NotModelled => false,
+            Class::Unsupported => !allow_unsupported,
+            _ => true,
+        }
+    }
+
+    /// The heatmap colour (`#rrggbb`): greens for agreement, grey for not run, warm for failures.
+    pub fn colour(self) -> &'static str {
+        match self {
+            Class::Exact => "#1a9850",
+            Class::Legal => "#91cf60",
+            Class::NotModelled => "#d9d9d9",
+            Class::Unsupported => "#9e9ac8",
+            Class::TimedOut => "#fdae61",
+            Class::Crashed => "#f46d43",
+            Class::ProtocolError => "#fee08b",
+            Class::DeviceError => "#f1b6da",
+            Class::Mismatch => "#d73027",
+        }
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// Cases per class (only classes with cases appear).
+pub type Counts = BTreeMap<Class, usize>;
+
+/// The worst class with any case, or `None` when there are none.
+pub fn worst(counts: &Counts) -> Option<Class> {
+    counts.iter().filter(|(_, &n)| n > 0).map(|(&c, _)| c).max()
+}
+
+/// Counts in words, worst first: `mismatch 5, exact 155`.
+pub fn describe(counts: &Counts) -> String {
+    counts
+        .iter()
+        .rev()
+        .filter(|(_, &n)| n > 0)
+        .map(|(c, n)| format!("{c} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ops_class_is_its_worst_cases_class() {
+        let mut c = Counts::new();
+        c.insert(Class::Exact, 150);
+        c.insert(Class::Legal, 10);
+        assert_eq!(worst(&c), Some(Class::Legal));
+        c.insert(Class::Mismatch, 0);
+        assert_eq!(worst(&c), Some(Class::Legal));
+        c.insert(Class::Mismatch, 1);
+        assert_eq!(worst(&c), Some(Class::Mismatch));
+        assert_eq!(describe(&c), "mismatch 1, legal alternative 10, exact 150");
+    }
+
+    #[test]
+    fn json_keys_are_the_serde_names() {
+        for c in CLASSES {
+            assert_eq!(serde_json::to_value(c).unwrap(), c.key());
+        }
+    }
+
+    #[test]
+    fn unsupported_fails_a_run_only_without_allow_unsupported() {
+        assert!(Class::Unsupported.fails_run(false));
+        assert!(!Class::Unsupported.fails_run(true));
+        assert!(Class::Crashed.fails_run(true));
+        assert!(!Class::NotModelled.fails_run(false));
+    }
+}
