@@ -340,18 +340,19 @@ pub fn shrink(
 
 impl Shrunk {
     /// Writes the case directory `dir`: `case.json` (with both outcomes and the replay command),
-    /// `kernel.s` (the listing) and `kernel.co` (the code object). Returns the replay command.
+    /// `kernel.s` (the listing) and `kernel.co` (the code object). `backend` names the device's
+    /// backend in the case file; `flags` are the replay command's device flags
+    /// (`DeviceInfo::backend_flags`: `--backend exec` needs its `--device-cmd`). Returns the replay
+    /// command.
     pub fn write_dir(
         &self,
         dir: &Path,
         backend: &str,
+        flags: &str,
         device_name: &str,
     ) -> std::io::Result<String> {
         let case_path = dir.join("case.json");
-        let replay = format!(
-            "ds-harness replay {} --backend {backend}",
-            case_path.display()
-        );
+        let replay = format!("ds-harness replay {} {flags}", case_path.display());
         let mut file = CaseFile::new(
             format!("{}.min", self.id),
             self.seed,
@@ -465,6 +466,7 @@ pub fn shrink_mismatches(
     legal: JudgeFn,
 ) -> Vec<String> {
     let backend = report.meta.backend.clone();
+    let flags = device.info().backend_flags();
     let name = report.meta.device.clone();
     let mut texts = Vec::new();
     let paths = report
@@ -477,7 +479,7 @@ pub fn shrink_mismatches(
             Err(e) => format!("cannot shrink {path}: {e}\n"),
             Ok(f) => match shrink(device, &f.id, f.seed, &f.variant, &f.case, expect, legal) {
                 Err(e) => format!("{}: {e}\n", f.id),
-                Ok(sh) => match sh.write_dir(&case_dir(out, &sh), &backend, &name) {
+                Ok(sh) => match sh.write_dir(&case_dir(out, &sh), &backend, &flags, &name) {
                     Ok(replay) => sh.report(&replay),
                     Err(e) => format!("{}: cannot write the shrunk case: {e}\n", f.id),
                 },

@@ -474,6 +474,45 @@ fn replay_runs_a_case_through_an_exec_device() {
 }
 
 #[test]
+fn a_mismatch_shrinks_through_an_exec_device_and_its_replay_command_names_the_device() {
+    // The fault device flips bit 0 of lane 0's result: shrinking runs its candidates through the
+    // same exec device, and the minimal case's replay command carries `--device-cmd`, so running
+    // that command as printed reproduces the mismatch.
+    if !python() {
+        return;
+    }
+    let cmd = fault_cmd("--flip ds_add_u32");
+    let args = [
+        "--backend",
+        "exec",
+        "--op",
+        "ds_add_u32",
+        "--cases",
+        "10",
+        "--device-cmd",
+        &cmd,
+    ];
+    let (out, _) = run("exec-shrink", &args);
+    let so = stdout(&out);
+    assert_eq!(code(&out), 1, "{so}\n{}", stderr(&out));
+    let shrunk = so.split("SHRUNK ").nth(1).unwrap_or_else(|| panic!("{so}"));
+    assert!(shrunk.contains("1 active lanes"), "{shrunk}");
+    let replay = shrunk
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("replay: "))
+        .unwrap_or_else(|| panic!("{shrunk}"));
+    assert!(replay.contains(".min/case.json"), "{replay}");
+    assert!(replay.contains("--backend exec --device-cmd '"), "{replay}");
+    let line = replay.replacen("ds-harness", &format!("'{BIN}'"), 1);
+    let out = std::process::Command::new("sh")
+        .args(["-c", &line])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1, "{line}\n{}\n{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("DISAGREE"), "{}", stdout(&out));
+}
+
+#[test]
 fn a_matrix_of_the_served_emulator_the_python_adapter_and_the_fault_device() {
     if !python() {
         return;

@@ -180,7 +180,9 @@ fn a_one_lane_fault_shrinks_to_one_lane_and_no_lds_words_and_replays() {
 
     // The case directory and the report.
     let dir = shrink::case_dir(&cfg.out_dir, &sh);
-    let replay = sh.write_dir(&dir, "emu", "mutant").unwrap();
+    let replay = sh
+        .write_dir(&dir, "emu", "--backend emu", "mutant")
+        .unwrap();
     for f in ["case.json", "kernel.s", "kernel.co"] {
         assert!(dir.join(f).is_file(), "{f}");
     }
