@@ -200,9 +200,13 @@ fn check_exec_flags(
              protocol (docs/device-protocol.md), e.g. --device-cmd 'ds-harness serve-device'"
                 .into(),
         ),
-        (b, Some(_)) if b != BackendChoice::Exec => Err(format!(
-            "--device-cmd is only for --backend exec (the backend is {b:?}); add --backend exec"
-        )),
+        (b, Some(_)) if b != BackendChoice::Exec => {
+            let name = clap::ValueEnum::to_possible_value(&b)
+                .map_or_else(|| format!("{b:?}"), |v| v.get_name().to_string());
+            Err(format!(
+                "--device-cmd is only for --backend exec (the backend is {name}); add --backend exec"
+            ))
+        }
         _ => Ok(()),
     }
 }
