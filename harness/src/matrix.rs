@@ -3,6 +3,7 @@
 //! markdown, JSON, and an SVG heatmap (DESIGN.md section 10).
 
 use crate::fidelity::{self, Class, Counts, CLASSES};
+use crate::run::report::{md, xml};
 use ds_reference::isa::DsOp;
 use serde::Serialize;
 use serde_json::Value;
@@ -343,23 +344,4 @@ fn clip(text: &str, max: usize) -> String {
     }
     let cut: String = text.chars().take(max - 1).collect();
     format!("{cut}…")
-}
-
-fn md(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
-}
-
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c if (c as u32) < 0x20 => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
 }

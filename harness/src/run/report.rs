@@ -516,13 +516,13 @@ fn note(o: &OpResult) -> String {
         .join("; ")
 }
 
-/// Escapes text for XML attributes and character data; drops characters XML 1.0 forbids.
 /// Text safe inside a markdown table cell.
-fn md(text: &str) -> String {
+pub(crate) fn md(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
-fn xml(text: &str) -> String {
+/// Escapes text for XML attributes and character data; drops characters XML 1.0 forbids.
+pub(crate) fn xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
