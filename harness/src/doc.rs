@@ -17,7 +17,6 @@ use ds_reference::isa::{
 };
 use ds_reference::model::{questions, snapshot};
 use ds_reference::target::{Kind, Target};
-use ds_reference::wave::LANES;
 use std::fmt::Write as _;
 
 /// One field of the 64-bit DS word: its bit range and name.
@@ -457,10 +456,7 @@ fn example(s: &mut String, e: &snapshot::Entry) {
             crate::record::fp_mode_name(e.variant.mode)
         );
     }
-    for i in 0..LANES {
-        if w.exec >> i & 1 == 0 {
-            continue;
-        }
+    for i in w.active_lanes() {
         let l = &w.lanes[i];
         let mut line = format!("    lane {i:2}:");
         if o.addr > 0 {
@@ -487,7 +483,7 @@ fn example(s: &mut String, e: &snapshot::Entry) {
             ("data0'", &e.outcome.data0, &l.data0, o.data0),
             ("data1'", &e.outcome.data1, &l.data1, o.data1),
         ] {
-            if let Some(d) = out.filter(|d| d[i] != *before) {
+            if let Some(d) = out.as_ref().filter(|d| d[i] != *before) {
                 let _ = write!(line, " {name}={}", hex_words(&d[i][..n as usize]));
             }
         }

@@ -18,7 +18,9 @@ use ds_kernels::abi::{
 };
 use ds_reference::isa::DsOp;
 use ds_reference::model;
-use ds_reference::wave::LANES;
+use ds_reference::wave::WaveSize;
+
+const LANES: usize = WaveSize::Wave32.lanes();
 use std::path::Path;
 
 const OP: &str = "ds_add_rtn_u32";

@@ -99,6 +99,7 @@ pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
             fp16_fp64_denormals: !args.flush_fp16_fp64_denormals,
             ieee: !args.no_ieee,
         },
+        wave: ds_reference::wave::WaveSize::Wave32,
         regs: None,
     };
     let built_for = args.target.unwrap_or(ds_reference::target::DEFAULT);

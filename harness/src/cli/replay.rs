@@ -7,7 +7,7 @@ use crate::case::CaseFile;
 use crate::device::{self, BackendChoice};
 use crate::run::{self, diff, legal, RunError};
 use ds_reference::target::Target;
-use ds_reference::wave::{Outcome, LANES};
+use ds_reference::wave::Outcome;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -132,8 +132,8 @@ pub fn side_by_side(file: &CaseFile, model: &Outcome, device: &Outcome, name: &s
             .collect::<Vec<_>>()
             .join(" ")
     };
-    for lane in 0..LANES {
-        let active = wave.exec >> lane & 1 == 1;
+    for lane in 0..wave.lanes.len() {
+        let active = wave.active(lane);
         let differs =
             model.vdst[lane] != device.vdst[lane] || model.addr[lane] != device.addr[lane];
         if !active && !differs {

@@ -13,6 +13,7 @@ fn variant(op: DsOp) -> Variant {
         offset1: 0,
         lds_size: 64,
         mode: FpMode::default(),
+        wave: crate::wave::WaveSize::Wave32,
         regs: None,
     }
 }
@@ -34,12 +35,12 @@ fn same_address_case() -> Case {
 /// The outcome of running the active lanes one by one in `order` (through the model itself).
 fn run_in_order(v: &Variant, c: &Case, order: &[usize]) -> Outcome {
     let mut lds = c.lds.clone();
-    let mut vdst: [[u32; 4]; LANES] = std::array::from_fn(|i| c.wave.lanes[i].vdst);
-    let mut addr: [u32; LANES] = std::array::from_fn(|i| c.wave.lanes[i].addr);
+    let mut vdst: Vec<[u32; 4]> = c.wave.lanes.iter().map(|l| l.vdst).collect();
+    let mut addr: Vec<u32> = c.wave.lanes.iter().map(|l| l.addr).collect();
     for &i in order {
         let one = Wave {
             exec: 1 << i,
-            ..c.wave
+            ..c.wave.clone()
         };
         crate::model::execute_in_place(&v.inst(), v.mode, &one, &mut lds, &mut vdst, &mut addr)
             .unwrap();
