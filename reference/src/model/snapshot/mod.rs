@@ -27,7 +27,18 @@ use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSize};
 use std::fmt::{self, Write};
 
 mod corpus;
+mod wave64;
 pub use corpus::{snapshot_corpus, SENTINEL};
+pub use wave64::snapshot_corpus_wave64;
+
+/// The snapshot corpus of `op` in waves of `wave` ([`snapshot_corpus`] or
+/// [`snapshot_corpus_wave64`]).
+pub fn snapshot_corpus_in(op: DsOp, wave: WaveSize) -> Vec<(String, Variant, Case)> {
+    match wave {
+        WaveSize::Wave32 => snapshot_corpus(op),
+        WaveSize::Wave64 => snapshot_corpus_wave64(op),
+    }
+}
 
 /// One case of a snapshot file: its name, the variant it runs, its inputs and its outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,7 +55,12 @@ pub struct Entry {
 
 /// The model's outcome on every case of `op`'s snapshot corpus.
 pub fn model_entries(op: DsOp) -> Result<Vec<Entry>, Unmodelled> {
-    snapshot_corpus(op)
+    model_entries_in(op, WaveSize::Wave32)
+}
+
+/// The model's outcome on every case of `op`'s snapshot corpus in waves of `wave`.
+pub fn model_entries_in(op: DsOp, wave: WaveSize) -> Result<Vec<Entry>, Unmodelled> {
+    snapshot_corpus_in(op, wave)
         .into_iter()
         .map(|(name, variant, case)| {
             let outcome = super::execute_variant(&variant, &case)?;
