@@ -33,6 +33,7 @@ fn meta() -> RunMeta {
         target: ds_reference::target::DEFAULT.name.into(),
         seed: corpus::DEFAULT_SEED,
         cases_per_op: corpus::DEFAULT_CASES_PER_OP,
+        waves: vec![ds_reference::wave::WaveSize::Wave32],
         shard: None,
         harness: String::new(),
         selection: Vec::new(),

@@ -16,7 +16,7 @@ use crate::device::{Device, ModuleId};
 use crate::fidelity::Class;
 use ds_kernels::generator;
 use ds_reference::isa::DsOp;
-use ds_reference::wave::{Case, Outcome};
+use ds_reference::wave::{Case, Outcome, WaveSize};
 use rayon::prelude::*;
 
 /// Mismatching cases of one op that get a case file and a place in the reports; further
@@ -28,6 +28,8 @@ pub const MAX_LISTED_MISMATCHES: usize = 200;
 #[derive(Debug)]
 pub(super) struct OpState {
     pub op: DsOp,
+    /// The wave size the op's variants run in (one state per op and wave size).
+    pub wave: WaveSize,
     pub plans: Vec<VariantPlan>,
     pub res: OpResult,
     /// The next case index of each variant (a `--duration` run goes on past the plan's count).
@@ -35,14 +37,15 @@ pub(super) struct OpState {
 }
 
 impl OpState {
-    pub fn new(op: DsOp, cfg: &RunConfig) -> OpState {
-        let plans = corpus::plan(op, cfg.seed, cfg.cases_per_op);
+    pub fn new(op: DsOp, wave: WaveSize, cfg: &RunConfig) -> OpState {
+        let plans = corpus::plan_in(op, cfg.seed, cfg.cases_per_op, wave);
         let variants = plans
             .iter()
             .map(|p| {
                 let inst = p.variant.inst();
                 VariantResult {
                     tag: p.tag.clone(),
+                    wave: p.variant.wave,
                     inst: generator::test_inst(&p.variant).unwrap_or(inst).to_string(),
                     lds_size: p.variant.lds_size,
                     mode: p.variant.mode,
@@ -56,10 +59,12 @@ impl OpState {
             .collect();
         OpState {
             op,
+            wave,
             next: vec![0; plans.len()],
             plans,
             res: OpResult {
                 op: op.name().to_string(),
+                wave,
                 variants,
                 ..OpResult::default()
             },
