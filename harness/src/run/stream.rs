@@ -28,8 +28,6 @@ pub const MAX_LISTED_MISMATCHES: usize = 200;
 #[derive(Debug)]
 pub(super) struct OpState {
     pub op: DsOp,
-    /// The wave size the op's variants run in (one state per op and wave size).
-    pub wave: WaveSize,
     pub plans: Vec<VariantPlan>,
     pub res: OpResult,
     /// The next case index of each variant (a `--duration` run goes on past the plan's count).
@@ -59,7 +57,6 @@ impl OpState {
             .collect();
         OpState {
             op,
-            wave,
             next: vec![0; plans.len()],
             plans,
             res: OpResult {
