@@ -154,7 +154,7 @@ fn wave64_case_files_replay_and_wave32_ones_replay_in_wave64() {
     let case = plan.case(0);
     assert_eq!(case.wave.lanes.len(), 64);
     let path = dir.join("w64.json");
-    CaseFile::new(&plan.id(0), 7, DEFAULT, plan.variant, case)
+    CaseFile::new(plan.id(0), 7, DEFAULT, plan.variant, case)
         .write(&path)
         .unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
@@ -182,7 +182,7 @@ fn wave64_case_files_replay_and_wave32_ones_replay_in_wave64() {
     // A wave32 case replayed in wave64: lanes 32..63 added inactive.
     let plan32 = &corpus::plan(DsOp::BpermuteB32, 7, 8)[0];
     let p32 = dir.join("w32.json");
-    CaseFile::new(&plan32.id(1), 7, DEFAULT, plan32.variant, plan32.case(1))
+    CaseFile::new(plan32.id(1), 7, DEFAULT, plan32.variant, plan32.case(1))
         .write(&p32)
         .unwrap();
     let out = ds(&[

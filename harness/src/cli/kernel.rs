@@ -171,6 +171,7 @@ mod tests {
             flush_fp32_denormals: false,
             flush_fp16_fp64_denormals: false,
             no_ieee: false,
+            wave: None,
             out: None,
             listing: false,
         }

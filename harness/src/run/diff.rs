@@ -137,19 +137,19 @@ pub fn diff(info: &OpInfo, exec: u64, model: &Outcome, device: &Outcome) -> Vec<
         (1, (&model.data1, &device.data1)),
     ] {
         let (Some(m), d) = (m, d) else { continue };
-        for lane in 0..m.len() {
+        for (lane, mw) in m.iter().enumerate() {
             for word in 0..4 {
                 let dv = d
                     .as_ref()
                     .and_then(|d| d.get(lane))
-                    .map_or(m[lane][word] ^ u32::MAX, |d| d[word]);
-                if m[lane][word] != dv {
+                    .map_or(mw[word] ^ u32::MAX, |d| d[word]);
+                if mw[word] != dv {
                     out.push(Difference::Data {
                         lane,
                         data,
                         word,
                         active: exec >> lane & 1 == 1,
-                        model: m[lane][word],
+                        model: mw[word],
                         device: dv,
                     });
                 }
