@@ -242,4 +242,37 @@ mod tests {
         assert_eq!(out.vdst[32][0], 0x1000 + 31, "lane 32 follows lane 31");
         assert_eq!(out.vdst[40][0], 0x1000 + 31 + 0x1000 + 32);
     }
+
+    /// Every wave64 case ASSUMPTIONS.md names to settle a W entry (`w64_...`) is a case of the
+    /// wave64 snapshot corpus of an op the entry applies to: the closing list cannot name a case
+    /// that does not run.
+    #[test]
+    fn the_cases_named_to_settle_w1_to_w8_are_in_the_wave64_corpus() {
+        use crate::model::questions;
+        use crate::model::snapshot::snapshot_corpus_wave64;
+        let mut named = 0;
+        for q in questions::all().into_iter().filter(|q| q.id.starts_with('W')) {
+            let settles = q.settles.clone().unwrap_or_default();
+            let cases: Vec<&str> = settles
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|c| c.starts_with("w64_"))
+                .collect();
+            let ops: Vec<DsOp> = crate::isa::runnable_ops()
+                .filter(|op| questions::for_op(*op).iter().any(|x| x.id == q.id))
+                .collect();
+            for c in cases {
+                assert!(
+                    ops.iter().any(|&op| snapshot_corpus_wave64(op)
+                        .iter()
+                        .any(|(name, _, _)| name == c)),
+                    "{}: case `{c}` is in no wave64 corpus of its ops",
+                    q.id
+                );
+                named += 1;
+            }
+        }
+        assert!(named >= 15, "{named} cases named");
+    }
 }
