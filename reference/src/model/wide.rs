@@ -251,7 +251,10 @@ mod tests {
         use crate::model::questions;
         use crate::model::snapshot::snapshot_corpus_wave64;
         let mut named = 0;
-        for q in questions::all().into_iter().filter(|q| q.id.starts_with('W')) {
+        for q in questions::all()
+            .into_iter()
+            .filter(|q| q.id.starts_with('W'))
+        {
             let settles = q.settles.clone().unwrap_or_default();
             let cases: Vec<&str> = settles
                 .split('`')
