@@ -469,4 +469,40 @@ mod tests {
             Err(AbiError::Buffers { .. })
         ));
     }
+
+    #[test]
+    fn a_wave64_variant_packs_64_lane_records_a_64_bit_exec_and_workgroups_of_64() {
+        let v = Variant {
+            wave: WaveSize::Wave64,
+            ..variant(64)
+        };
+        let mut c = case(10, 64);
+        c.wave.lanes.resize(64, c.wave.lanes[31]);
+        c.wave.lanes[40].addr = 4040;
+        c.wave.exec = 0x8000_0001_0000_0002;
+        let mut c0 = case(0, 64);
+        c0.wave.lanes.resize(64, Default::default());
+        let launch = pack(&v, &[c0, c.clone()]).unwrap();
+        assert_eq!(launch.workgroup_size, 64);
+        assert!(launch.kernel.ends_with("_w64"), "{}", launch.kernel);
+        let b = |i: usize| &launch.buffers[i].bytes;
+        assert_eq!(b(LANES_IN).len(), 2 * 64 * 64);
+        assert_eq!(get(b(LANES_IN), (64 + 40) * 64), 4040);
+        assert_eq!(b(WAVE_IN).len(), 2 * 16);
+        assert_eq!(get(b(WAVE_IN), 16), 2);
+        assert_eq!(get(b(WAVE_IN), 16 + WAVE_IN_EXEC_HI as usize), 0x8000_0001);
+        // A 32-lane case under a wave64 variant is refused, naming both.
+        let err = pack(&v, &[case(1, 64)]).unwrap_err();
+        assert!(
+            matches!(err, AbiError::CaseWaveSize { lanes: 32, .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("32 lanes"), "{err}");
+        // Unpack reads 64 lanes back.
+        let mut launch = pack(&v, std::slice::from_ref(&c)).unwrap();
+        put(&mut launch.buffers[LANES_OUT].bytes, 63 * 64, 77);
+        let out = unpack(&v, &[c], &launch).unwrap();
+        assert_eq!(out[0].vdst.len(), 64);
+        assert_eq!(out[0].vdst[63][0], 77);
+    }
 }
