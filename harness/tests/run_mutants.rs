@@ -588,4 +588,23 @@ fn a_wave64_run_catches_a_device_whose_bpermute_reads_the_other_half_naming_the_
     let first = m[0].differences[0].to_string();
     assert!(first.starts_with("lane "), "{first}");
     eprintln!("caught: {} {first}", m[0].id);
+    // The shrinker works on wave64 cases too: fewer active lanes, the difference still in the
+    // upper half.
+    let texts = ds_harness::shrink::shrink_mismatches(
+        &mut dev,
+        &report,
+        &cfg.out_dir,
+        cfg.expect,
+        cfg.judge,
+    );
+    assert!(!texts.is_empty());
+    let t = &texts[0];
+    assert!(t.contains("1 active lanes (was 64)"), "{t}");
+    let lane: usize = t
+        .split("lane ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("the shrunk case names its lane");
+    assert!(lane >= 32, "{t}");
 }
