@@ -86,7 +86,22 @@ pub fn snapshot_corpus_wave64(op: DsOp) -> Vec<(String, Variant, Case)> {
         widen(&c, c.wave.exec << HALF),
     );
     let mut straddle = widen(&c, 1 << (HALF - 1) | 1 << HALF);
-    straddle.wave.lanes[HALF].addr = straddle.wave.lanes[HALF - 1].addr;
+    {
+        // Lanes 31 and 32 on lane 31's address, with data that differ and are not zero (so the
+        // order across the halves shows in what lands and what each returns).
+        let l = &mut straddle.wave.lanes;
+        if l[HALF - 1].data0 == [0; 4] {
+            l[HALF - 1].data0 = l[..HALF]
+                .iter()
+                .map(|x| x.data0)
+                .find(|d| *d != [0; 4])
+                .unwrap_or([1, 0, 0, 0]);
+        }
+        let (d0, d1, addr) = (l[HALF - 1].data0, l[HALF - 1].data1, l[HALF - 1].addr);
+        l[HALF].data0 = d0.map(|w| w ^ 0x0101_0000);
+        l[HALF].data1 = d1.map(|w| w.rotate_left(1));
+        l[HALF].addr = addr;
+    }
     add("w64_lanes_31_and_32_one_address".into(), v, straddle);
     let named = |addr: &dyn Fn(usize) -> u32, exec: u64| Case {
         lds: c.lds.clone(),
