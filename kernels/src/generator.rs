@@ -7,7 +7,7 @@
 //! descriptor this crate writes): `s[0:1]` = kernarg segment address (the only user SGPRs, so
 //! USER_SGPR_COUNT = 2), `s2` = workgroup id x (the next SGPR, ENABLE_SGPR_WORKGROUP_ID_X),
 //! `v0` = work-item ids packed as x \[9:0\], y \[19:10\], z \[29:20\] (GFX11 packs them in one VGPR), EXEC
-//! = all 32 lanes (wave32, ENABLE_WAVEFRONT_SIZE32).
+//! = every lane of the wave (wave32: ENABLE_WAVEFRONT_SIZE32 set, 32 lanes; wave64: clear, 64).
 //!
 //! Registers ([`Layout`] places the VGPRs; SGPRs are fixed):
 //!
@@ -74,7 +74,7 @@ pub const VGPR_COUNT: u32 = 20;
 pub const MAX_VGPRS: u32 = 256;
 /// SGPRs the kernel uses (s0..s18); VCC is not used.
 pub const SGPR_COUNT: u32 = 19;
-/// LDS bytes one copy round moves (32 lanes x 4 bytes).
+/// LDS bytes one copy round moves (the wave's lanes x 4 bytes).
 const fn round_bytes(wave: WaveSize) -> u32 {
     4 * wave.lanes() as u32
 }

@@ -86,7 +86,8 @@ pub struct VariantCases {
     pub cases: Vec<GenCase>,
 }
 
-/// LDS bytes allocated by the variants of `op`: room for 32 lanes x 16 bytes and the offsets.
+/// LDS bytes allocated by the variants of `op`: room for 32 lanes x 16 bytes and the offsets (the
+/// same in wave64, where the widest ops' "unique" addresses repeat across the halves).
 pub fn lds_size(op: DsOp) -> u32 {
     let info = op.info();
     match info.offset {

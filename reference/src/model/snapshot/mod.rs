@@ -95,7 +95,7 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// Default lane inputs of an entry: the most common value of each field over the 32 lanes
+/// Default lane inputs of an entry: the most common value of each field over the wave's lanes
 /// (per word of a tuple, when its words differ: lanes whose operands share registers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Defaults {
