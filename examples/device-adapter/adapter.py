@@ -11,8 +11,9 @@ What it shows (docs/device-protocol.md has every message):
     instruction lengths by this file's small decoder, DS instructions named by `ds-harness disasm`
     (so no opcode is written here);
   * the `unsupported` error, with the instruction's offset and bytes, for every kernel that holds
-    a DS instruction other than ds_load_b32 / ds_store_b32, and for kernels whose instruction
-    under test has operands sharing a register (that needs a real register file).
+    a DS instruction other than ds_load_b32 / ds_store_b32, for kernels whose instruction
+    under test has operands sharing a register (that needs a real register file), and for
+    launches of wave64 kernels (workgroups of 64 work-items: this adapter knows wave32 only).
 
 It does NOT run the code object as an emulator would: for the kernels it supports, it applies the
 one DS instruction under test to the launch's buffers as ds-harness's kernel ABI lays them out
@@ -215,6 +216,11 @@ def main():
             k = modules[req["module"]].get(req["kernel"]) if req["module"] < len(modules) else None
             if k is None:
                 send({"type": "error", "id": rid, "kind": "other", "message": "no kernel %r" % req["kernel"]})
+            elif req.get("workgroup_size") != LANES:
+                send({"type": "error", "id": rid, "kind": "unsupported",
+                      "message": "workgroups of %s work-items (a wave64 kernel): this adapter runs "
+                                 "wave32 only" % req.get("workgroup_size"),
+                      "offset": 0, "bytes": ""})
             elif k.unsupported:
                 msg, off, raw = k.unsupported
                 send({"type": "error", "id": rid, "kind": "unsupported", "message": msg,

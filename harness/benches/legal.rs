@@ -6,7 +6,9 @@
 use ds_harness::run::legal::{judge, Legality};
 use ds_reference::isa::DsOp;
 use ds_reference::model;
-use ds_reference::wave::{Case, FpMode, Lds, Outcome, Variant, LANES};
+use ds_reference::wave::{Case, FpMode, Lds, Outcome, Variant, WaveSize};
+
+const LANES: usize = WaveSize::Wave32.lanes();
 use std::time::Instant;
 
 const TARGET_MS: f64 = 5.0;
@@ -56,6 +58,7 @@ fn main() {
             offset1: 0,
             lds_size: 256,
             mode: FpMode::default(),
+            wave: ds_reference::wave::WaveSize::Wave32,
             regs: None,
         };
         let mut case = Case {

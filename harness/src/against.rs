@@ -88,6 +88,7 @@ pub fn run_recording(
     let op = rec.op;
     let mut res = OpResult {
         op: op.name().to_string(),
+        wave: rec.wave,
         ..OpResult::default()
     };
     // One launch per distinct variant, in order of first appearance.
@@ -111,6 +112,7 @@ pub fn run_recording(
         let tag = generator::kernel_name(variant);
         let mut vr = VariantResult {
             tag: tag.clone(),
+            wave: variant.wave,
             inst: generator::test_inst(variant)
                 .unwrap_or(variant.inst())
                 .to_string(),

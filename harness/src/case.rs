@@ -99,6 +99,12 @@ impl CaseFile {
                 path: origin.to_path_buf(),
                 message,
             })?;
+        if let Err(why) = ds_kernels::check_wave(file.target, file.variant.wave) {
+            return Err(CaseFileError::Invalid {
+                path: origin.to_path_buf(),
+                message: format!("variant.wave: {why}"),
+            });
+        }
         let want = file.variant.lds_size;
         if want > file.target.lds_bytes {
             return Err(CaseFileError::Invalid {
@@ -120,6 +126,15 @@ impl CaseFile {
             ("device.outcome", self.device.as_ref().map(|d| &d.outcome)),
         ];
         for (name, o) in outcomes {
+            let lanes = self.variant.lanes();
+            if let Some(o) = o.filter(|o| o.vdst.len() != lanes || o.addr.len() != lanes) {
+                return Err(format!(
+                    "{name} has {} vdst and {} addr entries, a {} case has {lanes} of each",
+                    o.vdst.len(),
+                    o.addr.len(),
+                    self.variant.wave
+                ));
+            }
             if let Some(o) = o.filter(|o| o.lds.size() != want) {
                 return Err(format!(
                     "{name}.lds.size is {} but variant.lds_size is {want}; make them equal",
@@ -155,9 +170,15 @@ impl CaseFile {
 /// The one validation of a case before anything runs it (`eval`, `replay`, and every reader of a
 /// case file, through [`CaseFile::parse`]): the LDS size is one a kernel can allocate, the LDS
 /// image is that size, the offsets are legal for the op, the op can run from a compute kernel,
-/// and `variant.regs` (if any) fit the op and give each register one value per lane. (Lane counts are fixed by the format: 32 lanes, 4 words per operand, checked as it is
-/// parsed.) The message names the field to change.
+/// the wave has one lane object per lane of `variant.wave` (32 when absent, or 64) and an EXEC with
+/// no bit past its last lane, and `variant.regs` (if any) fit the op and give each register one
+/// value per lane (registers are named in wave32 only). (Every lane has 4 words per operand, checked
+/// as it is parsed.) The message names the field to change. [`CaseFile::parse`] also checks the
+/// wave size against the file's target.
 pub fn validate(variant: &Variant, case: &Case) -> Result<(), String> {
+    variant
+        .check_wave(&case.wave)
+        .map_err(|e| format!("case.wave: {e}"))?;
     let want = variant.lds_size;
     if ds_kernels::abi::check_lds_size(want).is_err() {
         return Err(format!(
@@ -176,6 +197,13 @@ pub fn validate(variant: &Variant, case: &Case) -> Result<(), String> {
         return Err(format!(
             "{} cannot run from a compute kernel: {why}",
             variant.op
+        ));
+    }
+    if let (Some(_), false) = (variant.regs, variant.wave.is_wave32()) {
+        return Err(format!(
+            "variant.regs: a variant that names its registers runs in wave32 only (the {} \
+             template does not place named registers); drop variant.wave or variant.regs",
+            variant.wave
         ));
     }
     if let Some(regs) = variant.regs {
@@ -271,6 +299,7 @@ mod tests {
             offset1: 0,
             lds_size: 64,
             mode: FpMode::default(),
+            wave: ds_reference::wave::WaveSize::Wave32,
             regs: None,
         };
         let mut lds = Lds::zeroed(64);
@@ -361,5 +390,71 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(msg.contains("variant.lds_size is 128"), "{msg}");
+    }
+
+    /// A wave64 case file of a gfx11 target.
+    fn sample64() -> CaseFile {
+        let mut file = sample();
+        file.target = ds_reference::target::DEFAULT;
+        file.variant.wave = ds_reference::wave::WaveSize::Wave64;
+        file.case.wave = Wave::new(file.variant.wave);
+        file.case.wave.lanes[40].addr = 8;
+        file.case.wave.exec = 1 << 40 | 1 << 31;
+        file
+    }
+
+    #[test]
+    fn a_wave32_file_does_not_say_its_wave_size_and_a_wave64_file_does() {
+        let json = sample().to_json();
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert!(value["variant"].get("wave").is_none(), "{json}");
+        assert!(json.contains("\"exec\": 4294967295"), "{json}");
+        let file = sample64();
+        let json = file.to_json();
+        assert!(json.contains("\"wave\": 64"), "{json}");
+        assert!(json.contains(&format!("\"exec\": {}", 1u64 << 40 | 1 << 31)));
+        let back = CaseFile::parse(&json, Path::new("c.json")).unwrap();
+        assert_eq!(back.case.wave.lanes.len(), 64);
+        assert_eq!(back.case, file.case);
+    }
+
+    #[test]
+    fn lane_count_exec_and_target_are_checked_against_the_wave_size() {
+        let json = sample64().to_json();
+        // 64 lanes under a wave32 variant.
+        let msg = CaseFile::parse(
+            &json.replace("\"wave\": 64", "\"wave\": 32"),
+            Path::new("c.json"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            msg.contains("a wave32 case has 32 lane objects, this one has 64"),
+            "{msg}"
+        );
+        // A size that is not one.
+        let msg = CaseFile::parse(
+            &json.replace("\"wave\": 64", "\"wave\": 48"),
+            Path::new("c.json"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(msg.contains("wave 48 is not a wave size"), "{msg}");
+        // EXEC past lane 31 in a wave32 case.
+        let mut f = sample();
+        f.case.wave.exec = 1 << 32;
+        let msg = CaseFile::parse(&f.to_json(), Path::new("c.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("EXEC 0x100000000"), "{msg}");
+        // A target whose kernels are not built in wave64 (the sample's last target).
+        let mut f = sample64();
+        f.target = sample().target;
+        if ds_kernels::check_wave(f.target, f.variant.wave).is_err() {
+            let msg = CaseFile::parse(&f.to_json(), Path::new("c.json"))
+                .unwrap_err()
+                .to_string();
+            assert!(msg.contains("variant.wave:"), "{msg}");
+        }
     }
 }

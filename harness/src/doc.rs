@@ -17,7 +17,7 @@ use ds_reference::isa::{
 };
 use ds_reference::model::{questions, snapshot};
 use ds_reference::target::{Kind, Target};
-use ds_reference::wave::LANES;
+use ds_reference::wave::WaveSize;
 use std::fmt::Write as _;
 
 /// One field of the 64-bit DS word: its bit range and name.
@@ -457,10 +457,7 @@ fn example(s: &mut String, e: &snapshot::Entry) {
             crate::record::fp_mode_name(e.variant.mode)
         );
     }
-    for i in 0..LANES {
-        if w.exec >> i & 1 == 0 {
-            continue;
-        }
+    for i in w.active_lanes() {
         let l = &w.lanes[i];
         let mut line = format!("    lane {i:2}:");
         if o.addr > 0 {
@@ -487,7 +484,7 @@ fn example(s: &mut String, e: &snapshot::Entry) {
             ("data0'", &e.outcome.data0, &l.data0, o.data0),
             ("data1'", &e.outcome.data1, &l.data1, o.data1),
         ] {
-            if let Some(d) = out.filter(|d| d[i] != *before) {
+            if let Some(d) = out.as_ref().filter(|d| d[i] != *before) {
                 let _ = write!(line, " {name}={}", hex_words(&d[i][..n as usize]));
             }
         }
@@ -665,9 +662,93 @@ pub fn card(op: DsOp, recordings: &[Recording]) -> String {
     s
 }
 
+/// What differs for `op` in `wave` (`ds-harness doc OP --wave 64`): in wave32, the card itself;
+/// in wave64, the wave-size-dependent choices that apply to the op (ASSUMPTIONS.md W1-W8, with
+/// the cases that settle them) and the worked examples of the wave64 snapshot corpus's named
+/// cases (those straddling the halves), marked against the wave64 recordings given.
+pub fn card_in(op: DsOp, recordings: &[Recording], wave: WaveSize) -> String {
+    if wave.is_wave32() {
+        return card(op, recordings);
+    }
+    let info = op.info();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} in {wave}: {} lanes, a 64-bit EXEC (the kernel: wave32 bit off in the descriptor, \
+         `.wavefront_size: 64`, workgroups of {} work-items)",
+        info.name,
+        wave.lanes(),
+        wave.lanes()
+    );
+    let qs: Vec<_> = questions::for_op(op)
+        .into_iter()
+        .filter(|q| q.id.starts_with('W'))
+        .collect();
+    let _ = writeln!(
+        s,
+        "\nWhat differs from wave32 (reference/ASSUMPTIONS.md, the wave64 questions):"
+    );
+    if qs.is_empty() {
+        let _ = writeln!(
+            s,
+            "  nothing wave-size-dependent: each lane of 0..{} runs as a wave32 lane does",
+            wave.lanes() - 1
+        );
+    }
+    for q in qs {
+        let _ = writeln!(s, "  {}. {}", q.id, q.title);
+        wrap(&mut s, "      choice: ", &q.choice);
+        if let Some(settles) = &q.settles {
+            wrap(&mut s, "      settled by: ", settles);
+        }
+    }
+    match snapshot::model_entries_in(op, wave) {
+        Err(u) => {
+            let _ = writeln!(s, "\nExamples: none ({u})");
+        }
+        Ok(entries) => {
+            let _ = writeln!(
+                s,
+                "\nExamples in {wave} (the named cases of the {wave} snapshot corpus, computed by \
+                 the reference model; hex):"
+            );
+            for e in entries.iter().filter(|e| e.name.starts_with("w64_")) {
+                example(&mut s, e);
+                let marks = confirmations(e, recordings);
+                if !marks.iter().any(|m| !m.contains("not hardware")) {
+                    let _ = writeln!(s, "    hardware: no {wave} recording of this case yet");
+                }
+                for m in marks {
+                    let _ = writeln!(s, "    {m}");
+                }
+            }
+        }
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_wave64_card_names_what_differs_and_shows_the_straddling_cases() {
+        let bp = card_in(DsOp::BpermuteB32, &[], WaveSize::Wave64);
+        assert!(bp.contains("W1."), "{bp}");
+        assert!(!bp.contains("A1."), "only the wave64 questions: {bp}");
+        assert!(bp.contains("case w64_index_32_to_63"), "{bp}");
+        assert!(bp.contains("exec 0xffffffffffffffff"), "{bp}");
+        let ld = card_in(
+            DsOp::from_name("ds_load_b32").unwrap(),
+            &[],
+            WaveSize::Wave64,
+        );
+        assert!(ld.contains("nothing wave-size-dependent"), "{ld}");
+        assert_eq!(
+            card_in(DsOp::AddU32, &[], WaveSize::Wave32),
+            card(DsOp::AddU32, &[])
+        );
+    }
 
     #[test]
     fn measured_layout_covers_64_bits_in_the_guides_ranges() {

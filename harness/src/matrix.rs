@@ -116,7 +116,12 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
                 .ok_or_else(|| bad(&format!("op {name} has no `fidelity` counts")))?;
             let counts: Counts = serde_json::from_value(f.clone())
                 .map_err(|e| bad(&format!("op {name}: bad `fidelity` ({e})")))?;
-            cells.push((name.to_string(), counts));
+            // A row per op and wave size: wave64 rows are `<op> wave64` (no `wave`: wave32).
+            let label = match o.get("wave").and_then(Value::as_u64) {
+                Some(n) if n != 32 => format!("{name} wave{n}"),
+                _ => name.to_string(),
+            };
+            cells.push((label, counts));
         }
         per_run.push(cells);
     }
@@ -125,7 +130,7 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
         .flat_map(|r| r.iter().map(|(n, _)| n.clone()))
         .collect();
     let order = |n: &String| {
-        DsOp::from_name(n)
+        DsOp::from_name(n.split(' ').next().unwrap_or(n))
             .and_then(|op| DsOp::all().position(|o| o == op))
             .unwrap_or(usize::MAX)
     };

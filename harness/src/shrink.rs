@@ -16,7 +16,7 @@ use crate::run::legal::Legality;
 use crate::run::{ExpectFn, JudgeFn, MAX_CASES_PER_LAUNCH};
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::target::Target;
-use ds_reference::wave::{Case, Lane, Outcome, Variant, LANES};
+use ds_reference::wave::{Case, Lane, Outcome, Variant};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -109,8 +109,8 @@ pub fn candidates(variant: &Variant, case: &Case) -> Vec<Case> {
     let ops = variant.op.info().operands;
     let mut out: Vec<Case> = Vec::new();
     let exec = case.wave.exec;
-    let active: Vec<usize> = (0..LANES).filter(|&i| exec >> i & 1 == 1).collect();
-    let with_exec = |e: u32| {
+    let active: Vec<usize> = case.wave.active_lanes().collect();
+    let with_exec = |e: u64| {
         let mut c = case.clone();
         c.wave.exec = e;
         c
@@ -120,7 +120,7 @@ pub fn candidates(variant: &Variant, case: &Case) -> Vec<Case> {
             out.push(with_exec(1 << i));
         }
         let half = active.len() / 2;
-        let mask = |ls: &[usize]| ls.iter().fold(0u32, |m, &i| m | 1 << i);
+        let mask = |ls: &[usize]| ls.iter().fold(0u64, |m, &i| m | 1 << i);
         out.push(with_exec(mask(&active[..half])));
         out.push(with_exec(mask(&active[half..])));
         for &i in &active {
@@ -129,7 +129,7 @@ pub fn candidates(variant: &Variant, case: &Case) -> Vec<Case> {
     }
     // Inactive lanes' inputs back to zero (their vdst sentinels stay).
     let mut cleared = case.clone();
-    for i in (0..LANES).filter(|&i| exec >> i & 1 == 0) {
+    for i in (0..case.wave.lanes.len()).filter(|&i| !case.wave.active(i)) {
         let l = &mut cleared.wave.lanes[i];
         *l = Lane {
             vdst: l.vdst,

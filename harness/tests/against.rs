@@ -140,7 +140,8 @@ fn a_recording_with_other_legal_lane_orders_is_a_legal_alternative() {
     let root = temp_dir("against-legal");
     let op = DsOp::from_name("ds_add_rtn_u32").unwrap();
     let mut dev = EmuDevice::new().with_descending_lanes(op);
-    let path = record::record_op(&root, &mut dev, op).unwrap();
+    let path =
+        record::record_op(&root, &mut dev, op, ds_reference::wave::WaveSize::Wave32).unwrap();
     let dir = path.parent().unwrap();
     let (out, r) = against(dir, "against-legal-run", &["--backend", "emu"]);
     assert_eq!(code(&out), 0, "{}\n{}", stdout(&out), stderr(&out));

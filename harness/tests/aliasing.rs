@@ -153,6 +153,7 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant
         target: ds_reference::target::DEFAULT.name.into(),
         seed: DEFAULT_SEED,
         cases_per_op: corpus::DEFAULT_CASES_PER_OP,
+        waves: vec![ds_reference::wave::WaveSize::Wave32],
         shard: None,
         harness: String::new(),
         selection: Vec::new(),

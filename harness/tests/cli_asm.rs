@@ -152,10 +152,29 @@ fn list_markdown_is_the_table_docs() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), ds_reference::isa::render_markdown());
     let plain = stdout(&ds_harness(&["list"], ""));
+    // The wave64 column: the questions that apply, or `same`.
+    let row = |op: &str| {
+        plain
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(op))
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        row("ds_bpermute_b32").ends_with(" W1"),
+        "{}",
+        row("ds_bpermute_b32")
+    );
+    assert!(
+        row("ds_load_b32").ends_with(" same"),
+        "{}",
+        row("ds_load_b32")
+    );
+    assert!(row("ds_gws_init").ends_with(" -"), "{}", row("ds_gws_init"));
     assert_eq!(
         plain.lines().count(),
-        129,
-        "header, 126 rows, summary, generation"
+        130,
+        "header, 126 rows, summary, the wave64 column's key, generation"
     );
 }
 

@@ -55,11 +55,16 @@ fn python() -> bool {
 }
 
 /// Runs `ds-harness run ARGS --json F --out D` and returns the output and the JSON results.
+/// `ds-harness run ARGS --json ... --out ...`; in wave32 unless ARGS name a wave size (these tests
+/// are about the protocol: a wave64 run through it would double their time; one test runs it).
 fn run(name: &str, args: &[&str]) -> (std::process::Output, Value) {
     let dir = temp_dir(name);
     let json = dir.join("r.json");
     let mut all = vec!["run"];
     all.extend_from_slice(args);
+    if !args.contains(&"--wave") {
+        all.extend_from_slice(&["--wave", "32"]);
+    }
     let (j, o) = (
         json.to_str().unwrap().to_string(),
         dir.join("out").to_str().unwrap().to_string(),
@@ -668,4 +673,31 @@ fn record_through_serve_device_writes_what_the_emulated_fixture_holds_under_an_e
         rec.entries, fixture.entries,
         "the same outcomes as emu in process"
     );
+}
+
+#[test]
+fn wave64_kernels_run_through_the_protocol_on_serve_device_and_agree() {
+    let (out, r) = run(
+        "exec-wave64",
+        &[
+            "--backend",
+            "exec",
+            "--wave",
+            "64",
+            "--op",
+            "ds_bpermute_b32",
+            "--op",
+            "ds_append",
+            "--cases",
+            "20",
+            "--device-cmd",
+            &serve_cmd(),
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}\n{}", stdout(&out), stderr(&out));
+    assert_eq!(r["meta"]["waves"], serde_json::json!([64]));
+    for o in r["ops"].as_array().unwrap() {
+        assert_eq!(o["wave"], 64);
+        assert_eq!(o["agree"], o["cases"], "{o}");
+    }
 }

@@ -99,8 +99,9 @@ fn every_runnable_op_agrees_through_the_hip_device_on_the_standin_as_on_emu() {
         hip["totals"]
     );
     assert_eq!(hip["totals"]["agree"], hip["totals"]["cases"]);
-    // The same corpus, op by op, with the same counts as the emulated device reached directly.
-    let per_op = |v: &Value| -> Vec<(String, u64, u64)> {
+    // The same corpus, op by op and wave size (the default run covers wave32 and wave64), with
+    // the same counts as the emulated device reached directly.
+    let per_op = |v: &Value| -> Vec<(String, u64, u64, u64)> {
         v["ops"]
             .as_array()
             .unwrap()
@@ -108,6 +109,7 @@ fn every_runnable_op_agrees_through_the_hip_device_on_the_standin_as_on_emu() {
             .map(|o| {
                 (
                     o["op"].as_str().unwrap().to_string(),
+                    o["wave"].as_u64().unwrap(),
                     o["cases"].as_u64().unwrap(),
                     o["agree"].as_u64().unwrap(),
                 )
@@ -115,6 +117,11 @@ fn every_runnable_op_agrees_through_the_hip_device_on_the_standin_as_on_emu() {
             .collect()
     };
     assert_eq!(per_op(&hip), per_op(&emu));
+    let wave64_rows = per_op(&hip).iter().filter(|r| r.1 == 64).count() as u64;
+    assert_eq!(
+        wave64_rows, runnable,
+        "every runnable op ran in wave64 through the stand-in"
+    );
     println!(
         "stand-in: {} ops, {} cases, all agree",
         hip["totals"]["ops"], hip["totals"]["cases"]

@@ -141,6 +141,7 @@ fn a_code_object_for_another_target_is_refused_with_rocms_error_in_words() {
         offset1: 0,
         lds_size: 64,
         mode: Default::default(),
+        wave: ds_reference::wave::WaveSize::Wave32,
         regs: None,
     };
     let kernel = ds_kernels::generator::generate(&variant).unwrap();

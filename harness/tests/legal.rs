@@ -12,7 +12,9 @@ use ds_harness::run::report::RunMeta;
 use ds_harness::run::{self, RunConfig};
 use ds_reference::isa::DsOp;
 use ds_reference::model::legal::{check, Explanation, Verdict};
-use ds_reference::wave::{Case, FpMode, Lds, Outcome, Variant, Wave, LANES};
+use ds_reference::wave::{Case, FpMode, Lds, Outcome, Variant, Wave, WaveSize};
+
+const LANES: usize = WaveSize::Wave32.lanes();
 
 fn op(name: &str) -> DsOp {
     DsOp::from_name(name).unwrap()
@@ -26,6 +28,7 @@ fn meta() -> RunMeta {
         target: ds_reference::target::DEFAULT.name.into(),
         seed: corpus::DEFAULT_SEED,
         cases_per_op: corpus::DEFAULT_CASES_PER_OP,
+        waves: vec![WaveSize::Wave32],
         shard: None,
         harness: String::new(),
         selection: Vec::new(),
@@ -120,6 +123,7 @@ fn thirty_two_on_one_address(order: &[usize]) -> (Variant, Case, Outcome) {
         offset1: 0,
         lds_size: 256,
         mode: FpMode::default(),
+        wave: ds_reference::wave::WaveSize::Wave32,
         regs: None,
     };
     let mut wave = Wave::default();
@@ -133,8 +137,8 @@ fn thirty_two_on_one_address(order: &[usize]) -> (Variant, Case, Outcome) {
     let case = Case { lds, wave };
     let mut out = Outcome {
         lds: case.lds.clone(),
-        vdst: [[0xdead_beef; 4]; LANES],
-        addr: [0x40; LANES],
+        vdst: vec![[0xdead_beef; 4]; LANES],
+        addr: vec![0x40; LANES],
         data0: None,
         data1: None,
     };
@@ -201,7 +205,7 @@ fn only_cases_whose_active_lanes_share_bytes_count_as_order_observable() {
         op: op("ds_load_b32"),
         ..variant
     };
-    case.wave.exec = u32::MAX;
+    case.wave.exec = WaveSize::Wave32.full_exec();
     assert!(
         !legal::lanes_share_bytes(&load, &case),
         "loads show no order"

@@ -118,3 +118,26 @@ fn matrix_refuses_files_without_fidelity_classes_naming_the_file() {
     assert!(stderr(&out).contains("missing.json"), "{}", stderr(&out));
     assert!(stdout(&out).is_empty());
 }
+
+#[test]
+fn each_wave_size_of_an_op_is_its_own_row() {
+    let dir = temp_dir("matrix-waves");
+    let r = json!({
+        "format": 1,
+        "meta": {"backend": "emu", "device": "emu"},
+        "ops": [
+            {"op": "ds_bpermute_b32", "wave": 32, "fidelity": {"exact": 10}},
+            {"op": "ds_bpermute_b32", "wave": 64, "fidelity": {"mismatch": 3, "exact": 7}},
+        ],
+    });
+    let p = dir.join("r.json");
+    std::fs::write(&p, r.to_string()).unwrap();
+    let out = ds(&["matrix", p.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let md = stdout(&out);
+    assert!(md.contains("| `ds_bpermute_b32` | exact 10 |"), "{md}");
+    assert!(
+        md.contains("| `ds_bpermute_b32 wave64` | **mismatch**"),
+        "{md}"
+    );
+}

@@ -89,8 +89,11 @@ fn two_shards_merged_equal_one_unsharded_run() {
     assert_eq!(m["totals"], w["totals"]);
     // Per op, everything the unsharded run says (counts, variants, choices).
     assert_eq!(m["ops"], w["ops"]);
-    let ops = w["ops"].as_array().unwrap().len();
+    // A row per op and wave size (the default run covers wave32 and wave64 on gfx11).
+    let rows = w["ops"].as_array().unwrap().len();
+    let ops = w["totals"]["ops"].as_u64().unwrap() as usize;
     assert!(ops >= 6, "{ops}");
+    assert_eq!(rows, 2 * ops, "a row per op and wave size");
     assert!(so.contains(&format!("2 shards merged: {ops} ops")), "{so}");
     let doc_text = std::fs::read_to_string(&junit).unwrap();
     let doc = roxmltree::Document::parse(&doc_text).unwrap();
@@ -98,7 +101,7 @@ fn two_shards_merged_equal_one_unsharded_run() {
         doc.descendants()
             .filter(|n| n.has_tag_name("testsuite"))
             .count(),
-        ops
+        rows
     );
     let md = std::fs::read_to_string(&md).unwrap();
     assert!(
@@ -107,15 +110,18 @@ fn two_shards_merged_equal_one_unsharded_run() {
     );
     // The recordings of both shards, in one directory that replays clean, marked complete.
     let sum = ds_harness::record::check_all(&rec).unwrap_or_else(|p| panic!("{}", p.join("\n")));
-    assert_eq!(sum.recordings, ops);
+    assert_eq!(sum.recordings, rows, "a recording per op and wave size");
     let status = json(&rec.join("emulated-gfx1100").join("run.json"));
     assert_eq!(status["complete"], true);
     assert_eq!(status["meta"]["shard"], Value::Null);
-    let listed: Vec<&str> = w["ops"]
+    let listed: Vec<String> = w["ops"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|o| o["op"].as_str().unwrap())
+        .map(|o| match o["wave"].as_u64().unwrap() {
+            32 => o["op"].as_str().unwrap().to_string(),
+            n => format!("{}.wave{n}", o["op"].as_str().unwrap()),
+        })
         .collect();
     assert_eq!(status["ops_recorded"], serde_json::json!(listed));
 }

@@ -8,6 +8,7 @@ use ds_harness::device::emu::EmuDevice;
 use ds_harness::device::{Backend, Device, DeviceInfo};
 use ds_harness::record::{self, RecordError, Verdict};
 use ds_reference::isa::DsOp;
+use ds_reference::wave::WaveSize;
 use std::path::{Path, PathBuf};
 
 fn shipped() -> PathBuf {
@@ -65,7 +66,7 @@ fn every_shipped_recording_replays_against_the_model() {
 fn fresh_recording(name: &str, op_name: &str) -> (PathBuf, PathBuf) {
     let root = common::temp_dir(name);
     let mut dev = EmuDevice::new();
-    let path = record::record_op(&root, &mut dev, op(op_name)).unwrap();
+    let path = record::record_op(&root, &mut dev, op(op_name), WaveSize::Wave32).unwrap();
     (root, path)
 }
 
@@ -244,7 +245,13 @@ fn an_unlisted_disagreement_fails_and_a_listed_one_needs_reason_and_source() {
     assert_eq!((sum.known, sum.cases), (1, n));
 
     // Once the recording agrees again, the stale entry is reported.
-    record::record_op(&root, &mut EmuDevice::new(), op("ds_add_rtn_u32")).unwrap();
+    record::record_op(
+        &root,
+        &mut EmuDevice::new(),
+        op("ds_add_rtn_u32"),
+        WaveSize::Wave32,
+    )
+    .unwrap();
     let problems = record::check_all(&root).unwrap_err();
     assert!(problems[0].contains("agrees now"), "{problems:?}");
 }
@@ -271,15 +278,37 @@ fn run_record_writes_one_file_per_selected_op() {
         "",
     );
     assert!(out.status.success(), "{}", common::stderr(&out));
-    assert!(common::stdout(&out).contains("recorded 2 ops under"));
+    let so = common::stdout(&out);
+    assert!(
+        so.contains("recorded 4 recordings (2 ops in wave32 and wave64) under"),
+        "{so}"
+    );
     let mut names: Vec<String> = std::fs::read_dir(root.join("emulated-gfx1100"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
         .collect();
     names.sort();
-    // One file per op, and the run's status beside them.
-    assert_eq!(names, ["ds_and_b32.txt", "ds_load_b64.txt", "run.json"]);
-    assert!(record::check_all(&root).is_ok());
+    // One file per op and wave size (the wave64 one named so), and the run's status beside them.
+    assert_eq!(
+        names,
+        [
+            "ds_and_b32.txt",
+            "ds_and_b32.wave64.txt",
+            "ds_load_b64.txt",
+            "ds_load_b64.wave64.txt",
+            "run.json"
+        ]
+    );
+    let sum = record::check_all(&root).unwrap_or_else(|p| panic!("{}", p.join("\n")));
+    assert_eq!(sum.recordings, 4);
+    // The wave64 recording says so in its provenance and holds 64-lane cases that replay.
+    let rec = record::read(&root.join("emulated-gfx1100/ds_load_b64.wave64.txt")).unwrap();
+    assert_eq!(rec.provenance.get("wave"), Some("64"));
+    assert_eq!(rec.wave, WaveSize::Wave64);
+    assert!(rec.entries.iter().all(|e| e.case.wave.lanes.len() == 64));
+    assert!(record::replay(&rec)
+        .iter()
+        .all(|r| r.verdict == Verdict::Agree));
 }
 
 #[test]
@@ -304,7 +333,8 @@ fn recordings_live_under_their_target_and_replay_against_its_model() {
     let root = common::temp_dir("rec-targets");
     for &t in &targets {
         let mut dev = EmuDevice::for_target(t);
-        let path = record::record_op(&root, &mut dev, op("ds_add_rtn_u32")).unwrap();
+        let path =
+            record::record_op(&root, &mut dev, op("ds_add_rtn_u32"), WaveSize::Wave32).unwrap();
         assert_eq!(
             path,
             root.join(format!("emulated-{t}"))

@@ -17,8 +17,13 @@ fn code(out: &std::process::Output) -> i32 {
 fn run_without_a_gpu_runs_every_runnable_op_on_emu_and_all_agree() {
     let dir = temp_dir("run-all");
     let (json, junit, markdown) = (dir.join("r.json"), dir.join("r.xml"), dir.join("r.md"));
+    // Half the default cases per op and wave size: the run covers wave32 and wave64 (the default
+    // target has both), so it runs as many cases as a wave32-only default run.
+    let per_op = corpus::DEFAULT_CASES_PER_OP as u64 / 2;
     let out = ds(&[
         "run",
+        "--cases",
+        &per_op.to_string(),
         "--out",
         dir.join("out").to_str().unwrap(),
         "--json",
@@ -43,29 +48,51 @@ fn run_without_a_gpu_runs_every_runnable_op_on_emu_and_all_agree() {
     assert_eq!(r["format"], 1);
     assert_eq!(r["complete"], true);
     let t = &r["totals"];
-    let per_op = corpus::DEFAULT_CASES_PER_OP as u64;
     assert_eq!(t["ops"], 117);
-    assert_eq!(t["cases"], 117 * per_op);
+    assert_eq!(r["meta"]["waves"], serde_json::json!([32, 64]));
+    assert_eq!(t["cases"], 2 * 117 * per_op);
     assert_eq!(t["disagree"], 0);
     assert_eq!(t["errors"], 0);
     assert_eq!(
         t["agree"].as_u64().unwrap() + t["skipped"].as_u64().unwrap(),
-        117 * per_op
+        2 * 117 * per_op
     );
-    let listed: Vec<&str> = r["ops"]
+    // A row per op and wave size, wave32 first; each variant names its wave size.
+    let listed: Vec<(String, u64)> = r["ops"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|o| o["op"].as_str().unwrap())
+        .map(|o| {
+            (
+                o["op"].as_str().unwrap().to_string(),
+                o["wave"].as_u64().unwrap(),
+            )
+        })
         .collect();
-    let names: Vec<&str> = ops.iter().map(|o| o.name()).collect();
+    let names: Vec<(String, u64)> = ops
+        .iter()
+        .flat_map(|o| [(o.name().to_string(), 32), (o.name().to_string(), 64)])
+        .collect();
     assert_eq!(listed, names);
     for o in r["ops"].as_array().unwrap() {
         assert_eq!(o["cases"], per_op, "{}", o["op"]);
+        for v in o["variants"].as_array().unwrap() {
+            assert_eq!(v["wave"], o["wave"], "{}", v["tag"]);
+            assert_eq!(
+                v["tag"].as_str().unwrap().ends_with("-w64"),
+                o["wave"] == 64
+            );
+        }
         assert!(o["agree"].as_u64().unwrap() > 0, "{} ran no case", o["op"]);
     }
     // The summary table has a row per op and the totals.
     assert!(so.lines().any(|l| l.starts_with("ds_add_u32 ")), "{so}");
+    let row = |wave: &str| {
+        so.lines()
+            .any(|l| l.split_whitespace().take(2).eq(["ds_add_u32", wave]))
+    };
+    assert!(row("32") && row("64"), "{so}");
+    assert!(so.contains("117 ops in wave32 and wave64"), "{so}");
     assert!(so.lines().any(|l| l.starts_with("total ")), "{so}");
 
     let xml = std::fs::read_to_string(&junit).unwrap();
@@ -76,7 +103,10 @@ fn run_without_a_gpu_runs_every_runnable_op_on_emu_and_all_agree() {
         .children()
         .filter(|n| n.has_tag_name("testsuite"))
         .collect();
-    assert_eq!(suites.len(), 117);
+    assert_eq!(suites.len(), 2 * 117);
+    assert!(suites
+        .iter()
+        .any(|s| s.attribute("name") == Some("ds_add_u32 wave64")));
     let variants: usize = r["ops"]
         .as_array()
         .unwrap()
@@ -97,14 +127,15 @@ fn run_without_a_gpu_runs_every_runnable_op_on_emu_and_all_agree() {
     let md = std::fs::read_to_string(&markdown).unwrap();
     assert!(md.starts_with("**All agree** on "), "{md}");
     let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| `ds_")).collect();
-    assert_eq!(rows.len(), 117, "{md}");
+    assert_eq!(rows.len(), 2 * 117, "{md}");
+    assert!(md.contains("| `ds_add_u32` | 64 |"), "{md}");
     assert!(
         rows.iter()
-            .all(|r| r.split('|').nth(4).unwrap().trim() == "0"),
+            .all(|r| r.split('|').nth(5).unwrap().trim() == "0"),
         "{md}"
     );
     assert!(
-        md.contains("| **total (117 ops)** | 18720 | 18720 | 0 | 0 |"),
+        md.contains("| **total (117 ops)** | | 18720 | 18720 | 0 | 0 |"),
         "{md}"
     );
     // No mismatch, no case files.
@@ -145,9 +176,10 @@ fn shards_split_the_ops_and_together_cover_them() {
         );
     }
     seen.sort();
+    // Each op once per wave size (wave32 and wave64), in one shard.
     let mut want: Vec<String> = runnable_ops()
         .filter(|o| o.name().starts_with("ds_load"))
-        .map(|o| o.name().to_string())
+        .flat_map(|o| [o.name().to_string(), o.name().to_string()])
         .collect();
     want.sort();
     assert_eq!(seen, want);
@@ -266,6 +298,8 @@ fn eval_prints_the_model_outcome_and_replay_agrees_on_emu() {
 #[test]
 fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
     let dir = temp_dir("run-targets");
+    // Wave32 only: this is about targets (the default run's test covers wave64 through the CLI,
+    // tests/wave64.rs every gfx11 target in wave64); doubling it would double its time.
     let per_op = 12u64;
     for t in ds_kernels::kernel_targets() {
         let json = dir.join(format!("{t}.json"));
@@ -275,6 +309,8 @@ fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
             "emu",
             "--target",
             t.name,
+            "--wave",
+            "32",
             "--cases",
             &per_op.to_string(),
             "--out",
@@ -299,6 +335,7 @@ fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
         // Every runnable op of the target's generation: 117 on gfx11, 121 on gfx12.
         let ops = ds_reference::isa::runnable_ops_in(t.generation).count() as u64;
         assert_eq!(totals["ops"], ops, "{t}");
+        assert_eq!(r["meta"]["waves"], serde_json::json!([32]));
         assert_eq!(totals["cases"], ops * per_op, "{t}");
         assert_eq!(
             (totals["disagree"].as_u64(), totals["errors"].as_u64()),

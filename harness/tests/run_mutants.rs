@@ -33,6 +33,7 @@ fn meta() -> RunMeta {
         target: ds_reference::target::DEFAULT.name.into(),
         seed: corpus::DEFAULT_SEED,
         cases_per_op: corpus::DEFAULT_CASES_PER_OP,
+        waves: vec![ds_reference::wave::WaveSize::Wave32],
         shard: None,
         harness: String::new(),
         selection: Vec::new(),
@@ -540,4 +541,70 @@ fn the_summary_of_a_run_with_a_broken_device_reads_well() {
     }, {
         insta::assert_snapshot!("run_summary_broken_device", report.summary());
     });
+}
+
+#[test]
+fn a_wave64_run_catches_a_device_whose_bpermute_reads_the_other_half_naming_the_lane() {
+    use ds_reference::wave::WaveSize;
+    // The device runs wave64 bpermute as if in wave32: upper lanes read the lower half (the other
+    // way from ASSUMPTIONS.md W1). Its wave32 results are right.
+    let cfg = RunConfig {
+        waves: vec![WaveSize::Wave32, WaveSize::Wave64],
+        cases_per_op: 60,
+        ..config(&["ds_bpermute_b32"], "mutant-bpermute-w64")
+    };
+    let mut dev = EmuDevice::new().with_bpermute_lower_half();
+    let report = run::run(&cfg, &mut dev, meta()).unwrap();
+    let rows: Vec<_> = report.ops.iter().map(|o| (o.wave, o.disagree)).collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0], (WaveSize::Wave32, 0), "wave32 is unharmed");
+    assert_eq!(rows[1].0, WaveSize::Wave64);
+    assert!(rows[1].1 > 0, "the wave64 row disagrees: {rows:?}");
+    // Every listed difference is a vdst word of an upper-half lane, named with both values.
+    let m = &report.ops[1].mismatches;
+    assert!(!m.is_empty());
+    for mm in m {
+        assert!(mm.id.contains("-w64."), "{}", mm.id);
+        for d in &mm.differences {
+            match *d {
+                Difference::Vdst {
+                    lane,
+                    word: 0,
+                    active: true,
+                    model,
+                    device,
+                } => {
+                    assert!(lane >= 32, "{}: {d}", mm.id);
+                    assert_ne!(model, device);
+                }
+                _ => panic!("{}: {d}", mm.id),
+            }
+        }
+        // The case file is a wave64 case that replays the disagreement.
+        let file = CaseFile::read(std::path::Path::new(mm.path.as_ref().unwrap())).unwrap();
+        assert_eq!(file.variant.wave, WaveSize::Wave64);
+        assert_eq!(file.case.wave.lanes.len(), 64);
+    }
+    let first = m[0].differences[0].to_string();
+    assert!(first.starts_with("lane "), "{first}");
+    eprintln!("caught: {} {first}", m[0].id);
+    // The shrinker works on wave64 cases too: fewer active lanes, the difference still in the
+    // upper half.
+    let texts = ds_harness::shrink::shrink_mismatches(
+        &mut dev,
+        &report,
+        &cfg.out_dir,
+        cfg.expect,
+        cfg.judge,
+    );
+    assert!(!texts.is_empty());
+    let t = &texts[0];
+    assert!(t.contains("1 active lanes (was 64)"), "{t}");
+    let lane: usize = t
+        .split("lane ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("the shrunk case names its lane");
+    assert!(lane >= 32, "{t}");
 }

@@ -27,6 +27,7 @@ fn meta(cases: usize) -> RunMeta {
         target: ds_reference::target::DEFAULT.name.into(),
         seed: corpus::DEFAULT_SEED,
         cases_per_op: cases,
+        waves: vec![ds_reference::wave::WaveSize::Wave32],
         shard: None,
         harness: String::new(),
         selection: Vec::new(),
@@ -136,6 +137,8 @@ fn one_thread_and_four_threads_give_the_same_json() {
             "ds_max_f32",
             "--cases",
             "400",
+            "--wave",
+            "32",
             "--jobs",
             jobs,
             "--json",
@@ -169,6 +172,8 @@ fn a_killed_run_leaves_whole_reports_and_the_rows_of_the_ops_it_finished() {
             "ds_sub_u32",
             "--cases",
             "4000",
+            "--wave",
+            "32",
             "--json",
             json.to_str().unwrap(),
             "--junit",
@@ -189,7 +194,7 @@ fn a_killed_run_leaves_whole_reports_and_the_rows_of_the_ops_it_finished() {
     // between two rewrites).
     let start = Instant::now();
     loop {
-        let done = std::fs::read_to_string(&md).is_ok_and(|t| t.contains("| `ds_add_u32` |"));
+        let done = std::fs::read_to_string(&md).is_ok_and(|t| t.contains("| `ds_add_u32` | 32 |"));
         if done {
             break;
         }
@@ -228,7 +233,7 @@ fn a_killed_run_leaves_whole_reports_and_the_rows_of_the_ops_it_finished() {
     assert_eq!(suites, 1);
     let md = std::fs::read_to_string(&md).unwrap();
     assert!(md.contains("(run not complete)"), "{md}");
-    assert!(md.contains("| `ds_add_u32` | 4000 |"), "{md}");
+    assert!(md.contains("| `ds_add_u32` | 32 | 4000 |"), "{md}");
 }
 
 #[test]
@@ -253,29 +258,43 @@ fn rows_come_as_ops_complete_and_the_totals_last() {
     let so = stdout(&out);
     let lines: Vec<&str> = so.lines().collect();
     assert!(lines[0].starts_with("op "), "{so}");
-    assert!(lines[1].starts_with("ds_store_b8 "), "{so}");
-    assert!(lines[2].starts_with("ds_load_b32 "), "{so}");
+    // A row per op and wave size, each op's wave32 row then its wave64 row.
+    let row = |l: &str, op: &str, wave: &str| l.split_whitespace().take(2).eq([op, wave]);
+    assert!(row(lines[1], "ds_store_b8", "32"), "{so}");
+    assert!(row(lines[2], "ds_store_b8", "64"), "{so}");
+    assert!(row(lines[3], "ds_load_b32", "32"), "{so}");
+    assert!(row(lines[4], "ds_load_b32", "64"), "{so}");
     assert!(
-        lines[3].starts_with("total ") && lines[3].contains("2 ops"),
+        lines[5].starts_with("total ") && lines[5].contains("2 ops in wave32 and wave64"),
         "{so}"
     );
-    // Each op recorded as it completed; the run's status says it completed.
+    // Each op recorded in each wave size as it completed; the run's status says it completed.
     let rec = dir.join("rec").join("emulated-gfx1100");
-    for name in ["ds_store_b8", "ds_load_b32"] {
+    for name in [
+        "ds_store_b8",
+        "ds_store_b8.wave64",
+        "ds_load_b32",
+        "ds_load_b32.wave64",
+    ] {
         let r = ds_harness::record::read(&rec.join(format!("{name}.txt"))).unwrap();
-        assert_eq!(r.op.name(), name);
+        assert!(name.starts_with(r.op.name()));
     }
     let status: Value =
         serde_json::from_str(&std::fs::read_to_string(rec.join("run.json")).unwrap()).unwrap();
     assert_eq!(status["complete"], true);
     assert_eq!(
         status["ops_recorded"],
-        serde_json::json!(["ds_store_b8", "ds_load_b32"])
+        serde_json::json!([
+            "ds_store_b8",
+            "ds_store_b8.wave64",
+            "ds_load_b32",
+            "ds_load_b32.wave64"
+        ])
     );
     // The columns line up with the header.
     let at = |l: &str| l.find("note").or_else(|| l.rfind("  ")).unwrap();
     assert_eq!(lines[0].find("note"), Some(at(lines[0])));
-    assert!(lines[1..4].iter().all(|l| l.len() >= at(lines[0])), "{so}");
+    assert!(lines[1..6].iter().all(|l| l.len() >= at(lines[0])), "{so}");
 }
 
 #[test]
@@ -293,6 +312,8 @@ fn a_time_budget_takes_the_ops_in_turns_and_counts_each_ops_cases() {
         "ds_load_b64",
         "--cases",
         "10",
+        "--wave",
+        "32",
         "--duration",
         "2s",
         "--json",
@@ -319,7 +340,10 @@ fn a_time_budget_takes_the_ops_in_turns_and_counts_each_ops_cases() {
     assert_eq!(v["totals"]["cases"], total);
     assert_eq!(v["totals"]["agree"].as_u64().unwrap(), total);
     let so = stdout(&out);
-    assert!(so.contains(&format!("ds_add_u32  {:>6}", cases[0])), "{so}");
+    assert!(
+        so.contains(&format!("ds_add_u32    32 {:>6}", cases[0])),
+        "{so}"
+    );
     for bad in ["10x", "m", "0", ""] {
         let out = ds(&["run", "--backend", "emu", "--duration", bad]);
         assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));

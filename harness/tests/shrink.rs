@@ -18,7 +18,9 @@ use ds_kernels::abi::{
 };
 use ds_reference::isa::DsOp;
 use ds_reference::model;
-use ds_reference::wave::LANES;
+use ds_reference::wave::WaveSize;
+
+const LANES: usize = WaveSize::Wave32.lanes();
 use std::path::Path;
 
 const OP: &str = "ds_add_rtn_u32";
@@ -74,6 +76,7 @@ fn meta() -> RunMeta {
         target: ds_reference::target::DEFAULT.name.into(),
         seed: corpus::DEFAULT_SEED,
         cases_per_op: corpus::DEFAULT_CASES_PER_OP,
+        waves: vec![ds_reference::wave::WaveSize::Wave32],
         shard: None,
         harness: String::new(),
         selection: Vec::new(),

@@ -26,6 +26,7 @@ fn variants() -> Vec<Variant> {
                 offset1,
                 lds_size: ds_kernels::DEFAULT_LDS_SIZE,
                 mode: FpMode::default(),
+                wave: ds_reference::wave::WaveSize::Wave32,
                 regs: None,
             }
         })

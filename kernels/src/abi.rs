@@ -5,8 +5,9 @@
 //! State" for GFX11; see the generator.)
 //!
 //! # Launch
-//! One workgroup of one wave32 per case: `workgroups = cases.len()`, `workgroup_size = 32`. The
-//! case index is the workgroup id x (`s2` at kernel entry); lane `l` is work-item id x `l`.
+//! One workgroup of one wave per case: `workgroups = cases.len()`, `workgroup_size` = the
+//! variant's lane count (32 in wave32, 64 in wave64). The case index is the workgroup id x (`s2` at
+//! kernel entry); lane `l` is work-item id x `l`.
 //!
 //! # Kernarg segment
 //! Five 64-bit global addresses, in this order (40 bytes, 8-byte aligned), as
@@ -15,10 +16,10 @@
 //! | # | buffer      | in/out | per case (stride)            | contents                                   |
 //! |---|-------------|--------|------------------------------|--------------------------------------------|
 //! | 0 | `lds_in`    | in     | `lds_size` bytes             | the initial LDS image, byte for byte        |
-//! | 1 | `lanes_in`  | in     | 32 x [`LANE_IN_BYTES`] = 2048 | per lane: addr, data0, data1, vdst sentinel |
+//! | 1 | `lanes_in`  | in     | lanes x [`LANE_IN_BYTES`] (2048 / 4096) | per lane: addr, data0, data1, vdst sentinel |
 //! | 2 | `lds_out`   | out    | `lds_size` bytes             | the final LDS image                         |
-//! | 3 | `lanes_out` | out    | 32 x [`LANE_OUT_BYTES`] = 2048 | per lane: final vdst, addr, data0, data1 |
-//! | 4 | `wave_in`   | in     | [`WAVE_IN_BYTES`] = 8         | EXEC (dword 0), M0 (dword 1)                |
+//! | 3 | `lanes_out` | out    | lanes x [`LANE_OUT_BYTES`] (2048 / 4096) | per lane: final vdst, addr, data0, data1 |
+//! | 4 | `wave_in`   | in     | [`wave_in_bytes`]: 8 / 16     | EXEC\[31:0\], M0, (wave64) EXEC\[63:32\], 0 |
 //!
 //! Case `c` of a buffer starts at `c * stride`; lane `l` of a lane record at `l * lane_bytes`.
 //! All values are little-endian dwords. `lds_size` is the variant's (a multiple of 4, at most
@@ -46,13 +47,12 @@
 //! write shows as `0xdeadbeef`.
 //!
 //! # Register and state contract inside the kernel
-//! EXEC is all 32 lanes except around the instruction under test, where `exec_lo` is the case's
-//! EXEC; M0 is the case's M0 from before the instruction until the end. The kernel restores
+//! EXEC is all lanes except around the instruction under test, where `exec_lo` (wave64: `exec`)
+//! is the case's EXEC; M0 is the case's M0 from before the instruction until the end. The kernel restores
 //! EXEC before storing results, so inactive lanes' registers are stored too.
 
 use crate::launch::{Buffer, Launch};
-use ds_reference::model::wide::{WideCase, WideOutcome};
-use ds_reference::wave::{Case, Lds, Outcome, Variant, WaveSize, LANES};
+use ds_reference::wave::{Case, Lds, Outcome, Variant, WaveSize};
 use std::fmt;
 
 /// Bytes of one lane's input record in `lanes_in`.
@@ -92,9 +92,6 @@ pub const LANE_OUT_DATA1: u32 = 48;
 pub const POISON: u32 = 0xdead_beef;
 /// The largest LDS allocation of a gfx11 workgroup, in bytes.
 pub const MAX_LDS_SIZE: u32 = 65536;
-/// Lanes per workgroup (one wave32).
-pub const WORKGROUP_SIZE: u32 = workgroup_size(ds_reference::wave::WaveSize::Wave32);
-
 /// Work-items per workgroup for kernels in waves of `wave`: one wave per workgroup.
 pub const fn workgroup_size(wave: ds_reference::wave::WaveSize) -> u32 {
     wave.lanes() as u32
@@ -130,10 +127,11 @@ pub enum AbiError {
     },
     /// The launch does not have the buffers this ABI defines.
     Buffers { found: Vec<String> },
-    /// A case's wave is not the size the kernel is built for.
+    /// A case's wave is not the shape of the variant's wave size (lane count, EXEC bits).
     CaseWaveSize {
         case: usize,
-        found: WaveSize,
+        lanes: usize,
+        exec: u64,
         expected: WaveSize,
     },
     /// A buffer has the wrong size for the cases.
@@ -156,9 +154,10 @@ impl fmt::Display for AbiError {
                 f,
                 "case {case} has a {found}-byte LDS image, the variant allocates {expected}: make them equal"
             ),
-            AbiError::CaseWaveSize { case, found, expected } => write!(
+            AbiError::CaseWaveSize { case, lanes, exec, expected } => write!(
                 f,
-                "case {case} is a {found} case, the kernel runs {expected}: pack it for a {found} kernel"
+                "case {case} has {lanes} lanes and EXEC {exec:#x}, the kernel runs {expected} ({} lanes): build the kernel for the case's wave size",
+                expected.lanes()
             ),
             AbiError::Buffers { found } => write!(
                 f,
@@ -206,11 +205,13 @@ pub fn pack(variant: &Variant, cases: &[Case]) -> Result<Launch, AbiError> {
         return Err(AbiError::NoCases);
     }
     let n = cases.len();
+    let (wave, lanes) = (variant.wave, variant.lanes());
     let lds = variant.lds_size as usize;
     let lane_in = LANE_IN_BYTES as usize;
+    let record = wave_in_bytes(wave) as usize;
     let mut lds_in = Vec::with_capacity(n * lds);
-    let mut lanes_in = vec![0u8; n * LANES * lane_in];
-    let mut wave_in = vec![0u8; n * WAVE_IN_BYTES as usize];
+    let mut lanes_in = vec![0u8; n * lanes * lane_in];
+    let mut wave_in = vec![0u8; n * record];
     for (c, case) in cases.iter().enumerate() {
         if case.lds.size() != variant.lds_size {
             return Err(AbiError::CaseLdsSize {
@@ -219,9 +220,17 @@ pub fn pack(variant: &Variant, cases: &[Case]) -> Result<Launch, AbiError> {
                 expected: variant.lds_size,
             });
         }
+        if variant.check_wave(&case.wave).is_err() {
+            return Err(AbiError::CaseWaveSize {
+                case: c,
+                lanes: case.wave.lanes.len(),
+                exec: case.wave.exec,
+                expected: wave,
+            });
+        }
         lds_in.extend_from_slice(case.lds.bytes());
         for (l, lane) in case.wave.lanes.iter().enumerate() {
-            let at = (c * LANES + l) * lane_in;
+            let at = (c * lanes + l) * lane_in;
             put(&mut lanes_in, at + LANE_IN_ADDR as usize, lane.addr);
             for i in 0..4 {
                 put(
@@ -241,8 +250,16 @@ pub fn pack(variant: &Variant, cases: &[Case]) -> Result<Launch, AbiError> {
                 );
             }
         }
-        put(&mut wave_in, c * 8, case.wave.exec);
-        put(&mut wave_in, c * 8 + 4, case.wave.m0);
+        let exec = case.wave.exec;
+        put(&mut wave_in, c * record, exec as u32);
+        put(&mut wave_in, c * record + 4, case.wave.m0);
+        if wave == WaveSize::Wave64 {
+            put(
+                &mut wave_in,
+                c * record + WAVE_IN_EXEC_HI as usize,
+                (exec >> 32) as u32,
+            );
+        }
     }
     let buffer = |name, bytes, copy_back| Buffer {
         name,
@@ -252,14 +269,14 @@ pub fn pack(variant: &Variant, cases: &[Case]) -> Result<Launch, AbiError> {
     Ok(Launch {
         kernel: crate::generator::kernel_name(variant),
         workgroups: n as u32,
-        workgroup_size: WORKGROUP_SIZE,
+        workgroup_size: workgroup_size(wave),
         buffers: vec![
             buffer(BUFFERS[LDS_IN], lds_in, false),
             buffer(BUFFERS[LANES_IN], lanes_in, false),
             buffer(BUFFERS[LDS_OUT], poison(n * lds), true),
             buffer(
                 BUFFERS[LANES_OUT],
-                poison(n * LANES * LANE_OUT_BYTES as usize),
+                poison(n * lanes * LANE_OUT_BYTES as usize),
                 true,
             ),
             buffer(BUFFERS[WAVE_IN], wave_in, false),
@@ -280,7 +297,7 @@ pub fn unpack(
             found: names.iter().map(|s| s.to_string()).collect(),
         });
     }
-    let n = cases.len();
+    let (n, lanes) = (cases.len(), variant.lanes());
     let lds = variant.lds_size as usize;
     let lane_out = LANE_OUT_BYTES as usize;
     let check = |i: usize, expected: usize| {
@@ -296,7 +313,7 @@ pub fn unpack(
         }
     };
     let lds_out = check(LDS_OUT, n * lds)?;
-    let lanes_out = check(LANES_OUT, n * LANES * lane_out)?;
+    let lanes_out = check(LANES_OUT, n * lanes * lane_out)?;
     let ops = variant.op.info().operands;
     let regs = variant.regs;
     Ok(cases
@@ -305,14 +322,14 @@ pub fn unpack(
         .map(|(c, case)| {
             let mut outcome = Outcome {
                 lds: Lds::from_bytes(lds_out[c * lds..(c + 1) * lds].to_vec()),
-                vdst: [[0; 4]; LANES],
-                addr: [0; LANES],
+                vdst: vec![[0; 4]; lanes],
+                addr: vec![0; lanes],
                 data0: None,
                 data1: None,
             };
-            let mut data = [[[0u32; 4]; LANES]; 2];
-            for (l, lane) in case.wave.lanes.iter().enumerate() {
-                let at = (c * LANES + l) * lane_out;
+            let mut data = [vec![[0u32; 4]; lanes], vec![[0u32; 4]; lanes]];
+            for (l, lane) in case.wave.lanes.iter().enumerate().take(lanes) {
+                let at = (c * lanes + l) * lane_out;
                 // Without regs every vdst dword and addr is dumped; with regs only the registers
                 // the operands name, the other words are the case's.
                 let (nv, na) = match regs {
@@ -348,154 +365,11 @@ pub fn unpack(
                 }
             }
             if let Some(r) = regs {
-                outcome.data0 = r.data0.map(|_| data[0]);
-                outcome.data1 = r.data1.map(|_| data[1]);
+                let [d0, d1] = data;
+                outcome.data0 = r.data0.map(|_| d0);
+                outcome.data1 = r.data1.map(|_| d1);
             }
             outcome
-        })
-        .collect())
-}
-
-/// Packs `cases` of `variant` for the kernel built in waves of `wave`
-/// ([`crate::generator::generate_wave`]): as [`pack`], with `wave.lanes()` lane records per case,
-/// a workgroup of `wave.lanes()` work-items, and a [`wave_in_bytes`] record (wave64: EXEC\[31:0\],
-/// M0, EXEC\[63:32\], 0).
-pub fn pack_wide(
-    variant: &Variant,
-    wave: WaveSize,
-    cases: &[WideCase],
-) -> Result<Launch, AbiError> {
-    check_lds_size(variant.lds_size)?;
-    if cases.is_empty() {
-        return Err(AbiError::NoCases);
-    }
-    let (n, lanes) = (cases.len(), wave.lanes());
-    let lane_in = LANE_IN_BYTES as usize;
-    let record = wave_in_bytes(wave) as usize;
-    let mut lds_in = Vec::with_capacity(n * variant.lds_size as usize);
-    let mut lanes_in = vec![0u8; n * lanes * lane_in];
-    let mut wave_in = vec![0u8; n * record];
-    for (c, case) in cases.iter().enumerate() {
-        if case.lds.size() != variant.lds_size {
-            return Err(AbiError::CaseLdsSize {
-                case: c,
-                found: case.lds.size(),
-                expected: variant.lds_size,
-            });
-        }
-        if case.wave.size() != wave {
-            return Err(AbiError::CaseWaveSize {
-                case: c,
-                found: case.wave.size(),
-                expected: wave,
-            });
-        }
-        lds_in.extend_from_slice(case.lds.bytes());
-        for (l, lane) in case.wave.lanes().iter().enumerate() {
-            let at = (c * lanes + l) * lane_in;
-            put(&mut lanes_in, at + LANE_IN_ADDR as usize, lane.addr);
-            for i in 0..4 {
-                put(
-                    &mut lanes_in,
-                    at + LANE_IN_DATA0 as usize + 4 * i,
-                    lane.data0[i],
-                );
-                put(
-                    &mut lanes_in,
-                    at + LANE_IN_DATA1 as usize + 4 * i,
-                    lane.data1[i],
-                );
-                put(
-                    &mut lanes_in,
-                    at + LANE_IN_VDST as usize + 4 * i,
-                    lane.vdst[i],
-                );
-            }
-        }
-        let exec = case.wave.exec();
-        put(&mut wave_in, c * record, exec as u32);
-        put(&mut wave_in, c * record + 4, case.wave.m0());
-        if wave == WaveSize::Wave64 {
-            put(
-                &mut wave_in,
-                c * record + WAVE_IN_EXEC_HI as usize,
-                (exec >> 32) as u32,
-            );
-        }
-    }
-    let buffer = |name, bytes, copy_back| Buffer {
-        name,
-        bytes,
-        copy_back,
-    };
-    Ok(Launch {
-        kernel: crate::generator::kernel_name_wave(variant, wave),
-        workgroups: n as u32,
-        workgroup_size: workgroup_size(wave),
-        buffers: vec![
-            buffer(BUFFERS[LDS_IN], lds_in, false),
-            buffer(BUFFERS[LANES_IN], lanes_in, false),
-            buffer(
-                BUFFERS[LDS_OUT],
-                poison(n * variant.lds_size as usize),
-                true,
-            ),
-            buffer(
-                BUFFERS[LANES_OUT],
-                poison(n * lanes * LANE_OUT_BYTES as usize),
-                true,
-            ),
-            buffer(BUFFERS[WAVE_IN], wave_in, false),
-        ],
-    })
-}
-
-/// Reads the outcomes of `cases` cases back from a finished `launch` made by [`pack_wide`].
-pub fn unpack_wide(
-    variant: &Variant,
-    wave: WaveSize,
-    cases: usize,
-    launch: &Launch,
-) -> Result<Vec<WideOutcome>, AbiError> {
-    check_lds_size(variant.lds_size)?;
-    let names: Vec<&str> = launch.buffers.iter().map(|b| b.name).collect();
-    if names != BUFFERS {
-        return Err(AbiError::Buffers {
-            found: names.iter().map(|s| s.to_string()).collect(),
-        });
-    }
-    let (lds, lanes) = (variant.lds_size as usize, wave.lanes());
-    let lane_out = LANE_OUT_BYTES as usize;
-    let check = |i: usize, expected: usize| {
-        let found = launch.buffers[i].bytes.len();
-        if found == expected {
-            Ok(&launch.buffers[i].bytes)
-        } else {
-            Err(AbiError::BufferSize {
-                name: BUFFERS[i],
-                found,
-                expected,
-            })
-        }
-    };
-    let lds_out = check(LDS_OUT, cases * lds)?;
-    let lanes_out = check(LANES_OUT, cases * lanes * lane_out)?;
-    Ok((0..cases)
-        .map(|c| {
-            let at = |l: usize| (c * lanes + l) * lane_out;
-            WideOutcome {
-                lds: Lds::from_bytes(lds_out[c * lds..(c + 1) * lds].to_vec()),
-                vdst: (0..lanes)
-                    .map(|l| {
-                        std::array::from_fn(|i| {
-                            get(lanes_out, at(l) + LANE_OUT_VDST as usize + 4 * i)
-                        })
-                    })
-                    .collect(),
-                addr: (0..lanes)
-                    .map(|l| get(lanes_out, at(l) + LANE_OUT_ADDR as usize))
-                    .collect(),
-            }
         })
         .collect())
 }
@@ -513,6 +387,7 @@ mod tests {
             offset1: 0,
             lds_size,
             mode: FpMode::default(),
+            wave: WaveSize::Wave32,
             regs: None,
         }
     }
@@ -521,7 +396,7 @@ mod tests {
         let mut lds = Lds::zeroed(lds_size);
         lds.set_word(4, seed);
         let mut wave = Wave {
-            exec: seed ^ 0x5555_5555,
+            exec: u64::from(seed ^ 0x5555_5555),
             m0: seed.rotate_left(7),
             ..Wave::default()
         };
@@ -593,5 +468,41 @@ mod tests {
             unpack(&v, &cases, &launch),
             Err(AbiError::Buffers { .. })
         ));
+    }
+
+    #[test]
+    fn a_wave64_variant_packs_64_lane_records_a_64_bit_exec_and_workgroups_of_64() {
+        let v = Variant {
+            wave: WaveSize::Wave64,
+            ..variant(64)
+        };
+        let mut c = case(10, 64);
+        c.wave.lanes.resize(64, c.wave.lanes[31]);
+        c.wave.lanes[40].addr = 4040;
+        c.wave.exec = 0x8000_0001_0000_0002;
+        let mut c0 = case(0, 64);
+        c0.wave.lanes.resize(64, Default::default());
+        let launch = pack(&v, &[c0, c.clone()]).unwrap();
+        assert_eq!(launch.workgroup_size, 64);
+        assert!(launch.kernel.ends_with("_w64"), "{}", launch.kernel);
+        let b = |i: usize| &launch.buffers[i].bytes;
+        assert_eq!(b(LANES_IN).len(), 2 * 64 * 64);
+        assert_eq!(get(b(LANES_IN), (64 + 40) * 64), 4040);
+        assert_eq!(b(WAVE_IN).len(), 2 * 16);
+        assert_eq!(get(b(WAVE_IN), 16), 2);
+        assert_eq!(get(b(WAVE_IN), 16 + WAVE_IN_EXEC_HI as usize), 0x8000_0001);
+        // A 32-lane case under a wave64 variant is refused, naming both.
+        let err = pack(&v, &[case(1, 64)]).unwrap_err();
+        assert!(
+            matches!(err, AbiError::CaseWaveSize { lanes: 32, .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("32 lanes"), "{err}");
+        // Unpack reads 64 lanes back.
+        let mut launch = pack(&v, std::slice::from_ref(&c)).unwrap();
+        put(&mut launch.buffers[LANES_OUT].bytes, 63 * 64, 77);
+        let out = unpack(&v, &[c], &launch).unwrap();
+        assert_eq!(out[0].vdst.len(), 64);
+        assert_eq!(out[0].vdst[63][0], 77);
     }
 }

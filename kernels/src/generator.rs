@@ -7,7 +7,7 @@
 //! descriptor this crate writes): `s[0:1]` = kernarg segment address (the only user SGPRs, so
 //! USER_SGPR_COUNT = 2), `s2` = workgroup id x (the next SGPR, ENABLE_SGPR_WORKGROUP_ID_X),
 //! `v0` = work-item ids packed as x \[9:0\], y \[19:10\], z \[29:20\] (GFX11 packs them in one VGPR), EXEC
-//! = all 32 lanes (wave32, ENABLE_WAVEFRONT_SIZE32).
+//! = every lane of the wave (wave32: ENABLE_WAVEFRONT_SIZE32 set, 32 lanes; wave64: clear, 64).
 //!
 //! Registers ([`Layout`] places the VGPRs; SGPRs are fixed):
 //!
@@ -74,7 +74,7 @@ pub const VGPR_COUNT: u32 = 20;
 pub const MAX_VGPRS: u32 = 256;
 /// SGPRs the kernel uses (s0..s18); VCC is not used.
 pub const SGPR_COUNT: u32 = 19;
-/// LDS bytes one copy round moves (32 lanes x 4 bytes).
+/// LDS bytes one copy round moves (the wave's lanes x 4 bytes).
 const fn round_bytes(wave: WaveSize) -> u32 {
     4 * wave.lanes() as u32
 }
@@ -146,6 +146,8 @@ pub enum GenError {
     Encode(EncodeError),
     /// The variant's `regs` do not fit its op.
     Regs(RegsError),
+    /// The variant's wave size has no template in this generation, or not with `regs`.
+    Wave(String),
 }
 
 impl fmt::Display for GenError {
@@ -159,6 +161,7 @@ impl fmt::Display for GenError {
             GenError::Lds(e) => e.fmt(f),
             GenError::Encode(e) => write!(f, "kernel template bug: {e}"),
             GenError::Regs(e) => e.fmt(f),
+            GenError::Wave(why) => f.write_str(why),
         }
     }
 }
@@ -168,7 +171,7 @@ impl std::error::Error for GenError {}
 /// The kernel's symbol name: unique per variant, e.g. `ds_add_rtn_u32_o16_0_l1024_m111` (offset0,
 /// offset1, LDS size, then FP32 denormals, FP16/64 denormals and IEEE as 0/1), and with `regs` the
 /// operands' first VGPRs: `_r` then `a` addr, `p` data0, `q` data1, `v` vdst, each with its number
-/// (`ds_load_2addr_b32_o0_1_l512_m111_ra4v4`).
+/// (`ds_load_2addr_b32_o0_1_l512_m111_ra4v4`); a wave64 variant's name ends in `_w64`.
 pub fn kernel_name(v: &Variant) -> String {
     let mut name = format!(
         "{}_o{}_{}_l{}_m{}{}{}",
@@ -194,17 +197,10 @@ pub fn kernel_name(v: &Variant) -> String {
             }
         }
     }
-    name
-}
-
-/// The symbol name of the kernel for `v` in waves of `wave`: [`kernel_name`], with `_w64` appended
-/// for wave64.
-pub fn kernel_name_wave(v: &Variant, wave: WaveSize) -> String {
-    let name = kernel_name(v);
-    match wave {
-        WaveSize::Wave32 => name,
-        WaveSize::Wave64 => name + "_w64",
+    if !v.wave.is_wave32() {
+        name.push_str(&format!("_w{}", v.wave.lanes()));
     }
+    name
 }
 
 /// Where a kernel keeps its VGPRs: the operands of the instruction under test and the template's
@@ -548,25 +544,23 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
 /// Builds the kernel for `variant` in generation `gen`'s encodings: the same template, with
 /// gfx12's split wait counters (`s_wait_loadcnt`, `s_wait_kmcnt`, `s_wait_dscnt`) for
 /// `s_waitcnt`, gfx12's SMEM and VGLOBAL encodings and its kernel descriptor.
-pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenError> {
-    generate_wave_in(gen, variant, WaveSize::Wave32)
-}
-
-/// Builds the gfx11 kernel for `variant` in waves of `wave`.
-pub fn generate_wave(variant: &Variant, wave: WaveSize) -> Result<Kernel, GenError> {
-    generate_wave_in(Generation::Gfx11, variant, wave)
-}
-
-/// Builds the kernel for `variant` in generation `gen`'s encodings and waves of `wave`. The
-/// wave64 template differs from the wave32 one in: copy rounds of 256 bytes (the last under
+///
+/// The kernel runs in the variant's wave size (`variant.wave`). The wave64 template differs from the wave32 one in: copy rounds of 256 bytes (the last under
 /// `exec_lo` and `exec_hi`), per-case lane records of 64 lanes, a 16-byte `wave_in` record whose
 /// dword 2 (EXEC\[63:32\], loaded into s19) goes to `exec_hi`, EXEC restored with
 /// `s_mov_b64 exec, -1`, and the wave64 descriptor (see [`crate::abi`]).
-pub fn generate_wave_in(
-    gen: Generation,
-    variant: &Variant,
-    wave: WaveSize,
-) -> Result<Kernel, GenError> {
+pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenError> {
+    let wave = variant.wave;
+    if !wave.is_wave32() && gen != Generation::Gfx11 {
+        return Err(GenError::Wave(format!(
+            "the {gen} kernel template is built in wave32 only; {wave} kernels are built for gfx11-generation targets"
+        )));
+    }
+    if !wave.is_wave32() && variant.regs.is_some() {
+        return Err(GenError::Wave(format!(
+            "a variant that names its registers (`regs`) runs in wave32 only: the {wave} template does not place named registers yet"
+        )));
+    }
     let lanes = wave.lanes() as u32;
     let info = variant.op.info();
     if !info.in_generation(gen) {
@@ -767,7 +761,7 @@ pub fn generate_wave_in(
     )?;
 
     Ok(Kernel {
-        name: kernel_name_wave(variant, wave),
+        name: kernel_name(variant),
         variant: *variant,
         gen,
         descriptor: KernelDescriptor::for_wave_in(gen, variant, l.vgpr_count, wave),

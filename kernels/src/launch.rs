@@ -4,7 +4,7 @@
 //! The kernarg segment of every kernel in this project is exactly `buffers.len()` 64-bit device
 //! addresses, in order, and nothing else. A device allocates one device buffer per [`Buffer`],
 //! copies `bytes` in (outputs too, so poison patterns are visible), writes the addresses into the
-//! kernarg segment, launches `workgroups` workgroups of `workgroup_size` lanes (one wave32 each),
+//! kernarg segment, launches `workgroups` workgroups of `workgroup_size` lanes (one wave each),
 //! waits, and copies every buffer with `copy_back` into `bytes`.
 
 /// One kernel launch over a batch of cases.
@@ -14,7 +14,7 @@ pub struct Launch {
     pub kernel: String,
     /// Workgroups in the grid (x dimension): one per case.
     pub workgroups: u32,
-    /// Lanes per workgroup: 32 (one wave32).
+    /// Lanes per workgroup: one wave of the kernel's wave size (32 or 64).
     pub workgroup_size: u32,
     /// The kernel's buffers, in kernarg order.
     pub buffers: Vec<Buffer>,

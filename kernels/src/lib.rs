@@ -19,6 +19,7 @@
 
 pub use ds_reference::isa;
 use ds_reference::target::{Generation, Target};
+use ds_reference::wave::WaveSize;
 
 pub mod abi;
 pub mod code_object;
@@ -59,6 +60,41 @@ fn template_written_for(gen: Generation) -> bool {
         Generation::Gfx11 => true,
         Generation::Gfx12 => true,
     }
+}
+
+/// The wave sizes kernels are built in for `target`: those the target table lists for it that the
+/// template is written for in its generation. gfx11: wave32 and wave64. gfx12: wave32 only for now
+/// (the gfx12 template's wave64 form is not checked against LLVM, and whether gfx12's
+/// `ds_bpermute_b32` reads the whole wave64 rather than its half, as Mesa ACO's "GFX12+: bpermute
+/// works normally" suggests, is a model question not settled yet).
+pub fn wave_sizes(target: &Target) -> Vec<WaveSize> {
+    WaveSize::ALL
+        .into_iter()
+        .filter(|w| target.wave_sizes.contains(&(w.lanes() as u32)))
+        .filter(|&w| w.is_wave32() || target.generation == Generation::Gfx11)
+        .collect()
+}
+
+/// Whether kernels of `wave` can be built for `target`; the error names the sizes that can.
+pub fn check_wave(target: &Target, wave: WaveSize) -> Result<(), String> {
+    let sizes = wave_sizes(target);
+    if sizes.contains(&wave) {
+        return Ok(());
+    }
+    let listed = target.wave_sizes.contains(&(wave.lanes() as u32));
+    Err(format!(
+        "{target} {}: kernels for {target} are built in {}",
+        if listed {
+            format!("lists {wave} in the target table, but the {} kernel template is not built in {wave} yet", target.generation)
+        } else {
+            format!("does not run {wave}")
+        },
+        sizes
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join(" and ")
+    ))
 }
 
 /// The targets kernels can be built for, in table order.

@@ -7,7 +7,7 @@
 mod common;
 
 use ds_kernels::code_object::{self, CodeObject};
-use ds_kernels::generator::{generate_for, generate_wave, Kernel};
+use ds_kernels::generator::{generate_for, Kernel};
 use ds_kernels::isa::DsOp;
 use ds_kernels::kernel_targets;
 use ds_reference::target::Target;
@@ -69,6 +69,7 @@ fn kernels(t: &Target) -> Vec<Kernel> {
                     offset1: 0,
                     lds_size,
                     mode,
+                    wave: ds_reference::wave::WaveSize::Wave32,
                     regs: None,
                 },
             )
@@ -233,16 +234,25 @@ fn wave64_kernels() -> Vec<Kernel> {
             op.info()
                 .in_generation(ds_reference::isa::Generation::Gfx11)
         })
-        .map(|op| generate_wave(&common::variant(op), WaveSize::Wave64).unwrap())
+        .map(|op| wave64(&common::variant(op)))
         .collect();
     ks.extend(
         kernels(ds_reference::target::DEFAULT)
             .into_iter()
             .rev()
             .take(3)
-            .map(|k| generate_wave(&k.variant, WaveSize::Wave64).unwrap()),
+            .map(|k| wave64(&k.variant)),
     );
     ks
+}
+
+/// The gfx11 kernel of `v` in wave64.
+fn wave64(v: &Variant) -> Kernel {
+    let v = Variant {
+        wave: WaveSize::Wave64,
+        ..*v
+    };
+    generate_for(ds_reference::target::DEFAULT, &v).unwrap()
 }
 
 /// Every gfx11 target the kernels are built for (all of them list wave64 in the target table).

@@ -4,7 +4,7 @@
 
 use ds_reference::isa::{DsInst, DsOp};
 use ds_reference::model::execute_in_place;
-use ds_reference::wave::{FpMode, Lds, Wave, LANES};
+use ds_reference::wave::{FpMode, Lds, Wave};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -27,8 +27,8 @@ fn measure(op: DsOp, offset1: u8, w: &Wave, budget: Duration) -> f64 {
     };
     let mode = FpMode::default();
     let mut lds = Lds::zeroed(64 * 1024);
-    let mut vdst = [[0u32; 4]; LANES];
-    let mut addr = [0u32; LANES];
+    let mut vdst = vec![[0u32; 4]; w.lanes.len()];
+    let mut addr = vec![0u32; w.lanes.len()];
     let mut iters: u64 = 0;
     let start = Instant::now();
     while start.elapsed() < budget {

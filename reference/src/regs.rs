@@ -12,7 +12,7 @@
 //! [`Regs::unsettle`] is its inverse for a device's outcome.
 
 use crate::isa::{DsOp, Field, OpInfo};
-use crate::wave::{Case, Lane, Outcome, LANES};
+use crate::wave::{Case, Lane, Outcome};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -208,7 +208,7 @@ impl Regs {
 
     /// The first register of `case` given two values by two operands that name it (in lane order,
     /// then [`ORDER`]), if any. Inactive lanes count too: their registers are loaded and dumped.
-    pub fn conflict(&self, op: DsOp, lanes: &[Lane; LANES]) -> Option<Conflict> {
+    pub fn conflict(&self, op: DsOp, lanes: &[Lane]) -> Option<Conflict> {
         let words = self.words(op.info());
         for (i, lane) in lanes.iter().enumerate() {
             for (a, &(ra, fa, ka)) in words.iter().enumerate() {
@@ -278,7 +278,7 @@ impl Regs {
         for (slot, field) in [(0, Field::Data0), (1, Field::Data1)] {
             let n = usize::from(info.operands.dwords(field));
             if let Some(first) = self.get(field) {
-                let mut words = [[0u32; 4]; LANES];
+                let mut words = vec![[0u32; 4]; case.wave.lanes.len()];
                 for (i, w) in words.iter_mut().enumerate() {
                     let lane = &case.wave.lanes[i];
                     for (k, x) in w.iter_mut().enumerate() {
@@ -294,7 +294,7 @@ impl Regs {
             }
         }
         if let Some(a) = self.addr {
-            for i in 0..LANES {
+            for i in 0..case.wave.lanes.len() {
                 let before = if info.writes_addr() {
                     raw.addr[i]
                 } else {
@@ -314,11 +314,11 @@ impl Regs {
         let info = op.info();
         let mut raw = Outcome {
             lds: view.lds.clone(),
-            vdst: view.vdst,
+            vdst: view.vdst.clone(),
             addr: if info.writes_addr() {
-                view.addr
+                view.addr.clone()
             } else {
-                std::array::from_fn(|i| case.wave.lanes[i].addr)
+                case.wave.lanes.iter().map(|l| l.addr).collect()
             },
             data0: None,
             data1: None,
@@ -326,7 +326,7 @@ impl Regs {
         let mut again = raw.clone();
         self.settle(op, case, &mut again);
         if again.addr != view.addr {
-            let i = (0..LANES)
+            let i = (0..again.addr.len().min(view.addr.len()))
                 .find(|&i| again.addr[i] != view.addr[i])
                 .unwrap_or(0);
             return Err(format!(
@@ -339,8 +339,14 @@ impl Regs {
             ("data1", &again.data1, &view.data1),
         ] {
             if a != v {
-                let (a, v) = (a.unwrap_or_default(), v.unwrap_or_default());
-                let i = (0..LANES).find(|&i| a[i] != v[i]).unwrap_or(0);
+                let (a, v) = (a.clone().unwrap_or_default(), v.clone().unwrap_or_default());
+                let Some(i) = (0..a.len().min(v.len())).find(|&i| a[i] != v[i]) else {
+                    return Err(format!(
+                        "{name} registers: the device dumped {} lanes, {} expected",
+                        v.len(),
+                        a.len()
+                    ));
+                };
                 return Err(format!(
                     "lane {i} {name} registers: expected {:08x?} from its registers, device {:08x?}",
                     a[i], v[i]
@@ -542,7 +548,7 @@ mod tests {
     fn a_register_with_two_values_is_named_with_lane_register_and_both_values() {
         let load = op("ds_load_2addr_b32");
         let r = Alias::AddrLastVdst.regs(load).unwrap(); // v[254:255], v255
-        let mut lanes = [Lane::default(); LANES];
+        let mut lanes = vec![Lane::default(); crate::wave::WaveSize::Wave32.lanes()];
         lanes[7].addr = 0x40;
         lanes[7].vdst = [0xdead_beef, 0x40, 0, 0];
         assert_eq!(r.conflict(load, &lanes), None);

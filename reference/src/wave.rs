@@ -1,8 +1,9 @@
-//! The inputs and outputs of one DS instruction over one wave32: the data the model, the kernel
-//! ABI, every device and the case files share.
+//! The inputs and outputs of one DS instruction over one wave (32 or 64 lanes): the data the
+//! model, the kernel ABI, every device and the case files share.
 //!
-//! A [`Variant`] is what a kernel is built for (op, offsets, LDS allocation size, FP mode: the
-//! kernel descriptor fields). A [`Case`] is one run of it: the initial LDS image and the wave's
+//! A [`Variant`] is what a kernel is built for (op, offsets, LDS allocation size, FP mode, wave
+//! size: the kernel descriptor fields). A case of a variant has one [`Lane`] per lane of the
+//! variant's wave size and an EXEC with no bit past the last lane ([`Variant::check_case`]). A [`Case`] is one run of it: the initial LDS image and the wave's
 //! registers. An [`Outcome`] is what the instruction left: the LDS image and every lane's vdst
 //! (and addr, which only `ds_bvh_stack_rtn_b32` writes). Register numbers are not part of a case:
 //! the kernel generator chooses them, unless the variant names them ([`Variant::regs`], for
@@ -11,9 +12,6 @@
 use crate::isa::{encode::op_by_name, DsInst, DsOp};
 pub use crate::regs::Regs;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-/// Lanes in a wave32 (the lane count of [`Wave`], [`Outcome`] and the kernels built today).
-pub const LANES: usize = WaveSize::Wave32.lanes();
 
 /// The wave sizes RDNA3 runs (RDNA3 ISA guide, "Wave32 and Wave64"; LLVM AMDGPUUsage,
 /// `wavefrontsize32` / `wavefrontsize64`). The one place a lane count is written down.
@@ -53,6 +51,49 @@ impl WaveSize {
     pub fn from_lanes(lanes: usize) -> Option<WaveSize> {
         WaveSize::ALL.into_iter().find(|w| w.lanes() == lanes)
     }
+
+    /// Wave32, the default (what case files leave unsaid).
+    pub fn is_wave32(&self) -> bool {
+        *self == WaveSize::Wave32
+    }
+}
+
+/// Case files write the wave size as its lane count (`"wave": 64`).
+impl Serialize for WaveSize {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(self.lanes() as u32)
+    }
+}
+
+impl<'de> Deserialize<'de> for WaveSize {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<WaveSize, D::Error> {
+        use serde::de::Error;
+        let n = u32::deserialize(d)?;
+        WaveSize::from_lanes(n as usize).ok_or_else(|| {
+            D::Error::custom(format!(
+                "wave {n} is not a wave size: write {} (or leave it out for {})",
+                WaveSize::ALL.map(|w| w.lanes().to_string()).join(" or "),
+                WaveSize::default()
+            ))
+        })
+    }
+}
+
+impl std::str::FromStr for WaveSize {
+    type Err = String;
+    /// `32`, `64`, `wave32` or `wave64`.
+    fn from_str(s: &str) -> Result<WaveSize, String> {
+        let n = s.strip_prefix("wave").unwrap_or(s);
+        n.parse::<usize>()
+            .ok()
+            .and_then(WaveSize::from_lanes)
+            .ok_or_else(|| {
+                format!(
+                    "`{s}` is not a wave size: use {}",
+                    WaveSize::ALL.map(|w| w.lanes().to_string()).join(" or ")
+                )
+            })
+    }
 }
 
 impl std::fmt::Display for WaveSize {
@@ -85,7 +126,8 @@ impl Default for FpMode {
     }
 }
 
-/// What one kernel is built for: the op, its offset bytes, the LDS allocation and the FP mode.
+/// What one kernel is built for: the op, its offset bytes, the LDS allocation, the FP mode and the
+/// wave size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Variant {
@@ -100,6 +142,9 @@ pub struct Variant {
     pub lds_size: u32,
     /// FP mode of the kernel.
     pub mode: FpMode,
+    /// The wave size the kernel runs in (absent in case files: wave32).
+    #[serde(default, skip_serializing_if = "WaveSize::is_wave32")]
+    pub wave: WaveSize,
     /// The VGPR of each operand, when the case is about operands that share registers (ADDR
     /// inside VDST, DATA0 = DATA1, ...); absent: the generator's layout, where none overlap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -126,7 +171,59 @@ impl Variant {
         }
         inst
     }
+
+    /// Lanes in one wave of this variant.
+    pub fn lanes(&self) -> usize {
+        self.wave.lanes()
+    }
+
+    /// Whether `wave` has the shape this variant's wave size asks for: one lane object per lane,
+    /// no EXEC bit past the last lane.
+    pub fn check_wave(&self, wave: &Wave) -> Result<(), WaveShapeError> {
+        let size = self.wave;
+        if wave.lanes.len() != size.lanes() {
+            return Err(WaveShapeError::Lanes {
+                size,
+                got: wave.lanes.len(),
+            });
+        }
+        if wave.exec & !size.full_exec() != 0 {
+            return Err(WaveShapeError::Exec {
+                size,
+                exec: wave.exec,
+            });
+        }
+        Ok(())
+    }
 }
+
+/// Why a wave does not have its variant's shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WaveShapeError {
+    /// The lane count is not the wave size's.
+    Lanes { size: WaveSize, got: usize },
+    /// EXEC names a lane the wave does not have.
+    Exec { size: WaveSize, exec: u64 },
+}
+
+impl std::fmt::Display for WaveShapeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WaveShapeError::Lanes { size, got } => write!(
+                f,
+                "a {size} case has {} lane objects, this one has {got} (set variant.wave to the wave size the lanes are for)",
+                size.lanes()
+            ),
+            WaveShapeError::Exec { size, exec } => write!(
+                f,
+                "EXEC {exec:#x} sets lanes a {size} does not have (lanes 0..{})",
+                size.lanes() - 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WaveShapeError {}
 
 /// One lane's registers before the instruction. Words beyond an operand's width are ignored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -143,24 +240,42 @@ pub struct Lane {
 }
 
 /// The wave's state before the instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Wave {
-    /// EXEC: bit i set means lane i is active.
-    pub exec: u32,
+    /// EXEC: bit i set means lane i is active (a wave32 uses bits 0..31).
+    pub exec: u64,
     /// M0 (addtid, append and consume read M0[15:0]).
     pub m0: u32,
-    /// Lane registers, lane 0 first.
-    pub lanes: [Lane; LANES],
+    /// Lane registers, lane 0 first: one per lane of the variant's wave size.
+    pub lanes: Vec<Lane>,
+}
+
+impl Wave {
+    /// A wave of `size` with every lane active and every register zero.
+    pub fn new(size: WaveSize) -> Wave {
+        Wave {
+            exec: size.full_exec(),
+            m0: 0,
+            lanes: vec![Lane::default(); size.lanes()],
+        }
+    }
+
+    /// Lane `i` is in EXEC.
+    pub fn active(&self, i: usize) -> bool {
+        self.exec.checked_shr(i as u32).is_some_and(|e| e & 1 == 1)
+    }
+
+    /// The active lanes, ascending.
+    pub fn active_lanes(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.lanes.len()).filter(|&i| self.active(i))
+    }
 }
 
 impl Default for Wave {
+    /// A wave32 with every lane active.
     fn default() -> Self {
-        Wave {
-            exec: u32::MAX,
-            m0: 0,
-            lanes: [Lane::default(); LANES],
-        }
+        Wave::new(WaveSize::Wave32)
     }
 }
 
@@ -281,15 +396,15 @@ pub struct Outcome {
     /// The LDS image after the instruction.
     pub lds: Lds,
     /// Every lane's vdst after the instruction (inactive lanes and unused words keep their value).
-    pub vdst: [[u32; 4]; LANES],
+    pub vdst: Vec<[u32; 4]>,
     /// Every lane's addr register after the instruction (changed only by `ds_bvh_stack_rtn_b32`,
     /// or by a result landing in it when the variant's `regs` put it inside VDST).
-    pub addr: [u32; LANES],
+    pub addr: Vec<u32>,
     /// With `variant.regs`: every lane's DATA0 registers after the instruction (words past the
     /// operand's width as the case gave them). They change only where VDST overlaps them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data0: Option<[[u32; 4]; LANES]>,
+    pub data0: Option<Vec<[u32; 4]>>,
     /// With `variant.regs`: every lane's DATA1 registers after the instruction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data1: Option<[[u32; 4]; LANES]>,
+    pub data1: Option<Vec<[u32; 4]>>,
 }

@@ -6,17 +6,17 @@ use ds_reference::isa::{runnable_ops, Family};
 use ds_reference::model::legal::{check, Explanation, Verdict};
 use ds_reference::model::snapshot::snapshot_corpus;
 use ds_reference::model::{execute_in_place, execute_variant};
-use ds_reference::wave::{Case, Outcome, Variant, Wave, LANES};
+use ds_reference::wave::{Case, Outcome, Variant, Wave};
 
 /// The outcome of running the active lanes one at a time, highest lane first.
 fn descending(v: &Variant, c: &Case) -> Outcome {
     let mut lds = c.lds.clone();
-    let mut vdst: [[u32; 4]; LANES] = std::array::from_fn(|i| c.wave.lanes[i].vdst);
-    let mut addr: [u32; LANES] = std::array::from_fn(|i| c.wave.lanes[i].addr);
-    for i in (0..LANES).rev().filter(|i| c.wave.exec >> i & 1 == 1) {
+    let mut vdst: Vec<[u32; 4]> = c.wave.lanes.iter().map(|l| l.vdst).collect();
+    let mut addr: Vec<u32> = c.wave.lanes.iter().map(|l| l.addr).collect();
+    for i in (0..c.wave.lanes.len()).rev().filter(|&i| c.wave.active(i)) {
         let one = Wave {
             exec: 1 << i,
-            ..c.wave
+            ..c.wave.clone()
         };
         execute_in_place(&v.inst(), v.mode, &one, &mut lds, &mut vdst, &mut addr).unwrap();
     }

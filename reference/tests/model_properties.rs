@@ -5,7 +5,7 @@ use ds_reference::isa::{runnable_ops, DsOp, Family};
 use ds_reference::model::legal::{check_with_budget, Verdict};
 use ds_reference::model::snapshot::{parse, render, Entry};
 use ds_reference::model::{execute, execute_in_place};
-use ds_reference::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, LANES};
+use ds_reference::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSize};
 use proptest::prelude::*;
 
 fn ops() -> Vec<DsOp> {
@@ -43,16 +43,19 @@ prop_compose! {
         offset1 in prop_oneof![3 => Just(0u8), 1 => any::<u8>()],
         words in 4u32..64,
         mode in (any::<bool>(), any::<bool>(), any::<bool>()),
-        exec in any::<u32>(),
+        wave_size in proptest::sample::select(WaveSize::ALL.to_vec()),
+        exec in any::<u64>(),
         m0 in prop_oneof![Just(0u32), any::<u32>()],
-        lanes in proptest::collection::vec(lane(), LANES),
+        lanes in proptest::collection::vec(lane(), WaveSize::Wave64.lanes()),
         bytes in proptest::collection::vec(any::<u8>(), 256),
     ) -> (Variant, Case) {
         let size = 4 * words;
         let lds = Lds::from_bytes(bytes[..size as usize].to_vec());
         let mode = FpMode { fp32_denormals: mode.0, fp16_fp64_denormals: mode.1, ieee: mode.2 };
-        let v = Variant { op, offset0, offset1, lds_size: size, mode, regs: None, };
-        let wave = Wave { exec, m0, lanes: lanes.try_into().expect("32 lanes") };
+        let v = Variant { op, offset0, offset1, lds_size: size, mode, wave: wave_size, regs: None, };
+        let mut lanes = lanes;
+        lanes.truncate(wave_size.lanes());
+        let wave = Wave { exec: exec & wave_size.full_exec(), m0, lanes };
         (v, Case { lds, wave })
     }
 }
@@ -60,12 +63,12 @@ prop_compose! {
 /// Runs the active lanes one at a time in `order`.
 fn run_in_order(v: &Variant, c: &Case, order: &[usize]) -> Outcome {
     let mut lds = c.lds.clone();
-    let mut vdst: [[u32; 4]; LANES] = std::array::from_fn(|i| c.wave.lanes[i].vdst);
-    let mut addr: [u32; LANES] = std::array::from_fn(|i| c.wave.lanes[i].addr);
+    let mut vdst: Vec<[u32; 4]> = c.wave.lanes.iter().map(|l| l.vdst).collect();
+    let mut addr: Vec<u32> = c.wave.lanes.iter().map(|l| l.addr).collect();
     for &i in order {
         let one = Wave {
             exec: 1 << i,
-            ..c.wave
+            ..c.wave.clone()
         };
         execute_in_place(&v.inst(), v.mode, &one, &mut lds, &mut vdst, &mut addr).unwrap();
     }
@@ -85,7 +88,8 @@ proptest! {
     fn snapshot_text_round_trips_any_case((v, c) in variant_case(), scribble in any::<(usize, u32)>()) {
         let mut outcome = execute(&v.inst(), v.mode, &c).unwrap();
         // A device may write anything anywhere: the format must still carry it.
-        outcome.vdst[scribble.0 % LANES][scribble.0 % 4] ^= scribble.1;
+        let n = outcome.vdst.len();
+        outcome.vdst[scribble.0 % n][scribble.0 % 4] ^= scribble.1;
         let entries = vec![Entry { name: "random".into(), variant: v, case: c, outcome }];
         let text = render(v.op, &entries);
         let back = parse(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
@@ -99,7 +103,7 @@ proptest! {
             Family::Rmw(_) | Family::Store(_) | Family::CondXchg32 | Family::StoreAddTid | Family::BvhStack
         );
         prop_assume!(per_lane);
-        let mut order: Vec<usize> = (0..LANES).filter(|i| c.wave.exec >> i & 1 == 1).collect();
+        let mut order: Vec<usize> = c.wave.active_lanes().collect();
         // A seeded shuffle (Fisher-Yates with a xorshift).
         let mut x = seed | 1;
         for k in (1..order.len()).rev() {

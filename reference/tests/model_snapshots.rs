@@ -2,7 +2,8 @@
 //! `snapshots/reference/`, and the text format round-trips (parse inverts render).
 
 use ds_reference::isa::{runnable_ops, runnable_ops_in, DsOp, Generation};
-use ds_reference::model::snapshot::{model_entries, parse, render};
+use ds_reference::model::snapshot::{model_entries, model_entries_in, parse, render};
+use ds_reference::wave::WaveSize;
 
 #[test]
 fn every_runnable_op_has_a_model_snapshot() {
@@ -20,6 +21,36 @@ fn every_runnable_op_has_a_model_snapshot() {
         }
     });
     assert_eq!(count, 117, "one snapshot per HIP-runnable op");
+}
+
+/// The wave64 snapshots: every runnable gfx11 op on the wave64 corpus (the wave32 cases widened,
+/// then the named cases straddling the halves), under `snapshots/reference/wave64/`.
+#[test]
+fn every_runnable_gfx11_op_has_a_wave64_model_snapshot() {
+    let ops: Vec<DsOp> = runnable_ops_in(Generation::Gfx11).collect();
+    insta::with_settings!({
+        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference/wave64"),
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        for &op in &ops {
+            let entries = model_entries_in(op, WaveSize::Wave64).expect("runnable ops are modelled");
+            assert!(entries.iter().any(|e| e.name.starts_with("w64_")), "{op}: no named wave64 case");
+            assert!(entries.iter().all(|e| e.variant.wave == WaveSize::Wave64 && e.case.wave.lanes.len() == 64));
+            let text = render(op, &entries);
+            let back = parse(&text).unwrap_or_else(|e| panic!("{op}: {e}\n{text}"));
+            assert_eq!(back, entries, "{op}: the wave64 snapshot round-trips");
+            insta::assert_snapshot!(op.name(), text);
+        }
+    });
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference/wave64");
+    for entry in std::fs::read_dir(dir).expect("snapshots/reference/wave64 exists") {
+        let file = entry.unwrap().file_name().into_string().unwrap();
+        assert!(
+            ops.iter().any(|op| file == format!("{}.snap", op.name())),
+            "snapshots/reference/wave64/{file} belongs to no runnable gfx11 op: delete it"
+        );
+    }
 }
 
 /// The runnable ops gfx12 has and gfx11 lacks (its shared ops share gfx11's snapshots: same row,
@@ -104,7 +135,11 @@ fn no_orphan_model_snapshots() {
         .collect();
     for entry in std::fs::read_dir(dir).expect("snapshots/reference exists") {
         let file = entry.unwrap().file_name().into_string().unwrap();
-        if file.starts_with("ds_table") || !file.ends_with(".snap") || file == "gfx12" {
+        if file.starts_with("ds_table")
+            || !file.ends_with(".snap")
+            || file == "gfx12"
+            || file == "wave64"
+        {
             continue;
         }
         assert!(

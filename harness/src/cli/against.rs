@@ -100,6 +100,12 @@ pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow:
         target: info.target.name.to_string(),
         seed: 0,
         cases_per_op: 0,
+        waves: {
+            let mut w: Vec<_> = recs.iter().map(|r| r.wave).collect();
+            w.sort();
+            w.dedup();
+            w
+        },
         shard: None,
         harness: crate::record::harness_revision().to_string(),
         selection: args.ops.clone(),

@@ -5,6 +5,7 @@ use super::{EXIT_OK, EXIT_USAGE};
 use crate::record;
 use ds_reference::isa::{suggest_in, DsOp, InstError};
 use ds_reference::target::Target;
+use ds_reference::wave::WaveSize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,6 +24,10 @@ pub struct DocArgs {
     /// with that target's recordings only.
     #[arg(long, value_name = "NAME", value_parser = super::parse_target)]
     pub target: Option<&'static Target>,
+    /// Show what differs in this wave size (64: the wave64 questions that apply to the op and
+    /// the worked examples that straddle the halves); default 32, the full card.
+    #[arg(long, value_name = "32|64", value_parser = super::parse_wave)]
+    pub wave: Option<WaveSize>,
 }
 
 pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
@@ -45,6 +50,14 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
         );
         return Ok(ExitCode::from(EXIT_USAGE));
     };
+    let wave = args.wave.unwrap_or_default();
+    if !target.wave_sizes.contains(&(wave.lanes() as u32)) {
+        eprintln!(
+            "error: --wave {}: {target} does not run {wave}",
+            wave.lanes()
+        );
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
     let dir = match &args.recordings {
         // An explicit directory must be one; the default is used when it exists.
         Some(d) if !d.is_dir() => {
@@ -61,12 +74,12 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
     let mut recordings = Vec::new();
     for r in record::load_dir(&dir) {
         match r {
-            Ok(r) if r.op == op && r.target() == target => recordings.push(r),
+            Ok(r) if r.op == op && r.target() == target && r.wave == wave => recordings.push(r),
             Ok(_) => {}
             Err(e) => eprintln!("warning: {e}"),
         }
     }
-    write!(out, "{}", crate::doc::card(op, &recordings))?;
+    write!(out, "{}", crate::doc::card_in(op, &recordings, wave))?;
     writeln!(out, "\n{}", crate::doc::target_note(target))?;
     Ok(ExitCode::from(EXIT_OK))
 }

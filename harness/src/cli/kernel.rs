@@ -2,14 +2,14 @@
 //! HSA code object for `--target` (default: the default target; `--out FILE`, default
 //! `<kernel>.co`) or printed as its listing (`--listing`, what `llvm-objdump-19 -d
 //! --mcpu=<target>` shows). The LDS size defaults to
-//! `ds_kernels::DEFAULT_LDS_SIZE` (1024 bytes).
+//! `ds_kernels::DEFAULT_LDS_SIZE` (1024 bytes); `--wave 64` builds the wave64 kernel.
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::output::{Dash, OutputPath};
 use ds_kernels::{code_object, generator};
 use ds_reference::isa::{suggest, DsOp, OffsetForm};
 use ds_reference::target::Target;
-use ds_reference::wave::{FpMode, Variant};
+use ds_reference::wave::{FpMode, Variant, WaveSize};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -41,6 +41,10 @@ pub struct KernelArgs {
     /// Turn IEEE mode off (default: on).
     #[arg(long)]
     pub no_ieee: bool,
+    /// The wave size the kernel runs in, 32 (default) or 64: a wave64 kernel has the wave32 bit
+    /// off in its descriptor, `.wavefront_size: 64`, a 64-bit EXEC and workgroups of 64.
+    #[arg(long, value_name = "32|64", value_parser = super::parse_wave)]
+    pub wave: Option<WaveSize>,
     /// Where to write the code object (default: `<kernel name>.co`, unless --listing is given;
     /// `-`: stdout).
     #[arg(long)]
@@ -99,9 +103,14 @@ pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
             fp16_fp64_denormals: !args.flush_fp16_fp64_denormals,
             ieee: !args.no_ieee,
         },
+        wave: args.wave.unwrap_or_default(),
         regs: None,
     };
     let built_for = args.target.unwrap_or(ds_reference::target::DEFAULT);
+    if let Err(e) = ds_kernels::check_wave(built_for, variant.wave) {
+        eprintln!("error: --wave {}: {e}", variant.wave.lanes());
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
     let kernel = match generator::generate_for(built_for, &variant) {
         Ok(k) => k,
         Err(e) => {
@@ -162,6 +171,7 @@ mod tests {
             flush_fp32_denormals: false,
             flush_fp16_fp64_denormals: false,
             no_ieee: false,
+            wave: None,
             out: None,
             listing: false,
         }

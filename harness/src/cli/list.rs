@@ -4,6 +4,7 @@
 use super::EXIT_OK;
 use ds_reference::isa::{OffsetForm, OpInfo, DS_TABLE};
 use ds_reference::target::{Generation, Target};
+use ds_reference::wave::WaveSize;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -52,13 +53,36 @@ fn rows(gen: Generation) -> Vec<&'static OpInfo> {
     rows
 }
 
+/// What differs in wave64 for a row of generation `gen`: the ids of the wave64 questions
+/// (ASSUMPTIONS.md W1-W8) that apply, `same` when none does, `-` when the op does not run from
+/// HIP or the generation's kernels are not built in wave64.
+fn wave64_column(gen: Generation, r: &OpInfo) -> String {
+    let built = gen
+        .targets()
+        .next()
+        .is_some_and(|t| ds_kernels::wave_sizes(t).contains(&WaveSize::Wave64));
+    if !r.hip_runnable() || !built {
+        return "-".into();
+    }
+    let ids: Vec<String> = ds_reference::model::questions::for_op(r.op)
+        .into_iter()
+        .filter(|q| q.id.starts_with('W'))
+        .map(|q| q.id)
+        .collect();
+    if ids.is_empty() {
+        "same".into()
+    } else {
+        ids.join(",")
+    }
+}
+
 /// One line per op of generation `gen`: opcode, mnemonic, operands, offset form, gds, family,
-/// and HIP runnability.
+/// HIP runnability and what differs in wave64.
 pub fn render_text_in(gen: Generation) -> String {
     let rows = rows(gen);
     let mut s = format!(
-        "{:<6} {:<38} {:<18} {:<9} {:<9} {:<22} {}\n",
-        "opcode", "mnemonic", "vdst/addr/d0/d1", "offset", "gds", "family", "hip"
+        "{:<6} {:<38} {:<18} {:<9} {:<9} {:<22} {:<4} {}\n",
+        "opcode", "mnemonic", "vdst/addr/d0/d1", "offset", "gds", "family", "hip", "wave64"
     );
     for r in &rows {
         let o = r.operands;
@@ -71,17 +95,21 @@ pub fn render_text_in(gen: Generation) -> String {
         };
         let family = format!("{:?} {}", r.family, r.elem.suffix());
         s += &format!(
-            "{:#04x}   {:<38} {:<18} {:<9} {:<9} {:<22} {}\n",
+            "{:#04x}   {:<38} {:<18} {:<9} {:<9} {:<22} {:<4} {}\n",
             r.op.opcode_in(gen).expect("rows of the generation"),
             r.name,
             format!("{}/{}/{}/{}", o.vdst, o.addr, o.data0, o.data1),
             offset,
             format!("{:?}", r.gds_in(gen)),
             family,
-            if r.hip_runnable() { "yes" } else { "no" }
+            if r.hip_runnable() { "yes" } else { "no" },
+            wave64_column(gen, r)
         );
     }
     let runnable = rows.iter().filter(|r| r.hip_runnable()).count();
     s += &format!("{} ops, {} runnable from HIP\n", rows.len(), runnable);
+    s += "wave64: the wave64 questions that apply (reference/ASSUMPTIONS.md; \
+          `ds-harness doc OP --wave 64`), `same`: nothing differs from wave32, \
+          `-`: not run in wave64\n";
     s
 }

@@ -92,6 +92,11 @@ pub fn parse_kernel_target(name: &str) -> Result<&'static Target, String> {
     ds_kernels::check_target(t).map(|()| t)
 }
 
+/// `--wave 32|64` (`run`, `replay`, `kernel`, `doc`): a wave size (`wave32`/`wave64` also read).
+pub fn parse_wave(s: &str) -> Result<ds_reference::wave::WaveSize, String> {
+    s.parse()
+}
+
 /// The arguments of the text tools (`asm`, `disasm`).
 #[derive(Debug, clap::Args)]
 pub struct TextArgs {

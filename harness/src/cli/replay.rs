@@ -7,7 +7,7 @@ use crate::case::CaseFile;
 use crate::device::{self, BackendChoice};
 use crate::run::{self, diff, legal, RunError};
 use ds_reference::target::Target;
-use ds_reference::wave::{Outcome, LANES};
+use ds_reference::wave::{Outcome, WaveSize};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,10 +25,49 @@ pub struct ReplayArgs {
     pub target: Option<&'static Target>,
     #[command(flatten)]
     pub exec: device::exec::ExecArgs,
+    /// Replay in this wave size (default: the case file's). `--wave 64` runs a wave32 case as a
+    /// wave64 one with lanes 32..63 added inactive (does the disagreement survive the wave size?);
+    /// `--wave 32` runs a wave64 case whose upper half is inactive as a wave32 one.
+    #[arg(long, value_name = "32|64", value_parser = super::parse_wave)]
+    pub wave: Option<WaveSize>,
+}
+
+/// `file` re-sized to `wave`: lanes added (inactive, zero registers, the vdst sentinel of the
+/// last lane) or dropped (only when they are inactive). The results attached to the file are
+/// dropped (they were for the other size).
+fn resize(file: &mut CaseFile, wave: WaveSize) -> Result<(), String> {
+    let from = file.variant.wave;
+    if from == wave {
+        return Ok(());
+    }
+    if file.case.wave.exec & !wave.full_exec() != 0 {
+        return Err(format!(
+            "the case is {from} with lanes past {} active (EXEC {:#x}): it cannot run in {wave}",
+            wave.lanes() - 1,
+            file.case.wave.exec
+        ));
+    }
+    if file.variant.regs.is_some() && !wave.is_wave32() {
+        return Err(format!(
+            "the case names its registers (variant.regs): that runs in wave32 only, not {wave}"
+        ));
+    }
+    let sentinel = file.case.wave.lanes.last().map_or([0; 4], |l| l.vdst);
+    file.case.wave.lanes.resize(
+        wave.lanes(),
+        ds_reference::wave::Lane {
+            vdst: sentinel,
+            ..Default::default()
+        },
+    );
+    file.variant.wave = wave;
+    file.expected = None;
+    file.device = None;
+    crate::case::validate(&file.variant, &file.case)
 }
 
 pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
-    let file = match CaseFile::read(&args.case) {
+    let mut file = match CaseFile::read(&args.case) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("error: {e}");
@@ -38,6 +77,20 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
     if let Err(e) = super::check_exec_flags(args.backend, &args.exec) {
         eprintln!("error: {e}");
         return Ok(ExitCode::from(EXIT_USAGE));
+    }
+    if let Some(wave) = args.wave {
+        let from = file.variant.wave;
+        if let Err(e) = resize(&mut file, wave) {
+            eprintln!(
+                "error: --wave {}: {}: {e}",
+                wave.lanes(),
+                args.case.display()
+            );
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+        if from != wave {
+            eprintln!("replaying the {from} case in {wave} (EXEC unchanged)");
+        }
     }
     let target = match args.backend {
         BackendChoice::Hip => args.target,
@@ -59,6 +112,10 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         dev.info().target,
         file.target
     );
+    if let Err(e) = ds_kernels::check_wave(dev.info().target, file.variant.wave) {
+        eprintln!("error: {}: {e}", args.case.display());
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
     let inst = file.variant.inst();
     let expected = match ds_reference::model::execute_variant(&file.variant, &file.case) {
         Ok(o) => o,
@@ -132,8 +189,8 @@ pub fn side_by_side(file: &CaseFile, model: &Outcome, device: &Outcome, name: &s
             .collect::<Vec<_>>()
             .join(" ")
     };
-    for lane in 0..LANES {
-        let active = wave.exec >> lane & 1 == 1;
+    for lane in 0..wave.lanes.len() {
+        let active = wave.active(lane);
         let differs =
             model.vdst[lane] != device.vdst[lane] || model.addr[lane] != device.addr[lane];
         if !active && !differs {

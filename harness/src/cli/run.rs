@@ -11,6 +11,7 @@ use crate::run::report::{self, RunMeta};
 use crate::run::select::{select_ops_in, Shard};
 use crate::run::{self, RunConfig, RunError};
 use ds_reference::target::Target;
+use ds_reference::wave::WaveSize;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,9 +51,14 @@ pub struct RunArgs {
     /// Corpus seed (decimal or 0x hex): the same seed gives the same cases on every machine.
     #[arg(long, value_parser = parse_u64, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Cases per op (with --duration: per op per round).
+    /// Cases per op and wave size (with --duration: per op per round).
     #[arg(long, default_value_t = DEFAULT_CASES_PER_OP as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub cases: u32,
+    /// The wave size to run in, 32 or 64. Default: every wave size the target's kernels are
+    /// built in (wave32 and wave64 on gfx11 targets), each op getting --cases cases in each and
+    /// a row per wave size in the summary and the reports.
+    #[arg(long, value_name = "32|64", value_parser = super::parse_wave)]
+    pub wave: Option<WaveSize>,
     /// Host threads for corpus, model, diff and the emulated device (default: every core).
     /// Results are the same for any number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -187,6 +193,22 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     };
     eprintln!("backend: {} ({})", info.backend, opened.reason);
     eprintln!("target: {} ({})", info.target, info.name);
+    let waves = match args.wave {
+        None => ds_kernels::wave_sizes(info.target),
+        Some(w) => match ds_kernels::check_wave(info.target, w) {
+            Ok(()) => vec![w],
+            Err(e) => return usage(format!("--wave {}: {e}", w.lanes())),
+        },
+    };
+    eprintln!(
+        "waves: {} ({} cases per op in each)",
+        waves
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join(" and "),
+        args.cases
+    );
     if ops.is_empty() {
         eprintln!(
             "shard {} has no ops ({} selected in all): nothing to run; the reports are written \
@@ -199,6 +221,7 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         ops,
         seed: args.seed,
         cases_per_op: args.cases as usize,
+        waves,
         out_dir: args.out.clone(),
         json: args.json.clone(),
         junit: args.junit.clone(),
@@ -217,6 +240,7 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         target: info.target.name.to_string(),
         seed: args.seed,
         cases_per_op: args.cases as usize,
+        waves: cfg.waves.clone(),
         shard: shard.map(|s| s.to_string()),
         harness: crate::record::harness_revision().to_string(),
         selection: args.ops.clone(),
@@ -255,11 +279,22 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         };
     write!(out, "{}", report.summary_total(width))?;
     if let Some(dir) = &args.record {
-        writeln!(
-            out,
-            "recorded {recorded} ops under {}",
-            dir.join(crate::record::dir_name(&info)).display()
-        )?;
+        let at = dir.join(crate::record::dir_name(&info));
+        if cfg.waves.len() > 1 {
+            writeln!(
+                out,
+                "recorded {recorded} recordings ({} ops in {}) under {}",
+                report.totals.ops,
+                cfg.waves
+                    .iter()
+                    .map(|w| w.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" and "),
+                at.display()
+            )?;
+        } else {
+            writeln!(out, "recorded {recorded} ops under {}", at.display())?;
+        }
     }
     let t = report.totals;
     writeln!(

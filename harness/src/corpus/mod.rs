@@ -10,7 +10,7 @@
 
 use ds_reference::isa::{DsOp, Family, OffsetForm, Rmw};
 use ds_reference::regs::Alias;
-use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, LANES};
+use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 use values::value;
 
 mod values;
@@ -86,7 +86,8 @@ pub struct VariantCases {
     pub cases: Vec<GenCase>,
 }
 
-/// LDS bytes allocated by the variants of `op`: room for 32 lanes x 16 bytes and the offsets.
+/// LDS bytes allocated by the variants of `op`: room for 32 lanes x 16 bytes and the offsets (the
+/// same in wave64, where the widest ops' "unique" addresses repeat across the halves).
 pub fn lds_size(op: DsOp) -> u32 {
     let info = op.info();
     match info.offset {
@@ -96,8 +97,22 @@ pub fn lds_size(op: DsOp) -> u32 {
     }
 }
 
-/// The kernel variants the default corpus runs for `op`: a few offsets, for float ops one more with
-/// denormals flushed and IEEE mode off, and one with an allocation of an odd size.
+/// The kernel variants the default corpus runs for `op` in wave `wave`: wave32's [`variants`]; in
+/// wave64 the same variants but the aliasing ones (the wave64 template does not place named
+/// registers), each with `wave` set and `-w64` appended to its tag.
+pub fn variants_in(op: DsOp, wave: WaveSize) -> Vec<(Variant, String)> {
+    let all = variants(op);
+    if wave.is_wave32() {
+        return all;
+    }
+    all.into_iter()
+        .filter(|(v, _)| v.regs.is_none())
+        .map(|(v, tag)| (Variant { wave, ..v }, format!("{tag}-w{}", wave.lanes())))
+        .collect()
+}
+
+/// The kernel variants the default corpus runs for `op` in wave32: a few offsets, for float ops one
+/// more with denormals flushed and IEEE mode off, and one with an allocation of an odd size.
 pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
     let info = op.info();
     let base = Variant {
@@ -106,6 +121,7 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
         offset1: 0,
         lds_size: lds_size(op),
         mode: FpMode::default(),
+        wave: ds_reference::wave::WaveSize::Wave32,
         regs: None,
     };
     let single = |o: u16| {
@@ -203,14 +219,14 @@ impl VariantPlan {
     /// Case `i` of the variant: its own generator is seeded from the variant's seed and `i`
     /// alone, so no case depends on the cases before it.
     pub fn case(&self, i: usize) -> Case {
-        let (addr, exec) = patterns(i);
+        let (addr, exec) = patterns(self.variant.wave, i);
         let mut rng = SplitMix64::new(mix(self.seed, i as u64));
         build(&self.variant, addr, exec, &mut rng)
     }
 
     /// The id of case `i`: `<op>.<variant tag>.<index>.<addr pattern>.<exec pattern>`.
     pub fn id(&self, i: usize) -> String {
-        let (addr, exec) = patterns(i);
+        let (addr, exec) = patterns(self.variant.wave, i);
         format!(
             "{}.{}.{i}.{}.{}",
             self.variant.op,
@@ -229,11 +245,17 @@ impl VariantPlan {
     }
 }
 
-/// The address and exec patterns of case `i` (every pairing comes round).
-fn patterns(i: usize) -> (AddrPattern, ExecPattern) {
+/// The address and exec patterns of case `i` in waves of `wave` (every pairing comes round; wave64
+/// adds the EXEC patterns that straddle the halves).
+fn patterns(wave: WaveSize, i: usize) -> (AddrPattern, ExecPattern) {
+    let execs: &[ExecPattern] = if wave.is_wave32() {
+        &EXEC_PATTERNS
+    } else {
+        &EXEC_PATTERNS_WAVE64
+    };
     (
         ADDR_PATTERNS[i % ADDR_PATTERNS.len()],
-        EXEC_PATTERNS[(i + i / ADDR_PATTERNS.len()) % EXEC_PATTERNS.len()],
+        execs[(i + i / ADDR_PATTERNS.len()) % execs.len()],
     )
 }
 
@@ -247,8 +269,26 @@ fn mix(seed: u64, i: u64) -> u64 {
 /// get the remainder), from `seed`. With fewer cases than variants, the variants left without a
 /// case are not in the plan.
 pub fn plan(op: DsOp, seed: u64, cases: usize) -> Vec<VariantPlan> {
-    let variants = variants(op);
+    plan_in(op, seed, cases, WaveSize::Wave32)
+}
+
+/// The plan of `op` in each wave size of `waves`, in that order: `cases` cases per wave size.
+pub fn plan_waves(op: DsOp, seed: u64, cases: usize, waves: &[WaveSize]) -> Vec<VariantPlan> {
+    waves
+        .iter()
+        .flat_map(|&w| plan_in(op, seed, cases, w))
+        .collect()
+}
+
+/// [`plan`] in waves of `wave` ([`variants_in`]); wave64's seeds differ from wave32's.
+pub fn plan_in(op: DsOp, seed: u64, cases: usize, wave: WaveSize) -> Vec<VariantPlan> {
+    let variants = variants_in(op, wave);
     let n = variants.len();
+    let seed = if wave.is_wave32() {
+        seed
+    } else {
+        seed ^ fnv1a(&wave.to_string())
+    };
     variants
         .into_iter()
         .enumerate()
@@ -334,12 +374,27 @@ enum ExecPattern {
     OneLane,
     Alternating,
     Random,
+    /// Wave64: only the upper half (lanes 32..63), all or some of it.
+    UpperHalf,
+    /// Wave64: lanes 31 and 32 (the last of the lower half, the first of the upper), plus
+    /// random others.
+    Straddle,
 }
 
 const EXEC_PATTERNS: [ExecPattern; 5] = [
     ExecPattern::All,
     ExecPattern::Random,
     ExecPattern::OneLane,
+    ExecPattern::Alternating,
+    ExecPattern::None,
+];
+
+const EXEC_PATTERNS_WAVE64: [ExecPattern; 7] = [
+    ExecPattern::All,
+    ExecPattern::Random,
+    ExecPattern::UpperHalf,
+    ExecPattern::OneLane,
+    ExecPattern::Straddle,
     ExecPattern::Alternating,
     ExecPattern::None,
 ];
@@ -352,16 +407,32 @@ impl ExecPattern {
             ExecPattern::OneLane => "exec-one",
             ExecPattern::Alternating => "exec-alt",
             ExecPattern::Random => "exec-random",
+            ExecPattern::UpperHalf => "exec-upper",
+            ExecPattern::Straddle => "exec-31-32",
         }
     }
 
-    fn mask(self, rng: &mut SplitMix64) -> u32 {
+    /// The EXEC of a wave of `wave` (wave32: the same draws as before wave64 existed).
+    fn mask(self, wave: WaveSize, rng: &mut SplitMix64) -> u64 {
+        let full = wave.full_exec();
+        let half = WaveSize::HALF as u32;
         match self {
-            ExecPattern::All => u32::MAX,
+            ExecPattern::All => full,
             ExecPattern::None => 0,
-            ExecPattern::OneLane => 1 << rng.below(32),
-            ExecPattern::Alternating => rng.pick(&[0x5555_5555, 0xaaaa_aaaa]),
-            ExecPattern::Random => rng.next_u32(),
+            ExecPattern::OneLane => 1 << rng.below(wave.lanes() as u32),
+            ExecPattern::Alternating => {
+                rng.pick(&[0x5555_5555_5555_5555, 0xaaaa_aaaa_aaaa_aaaa]) & full
+            }
+            ExecPattern::Random if wave.is_wave32() => u64::from(rng.next_u32()),
+            ExecPattern::Random => rng.next_u64() & full,
+            ExecPattern::UpperHalf => {
+                let upper = full & !WaveSize::Wave32.full_exec();
+                let some = rng.next_u64();
+                upper & rng.pick(&[u64::MAX, some])
+            }
+            ExecPattern::Straddle => {
+                (1 << (half - 1) | 1 << half) | (rng.next_u64() & full & rng.next_u64())
+            }
         }
     }
 }
@@ -387,57 +458,62 @@ fn geometry(v: &Variant) -> (u32, u32) {
     (align, extent)
 }
 
-/// The byte addresses of the 32 lanes for `pattern` (before the instruction's offset).
-fn addresses(v: &Variant, pattern: AddrPattern, rng: &mut SplitMix64) -> [u32; LANES] {
+/// The byte addresses of the variant's lanes for `pattern` (before the instruction's offset).
+fn addresses(v: &Variant, pattern: AddrPattern, rng: &mut SplitMix64) -> Vec<u32> {
     let info = v.op.info();
     let (align, extent) = geometry(v);
-    // Permutes read a lane index from the address: their "allocation" is 32 lanes x 4 bytes.
+    let lanes = v.lanes();
+    // Permutes read a lane index from the address: their "allocation" is lanes x 4 bytes (in
+    // wave64 indices 32..63 name the other half's lane numbers, W1/W2).
     let size = match info.family {
-        Family::Permute | Family::Bpermute => 128,
+        Family::Permute | Family::Bpermute => 4 * lanes as u32,
         _ => v.lds_size,
     };
     let offset = extent - geometry_elem(v);
     let room = size.saturating_sub(extent); // highest in-range base address
     let slots = room / align + 1;
     let slot = |k: u32| (k % slots) * align;
-    let mut perm: [u32; LANES] = std::array::from_fn(|i| i as u32);
-    for i in (1..LANES).rev() {
+    let mut perm: Vec<u32> = (0..lanes as u32).collect();
+    for i in (1..lanes).rev() {
         perm.swap(i, rng.below(i as u32 + 1) as usize);
     }
     let same = slot(rng.below(slots));
-    std::array::from_fn(|lane| {
-        let l = lane as u32;
-        match pattern {
-            AddrPattern::Unique => slot(perm[lane]),
-            AddrPattern::Same => same,
-            AddrPattern::Pairs => slot(perm[lane / 2]),
-            AddrPattern::BankConflict => (l * 128) % (room + 1) / align * align,
-            AddrPattern::Misaligned => slot(perm[lane]) + 1 + l % 3,
-            AddrPattern::End => {
-                let back = (l % 8) * align.min(4);
-                if lane < 24 {
-                    room.saturating_sub(back)
-                } else {
-                    room + 1 + l % 3
+    let end_tail = lanes - lanes / 4; // the last quarter of the lanes straddle the end
+    (0..lanes)
+        .map(|lane| {
+            let l = lane as u32;
+            match pattern {
+                AddrPattern::Unique => slot(perm[lane]),
+                AddrPattern::Same => same,
+                AddrPattern::Pairs => slot(perm[lane / 2]),
+                AddrPattern::BankConflict => (l * 128) % (room + 1) / align * align,
+                AddrPattern::Misaligned => slot(perm[lane]) + 1 + l % 3,
+                AddrPattern::End => {
+                    let back = (l % 8) * align.min(4);
+                    if lane < end_tail {
+                        room.saturating_sub(back)
+                    } else {
+                        room + 1 + l % 3
+                    }
                 }
+                AddrPattern::OutOfRange => match l % 6 {
+                    0 | 1 => slot(rng.below(slots)),
+                    2 => size + 4 * rng.below(4),
+                    3 => size.wrapping_mul(2 + rng.below(8)),
+                    4 => 0x1_0000 - 4 * (1 + rng.below(4)),
+                    _ => 0u32.wrapping_sub(4 * (1 + rng.below(8))),
+                },
+                AddrPattern::OffsetOverflow => match l % 3 {
+                    0 => 0u32
+                        .wrapping_sub(offset)
+                        .wrapping_add(slot(rng.below(slots))),
+                    1 => 0x1_0000u32.wrapping_sub(offset) + slot(rng.below(slots)),
+                    _ => u32::MAX - l,
+                },
+                AddrPattern::Random => slot(rng.below(slots)),
             }
-            AddrPattern::OutOfRange => match l % 6 {
-                0 | 1 => slot(rng.below(slots)),
-                2 => size + 4 * rng.below(4),
-                3 => size.wrapping_mul(2 + rng.below(8)),
-                4 => 0x1_0000 - 4 * (1 + rng.below(4)),
-                _ => 0u32.wrapping_sub(4 * (1 + rng.below(8))),
-            },
-            AddrPattern::OffsetOverflow => match l % 3 {
-                0 => 0u32
-                    .wrapping_sub(offset)
-                    .wrapping_add(slot(rng.below(slots))),
-                1 => 0x1_0000u32.wrapping_sub(offset) + slot(rng.below(slots)),
-                _ => u32::MAX - l,
-            },
-            AddrPattern::Random => slot(rng.below(slots)),
-        }
-    })
+        })
+        .collect()
 }
 
 /// The size in bytes of one access (the part of [`geometry`]'s extent that is not offset).
@@ -468,9 +544,9 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
     }
     let addrs = addresses(v, addr, rng);
     let mut wave = Wave {
-        exec: exec.mask(rng),
+        exec: exec.mask(v.wave, rng),
         m0: rng.next_u32(),
-        ..Wave::default()
+        ..Wave::new(v.wave)
     };
     let (d0, d1) = (info.operands.data0 as usize, info.operands.data1 as usize);
     for (lane, l) in wave.lanes.iter_mut().enumerate() {
@@ -486,9 +562,9 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
     match info.family {
         // M0[15:0] is the base address; the upper half is noise the op must ignore.
         Family::StoreAddTid | Family::LoadAddTid | Family::Append | Family::Consume => {
-            let base = addrs[rng.below(LANES as u32) as usize];
+            let base = addrs[rng.below(addrs.len() as u32) as usize];
             let base = if matches!(info.family, Family::StoreAddTid | Family::LoadAddTid) {
-                base.saturating_sub(31 * 4)
+                base.saturating_sub(4 * (addrs.len() as u32 - 1))
             } else {
                 base
             };
@@ -583,7 +659,7 @@ mod tests {
                 let set: std::collections::HashSet<_> = a.iter().collect();
                 assert_eq!(
                     set.len(),
-                    32.min(((v.lds_size - extent) / align + 1) as usize),
+                    v.lanes().min(((v.lds_size - extent) / align + 1) as usize),
                     "{op}"
                 );
                 assert!(

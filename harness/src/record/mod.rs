@@ -14,7 +14,7 @@ use ds_kernels::{abi, code_object, generator};
 use ds_reference::isa::DsOp;
 use ds_reference::model::snapshot::{self, Entry};
 use ds_reference::target::Target;
-use ds_reference::wave::{Case, FpMode, Outcome, Variant};
+use ds_reference::wave::{Case, FpMode, Outcome, Variant, WaveSize};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -48,8 +48,9 @@ pub struct Provenance {
 }
 
 impl Provenance {
-    /// The provenance of a run on the device `info` today, for entries run in `modes`.
-    pub fn of(info: &DeviceInfo, modes: &[FpMode]) -> Provenance {
+    /// The provenance of a run on the device `info` today, for entries run in `modes`, in waves
+    /// of `wave` (a `wave` pair for wave64; a recording without one is wave32).
+    pub fn of(info: &DeviceInfo, modes: &[FpMode], wave: WaveSize) -> Provenance {
         let mut pairs = vec![
             ("backend".to_string(), info.backend.to_string()),
             ("gpu".to_string(), info.name.clone()),
@@ -62,7 +63,15 @@ impl Provenance {
         names.sort();
         names.dedup();
         pairs.push(("fp_modes".into(), names.join(", ")));
+        if !wave.is_wave32() {
+            pairs.push(("wave".into(), wave.lanes().to_string()));
+        }
         Provenance { pairs }
+    }
+
+    /// The wave size the recording's cases ran in (`wave` provenance; absent: wave32).
+    pub fn wave(&self) -> Result<WaveSize, String> {
+        self.get("wave").map_or(Ok(WaveSize::Wave32), str::parse)
     }
 
     /// The value of `key`, if present.
@@ -157,6 +166,8 @@ pub struct Recording {
     pub path: PathBuf,
     /// The op the file records.
     pub op: DsOp,
+    /// The wave size its cases ran in.
+    pub wave: WaveSize,
     /// Where it came from.
     pub provenance: Provenance,
     /// The cases with the device's outcomes.
@@ -304,20 +315,47 @@ pub fn parse(text: &str, path: &Path) -> Result<Recording, RecordError> {
             ),
         ));
     }
+    let wave = provenance.wave().map_err(|e| {
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("{PROVENANCE}wave:")))
+            .map_or(2, |n| n + 1);
+        corrupt(at, format!("provenance wave: {e}"))
+    })?;
+    if let Some(e) = entries.iter().find(|e| e.variant.wave != wave) {
+        let at = lines
+            .iter()
+            .position(|l| l.trim() == format!("case {}", e.name))
+            .map_or(1, |n| n + 2);
+        return Err(corrupt(
+            at,
+            format!(
+                "case {} ran in {}, the provenance says the recording is {wave}",
+                e.name, e.variant.wave
+            ),
+        ));
+    }
     let stem = path.file_stem().map(|s| s.to_string_lossy().to_string());
-    if stem.as_deref().is_some_and(|s| s != op.name()) {
+    if stem
+        .as_deref()
+        .is_some_and(|s| s != recording_stem(op, wave))
+    {
         let at = lines
             .iter()
             .position(|l| l.starts_with("variant "))
             .map_or(1, |n| n + 1);
         return Err(corrupt(
             at,
-            format!("the file records {op}: name it {}.{EXTENSION}", op.name()),
+            format!(
+                "the file records {op} in {wave}: name it {}.{EXTENSION}",
+                recording_stem(op, wave)
+            ),
         ));
     }
     Ok(Recording {
         path: path.to_path_buf(),
         op,
+        wave,
         provenance,
         entries,
     })
@@ -407,6 +445,16 @@ pub fn corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
     snapshot::snapshot_corpus(op)
 }
 
+/// The file stem of the recording of `op` in waves of `wave`: the op's name, with `.wave64` for
+/// wave64 (`ds_add_u32.wave64.txt` beside `ds_add_u32.txt`).
+pub fn recording_stem(op: DsOp, wave: WaveSize) -> String {
+    if wave.is_wave32() {
+        op.name().to_string()
+    } else {
+        format!("{}.{wave}", op.name())
+    }
+}
+
 /// Launches [`run_corpus`] makes for `op` (one per variant of its snapshot corpus).
 pub fn corpus_launches(op: DsOp) -> usize {
     let mut variants: Vec<Variant> = corpus(op).into_iter().map(|(_, v, _)| v).collect();
@@ -417,8 +465,8 @@ pub fn corpus_launches(op: DsOp) -> usize {
 
 /// Runs `op`'s snapshot corpus on `device` (one code object per op, one launch per variant) and
 /// returns the entries with the device's outcomes.
-pub fn run_corpus(device: &mut dyn Device, op: DsOp) -> Result<Vec<Entry>, String> {
-    let corpus = corpus(op);
+pub fn run_corpus(device: &mut dyn Device, op: DsOp, wave: WaveSize) -> Result<Vec<Entry>, String> {
+    let corpus = snapshot::snapshot_corpus_in(op, wave);
     let mut by_variant: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     let mut variants: Vec<Variant> = Vec::new();
     for (i, (_, v, _)) in corpus.iter().enumerate() {
@@ -462,17 +510,23 @@ pub fn run_corpus(device: &mut dyn Device, op: DsOp) -> Result<Vec<Entry>, Strin
         .collect())
 }
 
-/// Records `op` on `device` under `root/<dir_name>/<op>.txt`, atomically. Returns the path.
-pub fn record_op(root: &Path, device: &mut dyn Device, op: DsOp) -> Result<PathBuf, RecordError> {
+/// Records `op` in waves of `wave` on `device` under `root/<dir_name>/<stem>.txt`
+/// ([`recording_stem`]), atomically. Returns the path.
+pub fn record_op(
+    root: &Path,
+    device: &mut dyn Device,
+    op: DsOp,
+    wave: WaveSize,
+) -> Result<PathBuf, RecordError> {
     let info = device.info().clone();
     let dir = root.join(dir_name(&info));
-    let path = dir.join(format!("{}.{EXTENSION}", op.name()));
-    let entries = run_corpus(device, op).map_err(|message| RecordError::Io {
+    let path = dir.join(format!("{}.{EXTENSION}", recording_stem(op, wave)));
+    let entries = run_corpus(device, op, wave).map_err(|message| RecordError::Io {
         path: path.clone(),
         message: format!("the device could not run the snapshot corpus: {message}"),
     })?;
     let modes: Vec<FpMode> = entries.iter().map(|e| e.variant.mode).collect();
-    let text = render(op, &Provenance::of(&info, &modes), &entries);
+    let text = render(op, &Provenance::of(&info, &modes, wave), &entries);
     write_atomic(&path, text.as_bytes()).map_err(|e| RecordError::Io {
         path: path.clone(),
         message: e.to_string(),
@@ -497,7 +551,14 @@ pub fn write_run_status(
         format: 1,
         complete: report.complete,
         meta: report.meta.clone(),
-        ops_recorded: report.ops.iter().map(|o| o.op.clone()).collect(),
+        ops_recorded: report
+            .ops
+            .iter()
+            .map(|o| match DsOp::from_name(&o.op) {
+                Some(op) => recording_stem(op, o.wave),
+                None => o.op.clone(),
+            })
+            .collect(),
     };
     let mut text = serde_json::to_string_pretty(&status).expect("a run status serialises");
     text.push('\n');
@@ -517,7 +578,8 @@ pub struct RunStatus {
     pub complete: bool,
     /// The run (seed, cases, shard, harness revision, device).
     pub meta: crate::run::report::RunMeta,
-    /// The ops recorded so far, in the order they were recorded.
+    /// The recordings made so far, by file stem (the op, `.wave64` for wave64:
+    /// [`recording_stem`]), in the order they were recorded.
     pub ops_recorded: Vec<String>,
 }
 
@@ -527,7 +589,9 @@ pub fn record_ops(
     device: &mut dyn Device,
     ops: &[DsOp],
 ) -> Result<Vec<PathBuf>, RecordError> {
-    ops.iter().map(|&op| record_op(root, device, op)).collect()
+    ops.iter()
+        .map(|&op| record_op(root, device, op, WaveSize::Wave32))
+        .collect()
 }
 
 /// Today's UTC date and time, `YYYY-MM-DDTHH:MM:SSZ`, from the system clock.

@@ -4,7 +4,7 @@
 //! (DESIGN.md section 5). Floats are compared as bit patterns, never as host floats.
 
 use ds_reference::isa::OpInfo;
-use ds_reference::wave::{Outcome, LANES};
+use ds_reference::wave::Outcome;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -101,11 +101,13 @@ impl fmt::Display for Difference {
 
 /// Every difference between `model` and `device` for an op described by `info`, run with `exec`:
 /// lanes first (ascending), then LDS words (ascending).
-pub fn diff(info: &OpInfo, exec: u32, model: &Outcome, device: &Outcome) -> Vec<Difference> {
+pub fn diff(info: &OpInfo, exec: u64, model: &Outcome, device: &Outcome) -> Vec<Difference> {
     let mut out = Vec::new();
+    // Both outcomes come from the variant (the ABI unpacks one record per lane of its wave size).
+    let lanes = model.vdst.len().min(device.vdst.len());
     // The ABI stores all four vdst words of every lane: words the op does not write must keep
     // their sentinel, which the model returns unchanged.
-    for lane in 0..LANES {
+    for lane in 0..lanes {
         let active = exec >> lane & 1 == 1;
         for word in 0..4 {
             let (m, d) = (model.vdst[lane][word], device.vdst[lane][word]);
@@ -135,16 +137,19 @@ pub fn diff(info: &OpInfo, exec: u32, model: &Outcome, device: &Outcome) -> Vec<
         (1, (&model.data1, &device.data1)),
     ] {
         let (Some(m), d) = (m, d) else { continue };
-        for lane in 0..LANES {
+        for (lane, mw) in m.iter().enumerate() {
             for word in 0..4 {
-                let dv = d.map_or(m[lane][word] ^ u32::MAX, |d| d[lane][word]);
-                if m[lane][word] != dv {
+                let dv = d
+                    .as_ref()
+                    .and_then(|d| d.get(lane))
+                    .map_or(mw[word] ^ u32::MAX, |d| d[word]);
+                if mw[word] != dv {
                     out.push(Difference::Data {
                         lane,
                         data,
                         word,
                         active: exec >> lane & 1 == 1,
-                        model: m[lane][word],
+                        model: mw[word],
                         device: dv,
                     });
                 }
@@ -178,13 +183,13 @@ pub fn diff(info: &OpInfo, exec: u32, model: &Outcome, device: &Outcome) -> Vec<
 mod tests {
     use super::*;
     use ds_reference::isa::DsOp;
-    use ds_reference::wave::Lds;
+    use ds_reference::wave::{Lds, WaveSize};
 
     fn outcome() -> Outcome {
         Outcome {
             lds: Lds::zeroed(16),
-            vdst: [[7; 4]; LANES],
-            addr: [0; LANES],
+            vdst: vec![[7; 4]; WaveSize::Wave32.lanes()],
+            addr: vec![0; WaveSize::Wave32.lanes()],
             data0: None,
             data1: None,
         }
@@ -193,7 +198,7 @@ mod tests {
     #[test]
     fn equal_outcomes_have_no_differences() {
         let info = DsOp::from_name("ds_load_b64").unwrap().info();
-        assert!(diff(info, u32::MAX, &outcome(), &outcome()).is_empty());
+        assert!(diff(info, WaveSize::Wave32.full_exec(), &outcome(), &outcome()).is_empty());
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use ds_reference::isa::Family;
 use ds_reference::model::legal::{self, Explanation, Verdict};
-use ds_reference::wave::{Case, Outcome, Variant, LANES};
+use ds_reference::wave::{Case, Outcome, Variant};
 
 /// What the diff concludes about a device outcome that differs from the model's own.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,8 +53,9 @@ pub fn lanes_share_bytes(variant: &Variant, case: &Case) -> bool {
             [a, a]
         }
     };
-    let active: Vec<[u64; 2]> = (0..LANES)
-        .filter(|&i| case.wave.exec >> i & 1 == 1)
+    let active: Vec<[u64; 2]> = case
+        .wave
+        .active_lanes()
         .map(|i| spans(case.wave.lanes[i].addr))
         .collect();
     let overlap = |a: u64, b: u64| a < b + eb && b < a + eb;
@@ -118,6 +119,7 @@ mod tests {
             offset1: 0,
             lds_size: 64,
             mode: FpMode::default(),
+            wave: ds_reference::wave::WaveSize::Wave32,
             regs: None,
         };
         let mut wave = Wave {

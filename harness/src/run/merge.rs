@@ -9,6 +9,7 @@ use super::report::{Report, RunMeta, Totals};
 use super::select::{select_ops, Shard};
 use crate::record::{self, RunStatus, EXTENSION, RUN_STATUS};
 use ds_reference::isa::DsOp;
+use ds_reference::wave::WaveSize;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -48,6 +49,7 @@ fn run_identity(m: &RunMeta) -> Vec<(&'static str, String)> {
     vec![
         ("seed", format!("{:#x}", m.seed)),
         ("cases per op", m.cases_per_op.to_string()),
+        ("wave sizes", format!("{:?}", m.waves)),
         ("harness revision", m.harness.clone()),
         ("backend", m.backend.clone()),
         ("target", m.target.clone()),
@@ -151,15 +153,16 @@ pub fn merge_results(shards: &[(PathBuf, Report)]) -> Result<Report, MergeError>
             shards[0].0.display()
         ))
     })?;
-    let mut ops: BTreeMap<usize, (&Path, &super::report::OpResult)> = BTreeMap::new();
+    let mut ops: BTreeMap<(usize, WaveSize), (&Path, &super::report::OpResult)> = BTreeMap::new();
     for (file, r) in shards {
         for o in &r.ops {
             let op = DsOp::from_name(&o.op)
                 .ok_or_else(|| err(format!("{}: unknown op {}", file.display(), o.op)))?;
-            if let Some((other, _)) = ops.insert(op as usize, (file, o)) {
+            if let Some((other, _)) = ops.insert((op as usize, o.wave), (file, o)) {
                 return Err(err(format!(
-                    "{} is in two shards: {} and {}",
+                    "{} ({}) is in two shards: {} and {}",
                     o.op,
+                    o.wave,
                     other.display(),
                     file.display()
                 )));
@@ -168,7 +171,7 @@ pub fn merge_results(shards: &[(PathBuf, Report)]) -> Result<Report, MergeError>
     }
     let got: Vec<DsOp> = ops
         .keys()
-        .map(|&i| DsOp::all().nth(i).expect("a table index"))
+        .map(|&(i, _)| DsOp::all().nth(i).expect("a table index"))
         .collect();
     let lost: Vec<&str> = want
         .iter()
@@ -271,7 +274,13 @@ pub fn merge_recordings(inputs: &[PathBuf], out: &Path) -> Result<Vec<PathBuf>, 
         }
     }
     for (dev, mut ops) in recorded {
-        ops.sort_by_key(|o| DsOp::from_name(o).map_or(usize::MAX, |op| op as usize));
+        ops.sort_by_key(|o| {
+            let name = o.split('.').next().unwrap_or(o);
+            (
+                DsOp::from_name(name).map_or(usize::MAX, |op| op as usize),
+                o.clone(),
+            )
+        });
         let (_, _, s0) = statuses
             .iter()
             .find(|(d, _, _)| *d == dev)

@@ -18,7 +18,7 @@ use ds_kernels::{abi, code_object, generator};
 use ds_reference::isa::DsOp;
 use ds_reference::model::{self, Unmodelled};
 use ds_reference::target::Target;
-use ds_reference::wave::{Case, FpMode, Outcome, Variant};
+use ds_reference::wave::{Case, FpMode, Outcome, Variant, WaveSize};
 use report::{OpResult, Report, RunMeta};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -63,8 +63,11 @@ pub struct RunConfig {
     pub ops: Vec<DsOp>,
     /// The corpus seed.
     pub seed: u64,
-    /// Cases per op.
+    /// Cases per op (per op and wave size).
     pub cases_per_op: usize,
+    /// The wave sizes each op runs in, in order: each op gets `cases_per_op` cases in each, and a
+    /// row of the results per wave size.
+    pub waves: Vec<WaveSize>,
     /// Where mismatching cases are written (`<out>/<op>/<case id>.json`).
     pub out_dir: PathBuf,
     /// Where to write JSON results (rewritten after every op).
@@ -97,6 +100,7 @@ impl RunConfig {
             ops,
             seed: corpus::DEFAULT_SEED,
             cases_per_op: corpus::DEFAULT_CASES_PER_OP,
+            waves: vec![WaveSize::Wave32],
             out_dir: PathBuf::from("ds-harness-out"),
             json: None,
             junit: None,
@@ -139,11 +143,16 @@ impl fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// Builds the one code object for `target` holding a kernel for every variant of `ops`' corpus.
-pub fn build_code_object(ops: &[DsOp], target: &Target) -> Result<Vec<u8>, RunError> {
+/// Builds the one code object for `target` holding a kernel for every variant of `ops`' corpus in
+/// each wave size of `waves`.
+pub fn build_code_object(
+    ops: &[DsOp],
+    waves: &[WaveSize],
+    target: &Target,
+) -> Result<Vec<u8>, RunError> {
     let kernels = ops
         .iter()
-        .flat_map(|&op| corpus::variants(op))
+        .flat_map(|&op| waves.iter().flat_map(move |&w| corpus::variants_in(op, w)))
         .map(|(variant, tag)| {
             generator::generate_for(target, &variant)
                 .map_err(|e| RunError::Build(format!("{} ({tag}): {e}", variant.op)))
@@ -191,7 +200,7 @@ pub fn run_with(
     let bar = cfg.progress.then(|| progress_bar(cfg));
     let mut report = Report::new(meta);
     write_results(cfg, &report, false)?;
-    let code = build_code_object(&cfg.ops, device.info().target)?;
+    let code = build_code_object(&cfg.ops, &cfg.waves, device.info().target)?;
     let module = device.load(&code).map_err(RunError::Device)?;
     let names = DeviceNames {
         backend: report.meta.backend.clone(),
@@ -213,8 +222,8 @@ pub fn run_with(
     match deadline {
         // Op after op: each op completes before the next starts.
         None => {
-            for &op in &cfg.ops {
-                states.push(OpState::new(op, cfg));
+            for (op, wave) in units(cfg) {
+                states.push(OpState::new(op, wave, cfg));
                 for spec in states[0].round(cfg.chunk) {
                     let cases = stream::generate(&states[0].plans[spec.variant], spec);
                     if let Some(c) = pipe.push(cfg, &states, device, module, 0, spec, cases) {
@@ -230,7 +239,9 @@ pub fn run_with(
         }
         // Round after round over every op until the time is up; the ops complete together.
         Some(deadline) => {
-            states = cfg.ops.iter().map(|&op| OpState::new(op, cfg)).collect();
+            states = units(cfg)
+                .map(|(op, wave)| OpState::new(op, wave, cfg))
+                .collect();
             'rounds: loop {
                 for k in 0..states.len() {
                     for spec in states[k].round(cfg.chunk) {
@@ -264,6 +275,13 @@ pub fn run_with(
     Ok(report)
 }
 
+/// The units of a run, each a row of the results: every op in every wave size, op by op.
+fn units(cfg: &RunConfig) -> impl Iterator<Item = (DsOp, WaveSize)> + '_ {
+    cfg.ops
+        .iter()
+        .flat_map(|&op| cfg.waves.iter().map(move |&w| (op, w)))
+}
+
 /// Adds a completed op to the report, rewrites the result files, tells `on`, and records the op
 /// when asked to.
 fn finish_op(
@@ -276,6 +294,7 @@ fn finish_op(
     on: &mut dyn FnMut(Event<'_>),
 ) -> Result<(), RunError> {
     let op = DsOp::from_name(&done.op).expect("a run's ops are table ops");
+    let wave = done.wave;
     report.in_progress.clear();
     report.push(done);
     report.device_stderr = device.stderr_log();
@@ -285,7 +304,7 @@ fn finish_op(
     with_bar(bar, || on(Event::OpDone { report, op: last }));
     write_results(cfg, report, false)?;
     if let Some(root) = &cfg.record {
-        let path = crate::record::record_op(root, device, op).map_err(RunError::Record)?;
+        let path = crate::record::record_op(root, device, op, wave).map_err(RunError::Record)?;
         crate::record::write_run_status(root, device.info(), report).map_err(RunError::Record)?;
         with_bar(bar, || on(Event::Recorded { path: &path }));
     }
@@ -305,7 +324,7 @@ fn with_bar<R>(bar: &Option<indicatif::ProgressBar>, f: impl FnOnce() -> R) -> R
 fn progress_bar(cfg: &RunConfig) -> indicatif::ProgressBar {
     let (len, template) = match cfg.duration {
         None => (
-            cfg.ops.len() as u64 * cfg.cases_per_op as u64,
+            (cfg.ops.len() * cfg.waves.len()) as u64 * cfg.cases_per_op as u64,
             "{bar:30} {human_pos}/{human_len} cases  eta {eta}  {msg}",
         ),
         Some(d) => (

@@ -4,7 +4,7 @@
 //! `<testsuite>` per op, one `<testcase>` per op and variant).
 
 use super::diff::Difference;
-use ds_reference::wave::FpMode;
+use ds_reference::wave::{FpMode, WaveSize};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -28,8 +28,11 @@ pub struct RunMeta {
     pub target: String,
     /// The corpus seed.
     pub seed: u64,
-    /// Cases per op.
+    /// Cases per op (per op and wave size).
     pub cases_per_op: usize,
+    /// The wave sizes each op ran in (absent in results written before wave64: wave32).
+    #[serde(default = "wave32_only")]
+    pub waves: Vec<WaveSize>,
     /// `K/N` when the run is one shard of N.
     pub shard: Option<String>,
     /// The harness revision that ran (`git describe` at build time): shards of one run must
@@ -54,11 +57,19 @@ pub struct RunMeta {
     pub allow_unsupported: bool,
 }
 
-/// The results of one op.
+fn wave32_only() -> Vec<WaveSize> {
+    vec![WaveSize::Wave32]
+}
+
+/// The results of one op in one wave size.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct OpResult {
     /// The op's mnemonic.
     pub op: String,
+    /// The wave size it ran in (each op has a row per wave size of the run; absent in results
+    /// written before wave64: wave32).
+    #[serde(default)]
+    pub wave: WaveSize,
     /// Cases run or skipped.
     pub cases: usize,
     /// Cases where device and model agree (possibly on one of several legal outcomes).
@@ -97,6 +108,9 @@ pub struct OpResult {
 pub struct VariantResult {
     /// The variant's tag in case ids.
     pub tag: String,
+    /// The wave size the variant's kernel runs in.
+    #[serde(default)]
+    pub wave: WaveSize,
     /// The instruction as the kernel runs it (its registers and the variant's offsets).
     pub inst: String,
     /// LDS bytes the kernel allocates.
@@ -199,7 +213,10 @@ impl Report {
 
     /// Adds an op's results and updates the totals.
     pub fn push(&mut self, op: OpResult) {
-        self.totals.ops += 1;
+        // An op counts once, however many wave sizes it ran in.
+        if !self.ops.iter().any(|o| o.op == op.op) {
+            self.totals.ops += 1;
+        }
         self.totals.cases += op.cases;
         self.totals.agree += op.agree;
         self.totals.disagree += op.disagree;
@@ -245,7 +262,21 @@ impl Report {
     /// The totals line of the summary table, names `w` wide.
     pub fn summary_total(&self, w: usize) -> String {
         let t = self.totals;
-        let mut notes = vec![format!("{} ops", t.ops)];
+        let mut waves: Vec<WaveSize> = self.ops.iter().map(|o| o.wave).collect();
+        waves.sort();
+        waves.dedup();
+        let mut notes = vec![match waves[..] {
+            [_, _, ..] => format!(
+                "{} ops in {}",
+                t.ops,
+                waves
+                    .iter()
+                    .map(|w| w.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ),
+            _ => format!("{} ops", t.ops),
+        }];
         if t.errors > 0 {
             notes.push(format!("{} cases lost to device errors", t.errors));
         }
@@ -256,8 +287,9 @@ impl Report {
             notes.push(format!("{} stopped after {} cases", o.op, o.cases));
         }
         format!(
-            "{:<w$} {:>6} {:>6} {:>8} {:>7}  {:<17}  {}\nfidelity: {}\n",
+            "{:<w$} {:>4} {:>6} {:>6} {:>8} {:>7}  {:<17}  {}\nfidelity: {}\n",
             "total",
+            "",
             t.cases,
             t.agree,
             t.disagree,
@@ -299,12 +331,13 @@ impl Report {
                 "Time budget {d:.0} s: ops taken in turns until it ran out.\n"
             );
         }
-        s += "| op | cases | agree | disagree | skipped | class | note |\n|---|--:|--:|--:|--:|---|---|\n";
+        s += "| op | wave | cases | agree | disagree | skipped | class | note |\n|---|--:|--:|--:|--:|--:|---|---|\n";
         for o in &self.ops {
             let _ = writeln!(
                 s,
-                "| `{}` | {} | {} | {} | {} | {} | {} |",
+                "| `{}` | {} | {} | {} | {} | {} | {} | {} |",
                 o.op,
+                o.wave.lanes(),
                 o.cases,
                 o.agree,
                 o.disagree,
@@ -322,7 +355,7 @@ impl Report {
         }
         let _ = writeln!(
             s,
-            "| **total ({} ops)** | {} | {} | {} | {} | {} | {} |",
+            "| **total ({} ops)** | | {} | {} | {} | {} | {} | {} |",
             t.ops,
             t.cases,
             t.agree,
@@ -379,7 +412,7 @@ impl Report {
             let _ = writeln!(
                 s,
                 "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\" errors=\"{e}\" skipped=\"{sk}\">",
-                xml(&o.op),
+                xml(&suite_name(o)),
                 o.variants.len()
             );
             for v in &o.variants {
@@ -444,6 +477,16 @@ impl Report {
     }
 }
 
+/// The JUnit suite of an op's row: the mnemonic, with the wave size for wave64 rows
+/// (`ds_add_u32 wave64`).
+fn suite_name(o: &OpResult) -> String {
+    if o.wave.is_wave32() {
+        o.op.clone()
+    } else {
+        format!("{} {}", o.op, o.wave)
+    }
+}
+
 /// The width of the op column of a summary table of ops named `names`.
 pub fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
     names.map(str::len).max().unwrap_or(2).max(5)
@@ -452,16 +495,17 @@ pub fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
 /// The header line of the summary table, names `w` wide.
 pub fn summary_header(w: usize) -> String {
     format!(
-        "{:<w$} {:>6} {:>6} {:>8} {:>7}  {:<17}  note\n",
-        "op", "cases", "agree", "disagree", "skipped", "class"
+        "{:<w$} {:>4} {:>6} {:>6} {:>8} {:>7}  {:<17}  note\n",
+        "op", "wave", "cases", "agree", "disagree", "skipped", "class"
     )
 }
 
 /// One op's line of the summary table, names `w` wide (printed as the op completes).
 pub fn summary_row(o: &OpResult, w: usize) -> String {
     format!(
-        "{:<w$} {:>6} {:>6} {:>8} {:>7}  {:<17}  {}\n",
+        "{:<w$} {:>4} {:>6} {:>6} {:>8} {:>7}  {:<17}  {}\n",
         o.op,
+        o.wave.lanes(),
         o.cases,
         o.agree,
         o.disagree,

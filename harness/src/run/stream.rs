@@ -16,7 +16,7 @@ use crate::device::{Device, ModuleId};
 use crate::fidelity::Class;
 use ds_kernels::generator;
 use ds_reference::isa::DsOp;
-use ds_reference::wave::{Case, Outcome};
+use ds_reference::wave::{Case, Outcome, WaveSize};
 use rayon::prelude::*;
 
 /// Mismatching cases of one op that get a case file and a place in the reports; further
@@ -35,14 +35,15 @@ pub(super) struct OpState {
 }
 
 impl OpState {
-    pub fn new(op: DsOp, cfg: &RunConfig) -> OpState {
-        let plans = corpus::plan(op, cfg.seed, cfg.cases_per_op);
+    pub fn new(op: DsOp, wave: WaveSize, cfg: &RunConfig) -> OpState {
+        let plans = corpus::plan_in(op, cfg.seed, cfg.cases_per_op, wave);
         let variants = plans
             .iter()
             .map(|p| {
                 let inst = p.variant.inst();
                 VariantResult {
                     tag: p.tag.clone(),
+                    wave: p.variant.wave,
                     inst: generator::test_inst(&p.variant).unwrap_or(inst).to_string(),
                     lds_size: p.variant.lds_size,
                     mode: p.variant.mode,
@@ -60,6 +61,7 @@ impl OpState {
             plans,
             res: OpResult {
                 op: op.name().to_string(),
+                wave,
                 variants,
                 ..OpResult::default()
             },

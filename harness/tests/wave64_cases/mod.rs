@@ -5,18 +5,18 @@
 use ds_harness::device::Device;
 use ds_kernels::abi;
 use ds_kernels::code_object;
-use ds_kernels::generator::generate_wave;
+use ds_kernels::generator::generate_for;
 use ds_reference::isa::DsOp;
+use ds_reference::model::execute_variant;
 use ds_reference::model::snapshot::snapshot_corpus;
-use ds_reference::model::wide::{execute_wide, WideCase, WideOutcome, WideWave};
 use ds_reference::target::Target;
-use ds_reference::wave::{Case, Lane, Variant, WaveSize};
+use ds_reference::wave::{Case, Lane, Outcome, Variant, Wave, WaveSize};
 
 const W64: WaveSize = WaveSize::Wave64;
 
 /// Wave64 cases from a wave32 case: lanes 32..63 copy lanes 0..31 with their data changed, under
 /// three EXECs (the case's in both halves with the upper rotated, the upper half alone, all 64).
-pub fn widen(case: &Case) -> Vec<WideCase> {
+pub fn widen(case: &Case) -> Vec<Case> {
     let lanes: Vec<Lane> = case
         .wave
         .lanes
@@ -29,22 +29,26 @@ pub fn widen(case: &Case) -> Vec<WideCase> {
             ..*l
         }))
         .collect();
-    let lo = u64::from(case.wave.exec);
+    let lo = case.wave.exec;
     [
-        lo | u64::from(case.wave.exec.rotate_left(7)) << 32,
+        lo | u64::from((lo as u32).rotate_left(7)) << 32,
         lo << 32,
-        u64::MAX,
+        W64.full_exec(),
     ]
     .into_iter()
-    .map(|exec| WideCase {
+    .map(|exec| Case {
         lds: case.lds.clone(),
-        wave: WideWave::new(W64, exec, case.wave.m0, lanes.clone()).expect("64 lanes"),
+        wave: Wave {
+            exec,
+            m0: case.wave.m0,
+            lanes: lanes.clone(),
+        },
     })
     .collect()
 }
 
 /// The first difference between two outcomes, naming the lane.
-pub fn first_difference(got: &WideOutcome, want: &WideOutcome) -> Option<String> {
+pub fn first_difference(got: &Outcome, want: &Outcome) -> Option<String> {
     for (l, (g, w)) in got.vdst.iter().zip(&want.vdst).enumerate() {
         if g != w {
             return Some(format!("lane {l}: vdst {g:08x?}, the model says {w:08x?}"));
@@ -60,13 +64,14 @@ pub fn first_difference(got: &WideOutcome, want: &WideOutcome) -> Option<String>
 
 /// Runs every op's widened corpus on `dev`; returns (cases run, disagreements as text).
 pub fn run_all(dev: &mut dyn Device, target: &Target, ops: &[DsOp]) -> (usize, Vec<String>) {
-    let mut work: Vec<(Variant, Vec<(String, WideCase)>)> = Vec::new();
+    let mut work: Vec<(Variant, Vec<(String, Case)>)> = Vec::new();
     for &op in ops {
         // Register aliasing (`regs`) has no wave64 template yet: its cases stay wave32.
         for (name, v, c) in snapshot_corpus(op)
             .into_iter()
             .filter(|(_, v, _)| v.regs.is_none())
         {
+            let v = Variant { wave: W64, ..v };
             let wide = widen(&c).into_iter().enumerate();
             let cases = wide.map(|(k, w)| (format!("{name}/{k}"), w));
             match work.iter_mut().find(|(x, _)| *x == v) {
@@ -77,20 +82,20 @@ pub fn run_all(dev: &mut dyn Device, target: &Target, ops: &[DsOp]) -> (usize, V
     }
     let kernels: Vec<_> = work
         .iter()
-        .map(|(v, _)| generate_wave(v, W64).expect("a wave64 kernel"))
+        .map(|(v, _)| generate_for(target, v).expect("a wave64 kernel"))
         .collect();
     let module = dev
         .load(&code_object::write(target, &kernels))
         .expect("loads");
     let (mut count, mut bad) = (0, Vec::new());
     for (v, cases) in &work {
-        let wide: Vec<WideCase> = cases.iter().map(|(_, c)| c.clone()).collect();
-        let mut launch = abi::pack_wide(v, W64, &wide).expect("packs");
+        let wide: Vec<Case> = cases.iter().map(|(_, c)| c.clone()).collect();
+        let mut launch = abi::pack(v, &wide).expect("packs");
         assert_eq!(launch.workgroup_size, 64);
         dev.launch(module, &mut launch).expect("runs");
-        let got = abi::unpack_wide(v, W64, wide.len(), &launch).expect("unpacks");
+        let got = abi::unpack(v, &wide, &launch).expect("unpacks");
         for ((name, case), got) in cases.iter().zip(&got) {
-            let want = execute_wide(&v.inst(), v.mode, &case.lds, &case.wave).expect("modelled");
+            let want = execute_variant(v, case).expect("modelled");
             count += 1;
             if let Some(d) = first_difference(got, &want) {
                 bad.push(format!("{} case {name}: {d}", v.op));

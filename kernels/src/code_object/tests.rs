@@ -30,6 +30,7 @@ fn kernels() -> Vec<Kernel> {
             offset1,
             lds_size,
             mode,
+            wave: ds_reference::wave::WaveSize::Wave32,
             regs: None,
         })
         .unwrap()

@@ -89,6 +89,7 @@ pub fn variant(op: DsOp) -> Variant {
         offset1,
         lds_size: ds_kernels::DEFAULT_LDS_SIZE,
         mode: FpMode::default(),
+        wave: ds_reference::wave::WaveSize::Wave32,
         regs: None,
     }
 }

@@ -10,10 +10,10 @@
 //!
 //! Every op is written over a wave of any size (a lane slice and a 64-bit EXEC): in wave64 gfx11
 //! swizzles, permutes and bpermutes within each 32-lane half (ASSUMPTIONS.md W1-W4); the
-//! [`Wave`]-typed functions are the wave32 entry points.
+//! [`Wave`]-typed functions are the entry points of the model.
 
 use crate::isa::swizzle::Pattern;
-use crate::wave::{Lane, Wave, WaveSize, LANES};
+use crate::wave::{Lane, Wave, WaveSize};
 
 /// Lanes of one half (the unit of the gfx11 cross-lane ops, ASSUMPTIONS.md W1-W4).
 const HALF: usize = WaveSize::HALF;
@@ -59,9 +59,11 @@ pub fn swizzle_source(offset: u16, i: usize) -> usize {
     }
 }
 
-/// The lane each lane reads under the swizzle `offset`, for wave32.
-pub fn swizzle_sources(offset: u16) -> [usize; LANES] {
-    std::array::from_fn(|i| swizzle_source(offset, i))
+/// The lane each lane of a wave of `size` reads under the swizzle `offset`.
+pub fn swizzle_sources(size: WaveSize, offset: u16) -> Vec<usize> {
+    (0..size.lanes())
+        .map(|i| swizzle_source(offset, i))
+        .collect()
 }
 
 /// Lane `i` is in EXEC.
@@ -81,9 +83,9 @@ pub fn swizzle_lanes(exec: u64, lanes: &[Lane], offset: u16, vdst: &mut [[u32; 4
     }
 }
 
-/// `ds_swizzle_b32` over a wave32.
-pub fn swizzle(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
-    swizzle_lanes(u64::from(wave.exec), &wave.lanes, offset, vdst)
+/// `ds_swizzle_b32` over a wave.
+pub fn swizzle(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]]) {
+    swizzle_lanes(wave.exec, &wave.lanes, offset, vdst)
 }
 
 /// The lane named by an address: bits [6:2] of `addr + offset`.
@@ -129,9 +131,9 @@ pub fn permute_lanes(span: Span, exec: u64, lanes: &[Lane], offset: u16, vdst: &
     }
 }
 
-/// `ds_permute_b32` over a wave32.
-pub fn permute(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
-    permute_lanes(Span::Half, u64::from(wave.exec), &wave.lanes, offset, vdst)
+/// `ds_permute_b32` over a wave (within each 32-lane half, W2).
+pub fn permute(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]]) {
+    permute_lanes(Span::Half, wave.exec, &wave.lanes, offset, vdst)
 }
 
 /// `ds_bpermute_b32` over `lanes` (`fetch_inactive`: `ds_bpermute_fi_b32`, which reads the source
@@ -158,28 +160,14 @@ pub fn bpermute_lanes(
     }
 }
 
-/// `ds_bpermute_b32` over a wave32.
-pub fn bpermute(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
-    bpermute_lanes(
-        Span::Half,
-        false,
-        u64::from(wave.exec),
-        &wave.lanes,
-        offset,
-        vdst,
-    )
+/// `ds_bpermute_b32` over a wave (within each 32-lane half, W1).
+pub fn bpermute(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]]) {
+    bpermute_lanes(Span::Half, false, wave.exec, &wave.lanes, offset, vdst)
 }
 
-/// `ds_bpermute_fi_b32` (gfx12; RDNA4 ISA guide, section 16.15) over a wave32: as [`bpermute`],
+/// `ds_bpermute_fi_b32` (gfx12; RDNA4 ISA guide, section 16.15) over a wave: as [`bpermute`],
 /// but the source lane's DATA0 is read even when that lane is outside EXEC ("fetch invalid").
 /// Only active lanes write vdst.
-pub fn bpermute_fi(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]; LANES]) {
-    bpermute_lanes(
-        Span::Whole,
-        true,
-        u64::from(wave.exec),
-        &wave.lanes,
-        offset,
-        vdst,
-    )
+pub fn bpermute_fi(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]]) {
+    bpermute_lanes(Span::Whole, true, wave.exec, &wave.lanes, offset, vdst)
 }

@@ -15,7 +15,7 @@
 
 use super::{rmw, Plan, Unmodelled};
 use crate::isa::{Family, Rmw};
-use crate::wave::{Case, Lds, Outcome, Variant, LANES};
+use crate::wave::{Case, Lds, Outcome, Variant};
 use std::collections::{HashMap, HashSet};
 
 /// Search steps (lane executions) per group of overlapping lanes before the answer is
@@ -135,7 +135,7 @@ pub fn check_with_budget(
         return Ok(Verdict::Mismatch(first_diff));
     }
     // Registers of inactive lanes never change.
-    for i in (0..LANES).filter(|i| case.wave.exec >> i & 1 == 0) {
+    for i in (0..case.wave.lanes.len()).filter(|&i| !case.wave.active(i)) {
         if device.vdst[i] != case.wave.lanes[i].vdst || device.addr[i] != case.wave.lanes[i].addr {
             return Ok(Verdict::Mismatch(format!("inactive lane {i} was written")));
         }
@@ -222,7 +222,14 @@ pub fn check_with_budget(
 
 /// Where the model and the device first differ, in words.
 fn describe(model: &Outcome, device: &Outcome) -> String {
-    for i in 0..LANES {
+    if model.vdst.len() != device.vdst.len() || model.addr.len() != device.addr.len() {
+        return format!(
+            "the device returned {} lanes, the model {}",
+            device.vdst.len(),
+            model.vdst.len()
+        );
+    }
+    for i in 0..model.vdst.len() {
         if model.vdst[i] != device.vdst[i] {
             return format!(
                 "lane {i} vdst: model {:08x?}, device {:08x?}",
@@ -296,10 +303,8 @@ fn footprint(plan: &Plan, case: &Case, i: usize) -> Vec<u32> {
 }
 
 fn groups(plan: &Plan, case: &Case) -> Vec<Group> {
-    let active: Vec<usize> = (0..LANES)
-        .filter(|i| case.wave.exec >> i & 1 == 1)
-        .collect();
-    let mut parent: Vec<usize> = (0..LANES).collect();
+    let active: Vec<usize> = case.wave.active_lanes().collect();
+    let mut parent: Vec<usize> = (0..case.wave.lanes.len()).collect();
     fn root(p: &mut [usize], mut x: usize) -> usize {
         while p[x] != x {
             p[x] = p[p[x]];
@@ -308,7 +313,7 @@ fn groups(plan: &Plan, case: &Case) -> Vec<Group> {
         x
     }
     let mut owner: HashMap<u32, usize> = HashMap::new();
-    let mut prints = vec![Vec::new(); LANES];
+    let mut prints = vec![Vec::new(); case.wave.lanes.len()];
     for &i in &active {
         prints[i] = footprint(plan, case, i);
         for &b in &prints[i] {
@@ -360,7 +365,7 @@ struct Search<'a> {
     mem: Lds,
     steps: usize,
     budget: usize,
-    failed: HashSet<(u32, Vec<u8>)>,
+    failed: HashSet<(u64, Vec<u8>)>,
     alternatives: Vec<u8>,
 }
 
@@ -498,7 +503,7 @@ impl Search<'_> {
                 .all(|&b| self.mem.bytes()[b as usize] == self.device.lds.bytes()[b as usize]);
             return Some(ok);
         }
-        let mask = left.iter().fold(0u32, |m, &l| m | 1 << l);
+        let mask = left.iter().fold(0u64, |m, &l| m | 1 << l);
         let saved = self.snapshot(g);
         if self.failed.contains(&(mask, saved.clone())) {
             return Some(false);

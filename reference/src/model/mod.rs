@@ -1,5 +1,5 @@
 //! The reference model: the executable semantics of every HIP-runnable gfx11 DS instruction over
-//! one wave32 and an LDS image, dispatched from the DS table's family and element type.
+//! one wave (32 or 64 lanes, ASSUMPTIONS.md W1-W8) and an LDS image, dispatched from the DS table's family and element type.
 //!
 //! Sources: AMD "RDNA3 Instruction Set Architecture Reference Guide", chapter "Data Share
 //! Operations" and chapter "Instructions", LDS & GDS instructions (one pseudocode block per op);
@@ -13,7 +13,7 @@
 //! whether a device result that differs is one the hardware may legally produce.
 
 use crate::isa::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, Rmw, D16};
-use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, LANES};
+use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave};
 use std::fmt;
 
 pub mod float;
@@ -24,7 +24,8 @@ pub mod questions;
 pub mod rmw;
 pub mod snapshot;
 mod special;
-pub mod wide;
+#[cfg(test)]
+mod wide;
 
 /// An instruction the model does not execute, and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +54,8 @@ const GDS_WHY: &str = "the gds bit selects GDS, which the model does not hold (L
 /// own registers (register numbers are ignored; [`execute_variant`] applies a variant's `regs`).
 pub fn execute(inst: &DsInst, mode: FpMode, case: &Case) -> Result<Outcome, Unmodelled> {
     let mut lds = case.lds.clone();
-    let mut vdst: [[u32; 4]; LANES] = std::array::from_fn(|i| case.wave.lanes[i].vdst);
-    let mut addr: [u32; LANES] = std::array::from_fn(|i| case.wave.lanes[i].addr);
+    let mut vdst: Vec<[u32; 4]> = case.wave.lanes.iter().map(|l| l.vdst).collect();
+    let mut addr: Vec<u32> = case.wave.lanes.iter().map(|l| l.addr).collect();
     execute_in_place(inst, mode, &case.wave, &mut lds, &mut vdst, &mut addr)?;
     Ok(Outcome {
         lds,
@@ -85,8 +86,8 @@ pub fn execute_in_place(
     mode: FpMode,
     wave: &Wave,
     lds: &mut Lds,
-    vdst: &mut [[u32; 4]; LANES],
-    addr: &mut [u32; LANES],
+    vdst: &mut [[u32; 4]],
+    addr: &mut [u32],
 ) -> Result<(), Unmodelled> {
     let plan = Plan::new(inst, mode)?;
     let offset = plan.offset16;
@@ -134,7 +135,7 @@ fn rmw32_loop(
     returns: bool,
     wave: &Wave,
     mem: &mut [u8],
-    vdst: &mut [[u32; 4]; LANES],
+    vdst: &mut [[u32; 4]],
     update: impl Fn(u64, u64, u64) -> u64,
 ) {
     let mut exec = wave.exec;

@@ -14,12 +14,12 @@
 
 use super::{mem, Plan};
 use crate::isa::{Bvh, Family};
-use crate::wave::{Lane, Wave, LANES};
+use crate::wave::{Lane, Wave};
 
 /// `ds_append` / `ds_consume`: one update of the dword at `M0[15:0] + offset` by the number of
 /// active lanes; every active lane gets the value before it.
-pub fn append_consume(plan: &Plan, wave: &Wave, lds: &mut [u8], vdst: &mut [[u32; 4]; LANES]) {
-    append_consume_lanes(plan, u64::from(wave.exec), wave.m0, lds, vdst)
+pub fn append_consume(plan: &Plan, wave: &Wave, lds: &mut [u8], vdst: &mut [[u32; 4]]) {
+    append_consume_lanes(plan, wave.exec, wave.m0, lds, vdst)
 }
 
 /// [`append_consume`] over a wave of any size: the count is the popcount of the whole (64-bit)

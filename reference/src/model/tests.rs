@@ -12,7 +12,7 @@ fn mode() -> FpMode {
 /// A case with `lds_size` zero bytes, EXEC `exec`, and every vdst word set to the sentinel.
 fn case(lds_size: u32, exec: u32) -> Case {
     let mut wave = Wave {
-        exec,
+        exec: u64::from(exec),
         ..Wave::default()
     };
     for l in wave.lanes.iter_mut() {
@@ -224,7 +224,7 @@ fn wide_loads_and_stores() {
         0,
         &Case {
             lds: out.lds,
-            wave: c.wave,
+            wave: c.wave.clone(),
         },
     );
     assert_eq!(out.vdst[0], [1, 2, 3, 4]);
@@ -277,7 +277,7 @@ fn addtid_uses_m0_low_half_offset_and_lane() {
         0,
         &Case {
             lds: out.lds,
-            wave: c.wave,
+            wave: c.wave.clone(),
         },
     );
     assert_eq!((out.vdst[0][0], out.vdst[3][0]), (0x100, 0x103));
@@ -480,12 +480,12 @@ fn bvh_stack_push_and_pop() {
         lds: out.lds.clone(),
         wave: Wave {
             lanes: {
-                let mut l = c.wave.lanes;
+                let mut l = c.wave.lanes.clone();
                 l[0].addr = out.addr[0];
                 l[0].data1 = [INVALID; 4];
                 l
             },
-            ..c.wave
+            ..c.wave.clone()
         },
     };
     let out = run(DsOp::BvhStackRtnB32, 0, 0, &c2);
@@ -549,9 +549,9 @@ fn the_32_bit_atomic_fast_path_equals_the_per_lane_step() {
                 continue;
             }
             let mut lds = c.lds.clone();
-            let mut vdst: [[u32; 4]; LANES] = std::array::from_fn(|i| c.wave.lanes[i].vdst);
-            let mut addr: [u32; LANES] = std::array::from_fn(|i| c.wave.lanes[i].addr);
-            for i in (0..LANES).filter(|i| c.wave.exec >> i & 1 == 1) {
+            let mut vdst: Vec<[u32; 4]> = c.wave.lanes.iter().map(|l| l.vdst).collect();
+            let mut addr: Vec<u32> = c.wave.lanes.iter().map(|l| l.addr).collect();
+            for i in c.wave.active_lanes() {
                 let mem = lds.bytes_mut();
                 plan.step(
                     i,

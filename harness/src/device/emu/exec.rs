@@ -2,8 +2,8 @@
 //! instruction the kernel template uses (RDNA3 ISA guide, chapters "Scalar ALU Operations",
 //! "Vector ALU Operations", "Scalar Memory Operations", "Global, Scratch and Flat Address Space"
 //! and the per-opcode descriptions of SOP1/SOP2/SOPK/SOPC/SOPP/SMEM/VOP1/VOP2/VOP3/VOPC/GLOBAL).
-//! DS instructions run through `ds_reference::model::execute_in_place` (wave32) and
-//! `ds_reference::model::wide::execute_wide` (wave64). A wave64 executes each instruction over all
+//! DS instructions run through `ds_reference::model::execute_in_place` over the wave's lanes. A
+//! wave64 executes each instruction over all
 //! 64 lanes at once under a 64-bit EXEC; VOPC writes the whole VCC (wave32: VCC_LO only).
 
 use super::memory::Memory;
@@ -14,8 +14,7 @@ use ds_kernels::inst::{
 };
 use ds_reference::isa::{DsInst, Family, Field};
 use ds_reference::model;
-use ds_reference::model::wide::{execute_wide, WideWave};
-use ds_reference::wave::{Lane, Lds, Wave, WaveSize, LANES};
+use ds_reference::wave::{Lds, Wave, WaveSize};
 
 /// Lanes a VGPR holds: the widest wave's.
 const WIDTH: usize = WaveSize::Wave64.lanes();
@@ -39,6 +38,8 @@ pub struct WaveState {
     lds: Lds,
     /// Scratch for DS operands, reused across instructions.
     ds_wave: Box<Wave>,
+    ds_vdst: Vec<[u32; 4]>,
+    ds_addr: Vec<u32>,
 }
 
 /// Sign-extends a 16-bit immediate.
@@ -59,7 +60,9 @@ impl WaveState {
             lanes: size.lanes(),
             v: vec![[0; WIDTH]; vgprs as usize],
             lds: Lds::zeroed(lds_size),
-            ds_wave: Box::default(),
+            ds_wave: Box::new(Wave::new(size)),
+            ds_vdst: vec![[0; 4]; size.lanes()],
+            ds_addr: vec![0; size.lanes()],
         }
     }
 
@@ -544,15 +547,13 @@ impl WaveState {
                 self.v.len()
             ));
         }
-        if self.size == WaveSize::Wave64 {
-            return self.ds_wide(inst, prog, quirks);
-        }
+        let n = self.lanes;
+        let exec = self.live_exec();
         let wave = &mut *self.ds_wave;
-        wave.exec = self.exec as u32;
+        wave.exec = exec;
         wave.m0 = self.m0;
-        let mut vdst = [[0u32; 4]; LANES];
-        let mut addr = [0u32; LANES];
-        for lane in 0..LANES {
+        let (vdst, addr) = (&mut self.ds_vdst, &mut self.ds_addr);
+        for lane in 0..n {
             let l = &mut wave.lanes[lane];
             if ops.addr > 0 {
                 l.addr = self.v[inst.addr as usize][lane];
@@ -569,36 +570,36 @@ impl WaveState {
             l.vdst = vdst[lane];
             addr[lane] = l.addr;
         }
-        if quirks.descending_lanes == Some(inst.op) && info.per_lane_lds() {
+        let mode = prog.desc.mode;
+        if quirks.bpermute_lower_half && info.family == Family::Bpermute {
+            // The broken device: every lane reads DATA0 of lane (ADDR + offset)[6:2] of the lower
+            // half (a wave64 run as wave32).
+            let offset = u16::from(inst.offset0) | u16::from(inst.offset1) << 8;
+            for (i, d) in vdst.iter_mut().enumerate() {
+                if wave.active(i) {
+                    let j = model::lanes::lane_of(wave.lanes[i].addr, offset);
+                    d[0] = if wave.active(j) {
+                        wave.lanes[j].data0[0]
+                    } else {
+                        0
+                    };
+                }
+            }
+        } else if quirks.descending_lanes == Some(inst.op) && info.per_lane_lds() {
             // One lane at a time, highest first: same-address lanes resolve the other way round.
-            let exec = wave.exec;
-            for lane in (0..LANES).rev().filter(|l| exec >> l & 1 == 1) {
+            for lane in (0..n).rev().filter(|&l| exec >> l & 1 == 1) {
                 wave.exec = 1 << lane;
-                model::execute_in_place(
-                    inst,
-                    prog.desc.mode,
-                    wave,
-                    &mut self.lds,
-                    &mut vdst,
-                    &mut addr,
-                )
-                .map_err(|e| e.to_string())?;
+                model::execute_in_place(inst, mode, wave, &mut self.lds, vdst, addr)
+                    .map_err(|e| e.to_string())?;
             }
             wave.exec = exec;
         } else {
-            model::execute_in_place(
-                inst,
-                prog.desc.mode,
-                wave,
-                &mut self.lds,
-                &mut vdst,
-                &mut addr,
-            )
-            .map_err(|e| e.to_string())?;
+            model::execute_in_place(inst, mode, wave, &mut self.lds, vdst, addr)
+                .map_err(|e| e.to_string())?;
         }
         if let Some(f) = quirks
             .fault
-            .filter(|f| f.op == inst.op && wave.exec >> f.lane & 1 == 1)
+            .filter(|f| f.op == inst.op && wave.active(f.lane))
         {
             vdst[f.lane][f.word] ^= f.xor;
         }
@@ -608,90 +609,7 @@ impl WaveState {
             }
         }
         if info.writes_addr() {
-            self.v[inst.addr as usize][..LANES].copy_from_slice(&addr);
-        }
-        Ok(())
-    }
-
-    /// A DS instruction of a wave64 through the model over 64 lanes (the VGPR bounds were checked
-    /// by [`WaveState::ds`]).
-    fn ds_wide(&mut self, inst: &DsInst, prog: &Program, quirks: &Quirks) -> Result<(), String> {
-        let info = inst.info();
-        let ops = info.operands;
-        let v = &self.v;
-        let read = |first: u8, dwords: u8, lane: usize| -> [u32; 4] {
-            std::array::from_fn(|w| {
-                if w < dwords as usize {
-                    v[first as usize + w][lane]
-                } else {
-                    0
-                }
-            })
-        };
-        let lanes: Vec<Lane> = (0..self.lanes)
-            .map(|lane| Lane {
-                addr: if ops.addr > 0 {
-                    v[inst.addr as usize][lane]
-                } else {
-                    0
-                },
-                data0: read(inst.data0, ops.data0, lane),
-                data1: read(inst.data1, ops.data1, lane),
-                vdst: read(inst.vdst, ops.vdst, lane),
-            })
-            .collect();
-        let exec = self.live_exec();
-        let wave = WideWave::new(self.size, exec, self.m0, lanes).map_err(|e| e.to_string())?;
-        let mode = prog.desc.mode;
-        let mut out = if quirks.bpermute_lower_half && info.family == Family::Bpermute {
-            // The broken device: every lane reads DATA0 of lane (ADDR + offset)[6:2], lower half.
-            let offset = u16::from(inst.offset0) | u16::from(inst.offset1) << 8;
-            let mut vdst: Vec<[u32; 4]> = wave.lanes().iter().map(|l| l.vdst).collect();
-            for (i, d) in vdst.iter_mut().enumerate() {
-                if exec >> i & 1 == 1 {
-                    let j = model::lanes::lane_of(wave.lanes()[i].addr, offset);
-                    d[0] = if exec >> j & 1 == 1 {
-                        wave.lanes()[j].data0[0]
-                    } else {
-                        0
-                    };
-                }
-            }
-            let addr = wave.lanes().iter().map(|l| l.addr).collect();
-            model::wide::WideOutcome {
-                lds: self.lds.clone(),
-                vdst,
-                addr,
-            }
-        } else if quirks.descending_lanes == Some(inst.op) && info.per_lane_lds() {
-            // One lane at a time, highest first: same-address lanes resolve the other way round.
-            let mut lds = self.lds.clone();
-            let mut vdst: Vec<[u32; 4]> = wave.lanes().iter().map(|l| l.vdst).collect();
-            let mut addr: Vec<u32> = wave.lanes().iter().map(|l| l.addr).collect();
-            for lane in (0..self.lanes).rev().filter(|l| exec >> l & 1 == 1) {
-                let one = WideWave::new(self.size, 1 << lane, self.m0, wave.lanes().to_vec())
-                    .map_err(|e| e.to_string())?;
-                let o = execute_wide(inst, mode, &lds, &one).map_err(|e| e.to_string())?;
-                (lds, vdst[lane], addr[lane]) = (o.lds, o.vdst[lane], o.addr[lane]);
-            }
-            model::wide::WideOutcome { lds, vdst, addr }
-        } else {
-            execute_wide(inst, mode, &self.lds, &wave).map_err(|e| e.to_string())?
-        };
-        if let Some(f) = quirks
-            .fault
-            .filter(|f| f.op == inst.op && exec >> f.lane & 1 == 1)
-        {
-            out.vdst[f.lane][f.word] ^= f.xor;
-        }
-        self.lds = out.lds;
-        for (lane, words) in out.vdst.iter().enumerate() {
-            for (w, &value) in words[..ops.vdst as usize].iter().enumerate() {
-                self.v[inst.vdst as usize + w][lane] = value;
-            }
-        }
-        if info.writes_addr() {
-            self.v[inst.addr as usize][..self.lanes].copy_from_slice(&out.addr);
+            self.v[inst.addr as usize][..n].copy_from_slice(addr);
         }
         Ok(())
     }

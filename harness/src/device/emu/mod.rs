@@ -1,5 +1,5 @@
 //! The emulated device: runs the same code object a GPU of its target would, on the CPU. It reads each
-//! kernel's descriptor (see [`descriptor`]), gives every workgroup one wave32 with the initial
+//! kernel's descriptor (see [`descriptor`]), gives every workgroup one wave (wave32 or wave64, as the descriptor says) with the initial
 //! state the descriptor asks for, and interprets the instructions (see the `exec` module); DS
 //! instructions run through the reference model, global memory is the launch's buffers (see
 //! [`memory`]). It proves the kernels, the ABI and the readback without a GPU (DESIGN.md

@@ -451,8 +451,8 @@ fn bpermute_mirror() -> Vec<Inst> {
 
 #[test]
 fn a_wave64_bpermute_reads_within_its_half_as_the_model_says() {
-    use ds_reference::model::wide::{execute_wide, WideWave};
-    use ds_reference::wave::{Lane, Lds, WaveSize};
+    use ds_reference::model::execute;
+    use ds_reference::wave::{Case, Lane, Lds, Wave, WaveSize};
     let out = run64(bpermute_mirror(), &Quirks::default());
     // Lane i names lane 63 - i; within its own half that is (i & 32) | (31 - i % 32).
     for (i, &got) in out.iter().enumerate() {
@@ -466,14 +466,16 @@ fn a_wave64_bpermute_reads_within_its_half_as_the_model_says() {
             vdst: [i; 4],
         })
         .collect();
-    let wave = WideWave::new(WaveSize::Wave64, u64::MAX, 0, lanes).unwrap();
-    let model = execute_wide(
-        &ds("ds_bpermute_b32"),
-        FpMode::default(),
-        &Lds::zeroed(512),
-        &wave,
-    )
-    .unwrap();
+    let wave = Wave {
+        exec: WaveSize::Wave64.full_exec(),
+        m0: 0,
+        lanes,
+    };
+    let case = Case {
+        lds: Lds::zeroed(512),
+        wave,
+    };
+    let model = execute(&ds("ds_bpermute_b32"), FpMode::default(), &case).unwrap();
     let want: Vec<u32> = model.vdst.iter().map(|d| d[0]).collect();
     assert_eq!(
         out, want,

@@ -13,6 +13,7 @@ fn variant(op: DsOp) -> Variant {
         offset1: 0,
         lds_size: 64,
         mode: FpMode::default(),
+        wave: crate::wave::WaveSize::Wave32,
         regs: None,
     }
 }
@@ -34,12 +35,12 @@ fn same_address_case() -> Case {
 /// The outcome of running the active lanes one by one in `order` (through the model itself).
 fn run_in_order(v: &Variant, c: &Case, order: &[usize]) -> Outcome {
     let mut lds = c.lds.clone();
-    let mut vdst: [[u32; 4]; LANES] = std::array::from_fn(|i| c.wave.lanes[i].vdst);
-    let mut addr: [u32; LANES] = std::array::from_fn(|i| c.wave.lanes[i].addr);
+    let mut vdst: Vec<[u32; 4]> = c.wave.lanes.iter().map(|l| l.vdst).collect();
+    let mut addr: Vec<u32> = c.wave.lanes.iter().map(|l| l.addr).collect();
     for &i in order {
         let one = Wave {
             exec: 1 << i,
-            ..c.wave
+            ..c.wave.clone()
         };
         crate::model::execute_in_place(&v.inst(), v.mode, &one, &mut lds, &mut vdst, &mut addr)
             .unwrap();
@@ -240,4 +241,67 @@ fn descending_order_of_32_non_returning_rsubs_is_recognised() {
             float_alternatives: vec![]
         }
     );
+}
+
+/// The same-address case over 64 lanes (wave64): lane i adds `i + 1` at address 8.
+fn same_address_case_wave64() -> (Variant, Case) {
+    let size = crate::wave::WaveSize::Wave64;
+    let mut wave = Wave::new(size);
+    for (i, l) in wave.lanes.iter_mut().enumerate() {
+        l.addr = 8;
+        l.data0[0] = i as u32 + 1;
+        l.vdst = [0xdead_beef; 4];
+    }
+    let v = Variant {
+        wave: size,
+        ..variant(DsOp::AddRtnU32)
+    };
+    (
+        v,
+        Case {
+            lds: Lds::zeroed(64),
+            wave,
+        },
+    )
+}
+
+#[test]
+fn wave64_orders_across_the_halves_are_legal_and_named() {
+    let (v, c) = same_address_case_wave64();
+    let out = execute(&v.inst(), v.mode, &c).unwrap();
+    assert_eq!(
+        out.vdst[32][0],
+        (1..=32).sum::<u32>(),
+        "lane 32 follows lane 31 (W7)"
+    );
+    // The upper half first, then the lower: another legal order, rebuilt from the returns.
+    let order: Vec<usize> = (32..64).chain(0..32).collect();
+    let device = run_in_order(&v, &c, &order);
+    assert_eq!(device.vdst[32][0], 0, "lane 32 ran first");
+    let verdict = check_with_budget(&v, &c, &device, 64 * 64 * 2).unwrap();
+    let want: Vec<u8> = order.iter().map(|&i| i as u8).collect();
+    assert_eq!(
+        verdict,
+        Verdict::Legal {
+            order: Explanation::Order(want),
+            float_alternatives: vec![]
+        }
+    );
+    // Descending over all 64 lanes is named as such.
+    let order: Vec<usize> = (0..64).rev().collect();
+    let device = run_in_order(&v, &c, &order);
+    assert_eq!(
+        check_with_budget(&v, &c, &device, 128).unwrap(),
+        Verdict::Legal {
+            order: Explanation::DescendingLanes,
+            float_alternatives: vec![]
+        }
+    );
+    // A lane of the upper half returning a value no order gives is a mismatch.
+    let mut bad = run_in_order(&v, &c, &(0..64).collect::<Vec<_>>());
+    bad.vdst[40][0] ^= 1;
+    assert!(matches!(
+        check_with_budget(&v, &c, &bad, 64 * 64 * 2).unwrap(),
+        Verdict::Mismatch(_)
+    ));
 }

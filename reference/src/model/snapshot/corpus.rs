@@ -5,7 +5,7 @@
 
 use crate::isa::{DsOp, Elem, Family, OffsetForm, Rmw};
 use crate::regs::Alias;
-use crate::wave::{Case, FpMode, Lds, Variant, Wave};
+use crate::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 
 /// The vdst value of every lane before the instruction, so partial and skipped writes show.
 pub const SENTINEL: u32 = 0xdead_beef;
@@ -131,7 +131,7 @@ const STORE_DATA: [u32; 8] = [
 
 fn base_case(exec: u32) -> Case {
     let mut wave = Wave {
-        exec,
+        exec: u64::from(exec),
         ..Wave::default()
     };
     for l in wave.lanes.iter_mut() {
@@ -150,6 +150,7 @@ fn variant(op: DsOp, offset0: u8, offset1: u8, mode: FpMode) -> Variant {
         offset1,
         lds_size: LDS_SIZE,
         mode,
+        wave: WaveSize::Wave32,
         regs: None,
     }
 }
@@ -457,7 +458,7 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
             c.lds.set_word(0x18, 1);
             c.wave.m0 = 0x1234_0010;
             add("m0_low_half_base", variant(op, 0, 0, dm), c.clone());
-            c.wave.exec = u32::MAX;
+            c.wave.exec = WaveSize::Wave32.full_exec();
             add("offset_all_lanes_wraps", variant(op, 8, 0, dm), c.clone());
             c.wave.exec = 0;
             add("no_lanes", variant(op, 0, 0, dm), c);

@@ -6,8 +6,8 @@
 //! ```text
 //! case <name>
 //! variant <op> offset0=0x00 offset1=0x00 lds_size=256 fp32_denormals=true fp16_fp64_denormals=true ieee=true
-//!   (then, for a variant that names its registers: reg.addr=v4 reg.vdst=v4 ...)
-//! exec 0x000000ff m0 0x00000000
+//!   (then, for a wave64 variant: wave=64; for a variant that names its registers: reg.addr=v4 ...)
+//! exec 0x000000ff m0 0x00000000                    (a wave64's EXEC has 16 hex digits)
 //! default addr=00000000 d0=00000000 d1=00000000 vd=deadbeef
 //! lds.in 0x0000=03020100 0x0004=07060504 ...      (every non-zero dword of the initial image)
 //! lane 3 addr=0000000c d0=00000001 => vd=00000005  (inputs => outputs; addr, d0 and d1 after
@@ -18,15 +18,27 @@
 //! default's (inputs) or unchanged (outputs). A `default` tuple is one value for all four words,
 //! or four words when most lanes hold a tuple whose words differ (operands sharing registers). A lane that is not listed has the default inputs and
 //! unchanged outputs, so a file lists only the active lanes and the lanes that differ, yet every
-//! input and output is recoverable: the full LDS size, all 32 lanes, the inactive lanes' vdst.
+//! input and output is recoverable: the full LDS size, every lane of the wave, the inactive lanes'
+//! vdst.
 
 use super::Unmodelled;
 use crate::isa::DsOp;
-use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, LANES};
+use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSize};
 use std::fmt::{self, Write};
 
 mod corpus;
+mod wave64;
 pub use corpus::{snapshot_corpus, SENTINEL};
+pub use wave64::snapshot_corpus_wave64;
+
+/// The snapshot corpus of `op` in waves of `wave` ([`snapshot_corpus`] or
+/// [`snapshot_corpus_wave64`]).
+pub fn snapshot_corpus_in(op: DsOp, wave: WaveSize) -> Vec<(String, Variant, Case)> {
+    match wave {
+        WaveSize::Wave32 => snapshot_corpus(op),
+        WaveSize::Wave64 => snapshot_corpus_wave64(op),
+    }
+}
 
 /// One case of a snapshot file: its name, the variant it runs, its inputs and its outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +55,12 @@ pub struct Entry {
 
 /// The model's outcome on every case of `op`'s snapshot corpus.
 pub fn model_entries(op: DsOp) -> Result<Vec<Entry>, Unmodelled> {
-    snapshot_corpus(op)
+    model_entries_in(op, WaveSize::Wave32)
+}
+
+/// The model's outcome on every case of `op`'s snapshot corpus in waves of `wave`.
+pub fn model_entries_in(op: DsOp, wave: WaveSize) -> Result<Vec<Entry>, Unmodelled> {
+    snapshot_corpus_in(op, wave)
         .into_iter()
         .map(|(name, variant, case)| {
             let outcome = super::execute_variant(&variant, &case)?;
@@ -78,7 +95,7 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// Default lane inputs of an entry: the most common value of each field over the 32 lanes
+/// Default lane inputs of an entry: the most common value of each field over the wave's lanes
 /// (per word of a tuple, when its words differ: lanes whose operands share registers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Defaults {
@@ -107,7 +124,7 @@ impl Defaults {
             let flat = common(l.iter().flat_map(get));
             let per: [u32; 4] = std::array::from_fn(|k| common(l.iter().map(|x| get(x)[k])));
             let fits = |d: [u32; 4]| l.iter().filter(|x| get(x) == d).count();
-            if fits(per) > fits([flat; 4]) && fits(per) >= LANES / 2 {
+            if fits(per) > fits([flat; 4]) && fits(per) >= l.len() / 2 {
                 per
             } else {
                 [flat; 4]
@@ -181,6 +198,9 @@ pub fn render(op: DsOp, entries: &[Entry]) -> String {
             "variant {} offset0=0x{:02x} offset1=0x{:02x} lds_size={} fp32_denormals={} fp16_fp64_denormals={} ieee={}",
             v.op, v.offset0, v.offset1, v.lds_size, v.mode.fp32_denormals, v.mode.fp16_fp64_denormals, v.mode.ieee
         );
+        if !v.wave.is_wave32() {
+            let _ = write!(s, " wave={}", v.wave.lanes());
+        }
         if let Some(regs) = v.regs {
             for field in crate::regs::ORDER {
                 if let Some(r) = regs.get(field) {
@@ -189,7 +209,13 @@ pub fn render(op: DsOp, entries: &[Entry]) -> String {
             }
         }
         s.push('\n');
-        let _ = writeln!(s, "exec 0x{:08x} m0 0x{:08x}", w.exec, w.m0);
+        let _ = writeln!(
+            s,
+            "exec 0x{:0digits$x} m0 0x{:08x}",
+            w.exec,
+            w.m0,
+            digits = v.lanes() / 4
+        );
         let _ = writeln!(
             s,
             "default addr={:08x} d0={} d1={} vd={}",
@@ -209,11 +235,11 @@ pub fn render(op: DsOp, entries: &[Entry]) -> String {
         }
         let dl = d.lane();
         for (i, lane) in w.lanes.iter().enumerate() {
-            let active = w.exec >> i & 1 == 1;
+            let active = w.active(i);
             let out_vd = e.outcome.vdst[i];
             let out_addr = e.outcome.addr[i];
-            let out_d0 = e.outcome.data0.map_or(lane.data0, |d| d[i]);
-            let out_d1 = e.outcome.data1.map_or(lane.data1, |d| d[i]);
+            let out_d0 = e.outcome.data0.as_ref().map_or(lane.data0, |d| d[i]);
+            let out_d1 = e.outcome.data1.as_ref().map_or(lane.data1, |d| d[i]);
             let data_changed = out_d0 != lane.data0 || out_d1 != lane.data1;
             if !active
                 && *lane == dl
@@ -319,7 +345,7 @@ type LaneLine = (
 struct Partial {
     name: String,
     variant: Option<Variant>,
-    exec: Option<(u32, u32)>,
+    exec: Option<(u64, u32)>,
     defaults: Option<Defaults>,
     lds_size: Option<u32>,
     lds_in: Vec<(u32, u32)>,
@@ -407,6 +433,7 @@ impl Parser {
                     offset1: 0,
                     lds_size: 0,
                     mode: FpMode::default(),
+                    wave: WaveSize::default(),
                     regs: None,
                 };
                 for (k, val) in key_values(&tokens[2..])? {
@@ -421,6 +448,7 @@ impl Parser {
                         "fp32_denormals" => v.mode.fp32_denormals = boolean(&val)?,
                         "fp16_fp64_denormals" => v.mode.fp16_fp64_denormals = boolean(&val)?,
                         "ieee" => v.mode.ieee = boolean(&val)?,
+                        "wave" => v.wave = val.parse()?,
                         _ if k.starts_with("reg.") => {
                             let field = crate::regs::ORDER
                                 .into_iter()
@@ -446,7 +474,11 @@ impl Parser {
                 if tokens.len() != 4 || tokens[2] != "m0" {
                     return Err("expected `exec 0x........ m0 0x........`".into());
                 }
-                self.cur()?.exec = Some((hex(tokens[1])?, hex(tokens[3])?));
+                let exec = tokens[1]
+                    .strip_prefix("0x")
+                    .and_then(|h| u64::from_str_radix(h, 16).ok())
+                    .ok_or_else(|| format!("`{}` is not a 0x hex EXEC", tokens[1]))?;
+                self.cur()?.exec = Some((exec, hex(tokens[3])?));
             }
             "default" => {
                 let mut d = Defaults {
@@ -508,11 +540,14 @@ impl Parser {
     fn lane(&mut self, tokens: &[&str]) -> Result<(), String> {
         let cur = self.cur()?;
         let d = cur.defaults.ok_or("`default` must come before the lanes")?;
+        let lanes = cur
+            .variant
+            .map_or(WaveSize::default().lanes(), |v| v.lanes());
         let i: usize = tokens
             .first()
             .and_then(|t| t.parse().ok())
-            .filter(|&i| i < LANES)
-            .ok_or("`lane` needs a lane number 0..31")?;
+            .filter(|&i| i < lanes)
+            .ok_or_else(|| format!("`lane` needs a lane number 0..{}", lanes - 1))?;
         let mut lane = d.lane();
         let (mut out_vd, mut out_addr, mut out_d0, mut out_d1) = (None, None, None, None);
         let mut inactive = false;
@@ -561,17 +596,21 @@ impl Parser {
         let size = p
             .lds_size
             .ok_or_else(|| format!("case {name}: no `lds.size` line"))?;
+        let n = variant.lanes();
         let mut wave = Wave {
             exec,
             m0,
-            lanes: [d.lane(); LANES],
+            lanes: vec![d.lane(); n],
         };
-        let mut vdst: [[u32; 4]; LANES] = [d.vd; LANES];
-        let mut addr = [d.addr; LANES];
-        let mut data0 = [d.d0; LANES];
-        let mut data1 = [d.d1; LANES];
+        variant
+            .check_wave(&wave)
+            .map_err(|e| format!("case {name}: {e}"))?;
+        let mut vdst: Vec<[u32; 4]> = vec![d.vd; n];
+        let mut addr = vec![d.addr; n];
+        let mut data0 = vec![d.d0; n];
+        let mut data1 = vec![d.d1; n];
         for &(i, inactive, lane, out_vd, out_addr, out_d0, out_d1) in &p.lanes {
-            if inactive == (exec >> i & 1 == 1) {
+            if inactive == wave.active(i) {
                 return Err(format!(
                     "case {name}: lane {i} is marked {} but EXEC says otherwise",
                     if inactive { "inactive" } else { "active" }
