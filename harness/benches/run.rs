@@ -148,7 +148,7 @@ fn main() {
     );
     println!(
         "(cases/s counts the cases each run reports; {BASE} runs wave32 only, so the side-by-side \
-         rows run this binary with --wave 32, the same cases; \"both waves\" is this binary's \
+         rows run this binary with --wave 32, as many cases of the same kinds; \"both waves\" is this binary's \
          default run, wave32 and wave64)"
     );
     let mut speedups = Vec::new();
