@@ -1,6 +1,7 @@
 //! Benchmark: `ds-harness run` over every runnable op on the emulated device, end to end as a
 //! user runs it (a process per run), at `--cases` 160, 2,000 and 20,000: cases per second and
-//! peak RSS, with every core and with `--jobs 1`; and side by side, in the same bench run and
+//! peak RSS, in wave32 (the cases 04b52d8 runs) with every core and with `--jobs 1`, and in the
+//! default run over both wave sizes; and side by side, in the same bench run and
 //! alternating with it, the same runs of commit 04b52d8 (the run loop before streaming), built
 //! from a `git worktree`, so the speed-up is a ratio measured on one machine at one time. Then
 //! the memory bound: peak RSS of `--op ds_add_u32` at 20,000, 200,000 and 1,000,000 cases.
@@ -16,22 +17,26 @@ use std::time::Instant;
 /// The commit measured against.
 const BASE: &str = "04b52d8";
 
-/// One process run: wall seconds and peak resident set (KB).
+/// One process run: wall seconds, peak resident set (KB) and the cases it ran (its JSON
+/// results' `totals.cases`).
 #[derive(Clone, Copy, Debug)]
 struct Sample {
     seconds: f64,
     peak_kb: i64,
+    cases: u64,
 }
 
 /// Runs `bin run --backend emu ARGS` with stdout and stderr discarded; waits for it with
 /// `wait4` to read its own peak RSS.
 fn measure(bin: &Path, args: &[&str]) -> Sample {
     let out = std::env::temp_dir().join(format!("ds-bench-out-{}", std::process::id()));
+    let json = std::env::temp_dir().join(format!("ds-bench-{}.json", std::process::id()));
     let start = Instant::now();
     // Reaped by wait4 below, which std's Child cannot do while reporting the child's rusage.
     #[allow(clippy::zombie_processes)]
     let child = Command::new(bin)
         .args(["run", "--backend", "emu", "--out", out.to_str().unwrap()])
+        .args(["--json", json.to_str().unwrap()])
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -53,9 +58,16 @@ fn measure(bin: &Path, args: &[&str]) -> Sample {
         bin.display()
     );
     let _ = std::fs::remove_dir_all(&out);
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("the run wrote its JSON"))
+            .expect("JSON results");
+    let _ = std::fs::remove_file(&json);
     Sample {
         seconds,
         peak_kb: usage.ru_maxrss,
+        cases: results["totals"]["cases"]
+            .as_u64()
+            .expect("totals.cases in the results"),
     }
 }
 
@@ -134,32 +146,42 @@ fn main() {
         "{:>7} {:<22} {:>12} {:>10} {:>11}",
         "--cases", "binary", "cases/s", "wall s", "peak RSS"
     );
+    println!(
+        "(cases/s counts the cases each run reports; {BASE} runs wave32 only, so the side-by-side \
+         rows run this binary with --wave 32, as many cases of the same kinds; \"both waves\" is this binary's \
+         default run, wave32 and wave64)"
+    );
     let mut speedups = Vec::new();
     for (cases, reps) in [(160, 5), (2000, 3), (20_000, 1)] {
         let reps = if quick { 1 } else { reps };
         let n = cases.to_string();
-        let total = (ops * cases) as f64;
         let mut rows: Vec<(String, Vec<Sample>)> = vec![
             ("this (every core)".into(), Vec::new()),
             ("this (--jobs 1)".into(), Vec::new()),
+            ("this (both waves)".into(), Vec::new()),
         ];
         if base.is_some() {
             rows.push((format!("{BASE} (every core)"), Vec::new()));
         }
         // Alternate the binaries, so a change of machine load hits each alike.
         for _ in 0..reps {
-            rows[0].1.push(measure(now, &["--cases", &n]));
-            if let Some(b) = &base {
-                rows[2].1.push(measure(b, &["--cases", &n]));
-            }
-            rows[1]
+            rows[0]
                 .1
-                .push(measure(now, &["--cases", &n, "--jobs", "1"]));
+                .push(measure(now, &["--cases", &n, "--wave", "32"]));
+            if let Some(b) = &base {
+                rows[3].1.push(measure(b, &["--cases", &n]));
+            }
+            rows[1].1.push(measure(
+                now,
+                &["--cases", &n, "--wave", "32", "--jobs", "1"],
+            ));
+            rows[2].1.push(measure(now, &["--cases", &n]));
         }
         let mut rate = Vec::new();
         for (name, samples) in &rows {
             let secs = median(samples.iter().map(|s| s.seconds).collect());
             let peak = samples.iter().map(|s| s.peak_kb).max().unwrap_or(0);
+            let total = samples[0].cases as f64;
             rate.push(total / secs);
             println!(
                 "{cases:>7} {name:<22} {:>12.0} {secs:>10.2} {:>8.1} MB",
@@ -168,7 +190,7 @@ fn main() {
             );
         }
         if base.is_some() {
-            speedups.push((cases, rate[0] / rate[2], rate[1] / rate[2]));
+            speedups.push((cases, rate[0] / rate[3], rate[1] / rate[3]));
         }
     }
     for (cases, all, one) in &speedups {
@@ -182,10 +204,10 @@ fn main() {
         let s = measure(now, &["--op", "ds_add_u32", "--cases", &cases.to_string()]);
         peaks.push(s.peak_kb);
         println!(
-            "  --cases {cases:>9}: {:>8.1} MB peak RSS, {:.1} s ({:.0} cases/s)",
+            "  --cases {cases:>9}: {:>8.1} MB peak RSS, {:.1} s ({:.0} cases/s, both waves)",
             s.peak_kb as f64 / 1024.0,
             s.seconds,
-            cases as f64 / s.seconds
+            s.cases as f64 / s.seconds
         );
     }
     println!(

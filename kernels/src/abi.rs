@@ -53,6 +53,7 @@
 
 use crate::launch::{Buffer, Launch};
 use ds_reference::wave::{Case, Lds, Outcome, Variant, WaveSize};
+use rayon::prelude::*;
 use std::fmt;
 
 /// Bytes of one lane's input record in `lanes_in`.
@@ -191,27 +192,50 @@ fn get(buf: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(buf[at..at + 4].try_into().expect("4 bytes"))
 }
 
-fn poison(len: usize) -> Vec<u8> {
-    let mut out = POISON.to_le_bytes().repeat(len.div_ceil(4));
-    out.truncate(len);
-    out
+/// Fills `buf` with [`POISON`] (whole dwords, then the first bytes of one).
+fn fill_poison(buf: &mut [u8]) {
+    let word = POISON.to_le_bytes();
+    let mut chunks = buf.chunks_exact_mut(4);
+    for c in &mut chunks {
+        c.copy_from_slice(&word);
+    }
+    let tail = chunks.into_remainder();
+    let n = tail.len();
+    tail.copy_from_slice(&word[..n]);
 }
 
+/// One case and its bytes of each buffer, as [`pack_into`] zips them: ((((case, lds_in),
+/// lanes_in), wave_in), (lds_out, lanes_out)).
+type CaseBytes<'a> = (
+    (((&'a Case, &'a mut [u8]), &'a mut [u8]), &'a mut [u8]),
+    (&'a mut [u8], &'a mut [u8]),
+);
+
+/// Cases a rayon task packs or unpacks at least (a case is a few KB: less is not worth a task).
+const CASES_PER_TASK: usize = 8;
+
 /// Packs `cases` of `variant` into a launch of the kernel [`crate::generator::kernel_name`]
-/// names.
+/// names. The cases are packed on the rayon pool (each case's records are its own bytes of
+/// each buffer).
 pub fn pack(variant: &Variant, cases: &[Case]) -> Result<Launch, AbiError> {
+    let mut launch = Launch {
+        kernel: String::new(),
+        workgroups: 0,
+        workgroup_size: 0,
+        buffers: Vec::new(),
+    };
+    pack_into(variant, cases, &mut launch)?;
+    Ok(launch)
+}
+
+/// [`pack`] into `launch`, reusing the memory of its buffers (a launch made by [`pack`] before,
+/// for any variant and number of cases): every byte of every buffer is written anew.
+pub fn pack_into(variant: &Variant, cases: &[Case], launch: &mut Launch) -> Result<(), AbiError> {
     check_lds_size(variant.lds_size)?;
     if cases.is_empty() {
         return Err(AbiError::NoCases);
     }
-    let n = cases.len();
     let (wave, lanes) = (variant.wave, variant.lanes());
-    let lds = variant.lds_size as usize;
-    let lane_in = LANE_IN_BYTES as usize;
-    let record = wave_in_bytes(wave) as usize;
-    let mut lds_in = Vec::with_capacity(n * lds);
-    let mut lanes_in = vec![0u8; n * lanes * lane_in];
-    let mut wave_in = vec![0u8; n * record];
     for (c, case) in cases.iter().enumerate() {
         if case.lds.size() != variant.lds_size {
             return Err(AbiError::CaseLdsSize {
@@ -228,150 +252,205 @@ pub fn pack(variant: &Variant, cases: &[Case]) -> Result<Launch, AbiError> {
                 expected: wave,
             });
         }
-        lds_in.extend_from_slice(case.lds.bytes());
-        for (l, lane) in case.wave.lanes.iter().enumerate() {
-            let at = (c * lanes + l) * lane_in;
-            put(&mut lanes_in, at + LANE_IN_ADDR as usize, lane.addr);
+    }
+    let n = cases.len();
+    let lds = variant.lds_size as usize;
+    let lanes_in_case = lanes * LANE_IN_BYTES as usize;
+    let lanes_out_case = lanes * LANE_OUT_BYTES as usize;
+    let record = wave_in_bytes(wave) as usize;
+    let sizes = [
+        n * lds,
+        n * lanes_in_case,
+        n * lds,
+        n * lanes_out_case,
+        n * record,
+    ];
+    let names: Vec<&str> = launch.buffers.iter().map(|b| b.name).collect();
+    if names != BUFFERS {
+        launch.buffers = BUFFERS
+            .iter()
+            .enumerate()
+            .map(|(i, &name)| Buffer {
+                name,
+                bytes: Vec::new(),
+                copy_back: i == LDS_OUT || i == LANES_OUT,
+            })
+            .collect();
+    }
+    for (b, &size) in launch.buffers.iter_mut().zip(&sizes) {
+        // Only new bytes are zeroed: every byte is written below.
+        b.bytes.truncate(size);
+        b.bytes.resize(size, 0);
+    }
+    launch.kernel = crate::generator::kernel_name(variant);
+    launch.workgroups = n as u32;
+    launch.workgroup_size = workgroup_size(wave);
+    let [lds_in, lanes_in, lds_out, lanes_out, wave_in] = &mut launch.buffers[..] else {
+        unreachable!("the ABI's five buffers")
+    };
+    let pack_case = |((((case, lds_in), lanes_in), wave_in), (lds_out, lanes_out)): CaseBytes| {
+        lds_in.copy_from_slice(case.lds.bytes());
+        for (lane, record) in case
+            .wave
+            .lanes
+            .iter()
+            .zip(lanes_in.chunks_exact_mut(LANE_IN_BYTES as usize))
+        {
+            put(record, LANE_IN_ADDR as usize, lane.addr);
+            record[LANE_IN_ADDR as usize + 4..LANE_IN_DATA0 as usize].fill(0);
             for i in 0..4 {
-                put(
-                    &mut lanes_in,
-                    at + LANE_IN_DATA0 as usize + 4 * i,
-                    lane.data0[i],
-                );
-                put(
-                    &mut lanes_in,
-                    at + LANE_IN_DATA1 as usize + 4 * i,
-                    lane.data1[i],
-                );
-                put(
-                    &mut lanes_in,
-                    at + LANE_IN_VDST as usize + 4 * i,
-                    lane.vdst[i],
-                );
+                put(record, LANE_IN_DATA0 as usize + 4 * i, lane.data0[i]);
+                put(record, LANE_IN_DATA1 as usize + 4 * i, lane.data1[i]);
+                put(record, LANE_IN_VDST as usize + 4 * i, lane.vdst[i]);
             }
         }
         let exec = case.wave.exec;
-        put(&mut wave_in, c * record, exec as u32);
-        put(&mut wave_in, c * record + 4, case.wave.m0);
+        wave_in.fill(0);
+        put(wave_in, 0, exec as u32);
+        put(wave_in, 4, case.wave.m0);
         if wave == WaveSize::Wave64 {
-            put(
-                &mut wave_in,
-                c * record + WAVE_IN_EXEC_HI as usize,
-                (exec >> 32) as u32,
-            );
+            put(wave_in, WAVE_IN_EXEC_HI as usize, (exec >> 32) as u32);
         }
-    }
-    let buffer = |name, bytes, copy_back| Buffer {
-        name,
-        bytes,
-        copy_back,
+        fill_poison(lds_out);
+        fill_poison(lanes_out);
     };
-    Ok(Launch {
-        kernel: crate::generator::kernel_name(variant),
-        workgroups: n as u32,
-        workgroup_size: workgroup_size(wave),
-        buffers: vec![
-            buffer(BUFFERS[LDS_IN], lds_in, false),
-            buffer(BUFFERS[LANES_IN], lanes_in, false),
-            buffer(BUFFERS[LDS_OUT], poison(n * lds), true),
-            buffer(
-                BUFFERS[LANES_OUT],
-                poison(n * lanes * LANE_OUT_BYTES as usize),
-                true,
-            ),
-            buffer(BUFFERS[WAVE_IN], wave_in, false),
-        ],
-    })
+    cases
+        .par_iter()
+        .zip(lds_in.bytes.par_chunks_mut(lds))
+        .zip(lanes_in.bytes.par_chunks_mut(lanes_in_case))
+        .zip(wave_in.bytes.par_chunks_mut(record))
+        .zip(
+            lds_out
+                .bytes
+                .par_chunks_mut(lds)
+                .zip(lanes_out.bytes.par_chunks_mut(lanes_out_case)),
+        )
+        .with_min_len(CASES_PER_TASK)
+        .for_each(pack_case);
+    Ok(())
 }
 
-/// Reads the outcomes of `cases` back from a finished `launch` (made by [`pack`]).
+/// Reads the outcomes of `cases` back from a finished `launch` (made by [`pack`]), on the rayon
+/// pool.
 pub fn unpack(
     variant: &Variant,
     cases: &[Case],
     launch: &Launch,
 ) -> Result<Vec<Outcome>, AbiError> {
-    check_lds_size(variant.lds_size)?;
-    let names: Vec<&str> = launch.buffers.iter().map(|b| b.name).collect();
-    if names != BUFFERS {
-        return Err(AbiError::Buffers {
-            found: names.iter().map(|s| s.to_string()).collect(),
-        });
-    }
-    let (n, lanes) = (cases.len(), variant.lanes());
-    let lds = variant.lds_size as usize;
-    let lane_out = LANE_OUT_BYTES as usize;
-    let check = |i: usize, expected: usize| {
-        let found = launch.buffers[i].bytes.len();
-        if found == expected {
-            Ok(&launch.buffers[i].bytes)
-        } else {
-            Err(AbiError::BufferSize {
-                name: BUFFERS[i],
-                found,
-                expected,
-            })
-        }
-    };
-    let lds_out = check(LDS_OUT, n * lds)?;
-    let lanes_out = check(LANES_OUT, n * lanes * lane_out)?;
-    let ops = variant.op.info().operands;
-    let regs = variant.regs;
+    let back = Readback::new(variant, cases.len(), launch)?;
     Ok(cases
-        .iter()
+        .par_iter()
         .enumerate()
-        .map(|(c, case)| {
-            let mut outcome = Outcome {
-                lds: Lds::from_bytes(lds_out[c * lds..(c + 1) * lds].to_vec()),
-                vdst: vec![[0; 4]; lanes],
-                addr: vec![0; lanes],
-                data0: None,
-                data1: None,
+        .with_min_len(CASES_PER_TASK)
+        .map(|(c, case)| back.outcome(c, case))
+        .collect())
+}
+
+/// The output buffers of a finished launch made by [`pack`], checked once; any case's outcome
+/// can then be read on its own ([`Readback::outcome`]), on any thread.
+#[derive(Debug)]
+pub struct Readback<'a> {
+    variant: Variant,
+    lds_out: &'a [u8],
+    lanes_out: &'a [u8],
+}
+
+impl<'a> Readback<'a> {
+    /// Checks that `launch` has this ABI's buffers, sized for `cases` cases of `variant`.
+    pub fn new(variant: &Variant, cases: usize, launch: &'a Launch) -> Result<Self, AbiError> {
+        check_lds_size(variant.lds_size)?;
+        let names: Vec<&str> = launch.buffers.iter().map(|b| b.name).collect();
+        if names != BUFFERS {
+            return Err(AbiError::Buffers {
+                found: names.iter().map(|s| s.to_string()).collect(),
+            });
+        }
+        let check = |i: usize, expected: usize| {
+            let found = launch.buffers[i].bytes.len();
+            if found == expected {
+                Ok(&launch.buffers[i].bytes[..])
+            } else {
+                Err(AbiError::BufferSize {
+                    name: BUFFERS[i],
+                    found,
+                    expected,
+                })
+            }
+        };
+        let lds = variant.lds_size as usize;
+        Ok(Readback {
+            variant: *variant,
+            lds_out: check(LDS_OUT, cases * lds)?,
+            lanes_out: check(LANES_OUT, cases * variant.lanes() * LANE_OUT_BYTES as usize)?,
+        })
+    }
+
+    /// The outcome of case `c` (which is `case`).
+    pub fn outcome(&self, c: usize, case: &Case) -> Outcome {
+        let variant = &self.variant;
+        let lanes = variant.lanes();
+        let lds = variant.lds_size as usize;
+        let lane_out = LANE_OUT_BYTES as usize;
+        let ops = variant.op.info().operands;
+        let regs = variant.regs;
+        let lanes_out = self.lanes_out;
+        let mut outcome = Outcome {
+            lds: Lds::from_bytes(self.lds_out[c * lds..(c + 1) * lds].to_vec()),
+            vdst: vec![[0; 4]; lanes],
+            addr: vec![0; lanes],
+            data0: None,
+            data1: None,
+        };
+        let mut data = match regs {
+            Some(_) => [vec![[0u32; 4]; lanes], vec![[0u32; 4]; lanes]],
+            None => [Vec::new(), Vec::new()],
+        };
+        for (l, lane) in case.wave.lanes.iter().enumerate().take(lanes) {
+            let at = (c * lanes + l) * lane_out;
+            // Without regs every vdst dword and addr is dumped; with regs only the registers
+            // the operands name, the other words are the case's.
+            let (nv, na) = match regs {
+                None => (4, 1),
+                Some(_) => (usize::from(ops.vdst), usize::from(ops.addr)),
             };
-            let mut data = [vec![[0u32; 4]; lanes], vec![[0u32; 4]; lanes]];
-            for (l, lane) in case.wave.lanes.iter().enumerate().take(lanes) {
-                let at = (c * lanes + l) * lane_out;
-                // Without regs every vdst dword and addr is dumped; with regs only the registers
-                // the operands name, the other words are the case's.
-                let (nv, na) = match regs {
-                    None => (4, 1),
-                    Some(_) => (usize::from(ops.vdst), usize::from(ops.addr)),
+            for i in 0..4 {
+                outcome.vdst[l][i] = if i < nv {
+                    get(lanes_out, at + LANE_OUT_VDST as usize + 4 * i)
+                } else {
+                    lane.vdst[i]
                 };
+            }
+            outcome.addr[l] = if na > 0 {
+                get(lanes_out, at + LANE_OUT_ADDR as usize)
+            } else {
+                lane.addr
+            };
+            if regs.is_none() {
+                continue;
+            }
+            for (d, (off, n, input)) in [
+                (LANE_OUT_DATA0, ops.data0, lane.data0),
+                (LANE_OUT_DATA1, ops.data1, lane.data1),
+            ]
+            .into_iter()
+            .enumerate()
+            {
                 for i in 0..4 {
-                    outcome.vdst[l][i] = if i < nv {
-                        get(lanes_out, at + LANE_OUT_VDST as usize + 4 * i)
+                    data[d][l][i] = if i < usize::from(n) {
+                        get(lanes_out, at + off as usize + 4 * i)
                     } else {
-                        lane.vdst[i]
+                        input[i]
                     };
                 }
-                outcome.addr[l] = if na > 0 {
-                    get(lanes_out, at + LANE_OUT_ADDR as usize)
-                } else {
-                    lane.addr
-                };
-                for (d, (off, n, input)) in [
-                    (LANE_OUT_DATA0, ops.data0, lane.data0),
-                    (LANE_OUT_DATA1, ops.data1, lane.data1),
-                ]
-                .into_iter()
-                .enumerate()
-                {
-                    for i in 0..4 {
-                        data[d][l][i] = if i < usize::from(n) {
-                            get(lanes_out, at + off as usize + 4 * i)
-                        } else {
-                            input[i]
-                        };
-                    }
-                }
             }
-            if let Some(r) = regs {
-                let [d0, d1] = data;
-                outcome.data0 = r.data0.map(|_| d0);
-                outcome.data1 = r.data1.map(|_| d1);
-            }
-            outcome
-        })
-        .collect())
+        }
+        if let Some(r) = regs {
+            let [d0, d1] = data;
+            outcome.data0 = r.data0.map(|_| d0);
+            outcome.data1 = r.data1.map(|_| d1);
+        }
+        outcome
+    }
 }
 
 #[cfg(test)]
@@ -428,6 +507,24 @@ mod tests {
         assert_eq!(get(b(WAVE_IN), 12), 20u32.rotate_left(7));
         assert!(b(LANES_OUT).chunks(4).all(|w| get(w, 0) == POISON));
         assert_eq!(b(LDS_OUT).len(), 128);
+    }
+
+    #[test]
+    fn pack_into_a_spent_launch_writes_what_pack_writes() {
+        // A launch of more cases and a larger LDS, its outputs overwritten, then reused.
+        let mut spent = pack(&variant(64), &[case(3, 64), case(4, 64), case(5, 64)]).unwrap();
+        for b in &mut spent.buffers {
+            b.bytes.fill(0x77);
+        }
+        let v = variant(16);
+        let cases = [case(1, 16), case(2, 16)];
+        pack_into(&v, &cases, &mut spent).unwrap();
+        assert_eq!(spent, pack(&v, &cases).unwrap());
+        // And the other way round: fewer bytes than it needs.
+        let v = variant(64);
+        let cases = [case(6, 64), case(7, 64), case(8, 64)];
+        pack_into(&v, &cases, &mut spent).unwrap();
+        assert_eq!(spent, pack(&v, &cases).unwrap());
     }
 
     #[test]

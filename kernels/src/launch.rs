@@ -5,7 +5,9 @@
 //! addresses, in order, and nothing else. A device allocates one device buffer per [`Buffer`],
 //! copies `bytes` in (outputs too, so poison patterns are visible), writes the addresses into the
 //! kernarg segment, launches `workgroups` workgroups of `workgroup_size` lanes (one wave each),
-//! waits, and copies every buffer with `copy_back` into `bytes`.
+//! waits, and copies every buffer with `copy_back` into `bytes`. A device that works on `bytes`
+//! in place (the emulated device) leaves there whatever the kernel stored, in input buffers too:
+//! after a launch, read only the buffers with `copy_back`.
 
 /// One kernel launch over a batch of cases.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,7 +28,7 @@ pub struct Buffer {
     /// What the buffer holds (for messages), e.g. `"lanes_in"`.
     pub name: &'static str,
     /// The contents: copied to the device before the launch; replaced by the device's contents
-    /// after it when `copy_back` is set.
+    /// after it when `copy_back` is set (otherwise unspecified after it: see the module docs).
     pub bytes: Vec<u8>,
     /// The kernel writes this buffer: copy it back after the launch.
     pub copy_back: bool,

@@ -6,7 +6,7 @@
 
 use ds_reference::isa::Family;
 use ds_reference::model::legal::{self, Explanation, Verdict};
-use ds_reference::wave::{Case, Outcome, Variant};
+use ds_reference::wave::{Case, Outcome, Variant, WaveSize};
 
 /// What the diff concludes about a device outcome that differs from the model's own.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,17 +53,22 @@ pub fn lanes_share_bytes(variant: &Variant, case: &Case) -> bool {
             [a, a]
         }
     };
-    let active: Vec<[u64; 2]> = case
-        .wave
-        .active_lanes()
-        .map(|i| spans(case.wave.lanes[i].addr))
-        .collect();
-    let overlap = |a: u64, b: u64| a < b + eb && b < a + eb;
-    active.iter().enumerate().any(|(k, x)| {
-        active[..k]
-            .iter()
-            .any(|y| x.iter().any(|&a| y.iter().any(|&b| overlap(a, b))))
-    })
+    // Every span is `eb` bytes, so two overlap when their starts are less than `eb` apart. Sorted
+    // by start, if spans of two lanes overlap then two neighbours of different lanes between them
+    // do (the gaps along the way add up to less than `eb`, and the lane changes somewhere).
+    let mut starts = [(0u64, 0usize); 2 * WaveSize::Wave64.lanes()];
+    let mut n = 0;
+    for i in case.wave.active_lanes() {
+        for a in spans(case.wave.lanes[i].addr) {
+            starts[n] = (a, i);
+            n += 1;
+        }
+    }
+    let starts = &mut starts[..n];
+    starts.sort_unstable();
+    starts
+        .windows(2)
+        .any(|w| w[0].1 != w[1].1 && w[1].0 - w[0].0 < eb)
 }
 
 /// Judges a `device` outcome of `case` that differs from the model's `expected`.
@@ -152,6 +157,72 @@ mod tests {
             judge(&v, &c, &expected, &device),
             Legality::Legal("same-address lanes: descending lane order".into())
         );
+    }
+
+    /// The definition: some two active lanes have spans that overlap.
+    fn share_pairwise(variant: &Variant, case: &Case) -> bool {
+        let info = variant.op.info();
+        let eb = u64::from(info.elem.bytes());
+        if eb == 0
+            || !matches!(
+                info.family,
+                Family::Rmw(_) | Family::Store(_) | Family::CondXchg32
+            )
+        {
+            return false;
+        }
+        let scale = info.offset_scale();
+        let single = u32::from(variant.offset0) | u32::from(variant.offset1) << 8;
+        let spans = |addr: u32| -> [u64; 2] {
+            if info.two_addresses() {
+                [
+                    u64::from(addr.wrapping_add(u32::from(variant.offset0) * scale)),
+                    u64::from(addr.wrapping_add(u32::from(variant.offset1) * scale)),
+                ]
+            } else if info.family == Family::CondXchg32 {
+                let a = u64::from(addr.wrapping_add(single) & 0xfff8);
+                [a, a]
+            } else {
+                let a = u64::from(addr.wrapping_add(single));
+                [a, a]
+            }
+        };
+        let active: Vec<[u64; 2]> = case
+            .wave
+            .active_lanes()
+            .map(|i| spans(case.wave.lanes[i].addr))
+            .collect();
+        let overlap = |a: u64, b: u64| a < b + eb && b < a + eb;
+        active.iter().enumerate().any(|(k, x)| {
+            active[..k]
+                .iter()
+                .any(|y| x.iter().any(|&a| y.iter().any(|&b| overlap(a, b))))
+        })
+    }
+
+    #[test]
+    fn sharing_is_decided_as_the_pairwise_definition_says() {
+        let (mut shared, mut total) = (0, 0);
+        for op in ds_reference::isa::runnable_ops() {
+            for vc in crate::corpus::for_op(op, 7, 60) {
+                for c in &vc.cases {
+                    let want = share_pairwise(&vc.variant, &c.case);
+                    assert_eq!(lanes_share_bytes(&vc.variant, &c.case), want, "{}", c.id);
+                    shared += usize::from(want);
+                    total += 1;
+                }
+            }
+        }
+        assert!(shared > 100 && shared < total, "{shared} of {total}");
+        // Two spans of one lane (a pair form with equal offsets) are no sharing.
+        let (v, mut c) = two_stores();
+        c.wave.exec = 0b1;
+        let pair = Variant {
+            op: DsOp::from_name("ds_store_2addr_b32").unwrap(),
+            ..v
+        };
+        assert!(!lanes_share_bytes(&pair, &c));
+        assert!(!share_pairwise(&pair, &c));
     }
 
     #[test]

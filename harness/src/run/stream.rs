@@ -9,12 +9,13 @@
 //! number of threads or the chunk size.
 
 use super::report::{Mismatch, OpResult, VariantResult, MAX_LISTED_DIFFERENCES};
-use super::{diff, launch, legal, RunConfig};
+use super::{diff, launch_cases, legal, RunConfig};
 use crate::case::{CaseFile, DeviceOutcome};
 use crate::corpus::{self, VariantPlan};
 use crate::device::{Device, ModuleId};
 use crate::fidelity::Class;
-use ds_kernels::generator;
+use ds_kernels::launch::Launch;
+use ds_kernels::{abi, generator};
 use ds_reference::isa::DsOp;
 use ds_reference::wave::{Case, Outcome, WaveSize};
 use rayon::prelude::*;
@@ -124,14 +125,15 @@ struct Disagreement {
     note: Option<String>,
 }
 
-/// A chunk launched, waiting for its check.
+/// A chunk launched, waiting for its check (which reads its outcomes back from the launch's
+/// buffers, case by case on the pool).
 #[derive(Debug)]
 pub(super) struct Launched {
     /// Which op state it belongs to.
     pub state: usize,
     pub spec: ChunkSpec,
     pub cases: Vec<Case>,
-    pub outcomes: Result<Vec<Outcome>, super::LaunchError>,
+    pub launch: Result<Launch, super::LaunchError>,
 }
 
 /// A chunk checked, ready to fold.
@@ -140,6 +142,8 @@ pub(super) struct Checked {
     state: usize,
     spec: ChunkSpec,
     verdicts: Result<Vec<Verdict>, super::LaunchError>,
+    /// The chunk's launch, read: its buffers serve a later chunk.
+    spent: Option<Launch>,
 }
 
 impl Checked {
@@ -162,38 +166,46 @@ pub(super) fn generate(plan: &VariantPlan, spec: ChunkSpec) -> Vec<Case> {
         .collect()
 }
 
-/// Checks a launched chunk against the model, on the rayon pool.
+/// Reads a launched chunk's outcomes back and checks them against the model, case by case on the
+/// rayon pool.
 pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked {
-    let verdicts = l.outcomes.map(|outcomes| {
-        l.cases
-            .into_par_iter()
-            .zip(outcomes)
-            .map(|(case, dev)| verdict(cfg, plan, case, dev))
-            .collect()
+    let cases = l.cases;
+    let mut spent = None;
+    let verdicts = l.launch.and_then(|launch| {
+        let back = abi::Readback::new(&plan.variant, cases.len(), &launch)
+            .map_err(|e| (Class::DeviceError, e.to_string()))?;
+        let verdicts = cases
+            .par_iter()
+            .enumerate()
+            .map(|(c, case)| verdict(cfg, plan, case, back.outcome(c, case)))
+            .collect();
+        spent = Some(launch);
+        Ok(verdicts)
     });
     Checked {
         state: l.state,
         spec: l.spec,
         verdicts,
+        spent,
     }
 }
 
-fn verdict(cfg: &RunConfig, plan: &VariantPlan, case: Case, dev: Outcome) -> Verdict {
+fn verdict(cfg: &RunConfig, plan: &VariantPlan, case: &Case, dev: Outcome) -> Verdict {
     let v = &plan.variant;
     let inst = v.inst();
-    let expected = match super::expectation(cfg.expect, v, &case) {
+    let expected = match super::expectation(cfg.expect, v, case) {
         Ok(o) => o,
         Err(u) => return Verdict::Skipped(u.why),
     };
     let diffs = diff::diff(inst.info(), case.wave.exec, &expected, &dev);
-    let shared = legal::lanes_share_bytes(v, &case);
+    let shared = legal::lanes_share_bytes(v, case);
     if diffs.is_empty() {
         return Verdict::Agree {
             shared,
             choice: None,
         };
     }
-    let note = match (cfg.judge)(v, &case, &expected, &dev) {
+    let note = match (cfg.judge)(v, case, &expected, &dev) {
         legal::Legality::Legal(choice) => {
             return Verdict::Agree {
                 shared,
@@ -204,7 +216,7 @@ fn verdict(cfg: &RunConfig, plan: &VariantPlan, case: Case, dev: Outcome) -> Ver
         legal::Legality::Undecided(why) => Some(format!("legal-outcome search undecided: {why}")),
     };
     Verdict::Disagree(Box::new(Disagreement {
-        case,
+        case: case.clone(),
         expected,
         device: dev,
         diffs,
@@ -323,10 +335,12 @@ pub(super) fn fold(
     disagree
 }
 
-/// The pipeline: at most one chunk launched and not yet checked.
+/// The pipeline: at most one chunk launched and not yet checked, and the buffers of a spent
+/// launch for the next.
 #[derive(Debug, Default)]
 pub(super) struct Pipeline {
     pending: Option<Launched>,
+    spare: Option<Launch>,
 }
 
 impl Pipeline {
@@ -346,19 +360,22 @@ impl Pipeline {
         let previous = self.pending.take();
         let mut checked = None;
         let variant = states[state].plans[spec.variant].variant;
-        let outcomes = rayon::in_place_scope(|s| {
+        let launch = rayon::in_place_scope(|s| {
             if let Some(p) = previous {
                 let plan = &states[p.state].plans[p.spec.variant];
                 let slot = &mut checked;
                 s.spawn(move |_| *slot = Some(check(cfg, plan, p)));
             }
-            launch(device, module, &variant, &cases)
+            launch_cases(device, module, &variant, &cases, self.spare.take())
         });
+        if let Some(c) = &mut checked {
+            self.spare = c.spent.take();
+        }
         self.pending = Some(Launched {
             state,
             spec,
             cases,
-            outcomes,
+            launch,
         });
         checked
     }

@@ -116,6 +116,25 @@ pub fn execute_in_place(
                 MinNum, MaxNum, CondSub, SubClamp
             )
         }
+        // The other hot path: single-address dword loads and stores (what `step` does through
+        // `load_one` / `store_one` for a 4-byte element, one loop for all lanes).
+        Family::Load(_) if plan.elem_bytes == 4 && !plan.info.two_addresses() => {
+            let mut exec = wave.exec;
+            while exec != 0 {
+                let i = exec.trailing_zeros() as usize;
+                exec &= exec - 1;
+                vdst[i][0] = mem::read_u32(mem, wave.lanes[i].addr.wrapping_add(offset.into()));
+            }
+        }
+        Family::Store(_) if plan.elem_bytes == 4 && !plan.info.two_addresses() => {
+            let mut exec = wave.exec;
+            while exec != 0 {
+                let i = exec.trailing_zeros() as usize;
+                exec &= exec - 1;
+                let lane = &wave.lanes[i];
+                mem::write_u32(mem, lane.addr.wrapping_add(offset.into()), lane.data0[0]);
+            }
+        }
         _ => {
             let mut exec = wave.exec;
             while exec != 0 {

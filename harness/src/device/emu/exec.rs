@@ -15,6 +15,7 @@ use ds_kernels::inst::{
 use ds_reference::isa::{DsInst, Family, Field};
 use ds_reference::model;
 use ds_reference::wave::{Lds, Wave, WaveSize};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Lanes a VGPR holds: the widest wave's.
 const WIDTH: usize = WaveSize::Wave64.lanes();
@@ -34,12 +35,79 @@ pub struct WaveState {
     size: WaveSize,
     /// Lanes of `size`.
     lanes: usize,
-    v: Vec<[u32; WIDTH]>,
+    v: Vgprs,
     lds: Lds,
     /// Scratch for DS operands, reused across instructions.
     ds_wave: Box<Wave>,
     ds_vdst: Vec<[u32; 4]>,
     ds_addr: Vec<u32>,
+}
+
+/// The VGPRs, each a row of lanes, remembering which rows were written since the last reset (a
+/// kernel may allocate all 256 and touch a few; a reset zeroes the few).
+#[derive(Debug)]
+struct Vgprs {
+    rows: Vec<[u32; WIDTH]>,
+    /// Bit n: row n may be non-zero.
+    dirty: [u64; 4],
+}
+
+impl Vgprs {
+    fn new(count: usize) -> Vgprs {
+        Vgprs {
+            rows: vec![[0; WIDTH]; count],
+            dirty: [0; 4],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn get(&self, n: usize) -> Option<&[u32; WIDTH]> {
+        self.rows.get(n)
+    }
+
+    fn get_mut(&mut self, n: usize) -> Option<&mut [u32; WIDTH]> {
+        let row = self.rows.get_mut(n)?;
+        self.dirty[n / 64] |= 1 << (n % 64);
+        Some(row)
+    }
+
+    /// Rows `first..first + n` (which must exist) to write.
+    fn rows_mut(&mut self, first: usize, n: usize) -> &mut [[u32; WIDTH]] {
+        for r in first..first + n {
+            self.dirty[r / 64] |= 1 << (r % 64);
+        }
+        &mut self.rows[first..first + n]
+    }
+
+    /// Zeroes every row written since the last reset.
+    fn reset(&mut self) {
+        for (k, bits) in self.dirty.iter_mut().enumerate() {
+            while *bits != 0 {
+                let n = 64 * k + bits.trailing_zeros() as usize;
+                *bits &= *bits - 1;
+                self.rows[n] = [0; WIDTH];
+            }
+        }
+    }
+}
+
+impl std::ops::Index<usize> for Vgprs {
+    type Output = [u32; WIDTH];
+
+    fn index(&self, n: usize) -> &[u32; WIDTH] {
+        &self.rows[n]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Vgprs {
+    fn index_mut(&mut self, n: usize) -> &mut [u32; WIDTH] {
+        let count = self.rows.len();
+        self.get_mut(n)
+            .unwrap_or_else(|| panic!("v{n} is past the {count} VGPRs"))
+    }
 }
 
 /// Sign-extends a 16-bit immediate.
@@ -58,7 +126,7 @@ impl WaveState {
             scc: false,
             size,
             lanes: size.lanes(),
-            v: vec![[0; WIDTH]; vgprs as usize],
+            v: Vgprs::new(vgprs as usize),
             lds: Lds::zeroed(lds_size),
             ds_wave: Box::new(Wave::new(size)),
             ds_vdst: vec![[0; 4]; size.lanes()],
@@ -73,9 +141,7 @@ impl WaveState {
         self.m0 = 0;
         self.exec = 0;
         self.scc = false;
-        for r in &mut self.v {
-            *r = [0; WIDTH];
-        }
+        self.v.reset();
         self.lds.bytes_mut().fill(0);
     }
 
@@ -164,9 +230,18 @@ impl WaveState {
     }
 
     /// Writes `f(lane)` into `v[vdst]` for every active lane.
+    #[inline(always)]
     fn vwrite(&mut self, vdst: u8, f: impl Fn(usize) -> u32) -> Result<(), String> {
         let (exec, lanes) = (self.live_exec(), self.lanes);
+        let full = exec == self.size.full_exec();
         let dst = self.vreg_mut(vdst)?;
+        if full {
+            // Every lane (the usual case): one straight loop.
+            for (lane, d) in dst[..lanes].iter_mut().enumerate() {
+                *d = f(lane);
+            }
+            return Ok(());
+        }
         for (lane, d) in dst.iter_mut().enumerate().take(lanes) {
             if exec >> lane & 1 == 1 {
                 *d = f(lane);
@@ -202,7 +277,7 @@ impl WaveState {
             }
         }
         // v0: workitem id x in [9:0] (y in [19:10], z in [29:20] are 0 for a 1-D workgroup).
-        if let Some(v0) = self.v.first_mut() {
+        if let Some(v0) = self.v.get_mut(0) {
             *v0 = std::array::from_fn(|lane| lane as u32);
         }
         self.exec = self.size.full_exec();
@@ -482,6 +557,7 @@ impl WaveState {
         Ok(Flow::Next)
     }
 
+    #[inline(never)]
     fn global(
         &mut self,
         op: GlobalOp,
@@ -506,12 +582,61 @@ impl WaveState {
                 self.v.len()
             ));
         }
-        let mut hint = usize::MAX;
         let v = vdata as usize;
-        for lane in (0..self.lanes).filter(|l| exec >> l & 1 == 1) {
-            let addr = base
-                .wrapping_add(lo[lane] as u64 | (hi[lane] as u64) << 32)
+        let lanes = self.lanes;
+        let mut addrs = [0u64; WIDTH];
+        for (a, (&lo, &hi)) in addrs[..lanes].iter_mut().zip(lo.iter().zip(&hi)) {
+            *a = base
+                .wrapping_add(lo as u64 | (hi as u64) << 32)
                 .wrapping_add(offset as i64 as u64);
+        }
+        // The usual case first: every active lane's access lies in the region of the first
+        // active lane's, so the region is found once and each lane is a bounds check (all
+        // lanes checked before any is accessed, so a fault takes the general path below).
+        let n64 = 4 * n as u64;
+        let fast = (exec != 0)
+            .then(|| mem.region_at(addrs[exec.trailing_zeros() as usize]))
+            .flatten()
+            .filter(|&(rbase, words)| {
+                let limit = 4 * words.len() as u64;
+                if limit < n64 {
+                    return false;
+                }
+                let fits = |a: u64| {
+                    let off = a.wrapping_sub(rbase);
+                    off.is_multiple_of(4) && off <= limit - n64
+                };
+                if exec == self.size.full_exec() {
+                    addrs[..lanes].iter().all(|&a| fits(a))
+                } else {
+                    (addrs[..lanes].iter().enumerate()).all(|(l, &a)| exec >> l & 1 == 0 || fits(a))
+                }
+            });
+        if let Some((rbase, words)) = fast {
+            // Lane after lane, as the general path below.
+            let rows = self.v.rows_mut(v, n);
+            let mut e = exec;
+            while e != 0 {
+                let lane = e.trailing_zeros() as usize;
+                e &= e - 1;
+                let at = (addrs[lane].wrapping_sub(rbase) / 4) as usize;
+                let cells = &words[at..at + n];
+                if op.is_store() {
+                    for (row, w) in rows.iter().zip(cells) {
+                        w.store(row[lane], Relaxed);
+                    }
+                } else {
+                    for (row, w) in rows.iter_mut().zip(cells) {
+                        row[lane] = w.load(Relaxed);
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let addr_of = |lane: usize| addrs[lane];
+        let mut hint = usize::MAX;
+        for lane in (0..self.lanes).filter(|l| exec >> l & 1 == 1) {
+            let addr = addr_of(lane);
             let mut words = [0u32; 4];
             if op.is_store() {
                 for (k, w) in words[..n].iter_mut().enumerate() {
@@ -532,6 +657,7 @@ impl WaveState {
 
     /// A DS instruction through the reference model: gather the operand registers into a
     /// [`Wave`], execute, write back vdst (and addr for the ops that update it).
+    #[inline(never)]
     fn ds(&mut self, inst: &DsInst, prog: &Program, quirks: &Quirks) -> Result<(), String> {
         let info = inst.info();
         let ops = info.operands;
@@ -553,22 +679,35 @@ impl WaveState {
         wave.exec = exec;
         wave.m0 = self.m0;
         let (vdst, addr) = (&mut self.ds_vdst, &mut self.ds_addr);
-        for lane in 0..n {
-            let l = &mut wave.lanes[lane];
-            if ops.addr > 0 {
-                l.addr = self.v[inst.addr as usize][lane];
+        // Register by register (each a row of lanes); words an operand does not have keep
+        // whatever they held.
+        if ops.addr > 0 {
+            let r = &self.v[inst.addr as usize];
+            for (l, &a) in wave.lanes.iter_mut().zip(r) {
+                l.addr = a;
             }
-            for w in 0..ops.data0 as usize {
-                l.data0[w] = self.v[inst.data0 as usize + w][lane];
+        }
+        for w in 0..ops.data0 as usize {
+            let r = &self.v[inst.data0 as usize + w];
+            for (l, &d) in wave.lanes.iter_mut().zip(r) {
+                l.data0[w] = d;
             }
-            for w in 0..ops.data1 as usize {
-                l.data1[w] = self.v[inst.data1 as usize + w][lane];
+        }
+        for w in 0..ops.data1 as usize {
+            let r = &self.v[inst.data1 as usize + w];
+            for (l, &d) in wave.lanes.iter_mut().zip(r) {
+                l.data1[w] = d;
             }
-            for w in 0..ops.vdst as usize {
-                vdst[lane][w] = self.v[inst.vdst as usize + w][lane];
+        }
+        for w in 0..ops.vdst as usize {
+            let r = &self.v[inst.vdst as usize + w];
+            for (d, &x) in vdst.iter_mut().zip(r) {
+                d[w] = x;
             }
-            l.vdst = vdst[lane];
-            addr[lane] = l.addr;
+        }
+        for ((l, d), a) in wave.lanes.iter_mut().zip(vdst.iter()).zip(addr.iter_mut()) {
+            l.vdst = *d;
+            *a = l.addr;
         }
         let mode = prog.desc.mode;
         if quirks.bpermute_lower_half && info.family == Family::Bpermute {
@@ -603,9 +742,10 @@ impl WaveState {
         {
             vdst[f.lane][f.word] ^= f.xor;
         }
-        for (lane, words) in vdst.iter().enumerate() {
-            for (w, &value) in words[..ops.vdst as usize].iter().enumerate() {
-                self.v[inst.vdst as usize + w][lane] = value;
+        for w in 0..ops.vdst as usize {
+            let r = &mut self.v[inst.vdst as usize + w];
+            for (x, d) in r.iter_mut().zip(vdst.iter()) {
+                *x = d[w];
             }
         }
         if info.writes_addr() {

@@ -282,8 +282,8 @@ fn check_workgroup(prog: &Program, launch: &Launch) -> Result<(), DeviceError> {
     Ok(())
 }
 
-/// Runs every workgroup of `launch` (on the rayon pool unless `threads` is 1), then copies the
-/// output buffers back.
+/// Runs every workgroup of `launch` (on the rayon pool unless `threads` is 1), on the launch's
+/// buffers in place (see [`Launch`]: an input buffer keeps what the kernel stored into it).
 fn run_launch(
     prog: &Program,
     launch: &mut Launch,
@@ -294,16 +294,13 @@ fn run_launch(
     let kernarg: Vec<u8> = (0..launch.buffers.len())
         .flat_map(|i| (BUFFER_BASE + i as u64 * BUFFER_STRIDE).to_le_bytes())
         .collect();
+    let (kernel, groups) = (&launch.kernel, launch.workgroups);
     let mut regions = vec![Region::new("kernarg", KERNARG_BASE, &kernarg)];
-    for (i, b) in launch.buffers.iter().enumerate() {
-        regions.push(Region::new(
-            b.name,
-            BUFFER_BASE + i as u64 * BUFFER_STRIDE,
-            &b.bytes,
-        ));
+    for (i, b) in launch.buffers.iter_mut().enumerate() {
+        let base = BUFFER_BASE + i as u64 * BUFFER_STRIDE;
+        regions.push(Region::over(b.name, base, &mut b.bytes));
     }
     let mem = Memory { regions };
-    let groups = launch.workgroups;
     let run_range = |wave: &mut exec::WaveState, mut range: std::ops::Range<u32>| {
         range.try_for_each(|wg| wave.run(prog, wg, KERNARG_BASE, &mem, step_limit, quirks))
     };
@@ -325,10 +322,17 @@ fn run_launch(
             .into_iter()
             .collect::<Result<(), String>>()
     };
-    result.map_err(|e| DeviceError::Launch(format!("kernel `{}`: {e}", launch.kernel)))?;
-    for (b, r) in launch.buffers.iter_mut().zip(&mem.regions[1..]) {
-        if b.copy_back {
-            b.bytes = r.bytes();
+    // Buffers that could not be worked on in place (not whole aligned dwords) are copied back
+    // when they are outputs.
+    let copies: Vec<(usize, Vec<u8>)> = (mem.regions[1..].iter().enumerate())
+        .filter(|(_, r)| !r.in_place())
+        .map(|(i, r)| (i, r.bytes()))
+        .collect();
+    drop(mem);
+    result.map_err(|e| DeviceError::Launch(format!("kernel `{kernel}`: {e}")))?;
+    for (i, bytes) in copies {
+        if launch.buffers[i].copy_back {
+            launch.buffers[i].bytes = bytes;
         }
     }
     Ok(())

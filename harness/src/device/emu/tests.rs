@@ -119,10 +119,13 @@ fn words(bytes: &[u8]) -> Vec<u32> {
 #[test]
 fn a_kernel_runs_every_workgroup_on_every_thread_count() {
     let prog = program(&neighbour_kernel(), 128);
-    for threads in [1, 2, 3] {
-        let mut l = launch(20, 20 * 128);
+    // A buffer of whole dwords is worked on in place; one with a ragged end on a copy.
+    for (threads, extra) in [(1, 0), (2, 0), (3, 0), (1, 3), (2, 1)] {
+        let mut l = launch(20, 20 * 128 + extra);
         run_launch(&prog, &mut l, 1000, threads, &Quirks::default()).unwrap();
-        let out = words(&l.buffers[0].bytes);
+        assert_eq!(l.buffers[0].bytes.len(), 20 * 128 + extra);
+        assert!(l.buffers[0].bytes[20 * 128..].iter().all(|&b| b == 0xaa));
+        let out = words(&l.buffers[0].bytes[..20 * 128]);
         for wg in 0..20u32 {
             for lane in 0..32u32 {
                 let want = if lane < 31 {
