@@ -24,26 +24,34 @@ pub enum Legality {
 /// share bytes: the model's order (or one with the same result).
 pub const ASCENDING: &str = "same-address lanes: ascending lane order";
 
-/// Whether two active lanes of `case` touch a common LDS byte in an op whose lane order can show
-/// in the result (atomics, stores, condxchg): the cases where the device's order is observable.
-pub fn lanes_share_bytes(variant: &Variant, case: &Case) -> bool {
-    let info = variant.op.info();
-    let eb = u64::from(info.elem.bytes());
-    if eb == 0
-        || !matches!(
+/// The LDS spans one lane's access covers, in an op whose lane order can show in the result
+/// (atomics, stores, condxchg): `bytes` long, starting where `starts` says for a lane's address.
+struct Spans<'a> {
+    variant: &'a Variant,
+    bytes: u64,
+}
+
+impl<'a> Spans<'a> {
+    /// `None` for an op whose lane order cannot show.
+    fn of(variant: &'a Variant) -> Option<Self> {
+        let info = variant.op.info();
+        let bytes = u64::from(info.elem.bytes());
+        let observable = matches!(
             info.family,
             Family::Rmw(_) | Family::Store(_) | Family::CondXchg32
-        )
-    {
-        return false;
+        );
+        (bytes != 0 && observable).then_some(Spans { variant, bytes })
     }
-    let scale = info.offset_scale();
-    let single = u32::from(variant.offset0) | u32::from(variant.offset1) << 8;
-    let spans = |addr: u32| -> [u64; 2] {
+
+    /// The start of each of the lane's (at most two) spans.
+    fn starts(&self, addr: u32) -> [u64; 2] {
+        let (v, info) = (self.variant, self.variant.op.info());
+        let single = u32::from(v.offset0) | u32::from(v.offset1) << 8;
         if info.two_addresses() {
+            let scale = info.offset_scale();
             [
-                u64::from(addr.wrapping_add(u32::from(variant.offset0) * scale)),
-                u64::from(addr.wrapping_add(u32::from(variant.offset1) * scale)),
+                u64::from(addr.wrapping_add(u32::from(v.offset0) * scale)),
+                u64::from(addr.wrapping_add(u32::from(v.offset1) * scale)),
             ]
         } else if info.family == Family::CondXchg32 {
             let a = u64::from(addr.wrapping_add(single) & 0xfff8);
@@ -52,14 +60,23 @@ pub fn lanes_share_bytes(variant: &Variant, case: &Case) -> bool {
             let a = u64::from(addr.wrapping_add(single));
             [a, a]
         }
+    }
+}
+
+/// Whether two active lanes of `case` touch a common LDS byte in an op whose lane order can show
+/// in the result (atomics, stores, condxchg): the cases where the device's order is observable.
+pub fn lanes_share_bytes(variant: &Variant, case: &Case) -> bool {
+    let Some(spans) = Spans::of(variant) else {
+        return false;
     };
+    let eb = spans.bytes;
     // Every span is `eb` bytes, so two overlap when their starts are less than `eb` apart. Sorted
     // by start, if spans of two lanes overlap then two neighbours of different lanes between them
     // do (the gaps along the way add up to less than `eb`, and the lane changes somewhere).
     let mut starts = [(0u64, 0usize); 2 * WaveSize::Wave64.lanes()];
     let mut n = 0;
     for i in case.wave.active_lanes() {
-        for a in spans(case.wave.lanes[i].addr) {
+        for a in spans.starts(case.wave.lanes[i].addr) {
             starts[n] = (a, i);
             n += 1;
         }
@@ -161,36 +178,14 @@ mod tests {
 
     /// The definition: some two active lanes have spans that overlap.
     fn share_pairwise(variant: &Variant, case: &Case) -> bool {
-        let info = variant.op.info();
-        let eb = u64::from(info.elem.bytes());
-        if eb == 0
-            || !matches!(
-                info.family,
-                Family::Rmw(_) | Family::Store(_) | Family::CondXchg32
-            )
-        {
+        let Some(spans) = Spans::of(variant) else {
             return false;
-        }
-        let scale = info.offset_scale();
-        let single = u32::from(variant.offset0) | u32::from(variant.offset1) << 8;
-        let spans = |addr: u32| -> [u64; 2] {
-            if info.two_addresses() {
-                [
-                    u64::from(addr.wrapping_add(u32::from(variant.offset0) * scale)),
-                    u64::from(addr.wrapping_add(u32::from(variant.offset1) * scale)),
-                ]
-            } else if info.family == Family::CondXchg32 {
-                let a = u64::from(addr.wrapping_add(single) & 0xfff8);
-                [a, a]
-            } else {
-                let a = u64::from(addr.wrapping_add(single));
-                [a, a]
-            }
         };
+        let eb = spans.bytes;
         let active: Vec<[u64; 2]> = case
             .wave
             .active_lanes()
-            .map(|i| spans(case.wave.lanes[i].addr))
+            .map(|i| spans.starts(case.wave.lanes[i].addr))
             .collect();
         let overlap = |a: u64, b: u64| a < b + eb && b < a + eb;
         active.iter().enumerate().any(|(k, x)| {
