@@ -302,13 +302,16 @@ pub fn parse(text: &str, path: &Path) -> Result<Recording, RecordError> {
         Some(e) => e.variant.op,
         None => return Err(corrupt(last + 1, "the recording holds no cases".into())),
     };
-    if let Some(e) = entries.iter().find(|e| e.variant.op != op) {
-        let at = lines
+    // The line number of a case's first line, for the message.
+    let line_of = |name: &str| {
+        lines
             .iter()
-            .position(|l| l.trim() == format!("case {}", e.name))
-            .map_or(1, |n| n + 2);
+            .position(|l| l.trim() == format!("case {name}"))
+            .map_or(1, |n| n + 2)
+    };
+    if let Some(e) = entries.iter().find(|e| e.variant.op != op) {
         return Err(corrupt(
-            at,
+            line_of(&e.name),
             format!(
                 "case {} is of {}, the file records {op}",
                 e.name, e.variant.op
@@ -323,12 +326,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Recording, RecordError> {
         corrupt(at, format!("provenance wave: {e}"))
     })?;
     if let Some(e) = entries.iter().find(|e| e.variant.wave != wave) {
-        let at = lines
-            .iter()
-            .position(|l| l.trim() == format!("case {}", e.name))
-            .map_or(1, |n| n + 2);
         return Err(corrupt(
-            at,
+            line_of(&e.name),
             format!(
                 "case {} ran in {}, the provenance says the recording is {wave}",
                 e.name, e.variant.wave
