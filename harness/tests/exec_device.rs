@@ -54,9 +54,9 @@ fn python() -> bool {
     )
 }
 
-/// Runs `ds-harness run ARGS --json F --out D` and returns the output and the JSON results.
-/// `ds-harness run ARGS --json ... --out ...`; in wave32 unless ARGS name a wave size (these tests
-/// are about the protocol: a wave64 run through it would double their time; one test runs it).
+/// Runs `ds-harness run ARGS --json F --out D` and returns the output and the JSON results; in
+/// wave32 unless ARGS name a wave size (these tests are about the protocol: a wave64 run through
+/// it would double their time; one test runs it).
 fn run(name: &str, args: &[&str]) -> (std::process::Output, Value) {
     let dir = temp_dir(name);
     let json = dir.join("r.json");
