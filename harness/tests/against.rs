@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{ds_harness_no_env as ds, stderr, stdout, temp_dir};
+use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_harness::device::emu::EmuDevice;
 use ds_harness::record;
 use ds_reference::isa::DsOp;
@@ -14,10 +14,6 @@ use std::path::{Path, PathBuf};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/hardware/emulated-gfx1100")
-}
-
-fn code(out: &std::process::Output) -> i32 {
-    out.status.code().expect("exited")
 }
 
 fn against(dir: &Path, name: &str, extra: &[&str]) -> (std::process::Output, Value) {

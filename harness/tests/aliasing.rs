@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{ds_harness_no_env as ds, stderr, stdout, temp_dir};
+use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus::{self, DEFAULT_SEED};
 use ds_harness::device::emu::EmuDevice;
@@ -23,10 +23,6 @@ use std::collections::BTreeMap;
 
 fn op(name: &str) -> DsOp {
     DsOp::from_name(name).unwrap()
-}
-
-fn code(out: &std::process::Output) -> i32 {
-    out.status.code().expect("exited")
 }
 
 #[test]

@@ -6,17 +6,13 @@
 
 mod common;
 
-use common::{ds_harness, ds_harness_no_env as ds, stderr, stdout, temp_dir, tool};
+use common::{code, ds_harness, ds_harness_no_env as ds, stderr, stdout, temp_dir, tool};
 use ds_harness::fidelity::Class;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 const BIN: &str = env!("CARGO_BIN_EXE_ds-harness");
-
-fn code(out: &std::process::Output) -> i32 {
-    out.status.code().expect("exited")
-}
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

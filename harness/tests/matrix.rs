@@ -5,13 +5,9 @@
 mod common;
 
 use common::svg::check_svg;
-use common::{ds_harness_no_env as ds, stderr, stdout, temp_dir};
+use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_harness::fidelity::Class;
 use serde_json::{json, Value};
-
-fn code(out: &std::process::Output) -> i32 {
-    out.status.code().expect("exited")
-}
 
 fn results(device: &str, ops: &[(&str, Value)]) -> Value {
     json!({

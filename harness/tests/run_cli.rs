@@ -3,15 +3,11 @@
 
 mod common;
 
-use common::{ds_harness_no_env as ds, stderr, stdout, temp_dir};
+use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus;
 use ds_reference::isa::{runnable_ops, DsOp};
 use serde_json::Value;
-
-fn code(out: &std::process::Output) -> i32 {
-    out.status.code().expect("exited")
-}
 
 #[test]
 fn run_without_a_gpu_runs_every_runnable_op_on_emu_and_all_agree() {

@@ -5,14 +5,10 @@
 
 mod common;
 
-use common::{ds_harness_env as ds_env, ds_harness_no_env as ds, stderr, stdout, temp_dir};
+use common::{code, ds_harness_env as ds_env, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use std::fs;
 use std::os::unix::fs::{symlink, FileTypeExt, MetadataExt};
 use std::path::Path;
-
-fn code(out: &std::process::Output) -> i32 {
-    out.status.code().expect("exited, not killed")
-}
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{ds_harness_no_env as ds, stderr, stdout, temp_dir};
+use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus;
 use ds_kernels::code_object;
@@ -13,10 +13,6 @@ use ds_reference::isa::{runnable_ops_in, DsOp, Generation};
 use ds_reference::target::{Generation as Gen, DEFAULT, TARGETS};
 use ds_reference::wave::WaveSize;
 use serde_json::Value;
-
-fn code(out: &std::process::Output) -> i32 {
-    out.status.code().expect("exited")
-}
 
 #[test]
 fn run_wave_64_runs_every_runnable_op_in_wave64_on_emu_and_all_agree() {

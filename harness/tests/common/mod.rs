@@ -80,6 +80,11 @@ pub fn ds_harness(args: &[&str], stdin: &str) -> Output {
     run(env!("CARGO_BIN_EXE_ds-harness"), args, stdin)
 }
 
+/// The exit code of a process that exited (a test fails when it was killed by a signal).
+pub fn code(out: &Output) -> i32 {
+    out.status.code().expect("exited, not killed")
+}
+
 /// stdout as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("utf-8 stdout")
