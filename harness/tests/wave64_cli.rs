@@ -90,7 +90,9 @@ fn a_wave_the_target_does_not_build_is_refused_with_exit_2() {
     ]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("kernels for") && stderr(&out).contains("are built in wave32"),
+        stderr(&out).contains("kernels for")
+            && stderr(&out).contains("are built in wave32")
+            && stderr(&out).contains("ASSUMPTIONS.md W1"),
         "{}",
         stderr(&out)
     );

@@ -62,11 +62,13 @@ fn template_written_for(gen: Generation) -> bool {
     }
 }
 
-/// The wave sizes kernels are built in for `target`: those the target table lists for it that the
-/// template is written for in its generation. gfx11: wave32 and wave64. gfx12: wave32 only for now
-/// (the gfx12 template's wave64 form is not checked against LLVM, and whether gfx12's
-/// `ds_bpermute_b32` reads the whole wave64 rather than its half, as Mesa ACO's "GFX12+: bpermute
-/// works normally" suggests, is a model question not settled yet).
+/// The wave sizes kernels are built in and run for `target`: those the target table lists for it
+/// that its generation runs. gfx11: wave32 and wave64. gfx12: wave32 only for now. The gfx12
+/// template builds wave64 kernels ([`generator::generate_for`]; `tests/oracle.rs` checks them
+/// against `llvm-mc-19 -mattr=+wavefrontsize64`), but the model takes gfx11's within-half rule for
+/// `ds_bpermute_b32` in wave64 (ASSUMPTIONS.md W1) and cannot tell a gfx12 case from a gfx11 one,
+/// while Mesa ACO (`emit_bpermute`: "GFX12+: bpermute works normally") implies the whole wave on
+/// gfx12; so a gfx12 wave64 run is refused until the model's rule follows the generation.
 pub fn wave_sizes(target: &Target) -> Vec<WaveSize> {
     WaveSize::ALL
         .into_iter()
@@ -75,7 +77,7 @@ pub fn wave_sizes(target: &Target) -> Vec<WaveSize> {
         .collect()
 }
 
-/// Whether kernels of `wave` can be built for `target`; the error names the sizes that can.
+/// Whether kernels of `wave` are built and run for `target`; the error names the sizes that are.
 pub fn check_wave(target: &Target, wave: WaveSize) -> Result<(), String> {
     let sizes = wave_sizes(target);
     if sizes.contains(&wave) {
@@ -85,7 +87,13 @@ pub fn check_wave(target: &Target, wave: WaveSize) -> Result<(), String> {
     Err(format!(
         "{target} {}: kernels for {target} are built in {}",
         if listed {
-            format!("lists {wave} in the target table, but the {} kernel template is not built in {wave} yet", target.generation)
+            format!(
+                "lists {wave} in the target table, but {} {wave} is not run yet (the model's \
+                 {} rule in {wave} is the within-half one of {}, ASSUMPTIONS.md W1)",
+                target.generation,
+                ds_reference::isa::DsOp::BpermuteB32.name(),
+                Generation::Gfx11
+            )
         } else {
             format!("does not run {wave}")
         },

@@ -225,37 +225,35 @@ fn matches_for(mc: &std::path::PathBuf, lld: &std::path::PathBuf, t: &Target) {
     }
 }
 
-/// The wave64 kernels: every runnable gfx11 op with the tool tests' variant, and the variants that
-/// move the descriptor's FP mode and LDS size bits (LDS sizes of 4, 132 and 65536 also take the
-/// 256-byte copy rounds' partial tail under exec_lo/exec_hi).
-fn wave64_kernels() -> Vec<Kernel> {
-    let mut ks: Vec<Kernel> = ds_kernels::isa::runnable_ops()
-        .filter(|op| {
-            op.info()
-                .in_generation(ds_reference::isa::Generation::Gfx11)
-        })
-        .map(|op| wave64(&common::variant(op)))
+/// The wave64 kernels of `t`'s generation: every runnable op LLVM 19 knows with the tool tests'
+/// variant, and the variants that move the descriptor's FP mode and LDS size bits (LDS sizes of 4,
+/// 132 and 65536 also take the 256-byte copy rounds' partial tail under exec_lo/exec_hi).
+fn wave64_kernels(t: &Target) -> Vec<Kernel> {
+    let mut ks: Vec<Kernel> = ds_reference::isa::runnable_ops_in(t.generation)
+        .map(|op| wave64(t, &common::variant(op)))
+        .filter(|k| !common::beyond_llvm19(k))
         .collect();
     ks.extend(
-        kernels(ds_reference::target::DEFAULT)
+        kernels(t)
             .into_iter()
             .rev()
             .take(3)
-            .map(|k| wave64(&k.variant)),
+            .map(|k| wave64(t, &k.variant)),
     );
     ks
 }
 
-/// The gfx11 kernel of `v` in wave64.
-fn wave64(v: &Variant) -> Kernel {
+/// The kernel of `v` for `t` in wave64.
+fn wave64(t: &Target, v: &Variant) -> Kernel {
     let v = Variant {
         wave: WaveSize::Wave64,
         ..*v
     };
-    generate_for(ds_reference::target::DEFAULT, &v).unwrap()
+    generate_for(t, &v).unwrap()
 }
 
-/// Every gfx11 target the kernels are built for (all of them list wave64 in the target table).
+/// Every target the kernels are built for, gfx11 and gfx12 (all of them list wave64 in the target
+/// table): `llvm-mc-19 -mcpu=<target> -mattr=+wavefrontsize64` assembles our listing to our bytes.
 #[test]
 fn wave64_kernels_match_llvm_mc_wavefrontsize64_plus_ld_lld_and_llvm_objdump() {
     let (Some(mc), Some(lld), Some(readelf), Some(objdump)) = (
@@ -266,14 +264,14 @@ fn wave64_kernels_match_llvm_mc_wavefrontsize64_plus_ld_lld_and_llvm_objdump() {
     ) else {
         return;
     };
-    let ks = wave64_kernels();
-    let mut targets = 0;
-    for t in kernel_targets().filter(|t| t.generation == ds_reference::isa::Generation::Gfx11) {
+    let mut generations = BTreeSet::new();
+    for t in kernel_targets() {
         assert!(t.wave_sizes.contains(&64), "{t} runs wave64");
-        wave64_for(t, &ks, [&mc, &lld, &readelf, &objdump]);
-        targets += 1;
+        wave64_for(t, &wave64_kernels(t), [&mc, &lld, &readelf, &objdump]);
+        generations.insert(t.generation);
     }
-    assert!(targets >= 1);
+    assert!(generations.contains(&ds_reference::isa::Generation::Gfx11));
+    assert!(generations.contains(&ds_reference::isa::Generation::Gfx12));
 }
 
 fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::path::PathBuf; 4]) {
