@@ -40,9 +40,9 @@ fn ds(op: &str) -> DsInst {
     DsInst::new(DsOp::from_name(op).unwrap())
 }
 
-/// out[wg * 32 + lane] = LDS[lane * 4 + 4] after every lane stored wg * 128 + lane * 4 at
-/// LDS[lane * 4]: lane 31 reads past the 128-byte allocation.
-fn neighbour_kernel() -> Vec<Inst> {
+/// The kernels' first three instructions: the kernarg pointer's first 8 bytes into s[4:5], wait,
+/// v1 = lane * 4 (v0 = lane).
+fn prologue() -> Vec<Inst> {
     vec![
         Inst::Smem {
             op: SmemOp::LoadB64,
@@ -58,6 +58,14 @@ fn neighbour_kernel() -> Vec<Inst> {
             src0: Operand::Int(2),
             vsrc1: 0,
         },
+    ]
+}
+
+/// out[wg * 32 + lane] = LDS[lane * 4 + 4] after every lane stored wg * 128 + lane * 4 at
+/// LDS[lane * 4]: lane 31 reads past the 128-byte allocation.
+fn neighbour_kernel() -> Vec<Inst> {
+    let mut k = prologue();
+    k.extend([
         Inst::Sop2 {
             op: Sop2Op::LshlB32,
             sdst: Operand::Sgpr(6),
@@ -93,7 +101,8 @@ fn neighbour_kernel() -> Vec<Inst> {
             op: SoppOp::Endpgm,
             simm16: 0,
         },
-    ]
+    ]);
+    k
 }
 
 fn launch(workgroups: u32, out_bytes: usize) -> Launch {
@@ -317,28 +326,13 @@ fn sop1(op: ds_kernels::inst::Sop1Op, sdst: Operand, src0: Operand) -> Inst {
 /// `out[lane * 4] = v2` for every active lane, after `body` (kernarg pointer in s[4:5], v1 =
 /// lane * 4, v0 = lane).
 fn store_kernel(body: Vec<Inst>) -> Vec<Inst> {
-    let mut k = vec![
-        Inst::Smem {
-            op: SmemOp::LoadB64,
-            sdata: 4,
-            sbase: 0,
-            offset: 0,
-            soffset: None,
-        },
-        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
-        Inst::Vop2 {
-            op: Vop2Op::LshlrevB32,
-            vdst: 1,
-            src0: Operand::Int(2),
-            vsrc1: 0,
-        },
-        Inst::Vop2 {
-            op: Vop2Op::AddNcU32,
-            vdst: 2,
-            src0: Operand::Int(0),
-            vsrc1: 0,
-        },
-    ];
+    let mut k = prologue();
+    k.extend([Inst::Vop2 {
+        op: Vop2Op::AddNcU32,
+        vdst: 2,
+        src0: Operand::Int(0),
+        vsrc1: 0,
+    }]);
     k.extend(body);
     k.extend([
         Inst::Global {
