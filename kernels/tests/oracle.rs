@@ -143,35 +143,45 @@ fn our_code_object_matches_llvm_mc_plus_ld_lld_structurally() {
     }
 }
 
-/// Our code object for `t` against what llvm-mc-19 -mcpu=`t` and ld.lld-19 make of its assembly.
-fn matches_for(mc: &std::path::PathBuf, lld: &std::path::PathBuf, t: &Target) {
-    let ks = kernels(t);
-    let dir = common::temp_dir("oracle");
+/// Assembles `source` with `llvm-mc-19 -mcpu=<t>` (plus `attrs`) and links the object with
+/// `ld.lld-19 -shared`, in `dir`; returns the shared object's path and bytes.
+fn llvm_build(
+    [mc, lld]: [&std::path::PathBuf; 2],
+    dir: &std::path::Path,
+    t: &Target,
+    source: &str,
+    attrs: &[&str],
+) -> (std::path::PathBuf, Vec<u8>) {
     let (asm, obj, so) = (
         dir.join(format!("{t}.s")),
         dir.join(format!("{t}.o")),
         dir.join(format!("{t}.so")),
     );
-    std::fs::write(&asm, code_object::assembly(t, &ks)).unwrap();
+    std::fs::write(&asm, source).unwrap();
     let mcpu = format!("-mcpu={t}");
-    common::run(
-        mc,
-        &[
-            "-triple=amdgcn-amd-amdhsa",
-            &mcpu,
-            "-filetype=obj",
-            asm.to_str().unwrap(),
-            "-o",
-            obj.to_str().unwrap(),
-        ],
-        None,
-    );
+    let mut args = vec!["-triple=amdgcn-amd-amdhsa", mcpu.as_str()];
+    args.extend_from_slice(attrs);
+    args.extend_from_slice(&[
+        "-filetype=obj",
+        asm.to_str().unwrap(),
+        "-o",
+        obj.to_str().unwrap(),
+    ]);
+    common::run(mc, &args, None);
     common::run(
         lld,
         &["-shared", obj.to_str().unwrap(), "-o", so.to_str().unwrap()],
         None,
     );
-    let theirs_bytes = std::fs::read(&so).unwrap();
+    let bytes = std::fs::read(&so).unwrap();
+    (so, bytes)
+}
+
+/// Our code object for `t` against what llvm-mc-19 -mcpu=`t` and ld.lld-19 make of its assembly.
+fn matches_for(mc: &std::path::PathBuf, lld: &std::path::PathBuf, t: &Target) {
+    let ks = kernels(t);
+    let dir = common::temp_dir("oracle");
+    let (_, theirs_bytes) = llvm_build([mc, lld], &dir, t, &code_object::assembly(t, &ks), &[]);
     let ours_bytes = code_object::write(t, &ks);
 
     let (ours, theirs) = (shape(&ours_bytes), shape(&theirs_bytes));
@@ -276,34 +286,9 @@ fn wave64_kernels_match_llvm_mc_wavefrontsize64_plus_ld_lld_and_llvm_objdump() {
 
 fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::path::PathBuf; 4]) {
     let dir = common::temp_dir("oracle64");
-    let (asm, obj, so) = (
-        dir.join(format!("{t}.s")),
-        dir.join(format!("{t}.o")),
-        dir.join(format!("{t}.so")),
-    );
-    let mcpu = format!("-mcpu={t}");
     let source = code_object::assembly(t, ks);
     assert!(source.contains(".amdhsa_wavefront_size32 0"));
-    std::fs::write(&asm, source).unwrap();
-    common::run(
-        mc,
-        &[
-            "-triple=amdgcn-amd-amdhsa",
-            &mcpu,
-            "-mattr=+wavefrontsize64",
-            "-filetype=obj",
-            asm.to_str().unwrap(),
-            "-o",
-            obj.to_str().unwrap(),
-        ],
-        None,
-    );
-    common::run(
-        lld,
-        &["-shared", obj.to_str().unwrap(), "-o", so.to_str().unwrap()],
-        None,
-    );
-    let theirs_bytes = std::fs::read(&so).unwrap();
+    let (so, theirs_bytes) = llvm_build([mc, lld], &dir, t, &source, &["-mattr=+wavefrontsize64"]);
     let ours_bytes = code_object::write(t, ks);
     let ours: CodeObject = code_object::read(&ours_bytes).unwrap();
     let theirs: CodeObject = code_object::read(&theirs_bytes).unwrap();
