@@ -377,6 +377,27 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
     let w0 = dword(bytes, 0)?;
     let unknown = DecodeError::Unknown { word: w0 };
     let unmodelled = |what| DecodeError::Unmodelled { word: w0, what };
+    // A global access's SADDR code and its VDST and DATA fields (where each generation puts
+    // them) -> (saddr, vdata): a store's data register or a load's destination.
+    let global_regs = |op: GlobalOp, sa: u8, vdst: u8, data: u8| {
+        let saddr = match sa {
+            NULL_CODE => None,
+            s if s % 2 == 0 && s <= 104 => Some(s),
+            _ => return Err(unmodelled("an SADDR that is not an even SGPR pair or off")),
+        };
+        let vdata = if op.is_store() {
+            if vdst != 0 {
+                return Err(unmodelled("a non-zero VDST on a store"));
+            }
+            data
+        } else {
+            if data != 0 {
+                return Err(unmodelled("a non-zero DATA on a load"));
+            }
+            vdst
+        };
+        Ok((saddr, vdata))
+    };
     let gfx12 = gen == Generation::Gfx12;
     // Length of the base instruction in dwords; a literal follows it.
     let base = match w0 >> 26 {
@@ -490,23 +511,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
             return Err(unmodelled("a GLOBAL offset beyond 13 signed bits"));
         }
         let sa = (w0 & 0x7f) as u8;
-        let saddr = match sa {
-            NULL_CODE => None,
-            s if s % 2 == 0 && s <= 104 => Some(s),
-            _ => return Err(unmodelled("an SADDR that is not an even SGPR pair or off")),
-        };
-        let (vdst, data) = (w1 as u8, (w1 >> 23) as u8);
-        let vdata = if op.is_store() {
-            if vdst != 0 {
-                return Err(unmodelled("a non-zero VDST on a store"));
-            }
-            data
-        } else {
-            if data != 0 {
-                return Err(unmodelled("a non-zero DATA on a load"));
-            }
-            vdst
-        };
+        let (saddr, vdata) = global_regs(op, sa, w1 as u8, (w1 >> 23) as u8)?;
         Inst::Global {
             op,
             vdata,
@@ -579,23 +584,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
         let op = GlobalOp::from_opcode((w0 >> 18 & 0x7f) as u16).ok_or(unknown)?;
         let offset = ((w0 & 0x1fff) << 19) as i32 >> 19;
         let sa = (w1 >> 16 & 0x7f) as u8;
-        let saddr = match sa {
-            NULL_CODE => None,
-            s if s % 2 == 0 && s <= 104 => Some(s),
-            _ => return Err(unmodelled("an SADDR that is not an even SGPR pair or off")),
-        };
-        let (vdst, data) = ((w1 >> 24) as u8, (w1 >> 8) as u8);
-        let vdata = if op.is_store() {
-            if vdst != 0 {
-                return Err(unmodelled("a non-zero VDST on a store"));
-            }
-            data
-        } else {
-            if data != 0 {
-                return Err(unmodelled("a non-zero DATA on a load"));
-            }
-            vdst
-        };
+        let (saddr, vdata) = global_regs(op, sa, (w1 >> 24) as u8, (w1 >> 8) as u8)?;
         Inst::Global {
             op,
             vdata,
