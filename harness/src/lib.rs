@@ -9,7 +9,7 @@ pub mod against;
 pub mod case;
 pub mod cli;
 pub mod corpus;
-pub mod device;
+
 pub mod doc;
 pub mod fidelity;
 pub mod matrix;

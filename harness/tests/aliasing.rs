@@ -6,10 +6,10 @@
 mod common;
 
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
+use ds_devices::emu::EmuDevice;
+use ds_devices::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus::{self, DEFAULT_SEED};
-use ds_harness::device::emu::EmuDevice;
-use ds_harness::device::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::run::diff::{diff, Difference};
 use ds_harness::run::report::RunMeta;
 use ds_harness::run::{self, RunConfig};

@@ -5,8 +5,8 @@
 
 mod common;
 
+use ds_devices::emu::{EmuDevice, Fault};
 use ds_harness::corpus;
-use ds_harness::device::emu::{EmuDevice, Fault};
 use ds_harness::run::legal::{self, Legality};
 use ds_harness::run::report::RunMeta;
 use ds_harness::run::{self, RunConfig};

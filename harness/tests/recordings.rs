@@ -4,8 +4,8 @@
 
 mod common;
 
-use ds_harness::device::emu::EmuDevice;
-use ds_harness::device::{Backend, Device, DeviceInfo};
+use ds_devices::emu::EmuDevice;
+use ds_devices::{Backend, Device, DeviceInfo};
 use ds_harness::record::{self, RecordError, Verdict};
 use ds_reference::isa::DsOp;
 use ds_reference::wave::WaveSize;

@@ -6,10 +6,10 @@
 mod common;
 
 use common::temp_dir;
+use ds_devices::emu::{EmuDevice, Fault};
+use ds_devices::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus;
-use ds_harness::device::emu::{EmuDevice, Fault};
-use ds_harness::device::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::run::diff::{diff, Difference};
 use ds_harness::run::legal::Legality;
 use ds_harness::run::report::{Report, RunMeta};

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{stderr, stdout, temp_dir};
+use ds_devices::emu::{EmuDevice, Fault};
 use ds_harness::corpus;
-use ds_harness::device::emu::{EmuDevice, Fault};
 use ds_harness::run::report::RunMeta;
 use ds_harness::run::{self, RunConfig};
 use ds_reference::isa::DsOp;

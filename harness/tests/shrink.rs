@@ -5,10 +5,10 @@
 
 mod common;
 
+use ds_devices::emu::EmuDevice;
+use ds_devices::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus;
-use ds_harness::device::emu::EmuDevice;
-use ds_harness::device::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::run::diff::diff;
 use ds_harness::run::report::RunMeta;
 use ds_harness::run::{self, legal, RunConfig};

@@ -5,11 +5,11 @@
 
 use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::corpus::{DEFAULT_CASES_PER_OP, DEFAULT_SEED};
-use crate::device::{self, BackendChoice};
 use crate::output::{check_distinct, Dash, OutputDir, OutputError, OutputPath};
 use crate::run::report::{self, RunMeta};
 use crate::run::select::{select_ops_in, Shard};
 use crate::run::{self, RunConfig, RunError};
+use ds_devices as device;
 use ds_reference::target::Target;
 use ds_reference::wave::WaveSize;
 use std::io::{IsTerminal, Write};
@@ -23,8 +23,8 @@ const LISTED_MISMATCHES: usize = 10;
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
     /// Which device runs the kernels: auto takes hip when a supported GPU is found, else emu.
-    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
-    pub backend: BackendChoice,
+    #[arg(long, value_enum, default_value_t = super::BackendArg::Auto)]
+    pub backend: super::BackendArg,
     /// HIP device N (HIP's numbering, after HIP_VISIBLE_DEVICES); default: the first device of
     /// a supported target (of --target, if given).
     #[arg(long, value_name = "N")]
@@ -35,7 +35,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME", value_parser = super::parse_kernel_target)]
     pub target: Option<&'static Target>,
     #[command(flatten)]
-    pub exec: device::exec::ExecArgs,
+    pub exec: super::ExecFlags,
     /// Cases the device reports `unsupported` (an emulator's gaps) are counted apart and do not
     /// fail the run (exit 0 if nothing else fails).
     #[arg(long)]
@@ -172,7 +172,12 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             .build_global()
             .map_err(|e| anyhow::anyhow!("cannot start {jobs} threads for --jobs: {e}"))?;
     }
-    let opened = match device::open_any(args.backend, args.device, args.target, &args.exec) {
+    let opened = match device::open_any(
+        args.backend.into(),
+        args.device,
+        args.target,
+        &args.exec.args(),
+    ) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");

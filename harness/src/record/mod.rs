@@ -9,7 +9,7 @@
 //! under `emulated-<arch>` ([`dir_name`]), so no emulated result can pass for hardware.
 
 use crate::case::write_atomic;
-use crate::device::{Backend, Device, DeviceInfo};
+use ds_devices::{Backend, Device, DeviceInfo};
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::isa::DsOp;
 use ds_reference::model::snapshot::{self, Entry};

@@ -11,9 +11,9 @@ pub mod select;
 mod stream;
 
 use crate::corpus;
-use crate::device::{Device, DeviceError, ModuleId};
 use crate::fidelity::Class;
 use crate::output;
+use ds_devices::{Device, DeviceError, ModuleId};
 use ds_kernels::launch::Launch;
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::isa::DsOp;

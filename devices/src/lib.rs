@@ -134,8 +134,8 @@ pub trait Device {
     }
 }
 
-/// Which backend `--backend` asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// Which backend a command asks for (`--backend`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BackendChoice {
     /// hip when a supported AMD GPU is found, else emu; says which and why.
     Auto,

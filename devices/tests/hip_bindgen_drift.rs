@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use syn::{Expr, ForeignItem, Item, Lit, ReturnType, Type};
 
-const SYS_RS: &str = include_str!("../src/device/hip/sys.rs");
+const SYS_RS: &str = include_str!("../src/hip/sys.rs");
 const HEADERS: [&str; 3] = ["hip/hip_runtime_api.h", "hsa/hsa.h", "hsa/hsa_ext_amd.h"];
 /// `HIP_LAUNCH_PARAM_*` are pointer-valued macros (`((void*)0x01)`) that bindgen does not
 /// translate; the wrapper header turns each into an integer constant `DS_<name>` clang evaluates.
