@@ -9,10 +9,10 @@ pub mod against;
 pub mod case;
 pub mod cli;
 pub mod corpus;
-
 pub mod doc;
 pub mod fidelity;
 pub mod matrix;
+pub mod merge;
 pub mod output;
 pub mod record;
 pub mod run;

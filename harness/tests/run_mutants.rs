@@ -365,9 +365,9 @@ impl Device for DiesAt {
 #[test]
 fn an_interrupted_run_leaves_the_results_of_the_ops_it_finished() {
     let ops = ["ds_add_u32", "ds_sub_u32", "ds_load_b32", "ds_store_b32"];
-    let mut cfg = config(&ops, "interrupted");
+    let cfg = config(&ops, "interrupted");
     let rec = cfg.out_dir.with_file_name("rec");
-    cfg.record = Some(rec.clone());
+    let mut recorder = ds_harness::record::Recorder::new(rec.clone());
     // One launch per variant and one per recorded op: die in the second launch of the third op.
     let before: usize = ops[..2]
         .iter()
@@ -379,7 +379,7 @@ fn an_interrupted_run_leaves_the_results_of_the_ops_it_finished() {
         n: before + 2,
     };
     let died = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        run::run(&cfg, &mut dev, meta())
+        run::run_with(&cfg, &mut dev, meta(), &mut |_| {}, Some(&mut recorder))
     }));
     assert!(died.is_err());
     let r = json(&cfg);

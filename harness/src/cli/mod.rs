@@ -6,6 +6,8 @@ use ds_reference::target::Target;
 use std::io::Write;
 use std::process::ExitCode;
 
+pub use crate::output::Out;
+
 mod against;
 mod asm;
 mod doc;
@@ -181,7 +183,16 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Info(args) => info::run(&args, out),
         Command::Doc(args) => doc::run(&args, out),
         Command::Kernel(args) => kernel::run(&args, out),
-        Command::Run(args) => run::run(&args, out),
+        Command::Run(args) => {
+            if let Err(e) = check_exec_flags(args.backend, &args.exec) {
+                eprintln!("error: {e}");
+                return Ok(ExitCode::from(EXIT_USAGE));
+            }
+            match &args.against {
+                Some(dir) => against::run(&args, dir, out),
+                None => run::run(&args, out),
+            }
+        }
         Command::Merge(args) => merge::run(&args, out),
         Command::Replay(args) => replay::run(&args, out),
         Command::Eval(args) => eval::run(&args, out),
@@ -190,65 +201,6 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     }?;
     out.flush()?;
     Ok(code)
-}
-
-/// A command's stdout. When the reader goes away (`ds-harness list | head -1`), the rest of the
-/// text is dropped quietly: the command still finishes its work (reports, recordings) and exits
-/// with the code its result earns, never with a panic or an error about the pipe.
-#[derive(Debug)]
-pub struct Out<W: Write = std::io::Stdout> {
-    inner: W,
-    closed: bool,
-}
-
-impl Out {
-    /// The process's stdout.
-    pub fn stdout() -> Out {
-        Out::new(std::io::stdout())
-    }
-}
-
-impl<W: Write> Out<W> {
-    /// Output to `inner`.
-    pub fn new(inner: W) -> Out<W> {
-        Out {
-            inner,
-            closed: false,
-        }
-    }
-
-    /// True once the reader has gone away.
-    pub fn closed(&self) -> bool {
-        self.closed
-    }
-}
-
-impl<W: Write> Write for Out<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.closed {
-            return Ok(buf.len());
-        }
-        match self.inner.write(buf) {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                self.closed = true;
-                Ok(buf.len())
-            }
-            r => r,
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        if self.closed {
-            return Ok(());
-        }
-        match self.inner.flush() {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                self.closed = true;
-                Ok(())
-            }
-            r => r,
-        }
-    }
 }
 
 /// Checks that `--device-cmd` and `--backend exec` come together.
