@@ -1,4 +1,4 @@
-//! Drift check of the hand-kept HIP/HSA declarations (`harness/src/device/hip/sys.rs`) against
+//! Drift check of the hand-kept HIP/HSA declarations (`devices/src/hip/sys.rs`) against
 //! the real headers: bindgen regenerates exactly the functions, constants and structs sys.rs
 //! declares from Debian's `libamdhip64-dev` (hip_runtime_api.h) and `libhsa-runtime-dev` (hsa.h,
 //! hsa_ext_amd.h), and every signature, constant value and struct field is compared with ours

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::op;
+
 use common::temp_dir;
 use ds_devices::emu::{EmuDevice, Fault};
 use ds_devices::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
@@ -16,32 +18,13 @@ use ds_harness::run::report::{Report, RunMeta};
 use ds_harness::run::{self, RunConfig};
 use ds_kernels::generator;
 use ds_kernels::inst::{encode, GlobalOp, Inst};
-use ds_reference::isa::{DsInst, DsOp};
+use ds_reference::isa::DsInst;
 use ds_reference::model::{self, Unmodelled};
 use ds_reference::wave::{Case, FpMode, Outcome, Variant};
 use serde_json::Value;
 
-fn op(name: &str) -> DsOp {
-    DsOp::from_name(name).unwrap()
-}
-
 fn meta() -> RunMeta {
-    RunMeta {
-        backend: "emu".into(),
-        backend_reason: "test".into(),
-        device: "emu".into(),
-        target: ds_reference::target::DEFAULT.name.into(),
-        seed: corpus::DEFAULT_SEED,
-        cases_per_op: corpus::DEFAULT_CASES_PER_OP,
-        waves: vec![ds_reference::wave::WaveSize::Wave32],
-        shard: None,
-        harness: String::new(),
-        selection: Vec::new(),
-        duration_seconds: None,
-        device_version: None,
-        against: None,
-        allow_unsupported: false,
-    }
+    common::meta("emu", corpus::DEFAULT_CASES_PER_OP)
 }
 
 fn config(ops: &[&str], name: &str) -> RunConfig {
