@@ -224,7 +224,7 @@ pub fn run_with(
         replay_flags: device.info().backend_flags(),
     };
     let width = report::name_width(cfg.ops.iter().map(|o| o.name()));
-    with_bar(&bar, || on(Event::Started { width }));
+    with_bar(bar.as_ref(), || on(Event::Started { width }));
     let mut states: Vec<OpState> = Vec::new();
     let mut pipe = Pipeline::default();
     let mut ctx = Progress {
@@ -254,8 +254,7 @@ pub fn run_with(
                     device,
                     &mut report,
                     done,
-                    start,
-                    &bar,
+                    &ctx,
                     on,
                     sink.as_deref_mut(),
                 )?;
@@ -288,8 +287,7 @@ pub fn run_with(
                     device,
                     &mut report,
                     st.res,
-                    start,
-                    &bar,
+                    &ctx,
                     on,
                     sink.as_deref_mut(),
                 )?;
@@ -343,8 +341,7 @@ fn finish_op<'s>(
     device: &mut dyn Device,
     report: &mut Report,
     done: OpResult,
-    start: Instant,
-    bar: &Option<indicatif::ProgressBar>,
+    ctx: &Progress<'_>,
     on: &mut dyn FnMut(Event<'_>),
     sink: Option<&mut (dyn Sink + 's)>,
 ) -> Result<(), RunError> {
@@ -353,24 +350,24 @@ fn finish_op<'s>(
     report.in_progress.clear();
     report.push(done);
     report.device_stderr = device.stderr_log();
-    report.elapsed_seconds = start.elapsed().as_secs_f64();
+    report.elapsed_seconds = ctx.start.elapsed().as_secs_f64();
     // The row first: a results file that lists the op implies its row is on stdout.
     let last = report.ops.last().expect("just pushed");
-    with_bar(bar, || on(Event::OpDone { report, op: last }));
+    with_bar(ctx.bar, || on(Event::OpDone { report, op: last }));
     write_results(cfg, report, false)?;
     if let Some(sink) = sink {
         if let Some(path) = sink
             .op_done(device, op, wave, report)
             .map_err(RunError::Record)?
         {
-            with_bar(bar, || on(Event::Recorded { path: &path }));
+            with_bar(ctx.bar, || on(Event::Recorded { path: &path }));
         }
     }
     Ok(())
 }
 
 /// Runs `f` with the progress bar, if any, out of the way.
-fn with_bar<R>(bar: &Option<indicatif::ProgressBar>, f: impl FnOnce() -> R) -> R {
+fn with_bar<R>(bar: Option<&indicatif::ProgressBar>, f: impl FnOnce() -> R) -> R {
     match bar {
         Some(b) => b.suspend(f),
         None => f(),
