@@ -521,3 +521,65 @@ fn a_device_of_another_target_runs_its_own_code_object_and_says_so() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `info` says for each device whether the runtime's release supports its target, and the run
+/// header says it too: a runtime older than the target's first ROCm release (the stand-in made to
+/// report ROCm 5.2, as Debian's runtime does) is a warning naming both releases.
+#[test]
+fn info_and_the_run_header_say_whether_the_runtime_supports_the_target() {
+    let Some(lib) = standin_lib() else { return };
+    let info = |version: Option<&str>| {
+        let mut e = env(&lib);
+        if let Some(v) = version {
+            e.push(("DS_HIP_STANDIN_VERSION", v));
+        }
+        let out = ds_harness_env(&["info", "--json"], &e);
+        let v: Value = serde_json::from_str(&stdout(&out)).expect("info --json is JSON");
+        v["devices"].as_array().unwrap().clone()
+    };
+    let first = |devices: &[Value], t: &Target| {
+        devices
+            .iter()
+            .find(|d| d["target"] == t.name)
+            .map(|d| d["runtime"].clone())
+            .unwrap()
+    };
+    let new = info(None);
+    let old = info(Some("50200000"));
+    for t in kernel_targets() {
+        let (n, o) = (first(&new, t), first(&old, t));
+        match t.rocm_since {
+            Some((major, minor)) => {
+                assert_eq!(n["supported"], true, "{t}: {n}");
+                assert_eq!(o["supported"], (major, minor) <= (5, 2), "{t}: {o}");
+                if (major, minor) > (5, 2) {
+                    let why = o["why"].as_str().unwrap();
+                    assert!(
+                        why.contains("HIP runtime 5.2.0")
+                            && why.contains(&format!("ROCm {major}.{minor}")),
+                        "{why}"
+                    );
+                }
+            }
+            None => assert_eq!(n["supported"], false, "{t}: no release is known: {n}"),
+        }
+    }
+    let mut e = env(&lib);
+    e.push(("DS_HIP_STANDIN_VERSION", "50200000"));
+    let out = ds_harness_env(
+        &["run", "--backend", "hip", "--op", "ds_add_u32", "--cases", "1", "--wave", "32"],
+        &e,
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("runtime: WARNING: HIP runtime 5.2.0 is older than ROCm"),
+        "{err}"
+    );
+    // The runtime then refuses the code object, and the error says what that means and what
+    // to do next.
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("The runtime could not load this code object") && err.contains("AMD_LOG_LEVEL=3"),
+        "{err}"
+    );
+}

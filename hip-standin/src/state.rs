@@ -290,6 +290,20 @@ impl State {
                 ),
             ));
         };
+        // A runtime older than the target's first ROCm release (simulated with
+        // DS_HIP_STANDIN_VERSION) knows no such ISA and answers as ROCm does.
+        let v = crate::version();
+        let have = ((v / 10_000_000) as u32, ((v / 100_000) % 100) as u32);
+        let simulated = std::env::var_os(crate::ENV_VERSION).is_some();
+        if simulated && !matches!(target.rocm_since, Some(since) if have >= since) {
+            return Err(fail(
+                sys::hipErrorNoBinaryForGpu,
+                format!(
+                    "hipModuleLoadData: this runtime (simulated version {v}) knows no {} ISA",
+                    target.hsa_target_id()
+                ),
+            ));
+        }
         let id = self
             .emus
             .entry(device)

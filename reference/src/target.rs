@@ -17,6 +17,10 @@
 //! - kfd_version: the Linux amdkfd driver's topology property `gfx_target_version`
 //!   (drivers/gpu/drm/amd/amdkfd/kfd_device.c: major * 10000 + minor * 100 + stepping of the
 //!   target name's digits);
+//! - rocm_since: the first ROCm release supporting the target, as reported in AMD's ROCm release
+//!   notes (collected in the project's issue 25: gfx1100/1102/1103 5.3, gfx1101 5.5,
+//!   gfx1150/1151 6.1, gfx1200/1201 6.2, gfx1152 none yet). Checked here only in part: Debian's
+//!   ROCm 5.2 code-object manager lists no gfx11 or gfx12 ISA (its ISA names end at gfx1036);
 //! - lds_bytes: the LDS one workgroup can allocate: AMD "RDNA3 Instruction Set Architecture
 //!   Reference Guide", chapter "Local Data Share Operations" (64 KiB per workgroup), and
 //!   AMDGPUUsage, "Memory Spaces" (group segment); RDNA 3.5 keeps the RDNA3 LDS (AMD "RDNA3.5
@@ -89,6 +93,11 @@ pub struct Target {
     pub machine: u8,
     /// The kernel driver's `gfx_target_version` for this processor.
     pub kfd_version: u32,
+    /// The first ROCm release (major, minor) whose HIP runtime loads code objects for this
+    /// target, as AMD's release notes report it; `None` where no release is known to. A
+    /// runtime older than this is named as unlikely to load the kernels (never refused on this
+    /// alone: the runtime's own answer decides).
+    pub rocm_since: Option<(u32, u32)>,
     /// LDS bytes one workgroup can allocate.
     pub lds_bytes: u32,
     /// The DS table and kernel template encoding the target decodes.
@@ -114,6 +123,7 @@ pub static TARGETS: &[Target] = &[
         name: "gfx1100",
         machine: 0x41,
         kfd_version: 110000,
+        rocm_since: Some((5, 3)),
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
@@ -131,6 +141,7 @@ pub static TARGETS: &[Target] = &[
         name: "gfx1101",
         machine: 0x46,
         kfd_version: 110001,
+        rocm_since: Some((5, 5)),
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
@@ -147,6 +158,7 @@ pub static TARGETS: &[Target] = &[
         name: "gfx1102",
         machine: 0x47,
         kfd_version: 110002,
+        rocm_since: Some((5, 3)),
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
@@ -164,6 +176,7 @@ pub static TARGETS: &[Target] = &[
         name: "gfx1103",
         machine: 0x44,
         kfd_version: 110003,
+        rocm_since: Some((5, 3)),
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
@@ -175,6 +188,7 @@ pub static TARGETS: &[Target] = &[
         name: "gfx1150",
         machine: 0x43,
         kfd_version: 110500,
+        rocm_since: Some((6, 1)),
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
@@ -186,6 +200,7 @@ pub static TARGETS: &[Target] = &[
         name: "gfx1151",
         machine: 0x4a,
         kfd_version: 110501,
+        rocm_since: Some((6, 1)),
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
@@ -197,6 +212,7 @@ pub static TARGETS: &[Target] = &[
         name: "gfx1152",
         machine: 0x55,
         kfd_version: 110502,
+        rocm_since: None,
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
@@ -208,6 +224,7 @@ pub static TARGETS: &[Target] = &[
         name: "gfx1200",
         machine: 0x48,
         kfd_version: 120000,
+        rocm_since: Some((6, 2)),
         lds_bytes: 65536,
         generation: Generation::Gfx12,
         wave_sizes: &[32, 64],
@@ -219,6 +236,7 @@ pub static TARGETS: &[Target] = &[
         name: "gfx1201",
         machine: 0x4e,
         kfd_version: 120001,
+        rocm_since: Some((6, 2)),
         lds_bytes: 65536,
         generation: Generation::Gfx12,
         wave_sizes: &[32, 64],

@@ -28,6 +28,8 @@ use std::time::{Duration, Instant};
 
 /// Environment variable: the longest a launch may run, in seconds (default [`DEFAULT_TIMEOUT`]).
 pub const ENV_TIMEOUT: &str = "DS_HARNESS_HIP_TIMEOUT";
+/// The detail of a hip device's info that says whether its runtime supports its target.
+pub const RUNTIME_SUPPORT_DETAIL: &str = "runtime_support";
 /// How long one launch may run before it is declared hung.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -91,6 +93,41 @@ pub fn versions(lib: &HipLibrary) -> String {
         show(result::runtime_version(&lib.api)),
         show(result::driver_version(&lib.api))
     )
+}
+
+/// Whether the loaded runtime's release is one that loads code objects for `target`, in words:
+/// `(true, ..)` when it is (or nothing says otherwise), `(false, why)` when the runtime is older
+/// than the first ROCm release of the target (the target table's `rocm_since`) or no release is
+/// known to support it. Advice only: the runtime's own answer to a load decides.
+pub fn runtime_support(lib: &HipLibrary, target: &Target) -> (bool, String) {
+    let v = match result::runtime_version(&lib.api) {
+        Ok(v) => v,
+        Err(e) => return (true, format!("the runtime's version is unknown ({e})")),
+    };
+    let have = (v / 10_000_000, (v / 100_000) % 100);
+    let runtime = format!("HIP runtime {}", version_string(v));
+    match target.rocm_since {
+        Some((major, minor)) if have >= (major as i32, minor as i32) => (
+            true,
+            format!("{runtime} supports {target} (ROCm {major}.{minor} and later)"),
+        ),
+        Some((major, minor)) => (
+            false,
+            format!(
+                "{runtime} is older than ROCm {major}.{minor}, the first release that supports \
+                 {target}: it is unlikely to load the kernels; install ROCm {major}.{minor} or \
+                 later (the newest installed runtime is taken first; {} picks one)",
+                library::ENV_LIB
+            ),
+        ),
+        None => (
+            false,
+            format!(
+                "no ROCm release is known to this harness to support {target} ({runtime}); if \
+                 the runtime refuses the code object, a newer ROCm is needed"
+            ),
+        ),
+    }
 }
 
 /// `hipInit` then `hipGetDeviceCount`: the number of visible devices, or why there are none
@@ -212,9 +249,16 @@ pub fn open(index: usize, want: Option<&'static Target>) -> Result<HipDevice, De
     let stream = Stream::new(&lib.api).map_err(|e| unavailable(lib, e, "creating a stream"))?;
     let event = Event::new(&lib.api).map_err(|e| unavailable(lib, e, "creating an event"))?;
     let standin = lib.standin_arch.is_some();
+    let (ok, support) = runtime_support(lib, target);
+    let support = if ok {
+        support
+    } else {
+        format!("WARNING: {support}")
+    };
     let mut details = vec![
         ("library".to_string(), lib.path.clone()),
         ("versions".to_string(), versions(lib)),
+        (RUNTIME_SUPPORT_DETAIL.to_string(), support),
         ("device_index".to_string(), index.to_string()),
         ("arch_source".to_string(), arch.source.clone()),
         ("visibility".to_string(), visibility_note()),
@@ -265,7 +309,11 @@ fn load_hint(image: &[u8], device: &Target, code: i32) -> String {
             t.machine, device.machine
         ),
         _ if code == sys::hipErrorNoBinaryForGpu as i32 => format!(
-            ".\nHIP found no code for this device's target ({device}) in the code object"
+            ".\nThe runtime could not load this code object, though it is built for the device's \
+             own target ({device}, code object v5): a ROCm release that does not know the target \
+             or the code object version answers this way. Next step: run again with \
+             AMD_LOG_LEVEL=3 to see the loader's own reason, and see `ds-harness info` for \
+             whether this runtime supports {device}"
         ),
         _ => String::new(),
     }

@@ -37,6 +37,20 @@ pub struct DeviceReport {
     pub usable: bool,
     /// Why (not).
     pub why: String,
+    /// Whether the runtime's release supports the device's target; `None` for a device of no
+    /// supported target.
+    pub runtime: Option<RuntimeReport>,
+}
+
+/// Whether the loaded runtime's release supports a device's target (see
+/// [`runtime_support`](super::runtime_support)).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct RuntimeReport {
+    /// False when the runtime is older than the target's first ROCm release, or no release is
+    /// known to support it.
+    pub supported: bool,
+    /// Why, in words.
+    pub why: String,
 }
 
 /// The `DS_HARNESS_HIP_LIB` override and its result.
@@ -110,6 +124,10 @@ fn device_report(lib: &library::HipLibrary, index: usize) -> DeviceReport {
                 arch_source: a.source,
                 usable: target.is_ok(),
                 why,
+                runtime: target.as_ref().ok().map(|t| {
+                    let (supported, why) = super::runtime_support(lib, t);
+                    RuntimeReport { supported, why }
+                }),
             }
         }
         Err(e) => DeviceReport {
@@ -120,6 +138,7 @@ fn device_report(lib: &library::HipLibrary, index: usize) -> DeviceReport {
             arch_source: e.clone(),
             usable: false,
             why: format!("its arch is unknown ({e}), so it is not used"),
+            runtime: None,
         },
     }
 }
@@ -308,6 +327,10 @@ impl fmt::Display for HipProbe {
                 if d.usable { "yes" } else { "no" },
                 d.why
             )?;
+            if let Some(r) = &d.runtime {
+                let mark = if r.supported { "" } else { "WARNING: " };
+                writeln!(f, "    runtime: {mark}{}", r.why)?;
+            }
         }
         let which = match self.auto.device {
             _ if self.override_failed().is_some() => "refused".to_string(),

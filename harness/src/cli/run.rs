@@ -275,6 +275,9 @@ fn announce(
 ) {
     eprintln!("backend: {} ({reason})", info.backend);
     eprintln!("target: {} ({})", info.target, info.name);
+    if let Some(support) = info.detail(device::hip::RUNTIME_SUPPORT_DETAIL) {
+        eprintln!("runtime: {support}");
+    }
     eprintln!(
         "waves: {} ({} cases per op in each)",
         waves_text(waves),

@@ -125,6 +125,7 @@ pub fn ds_harness_env(args: &[&str], env: &[(&str, &str)]) -> Output {
         "DS_HARNESS_HIP_TIMEOUT",
         "DS_HIP_STANDIN_HANG",
         "DS_HIP_STANDIN_FLIP",
+        "DS_HIP_STANDIN_VERSION",
         "HIP_VISIBLE_DEVICES",
         "ROCR_VISIBLE_DEVICES",
         "CUDA_VISIBLE_DEVICES",
