@@ -311,7 +311,9 @@ fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
     e.push(("DS_HIP_STANDIN_HANG", "1"));
     e.push(("DS_HARNESS_HIP_TIMEOUT", "0.3"));
     let started = std::time::Instant::now();
-    let out = ds_harness_env(
+    // The stand-in's teardown at exit waits for the hung kernel forever, as ROCm's does: the
+    // harness must leave without it.
+    let out = common::ds_harness_env_within(
         &[
             "run",
             "--backend",
@@ -324,6 +326,7 @@ fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
             "1",
         ],
         &e,
+        std::time::Duration::from_secs(60),
     );
     let text = stdout(&out);
     assert_eq!(
@@ -346,6 +349,11 @@ fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
         "later launches are refused, not hung: {text}"
     );
     assert!(started.elapsed().as_secs() < 60, "returned promptly");
+    assert!(
+        stderr(&out).contains("ends without the HIP runtime's teardown"),
+        "{}",
+        stderr(&out)
+    );
     let mut bad = env(&lib);
     bad.push(("DS_HARNESS_HIP_TIMEOUT", "soon"));
     let out = ds_harness_env(

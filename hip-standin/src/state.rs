@@ -503,7 +503,10 @@ impl State {
             ));
         }
         if self.hang {
-            return sys::hipSuccess; // the work never completes: events recorded after it hang
+            // The work never completes: events recorded after it hang, and so does the
+            // runtime's teardown at process exit, as ROCm's waits for its queues to drain.
+            block_teardown_at_exit();
+            return sys::hipSuccess;
         }
         let outcome = self.run(m.device, m.id, &name, grid, block, &addresses);
         if let Some(err) = self.streams.get_mut(&s) {
@@ -653,4 +656,20 @@ mod tests {
         );
         assert_eq!(error_name(12345), "hipErrorUnknown");
     }
+}
+
+/// Makes the process's exit wait forever, as a HIP runtime's teardown does while a kernel of its
+/// never finishes: registered once, with the C library's `atexit`, when a launch hangs. A caller
+/// that must end after a hang has to leave without the teardown (`_exit`).
+fn block_teardown_at_exit() {
+    extern "C" fn teardown() {
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
+    }
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: registers a function with no arguments that touches no state.
+        unsafe { libc::atexit(teardown) };
+    });
 }

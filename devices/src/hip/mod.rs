@@ -30,6 +30,16 @@ use std::time::{Duration, Instant};
 pub const ENV_TIMEOUT: &str = "DS_HARNESS_HIP_TIMEOUT";
 /// The detail of a hip device's info that says whether its runtime supports its target.
 pub const RUNTIME_SUPPORT_DETAIL: &str = "runtime_support";
+/// Set once a kernel of this process hung on a HIP device: see [`runtime_hung`].
+static HUNG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// True once a kernel hung on a HIP device of this process. The HIP runtime's teardown at process
+/// exit then waits for that kernel, so the process must end without it (the command line flushes
+/// its output and calls `_exit`); the amdgpu driver reclaims the process's queues when it ends.
+pub fn runtime_hung() -> bool {
+    HUNG.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// How long one launch may run before it is declared hung.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -361,6 +371,7 @@ impl HipDevice {
         std::mem::forget(self.event.take());
         std::mem::forget(std::mem::take(&mut self.modules));
         self.hung = Some(what);
+        HUNG.store(true, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -471,8 +482,12 @@ impl Device for HipDevice {
                     "{what}. The results of the {done} earlier launch(es) on this device are kept; \
                      this launch's results are lost, and its device memory, stream and modules are \
                      left allocated because freeing them would wait for the hung kernel. Raise the \
-                     limit with {ENV_TIMEOUT}=<seconds> if the kernel is merely slow; otherwise \
-                     the GPU may need a reset (rocm-smi --gpureset)."
+                     limit with {ENV_TIMEOUT}=<seconds> if the kernel is merely slow. ds-harness \
+                     ends without the HIP runtime's teardown (which would wait for the kernel); \
+                     the amdgpu driver reclaims the process's queues when it exits (resetting \
+                     the GPU if the queue cannot be preempted). If the GPU still shows busy \
+                     afterwards (`amd-smi monitor`), `sudo cat \
+                     /sys/kernel/debug/dri/<N>/amdgpu_gpu_recover` resets it."
                 )));
             }
         }
