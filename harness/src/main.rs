@@ -23,7 +23,9 @@ fn leave_without_teardown(code: ExitCode) -> ! {
          (the driver reclaims the GPU's queues as the process exits)"
     );
     let _ = std::io::stderr().flush();
-    let n = (0..=u8::MAX).find(|&n| ExitCode::from(n) == code).unwrap_or(1);
+    let n = (0..=u8::MAX)
+        .find(|&n| ExitCode::from(n) == code)
+        .unwrap_or(1);
     // SAFETY: ends the process at once; nothing runs after it.
     unsafe { libc::_exit(i32::from(n)) }
 }

@@ -575,7 +575,17 @@ fn info_and_the_run_header_say_whether_the_runtime_supports_the_target() {
     let mut e = env(&lib);
     e.push(("DS_HIP_STANDIN_VERSION", "50200000"));
     let out = ds_harness_env(
-        &["run", "--backend", "hip", "--op", "ds_add_u32", "--cases", "1", "--wave", "32"],
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "1",
+            "--wave",
+            "32",
+        ],
         &e,
     );
     let err = stderr(&out);
@@ -587,7 +597,42 @@ fn info_and_the_run_header_say_whether_the_runtime_supports_the_target() {
     // to do next.
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(
-        err.contains("The runtime could not load this code object") && err.contains("AMD_LOG_LEVEL=3"),
+        err.contains("The runtime could not load this code object")
+            && err.contains("AMD_LOG_LEVEL=3"),
+        "{err}"
+    );
+}
+
+/// A GPU fault ends a HIP process with `abort()` (the runtime's own line first, and no error any
+/// HIP call could return): the dying process names the kernel, its grid and device, and the
+/// cases it was running, so the fault can be traced to an op.
+#[test]
+fn a_gpu_fault_that_aborts_the_process_names_the_kernel_and_cases_it_was_running() {
+    use std::os::unix::process::ExitStatusExt;
+    let Some(lib) = standin_lib() else { return };
+    let mut e = env(&lib);
+    e.push(("DS_HIP_STANDIN_FAULT", "1"));
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "3",
+            "--wave",
+            "32",
+        ],
+        &e,
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.signal(), Some(libc::SIGABRT), "{err}");
+    assert!(err.contains("Memory access fault by GPU"), "{err}");
+    assert!(
+        err.contains("during the last launch: kernel ds_add_u32_o0_0_")
+            && err.contains("(1 workgroups x 32 lanes) on HIP device 0")
+            && err.contains("cases 0..1 of variant 0 of ds_add_u32 (seed"),
         "{err}"
     );
 }

@@ -70,6 +70,10 @@ pub const ENV_HANG: &str = "DS_HIP_STANDIN_HANG";
 /// from the command line.
 pub const ENV_FLIP: &str = "DS_HIP_STANDIN_FLIP";
 
+/// Test-only: when set to 1, every launch ends the process as ROCm does on a GPU memory fault: a
+/// line on stderr, then `abort()`.
+pub const ENV_FAULT: &str = "DS_HIP_STANDIN_FAULT";
+
 /// What HIP names each code the stand-in returns (`hipGetErrorName`), and a sentence for it
 /// (`hipGetErrorString`).
 pub const ERRORS: [(hipError_t, &CStr, &CStr); 14] = [
@@ -501,6 +505,13 @@ impl State {
             addresses.push(u64::from_le_bytes(
                 segment[off..off + 8].try_into().expect("8 bytes"),
             ));
+        }
+        if std::env::var(ENV_FAULT).is_ok_and(|v| v == "1") {
+            eprintln!(
+                "Memory access fault by GPU node-{device} (Agent handle: 0x0) on address 0x0. \
+                 Reason: Page not present or supervisor privilege. (stand-in simulation)"
+            );
+            std::process::abort();
         }
         if self.hang {
             // The work never completes: events recorded after it hang, and so does the

@@ -419,7 +419,8 @@ mod tests {
         std::fs::write(old.join("libamdhip64.so.5.2.21153"), b"").unwrap();
         std::os::unix::fs::symlink("libamdhip64.so.5.2.21153", old.join("libamdhip64.so")).unwrap();
         std::fs::write(new.join("libamdhip64.so.6.2.60200"), b"").unwrap();
-        std::os::unix::fs::symlink("libamdhip64.so.6.2.60200", new.join("libamdhip64.so.6")).unwrap();
+        std::os::unix::fs::symlink("libamdhip64.so.6.2.60200", new.join("libamdhip64.so.6"))
+            .unwrap();
         std::os::unix::fs::symlink("missing", new.join("libamdhip64.so")).unwrap();
         std::fs::write(odd.join("libamdhip64.so"), b"").unwrap();
         let found = installed(&[odd.clone(), old.clone(), new.clone()], "libamdhip64.so");
@@ -430,14 +431,21 @@ mod tests {
         // One path per file, newest first, the dangling link dropped, the unversioned last.
         assert_eq!(
             found,
-            ["/new/libamdhip64.so.6", "/old/libamdhip64.so", "/odd/libamdhip64.so"]
+            [
+                "/new/libamdhip64.so.6",
+                "/old/libamdhip64.so",
+                "/odd/libamdhip64.so"
+            ]
         );
         std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
     fn versions_come_from_the_resolved_file_name() {
-        assert_eq!(file_version("libamdhip64.so.6.2.60200"), Some((6, 2, 60200)));
+        assert_eq!(
+            file_version("libamdhip64.so.6.2.60200"),
+            Some((6, 2, 60200))
+        );
         assert_eq!(file_version("libamdhip64.so.5"), Some((5, 0, 0)));
         assert_eq!(file_version("libamdhip64.so"), None);
         assert_eq!(file_version("libamdhip64.so.x"), None);

@@ -11,6 +11,7 @@
 //! reads, sets or re-maps them, it only quotes them in messages.
 
 pub mod arch;
+pub mod crumb;
 pub mod library;
 pub mod probe;
 pub mod result;
@@ -256,6 +257,7 @@ pub fn open(index: usize, want: Option<&'static Target>) -> Result<HipDevice, De
             visibility_note()
         )));
     }
+    crumb::install();
     let stream = Stream::new(&lib.api).map_err(|e| unavailable(lib, e, "creating a stream"))?;
     let event = Event::new(&lib.api).map_err(|e| unavailable(lib, e, "creating an event"))?;
     let standin = lib.standin_arch.is_some();
@@ -446,6 +448,18 @@ impl Device for HipDevice {
             words: buffers.iter().map(DeviceBuffer::address).collect(),
         };
         debug_assert_eq!(args.words.len() * 8, launch.kernarg_size());
+        let context = crumb::context();
+        crumb::leave(&format!(
+            "kernel {} ({} workgroups x {} lanes) on HIP device {} ({}, {}){}{}",
+            launch.kernel,
+            launch.workgroups,
+            launch.workgroup_size,
+            self.ordinal,
+            self.info.name,
+            self.info.target,
+            if context.is_empty() { "" } else { ": " },
+            context
+        ));
         let started = Instant::now();
         if launch.workgroups > 0 {
             let stream = self.stream.as_ref().expect("stream present while not hung");
