@@ -636,3 +636,109 @@ fn a_gpu_fault_that_aborts_the_process_names_the_kernel_and_cases_it_was_running
         "{err}"
     );
 }
+
+/// `HSA_OVERRIDE_GFX_VERSION` makes ROCm run a chip as another target (RX 6000 owners run
+/// gfx1030 code this way): ROCm applies it after the chip is read, so the harness builds the code
+/// object for the target the runtime will load it as, and names the override and the chip in
+/// `info`, the run header and the device's provenance. The stand-in honours the variable as ROCm
+/// does.
+#[test]
+fn an_override_builds_for_the_target_rocm_runs_and_names_the_chip() {
+    let Some(lib) = standin_lib() else { return };
+    let chip = DEFAULT;
+    let other = kernel_targets()
+        .find(|t| t.generation == chip.generation && *t != chip)
+        .unwrap();
+    let version = format!(
+        "{}.{}.{}",
+        other.kfd_version / 10000,
+        (other.kfd_version / 100) % 100,
+        other.kfd_version % 100
+    );
+    let mut e = env(&lib);
+    e.push(("HSA_OVERRIDE_GFX_VERSION", &version));
+    let index = standin_index(chip).to_string();
+    let out = ds_harness_env(&["info"], &e);
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!(
+            "override: HSA_OVERRIDE_GFX_VERSION={version} runs this {chip} chip as {other}"
+        )),
+        "{text}"
+    );
+    let dir = tmp("override");
+    let rec = dir.join("rec");
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--device",
+            &index,
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "2",
+            "--wave",
+            "32",
+            "--record",
+            rec.to_str().unwrap(),
+        ],
+        &e,
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains(&format!("target: {other} (")), "{err}");
+    assert!(
+        err.contains(&format!(
+            "override: HSA_OVERRIDE_GFX_VERSION={version} runs the {chip} chip as {other}"
+        )),
+        "{err}"
+    );
+    // The recording's provenance names both.
+    let files: Vec<_> = walk(&rec);
+    let recording = files
+        .iter()
+        .find(|p| p.extension().is_some_and(|x| x == "txt"))
+        .expect("a recording");
+    let body = std::fs::read_to_string(recording).unwrap();
+    assert!(body.contains(&format!("chip: {chip}")), "{body}");
+    assert!(
+        body.contains(&format!("override: HSA_OVERRIDE_GFX_VERSION={version}")),
+        "{body}"
+    );
+    // A value that is no version is refused in words.
+    let mut bad = env(&lib);
+    bad.push(("HSA_OVERRIDE_GFX_VERSION", "eleven"));
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "1",
+        ],
+        &bad,
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is not a version (major.minor.stepping"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

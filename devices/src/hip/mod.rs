@@ -29,6 +29,11 @@ use std::time::{Duration, Instant};
 
 /// Environment variable: the longest a launch may run, in seconds (default [`DEFAULT_TIMEOUT`]).
 pub const ENV_TIMEOUT: &str = "DS_HARNESS_HIP_TIMEOUT";
+/// The detail of a hip device's info naming its chip, when an override makes ROCm run it as
+/// another target (the device's `target`).
+pub const CHIP_DETAIL: &str = "chip";
+/// The detail of a hip device's info naming the override (`HSA_OVERRIDE_GFX_VERSION=...`).
+pub const OVERRIDE_DETAIL: &str = "override";
 /// The detail of a hip device's info that says whether its runtime supports its target.
 pub const RUNTIME_SUPPORT_DETAIL: &str = "runtime_support";
 /// Set once a kernel of this process hung on a HIP device: see [`runtime_hung`].
@@ -286,6 +291,10 @@ pub fn open(index: usize, want: Option<&'static Target>) -> Result<HipDevice, De
     ];
     if let Ok(pci) = arch::pci_of(lib, ordinal) {
         details.push(("pci".to_string(), pci.to_string()));
+    }
+    if let Some(o) = &arch.overridden {
+        details.push((CHIP_DETAIL.to_string(), o.chip.clone()));
+        details.push((OVERRIDE_DETAIL.to_string(), o.by.clone()));
     }
     Ok(HipDevice {
         lib,

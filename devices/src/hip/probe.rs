@@ -33,6 +33,9 @@ pub struct DeviceReport {
     pub target: Option<&'static Target>,
     /// Where the arch came from, or why it is unknown.
     pub arch_source: String,
+    /// When an override makes ROCm run the device as another target than its chip's: the chip
+    /// and the override.
+    pub overridden: Option<arch::Overridden>,
     /// Can the kernels run on it?
     pub usable: bool,
     /// Why (not).
@@ -122,6 +125,7 @@ fn device_report(lib: &library::HipLibrary, index: usize) -> DeviceReport {
                 arch: Some(a.name),
                 target: target.as_ref().ok().copied(),
                 arch_source: a.source,
+                overridden: a.overridden,
                 usable: target.is_ok(),
                 why,
                 runtime: target.as_ref().ok().map(|t| {
@@ -136,6 +140,7 @@ fn device_report(lib: &library::HipLibrary, index: usize) -> DeviceReport {
             arch: None,
             target: None,
             arch_source: e.clone(),
+            overridden: None,
             usable: false,
             why: format!("its arch is unknown ({e}), so it is not used"),
             runtime: None,
@@ -327,6 +332,16 @@ impl fmt::Display for HipProbe {
                 if d.usable { "yes" } else { "no" },
                 d.why
             )?;
+            if let Some(o) = &d.overridden {
+                writeln!(
+                    f,
+                    "    override: {} runs this {} chip as {}; code objects are built for {}",
+                    o.by,
+                    o.chip,
+                    d.arch.as_deref().unwrap_or("unknown"),
+                    d.arch.as_deref().unwrap_or("unknown")
+                )?;
+            }
             if let Some(r) = &d.runtime {
                 let mark = if r.supported { "" } else { "WARNING: " };
                 writeln!(f, "    runtime: {mark}{}", r.why)?;
