@@ -635,6 +635,22 @@ pub unsafe fn elf_size(image: *const u8) -> Result<usize, String> {
     Ok(end as usize)
 }
 
+/// Makes the process's exit wait forever, as a HIP runtime's teardown does while a kernel of its
+/// never finishes: registered once, with the C library's `atexit`, when a launch hangs. A caller
+/// that must end after a hang has to leave without the teardown (`_exit`).
+fn block_teardown_at_exit() {
+    extern "C" fn teardown() {
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
+    }
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: registers a function with no arguments that touches no state.
+        unsafe { libc::atexit(teardown) };
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -673,20 +689,4 @@ mod tests {
         );
         assert_eq!(error_name(12345), "hipErrorUnknown");
     }
-}
-
-/// Makes the process's exit wait forever, as a HIP runtime's teardown does while a kernel of its
-/// never finishes: registered once, with the C library's `atexit`, when a launch hangs. A caller
-/// that must end after a hang has to leave without the teardown (`_exit`).
-fn block_teardown_at_exit() {
-    extern "C" fn teardown() {
-        loop {
-            std::thread::sleep(std::time::Duration::from_secs(3600));
-        }
-    }
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        // SAFETY: registers a function with no arguments that touches no state.
-        unsafe { libc::atexit(teardown) };
-    });
 }

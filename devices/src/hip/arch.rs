@@ -67,9 +67,10 @@ pub struct Overridden {
 /// chip's: `major.minor.stepping` in decimal (ROCR-Runtime reads it when it builds its agents).
 pub const ENV_OVERRIDE: &str = "HSA_OVERRIDE_GFX_VERSION";
 
-/// The processor name ROCm runs a device as under `HSA_OVERRIDE_GFX_VERSION=value`: `11.0.1` ->
-/// gfx1101, `10.3.0` -> gfx1030, `9.4.2` -> gfx942; `None` when it is not three decimal numbers
-/// with minor and stepping below 16.
+/// The processor name ROCm runs a device as under `HSA_OVERRIDE_GFX_VERSION=value`: `major.minor.
+/// stepping` -> `gfx{major}{minor:x}{stepping:x}` (the form of the target table's names and of
+/// KFD's `gfx_target_version`); `None` when it is not three decimal numbers with minor and
+/// stepping below 16.
 pub fn override_name(value: &str) -> Option<String> {
     let parts: Vec<u32> = value
         .trim()

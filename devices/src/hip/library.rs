@@ -13,8 +13,9 @@
 //!    from the name of the file a path resolves to: `libamdhip64.so.6.2.60200` is 6.2.60200;
 //!    files whose name carries none come last);
 //! 4. `libamdhip64.so`, `.so.7`, `.so.6`, `.so.5` through the dynamic loader's own search
-//!    (ld.so.cache), for installations in directories not listed above. Test-only: `DS_HARNESS_HIP_SEARCH=only-env` makes
-//! `$DS_HARNESS_HIP_LIB` the whole search of a machine with no other runtime: its failure is then
+//!    (ld.so.cache), for installations in directories not listed above.
+//!
+//! Test-only: `DS_HARNESS_HIP_SEARCH=only-env` makes `$DS_HARNESS_HIP_LIB` the whole search of a machine with no other runtime: its failure is then
 //! "no HIP runtime", as on a machine without ROCm, not a failed override.
 
 use super::sys;
@@ -214,7 +215,9 @@ pub fn file_version(name: &str) -> Option<(u32, u32, u32)> {
 /// The files named `stem*` in `dirs` (following symbolic links), one per file they resolve to,
 /// newest version first (files without a version last, in directory order).
 fn installed(dirs: &[PathBuf], stem: &str) -> Vec<String> {
-    let mut found: Vec<(Option<(u32, u32, u32)>, usize, String)> = Vec::new();
+    /// A library file: its version, the order it was found in, its path.
+    type Found = (Option<(u32, u32, u32)>, usize, String);
+    let mut found: Vec<Found> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for dir in dirs {
         let Ok(entries) = std::fs::read_dir(dir) else {
