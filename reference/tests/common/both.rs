@@ -2,7 +2,7 @@
 //! to that release's llvm-mc (for the pair's processor) and to our side and reports every
 //! disagreement, prefixed with the pair ("LLVM 22 gfx12 (gfx1200): ...").
 
-use super::llvm::Pair;
+use super::llvm::{line_printed_by, printed_by, Pair};
 use super::{
     bytes_line, legalize_in, mc_assemble_for, mc_disassemble_for, report, same_swizzle, spell,
     spellings_in, CANONICAL,
@@ -18,45 +18,6 @@ pub struct Both<'a> {
 
 /// Our answer for a line of text: llvm-mc's `-show-encoding` line, or why we refuse it.
 pub type Ours = Result<String, String>;
-
-/// Our text of an instruction as LLVM `major` prints it: the same, but for the one documented
-/// difference (`isa::swizzle`): from LLVM 22, a `ds_swizzle_b32` offset from 0xC000 prints as
-/// `swizzle(ROTATE,dir,n)` (dir = offset[10], n = offset[9:5]) or `swizzle(FFT,n)` (n =
-/// offset[4:0]) where LLVM 19, and we, print the number.
-pub fn printed_by(major: u32, text: &str) -> String {
-    let Some((head, rest)) = text.split_once(" offset:") else {
-        return text.to_string();
-    };
-    let (offset, tail) = rest.split_once(' ').map_or((rest, ""), |(o, t)| (o, t));
-    let Ok(o) = offset.parse::<u16>() else {
-        return text.to_string();
-    };
-    if major < 22 || !head.starts_with("ds_swizzle_b32 ") || o < 0xc000 {
-        return text.to_string();
-    }
-    let mac = if o >= 0xe000 {
-        format!("swizzle(FFT,{})", o & 0x1f)
-    } else {
-        format!("swizzle(ROTATE,{},{})", (o >> 10) & 1, (o >> 5) & 0x1f)
-    };
-    let tail = if tail.is_empty() {
-        String::new()
-    } else {
-        format!(" {tail}")
-    };
-    format!("{head} offset:{mac}{tail}")
-}
-
-/// A `-show-encoding` line (`\t<text padded to 39> ; encoding: [...]`) as LLVM `major` prints it.
-pub fn line_printed_by(major: u32, line: &str) -> String {
-    match line.split_once("; encoding: ") {
-        Some((text, enc)) => {
-            let text = printed_by(major, text.trim());
-            format!("\t{text:<39} ; encoding: {enc}")
-        }
-        None => line.to_string(),
-    }
-}
 
 impl Both<'_> {
     fn mc(&self) -> PathBuf {
