@@ -60,7 +60,11 @@ fn encodings(out: &str) -> Vec<Vec<u8>> {
 fn every_aliasing_instruction_names_the_variants_registers() {
     for gen in Generation::ALL {
         let kernels = aliasing_kernels_in(gen, u32::MAX);
-        assert!(kernels.len() > 150, "{gen}: only {} aliasing variants", kernels.len());
+        assert!(
+            kernels.len() > 150,
+            "{gen}: only {} aliasing variants",
+            kernels.len()
+        );
         for (v, _, k) in &kernels {
             let (inst, _) = under_test(k);
             let Inst::Ds(ds) = inst else {
@@ -73,7 +77,11 @@ fn every_aliasing_instruction_names_the_variants_registers() {
                 }
             }
             // Each generation's template places registers through the same [`Layout`].
-            assert_eq!(Layout::of(v).unwrap().vgpr_count, k.vgpr_count, "{gen} {inst}");
+            assert_eq!(
+                Layout::of(v).unwrap().vgpr_count,
+                k.vgpr_count,
+                "{gen} {inst}"
+            );
         }
     }
 }
@@ -96,7 +104,11 @@ fn llvm_mc_assembles_every_aliasing_instruction_to_the_bytes_the_kernel_contains
         }
         let out = common::run(
             &pair.llvm.mc(),
-            &["-arch=amdgcn", &format!("-mcpu={}", pair.cpu), "-show-encoding"],
+            &[
+                "-arch=amdgcn",
+                &format!("-mcpu={}", pair.cpu),
+                "-show-encoding",
+            ],
             Some(&input),
         );
         let got = encodings(&out);
@@ -125,7 +137,11 @@ fn llvm_mc_assembles_every_aliasing_kernel_listing_to_its_code() {
         let input: String = kernels.iter().map(|(_, _, k)| k.listing()).collect();
         let out = common::run(
             &pair.llvm.mc(),
-            &["-arch=amdgcn", &format!("-mcpu={}", pair.cpu), "-show-encoding"],
+            &[
+                "-arch=amdgcn",
+                &format!("-mcpu={}", pair.cpu),
+                "-show-encoding",
+            ],
             Some(&input),
         );
         let got: Vec<u8> = encodings(&out).concat();

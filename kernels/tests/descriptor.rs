@@ -59,7 +59,11 @@ fn descriptors_are_what_llvm_mc_writes_for_every_target() {
                 dir.join(format!("{t}-{}-{}.s", llvm.major, wave.lanes())),
                 dir.join(format!("{t}-{}-{}.o", llvm.major, wave.lanes())),
             );
-            let of_wave: Vec<Kernel> = ks.iter().filter(|k| k.variant.wave == wave).cloned().collect();
+            let of_wave: Vec<Kernel> = ks
+                .iter()
+                .filter(|k| k.variant.wave == wave)
+                .cloned()
+                .collect();
             std::fs::write(&s, code_object::assembly(t, &of_wave)).unwrap();
             let mut args = vec![
                 "-triple=amdgcn-amd-amdhsa",
@@ -107,7 +111,11 @@ fn descriptors_are_what_llvm_mc_writes_for_every_target() {
 /// same variant in those bits only (DX10_CLAMP always, IEEE_MODE with IEEE on).
 #[test]
 fn gfx11_and_gfx12_descriptors_differ_in_dx10_clamp_and_ieee_mode_only() {
-    for (fp32, fp16, ieee) in [(true, true, true), (false, false, false), (true, false, true)] {
+    for (fp32, fp16, ieee) in [
+        (true, true, true),
+        (false, false, false),
+        (true, false, true),
+    ] {
         for lds in [512, 1024, 65536] {
             let mut v = common::variant(DsOp::AddU32);
             v.mode = FpMode {

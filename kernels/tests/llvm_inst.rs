@@ -87,7 +87,10 @@ fn llvm_mc_assembles_every_vector_text_to_its_bytes() {
                 "{label} {cpu:?} `{text}`: llvm-mc encodes {llvm:02x?}, the vector says {bytes:02x?}"
             );
         }
-        println!("{label} {cpu:?}: {} vector texts assemble to their bytes", v.len());
+        println!(
+            "{label} {cpu:?}: {} vector texts assemble to their bytes",
+            v.len()
+        );
     }
 }
 
@@ -118,6 +121,9 @@ fn llvm_mc_disassembles_every_vector_to_its_text() {
         for ((bytes, text), llvm) in v.iter().zip(texts) {
             assert_eq!(llvm, text, "{label} {cpu:?} {bytes:02x?}");
         }
-        println!("{label} {cpu:?}: {} vectors disassemble to their text", v.len());
+        println!(
+            "{label} {cpu:?}: {} vectors disassemble to their text",
+            v.len()
+        );
     }
 }

@@ -183,7 +183,10 @@ fn llvm_mc_assembles_every_listing_to_our_code() {
         let ours: Vec<u8> = ours.concat();
         if got != ours {
             let at = got.iter().zip(&ours).position(|(a, b)| a != b);
-            panic!("{t}: {} and our assembler differ (at byte {at:?})", llvm.label());
+            panic!(
+                "{t}: {} and our assembler differ (at byte {at:?})",
+                llvm.label()
+            );
         }
         println!(
             "{} {t}: {} listing lines assemble to our bytes",
@@ -219,7 +222,12 @@ fn llvm_mc_disassembles_every_kernel_to_our_listing() {
             .map(|l| l.split(';').next().unwrap().trim())
             .filter(|l| !l.is_empty() && !l.starts_with('.'))
             .collect();
-        assert_eq!(got.len(), texts.len(), "{} {t}: llvm-mc output:\n{out}", llvm.label());
+        assert_eq!(
+            got.len(),
+            texts.len(),
+            "{} {t}: llvm-mc output:\n{out}",
+            llvm.label()
+        );
         for (g, w) in got.iter().zip(&texts) {
             assert_eq!(g, w, "{} {t}", llvm.label());
         }
@@ -300,7 +308,10 @@ fn readelf_finds_everything(llvm: &Llvm, readelf: &std::path::PathBuf, t: &Targe
     // a generic target's generic version.
     let flags = code_object::e_flags(t);
     let flags = if t.is_generic() {
-        format!("flags:                             {flags:#x}, {t}, generic_v{}", t.generic_version)
+        format!(
+            "flags:                             {flags:#x}, {t}, generic_v{}",
+            t.generic_version
+        )
     } else {
         format!("flags:                             {flags:#x}, {t}")
     };

@@ -142,7 +142,10 @@ fn our_code_object_matches_llvm_mc_plus_ld_lld_structurally() {
             continue;
         };
         matches_for(&llvm, &llvm.mc(), &lld, t);
-        println!("{} {t}: the code object matches llvm-mc + ld.lld", llvm.label());
+        println!(
+            "{} {t}: the code object matches llvm-mc + ld.lld",
+            llvm.label()
+        );
     }
 }
 

@@ -3,7 +3,8 @@
 //! `llvm-mc-22 -arch=amdgcn -mcpu=<the generation's first target it knows>`, Debian packages
 //! `llvm-19` and `llvm-22`; `common::llvm::GENERATIONS` lists which release checks which
 //! generation), both directions, every op the release knows, batched into a few llvm-mc
-//! processes. One body per check; the per-generation facts are the rows of [`DATA`].
+//! processes. One body per check; the per-generation facts are the rows of `common::data::DATA`.
+//! The syntax (swizzle text, lenient and bad lines, aliases) is `llvm_oracle_syntax.rs`'s.
 //!
 //! The DS table's oracle column says which release first knows each op: ops newer than a release
 //! must be refused by it both ways. Known divergences, asserted as such: LLVM ignores the
@@ -15,93 +16,16 @@
 mod common;
 
 use common::both::Both;
+use common::data::{data, DATA};
 use common::llvm::{pairs, printed_by, Pair, GENERATIONS};
 use common::{
     bytes_line, legalize_in, mc_assemble_for, mc_disassemble_for, report, spell, vectors_in,
     CANONICAL,
 };
 use ds_reference::isa::encode::{field_shift, DecodeError, InstError};
-use ds_reference::isa::syntax::{llvm_mc_line_in, parse_in};
-use ds_reference::isa::{
-    DsInst, DsOp, Field, Gds, Generation, OffsetForm, Oracle, DS_TABLE, GENERATION_ALIASES,
-};
+use ds_reference::isa::syntax::parse_in;
+use ds_reference::isa::{DsInst, DsOp, Field, Gds, Generation, OffsetForm, Oracle, DS_TABLE};
 use std::collections::HashSet;
-
-/// What one generation's oracle needs besides the shared checks. Adding a generation is adding a
-/// row here and in `common::llvm::GENERATIONS`.
-struct GenData {
-    gen: Generation,
-    /// Its DS ops, and how many of them LLVM 19 knows.
-    ops: usize,
-    llvm19_ops: usize,
-    /// Its vector file in `tests/`.
-    vectors: &'static str,
-    /// Lines every release reads on this generation, beyond [`LENIENT_LINES`].
-    lenient: &'static [&'static str],
-    /// Lines both refuse on this generation, beyond [`BAD_LINES`].
-    bad: &'static [&'static str],
-}
-
-const DATA: &[GenData] = &[
-    GenData {
-        gen: Generation::Gfx11,
-        ops: 126,
-        llvm19_ops: 126,
-        vectors: "vectors.txt",
-        lenient: &["ds_load_b32 v1, v2 offset : 4 gds", "ds_add_u32 v1, v2 gds"],
-        bad: &[
-            "ds_load_b32 v1, v2 gds offset:4",
-            "ds_add_u32 v1, v2 gds gds",
-            "ds_load_b32 v1, v2 GDS",
-            "ds_permute_b32 v1, v2, v3 gds",
-            "ds_bpermute_b32 v1, v2, v3 gds",
-            "ds_bvh_stack_rtn_b32 v1, v2, v3, v[4:7] gds",
-            "ds_nop gds",
-            "ds_gws_init v1 offset:4",
-            "ds_gws_sema_v",
-            "ds_ordered_count v1, v2 offset:4",
-            "ds_add_gs_reg_rtn v[2:3], v4",
-            // gfx12's spellings of gfx11 ops.
-            "ds_subrev_u32 v1, v2",
-            "ds_subrev_rtn_u64 v[1:2], v3, v[4:5]",
-            "ds_min_num_f32 v1, v2",
-        ],
-    },
-    GenData {
-        gen: Generation::Gfx12,
-        ops: 123,
-        llvm19_ops: 119,
-        vectors: "vectors_gfx12.txt",
-        lenient: &[
-            "ds_subrev_u32 v1 v2 offset: 4",
-            "DS_SUBREV_RTN_U64 v[1:2], v3, v[4:5]",
-        ],
-        bad: &[
-            "ds_add_u32 v1, v2 gds",
-            "ds_load_b32 v1, v2 offset:4 gds",
-            "ds_store_b32 v1, v2 gds",
-            "ds_gws_init v1 gds",
-            "ds_gws_sema_v gds",
-            "ds_ordered_count v1, v2 gds",
-            "ds_add_gs_reg_rtn v[2:3], v4 gds",
-            "ds_cmpstore_f32 v1, v2, v3",
-            "ds_cmpstore_rtn_f64 v[1:2], v3, v[4:5], v[6:7]",
-            "ds_wrap_rtn_b32 v1, v2, v3, v4",
-            "ds_bvh_stack_rtn_b32 v1, v2, v3, v[4:7] gds",
-            "ds_cond_sub_u32 v1, v[2:3]",
-            "ds_pk_add_f16 v1",
-            "ds_min_num_f64 v1, v2",
-            "ds_sub_clamp_rtn_u32 v1, v2, v3 offset:65536",
-            "ds_subrev_u32 v1, v2, v3",
-        ],
-    },
-];
-
-fn data(gen: Generation) -> &'static GenData {
-    DATA.iter()
-        .find(|d| d.gen == gen)
-        .unwrap_or_else(|| panic!("no DATA row for {gen}"))
-}
 
 fn both(pair: &Pair) -> Both<'_> {
     Both { pair }
@@ -277,11 +201,14 @@ fn every_opcode_is_defined_or_undefined_in_both() {
     }
 }
 
+/// An instruction word with why it is invalid.
+type Word = (String, u64);
+
 /// Encodings both must refuse: each unused register field non-zero, `gds` set where forbidden
 /// (always on a generation without the bit) and clear where required, offset bytes on `ds_nop`,
 /// and every opcode the generation leaves undefined; and apart from them, each register tuple one
 /// past v255 (refused by LLVM 19 and us, printed by LLVM 22: see the next test).
-fn invalid_words_and_tuples(pair: &Pair) -> (Vec<(String, u64)>, Vec<(String, u64)>) {
+fn invalid_words_and_tuples(pair: &Pair) -> (Vec<Word>, Vec<Word>) {
     let gen = pair.gen;
     let mut out = Vec::new();
     let mut tuples = Vec::new();
@@ -421,296 +348,6 @@ fn reserved_bit_16_is_ignored_by_llvm_mc_but_rejected_here() {
             "{}: reserved bit 16: llvm-mc accepts {n}/{n} words, we reject them (documented)",
             pair.label(),
             n = words.len()
-        );
-    }
-}
-
-/// All 65536 swizzle offsets, both ways. LLVM 19 prints exactly our text; LLVM 22 prints the
-/// 16384 offsets from 0xC000 as `swizzle(ROTATE,..)` / `swizzle(FFT,..)` (the documented
-/// difference), and reads those macros to the bytes our parser reads them to.
-#[test]
-fn every_swizzle_offset_prints_and_reads_back_as_each_llvm_does() {
-    for pair in pairs() {
-        let major = pair.llvm.major;
-        let (mc, cpu) = (pair.llvm.mc(), pair.cpu.name);
-        let base = DsInst {
-            vdst: 1,
-            addr: 2,
-            ..DsInst::new(DsOp::SwizzleB32)
-        };
-        let insts: Vec<DsInst> = (0..=u16::MAX).map(|o| base.with_offset16(o)).collect();
-        let words: Vec<[u8; 8]> = insts
-            .iter()
-            .map(|i| i.to_bytes_in(pair.gen).expect("legal"))
-            .collect();
-        let theirs = mc_disassemble_for(&mc, cpu, &words);
-        let mut bad = Vec::new();
-        let mut macros = Vec::new();
-        for (inst, theirs) in insts.iter().zip(&theirs) {
-            let ours = inst.to_string();
-            let printed = printed_by(major, &ours);
-            if printed != ours {
-                macros.push((inst.offset16(), printed.clone()));
-            }
-            if theirs.as_deref() != Some(printed.as_str()) {
-                bad.push(format!(
-                    "offset {:#06x}: llvm-mc {theirs:?}, ours {ours} (printed as {printed})",
-                    inst.offset16()
-                ));
-            }
-        }
-        report(
-            &format!("{}: swizzle offsets (bytes -> text)", pair.label()),
-            insts.len() - bad.len(),
-            insts.len(),
-            &bad,
-        );
-        let expected = if major >= 22 { 0x4000 } else { 0 };
-        assert_eq!(macros.len(), expected, "{}", pair.label());
-        assert!(macros.iter().all(|(o, _)| *o >= 0xc000));
-
-        // Our printed text, assembled by both (LLVM 22 prints the macro back; the bytes agree).
-        let b = both(&pair);
-        let texts: Vec<String> = insts.iter().map(ToString::to_string).collect();
-        let renormalised = texts
-            .iter()
-            .zip(&insts)
-            .filter(|(t, i)| parse_in(pair.gen, t).is_ok_and(|b| b.offset16() != i.offset16()))
-            .count();
-        let bad = b.disagreements(&texts, false, |i, text| b.ours(text, Some(&insts[i])));
-        println!(
-            "{}: swizzle: {} of the 32768 bit-mask offsets print as text that reads back (in \
-             LLVM too) as another offset with the same lane map",
-            pair.label(),
-            renormalised
-        );
-        report(
-            &format!("{}: swizzle text (text -> bytes)", pair.label()),
-            texts.len() - bad.len(),
-            texts.len(),
-            &bad,
-        );
-
-        // LLVM 22's own macros, read by both: the same bytes (ours reads them, prints numbers).
-        if !macros.is_empty() {
-            let mut seen = HashSet::new();
-            let texts: Vec<String> = macros
-                .iter()
-                .map(|(_, t)| t.clone())
-                .filter(|t| seen.insert(t.clone()))
-                .collect();
-            let theirs = mc_assemble_for(&mc, cpu, &texts);
-            let mut bad = Vec::new();
-            let mut lossy = 0;
-            for (text, theirs) in texts.iter().zip(&theirs) {
-                let ours = parse_in(pair.gen, text).map_err(|e| e.to_string());
-                let our_enc = ours.as_ref().ok().and_then(|i| {
-                    let line = llvm_mc_line_in(pair.gen, i).ok()?;
-                    Some(line.split_once("; encoding: ")?.1.to_string())
-                });
-                let their_enc = theirs
-                    .as_ref()
-                    .ok()
-                    .and_then(|l| Some(l.split_once("; encoding: ")?.1.to_string()));
-                if our_enc.is_none() || our_enc != their_enc {
-                    bad.push(format!("`{text}`: llvm-mc {theirs:?}, ours {ours:?}"));
-                }
-            }
-            for (o, text) in &macros {
-                let back = parse_in(pair.gen, text).map(|i| i.offset16());
-                if back != Ok(*o) {
-                    lossy += 1;
-                }
-            }
-            println!(
-                "{}: {} distinct ROTATE/FFT macros for 16384 offsets; {lossy} offsets print as a \
-                 macro that reads back as another offset (LLVM 22 drops the bits the macro lacks; \
-                 we print the number)",
-                pair.label(),
-                texts.len()
-            );
-            report(
-                &format!("{}: ROTATE/FFT macros (text -> bytes)", pair.label()),
-                texts.len() - bad.len(),
-                texts.len(),
-                &bad,
-            );
-        }
-    }
-}
-
-/// The ROTATE/FFT macros are LLVM 22's: LLVM 19 refuses them, we read them.
-#[test]
-fn rotate_and_fft_macros_are_refused_by_llvm_19_and_read_by_22_and_us() {
-    let lines = [
-        "ds_swizzle_b32 v1, v2 offset:swizzle(FFT,3)",
-        "ds_swizzle_b32 v1, v2 offset:swizzle(ROTATE,1,1)",
-        "ds_swizzle_b32 v1, v2 offset:swizzle(FFT, 0x1f)",
-        "ds_swizzle_b32 v1, v2 offset:swizzle(ROTATE,0,31)",
-    ];
-    let out_of_range = [
-        "ds_swizzle_b32 v1, v2 offset:swizzle(FFT,32)",
-        "ds_swizzle_b32 v1, v2 offset:swizzle(ROTATE,2,1)",
-        "ds_swizzle_b32 v1, v2 offset:swizzle(ROTATE,0,32)",
-        "ds_swizzle_b32 v1, v2 offset:swizzle(ROTATE,0)",
-        "ds_swizzle_b32 v1, v2 offset:swizzle(rotate,0,1)",
-    ];
-    for pair in pairs() {
-        let b = both(&pair);
-        b.reject_lines(&out_of_range);
-        if pair.llvm.major >= 22 {
-            b.accept_lines("ROTATE/FFT macros", &lines);
-        } else {
-            let texts: Vec<String> = lines.iter().map(ToString::to_string).collect();
-            for (line, theirs) in
-                lines
-                    .iter()
-                    .zip(mc_assemble_for(&pair.llvm.mc(), pair.cpu.name, &texts))
-            {
-                assert!(theirs.is_err(), "{}: reads `{line}`", pair.label());
-                assert!(parse_in(pair.gen, line).is_ok(), "we read `{line}`");
-            }
-        }
-    }
-}
-
-/// Looser spellings every release reads (optional commas, spaces around `:` and inside brackets
-/// and macros, upper-case mnemonics, numbers in any base inside swizzle macros, trailing
-/// comments), in every generation; [`GenData::lenient`] adds the generation's own.
-const LENIENT_LINES: &[&str] = &[
-    "ds_load_b32 v1 v2",
-    "ds_load_b32 v1 , v2",
-    "ds_store_b32 v1, v2,",
-    "ds_load_b32 v1, v2, offset:4",
-    "ds_load_b32 v1, v2 offset:4,",
-    "ds_load_b32 v1, v2 offset: 4",
-    "ds_load_b32 v1, v2 offset :4",
-    "ds_load_b64 v[1 : 2], v[3]",
-    "ds_load_b32 v[7:7], v2",
-    "ds_load_b32\tv1,v2\toffset:0X10",
-    "ds_load_b32 v1, v2 offset:0B11",
-    "ds_load_b32 v1, v2 offset:0xFFFF",
-    "ds_load_b32 v1, v2 offset:00",
-    "ds_load_b32 v1, v2 offset:0",
-    "ds_load_2addr_b32 v[1:2], v2 offset0:0 offset1:0",
-    "Ds_Load_B32 v1, v2",
-    "ds_load_b32 v1, v2 ; comment",
-    "ds_load_b32 v1, v2 // comment",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(QUAD_PERM, 0, 1, 2, 3)",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(QUAD_PERM,0x1,0b10,03,0)",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(BITMASK_PERM, \"00000\")",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(BROADCAST,0x10,0b111)",
-    "ds_swizzle_b32 v1, v2 offset:0x8000",
-    "ds_write_b32 v1, v2 offset:8",
-    "ds_nop ",
-];
-
-#[test]
-fn lenient_spellings_are_read_as_llvm_mc_reads_them() {
-    for pair in pairs() {
-        let mut lines = LENIENT_LINES.to_vec();
-        lines.extend_from_slice(data(pair.gen).lenient);
-        both(&pair).accept_lines("lenient spellings", &lines);
-    }
-}
-
-/// Lines every release and we refuse, in every generation; [`GenData::bad`] adds each
-/// generation's own.
-const BAD_LINES: &[&str] = &[
-    "ds_load_b32 v1, v2 offset:65536",
-    "ds_load_b32 v1, v2 offset:0x10000",
-    "ds_load_b32 v1, v2 offset:-1",
-    "ds_load_b32 v1",
-    "ds_load_b32 v1, v2, v3",
-    "ds_store_b32 v1",
-    "ds_load_b32 v[1:2], v2",
-    "ds_load_b64 v1, v2",
-    "ds_store_b128 v1, v[2:4]",
-    "ds_load_b32 v1, s2",
-    "ds_load_b32 V1, V2",
-    "ds_load_b32 v256, v2",
-    "ds_load_b128 v[253:256], v2",
-    "ds_load_b32 v[2:1], v2",
-    "ds_load_2addr_b32 v[1:2], v2 offset0:256",
-    "ds_load_2addr_b32 v[1:2], v2 offset1:256",
-    "ds_load_2addr_b32 v[1:2], v2 offset:4",
-    "ds_load_2addr_b32 v[1:2], v2 offset1:3 offset0:2",
-    "ds_load_b32 v1, v2 offset0:4",
-    "ds_load_b32 v1, v2 offset:4 offset:8",
-    "ds_load_b32 v1, v2 OFFSET:4",
-    "ds_load_b32 v1, v2 offset:",
-    "ds_load_b32 v1, v2 offset:08",
-    "ds_load_b32 v1, v2 offset:0b2",
-    "ds_load_b32 v1, v2 offset:0o7",
-    "ds_load_b32 v1,, v2",
-    "ds_nop offset:4",
-    "ds_nop offset:0",
-    "ds_nop v1",
-    "ds_cmpst_b32 v1, v2, v3",
-    "ds_cmpst_rtn_b64 v[1:2], v3, v[4:5], v[6:7]",
-    "ds_frobnicate v1",
-    "ds_load_b32_x v1, v2",
-    "ds_add_src2_u32 v1",
-    "ds_subrev_u32 v1, v2, v3, v4",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(quad_perm,0,1,2,3)",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(QUAD_PERM,0,1,2,4)",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(QUAD_PERM,0,1,2)",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,3)",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,0)",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,32)",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(REVERSE,1)",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(REVERSE,64)",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(BROADCAST,4,4)",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(BROADCAST,1,0)",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(BROADCAST,64,0)",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(BITMASK_PERM,\"01pix\")",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(BITMASK_PERM,\"PPPPP\")",
-    "ds_swizzle_b32 v1, v2 offset:swizzle(BITMASK_PERM,\"0000\")",
-    "ds_swizzle_b32 v1, v2 offset:65536",
-];
-
-#[test]
-fn bad_lines_are_rejected_by_both() {
-    for pair in pairs() {
-        let mut lines = BAD_LINES.to_vec();
-        lines.extend_from_slice(data(pair.gen).bad);
-        both(&pair).reject_lines(&lines);
-    }
-}
-
-/// Every alias each release reads for each generation (every op's older name, the generation's
-/// own aliases), in every operand form, read as LLVM reads it and printed as the op's mnemonic;
-/// and every other generation's alias refused by both.
-#[test]
-fn every_alias_is_read_as_each_llvm_reads_it() {
-    for pair in pairs() {
-        let b = both(&pair);
-        let mut lines = Vec::new();
-        for op in b.known_ops() {
-            for alias in op.aliases_in(pair.gen) {
-                for inst in b.cases().iter().filter(|i| i.op == op) {
-                    let text = spell(inst, CANONICAL);
-                    lines.push(text.replacen(op.name(), alias, 1));
-                }
-            }
-        }
-        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
-        b.accept_lines("aliases", &refs);
-        let foreign: Vec<String> = GENERATION_ALIASES
-            .iter()
-            .filter(|a| a.gen != pair.gen && a.op.info().in_generation(pair.gen))
-            .map(|a| {
-                let inst = legalize_in(pair.gen, a.op, [5, 1, 2, 3], 8, false);
-                spell(&inst, CANONICAL).replacen(a.op.name(), a.name, 1)
-            })
-            .collect();
-        let refs: Vec<&str> = foreign.iter().map(String::as_str).collect();
-        b.reject_lines(&refs);
-        println!(
-            "{}: {} alias lines read, {} other generations' aliases refused",
-            pair.label(),
-            lines.len(),
-            foreign.len()
         );
     }
 }

@@ -232,12 +232,19 @@ fn generic_targets_are_code_object_v6_with_their_generic_version() {
         assert_eq!(bytes[8], ABI_VERSION_V6, "{g}: EI_ABIVERSION");
         let co = read(&bytes).unwrap();
         assert_eq!(co.target, g);
-        assert_eq!(co.e_flags, u32::from(g.machine) | 1 << 24, "{g}: generic_v1");
+        assert_eq!(
+            co.e_flags,
+            u32::from(g.machine) | 1 << 24,
+            "{g}: generic_v1"
+        );
         assert_eq!(co.metadata.target, format!("amdgcn-amd-amdhsa--{}", g.name));
         // v5, or no generic version: not what a generic target's code object is.
         assert!(matches!(
             read(&patched(&bytes, 8, &[ABI_VERSION_V5])),
-            Err(ReadError::Header { field: "EI_ABIVERSION", .. })
+            Err(ReadError::Header {
+                field: "EI_ABIVERSION",
+                ..
+            })
         ));
         assert!(matches!(
             read(&patched(&bytes, 51, &[0])),

@@ -68,7 +68,10 @@ pub fn llvm_targets() -> Vec<(llvm::Llvm, &'static ds_reference::target::Target)
             if unknown.is_empty() {
                 String::new()
             } else {
-                format!(" (unknown to it, not checked by it: {})", unknown.join(", "))
+                format!(
+                    " (unknown to it, not checked by it: {})",
+                    unknown.join(", ")
+                )
             }
         );
         out.extend(known.into_iter().map(|t| (l.clone(), t)));

@@ -10,11 +10,13 @@ use serde::Serialize;
 
 pub mod doc;
 pub mod encode;
+mod oracle;
 pub mod swizzle;
 pub mod syntax;
 
 pub use doc::{render_markdown, render_markdown_in};
 pub use encode::{DecodeError, DsInst, EncodeError, InstError};
+pub use oracle::{GenerationAlias, Oracle};
 
 /// Expands the table rows of `table.rs` into [`DsOp`] and [`DS_TABLE`].
 macro_rules! ds_table {
@@ -52,44 +54,6 @@ mod table;
 pub use table::{DsOp, DS_TABLE, GENERATION_ALIASES};
 
 pub use crate::target::Generation;
-
-/// Which LLVM confirms a row: the oldest of the oracle LLVMs (Debian 12's `llvm-19` and `llvm-22`)
-/// whose assembler and disassembler know the op, byte for byte, in every generation that has it.
-/// Newer LLVMs confirm it too; older ones must refuse it (both checked by the oracle tests).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub enum Oracle {
-    /// LLVM 19 (and 22).
-    Llvm19,
-    /// LLVM 22 only: the RDNA4 ops LLVM 19 does not know (their opcodes are also the RDNA4 ISA
-    /// guide's, section 16.15).
-    Llvm22,
-}
-
-impl Oracle {
-    /// The LLVM major version that first confirms the row.
-    pub fn llvm(self) -> u32 {
-        match self {
-            Oracle::Llvm19 => 19,
-            Oracle::Llvm22 => 22,
-        }
-    }
-
-    /// LLVM `major` knows the row.
-    pub fn known_to(self, major: u32) -> bool {
-        major >= self.llvm()
-    }
-}
-
-/// A spelling LLVM reads as a row's op in one generation only (LLVM prints the row's mnemonic).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GenerationAlias {
-    /// The op it spells.
-    pub op: DsOp,
-    /// The spelling.
-    pub name: &'static str,
-    /// The generation whose LLVM assembler reads it.
-    pub gen: Generation,
-}
 
 /// The gfx11 rows of the DS table (the first rows, in gfx11 opcode order): what the commands use
 /// until they take a `--target`.
@@ -518,21 +482,6 @@ impl DsOp {
                     .find(|a| a.gen == gen && a.name.eq_ignore_ascii_case(name))
                     .map(|a| a.op)
             })
-    }
-
-    /// The spellings LLVM reads as this op in generation `gen` besides its mnemonic: the older
-    /// name (every generation of the op) and the generation's own aliases.
-    pub fn aliases_in(self, gen: Generation) -> impl Iterator<Item = &'static str> {
-        let info = self.info();
-        info.legacy_name
-            .filter(|_| info.in_generation(gen))
-            .into_iter()
-            .chain(
-                GENERATION_ALIASES
-                    .iter()
-                    .filter(move |a| a.op == self && a.gen == gen)
-                    .map(|a| a.name),
-            )
     }
 
     /// Every gfx11 op, in gfx11 opcode order.

@@ -8,6 +8,7 @@
 #![allow(dead_code)] // Each test binary uses its own subset.
 
 pub mod both;
+pub mod data;
 pub mod llvm;
 
 use ds_reference::isa::{DsInst, DsOp, Field, Gds, Generation, OffsetForm};
