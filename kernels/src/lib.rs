@@ -26,6 +26,7 @@ pub mod code_object;
 pub mod generator;
 pub mod inst;
 pub mod launch;
+pub mod name;
 
 /// The LDS allocation the CLI and the default corpus use when none is given: 1 KiB, small enough
 /// to copy in and out quickly, large enough for every operand shape's addresses and offsets.
