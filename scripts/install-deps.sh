@@ -2,7 +2,7 @@
 # Installs what the test suite's oracles need, from Debian 12's packages:
 #   llvm-19, lld-19            llvm-mc-19 / llvm-objdump-19 / llvm-readelf-19 / ld.lld-19 (main archive)
 #   llvm-22, lld-22            the same tools with -22 (the bookworm-security suite): the newer oracle,
-#                              which also knows gfx1153 and the RDNA4 DS ops LLVM 19 lacks
+#                              which also knows the newest targets and the RDNA4 DS ops LLVM 19 lacks
 #   libamd-comgr2              ROCm's code-object metadata parser (checks our msgpack note)
 #   libamdhip64-5              a real ROCm 5.2 HIP runtime (its no-GPU error paths)
 #   libamdhip64-dev            hip_runtime_api.h, for the bindgen drift check of our FFI declarations
