@@ -90,7 +90,11 @@ pub fn package(tool: &str, major: u32) -> String {
 /// When a release is missing and `CI=true`.
 pub fn installed() -> Vec<Llvm> {
     static FOUND: OnceLock<Vec<Result<Llvm, String>>> = OnceLock::new();
-    let found = FOUND.get_or_init(|| VERSIONS.iter().map(|&v| probe(v)).collect());
+    let found = FOUND.get_or_init(|| {
+        let found: Vec<_> = VERSIONS.iter().map(|&v| probe(v)).collect();
+        announce(&found);
+        found
+    });
     let ci = std::env::var("CI").is_ok_and(|v| v == "true");
     let mut out = Vec::new();
     for f in found {
@@ -101,6 +105,37 @@ pub fn installed() -> Vec<Llvm> {
         }
     }
     out
+}
+
+/// Says once per test binary which releases its oracle tests use, on the real stderr (past the
+/// test harness's capture, so `cargo test` shows it for passing tests too).
+fn announce(found: &[Result<Llvm, String>]) {
+    use std::io::Write;
+    let binary = std::env::args()
+        .next()
+        .and_then(|a| {
+            let stem = std::path::Path::new(&a)
+                .file_stem()?
+                .to_string_lossy()
+                .into_owned();
+            Some(
+                stem.rsplit_once('-')
+                    .map_or(stem.clone(), |(n, _)| n.to_string()),
+            )
+        })
+        .unwrap_or_default();
+    let used: Vec<String> = found
+        .iter()
+        .map(|f| match f {
+            Ok(l) => format!("{} (llvm-mc-{})", l.label(), l.major),
+            Err(why) => format!("(missing: {why})"),
+        })
+        .collect();
+    let _ = writeln!(
+        std::io::stderr(),
+        "{binary}: oracle tests run against {}",
+        used.join(", ")
+    );
 }
 
 /// Release `major`, if its `llvm-mc` runs: its processor list.
