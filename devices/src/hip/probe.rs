@@ -115,6 +115,7 @@ fn device_report(lib: &library::HipLibrary, index: usize) -> DeviceReport {
                     match t.kind {
                         Kind::Dgpu => "GPU",
                         Kind::Apu => "APU",
+                        Kind::Generic => "generic target",
                     }
                 ),
                 Err(ref e) => e.clone(),

@@ -4,6 +4,11 @@
 
 pub mod svg;
 
+/// The LLVM oracles: the one list of releases and generations every oracle test of the workspace
+/// runs (shared with the reference crate's tests).
+#[path = "../../../reference/tests/common/llvm.rs"]
+pub mod llvm;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
