@@ -10,19 +10,21 @@ use serde::Serialize;
 
 pub mod doc;
 pub mod encode;
+mod features;
 mod oracle;
 pub mod swizzle;
 pub mod syntax;
 
 pub use doc::{render_markdown, render_markdown_in};
 pub use encode::{DecodeError, DsInst, EncodeError, InstError};
+pub use features::{DsFeatures, Isa};
 pub use oracle::{GenerationAlias, Oracle};
 
 /// Expands the table rows of `table.rs` into [`DsOp`] and [`DS_TABLE`].
 macro_rules! ds_table {
-    ($( ($v:ident, $name:literal, $o11:tt, $o12:tt, $vd:literal, $a:literal, $d0:literal,
-         $d1:literal, $off:ident, $gds:ident, $fam:expr, $elem:ident, $legacy:expr, $hip:expr,
-         $oracle:ident) ),* $(,)?) => {
+    ($( ($v:ident, $name:literal, $o9:tt, $o10:tt, $o11:tt, $o12:tt, $vd:literal, $a:literal,
+         $d0:literal, $d1:literal, $off:ident, $gds:ident, $fam:expr, $elem:ident,
+         $older:ident $(($oname:literal))?, $needs:tt, $hip:expr, $oracle:ident) ),* $(,)?) => {
         /// A DS op of some generation: one variant per row of the DS table, in table order.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum DsOp { $($v),* }
@@ -32,22 +34,31 @@ macro_rules! ds_table {
             $($crate::isa::OpInfo {
                 op: DsOp::$v,
                 name: $name,
-                opcodes: [ds_table!(@opc $o11), ds_table!(@opc $o12)],
+                opcodes: [ds_table!(@opc $o9), ds_table!(@opc $o10), ds_table!(@opc $o11),
+                          ds_table!(@opc $o12)],
                 operands: $crate::isa::Operands { vdst: $vd, addr: $a, data0: $d0, data1: $d1 },
                 offset: $crate::isa::OffsetForm::$off,
                 gds: $crate::isa::Gds::$gds,
                 family: $fam,
                 elem: $crate::isa::Elem::$elem,
-                legacy_name: $legacy,
+                legacy_name: ds_table!(@legacy $older $(($oname))?),
+                gfx9_only_name: ds_table!(@old $older $(($oname))?),
+                needs: ds_table!(@needs $needs),
                 hip_unsupported: $hip,
                 oracle: ds_table!(@oracle $oracle),
             }),*
         ];
     };
     (@opc __) => { None };
+    (@opc $o:literal) => { Some($o) };
     (@oracle L19) => { $crate::isa::Oracle::Llvm19 };
     (@oracle L22) => { $crate::isa::Oracle::Llvm22 };
-    (@opc $o:literal) => { Some($o) };
+    (@legacy Some($n:literal)) => { Some($n) };
+    (@legacy $other:ident $(($n:literal))?) => { None };
+    (@old Old($n:literal)) => { Some($n) };
+    (@old $other:ident $(($n:literal))?) => { None };
+    (@needs __) => { $crate::isa::DsFeatures::NONE };
+    (@needs $f:ident) => { $crate::isa::DsFeatures::$f };
 }
 
 mod table;
@@ -59,7 +70,7 @@ pub use crate::target::Generation;
 /// until they take a `--target`.
 pub static DS_OPS: &[OpInfo] = {
     let mut n = 0;
-    while n < DS_TABLE.len() && DS_TABLE[n].opcodes[0].is_some() {
+    while n < DS_TABLE.len() && DS_TABLE[n].opcodes[Generation::Gfx11 as usize].is_some() {
         n += 1;
     }
     DS_TABLE.split_at(n).0
@@ -74,10 +85,11 @@ pub struct OpInfo {
     /// The mnemonic (ISA guide, DS opcode list; LLVM's spelling), the same in every generation
     /// that has the op.
     pub name: &'static str,
-    /// The 8-bit `OP` field, bits [25:18], per [`Generation`] (`None`: the generation lacks the op).
-    /// Serialised as `{"gfx11": n or null, "gfx12": n or null}`.
+    /// The 8-bit `OP` field per [`Generation`] (`None`: the generation lacks the op), in
+    /// [`Generation::ALL`] order. Serialised as `{"gfx9": n or null, "gfx10": .., "gfx11": ..,
+    /// "gfx12": ..}`.
     #[serde(serialize_with = "opcodes_by_generation")]
-    pub opcodes: [Option<u8>; 2],
+    pub opcodes: [Option<u8>; 4],
     /// The VGPR operands and their widths (ISA guide, instruction descriptions).
     pub operands: Operands,
     /// How the two offset bytes are read (ISA guide, DS format: OFFSET0, OFFSET1).
@@ -90,8 +102,16 @@ pub struct OpInfo {
     /// The element type the family works on (from the mnemonic's type suffix).
     pub elem: Elem,
     /// The older mnemonic that LLVM still accepts as input in every generation of the op, printed
-    /// as the row's name (aliases of one generation only are in [`GENERATION_ALIASES`]).
+    /// as the row's name (aliases of one generation only are in [`GENERATION_ALIASES`]). For a
+    /// row of gfx9 or gfx10 it is also the mnemonic those generations print and read.
     pub legacy_name: Option<&'static str>,
+    /// The gfx9 and gfx10 mnemonic where gfx11 renamed the op and LLVM reads the old name no
+    /// longer (`ds_cmpst_b32` for `ds_cmpstore_b32`): see [`DsOp::mnemonic_in`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gfx9_only_name: Option<&'static str>,
+    /// The features a target needs for the op beyond its generation's opcode column
+    /// ([`DsFeatures`]; empty for most rows): see [`OpInfo::on`].
+    pub needs: DsFeatures,
     /// `None` when a HIP compute kernel can run the op; otherwise why it cannot.
     pub hip_unsupported: Option<&'static str>,
     /// Which LLVM confirms the row (19, or only 22).
@@ -99,7 +119,7 @@ pub struct OpInfo {
 }
 
 fn opcodes_by_generation<S: serde::Serializer>(
-    opcodes: &[Option<u8>; 2],
+    opcodes: &[Option<u8>; 4],
     s: S,
 ) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeMap;
@@ -312,6 +332,15 @@ pub enum Family {
     OrderedCount,
     /// Geometry-shader register add/sub (GDS only).
     GsReg,
+    /// gfx9/gfx10 `ds_*_src2_*`: the update of [`Rmw`] (`Xchg` for `ds_write_src2_*`) of the
+    /// element at the lane's address A, with its second operand read from LDS at an address B
+    /// derived from ADDR and the offset instead of a register (AMD "Vega" ISA guide, DS opcodes
+    /// `DS_ADD_SRC2_U32` and on: B = A + 4 * offset-derived stride). Not yet modelled.
+    Src2(Rmw),
+    /// CDNA 4's transpose loads (`ds_read_b64_tr_b4/b8/b16`, `ds_read_b96_tr_b6`): each lane
+    /// gathers elements of this many bits from the rows its lane group reads (AMD "CDNA4 ISA"
+    /// guide, `DS_READ_B64_TR_B4` and on). Not yet modelled.
+    LoadTranspose(u8),
 }
 
 /// The element type an op works on, from its mnemonic's suffix.
@@ -413,12 +442,12 @@ impl Elem {
 }
 
 /// Opcode -> row per generation, built once at compile time from the table.
-static BY_OPCODE: [[Option<DsOp>; 256]; 2] = {
-    let mut t = [[None; 256]; 2];
+static BY_OPCODE: [[Option<DsOp>; 256]; 4] = {
+    let mut t = [[None; 256]; 4];
     let mut i = 0;
     while i < DS_TABLE.len() {
         let mut g = 0;
-        while g < 2 {
+        while g < 4 {
             if let Some(opc) = DS_TABLE[i].opcodes[g] {
                 t[g][opc as usize] = Some(DS_TABLE[i].op);
             }
@@ -447,41 +476,51 @@ impl DsOp {
 
     /// The op spelled `name` (any case), in any generation: a row's own mnemonic first, then the
     /// older spellings LLVM accepts (so `ds_min_f32` is gfx11's op, not gfx12's `ds_min_num_f32`),
-    /// then the spellings only some generations accept ([`GENERATION_ALIASES`]).
+    /// then gfx9's names that gfx11 dropped (`ds_cmpst_b32`), then the spellings only some
+    /// generations accept ([`GENERATION_ALIASES`]).
     pub fn from_name(name: &str) -> Option<DsOp> {
+        let is = |n: &str| n.eq_ignore_ascii_case(name);
         DS_TABLE
             .iter()
-            .find(|r| r.name.eq_ignore_ascii_case(name))
-            .or_else(|| {
-                DS_TABLE
-                    .iter()
-                    .find(|r| r.legacy_name.is_some_and(|l| l.eq_ignore_ascii_case(name)))
-            })
+            .find(|r| is(r.name))
+            .or_else(|| DS_TABLE.iter().find(|r| r.legacy_name.is_some_and(is)))
+            .or_else(|| DS_TABLE.iter().find(|r| r.gfx9_only_name.is_some_and(is)))
+            .map(|r| r.op)
+            .or_else(|| GENERATION_ALIASES.iter().find(|a| is(a.name)).map(|a| a.op))
+    }
+
+    /// The op of generation `gen` spelled `name` (any case) as LLVM reads it for that generation:
+    /// gfx9 and gfx10 by their own mnemonic only ([`DsOp::mnemonic_in`]); gfx11 and gfx12 by the
+    /// row's mnemonic, an older spelling LLVM accepts in every generation of the op, or an alias
+    /// LLVM accepts for `gen` alone.
+    pub fn from_name_in(gen: Generation, name: &str) -> Option<DsOp> {
+        let is = |n: &str| n.eq_ignore_ascii_case(name);
+        let rows = || DS_TABLE.iter().filter(move |r| r.in_generation(gen));
+        if gen.gfx9_mnemonics() {
+            return rows().find(|r| is(r.op.mnemonic_in(gen))).map(|r| r.op);
+        }
+        rows()
+            .find(|r| is(r.name))
+            .or_else(|| rows().find(|r| r.legacy_name.is_some_and(is)))
             .map(|r| r.op)
             .or_else(|| {
                 GENERATION_ALIASES
                     .iter()
-                    .find(|a| a.name.eq_ignore_ascii_case(name))
+                    .find(|a| a.gen == gen && is(a.name))
                     .map(|a| a.op)
             })
     }
 
-    /// The op of generation `gen` spelled `name` (its mnemonic, an older spelling LLVM accepts in
-    /// every generation of the op, or an alias LLVM accepts for `gen` alone; any case).
-    pub fn from_name_in(gen: Generation, name: &str) -> Option<DsOp> {
-        let rows = || DS_TABLE.iter().filter(move |r| r.in_generation(gen));
-        rows()
-            .find(|r| r.name.eq_ignore_ascii_case(name))
-            .or_else(|| {
-                rows().find(|r| r.legacy_name.is_some_and(|l| l.eq_ignore_ascii_case(name)))
-            })
-            .map(|r| r.op)
-            .or_else(|| {
-                GENERATION_ALIASES
-                    .iter()
-                    .find(|a| a.gen == gen && a.name.eq_ignore_ascii_case(name))
-                    .map(|a| a.op)
-            })
+    /// The mnemonic generation `gen` prints for the op: gfx9 and gfx10 spell it by its gfx9 name
+    /// (the older-name column: `ds_write_b32`, `ds_cmpst_rtn_b32`; [`Generation::gfx9_mnemonics`]),
+    /// gfx11 and gfx12 by the row's mnemonic.
+    pub fn mnemonic_in(self, gen: Generation) -> &'static str {
+        let r = self.info();
+        if gen.gfx9_mnemonics() && r.in_generation(gen) {
+            r.gfx9_only_name.or(r.legacy_name).unwrap_or(r.name)
+        } else {
+            r.name
+        }
     }
 
     /// Every gfx11 op, in gfx11 opcode order.
@@ -489,12 +528,19 @@ impl DsOp {
         DS_OPS.iter().map(|r| r.op)
     }
 
-    /// Every op of generation `gen`, in table order.
+    /// Every op of generation `gen` (of any of its targets), in table order.
     pub fn all_in(gen: Generation) -> impl Iterator<Item = DsOp> {
         DS_TABLE
             .iter()
             .filter(move |r| r.in_generation(gen))
             .map(|r| r.op)
+    }
+
+    /// Every op of the instruction set `isa` (a target's, or what every target of a generation
+    /// has), in table order.
+    pub fn all_on(isa: impl Into<Isa>) -> impl Iterator<Item = DsOp> {
+        let isa = isa.into();
+        DS_TABLE.iter().filter(move |r| r.on(isa)).map(|r| r.op)
     }
 
     /// The mnemonic.
@@ -518,6 +564,37 @@ impl OpInfo {
     /// The op exists in generation `gen`.
     pub fn in_generation(&self, gen: Generation) -> bool {
         self.opcodes[gen as usize].is_some()
+    }
+
+    /// The op exists in the instruction set `isa`: its generation's opcode column has it and the
+    /// target has the features it needs (the src2 ops, `ds_add_f64`, ...: [`OpInfo::needs`]).
+    pub fn on(&self, isa: impl Into<Isa>) -> bool {
+        let isa = isa.into();
+        self.in_generation(isa.gen) && isa.has(self.needs)
+    }
+
+    /// The op exists on `target` (the one place the model, the corpus and the CLI ask which ops
+    /// a target has).
+    pub fn on_target(&self, target: &'static crate::target::Target) -> bool {
+        self.on(target)
+    }
+
+    /// Whether the gds bit may, must or must not be set in the instruction set `isa`: as
+    /// [`OpInfo::gds_in`], and forbidden on an op whose gds is optional when the target has no
+    /// GDS (the GWS ops keep the bit).
+    pub fn gds_on(&self, isa: impl Into<Isa>) -> Gds {
+        let isa = isa.into();
+        match self.gds_in(isa.gen) {
+            Gds::Allowed if !isa.has(DsFeatures::GDS) => Gds::Forbidden,
+            g => g,
+        }
+    }
+
+    /// The op has an operand besides ADDR (vdst or data), so `acc` can move it to AccVGPRs
+    /// (`llvm-mc` refuses the acc bit on `ds_nop` and the GWS ops without data).
+    pub fn acc_capable(&self) -> bool {
+        let o = self.operands;
+        o.vdst + o.data0 + o.data1 > 0
     }
 
     /// The generations that have this op, oldest first.
@@ -605,6 +682,14 @@ pub fn runnable_ops_in(gen: Generation) -> impl Iterator<Item = DsOp> {
         .map(|r| r.op)
 }
 
+/// The ops of `target` that a HIP compute kernel can run, in table order.
+pub fn runnable_ops_on(target: &'static crate::target::Target) -> impl Iterator<Item = DsOp> {
+    DS_TABLE
+        .iter()
+        .filter(move |r| r.on(target) && r.hip_runnable())
+        .map(|r| r.op)
+}
+
 /// The table's mnemonics closest to `name` (edit distance), best first: for "did you mean".
 pub fn suggest(name: &str, max: usize) -> Vec<&'static str> {
     suggest_among(
@@ -615,18 +700,19 @@ pub fn suggest(name: &str, max: usize) -> Vec<&'static str> {
     )
 }
 
-/// The mnemonics of generation `gen` closest to `name`, best first.
+/// The mnemonics of generation `gen` closest to `name`, best first (gfx9 and gfx10: their own
+/// spellings).
 pub fn suggest_in(gen: Generation, name: &str, max: usize) -> Vec<&'static str> {
     let aliases = GENERATION_ALIASES
         .iter()
         .filter(|a| a.gen == gen)
         .map(|a| a.name);
-    suggest_among(
-        DS_TABLE.iter().filter(|r| r.in_generation(gen)),
-        aliases,
-        name,
-        max,
-    )
+    let rows = DS_TABLE.iter().filter(|r| r.in_generation(gen));
+    if gen.gfx9_mnemonics() {
+        let names = rows.map(|r| r.op.mnemonic_in(gen));
+        return rank(names.chain(aliases), name, max);
+    }
+    suggest_among(rows, aliases, name, max)
 }
 
 fn suggest_among<'a>(
@@ -635,10 +721,16 @@ fn suggest_among<'a>(
     name: &str,
     max: usize,
 ) -> Vec<&'static str> {
-    let name = name.to_ascii_lowercase();
-    let mut scored: Vec<(usize, &'static str)> = rows
+    let names = rows
         .flat_map(|r| std::iter::once(r.name).chain(r.legacy_name))
-        .chain(aliases)
+        .chain(aliases);
+    rank(names, name, max)
+}
+
+/// `names` closest to `name` (edit distance), best first.
+fn rank(names: impl Iterator<Item = &'static str>, name: &str, max: usize) -> Vec<&'static str> {
+    let name = name.to_ascii_lowercase();
+    let mut scored: Vec<(usize, &'static str)> = names
         .map(|n| (crate::text::edit_distance(&name, n), n))
         .collect();
     scored.sort();
