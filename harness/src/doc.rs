@@ -96,7 +96,7 @@ pub fn layout() -> Vec<BitField> {
     let part_of = |bit: u32| -> Part {
         match DsInst::decode(word ^ (1 << bit)) {
             Err(DecodeError::NotDs { .. }) => Part::Encoding,
-            Err(DecodeError::ReservedBit) => Part::Reserved,
+            Err(DecodeError::ReservedBit(_)) => Part::Reserved,
             Err(_) => Part::Op,
             Ok(d) if d.op != inst.op => Part::Op,
             Ok(d) if d.offset0 != inst.offset0 => Part::Offset0,
@@ -356,6 +356,8 @@ pub fn semantics(info: &OpInfo) -> Vec<String> {
         )),
         Family::Nop => s.push("Does nothing.".into()),
         Family::Gws | Family::OrderedCount | Family::GsReg => s.push("Drives GDS-only hardware (global wave sync, ordered count, streamout registers); not modelled.".into()),
+        Family::Src2(_) => s.push(format!("The gfx9/gfx10 src2 form: the update of the element at {at} with a second operand read from LDS instead of a register; not modelled yet.")),
+        Family::LoadTranspose(bits) => s.push(format!("Transpose load: each lane gathers {bits}-bit elements from the rows its lane group reads at {at}; not modelled yet.")),
     }
     s
 }

@@ -34,8 +34,11 @@ pub struct Replayed {
 pub fn replay(rec: &Recording) -> Vec<Replayed> {
     // The model covers every generation's ops (each op knows its semantics); a generation whose
     // semantics diverge for a shared op would choose its model here.
+    // (No gfx9 or gfx10 recording exists yet: their kernel template is not written.)
     let execute = match rec.target().generation {
-        Generation::Gfx11 | Generation::Gfx12 => ds_reference::model::execute,
+        Generation::Gfx9 | Generation::Gfx10 | Generation::Gfx11 | Generation::Gfx12 => {
+            ds_reference::model::execute
+        }
     };
     rec.entries
         .iter()
