@@ -45,6 +45,9 @@ impl DsFeatures {
     /// ("vgpr tuples must be 64 bit aligned") and `ds_gws_init v5` ("vgpr must be even aligned").
     pub const UNALIGNED: DsFeatures = DsFeatures(1 << 7);
 
+    /// Every feature.
+    pub const ALL: DsFeatures = DsFeatures(0xff);
+
     /// Every feature with its name, in bit order.
     pub const NAMED: [(DsFeatures, &'static str); 8] = [
         (DsFeatures::GDS, "gds"),
