@@ -88,7 +88,7 @@ fn every_aliasing_instruction_names_the_variants_registers() {
 
 #[test]
 fn llvm_mc_assembles_every_aliasing_instruction_to_the_bytes_the_kernel_contains() {
-    for pair in common::llvm::pairs() {
+    for pair in common::kernel_pairs() {
         let kernels = aliasing_kernels_in(pair.gen, pair.llvm.major);
         let mut input = String::new();
         let mut want = Vec::new();
@@ -131,7 +131,7 @@ fn llvm_mc_assembles_every_aliasing_instruction_to_the_bytes_the_kernel_contains
 
 #[test]
 fn llvm_mc_assembles_every_aliasing_kernel_listing_to_its_code() {
-    for pair in common::llvm::pairs() {
+    for pair in common::kernel_pairs() {
         let kernels = aliasing_kernels_in(pair.gen, pair.llvm.major);
         // Every line a release knows (the op under test of a newer op aside: filtered above).
         let input: String = kernels.iter().map(|(_, _, k)| k.listing()).collect();

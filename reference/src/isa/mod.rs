@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 pub mod doc;
+mod doc_gfx9;
 pub mod encode;
 mod features;
 mod oracle;
