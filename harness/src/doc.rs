@@ -171,8 +171,10 @@ fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField]) -> String {
             Gds::Required => "1 (GDS only)".into(),
         },
         Part::Op => {
-            let opcodes: Vec<String> = info
-                .generations()
+            // The card is written in gfx11's spelling and layout: the generations that share them
+            // (`ds-harness doc --target` adds gfx9's and gfx10's own encoding).
+            let gens = || info.generations().filter(|g| !g.gfx9_mnemonics());
+            let opcodes: Vec<String> = gens()
                 .map(|g| {
                     format!(
                         "{:#04x}",
@@ -180,7 +182,7 @@ fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField]) -> String {
                     )
                 })
                 .collect();
-            let gens: Vec<&str> = info.generations().map(|g| g.name()).collect();
+            let gens: Vec<&str> = gens().map(|g| g.name()).collect();
             if opcodes.windows(2).all(|w| w[0] == w[1]) {
                 format!("{} (this op's row of the DS table)", opcodes[0])
             } else {

@@ -40,7 +40,7 @@
 //!   `e_flags` bits [31:24]); LLVM writes generic version 1 for both (checked against
 //!   `llvm-readelf -h`, which prints `generic_v1`).
 
-use crate::isa::DsFeatures;
+use crate::ds_features::DsFeatures;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -236,7 +236,7 @@ pub const EF_SRAMECC_ANY: u32 = 0x400;
 
 /// The DS features of each kind of target (see [`DsFeatures`] for each feature's source).
 mod features {
-    use crate::isa::DsFeatures as F;
+    use crate::ds_features::DsFeatures as F;
     /// gfx900, gfx906, gfx908: GDS, GWS, the src2 ops, any register alignment.
     pub const VEGA: F = F::GDS.union(F::GWS).union(F::SRC2).union(F::UNALIGNED);
     /// gfx90a: no GDS (GWS kept), no src2; `ds_add_f64`; AccVGPR operands; even tuples.

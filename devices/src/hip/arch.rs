@@ -19,8 +19,8 @@ use std::ffi::{c_void, CStr};
 use std::os::raw::{c_char, c_int};
 use std::path::Path;
 
-/// The target-table row of a device's arch name (`gfx942`, or HIP's form with the target-id
-/// modes, `gfx942:sramecc+:xnack-`: `Target::by_hsa_name`) when kernels can be built for it, or
+/// The target-table row of a device's arch name (the processor, or HIP's form with the
+/// target-id modes after it, `:sramecc+:xnack-`: `Target::by_hsa_name`) when kernels can be built for it, or
 /// why the kernels cannot run on it (naming every supported target).
 pub fn supported(name: &str) -> Result<&'static Target, String> {
     let t = Target::by_hsa_name(name).map(|n| n.target).map_err(|_| {

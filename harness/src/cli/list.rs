@@ -33,9 +33,9 @@ pub fn run(args: &ListArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         // The generation's table where every target of it has the same ops (gfx11, gfx12).
         let same = target.generation.targets().all(|t| t.ds_features == target.ds_features);
         let md = if same {
-            ds_reference::isa::doc::render_markdown_in(target.generation)
+            ds_reference::isa::render_markdown_in(target.generation)
         } else {
-            ds_reference::isa::doc::render_markdown_in(isa)
+            ds_reference::isa::render_markdown_in(isa)
         };
         write!(out, "{md}")?;
     } else {
@@ -61,8 +61,8 @@ pub fn generation_line(target: &Target) -> String {
         )
     } else {
         format!(
-            "the {g} DS table as {target} has it (DS features: {}); the {g} targets with the same \
-             ops: {} (all {g} targets: {})",
+            "the {g} DS table for {target}, the ops it has (DS features: {}); the {g} targets with \
+             the same ops: {} (all {g} targets: {})",
             target.ds_features,
             alike.join(", "),
             all.join(", ")

@@ -12,19 +12,16 @@ use super::{
 };
 use std::fmt::Write;
 
-/// The gfx11 table as one markdown document (see [`render_markdown_in`]).
+/// The gfx11 table as one markdown document (see [`super::render_markdown_in`]).
 pub fn render_markdown() -> String {
-    render_markdown_in(Generation::Gfx11)
+    render(Isa::from(Generation::Gfx11))
 }
 
-/// The DS table of an instruction set (a generation, or one target: [`Isa`]) as one markdown
-/// document: a legend, one row per opcode, then the notes.
-pub fn render_markdown_in(isa: impl Into<Isa>) -> String {
-    let isa = isa.into();
+/// The gfx11 or gfx12 DS table of an instruction set (a generation, or one target) as one
+/// markdown document: a legend, one row per opcode, then the notes (gfx9 and gfx10:
+/// `doc_gfx9`).
+pub(super) fn render(isa: Isa) -> String {
     let gen = isa.gen;
-    if gen.gfx9_mnemonics() {
-        return super::doc_gfx9::render(isa);
-    }
     let rows: Vec<&OpInfo> = DS_TABLE.iter().filter(|r| r.on(isa)).collect();
     let mut rows = rows;
     rows.sort_by_key(|r| r.opcodes[gen as usize]);

@@ -16,7 +16,7 @@ mod oracle;
 pub mod swizzle;
 pub mod syntax;
 
-pub use doc::{render_markdown, render_markdown_in};
+pub use doc::render_markdown;
 pub use encode::{DecodeError, DsInst, EncodeError, InstError};
 pub use features::{DsFeatures, Isa};
 pub use oracle::{GenerationAlias, Oracle};
@@ -66,6 +66,17 @@ mod table;
 pub use table::{DsOp, DS_TABLE, GENERATION_ALIASES};
 
 pub use crate::target::Generation;
+
+/// The DS table of an instruction set (a generation, or one target: [`Isa`]) as one markdown
+/// document: a legend, one row per opcode of it, then the notes, in the generation's spelling.
+pub fn render_markdown_in(isa: impl Into<Isa>) -> String {
+    let isa = isa.into();
+    if isa.gen.gfx9_mnemonics() {
+        doc_gfx9::render(isa)
+    } else {
+        doc::render(isa)
+    }
+}
 
 /// The gfx11 rows of the DS table (the first rows, in gfx11 opcode order): what the commands use
 /// until they take a `--target`.

@@ -8,7 +8,7 @@
 //! Instruction Set Architecture Reference Guide", section 16.15 "VDS Instructions" (the opcode
 //! numbers next to each mnemonic); for gfx9 and gfx10 LLVM's `DSInstructions.td` (the `DS_Real_vi`
 //! / `DS_Real_gfx9` / `DS_Real_gfx10` opcode lists) and its MC tests (`gfx9_asm_ds.s`,
-//! `gfx9_ds.txt`, `gfx10_asm_ds.s`, `gfx90a_ldst_acc.s`, `gfx950_asm_read_tr.s`), AMD's "Vega",
+//! `gfx9_ds.txt`, `gfx10_asm_ds.s`, and the CDNA 2 acc and CDNA 4 transpose-load tests), AMD's "Vega",
 //! "RDNA1", "RDNA2", "CDNA3" and "CDNA4" ISA guides (DS opcode lists). Checked byte for byte
 //! against LLVM's assembler and disassembler (`llvm-mc-19` and `llvm-mc-22 -mcpu=<target>`, every
 //! kind of target of each generation), the oracles of `reference/tests/llvm_oracle.rs`: every
@@ -222,7 +222,7 @@ ds_table! {
     (BvhStackPush8Pop1RtnB32, "ds_bvh_stack_push8_pop1_rtn_b32",   __  , __  , __  , 0xe1, 1, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop1),   B32,   None,                          __,   DATA8, L22),
     (BvhStackPush8Pop2RtnB64, "ds_bvh_stack_push8_pop2_rtn_b64",   __  , __  , __  , 0xe2, 2, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop2),   B64,   None,                          __,   DATA8, L22),
     // gfx9 and gfx10 only (LLVM's DSInstructions.td and gfx9/gfx10 MC tests; llvm-mc-19 and -22 for
-    // gfx900-gfx950 and gfx1010-gfx1036), in gfx9 opcode order; the transpose loads are gfx950's
+    // every gfx9 and gfx10 target), in gfx9 opcode order; the transpose loads are CDNA 4's
     // (LLVM 22; AMD "CDNA4 ISA" guide, DS_READ_B64_TR_B4 and the rest).
     (AddF64,                "ds_add_f64",                        0x5c, __  , __  , __  , 0, 1, 2, 0, Single,   Allowed,   Rmw(Add),                     F64,   None,                          F64,  F64_MODEL, L19),
     (AddRtnF64,             "ds_add_rtn_f64",                    0x7c, __  , __  , __  , 2, 1, 2, 0, Single,   Allowed,   Rmw(Add),                     F64,   None,                          F64,  F64_MODEL, L19),
