@@ -173,7 +173,9 @@ fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField]) -> String {
         Part::Op => {
             // The card is written in gfx11's spelling and layout: the generations that share them
             // (`ds-harness doc --target` adds gfx9's and gfx10's own encoding).
-            let gens = || info.generations().filter(|g| !g.gfx9_mnemonics());
+            // (An op only gfx9 and gfx10 have: their opcodes.)
+            let later = info.generations().any(|g| !g.gfx9_mnemonics());
+            let gens = move || info.generations().filter(move |g| !later || !g.gfx9_mnemonics());
             let opcodes: Vec<String> = gens()
                 .map(|g| {
                     format!(

@@ -58,8 +58,9 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
         );
         return Ok(ExitCode::from(EXIT_USAGE));
     }
+    // Without --wave, the full card (a wave64-only target, gfx9, gets it too).
     let wave = args.wave.unwrap_or_default();
-    if !target.wave_sizes.contains(&(wave.lanes() as u32)) {
+    if args.wave.is_some() && !target.wave_sizes.contains(&(wave.lanes() as u32)) {
         eprintln!(
             "error: --wave {}: {target} does not run {wave}",
             wave.lanes()
