@@ -56,62 +56,12 @@ use ds_reference::wave::{Case, Lds, Outcome, Variant, WaveSize};
 use rayon::prelude::*;
 use std::fmt;
 
-/// Bytes of one lane's input record in `lanes_in`.
-pub const LANE_IN_BYTES: u32 = 64;
-/// Bytes of one lane's output record in `lanes_out`.
-pub const LANE_OUT_BYTES: u32 = 64;
-/// Bytes of one case's `wave_in` record (EXEC, M0).
-pub const WAVE_IN_BYTES: u32 = 8;
-/// Byte offset of EXEC\[63:32\] in a wave64 `wave_in` record (EXEC\[31:0\] at 0, M0 at 4 as in
-/// wave32, dword 3 zero).
-pub const WAVE_IN_EXEC_HI: u32 = 8;
-
-/// Bytes of one case's `wave_in` record in waves of `wave`: 8 (wave32), 16 (wave64).
-pub const fn wave_in_bytes(wave: ds_reference::wave::WaveSize) -> u32 {
-    match wave {
-        ds_reference::wave::WaveSize::Wave32 => WAVE_IN_BYTES,
-        ds_reference::wave::WaveSize::Wave64 => 16,
-    }
-}
-/// Byte offsets of the fields of a `lanes_in` record.
-pub const LANE_IN_ADDR: u32 = 0;
-/// Offset of data0 in a `lanes_in` record.
-pub const LANE_IN_DATA0: u32 = 16;
-/// Offset of data1 in a `lanes_in` record.
-pub const LANE_IN_DATA1: u32 = 32;
-/// Offset of the vdst sentinel in a `lanes_in` record.
-pub const LANE_IN_VDST: u32 = 48;
-/// Offset of the final vdst in a `lanes_out` record.
-pub const LANE_OUT_VDST: u32 = 0;
-/// Offset of the final addr in a `lanes_out` record.
-pub const LANE_OUT_ADDR: u32 = 16;
-/// Offset of the final data0 in a `lanes_out` record (written only with `variant.regs`).
-pub const LANE_OUT_DATA0: u32 = 32;
-/// Offset of the final data1 in a `lanes_out` record (written only with `variant.regs`).
-pub const LANE_OUT_DATA1: u32 = 48;
-/// What output buffers hold before the kernel writes them.
-pub const POISON: u32 = 0xdead_beef;
-/// The largest LDS allocation of a gfx11 workgroup, in bytes.
-pub const MAX_LDS_SIZE: u32 = 65536;
-/// Work-items per workgroup for kernels in waves of `wave`: one wave per workgroup.
-pub const fn workgroup_size(wave: ds_reference::wave::WaveSize) -> u32 {
-    wave.lanes() as u32
-}
-
-/// The buffers, in kernarg order.
-pub const BUFFERS: [&str; 5] = ["lds_in", "lanes_in", "lds_out", "lanes_out", "wave_in"];
-/// Kernarg index of each buffer.
-pub const LDS_IN: usize = 0;
-/// Kernarg index of `lanes_in`.
-pub const LANES_IN: usize = 1;
-/// Kernarg index of `lds_out`.
-pub const LDS_OUT: usize = 2;
-/// Kernarg index of `lanes_out`.
-pub const LANES_OUT: usize = 3;
-/// Kernarg index of `wave_in`.
-pub const WAVE_IN: usize = 4;
-/// Size of the kernarg segment in bytes.
-pub const KERNARG_SIZE: u32 = 8 * BUFFERS.len() as u32;
+pub use crate::contract::{
+    wave_in_bytes, workgroup_size, BUFFERS, KERNARG_SIZE, LANES_IN, LANES_OUT, LANE_IN_ADDR,
+    LANE_IN_BYTES, LANE_IN_DATA0, LANE_IN_DATA1, LANE_IN_VDST, LANE_OUT_ADDR, LANE_OUT_BYTES,
+    LANE_OUT_DATA0, LANE_OUT_DATA1, LANE_OUT_VDST, LDS_IN, LDS_OUT, MAX_LDS_SIZE, POISON, WAVE_IN,
+    WAVE_IN_BYTES, WAVE_IN_EXEC_HI,
+};
 
 /// Why cases cannot be packed, or buffers cannot be unpacked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -214,7 +164,7 @@ type CaseBytes<'a> = (
 /// Cases a rayon task packs or unpacks at least (a case is a few KB: less is not worth a task).
 const CASES_PER_TASK: usize = 8;
 
-/// Packs `cases` of `variant` into a launch of the kernel [`crate::generator::kernel_name`]
+/// Packs `cases` of `variant` into a launch of the kernel [`crate::contract::kernel_name`]
 /// names. The cases are packed on the rayon pool (each case's records are its own bytes of
 /// each buffer).
 pub fn pack(variant: &Variant, cases: &[Case]) -> Result<Launch, AbiError> {
@@ -282,7 +232,7 @@ pub fn pack_into(variant: &Variant, cases: &[Case], launch: &mut Launch) -> Resu
         b.bytes.truncate(size);
         b.bytes.resize(size, 0);
     }
-    launch.kernel = crate::generator::kernel_name(variant);
+    launch.kernel = crate::contract::kernel_name(variant);
     launch.workgroups = n as u32;
     launch.workgroup_size = workgroup_size(wave);
     let [lds_in, lanes_in, lds_out, lanes_out, wave_in] = &mut launch.buffers[..] else {

@@ -23,9 +23,12 @@ use ds_reference::wave::WaveSize;
 
 pub mod abi;
 pub mod code_object;
+pub mod contract;
+pub mod entry;
 pub mod generator;
 pub mod inst;
 pub mod launch;
+pub mod template;
 
 /// The LDS allocation the CLI and the default corpus use when none is given: 1 KiB, small enough
 /// to copy in and out quickly, large enough for every operand shape's addresses and offsets.
@@ -54,12 +57,10 @@ pub fn check_target(target: &Target) -> Result<(), String> {
     }
 }
 
-/// The generations the run path builds and runs kernels for; a generation it learns turns true.
+/// The generations the run path builds and runs kernels for: those with a kernel template
+/// ([`template::of`]).
 fn template_written_for(gen: Generation) -> bool {
-    match gen {
-        Generation::Gfx11 => true,
-        Generation::Gfx12 => true,
-    }
+    template::of(gen).is_some()
 }
 
 /// The wave sizes kernels are built in and run for `target`: those the target table lists for it

@@ -1,11 +1,13 @@
-//! The gfx12 kernel descriptor against LLVM 19: `KernelDescriptor::for_kernel_in(Gfx12, ...)` is
+//! The gfx12 kernel descriptor against LLVM 19: `template::descriptor(<a gfx12 target>, ...)` is
 //! byte for byte what `llvm-mc-19 -mcpu=<the first gfx12 target>` writes for the same
 //! `.amdhsa_kernel` directives (which on gfx12 have no `.amdhsa_dx10_clamp` / `.amdhsa_ieee_mode`),
-//! over FP modes and LDS sizes; and the gfx11 descriptor differs from it only in those two bits.
+//! over FP modes and LDS sizes; and the descriptor of a gfx11 target with the same entry state
+//! (no padded user SGPRs) differs from it only in those two bits.
 
 mod common;
 
 use ds_kernels::code_object::descriptor::{rsrc1, KernelDescriptor};
+use ds_kernels::template;
 use ds_reference::isa::{DsOp, Generation};
 use ds_reference::wave::FpMode;
 use object::{Object, ObjectSection};
@@ -74,14 +76,19 @@ fn gfx12_descriptors_are_what_llvm_mc_writes() {
                 ieee,
             };
             v.lds_size = lds;
-            let d = KernelDescriptor::for_kernel_in(Generation::Gfx12, &v, 32);
+            let gfx12 = Generation::Gfx12.targets().next().unwrap();
+            let d = template::descriptor(gfx12, &v, 32);
             assert_eq!(
                 d.to_bytes().to_vec(),
                 llvm_descriptor(&mc, &d, 32),
                 "fp32 {fp32} fp16 {fp16} lds {lds}"
             );
             // gfx11 differs in DX10_CLAMP and (with IEEE on) IEEE_MODE only.
-            let g11 = KernelDescriptor::for_kernel(&v, 32);
+            let gfx11 = Generation::Gfx11
+                .targets()
+                .find(|t| !t.user_sgpr_init16_bug)
+                .unwrap();
+            let g11 = template::descriptor(gfx11, &v, 32);
             let want = rsrc1::DX10_CLAMP | if ieee { rsrc1::IEEE_MODE } else { 0 };
             assert_eq!(g11.compute_pgm_rsrc1 ^ d.compute_pgm_rsrc1, want);
             assert_eq!(
