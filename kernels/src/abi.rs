@@ -6,8 +6,8 @@
 //!
 //! # Launch
 //! One workgroup of one wave per case: `workgroups = cases.len()`, `workgroup_size` = the
-//! variant's lane count (32 in wave32, 64 in wave64). The case index is the workgroup id x (`s2` at
-//! kernel entry); lane `l` is work-item id x `l`.
+//! variant's lane count (32 in wave32, 64 in wave64). The case index is the workgroup id x (where
+//! the target delivers it at entry: [`crate::entry`]); lane `l` is work-item id x `l`.
 //!
 //! # Kernarg segment
 //! Five 64-bit global addresses, in this order (40 bytes, 8-byte aligned), as
@@ -25,12 +25,17 @@
 //! All values are little-endian dwords. `lds_size` is the variant's (a multiple of 4, at most
 //! 65536); the kernel's LDS allocation (descriptor `group_segment_fixed_size`) is the same size.
 //!
-//! On hardware the workgroup's LDS is encoded in 512-byte units (AMDGPUUsage, compute_pgm_rsrc2
-//! GRANULATED_LDS_SIZE: `roundup(lds-size / (128 * 4))` for GFX7-GFX11, which the CP derives from
-//! `group_segment_fixed_size`), so an access between `lds_size` and the next multiple of 512 may
-//! not be out of range on a GPU even though the model treats it so. Variants meant to probe
-//! out-of-range behaviour should use a multiple of 512 ([`crate::DEFAULT_LDS_SIZE`], 1024, is).
-//!
+//! On hardware a workgroup's LDS is allocated in granules: the descriptor encodes it in 512-byte
+//! units (AMDGPUUsage, "compute_pgm_rsrc2 for GFX6-GFX12", GRANULATED_LDS_SIZE:
+//! `roundup(lds-size / (128 * 4))` for GFX7 and later, which the CP derives from
+//! `group_segment_fixed_size`), and from GFX10.3 on the hardware aligns the allocation to 1024
+//! bytes (Mesa `ac_gpu_info.c`, `lds_alloc_granularity`). So the bytes from `lds_size` to
+//! `roundup(lds_size, target.lds_granule)` may be in range on a GPU, holding what an earlier
+//! workgroup left, although the model treats them as out of range. The kernel zeroes them after
+//! copying the image in (the generator's `zero_tail`; nothing when the size is a whole number of
+//! granules), so whatever a case reaches there is defined and the same on every run; they are
+//! neither loaded from nor dumped to a buffer. ASSUMPTIONS.md A1 says what remains open.
+
 //! Lane record in `lanes_in` (64 bytes): `addr` at byte 0 (bytes 4..16 zero), `data0[0..4]` at 16,
 //! `data1[0..4]` at 32, `vdst[0..4]` at 48 (the sentinel the instruction may overwrite).
 //! Lane record in `lanes_out` (64 bytes): `vdst[0..4]` at 0, `addr` at 16 (bytes 20..32 unused),

@@ -18,7 +18,7 @@
 //!   workgroup ids arrive in `ttmp9` (x) and `ttmp7` (y \[15:0\], z \[31:16\]) and no SGPR after the
 //!   user SGPRs is written (`SIISelLowering`'s `allocateSystemSGPRs`; `llc` reads `ttmp9`; Mesa
 //!   RADV reserves no SGPR for them on GFX12). LLVM still sets ENABLE_SGPR_WORKGROUP_ID_X.
-//! - LLVM `FeatureUserSGPRInit16Bug` (target column `user_sgpr_init16_bug`: gfx1100, gfx1102),
+//! - LLVM `FeatureUserSGPRInit16Bug` (target column `user_sgpr_init16_bug`: Navi 31 and Navi 33),
 //!   which `GCNSubtarget::hasUserSGPRInit16Bug` applies in wave32 only: LLVM pads the user SGPRs
 //!   until user + system SGPRs number 16 (`SIISelLowering::allocateSystemSGPRs`), so a kernel
 //!   with a kernarg pointer and workgroup id x declares 15 user SGPRs and finds the id in `s15`.

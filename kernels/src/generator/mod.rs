@@ -8,8 +8,8 @@
 //!
 //! Entry state (LLVM AMDGPUUsage, "Initial Kernel Execution State"; [`KernelEntry`] per target and
 //! wave, held to `llc-19`/`llc-22` by `tests/entry_llc.rs`): `s[0:1]` = kernarg segment address;
-//! workgroup id x (the case) in `s2` after the two user SGPRs, in `s15` on gfx1100 and gfx1102 in
-//! wave32 (LLVM pads the user SGPRs to 15 for `FeatureUserSGPRInit16Bug`; the descriptor declares
+//! workgroup id x (the case) in `s2` after the two user SGPRs, in `s15` on the targets with
+//! the init-16 bug in wave32 (LLVM pads the user SGPRs to 15 for `FeatureUserSGPRInit16Bug`; the descriptor declares
 //! them), in `ttmp9` on gfx12 (`FeatureArchitectedSGPRs`); `v0` = work-item ids packed as
 //! x \[9:0\], y \[19:10\], z \[29:20\]; EXEC = every lane of the wave (wave32:
 //! ENABLE_WAVEFRONT_SIZE32 set, 32 lanes; wave64: clear, 64). Every other register is undefined
@@ -28,7 +28,7 @@
 //! | `v4`         | ADDR of the instruction under test ([`ADDR`])                    |
 //! | `v[8:11]`    | DATA0 ([`DATA0`]); `v[12:15]` DATA1 ([`DATA1`]); `v[16:19]` VDST ([`VDST`]) |
 //!
-//! (`s15`, the workgroup id on gfx1100/gfx1102 wave32, is not among them; the padding SGPRs
+//! (`s15`, the workgroup id on init-16-bug targets in wave32, is not among them; the padding SGPRs
 //! `s2`..`s14` there are undefined at entry and free.)
 //!
 //! That is the layout of a variant without `regs`, where no operands overlap. A variant with
@@ -156,7 +156,7 @@ pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenErro
 /// encodings and waits ([`crate::template`]: gfx12's split wait counters `s_wait_loadcnt`,
 /// `s_wait_kmcnt`, `s_wait_dscnt` for `s_waitcnt`, its SMEM and VGLOBAL encodings and descriptor
 /// bits), reading the kernarg pointer and the workgroup id where the target's entry state puts
-/// them ([`KernelEntry`]: `s2`, `s15` on gfx1100/gfx1102 in wave32, `ttmp9` on gfx12).
+/// them ([`KernelEntry`]: `s2`, `s15` on init-16-bug targets in wave32, `ttmp9` on gfx12).
 ///
 /// The kernel runs in the variant's wave size (`variant.wave`). The wave64 template differs from
 /// the wave32 one in: copy rounds of 256 bytes (the last under `exec_lo` and `exec_hi`), per-case
