@@ -169,7 +169,7 @@ type CaseBytes<'a> = (
 /// Cases a rayon task packs or unpacks at least (a case is a few KB: less is not worth a task).
 const CASES_PER_TASK: usize = 8;
 
-/// Packs `cases` of `variant` into a launch of the kernel [`crate::contract::kernel_name`]
+/// Packs `cases` of `variant` into a launch of the kernel [`crate::name::kernel_name`]
 /// names. The cases are packed on the rayon pool (each case's records are its own bytes of
 /// each buffer).
 pub fn pack(variant: &Variant, cases: &[Case]) -> Result<Launch, AbiError> {
@@ -237,7 +237,7 @@ pub fn pack_into(variant: &Variant, cases: &[Case], launch: &mut Launch) -> Resu
         b.bytes.truncate(size);
         b.bytes.resize(size, 0);
     }
-    launch.kernel = crate::contract::kernel_name(variant);
+    launch.kernel = crate::name::kernel_name(variant);
     launch.workgroups = n as u32;
     launch.workgroup_size = workgroup_size(wave);
     let [lds_in, lanes_in, lds_out, lanes_out, wave_in] = &mut launch.buffers[..] else {

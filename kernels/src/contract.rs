@@ -1,10 +1,11 @@
 //! The fixed facts a generated kernel and the kernel ABI both rely on: the buffers in kernarg
 //! order, the per-case record sizes and field offsets, the kernarg segment size, the LDS size
-//! limit, and the kernel's symbol name. [`crate::abi`] (packing and unpacking), the generator and
-//! the kernel descriptor read them here, so none of them imports another for a constant.
+//! limit. [`crate::abi`] (packing and unpacking), the generator and the kernel descriptor read
+//! them here, so none of them imports another for a constant (the kernel's symbol name is
+//! [`crate::name`]'s).
 //! [`crate::abi`]'s module docs describe the ABI these numbers make up.
 
-use ds_reference::wave::{Variant, WaveSize};
+use ds_reference::wave::WaveSize;
 
 /// Bytes of one lane's input record in `lanes_in`.
 pub const LANE_IN_BYTES: u32 = 64;
@@ -62,38 +63,3 @@ pub const LANES_OUT: usize = 3;
 pub const WAVE_IN: usize = 4;
 /// Size of the kernarg segment in bytes.
 pub const KERNARG_SIZE: u32 = 8 * BUFFERS.len() as u32;
-
-/// The kernel's symbol name: unique per variant, e.g. `ds_add_rtn_u32_o16_0_l1024_m111` (offset0,
-/// offset1, LDS size, then FP32 denormals, FP16/64 denormals and IEEE as 0/1), and with `regs` the
-/// operands' first VGPRs: `_r` then `a` addr, `p` data0, `q` data1, `v` vdst, each with its number
-/// (`ds_load_2addr_b32_o0_1_l512_m111_ra4v4`); a wave64 variant's name ends in `_w64`.
-pub fn kernel_name(v: &Variant) -> String {
-    let mut name = format!(
-        "{}_o{}_{}_l{}_m{}{}{}",
-        v.op.name(),
-        v.offset0,
-        v.offset1,
-        v.lds_size,
-        u8::from(v.mode.fp32_denormals),
-        u8::from(v.mode.fp16_fp64_denormals),
-        u8::from(v.mode.ieee)
-    );
-    if let Some(regs) = v.regs {
-        name.push_str("_r");
-        for (letter, reg) in [
-            ('a', regs.addr),
-            ('p', regs.data0),
-            ('q', regs.data1),
-            ('v', regs.vdst),
-        ] {
-            if let Some(r) = reg {
-                name.push(letter);
-                name.push_str(&r.to_string());
-            }
-        }
-    }
-    if !v.wave.is_wave32() {
-        name.push_str(&format!("_w{}", v.wave.lanes()));
-    }
-    name
-}

@@ -67,7 +67,7 @@ mod emit;
 mod error;
 mod layout;
 
-pub use crate::contract::kernel_name;
+pub use crate::name::kernel_name;
 pub use error::GenError;
 pub use layout::{
     test_inst, test_inst_in, Layout, ADDR, DATA0, DATA1, MAX_VGPRS, VDST, VGPR_COUNT,
