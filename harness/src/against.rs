@@ -7,12 +7,12 @@
 //! (DESIGN.md section 10).
 
 use crate::case::{CaseFile, DeviceOutcome};
-use crate::device::{Device, DeviceError};
 use crate::fidelity::Class;
 use crate::record::{self, Recording};
 use crate::run::diff;
 use crate::run::legal::{self, Legality};
 use crate::run::report::{Mismatch, OpResult, VariantResult, MAX_LISTED_DIFFERENCES};
+use ds_devices::{Device, DeviceError};
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::model::snapshot::Entry;
 use ds_reference::wave::{Case, Outcome, Variant};
@@ -245,7 +245,7 @@ fn model_verdict(variant: &Variant, case: &Case, outcome: &Outcome) -> Verdict {
 
 fn launch(
     device: &mut dyn Device,
-    module: crate::device::ModuleId,
+    module: ds_devices::ModuleId,
     variant: &Variant,
     cases: &[Case],
 ) -> Result<Vec<Outcome>, DeviceError> {

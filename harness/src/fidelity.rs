@@ -2,7 +2,7 @@
 //! be told op by op where it is exact, where it takes another legal outcome, where it is wrong,
 //! and where it does not run at all (DESIGN.md section 10). Every case lands in exactly one class.
 
-use crate::device::DeviceError;
+use ds_devices::DeviceError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;

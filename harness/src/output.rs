@@ -19,6 +19,9 @@
 //! device, a pipe, stdout) is written once, when its content is final
 //! ([`OutputPath::rewrites_in_place`] is false), since a stream cannot be rewritten.
 
+mod stdout;
+pub use stdout::Out;
+
 use std::fmt;
 use std::fs::{self, Metadata, OpenOptions};
 use std::io::{self, Write};
@@ -178,8 +181,8 @@ impl OutputPath {
         match &self.kind {
             OutputKind::Stdout => {
                 // A reader that went away (`| head -c 4`) ends the output quietly, as for every
-                // command's stdout (cli::Out).
-                let mut out = crate::cli::Out::new(io::stdout().lock());
+                // command's stdout ([`Out`]).
+                let mut out = Out::new(io::stdout().lock());
                 out.write_all(bytes)?;
                 out.flush()
             }

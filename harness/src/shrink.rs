@@ -10,10 +10,10 @@
 //! search ends.
 
 use crate::case::{write_atomic, CaseFile, DeviceOutcome};
-use crate::device::{Device, ModuleId};
 use crate::run::diff::{diff, Difference};
 use crate::run::legal::Legality;
 use crate::run::{ExpectFn, JudgeFn, MAX_CASES_PER_LAUNCH};
+use ds_devices::{Device, ModuleId};
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::target::Target;
 use ds_reference::wave::{Case, Lane, Outcome, Variant};

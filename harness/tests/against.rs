@@ -6,7 +6,7 @@
 mod common;
 
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
-use ds_harness::device::emu::EmuDevice;
+use ds_devices::emu::EmuDevice;
 use ds_harness::record;
 use ds_reference::isa::DsOp;
 use serde_json::Value;

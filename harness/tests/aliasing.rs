@@ -5,13 +5,15 @@
 
 mod common;
 
+use common::op;
+
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
+use ds_devices::emu::EmuDevice;
+use ds_devices::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus::{self, DEFAULT_SEED};
-use ds_harness::device::emu::EmuDevice;
-use ds_harness::device::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::run::diff::{diff, Difference};
-use ds_harness::run::report::RunMeta;
+
 use ds_harness::run::{self, RunConfig};
 use ds_kernels::code_object;
 use ds_kernels::generator::{self, Kernel};
@@ -20,10 +22,6 @@ use ds_reference::isa::{runnable_ops, DsInst, DsOp};
 use ds_reference::model::{self, snapshot::snapshot_corpus};
 use ds_reference::regs::Alias;
 use std::collections::BTreeMap;
-
-fn op(name: &str) -> DsOp {
-    DsOp::from_name(name).unwrap()
-}
 
 #[test]
 fn every_aliasing_pattern_runs_on_the_emulated_device_and_agrees_with_the_model() {
@@ -142,23 +140,12 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant
         out_dir: dir.join("out"),
         ..RunConfig::new(vec![load])
     };
-    let meta = RunMeta {
-        backend: "emu".into(),
-        backend_reason: "test".into(),
-        device: "emu".into(),
-        target: ds_reference::target::DEFAULT.name.into(),
-        seed: DEFAULT_SEED,
-        cases_per_op: corpus::DEFAULT_CASES_PER_OP,
-        waves: vec![ds_reference::wave::WaveSize::Wave32],
-        shard: None,
-        harness: String::new(),
-        selection: Vec::new(),
-        duration_seconds: None,
-        device_version: None,
-        against: None,
-        allow_unsupported: false,
-    };
-    let report = run::run(&cfg, &mut dev, meta).unwrap();
+    let report = run::run(
+        &cfg,
+        &mut dev,
+        common::meta("emu", corpus::DEFAULT_CASES_PER_OP),
+    )
+    .unwrap();
     let r = &report.ops[0];
     assert!(r.disagree > 0, "{}", report.summary());
     for (i, v) in r.variants.iter().enumerate() {

@@ -4,8 +4,8 @@
 
 mod common;
 
-use ds_harness::device::hip::{self, library, result, safe, sys};
-use ds_harness::device::{Device, DeviceError, Launch, ModuleId};
+use ds_devices::hip::{self, library, result, safe, sys};
+use ds_devices::{Device, DeviceError, Launch, ModuleId};
 use std::sync::Once;
 
 fn api() -> Option<&'static library::HipApi> {

@@ -247,7 +247,7 @@ fn hsa_without_a_gpu_is_explained_in_hsas_own_words() {
     if !real_runtime_without_gpu() {
         return;
     }
-    use ds_harness::device::hip::arch::{from_hsa, Pci};
+    use ds_devices::hip::arch::{from_hsa, Pci};
     // libhsa-runtime64-1 comes with libamdhip64-5; without a GPU its hsa_init fails, and the
     // arch lookup must say so with HSA's own status string.
     let e = from_hsa(Pci {

@@ -5,38 +5,21 @@
 
 mod common;
 
+use common::op;
+
+use ds_devices::emu::{EmuDevice, Fault};
 use ds_harness::corpus;
-use ds_harness::device::emu::{EmuDevice, Fault};
 use ds_harness::run::legal::{self, Legality};
 use ds_harness::run::report::RunMeta;
 use ds_harness::run::{self, RunConfig};
-use ds_reference::isa::DsOp;
+
 use ds_reference::model::legal::{check, Explanation, Verdict};
 use ds_reference::wave::{Case, FpMode, Lds, Outcome, Variant, Wave, WaveSize};
 
 const LANES: usize = WaveSize::Wave32.lanes();
 
-fn op(name: &str) -> DsOp {
-    DsOp::from_name(name).unwrap()
-}
-
 fn meta() -> RunMeta {
-    RunMeta {
-        backend: "emu".into(),
-        backend_reason: "test".into(),
-        device: "emu".into(),
-        target: ds_reference::target::DEFAULT.name.into(),
-        seed: corpus::DEFAULT_SEED,
-        cases_per_op: corpus::DEFAULT_CASES_PER_OP,
-        waves: vec![WaveSize::Wave32],
-        shard: None,
-        harness: String::new(),
-        selection: Vec::new(),
-        duration_seconds: None,
-        device_version: None,
-        against: None,
-        allow_unsupported: false,
-    }
+    common::meta("emu", corpus::DEFAULT_CASES_PER_OP)
 }
 
 fn config(name: &str, test: &str) -> RunConfig {

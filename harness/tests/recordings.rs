@@ -4,8 +4,10 @@
 
 mod common;
 
-use ds_harness::device::emu::EmuDevice;
-use ds_harness::device::{Backend, Device, DeviceInfo};
+use common::op;
+
+use ds_devices::emu::EmuDevice;
+use ds_devices::{Backend, Device, DeviceInfo};
 use ds_harness::record::{self, RecordError, Verdict};
 use ds_reference::isa::DsOp;
 use ds_reference::wave::WaveSize;
@@ -13,10 +15,6 @@ use std::path::{Path, PathBuf};
 
 fn shipped() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/hardware")
-}
-
-fn op(name: &str) -> DsOp {
-    DsOp::from_name(name).unwrap()
 }
 
 #[test]

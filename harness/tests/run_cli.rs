@@ -235,7 +235,7 @@ fn a_malformed_case_file_is_a_usage_error_naming_line_and_column() {
 
 #[test]
 fn backend_hip_without_a_gpu_is_unavailable_not_a_fallback() {
-    let probe = ds_harness::device::hip::probe();
+    let probe = ds_devices::hip::probe();
     if probe.devices.iter().any(|d| d.usable) {
         eprintln!("skipped: this machine has a usable HIP device");
         return;

@@ -5,43 +5,26 @@
 
 mod common;
 
+use common::op;
+
 use common::temp_dir;
+use ds_devices::emu::{EmuDevice, Fault};
+use ds_devices::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus;
-use ds_harness::device::emu::{EmuDevice, Fault};
-use ds_harness::device::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::run::diff::{diff, Difference};
 use ds_harness::run::legal::Legality;
 use ds_harness::run::report::{Report, RunMeta};
 use ds_harness::run::{self, RunConfig};
 use ds_kernels::generator;
 use ds_kernels::inst::{encode, GlobalOp, Inst};
-use ds_reference::isa::{DsInst, DsOp};
+use ds_reference::isa::DsInst;
 use ds_reference::model::{self, Unmodelled};
 use ds_reference::wave::{Case, FpMode, Outcome, Variant};
 use serde_json::Value;
 
-fn op(name: &str) -> DsOp {
-    DsOp::from_name(name).unwrap()
-}
-
 fn meta() -> RunMeta {
-    RunMeta {
-        backend: "emu".into(),
-        backend_reason: "test".into(),
-        device: "emu".into(),
-        target: ds_reference::target::DEFAULT.name.into(),
-        seed: corpus::DEFAULT_SEED,
-        cases_per_op: corpus::DEFAULT_CASES_PER_OP,
-        waves: vec![ds_reference::wave::WaveSize::Wave32],
-        shard: None,
-        harness: String::new(),
-        selection: Vec::new(),
-        duration_seconds: None,
-        device_version: None,
-        against: None,
-        allow_unsupported: false,
-    }
+    common::meta("emu", corpus::DEFAULT_CASES_PER_OP)
 }
 
 fn config(ops: &[&str], name: &str) -> RunConfig {
@@ -365,9 +348,9 @@ impl Device for DiesAt {
 #[test]
 fn an_interrupted_run_leaves_the_results_of_the_ops_it_finished() {
     let ops = ["ds_add_u32", "ds_sub_u32", "ds_load_b32", "ds_store_b32"];
-    let mut cfg = config(&ops, "interrupted");
+    let cfg = config(&ops, "interrupted");
     let rec = cfg.out_dir.with_file_name("rec");
-    cfg.record = Some(rec.clone());
+    let mut recorder = ds_harness::record::Recorder::new(rec.clone());
     // One launch per variant and one per recorded op: die in the second launch of the third op.
     let before: usize = ops[..2]
         .iter()
@@ -379,7 +362,7 @@ fn an_interrupted_run_leaves_the_results_of_the_ops_it_finished() {
         n: before + 2,
     };
     let died = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        run::run(&cfg, &mut dev, meta())
+        run::run_with(&cfg, &mut dev, meta(), &mut |_| {}, Some(&mut recorder))
     }));
     assert!(died.is_err());
     let r = json(&cfg);

@@ -5,37 +5,20 @@
 
 mod common;
 
+use common::op;
+
 use common::{stderr, stdout, temp_dir};
+use ds_devices::emu::{EmuDevice, Fault};
 use ds_harness::corpus;
-use ds_harness::device::emu::{EmuDevice, Fault};
 use ds_harness::run::report::RunMeta;
 use ds_harness::run::{self, RunConfig};
-use ds_reference::isa::DsOp;
+
 use serde_json::Value;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn op(name: &str) -> DsOp {
-    DsOp::from_name(name).unwrap()
-}
-
 fn meta(cases: usize) -> RunMeta {
-    RunMeta {
-        backend: "emu".into(),
-        backend_reason: "test".into(),
-        device: "emu".into(),
-        target: ds_reference::target::DEFAULT.name.into(),
-        seed: corpus::DEFAULT_SEED,
-        cases_per_op: cases,
-        waves: vec![ds_reference::wave::WaveSize::Wave32],
-        shard: None,
-        harness: String::new(),
-        selection: Vec::new(),
-        duration_seconds: None,
-        device_version: None,
-        against: None,
-        allow_unsupported: false,
-    }
+    common::meta("emu", cases)
 }
 
 /// The JSON results without the wall time (the one field that may differ between equal runs).

@@ -583,7 +583,7 @@ fn a_recording_that_fails_during_the_run_says_where_the_results_are() {
     let rec = dir.join("rec");
     fs::create_dir(&rec).unwrap();
     // Where the emulated device records: a file in the way of the directory.
-    use ds_harness::device::{emu::EmuDevice, Device};
+    use ds_devices::{emu::EmuDevice, Device};
     let name = ds_harness::record::dir_name(EmuDevice::new().info());
     fs::write(rec.join(name), "in the way").unwrap();
     let json = dir.join("r.json");

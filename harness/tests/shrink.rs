@@ -5,10 +5,10 @@
 
 mod common;
 
+use ds_devices::emu::EmuDevice;
+use ds_devices::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus;
-use ds_harness::device::emu::EmuDevice;
-use ds_harness::device::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::run::diff::diff;
 use ds_harness::run::report::RunMeta;
 use ds_harness::run::{self, legal, RunConfig};
@@ -69,22 +69,7 @@ impl Device for Mutant {
 }
 
 fn meta() -> RunMeta {
-    RunMeta {
-        backend: "emu".into(),
-        backend_reason: "test".into(),
-        device: "mutant".into(),
-        target: ds_reference::target::DEFAULT.name.into(),
-        seed: corpus::DEFAULT_SEED,
-        cases_per_op: corpus::DEFAULT_CASES_PER_OP,
-        waves: vec![ds_reference::wave::WaveSize::Wave32],
-        shard: None,
-        harness: String::new(),
-        selection: Vec::new(),
-        duration_seconds: None,
-        device_version: None,
-        against: None,
-        allow_unsupported: false,
-    }
+    common::meta("mutant", corpus::DEFAULT_CASES_PER_OP)
 }
 
 #[test]

@@ -5,6 +5,8 @@
 //! `Cargo.toml`, the workspace's `Cargo.toml`, `scripts/`, `.ci/` and `.github/`. Not scanned:
 //! tests, snapshots (recorded data) and documentation, which names targets for its readers.
 
+mod common;
+
 use ds_reference::target::TARGETS;
 use std::path::{Path, PathBuf};
 
@@ -33,7 +35,7 @@ fn scanned_files(root: &Path) -> Vec<PathBuf> {
     for dir in ["scripts", ".ci", ".github"] {
         walk(&root.join(dir), &mut files);
     }
-    for krate in ["reference", "kernels", "harness", "hip-standin"] {
+    for krate in common::workspace_members() {
         let k = root.join(krate);
         files.push(k.join("Cargo.toml"));
         files.push(k.join("build.rs"));
@@ -116,7 +118,7 @@ fn no_target_literal_outside_the_table_and_tests() {
     // The scan covers the code: the crates' sources, the CLI and the devices among them.
     for must in [
         "harness/src/cli/run.rs",
-        "harness/src/device/hip/arch.rs",
+        "devices/src/hip/arch.rs",
         "kernels/src/code_object/write.rs",
         "hip-standin/src/state.rs",
         "Cargo.toml",

@@ -6,7 +6,7 @@
 
 mod wave64_cases;
 
-use ds_harness::device::emu::EmuDevice;
+use ds_devices::emu::EmuDevice;
 use ds_reference::isa::{runnable_ops, DsOp, Generation};
 use ds_reference::target::DEFAULT;
 use wave64_cases::run_all;

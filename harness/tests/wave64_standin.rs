@@ -6,7 +6,7 @@
 mod common;
 mod wave64_cases;
 
-use ds_harness::device::{hip, Device};
+use ds_devices::{hip, Device};
 use ds_reference::isa::{runnable_ops, DsOp, Generation};
 
 #[test]

@@ -1,5 +1,5 @@
 //! A stand-in HIP runtime: `libds_hip_standin.so` exports, with the C ABI, exactly the HIP
-//! functions ds-harness's hip device calls (the declarations in `ds_harness::device::hip::sys`,
+//! functions ds-harness's hip device calls (the declarations in `ds_devices::hip::sys`,
 //! themselves checked against ROCm's headers by the bindgen drift test), implemented on the
 //! emulated device of each target of the target table. `DS_HARNESS_HIP_LIB=<this .so> ds-harness run --backend hip` runs the
 //! hip device's own code (loading, symbol lookup, allocation, copies, launch through `extra`,
@@ -26,7 +26,7 @@
 
 mod state;
 
-use ds_harness::device::hip::sys::{self, hipError_t};
+use ds_devices::hip::sys::{self, hipError_t};
 use state::{error_entry, fail, physical, state};
 use std::cell::Cell;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
@@ -73,8 +73,8 @@ fn put<T>(out: *mut T, v: T) -> hipError_t {
 macro_rules! same_type_as_sys {
     ($($f:ident),* $(,)?) => { $(const _: sys::$f = $f;)* };
 }
-ds_harness::for_each_hip_function!(same_type_as_sys!());
-const _: ds_harness::device::hip::library::StandinArchFn = ds_hip_standin_gcn_arch_name;
+ds_devices::for_each_hip_function!(same_type_as_sys!());
+const _: ds_devices::hip::library::StandinArchFn = ds_hip_standin_gcn_arch_name;
 
 /// The version the stand-in reports (HIP_VERSION encoding of 5.2.0): the API level it imitates.
 pub const VERSION: c_int = 50_200_000;
@@ -425,7 +425,7 @@ pub unsafe extern "C" fn hipEventDestroy(event: sys::hipEvent_t) -> hipError_t {
     state().event_destroy(event as u64)
 }
 
-/// The stand-in's answer to "which arch is device N": see `ds_harness::device::hip::arch`.
+/// The stand-in's answer to "which arch is device N": see `ds_devices::hip::arch`.
 #[no_mangle]
 pub unsafe extern "C" fn ds_hip_standin_gcn_arch_name(
     device: c_int,

@@ -7,9 +7,9 @@
 //! each argument the code object's metadata (`.args`: offset, size) declares from `args`, and only
 //! if it lies inside `size`; grid and block dimensions must be non-zero.
 
-use ds_harness::device::emu::EmuDevice;
-use ds_harness::device::hip::sys::{self, hipError_t};
-use ds_harness::device::{Buffer, Device, Launch, ModuleId};
+use ds_devices::emu::EmuDevice;
+use ds_devices::hip::sys::{self, hipError_t};
+use ds_devices::{Buffer, Device, Launch, ModuleId};
 use ds_kernels::code_object::{self, CodeObject};
 use ds_reference::target::{self, Target};
 use std::collections::{BTreeMap, HashMap};

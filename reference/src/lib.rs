@@ -12,4 +12,5 @@ pub mod isa;
 pub mod model;
 pub mod regs;
 pub mod target;
+pub mod text;
 pub mod wave;

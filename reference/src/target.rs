@@ -364,7 +364,7 @@ pub fn suggest(name: &str, max: usize) -> Vec<&'static str> {
     let name = name.trim().to_ascii_lowercase();
     let mut scored: Vec<(usize, &'static str)> = TARGETS
         .iter()
-        .map(|t| (crate::isa::edit_distance(&name, t.name), t.name))
+        .map(|t| (crate::text::edit_distance(&name, t.name), t.name))
         .collect();
     scored.sort();
     let limit = (name.len() / 3).max(2);

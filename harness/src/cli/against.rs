@@ -4,11 +4,11 @@
 use super::run::RunArgs;
 use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::against;
-use crate::device;
 use crate::fidelity;
 use crate::output::{Dash, OutputPath};
 use crate::run::report::{Report, RunMeta};
 use crate::run::select::select_ops;
+use ds_devices as device;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -72,7 +72,12 @@ pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow:
             ));
         }
     }
-    let opened = match device::open_any(args.backend, args.device, Some(target), &args.exec) {
+    let opened = match device::open_any(
+        args.backend.into(),
+        args.device,
+        Some(target),
+        &args.exec.args(),
+    ) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");

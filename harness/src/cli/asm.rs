@@ -132,7 +132,7 @@ pub fn parse_bytes(text: &str) -> Result<Vec<u8>, String> {
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())
         .map(|t| {
-            syntax::parse_int(t)
+            ds_reference::text::parse_int(t)
                 .filter(|&v| v <= 0xff)
                 .map(|v| v as u8)
                 .ok_or_else(|| format!("`{t}` is not a byte (write 0x00 to 0xff)"))

@@ -2,7 +2,7 @@
 //! every path tried), the visible devices with their target and whether it is supported,
 //! and what `--backend auto` takes and why. See `device::hip::probe`.
 
-use crate::device::hip;
+use ds_devices::hip;
 use std::io::Write;
 use std::process::ExitCode;
 

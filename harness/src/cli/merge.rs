@@ -4,8 +4,8 @@
 //! summary is printed and written like a run's, exit 0 when everything agrees, 1 when not.
 
 use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
+use crate::merge::{merge_recordings, merge_results, read_results};
 use crate::output::{check_distinct, Dash, OutputDir, OutputError, OutputPath};
-use crate::run::merge::{merge_recordings, merge_results, read_results};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

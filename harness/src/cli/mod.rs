@@ -6,6 +6,8 @@ use ds_reference::target::Target;
 use std::io::Write;
 use std::process::ExitCode;
 
+pub use crate::output::Out;
+
 mod against;
 mod asm;
 mod doc;
@@ -28,8 +30,66 @@ pub const EXIT_USAGE: u8 = 2;
 /// The requested backend is not available.
 pub const EXIT_BACKEND: u8 = 3;
 
+/// `--backend`: which device runs the kernels (the command line's spelling of
+/// [`ds_devices::BackendChoice`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendArg {
+    /// hip when a supported AMD GPU is found, else emu; says which and why.
+    Auto,
+    /// A GPU through HIP; an error (never a fallback) when there is none.
+    Hip,
+    /// The emulated device.
+    Emu,
+    /// An external program speaking the device protocol: needs `--device-cmd`.
+    Exec,
+}
+
+impl From<BackendArg> for ds_devices::BackendChoice {
+    fn from(b: BackendArg) -> Self {
+        match b {
+            BackendArg::Auto => Self::Auto,
+            BackendArg::Hip => Self::Hip,
+            BackendArg::Emu => Self::Emu,
+            BackendArg::Exec => Self::Exec,
+        }
+    }
+}
+
+/// The command-line options of an exec device (`--device-cmd`, `--device-timeout`), shared by
+/// the commands that open a device.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct ExecFlags {
+    /// With `--backend exec`: the device's command line, run as `sh -c 'COMMAND'`, speaking the
+    /// device protocol on stdin/stdout (docs/device-protocol.md), e.g. `ds-harness serve-device`
+    /// or `ssh gpu-box ds-harness serve-device --backend hip`.
+    #[arg(long, value_name = "COMMAND")]
+    pub device_cmd: Option<String>,
+    /// With `--backend exec`: seconds one launch may take before the device process is killed,
+    /// its cases reported as timed out, and a new one started (a start and a load may take at
+    /// least 60 s).
+    #[arg(long, value_name = "SECONDS", default_value_t = ds_devices::exec::DEFAULT_TIMEOUT_SECS, value_parser = parse_seconds)]
+    pub device_timeout: f64,
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+impl ExecFlags {
+    /// What the flags ask of the devices crate.
+    pub fn args(&self) -> ds_devices::exec::ExecArgs {
+        ds_devices::exec::ExecArgs {
+            device_cmd: self.device_cmd.clone(),
+            device_timeout: self.device_timeout,
+        }
+    }
+}
+
 /// The exit code of a device error: 2 for a bad request (a flag or environment value), else 3.
-pub fn device_exit(e: &crate::device::DeviceError) -> ExitCode {
+pub fn device_exit(e: &ds_devices::DeviceError) -> ExitCode {
     ExitCode::from(if e.is_bad_request() {
         EXIT_USAGE
     } else {
@@ -123,7 +183,16 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Info(args) => info::run(&args, out),
         Command::Doc(args) => doc::run(&args, out),
         Command::Kernel(args) => kernel::run(&args, out),
-        Command::Run(args) => run::run(&args, out),
+        Command::Run(args) => {
+            if let Err(e) = check_exec_flags(args.backend, &args.exec) {
+                eprintln!("error: {e}");
+                return Ok(ExitCode::from(EXIT_USAGE));
+            }
+            match &args.against {
+                Some(dir) => against::run(&args, dir, out),
+                None => run::run(&args, out),
+            }
+        }
         Command::Merge(args) => merge::run(&args, out),
         Command::Replay(args) => replay::run(&args, out),
         Command::Eval(args) => eval::run(&args, out),
@@ -134,78 +203,15 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
-/// A command's stdout. When the reader goes away (`ds-harness list | head -1`), the rest of the
-/// text is dropped quietly: the command still finishes its work (reports, recordings) and exits
-/// with the code its result earns, never with a panic or an error about the pipe.
-#[derive(Debug)]
-pub struct Out<W: Write = std::io::Stdout> {
-    inner: W,
-    closed: bool,
-}
-
-impl Out {
-    /// The process's stdout.
-    pub fn stdout() -> Out {
-        Out::new(std::io::stdout())
-    }
-}
-
-impl<W: Write> Out<W> {
-    /// Output to `inner`.
-    pub fn new(inner: W) -> Out<W> {
-        Out {
-            inner,
-            closed: false,
-        }
-    }
-
-    /// True once the reader has gone away.
-    pub fn closed(&self) -> bool {
-        self.closed
-    }
-}
-
-impl<W: Write> Write for Out<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.closed {
-            return Ok(buf.len());
-        }
-        match self.inner.write(buf) {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                self.closed = true;
-                Ok(buf.len())
-            }
-            r => r,
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        if self.closed {
-            return Ok(());
-        }
-        match self.inner.flush() {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                self.closed = true;
-                Ok(())
-            }
-            r => r,
-        }
-    }
-}
-
 /// Checks that `--device-cmd` and `--backend exec` come together.
-fn check_exec_flags(
-    backend: crate::device::BackendChoice,
-    exec: &crate::device::exec::ExecArgs,
-) -> Result<(), String> {
-    use crate::device::BackendChoice;
+fn check_exec_flags(backend: BackendArg, exec: &ExecFlags) -> Result<(), String> {
     match (backend, &exec.device_cmd) {
-        (BackendChoice::Exec, None) => Err(
+        (BackendArg::Exec, None) => Err(
             "--backend exec needs --device-cmd 'COMMAND ARGS': the program speaking the device \
              protocol (docs/device-protocol.md), e.g. --device-cmd 'ds-harness serve-device'"
                 .into(),
         ),
-        (b, Some(_)) if b != BackendChoice::Exec => {
+        (b, Some(_)) if b != BackendArg::Exec => {
             let name = clap::ValueEnum::to_possible_value(&b)
                 .map_or_else(|| format!("{b:?}"), |v| v.get_name().to_string());
             Err(format!(

@@ -4,8 +4,8 @@
 
 use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::case::CaseFile;
-use crate::device::{self, BackendChoice};
 use crate::run::{self, diff, legal, RunError};
+use ds_devices as device;
 use ds_reference::target::Target;
 use ds_reference::wave::{Outcome, WaveSize};
 use std::fmt::Write as _;
@@ -17,14 +17,14 @@ pub struct ReplayArgs {
     /// The case file (as `ds-harness run` writes them).
     pub case: PathBuf,
     /// Which device runs the kernel.
-    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
-    pub backend: BackendChoice,
+    #[arg(long, value_enum, default_value_t = super::BackendArg::Auto)]
+    pub backend: super::BackendArg,
     /// The target to run the case on. Default: the case file's target (the emulated device of
     /// it, or a GPU of it for auto); for --backend hip, the GPU's own target.
     #[arg(long, value_name = "NAME", value_parser = super::parse_kernel_target)]
     pub target: Option<&'static Target>,
     #[command(flatten)]
-    pub exec: device::exec::ExecArgs,
+    pub exec: super::ExecFlags,
     /// Replay in this wave size (default: the case file's). `--wave 64` runs a wave32 case as a
     /// wave64 one with lanes 32..63 added inactive (does the disagreement survive the wave size?);
     /// `--wave 32` runs a wave64 case whose upper half is inactive as a wave32 one.
@@ -93,12 +93,12 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         }
     }
     let target = match args.backend {
-        BackendChoice::Hip => args.target,
-        BackendChoice::Auto | BackendChoice::Emu | BackendChoice::Exec => {
+        super::BackendArg::Hip => args.target,
+        super::BackendArg::Auto | super::BackendArg::Emu | super::BackendArg::Exec => {
             Some(args.target.unwrap_or(file.target))
         }
     };
-    let opened = match device::open_any(args.backend, None, target, &args.exec) {
+    let opened = match device::open_any(args.backend.into(), None, target, &args.exec.args()) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");

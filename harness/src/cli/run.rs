@@ -5,11 +5,12 @@
 
 use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::corpus::{DEFAULT_CASES_PER_OP, DEFAULT_SEED};
-use crate::device::{self, BackendChoice};
 use crate::output::{check_distinct, Dash, OutputDir, OutputError, OutputPath};
-use crate::run::report::{self, RunMeta};
+use crate::run::report::{self, Report, RunMeta};
 use crate::run::select::{select_ops_in, Shard};
 use crate::run::{self, RunConfig, RunError};
+use ds_devices::{self as device, Device, DeviceInfo};
+use ds_reference::isa::{DsOp, Generation};
 use ds_reference::target::Target;
 use ds_reference::wave::WaveSize;
 use std::io::{IsTerminal, Write};
@@ -23,8 +24,8 @@ const LISTED_MISMATCHES: usize = 10;
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
     /// Which device runs the kernels: auto takes hip when a supported GPU is found, else emu.
-    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
-    pub backend: BackendChoice,
+    #[arg(long, value_enum, default_value_t = super::BackendArg::Auto)]
+    pub backend: super::BackendArg,
     /// HIP device N (HIP's numbering, after HIP_VISIBLE_DEVICES); default: the first device of
     /// a supported target (of --target, if given).
     #[arg(long, value_name = "N")]
@@ -35,7 +36,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME", value_parser = super::parse_kernel_target)]
     pub target: Option<&'static Target>,
     #[command(flatten)]
-    pub exec: device::exec::ExecArgs,
+    pub exec: super::ExecFlags,
     /// Cases the device reports `unsupported` (an emulator's gaps) are counted apart and do not
     /// fail the run (exit 0 if nothing else fails).
     #[arg(long)]
@@ -138,41 +139,20 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs(total))
 }
 
+/// `ds-harness run` (without `--against`, which `against::run` takes): plan -> open the device
+/// -> stream -> report -> shrink.
 pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    if let Err(e) = super::check_exec_flags(args.backend, &args.exec) {
-        return usage(e);
-    }
-    if let Some(dir) = &args.against {
-        return super::against::run(args, dir, out);
-    }
-    // The ops are those of the target's generation: --target's, else the default target's (checked
-    // again against the device's own target once it is open).
-    let gen = args
-        .target
-        .unwrap_or(ds_reference::target::DEFAULT)
-        .generation;
-    let ops = match select_ops_in(gen, &args.ops) {
-        Ok(ops) => ops,
+    let plan = match Plan::new(args) {
+        Ok(p) => p,
         Err(e) => return usage(e),
     };
-    let (ops, shard) = match &args.shard {
-        None => (ops, None),
-        Some(spec) => match Shard::parse(spec) {
-            Ok(s) => (s.take(&ops), Some(s)),
-            Err(e) => return usage(e),
-        },
-    };
-    if let Err(e) = check_outputs(args) {
-        return usage(e);
-    }
-    if let Some(jobs) = args.jobs {
-        // One pool for the whole process: corpus, model, diff and the emulated device share it.
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs as usize)
-            .build_global()
-            .map_err(|e| anyhow::anyhow!("cannot start {jobs} threads for --jobs: {e}"))?;
-    }
-    let opened = match device::open_any(args.backend, args.device, args.target, &args.exec) {
+    start_pool(args.jobs)?;
+    let opened = match device::open_any(
+        args.backend.into(),
+        args.device,
+        args.target,
+        &args.exec.args(),
+    ) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
@@ -181,43 +161,146 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     };
     let mut device = opened.device;
     let info = device.info().clone();
-    // A GPU of another generation than the one the ops were chosen for: choose them again.
-    let (ops, gen) = if info.target.generation == gen {
-        (ops, gen)
+    let (ops, waves) = match plan.for_target(args, info.target) {
+        Ok(chosen) => chosen,
+        Err(e) => return usage(e),
+    };
+    announce(args, &plan, &opened.reason, &info, &ops, &waves);
+    let cfg = config(args, ops, waves);
+    let (report, recorded) = match stream(args, &plan, &cfg, device.as_mut(), &opened.reason, out)?
+    {
+        Ok(done) => done,
+        Err(code) => return Ok(code),
+    };
+    summarise(out, args, &cfg, &info, &report, recorded)?;
+    let listed = list_mismatches(out, &report)?;
+    for text in
+        crate::shrink::shrink_mismatches(device.as_mut(), &report, &args.out, cfg.expect, cfg.judge)
+    {
+        write!(out, "\n{text}")?;
+    }
+    if listed.total > LISTED_MISMATCHES {
+        writeln!(
+            out,
+            "\n... and {} more mismatching cases, all under {}",
+            listed.total - LISTED_MISMATCHES,
+            args.out.display()
+        )?;
+    }
+    Ok(ExitCode::from(if report.all_agree() {
+        EXIT_OK
     } else {
-        let gen = info.target.generation;
-        match select_ops_in(gen, &args.ops) {
-            Ok(all) => (shard.map_or(all.clone(), |s| s.take(&all)), gen),
-            Err(e) => return usage(e),
+        EXIT_DISAGREE
+    }))
+}
+
+/// What `run` settles before a device is opened: the shard parses, every
+/// output can be written, and the selection is valid for the target asked for (or the default
+/// target), so a bad request is exit 2 before any device starts.
+struct Plan {
+    shard: Option<Shard>,
+    /// The generation the selection was made for, and the ops it chose.
+    gen: Generation,
+    ops: Vec<DsOp>,
+}
+
+impl Plan {
+    fn new(args: &RunArgs) -> Result<Plan, String> {
+        let gen = args
+            .target
+            .unwrap_or(ds_reference::target::DEFAULT)
+            .generation;
+        let ops = select_ops_in(gen, &args.ops).map_err(|e| e.to_string())?;
+        let shard = match &args.shard {
+            None => None,
+            Some(spec) => Some(Shard::parse(spec).map_err(|e| e.to_string())?),
+        };
+        check_outputs(args).map_err(|e| e.to_string())?;
+        Ok(Plan { shard, gen, ops })
+    }
+
+    /// The ops (of the target's generation: a device of another generation than the one the
+    /// selection was checked for gets its own generation's ops) and the wave sizes to run.
+    fn for_target(
+        &self,
+        args: &RunArgs,
+        target: &'static Target,
+    ) -> Result<(Vec<DsOp>, Vec<WaveSize>), String> {
+        let all = if target.generation == self.gen {
+            self.ops.clone()
+        } else {
+            select_ops_in(target.generation, &args.ops).map_err(|e| e.to_string())?
+        };
+        let ops = self.shard.map_or(all.clone(), |s| s.take(&all));
+        let waves = match args.wave {
+            None => ds_kernels::wave_sizes(target),
+            Some(w) => {
+                ds_kernels::check_wave(target, w)
+                    .map_err(|e| format!("--wave {}: {e}", w.lanes()))?;
+                vec![w]
+            }
+        };
+        Ok((ops, waves))
+    }
+
+    /// How many ops the selection has in all, before the shard takes its part.
+    fn selected(&self, args: &RunArgs, target: &Target) -> usize {
+        if target.generation == self.gen {
+            self.ops.len()
+        } else {
+            select_ops_in(target.generation, &args.ops).map_or(0, |o| o.len())
         }
-    };
-    eprintln!("backend: {} ({})", info.backend, opened.reason);
+    }
+}
+
+/// One pool for the whole process (`--jobs`): corpus, model, diff and the emulated device share it.
+fn start_pool(jobs: Option<u32>) -> anyhow::Result<()> {
+    if let Some(jobs) = jobs {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs as usize)
+            .build_global()
+            .map_err(|e| anyhow::anyhow!("cannot start {jobs} threads for --jobs: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Says on stderr which device runs, why, the target and the wave sizes (every run says so).
+fn announce(
+    args: &RunArgs,
+    plan: &Plan,
+    reason: &str,
+    info: &DeviceInfo,
+    ops: &[DsOp],
+    waves: &[WaveSize],
+) {
+    eprintln!("backend: {} ({reason})", info.backend);
     eprintln!("target: {} ({})", info.target, info.name);
-    let waves = match args.wave {
-        None => ds_kernels::wave_sizes(info.target),
-        Some(w) => match ds_kernels::check_wave(info.target, w) {
-            Ok(()) => vec![w],
-            Err(e) => return usage(format!("--wave {}: {e}", w.lanes())),
-        },
-    };
     eprintln!(
         "waves: {} ({} cases per op in each)",
-        waves
-            .iter()
-            .map(|w| w.to_string())
-            .collect::<Vec<_>>()
-            .join(" and "),
+        waves_text(waves),
         args.cases
     );
     if ops.is_empty() {
         eprintln!(
             "shard {} has no ops ({} selected in all): nothing to run; the reports are written \
              empty and the run succeeds",
-            shard.map(|s| s.to_string()).unwrap_or_default(),
-            select_ops_in(gen, &args.ops).map_or(0, |o| o.len())
+            plan.shard.map(|s| s.to_string()).unwrap_or_default(),
+            plan.selected(args, info.target)
         );
     }
-    let cfg = RunConfig {
+}
+
+fn waves_text(waves: &[WaveSize]) -> String {
+    waves
+        .iter()
+        .map(|w| w.to_string())
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+/// The run's configuration from the flags and what the plan chose.
+fn config(args: &RunArgs, ops: Vec<DsOp>, waves: Vec<WaveSize>) -> RunConfig {
+    RunConfig {
         ops,
         seed: args.seed,
         cases_per_op: args.cases as usize,
@@ -229,13 +312,22 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         progress: std::io::stderr().is_terminal(),
         chunk: run::MAX_CASES_PER_LAUNCH,
         duration: args.duration,
-        record: args.record.clone(),
         expect: ds_reference::model::execute,
         judge: crate::run::legal::judge,
-    };
-    let meta = RunMeta {
+    }
+}
+
+/// What the results files say about the run.
+fn meta(
+    args: &RunArgs,
+    shard: Option<Shard>,
+    cfg: &RunConfig,
+    info: &DeviceInfo,
+    reason: &str,
+) -> RunMeta {
+    RunMeta {
         backend: info.backend.to_string(),
-        backend_reason: opened.reason.clone(),
+        backend_reason: reason.to_string(),
         device: info.name.clone(),
         target: info.target.name.to_string(),
         seed: args.seed,
@@ -248,22 +340,38 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         device_version: info.detail(device::exec::VERSION_DETAIL).map(String::from),
         against: None,
         allow_unsupported: args.allow_unsupported,
-    };
+    }
+}
+
+/// Runs the cases, printing each op's row as it completes and recording when asked; returns the
+/// report and how many recordings were written, or the exit code of a run that could not go on.
+fn stream(
+    args: &RunArgs,
+    plan: &Plan,
+    cfg: &RunConfig,
+    device: &mut dyn Device,
+    reason: &str,
+    out: &mut impl Write,
+) -> anyhow::Result<Result<(Report, usize), ExitCode>> {
+    let meta = meta(args, plan.shard, cfg, device.info(), reason);
+    let mut recorder = args.record.clone().map(crate::record::Recorder::new);
+    let sink = recorder.as_mut().map(|r| r as &mut dyn run::Sink);
     let mut width = 5;
     let mut recorded = 0;
+    let mut on = |event: run::Event<'_>| match event {
+        run::Event::Started { width: w } => {
+            width = w;
+            print_now(out, &report::summary_header(w));
+        }
+        run::Event::OpDone { op, .. } => print_now(out, &report::summary_row(op, width)),
+        run::Event::Recorded { .. } => recorded += 1,
+    };
     let report =
-        match run::run_with(&cfg, device.as_mut(), meta, &mut |event| match event {
-            run::Event::Started { width: w } => {
-                width = w;
-                print_now(out, &report::summary_header(w));
-            }
-            run::Event::OpDone { op, .. } => print_now(out, &report::summary_row(op, width)),
-            run::Event::Recorded { .. } => recorded += 1,
-        }) {
+        match run::run_with(cfg, device, meta, &mut on, sink) {
             Ok(r) => r,
             Err(RunError::Device(e)) => {
                 eprintln!("error: {e}");
-                return Ok(super::device_exit(&e));
+                return Ok(Err(super::device_exit(&e)));
             }
             // The directory was checked before the run; what can still fail (a full disk, a file in
             // the way) stops the run, and says where what it found so far is.
@@ -273,23 +381,31 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
                  in the results files and the summary above)",
                 args.record.as_deref().unwrap_or(std::path::Path::new("")).display()
             );
-                return Ok(ExitCode::from(EXIT_USAGE));
+                return Ok(Err(ExitCode::from(EXIT_USAGE)));
             }
             Err(e) => return Err(e.into()),
         };
     write!(out, "{}", report.summary_total(width))?;
+    Ok(Ok((report, recorded)))
+}
+
+/// The lines after the summary table: what was recorded where, and the run's rate.
+fn summarise(
+    out: &mut impl Write,
+    args: &RunArgs,
+    cfg: &RunConfig,
+    info: &DeviceInfo,
+    report: &Report,
+    recorded: usize,
+) -> std::io::Result<()> {
     if let Some(dir) = &args.record {
-        let at = dir.join(crate::record::dir_name(&info));
+        let at = dir.join(crate::record::dir_name(info));
         if cfg.waves.len() > 1 {
             writeln!(
                 out,
                 "recorded {recorded} recordings ({} ops in {}) under {}",
                 report.totals.ops,
-                cfg.waves
-                    .iter()
-                    .map(|w| w.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" and "),
+                waves_text(&cfg.waves),
                 at.display()
             )?;
         } else {
@@ -306,7 +422,16 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         info.name,
         info.target,
         args.seed
-    )?;
+    )
+}
+
+/// How many mismatching cases the run found (the first [`LISTED_MISMATCHES`] are listed).
+struct Listed {
+    total: usize,
+}
+
+/// Lists the first mismatching cases with their differences and replay commands.
+fn list_mismatches(out: &mut impl Write, report: &Report) -> std::io::Result<Listed> {
     let mismatches: Vec<_> = report.ops.iter().flat_map(|o| &o.mismatches).collect();
     for m in mismatches.iter().take(LISTED_MISMATCHES) {
         writeln!(out, "\nMISMATCH {}", m.id)?;
@@ -322,24 +447,9 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         }
         writeln!(out, "  replay: {}", m.replay)?;
     }
-    for text in
-        crate::shrink::shrink_mismatches(device.as_mut(), &report, &args.out, cfg.expect, cfg.judge)
-    {
-        write!(out, "\n{text}")?;
-    }
-    if mismatches.len() > LISTED_MISMATCHES {
-        writeln!(
-            out,
-            "\n... and {} more mismatching cases, all under {}",
-            mismatches.len() - LISTED_MISMATCHES,
-            args.out.display()
-        )?;
-    }
-    Ok(ExitCode::from(if report.all_agree() {
-        EXIT_OK
-    } else {
-        EXIT_DISAGREE
-    }))
+    Ok(Listed {
+        total: mismatches.len(),
+    })
 }
 
 /// Checks every output path before anything runs (crate::output): each can be written, none

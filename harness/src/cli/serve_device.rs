@@ -4,7 +4,7 @@
 //! Everything but protocol lines goes to stderr.
 
 use super::{EXIT_OK, EXIT_USAGE};
-use crate::device::{self, exec::serve, BackendChoice};
+use ds_devices::{self as device, exec::serve, BackendChoice};
 use std::process::ExitCode;
 
 /// The devices `serve-device` can serve.

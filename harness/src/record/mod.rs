@@ -9,7 +9,7 @@
 //! under `emulated-<arch>` ([`dir_name`]), so no emulated result can pass for hardware.
 
 use crate::case::write_atomic;
-use crate::device::{Backend, Device, DeviceInfo};
+use ds_devices::{Backend, Device, DeviceInfo};
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::isa::DsOp;
 use ds_reference::model::snapshot::{self, Entry};
@@ -580,6 +580,44 @@ pub struct RunStatus {
     /// The recordings made so far, by file stem (the op, `.wave64` for wave64:
     /// [`recording_stem`]), in the order they were recorded.
     pub ops_recorded: Vec<String>,
+}
+
+/// A run's recording: hands each completed op's recording and the run's status to `root`
+/// (`--record DIR`), as a [`Sink`](crate::run::Sink) the run is given.
+#[derive(Debug)]
+pub struct Recorder {
+    root: PathBuf,
+}
+
+impl Recorder {
+    /// Records under `root` (the device's directory is made below it).
+    pub fn new(root: PathBuf) -> Recorder {
+        Recorder { root }
+    }
+}
+
+impl crate::run::Sink for Recorder {
+    fn op_done(
+        &mut self,
+        device: &mut dyn Device,
+        op: DsOp,
+        wave: WaveSize,
+        report: &crate::run::report::Report,
+    ) -> Result<Option<PathBuf>, String> {
+        let path = record_op(&self.root, device, op, wave).map_err(|e| e.to_string())?;
+        write_run_status(&self.root, device.info(), report).map_err(|e| e.to_string())?;
+        Ok(Some(path))
+    }
+
+    fn run_done(
+        &mut self,
+        device: &dyn Device,
+        report: &crate::run::report::Report,
+    ) -> Result<(), String> {
+        write_run_status(&self.root, device.info(), report)
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }
 }
 
 /// Records every op of `ops` on `device` under `root` (see [`record_op`]); returns the paths.

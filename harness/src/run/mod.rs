@@ -5,15 +5,14 @@
 
 pub mod diff;
 pub mod legal;
-pub mod merge;
 pub mod report;
 pub mod select;
 mod stream;
 
 use crate::corpus;
-use crate::device::{Device, DeviceError, ModuleId};
 use crate::fidelity::Class;
 use crate::output;
+use ds_devices::{Device, DeviceError, ModuleId};
 use ds_kernels::launch::Launch;
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::isa::DsOp;
@@ -85,9 +84,6 @@ pub struct RunConfig {
     /// A time budget (`--duration`): the ops are taken in turns, `cases_per_op` cases each per
     /// round, until it runs out (checked between chunks).
     pub duration: Option<Duration>,
-    /// Record the device's results on the snapshot corpus under this directory, each op as it
-    /// completes (`--record`).
-    pub record: Option<PathBuf>,
     /// The expectation (normally [`model::execute`]).
     pub expect: ExpectFn,
     /// The judge of differing outcomes (normally [`legal::judge`]).
@@ -109,7 +105,6 @@ impl RunConfig {
             progress: false,
             chunk: MAX_CASES_PER_LAUNCH,
             duration: None,
-            record: None,
             expect: model::execute,
             judge: legal::judge,
         }
@@ -125,8 +120,8 @@ pub enum RunError {
     Device(DeviceError),
     /// A results file could not be written.
     Io { path: PathBuf, message: String },
-    /// A recording could not be made or written.
-    Record(crate::record::RecordError),
+    /// The run's sink (a recording) could not take an op.
+    Record(String),
 }
 
 impl fmt::Display for RunError {
@@ -178,7 +173,24 @@ pub enum Event<'a> {
 
 /// Runs the whole differential pipeline on `device`.
 pub fn run(cfg: &RunConfig, device: &mut dyn Device, meta: RunMeta) -> Result<Report, RunError> {
-    run_with(cfg, device, meta, &mut |_| {})
+    run_with(cfg, device, meta, &mut |_| {}, None)
+}
+
+/// Where a run also sends each completed op beyond its results files (a recording of the
+/// device's results on the snapshot corpus). The caller hands it to the run, so the run knows
+/// nothing of what the sink writes.
+pub trait Sink {
+    /// After `op` in `wave` completed (its row is the last of `report.ops`); may run more work
+    /// on `device`. Returns the file it wrote, if any, or why it could not.
+    fn op_done(
+        &mut self,
+        device: &mut dyn Device,
+        op: DsOp,
+        wave: WaveSize,
+        report: &Report,
+    ) -> Result<Option<PathBuf>, String>;
+    /// After the run's last op (the report is complete, or as far as the run got).
+    fn run_done(&mut self, device: &dyn Device, report: &Report) -> Result<(), String>;
 }
 
 /// [`run`], telling `on` of each op as it completes (with the progress bar, if any, out of the
@@ -188,6 +200,7 @@ pub fn run_with(
     device: &mut dyn Device,
     meta: RunMeta,
     on: &mut dyn FnMut(Event<'_>),
+    mut sink: Option<&mut dyn Sink>,
 ) -> Result<Report, RunError> {
     let start = Instant::now();
     keep_freed_memory();
@@ -211,7 +224,7 @@ pub fn run_with(
         replay_flags: device.info().backend_flags(),
     };
     let width = report::name_width(cfg.ops.iter().map(|o| o.name()));
-    with_bar(&bar, || on(Event::Started { width }));
+    with_bar(bar.as_ref(), || on(Event::Started { width }));
     let mut states: Vec<OpState> = Vec::new();
     let mut pipe = Pipeline::default();
     let mut ctx = Progress {
@@ -236,7 +249,15 @@ pub fn run_with(
                     ctx.fold(cfg, &mut states, c, &names, &mut report)?;
                 }
                 let done = states.pop().expect("the op just run").res;
-                finish_op(cfg, device, &mut report, done, start, &bar, on)?;
+                finish_op(
+                    cfg,
+                    device,
+                    &mut report,
+                    done,
+                    &ctx,
+                    on,
+                    sink.as_deref_mut(),
+                )?;
             }
         }
         // Round after round over every op until the time is up; the ops complete together.
@@ -261,7 +282,15 @@ pub fn run_with(
                 ctx.fold(cfg, &mut states, c, &names, &mut report)?;
             }
             for st in std::mem::take(&mut states) {
-                finish_op(cfg, device, &mut report, st.res, start, &bar, on)?;
+                finish_op(
+                    cfg,
+                    device,
+                    &mut report,
+                    st.res,
+                    &ctx,
+                    on,
+                    sink.as_deref_mut(),
+                )?;
             }
         }
     }
@@ -271,8 +300,8 @@ pub fn run_with(
     report.complete = true;
     report.elapsed_seconds = start.elapsed().as_secs_f64();
     write_results(cfg, &report, true)?;
-    if let Some(root) = &cfg.record {
-        crate::record::write_run_status(root, device.info(), &report).map_err(RunError::Record)?;
+    if let Some(sink) = sink {
+        sink.run_done(device, &report).map_err(RunError::Record)?;
     }
     Ok(report)
 }
@@ -305,37 +334,40 @@ fn keep_freed_memory() {
     }
 }
 
-/// Adds a completed op to the report, rewrites the result files, tells `on`, and records the op
-/// when asked to.
-fn finish_op(
+/// Adds a completed op to the report, rewrites the result files, tells `on`, and hands the op to
+/// the sink, if any.
+fn finish_op<'s>(
     cfg: &RunConfig,
     device: &mut dyn Device,
     report: &mut Report,
     done: OpResult,
-    start: Instant,
-    bar: &Option<indicatif::ProgressBar>,
+    ctx: &Progress<'_>,
     on: &mut dyn FnMut(Event<'_>),
+    sink: Option<&mut (dyn Sink + 's)>,
 ) -> Result<(), RunError> {
     let op = DsOp::from_name(&done.op).expect("a run's ops are table ops");
     let wave = done.wave;
     report.in_progress.clear();
     report.push(done);
     report.device_stderr = device.stderr_log();
-    report.elapsed_seconds = start.elapsed().as_secs_f64();
+    report.elapsed_seconds = ctx.start.elapsed().as_secs_f64();
     // The row first: a results file that lists the op implies its row is on stdout.
     let last = report.ops.last().expect("just pushed");
-    with_bar(bar, || on(Event::OpDone { report, op: last }));
+    with_bar(ctx.bar, || on(Event::OpDone { report, op: last }));
     write_results(cfg, report, false)?;
-    if let Some(root) = &cfg.record {
-        let path = crate::record::record_op(root, device, op, wave).map_err(RunError::Record)?;
-        crate::record::write_run_status(root, device.info(), report).map_err(RunError::Record)?;
-        with_bar(bar, || on(Event::Recorded { path: &path }));
+    if let Some(sink) = sink {
+        if let Some(path) = sink
+            .op_done(device, op, wave, report)
+            .map_err(RunError::Record)?
+        {
+            with_bar(ctx.bar, || on(Event::Recorded { path: &path }));
+        }
     }
     Ok(())
 }
 
 /// Runs `f` with the progress bar, if any, out of the way.
-fn with_bar<R>(bar: &Option<indicatif::ProgressBar>, f: impl FnOnce() -> R) -> R {
+fn with_bar<R>(bar: Option<&indicatif::ProgressBar>, f: impl FnOnce() -> R) -> R {
     match bar {
         Some(b) => b.suspend(f),
         None => f(),

@@ -156,3 +156,44 @@ pub fn standin_lib() -> Option<String> {
     )
     .then_some(path)
 }
+
+/// The table op named `name` (a test's typo is a panic naming it).
+pub fn op(name: &str) -> ds_reference::isa::DsOp {
+    ds_reference::isa::DsOp::from_name(name).unwrap_or_else(|| panic!("no op {name}"))
+}
+
+/// The results' metadata of a wave32 run of the default target on a device named `device`,
+/// `cases` cases per op, as the run command writes it (the tests that call the run loop directly).
+pub fn meta(device: &str, cases: usize) -> ds_harness::run::report::RunMeta {
+    ds_harness::run::report::RunMeta {
+        backend: "emu".into(),
+        backend_reason: "test".into(),
+        device: device.into(),
+        target: ds_reference::target::DEFAULT.name.into(),
+        seed: ds_harness::corpus::DEFAULT_SEED,
+        cases_per_op: cases,
+        waves: vec![ds_reference::wave::WaveSize::Wave32],
+        shard: None,
+        harness: String::new(),
+        selection: Vec::new(),
+        duration_seconds: None,
+        device_version: None,
+        against: None,
+        allow_unsupported: false,
+    }
+}
+
+/// The workspace's member crates' folders, as the top-level Cargo.toml lists them.
+pub fn workspace_members() -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join("Cargo.toml")).expect("the workspace manifest");
+    let list = text
+        .split("members = [")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .expect("a members list in Cargo.toml");
+    list.split(',')
+        .map(|m| m.trim().trim_matches('"').to_string())
+        .filter(|m| !m.is_empty())
+        .collect()
+}

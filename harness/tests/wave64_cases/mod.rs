@@ -2,7 +2,7 @@
 //! code object and compared with the model over 64 lanes, lane for lane.
 #![allow(dead_code)]
 
-use ds_harness::device::Device;
+use ds_devices::Device;
 use ds_kernels::abi;
 use ds_kernels::code_object;
 use ds_kernels::generator::generate_for;

@@ -617,7 +617,7 @@ fn suggest_among<'a>(
     let name = name.to_ascii_lowercase();
     let mut scored: Vec<(usize, &'static str)> = rows
         .flat_map(|r| std::iter::once(r.name).chain(r.legacy_name))
-        .map(|n| (edit_distance(&name, n), n))
+        .map(|n| (crate::text::edit_distance(&name, n), n))
         .collect();
     scored.sort();
     // Close enough to be a typo: a third of the name, at least 2 edits. Nothing is better
@@ -629,22 +629,6 @@ fn suggest_among<'a>(
         .map(|(_, n)| n)
         .take(max)
         .collect()
-}
-
-/// Levenshtein distance between two ASCII strings.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let b = b.as_bytes();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.bytes().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, &cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]

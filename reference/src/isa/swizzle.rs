@@ -121,7 +121,7 @@ pub fn parse(args: &str) -> Result<u16, String> {
         parts[1..]
             .iter()
             .map(|p| {
-                super::syntax::parse_int(p)
+                crate::text::parse_int(p)
                     .ok_or_else(|| format!("`{p}` is not a number in swizzle({})", parts[0]))
             })
             .collect()

@@ -7,6 +7,7 @@
 //! `gds`. Numbers are decimal, `0x` hex, `0b` binary or `0`-prefixed octal, as LLVM reads them.
 
 use super::{suggest_in, swizzle, DsInst, DsOp, Field, Generation, InstError, OffsetForm};
+use crate::text::parse_int;
 use std::fmt;
 
 impl fmt::Display for DsInst {
@@ -169,26 +170,6 @@ fn operand_names(op: DsOp) -> String {
     } else {
         names.join(", ")
     }
-}
-
-/// Reads an unsigned integer as LLVM's assembler does: decimal, `0x`/`0X` hex, `0b` binary, or
-/// octal with a leading `0`.
-pub fn parse_int(text: &str) -> Option<u32> {
-    let t = text.trim();
-    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        (h, 16)
-    } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
-        (b, 2)
-    } else if t.len() > 1 && t.starts_with('0') {
-        (&t[1..], 8)
-    } else {
-        (t, 10)
-    };
-    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-        return None;
-    }
-    // Values past u32 are still numbers: saturate so the range check names them.
-    Some(u64::from_str_radix(digits, radix).map_or(u32::MAX, |v| v.min(u64::from(u32::MAX)) as u32))
 }
 
 /// Strips a trailing `//` or `;` comment.

@@ -5,9 +5,9 @@
 //! they must cover the run's ops exactly once; anything else is refused with the shard and file
 //! named.
 
-use super::report::{Report, RunMeta, Totals};
-use super::select::{select_ops, Shard};
 use crate::record::{self, RunStatus, EXTENSION, RUN_STATUS};
+use crate::run::report::{Report, RunMeta, Totals};
+use crate::run::select::{select_ops, Shard};
 use ds_reference::isa::DsOp;
 use ds_reference::wave::WaveSize;
 use std::collections::BTreeMap;
@@ -153,7 +153,8 @@ pub fn merge_results(shards: &[(PathBuf, Report)]) -> Result<Report, MergeError>
             shards[0].0.display()
         ))
     })?;
-    let mut ops: BTreeMap<(usize, WaveSize), (&Path, &super::report::OpResult)> = BTreeMap::new();
+    let mut ops: BTreeMap<(usize, WaveSize), (&Path, &crate::run::report::OpResult)> =
+        BTreeMap::new();
     for (file, r) in shards {
         for o in &r.ops {
             let op = DsOp::from_name(&o.op)

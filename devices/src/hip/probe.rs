@@ -4,7 +4,7 @@
 
 use super::library::{self, NotFound};
 use super::{arch, result, versions, visibility_note, visible_devices};
-use crate::device::Backend;
+use crate::Backend;
 use ds_reference::target::{Kind, Target};
 use std::fmt;
 

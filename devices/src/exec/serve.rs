@@ -4,11 +4,11 @@
 //! session goes on; end of input or `shutdown` ends it.
 
 use super::protocol::{self, BufferOut, ErrorKind, Request, Response, PROTOCOL_VERSION};
-use crate::device::{Backend, Buffer, Device, DeviceError, Launch, ModuleId};
+use crate::{Backend, Buffer, Device, DeviceError, Launch, ModuleId};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, BufRead, Write};
 
-/// What a served device says about itself beyond its [`crate::device::DeviceInfo`].
+/// What a served device says about itself beyond its [`crate::DeviceInfo`].
 #[derive(Clone, Debug)]
 pub struct ServeInfo {
     /// Free-text version, e.g. `ds-harness 0.1.0 emu`.

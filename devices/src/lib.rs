@@ -1,6 +1,10 @@
-//! Devices that run the kernels: the [`Device`] trait and its implementations (the emulated CPU
-//! device, the HIP device, and an external program speaking the device protocol). A device loads a code object and runs a [`Launch`] (see
-//! `ds_kernels::launch` for the contract: kernarg = one 64-bit address per buffer).
+//! ds-devices: the devices that run the kernels: the [`Device`] trait and its implementations
+//! (the emulated CPU device, the HIP device, and an external program speaking the device
+//! protocol), and `serve-device`'s loop ([`exec::serve`]). Depends on ds-reference and ds-kernels
+//! only (DESIGN.md section 14); the command line's spellings of its options are the harness's.
+//!
+//! A device loads a code object and runs a [`Launch`] (see `ds_kernels::launch` for the contract:
+//! kernarg = one 64-bit address per buffer).
 
 pub mod emu;
 pub mod exec;
@@ -134,8 +138,8 @@ pub trait Device {
     }
 }
 
-/// Which backend `--backend` asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// Which backend a command asks for (`--backend`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BackendChoice {
     /// hip when a supported AMD GPU is found, else emu; says which and why.
     Auto,

@@ -635,27 +635,16 @@ impl Device for ExecDevice {
     }
 }
 
-/// The command-line options of an exec device (`--device-cmd`, `--device-timeout`), shared by
-/// the commands that open a device.
-#[derive(Clone, Debug, Default, clap::Args)]
+/// What the commands that open a device were asked for an exec device (`--device-cmd`,
+/// `--device-timeout`; the CLI parses the flags into this).
+#[derive(Clone, Debug, Default)]
 pub struct ExecArgs {
-    /// With `--backend exec`: the device's command line, run as `sh -c 'COMMAND'`, speaking the
-    /// device protocol on stdin/stdout (docs/device-protocol.md), e.g. `ds-harness serve-device`
-    /// or `ssh gpu-box ds-harness serve-device --backend hip`.
-    #[arg(long, value_name = "COMMAND")]
+    /// The device's command line, run as `sh -c 'COMMAND'`, speaking the device protocol on
+    /// stdin/stdout (docs/device-protocol.md).
     pub device_cmd: Option<String>,
-    /// With `--backend exec`: seconds one launch may take before the device process is killed,
-    /// its cases reported as timed out, and a new one started (a start and a load may take at
-    /// least 60 s).
-    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT_SECS, value_parser = parse_seconds)]
+    /// Seconds one launch may take before the device process is killed (a start and a load may
+    /// take at least 60 s).
     pub device_timeout: f64,
-}
-
-fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
-    }
 }
 
 impl ExecArgs {

@@ -1,4 +1,4 @@
-//! Drift check of the hand-kept HIP/HSA declarations (`harness/src/device/hip/sys.rs`) against
+//! Drift check of the hand-kept HIP/HSA declarations (`devices/src/hip/sys.rs`) against
 //! the real headers: bindgen regenerates exactly the functions, constants and structs sys.rs
 //! declares from Debian's `libamdhip64-dev` (hip_runtime_api.h) and `libhsa-runtime-dev` (hsa.h,
 //! hsa_ext_amd.h), and every signature, constant value and struct field is compared with ours
@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use syn::{Expr, ForeignItem, Item, Lit, ReturnType, Type};
 
-const SYS_RS: &str = include_str!("../src/device/hip/sys.rs");
+const SYS_RS: &str = include_str!("../src/hip/sys.rs");
 const HEADERS: [&str; 3] = ["hip/hip_runtime_api.h", "hsa/hsa.h", "hsa/hsa_ext_amd.h"];
 /// `HIP_LAUNCH_PARAM_*` are pointer-valued macros (`((void*)0x01)`) that bindgen does not
 /// translate; the wrapper header turns each into an integer constant `DS_<name>` clang evaluates.

@@ -2,7 +2,7 @@
 //! global and DS instructions, and the errors it must give.
 
 use super::*;
-use crate::device::Buffer;
+use crate::Buffer;
 use ds_kernels::inst::{encode, GlobalOp, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op};
 use ds_reference::isa::DsInst;
 use ds_reference::wave::FpMode;

@@ -1,0 +1,105 @@
+//! Tests of register aliasing.
+
+use super::*;
+use crate::isa::runnable_ops;
+use crate::wave::Lane;
+
+fn op(name: &str) -> DsOp {
+    DsOp::from_name(name).unwrap()
+}
+
+#[test]
+fn every_pattern_fits_its_op_and_overlaps() {
+    let mut n = 0;
+    for op in runnable_ops() {
+        for (a, r) in Alias::for_op(op) {
+            assert_eq!(r.check(op), Ok(()), "{op} {}", a.name());
+            let words = r.words(op.info());
+            let overlaps = words
+                .iter()
+                .enumerate()
+                .any(|(i, w)| words[i + 1..].iter().any(|x| x.0 == w.0));
+            assert!(overlaps, "{op} {}: no register is shared", a.name());
+            n += 1;
+        }
+    }
+    assert!(n > 150, "only {n} aliasing variants");
+    assert_eq!(
+        Alias::AddrInVdstData0Data1.regs(op("ds_storexchg_2addr_stride64_rtn_b64")),
+        Some(Regs {
+            addr: Some(31),
+            data0: Some(40),
+            data1: Some(40),
+            vdst: Some(30)
+        })
+    );
+    assert_eq!(Alias::AddrFirstVdst.regs(op("ds_bvh_stack_rtn_b32")), None);
+    assert_eq!(Alias::AddrFirstVdst.regs(op("ds_append")), None);
+}
+
+#[test]
+fn bad_regs_are_refused_in_words() {
+    let load = op("ds_load_b128");
+    let r = Regs {
+        addr: Some(4),
+        vdst: Some(253),
+        ..Regs::default()
+    };
+    assert_eq!(
+        r.check(load).unwrap_err().to_string(),
+        "regs: vdst takes 4 registers from v253, past v255: start it at v252 or lower"
+    );
+    let r = Regs {
+        vdst: Some(4),
+        ..Regs::default()
+    };
+    assert!(r
+        .check(load)
+        .unwrap_err()
+        .to_string()
+        .contains("add \"addr\": N"));
+    let r = Regs {
+        addr: Some(4),
+        data0: Some(1),
+        vdst: Some(8),
+        ..Regs::default()
+    };
+    assert!(r
+        .check(load)
+        .unwrap_err()
+        .to_string()
+        .contains("no data0 operand"));
+    let bvh = op("ds_bvh_stack_rtn_b32");
+    let r = Regs {
+        addr: Some(4),
+        data0: Some(5),
+        data1: Some(8),
+        vdst: Some(4),
+    };
+    assert!(r
+        .check(bvh)
+        .unwrap_err()
+        .to_string()
+        .contains("both name v4"));
+}
+
+#[test]
+fn a_register_with_two_values_is_named_with_lane_register_and_both_values() {
+    let load = op("ds_load_2addr_b32");
+    let r = Alias::AddrLastVdst.regs(load).unwrap(); // v[254:255], v255
+    let mut lanes = vec![Lane::default(); crate::wave::WaveSize::Wave32.lanes()];
+    lanes[7].addr = 0x40;
+    lanes[7].vdst = [0xdead_beef, 0x40, 0, 0];
+    assert_eq!(r.conflict(load, &lanes), None);
+    lanes[9].addr = 0x10;
+    lanes[9].vdst = [0, 0x11, 0, 0];
+    let c = r.conflict(load, &lanes).unwrap();
+    assert_eq!(
+        c.to_string(),
+        "lane 9: register v255 is 0x00000010 as addr but 0x00000011 as vdst[1]; a register \
+         holds one value per lane: give it the same value through every operand that names it"
+    );
+    r.harmonise(load, &mut lanes[9]);
+    assert_eq!(lanes[9].vdst[1], 0x10, "the address wins");
+    assert_eq!(r.conflict(load, &lanes), None);
+}
