@@ -180,6 +180,40 @@ pub struct Delivery {
     pub padding: std::ops::Range<u8>,
 }
 
+impl Delivery {
+    /// The registers the entry state defines, in words (for a message about a register it does
+    /// not): e.g. `s[0:1] = kernarg pointer, ttmp9 = workgroup id x, v0 [9:0] = work-item id x`.
+    pub fn describe(&self, req: &Request) -> String {
+        let mut parts = Vec::new();
+        if let Some(k) = self.kernarg {
+            parts.push(format!("s[{k}:{}] = kernarg pointer", k + 1));
+        }
+        for (slot, dim) in self.workgroup_ids.iter().zip(["x", "y", "z"]) {
+            if let Some(slot) = slot {
+                parts.push(format!("{slot} = workgroup id {dim}"));
+            }
+        }
+        for (i, (slot, dim)) in self.workitem_ids.iter().zip(["x", "y", "z"]).enumerate() {
+            if i <= usize::from(req.workitem_dims) {
+                parts.push(format!("{slot} = work-item id {dim}"));
+            }
+        }
+        parts.push("EXEC".into());
+        let mut s = parts.join(", ");
+        if !self.padding.is_empty() {
+            s.push_str(&format!(
+                "; s{}..s{} are padding user SGPRs with no value",
+                self.padding.start,
+                self.padding.end - 1
+            ));
+        }
+        if let Some(why) = &self.lost_ids {
+            s.push_str(&format!("; no workgroup id is delivered: {why}"));
+        }
+        s
+    }
+}
+
 /// What `target`'s hardware delivers at entry to a kernel in waves of `wave` whose descriptor
 /// asks for `req`. Every register it does not name is undefined at entry.
 pub fn delivery(target: &Target, wave: WaveSize, req: &Request) -> Delivery {
