@@ -331,14 +331,15 @@ impl KernelEntry {
     }
 }
 
-/// The entry state of the harness's kernels on every target the kernels are built for, in both
-/// wave sizes, as the markdown table docs/architecture.md carries (a test keeps them equal).
+/// The entry state of the harness's kernels on every target code objects are built for (the
+/// processors, then the generic targets), in both wave sizes, as the markdown table
+/// docs/architecture.md carries (a test keeps them equal).
 pub fn markdown_table() -> String {
     let mut s = String::from(
         "| target | wave | kernarg pointer | workgroup id x | work-item id x | EXEC | user SGPRs | why |\n\
          |---|---|---|---|---|---|---|---|\n",
     );
-    for t in crate::kernel_targets() {
+    for t in ds_reference::target::all().filter(|t| crate::check_target(t).is_ok()) {
         for wave in WaveSize::ALL {
             let e = KernelEntry::of(t, wave);
             let why = if t.architected_sgprs {

@@ -254,8 +254,8 @@ impl Device for EmuDevice {
             programs.insert(
                 k.name.clone(),
                 Arc::new(Program {
-                    delivery: delivery(co.target, desc.wave_size(), &desc.request),
-                    target: co.target,
+                    delivery: delivery(self.info.target, desc.wave_size(), &desc.request),
+                    target: self.info.target,
                     desc,
                     entry,
                     code: Arc::new(Code::decode(co.target.generation, &k.code, k.entry)),
