@@ -38,7 +38,21 @@
 //!   processors each generic target covers; code object V6 and later) and "ELF Header"
 //!   (`EF_AMDGPU_MACH_AMDGCN_GFX11_GENERIC` / `_GFX12_GENERIC`, `EF_AMDGPU_GENERIC_VERSION` in
 //!   `e_flags` bits [31:24]); LLVM writes generic version 1 for both (checked against
-//!   `llvm-readelf -h`, which prints `generic_v1`).
+//!   `llvm-readelf -h`, which prints `generic_v1`);
+//! - lds_granule: the kernel descriptor encodes a workgroup's LDS in 512-byte units (AMDGPUUsage,
+//!   "compute_pgm_rsrc2 for GFX6-GFX12", GRANULATED_LDS_SIZE: "roundup(lds-size / (128 * 4))" for
+//!   GFX7 and later), and the hardware aligns the allocation to 1024 bytes from GFX10.3 on (Mesa
+//!   `src/amd/common/ac_gpu_info.c`: `lds_alloc_granularity` = 256 dwords for GFX10_3+, "what the
+//!   hardware will align the LDS size to"); the column takes the larger, so every byte that may
+//!   be allocated to the workgroup is inside `roundup(lds_size, lds_granule)`; gfx9 and RDNA 1 512
+//!   (128 dwords, "GFX7-GFX10"), RDNA 2 1024 (GFX10.3), gfx950 1280 ("GFX950: roundup(lds-size /
+//!   (320 * 4))");
+//! - architected_sgprs, user_sgpr_init16_bug: LLVM's subtarget features of the same names
+//!   (`llvm/lib/Target/AMDGPU/AMDGPU.td`: `FeatureArchitectedSGPRs` in every GFX12 processor,
+//!   `FeatureUserSGPRInit16Bug` in `FeatureISAVersion11_0_0` and `_11_0_2`, and in the gfx11
+//!   generic target, whose code must run on those two), and what `llc-19`/`llc-22` emit for each
+//!   row in wave32 and wave64 (`kernels/tests/entry_llc.rs`); neither feature is in a gfx9 or
+//!   gfx10 processor of `AMDGPU.td` (not yet checked with llc: no gfx9/gfx10 kernel is built).
 
 use crate::ds_features::DsFeatures;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -135,6 +149,20 @@ impl Generation {
         }
     }
 
+    /// Work-item ids y and z arrive packed into v0 beside x (x \[9:0\], y \[19:10\], z \[29:20\]),
+    /// not in v1 and v2 (AMDGPUUsage, "Initial Kernel Execution State": packed work-item ids on
+    /// GFX90A, GFX942 and GFX11+; `llc-19`/`llc-22` read work-item id y of gfx11 and gfx12 as
+    /// `v_bfe_u32 v0, v0, 10, 10`). gfx9 has both kinds, so it will need a target-table column.
+    pub fn packs_workitem_ids(self) -> bool {
+        match self {
+            Generation::Gfx11 | Generation::Gfx12 => true,
+            // gfx10: ids in v0, v1, v2. gfx9: per target (gfx90a and later pack, AMDGPUUsage):
+            // not asked while no gfx9 kernel is built (`ds_kernels::check_target`); the gfx9
+            // template needs a target-table column for it.
+            Generation::Gfx9 | Generation::Gfx10 => false,
+        }
+    }
+
     /// Every target of this generation, in table order.
     pub fn targets(self) -> impl Iterator<Item = &'static Target> {
         TARGETS.iter().filter(move |t| t.generation == self)
@@ -181,6 +209,17 @@ pub struct Target {
     pub generation: Generation,
     /// The wavefront sizes the target runs (the harness's kernels are wave32).
     pub wave_sizes: &'static [u32],
+    /// LDS bytes the hardware allocates a workgroup's LDS in: the allocation is the kernel's
+    /// size rounded up to this, so a byte below that end may be in range on hardware though it
+    /// lies past the kernel's size.
+    pub lds_granule: u32,
+    /// The workgroup ids arrive in trap-temporary registers (`ttmp9` = x, `ttmp7` = y \[15:0\]
+    /// and z \[31:16\]), not in system SGPRs after the user SGPRs (LLVM
+    /// `FeatureArchitectedSGPRs`).
+    pub architected_sgprs: bool,
+    /// In wave32, user + system SGPRs must number at least 16: LLVM pads the user SGPRs to
+    /// reach it (LLVM `FeatureUserSGPRInit16Bug`, which applies to wave32 only).
+    pub user_sgpr_init16_bug: bool,
     /// The architecture family as AMD markets it (RDNA 3, RDNA 3.5).
     pub family: &'static str,
     /// Discrete GPU or APU.
@@ -269,6 +308,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: true,
         family: "RDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -291,6 +333,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -312,6 +357,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: true,
         family: "RDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -334,6 +382,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 3",
         kind: Kind::Apu,
         products: &["Radeon 780M / 760M / 740M (Ryzen 7040 / 8040 \"Phoenix\", \"Hawk Point\")"],
@@ -350,6 +401,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 890M / 880M (Ryzen AI 300 \"Strix Point\")"],
@@ -366,6 +420,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 8060S / 8050S / 8040S (Ryzen AI Max \"Strix Halo\")"],
@@ -382,6 +439,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 860M / 840M (Ryzen AI 300 \"Krackan Point\")"],
@@ -398,6 +458,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["not yet named by AMD (AMDGPUUsage lists *TBA*): an RDNA 3.5 APU"],
@@ -414,6 +477,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx12,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: true,
+        user_sgpr_init16_bug: false,
         family: "RDNA 4",
         kind: Kind::Dgpu,
         products: &["Radeon RX 9060 XT", "Radeon RX 9060"],
@@ -430,6 +496,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx12,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: true,
+        user_sgpr_init16_bug: false,
         family: "RDNA 4",
         kind: Kind::Dgpu,
         products: &[
@@ -451,6 +520,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx9,
         wave_sizes: &[64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "GCN 5 (Vega)",
         kind: Kind::Dgpu,
         products: &[
@@ -472,6 +544,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx9,
         wave_sizes: &[64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "GCN 5 (Vega 7nm)",
         kind: Kind::Dgpu,
         products: &[
@@ -493,6 +568,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx9,
         wave_sizes: &[64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "CDNA",
         kind: Kind::Dgpu,
         products: &[
@@ -511,6 +589,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx9,
         wave_sizes: &[64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "CDNA 2",
         kind: Kind::Dgpu,
         products: &[
@@ -531,6 +612,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx9,
         wave_sizes: &[64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "CDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -551,6 +635,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 163840,
         generation: Generation::Gfx9,
         wave_sizes: &[64],
+        lds_granule: 1280,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "CDNA 4",
         kind: Kind::Dgpu,
         products: &[
@@ -570,6 +657,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx10,
         wave_sizes: &[32, 64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 1",
         kind: Kind::Dgpu,
         products: &[
@@ -591,6 +681,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx10,
         wave_sizes: &[32, 64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 1",
         kind: Kind::Dgpu,
         products: &[
@@ -610,6 +703,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx10,
         wave_sizes: &[32, 64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 1",
         kind: Kind::Dgpu,
         products: &[
@@ -631,6 +727,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx10,
         wave_sizes: &[32, 64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 1",
         kind: Kind::Apu,
         products: &[
@@ -649,6 +748,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx10,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 2",
         kind: Kind::Dgpu,
         products: &[
@@ -672,6 +774,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx10,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 2",
         kind: Kind::Dgpu,
         products: &[
@@ -692,6 +797,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx10,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 2",
         kind: Kind::Dgpu,
         products: &[
@@ -713,6 +821,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx10,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 2",
         kind: Kind::Apu,
         products: &[
@@ -731,6 +842,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx10,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 2",
         kind: Kind::Dgpu,
         products: &[
@@ -750,6 +864,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx10,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 2",
         kind: Kind::Apu,
         products: &[
@@ -768,6 +885,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx10,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 2",
         kind: Kind::Apu,
         products: &[
@@ -794,6 +914,9 @@ pub static GENERIC_TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: true,
         family: "RDNA 3 and RDNA 3.5",
         kind: Kind::Generic,
         products: &[],
@@ -810,6 +933,9 @@ pub static GENERIC_TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx12,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: true,
+        user_sgpr_init16_bug: false,
         family: "RDNA 4",
         kind: Kind::Generic,
         products: &[],

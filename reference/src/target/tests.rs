@@ -89,6 +89,19 @@ fn rows_agree_with_their_generation() {
             t.lds_bytes
         );
         assert!(!t.products.is_empty(), "{} names no product", t.name);
+        // The descriptor encodes LDS in 512-byte units (gfx950: 1280); the allocation granule
+        // is a whole number of 256-byte blocks and divides the LDS a workgroup can have.
+        assert!(
+            t.lds_granule % 256 == 0 && t.lds_granule >= 512 && t.lds_bytes % t.lds_granule == 0,
+            "{}: LDS granule {}",
+            t.name,
+            t.lds_granule
+        );
+        assert!(
+            !(t.architected_sgprs && t.user_sgpr_init16_bug),
+            "{}: LLVM pads user SGPRs only where workgroup ids are system SGPRs",
+            t.name
+        );
         // Every target of a generation has what the generation's column needs of all of them.
         assert!(t.ds_features.contains(Isa::common(t.generation).features));
     }
