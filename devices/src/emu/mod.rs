@@ -49,6 +49,10 @@ pub struct Quirks {
     /// the lower half for every lane (a wave64 run as wave32: the upper half reads the other way
     /// round from ASSUMPTIONS.md W1).
     pub bpermute_lower_half: bool,
+    /// A device of one generation that executes DS instructions by another generation's rules
+    /// (the model asked for a target of `rules_of`): e.g. a gfx12 device with gfx11's half-wave
+    /// permutes. On a target of that generation it changes nothing.
+    pub rules_of: Option<Generation>,
 }
 
 /// One decoded position of the code: an instruction start, or why there is none.
@@ -112,6 +116,9 @@ impl Code {
 /// A kernel ready to run.
 #[derive(Debug)]
 struct Program {
+    /// The target the code object is built for (the device's): whose rules its DS instructions
+    /// follow.
+    target: &'static Target,
     desc: Descriptor,
     entry: u64,
     code: Arc<Code>,
@@ -195,6 +202,13 @@ impl EmuDevice {
         self
     }
 
+    /// Makes the device execute DS instructions by the rules of generation `gen` whatever its
+    /// target (see [`Quirks::rules_of`]): a broken device when `gen` is not its target's.
+    pub fn with_rules_of(mut self, gen: Generation) -> EmuDevice {
+        self.quirks.rules_of = Some(gen);
+        self
+    }
+
     fn add_module(&mut self, programs: HashMap<String, Arc<Program>>) -> ModuleId {
         self.modules.push(programs);
         ModuleId(self.modules.len() - 1)
@@ -237,6 +251,7 @@ impl Device for EmuDevice {
             programs.insert(
                 k.name.clone(),
                 Arc::new(Program {
+                    target: co.target,
                     desc,
                     entry,
                     code: Arc::new(Code::decode(co.target.generation, &k.code, k.entry)),
