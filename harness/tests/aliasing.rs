@@ -6,6 +6,7 @@
 mod common;
 
 use common::op;
+use ds_reference::target::DEFAULT;
 
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_devices::emu::EmuDevice;
@@ -35,7 +36,7 @@ fn every_aliasing_pattern_runs_on_the_emulated_device_and_agrees_with_the_model(
                 .into_iter()
                 .find(|a| a.regs(op) == Some(regs))
                 .expect("a corpus pattern");
-            let want = model::execute_variant(&variant, &case).unwrap();
+            let want = model::execute_variant(DEFAULT, &variant, &case).unwrap();
             let got = run::run_one(&mut dev, &variant, &case).unwrap();
             let d = diff(op.info(), case.wave.exec, &want, &got);
             assert!(d.is_empty(), "{op} {name}: {d:?}");
@@ -202,7 +203,7 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant
     };
     for gc in &plain.cases {
         let got = run::run_one(&mut dev, &plain.variant, &gc.case).unwrap();
-        let want = model::execute_variant(&plain.variant, &gc.case).unwrap();
+        let want = model::execute_variant(DEFAULT, &plain.variant, &gc.case).unwrap();
         assert_eq!(got, want, "{}", gc.id);
     }
 }
@@ -244,7 +245,7 @@ fn case_files_with_regs_round_trip_through_eval_and_replay() {
             serde_json::from_value(v["outcome"].clone()).unwrap();
         assert_eq!(
             outcome,
-            model::execute_variant(&file.variant, &file.case).unwrap()
+            model::execute_variant(DEFAULT, &file.variant, &file.case).unwrap()
         );
         // The instruction is printed with the variant's registers.
         let inst = v["inst"].as_str().unwrap();

@@ -115,4 +115,25 @@ mod target_tests {
             ds_reference::target::TARGETS.len()
         );
     }
+
+    #[test]
+    fn the_wave_sizes_are_the_target_rows_and_another_is_refused_naming_them() {
+        for t in ds_reference::target::TARGETS {
+            let lanes: Vec<u32> = wave_sizes(t).iter().map(|w| w.lanes() as u32).collect();
+            assert_eq!(lanes, t.wave_sizes, "{t}");
+        }
+        // A row that lists wave32 only (as gfx9's wave64-only rows will list one size).
+        let t = &ds_reference::target::TARGETS[0];
+        let narrow = Target {
+            wave_sizes: &[32],
+            products: &[],
+            ..*t
+        };
+        let e = check_wave(&narrow, WaveSize::Wave64).unwrap_err();
+        assert!(
+            e.contains("does not run wave64") && e.contains("built in wave32"),
+            "{e}"
+        );
+        assert!(check_wave(&narrow, WaveSize::Wave32).is_ok());
+    }
 }

@@ -117,7 +117,11 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         return Ok(ExitCode::from(EXIT_USAGE));
     }
     let inst = file.variant.inst();
-    let expected = match ds_reference::model::execute_variant(&file.variant, &file.case) {
+    // The model follows the rules of the target the case runs on: the case file's, unless
+    // `--target` (or the GPU found) names another.
+    let rules = dev.info().target;
+    eprintln!("model: {rules}'s rules ({} generation)", rules.generation);
+    let expected = match ds_reference::model::execute_variant(rules, &file.variant, &file.case) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {}: {e}", args.case.display());
@@ -145,7 +149,7 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         )?;
         return Ok(ExitCode::from(EXIT_OK));
     }
-    if let Some(choice) = legal::accepts(&file.variant, &file.case, &expected, &got) {
+    if let Some(choice) = legal::accepts(rules, &file.variant, &file.case, &expected, &got) {
         writeln!(out, "AGREE on a legal alternative: {choice}")?;
         return Ok(ExitCode::from(EXIT_OK));
     }

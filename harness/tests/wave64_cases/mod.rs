@@ -62,7 +62,8 @@ pub fn first_difference(got: &Outcome, want: &Outcome) -> Option<String> {
     (got.lds != want.lds).then(|| "the LDS image".to_string())
 }
 
-/// Runs every op's widened corpus on `dev`; returns (cases run, disagreements as text).
+/// Runs every op's widened corpus on `dev` (a device of `target`), the model following
+/// `target`'s rules; returns (cases run, disagreements as text).
 pub fn run_all(dev: &mut dyn Device, target: &Target, ops: &[DsOp]) -> (usize, Vec<String>) {
     let mut work: Vec<(Variant, Vec<(String, Case)>)> = Vec::new();
     for &op in ops {
@@ -95,7 +96,7 @@ pub fn run_all(dev: &mut dyn Device, target: &Target, ops: &[DsOp]) -> (usize, V
         dev.launch(module, &mut launch).expect("runs");
         let got = abi::unpack(v, &wide, &launch).expect("unpacks");
         for ((name, case), got) in cases.iter().zip(&got) {
-            let want = execute_variant(v, case).expect("modelled");
+            let want = execute_variant(target, v, case).expect("modelled");
             count += 1;
             if let Some(d) = first_difference(got, &want) {
                 bad.push(format!("{} case {name}: {d}", v.op));
