@@ -172,7 +172,7 @@ impl CaseFile {
 /// image is that size, the offsets are legal for the op, the op can run from a compute kernel,
 /// the wave has one lane object per lane of `variant.wave` (32 when absent, or 64) and an EXEC with
 /// no bit past its last lane, and `variant.regs` (if any) fit the op and give each register one
-/// value per lane (registers are named in wave32 only). (Every lane has 4 words per operand, checked
+/// value per lane (in either wave size). (Every lane has 4 words per operand, checked
 /// as it is parsed.) The message names the field to change. [`CaseFile::parse`] also checks the
 /// wave size against the file's target.
 pub fn validate(variant: &Variant, case: &Case) -> Result<(), String> {
@@ -197,13 +197,6 @@ pub fn validate(variant: &Variant, case: &Case) -> Result<(), String> {
         return Err(format!(
             "{} cannot run from a compute kernel: {why}",
             variant.op
-        ));
-    }
-    if let (Some(_), false) = (variant.regs, variant.wave.is_wave32()) {
-        return Err(format!(
-            "variant.regs: a variant that names its registers runs in wave32 only (the {} \
-             template does not place named registers); drop variant.wave or variant.regs",
-            variant.wave
         ));
     }
     if let Some(regs) = variant.regs {

@@ -518,11 +518,6 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
 /// `s_mov_b64 exec, -1`, and the wave64 descriptor (see [`crate::abi`]).
 pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenError> {
     let wave = variant.wave;
-    if !wave.is_wave32() && variant.regs.is_some() {
-        return Err(GenError::Wave(format!(
-            "a variant that names its registers (`regs`) runs in wave32 only: the {wave} template does not place named registers yet"
-        )));
-    }
     let lanes = wave.lanes() as u32;
     let info = variant.op.info();
     if !info.in_generation(gen) {

@@ -122,7 +122,7 @@ mod target_tests {
             let lanes: Vec<u32> = wave_sizes(t).iter().map(|w| w.lanes() as u32).collect();
             assert_eq!(lanes, t.wave_sizes, "{t}");
         }
-        // A row that lists wave32 only (as gfx9's wave64-only rows will list one size).
+        // A row that lists one wave size (as gfx9 rows will: wave64 only).
         let t = &ds_reference::target::TARGETS[0];
         let narrow = Target {
             wave_sizes: &[32],

@@ -47,11 +47,6 @@ fn resize(file: &mut CaseFile, wave: WaveSize) -> Result<(), String> {
             file.case.wave.exec
         ));
     }
-    if file.variant.regs.is_some() && !wave.is_wave32() {
-        return Err(format!(
-            "the case names its registers (variant.regs): that runs in wave32 only, not {wave}"
-        ));
-    }
     let sentinel = file.case.wave.lanes.last().map_or([0; 4], |l| l.vdst);
     file.case.wave.lanes.resize(
         wave.lanes(),

@@ -454,13 +454,21 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
         semantics::elem_words(info.elem)
     );
     if let Some(l) = info.legacy_name {
-        if info.in_generation(ds_reference::isa::Generation::Gfx11) {
-            let _ = writeln!(s, "Also accepted as the pre-gfx11 name {l}.");
-        } else {
-            let _ = writeln!(
-                s,
-                "Also accepted as {l}, its gfx11 name (gfx11's {l} is another op)."
-            );
+        // The older spelling may be another row's mnemonic (gfx12 renamed gfx11's min/max on
+        // floats to `_num`): the table says whose.
+        match ds_reference::isa::DS_TABLE.iter().find(|r| r.name == l) {
+            None => {
+                let _ = writeln!(s, "Also accepted as the older name {l}.");
+            }
+            Some(other) => {
+                let gens: Vec<&str> = other.generations().map(|g| g.name()).collect();
+                let _ = writeln!(
+                    s,
+                    "Also accepted as {l}, its {} name ({}'s {l} is another op).",
+                    gens.join("/"),
+                    gens.join("/")
+                );
+            }
         }
     }
     let _ = writeln!(

@@ -67,13 +67,24 @@ pub fn first_difference(got: &Outcome, want: &Outcome) -> Option<String> {
 pub fn run_all(dev: &mut dyn Device, target: &Target, ops: &[DsOp]) -> (usize, Vec<String>) {
     let mut work: Vec<(Variant, Vec<(String, Case)>)> = Vec::new();
     for &op in ops {
-        // Register aliasing (`regs`) has no wave64 template yet: its cases stay wave32.
-        for (name, v, c) in snapshot_corpus(op)
-            .into_iter()
-            .filter(|(_, v, _)| v.regs.is_none())
-        {
+        // Aliasing variants (`regs`) too: the wave64 template places named registers.
+        for (name, v, c) in snapshot_corpus(op) {
             let v = Variant { wave: W64, ..v };
-            let wide = widen(&c).into_iter().enumerate();
+            let mut wide = widen(&c);
+            if let Some(regs) = v.regs {
+                // One value per register in every lane again (the upper half's data changed).
+                for w in wide.iter_mut() {
+                    let exec = w.wave.exec;
+                    for (i, l) in w.wave.lanes.iter_mut().enumerate() {
+                        if exec >> i & 1 == 1 {
+                            regs.harmonise(op, l);
+                        } else {
+                            regs.harmonise_to_vdst(op, l);
+                        }
+                    }
+                }
+            }
+            let wide = wide.into_iter().enumerate();
             let cases = wide.map(|(k, w)| (format!("{name}/{k}"), w));
             match work.iter_mut().find(|(x, _)| *x == v) {
                 Some((_, list)) => list.extend(cases),
