@@ -293,3 +293,27 @@ fn a_case_files_target_decides_the_rules_of_eval_and_replay() {
         assert!(stdout(&out).contains(says), "{t}: {}", stdout(&out));
     }
 }
+
+/// A case file of a gfx12-only op on a gfx12 target reads, evaluates and replays (its offsets are
+/// checked in its target's generation), in wave64 as in wave32.
+#[test]
+fn a_gfx12_case_file_of_a_gfx12_only_op_evaluates_and_replays_in_wave64() {
+    let dir = temp_dir("g12w64-own-op");
+    let t = target("gfx1200");
+    let op = DsOp::from_name_in(t.generation, "ds_cond_sub_rtn_u32").unwrap();
+    assert!(!op.info().in_generation(Generation::Gfx11));
+    for (name, v, c) in ds_reference::model::snapshot::snapshot_corpus_wave64(op)
+        .into_iter()
+        .take(2)
+    {
+        let path = dir.join(format!("{}.json", name.replace('/', "_")));
+        let mut file = CaseFile::new(&name, 0, t, v, c);
+        file.case.lds.set_word(0, 7);
+        file.write(&path).unwrap();
+        let out = ds(&["eval", path.to_str().unwrap()]);
+        assert_eq!(code(&out), 0, "{name}: {}", stderr(&out));
+        let out = ds(&["replay", path.to_str().unwrap(), "--backend", "emu"]);
+        assert_eq!(code(&out), 0, "{name}: {}\n{}", stdout(&out), stderr(&out));
+        assert!(stdout(&out).contains("AGREE"), "{}", stdout(&out));
+    }
+}

@@ -554,7 +554,8 @@ fn a_wave64_run_catches_a_device_whose_bpermute_reads_the_other_half_naming_the_
     assert_eq!(rows[0], (WaveSize::Wave32, 0), "wave32 is unharmed");
     assert_eq!(rows[1].0, WaveSize::Wave64);
     assert!(rows[1].1 > 0, "the wave64 row disagrees: {rows:?}");
-    // Every listed difference is a vdst word of an upper-half lane, named with both values.
+    // Every listed difference is a register of an upper-half lane (vdst, or the register an
+    // aliasing variant shares with it), named with both values.
     let m = &report.ops[1].mismatches;
     assert!(!m.is_empty());
     for mm in m {
@@ -563,10 +564,23 @@ fn a_wave64_run_catches_a_device_whose_bpermute_reads_the_other_half_naming_the_
             match *d {
                 Difference::Vdst {
                     lane,
-                    word: 0,
                     active: true,
                     model,
                     device,
+                    ..
+                }
+                | Difference::Addr {
+                    lane,
+                    active: true,
+                    model,
+                    device,
+                }
+                | Difference::Data {
+                    lane,
+                    active: true,
+                    model,
+                    device,
+                    ..
                 } => {
                     assert!(lane >= 32, "{}: {d}", mm.id);
                     assert_ne!(model, device);

@@ -58,7 +58,7 @@ fn resize(file: &mut CaseFile, wave: WaveSize) -> Result<(), String> {
     file.variant.wave = wave;
     file.expected = None;
     file.device = None;
-    crate::case::validate(&file.variant, &file.case)
+    crate::case::validate(file.target, &file.variant, &file.case)
 }
 
 pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
