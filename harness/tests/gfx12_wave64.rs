@@ -317,3 +317,30 @@ fn a_gfx12_case_file_of_a_gfx12_only_op_evaluates_and_replays_in_wave64() {
         assert!(stdout(&out).contains("AGREE"), "{}", stdout(&out));
     }
 }
+
+/// `kernel` and `doc` in wave64 for every runnable gfx12 op on both gfx12 targets (through the
+/// library the commands call): each op gets a wave64 gfx12 kernel and a wave64 card by its
+/// target's rules, with examples the model computes.
+#[test]
+fn every_runnable_gfx12_op_has_a_wave64_kernel_and_card_on_each_gfx12_target() {
+    use ds_kernels::generator::generate_for;
+    let mut n = 0;
+    for t in Generation::Gfx12.targets() {
+        for op in runnable_ops_in(t.generation) {
+            let (_, v, _) = ds_reference::model::snapshot::snapshot_corpus_wave64(op)
+                .into_iter()
+                .next()
+                .expect("a wave64 case");
+            let k = generate_for(t, &v).unwrap_or_else(|e| panic!("{t} {op}: {e}"));
+            assert_eq!(k.descriptor.wave_size(), WaveSize::Wave64, "{t} {op}");
+            let card = ds_harness::doc::card_in(op, t, &[], WaveSize::Wave64);
+            assert!(
+                card.starts_with(&format!("{op} in wave64 on {t}")),
+                "{card}"
+            );
+            assert!(!card.contains("Examples: none"), "{t} {op}: {card}");
+            n += 1;
+        }
+    }
+    assert_eq!(n, 2 * RUNNABLE);
+}
