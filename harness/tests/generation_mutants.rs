@@ -42,7 +42,8 @@ fn run_mutant(
     };
     let mut dev = EmuDevice::for_target(target).with_rules_of(rules);
     let report = run::run(&cfg, &mut dev, meta("emu", 60)).unwrap();
-    let rows = report.ops.iter().map(|o| (o.wave, o.disagree)).collect();
+    let rows: Vec<(WaveSize, usize)> = report.ops.iter().map(|o| (o.wave, o.disagree)).collect();
+    eprintln!("{target} with {rules}'s rules: (wave, disagreeing cases) {rows:?}");
     let diffs = report
         .ops
         .iter()
