@@ -28,7 +28,7 @@ pub struct Isa {
 
 impl Isa {
     /// The instruction set of `target`.
-    pub fn of(target: &'static Target) -> Isa {
+    pub fn of(target: &Target) -> Isa {
         Isa {
             gen: target.generation,
             features: target.ds_features,
@@ -63,8 +63,8 @@ impl From<Generation> for Isa {
     }
 }
 
-impl From<&'static Target> for Isa {
-    fn from(t: &'static Target) -> Isa {
+impl From<&Target> for Isa {
+    fn from(t: &Target) -> Isa {
         Isa::of(t)
     }
 }

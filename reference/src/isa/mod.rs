@@ -281,7 +281,7 @@ impl OpInfo {
 
     /// The op exists on `target` (the one place the model, the corpus and the CLI ask which ops
     /// a target has).
-    pub fn on_target(&self, target: &'static crate::target::Target) -> bool {
+    pub fn on_target(&self, target: &crate::target::Target) -> bool {
         self.on(target)
     }
 
