@@ -247,6 +247,17 @@ impl Generation {
         }
     }
 
+    /// The AMD ISA guides (and LLVM sources) the generation's DS table comes from, in words (the
+    /// gfx9 and gfx10 table documentation names them).
+    pub fn isa_guides(self) -> &'static str {
+        match self {
+            Generation::Gfx9 => "AMD's Vega, CDNA3 and CDNA4 ISA guides",
+            Generation::Gfx10 => "AMD's RDNA1 and RDNA2 ISA guides",
+            Generation::Gfx11 => "AMD's RDNA3 and RDNA3.5 ISA guides",
+            Generation::Gfx12 => "AMD's RDNA4 ISA guide",
+        }
+    }
+
     /// Every target of this generation, in table order.
     pub fn targets(self) -> impl Iterator<Item = &'static Target> {
         TARGETS.iter().filter(move |t| t.generation == self)

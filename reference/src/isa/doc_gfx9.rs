@@ -7,7 +7,7 @@
 //! same texts checked against llvm-mc-19 and llvm-mc-22 by `reference/tests/llvm_oracle.rs`.
 
 use super::doc::{example_in, family, gds, offset_form, operands};
-use super::{DsFeatures, Generation, Isa, OpInfo, Oracle, DS_TABLE};
+use super::{DsFeatures, Isa, OpInfo, Oracle, DS_TABLE};
 use std::fmt::Write;
 
 /// The table of `isa` (a gfx9 or gfx10 target, or the generation).
@@ -29,10 +29,7 @@ pub fn render(isa: Isa) -> String {
         .count();
     let newer = rows.iter().filter(|r| r.oracle == Oracle::Llvm22).count();
     let _ = writeln!(s, "# {isa} DS instructions\n");
-    let guides = match gen {
-        Generation::Gfx9 => "AMD's Vega, CDNA3 and CDNA4 ISA guides",
-        _ => "AMD's RDNA1 and RDNA2 ISA guides",
-    };
+    let guides = gen.isa_guides();
     let _ = write!(
         s,
         "Generated from the DS table in `reference/src/isa/table.rs` (sources: LLVM's \
@@ -91,20 +88,27 @@ pub fn render(isa: Isa) -> String {
         );
     }
     s += "\n## Notes\n\n";
-    match gen {
-        Generation::Gfx9 => {
-            s += "- Encoding: offset0 [7:0], offset1 [15:8], gds [16], op [24:17], acc [25] \
-                  (targets with AccVGPR operands; reserved elsewhere), 0b110110 [31:26], addr \
-                  [39:32], data0 [47:40], data1 [55:48], vdst [63:56].\n";
-            s += "- `acc` puts vdst and data in AccVGPRs (`a1`, `a[2:3]`; the address stays a \
-                  VGPR); targets that have it also need register tuples (and GWS data) to \
-                  start at an even register, and have no GDS but for the GWS ops.\n";
+    let l = gen.ds_layout();
+    let (op_hi, op_lo) = (l.op_shift + 7, l.op_shift);
+    let _ = writeln!(
+        s,
+        "- Encoding: offset0 [7:0], offset1 [15:8], gds [{}], op [{op_hi}:{op_lo}], {}0b110110 \
+         [31:26], addr [39:32], data0 [47:40], data1 [55:48], vdst [63:56]; bit {} reserved{}.",
+        l.gds_bit,
+        l.acc_bit.map_or(String::new(), |b| format!(
+            "acc [{b}] (targets with AccVGPR operands), "
+        )),
+        l.reserved_bit,
+        if l.acc_bit == Some(l.reserved_bit) {
+            " where it is not acc"
+        } else {
+            ""
         }
-        _ => {
-            s += "- Encoding: as gfx11: offset0 [7:0], offset1 [15:8], bit 16 reserved, gds \
-                  [17], op [25:18], 0b110110 [31:26], addr [39:32], data0 [47:40], data1 \
-                  [55:48], vdst [63:56].\n";
-        }
+    );
+    if isa.has(DsFeatures::ACC) {
+        s += "- `acc` puts vdst and data in AccVGPRs (`a1`, `a[2:3]`; the address stays a \
+              VGPR); this target also needs register tuples (and GWS data) to start at an even \
+              register, and has no GDS but for the GWS ops.\n";
     }
     s += "- Only the gfx9 spellings are read (`ds_write_b32`, not gfx11's `ds_store_b32`).\n";
     s += "- The GWS ops with a value (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name it \
