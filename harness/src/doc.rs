@@ -175,7 +175,10 @@ fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField]) -> String {
             // (`ds-harness doc --target` adds gfx9's and gfx10's own encoding).
             // (An op only gfx9 and gfx10 have: their opcodes.)
             let later = info.generations().any(|g| !g.gfx9_mnemonics());
-            let gens = move || info.generations().filter(move |g| !later || !g.gfx9_mnemonics());
+            let gens = move || {
+                info.generations()
+                    .filter(move |g| !later || !g.gfx9_mnemonics())
+            };
             let opcodes: Vec<String> = gens()
                 .map(|g| {
                     format!(

@@ -24,7 +24,11 @@ fn list_shows_each_targets_ops_in_the_gfx9_spelling() {
         assert_eq!(rows.len(), ops.len(), "{t}");
         for op in ops {
             let name = op.mnemonic_in(t.generation);
-            assert!(rows.iter().any(|r| r.split_whitespace().nth(1) == Some(name)), "{t}: {name}");
+            assert!(
+                rows.iter()
+                    .any(|r| r.split_whitespace().nth(1) == Some(name)),
+                "{t}: {name}"
+            );
         }
         assert!(!rows.iter().any(|r| r.contains(" ds_store_b32 ")), "{t}");
         let md = stdout(&ds_harness(&["list", "--markdown", "--target", t.name], ""));
@@ -43,10 +47,19 @@ fn doc_cards_name_the_targets_encoding_and_refuse_ops_it_lacks() {
             let out = ds_harness(&["doc", spelled, "--target", name], "");
             if !op.info().on(t) {
                 assert_eq!(out.status.code(), Some(2), "{t} {spelled}");
-                assert!(stderr(&out).contains("the targets that have it"), "{}", stderr(&out));
+                assert!(
+                    stderr(&out).contains("the targets that have it"),
+                    "{}",
+                    stderr(&out)
+                );
                 continue;
             }
-            assert_eq!(out.status.code(), Some(0), "{t} {spelled}: {}", stderr(&out));
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{t} {spelled}: {}",
+                stderr(&out)
+            );
             let ex = example_in(t, op);
             let bytes = ex.to_bytes_in(t).unwrap();
             let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
@@ -83,11 +96,21 @@ fn asm_and_disasm_round_trip_every_example_on_every_target() {
         assert_eq!(lines.len(), texts.len());
         let words: String = lines
             .iter()
-            .map(|l| l.split_once("encoding: [").unwrap().1.trim_end_matches(']').to_string() + "\n")
+            .map(|l| {
+                l.split_once("encoding: [")
+                    .unwrap()
+                    .1
+                    .trim_end_matches(']')
+                    .to_string()
+                    + "\n"
+            })
             .collect();
         let back = ds_harness(&["disasm", "--target", t.name], &words);
         assert_eq!(back.status.code(), Some(0), "{t}: {}", stderr(&back));
-        let back: Vec<String> = stdout(&back).lines().map(|l| l.trim().to_string()).collect();
+        let back: Vec<String> = stdout(&back)
+            .lines()
+            .map(|l| l.trim().to_string())
+            .collect();
         assert_eq!(back, texts, "{t}");
     }
 }

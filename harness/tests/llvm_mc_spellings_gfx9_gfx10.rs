@@ -60,7 +60,11 @@ fn encoding(line: &str) -> Vec<u8> {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:#04x}")).collect::<Vec<_>>().join(",")
+    bytes
+        .iter()
+        .map(|b| format!("{b:#04x}"))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// `ds-harness asm|disasm --target t` on `input`: its lines, exit 0.
@@ -111,7 +115,12 @@ fn asm_and_disasm_agree_with_llvm_on_the_gfx9_and_gfx10_mc_test_spellings() {
             let theirs = llvm_mc(&llvm.mc(), t, &[], &input);
             assert_eq!(theirs.len(), lines.len(), "{t} {}", llvm.label());
             for ((text, o), l) in lines.iter().map(|(t, _)| t).zip(&ours).zip(&theirs) {
-                assert_eq!(&line_printed_by(major, o), l, "{} {t}: `{text}`", llvm.label());
+                assert_eq!(
+                    &line_printed_by(major, o),
+                    l,
+                    "{} {t}: `{text}`",
+                    llvm.label()
+                );
             }
             let theirs = llvm_mc(&llvm.mc(), t, &["-disassemble"], &words);
             assert_eq!(theirs.len(), lines.len(), "{t} {}", llvm.label());
@@ -124,7 +133,11 @@ fn asm_and_disasm_agree_with_llvm_on_the_gfx9_and_gfx10_mc_test_spellings() {
         report.push(format!(
             "{t} {} lines ({})",
             lines.len(),
-            if checked.is_empty() { "no installed LLVM knows it".into() } else { checked.join(", ") }
+            if checked.is_empty() {
+                "no installed LLVM knows it".into()
+            } else {
+                checked.join(", ")
+            }
         ));
     }
     println!(

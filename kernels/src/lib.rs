@@ -134,7 +134,10 @@ mod target_tests {
             if !written {
                 let e = check_target(t).unwrap_err();
                 assert!(
-                    e.contains(&format!("the {} kernel template is not written yet", t.generation)),
+                    e.contains(&format!(
+                        "the {} kernel template is not written yet",
+                        t.generation
+                    )),
                     "{e}"
                 );
             }

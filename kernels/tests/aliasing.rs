@@ -58,7 +58,11 @@ fn encodings(out: &str) -> Vec<Vec<u8>> {
 
 #[test]
 fn every_aliasing_instruction_names_the_variants_registers() {
-    for gen in Generation::ALL {
+    // The generations kernels are built for (a template written).
+    for gen in Generation::ALL
+        .into_iter()
+        .filter(|&g| ds_kernels::template::of(g).is_some())
+    {
         let kernels = aliasing_kernels_in(gen, u32::MAX);
         assert!(
             kernels.len() > 150,

@@ -210,11 +210,16 @@ fn every_opcode_is_defined_or_undefined_in_both() {
             for (word, theirs) in words.iter().zip(&theirs) {
                 let ours = DsInst::decode_in(isa, *word);
                 // The gds bit on a target without GDS: LLVM ignores it (`ignored_bits`).
-                if matches!(ours.as_ref().map_err(DecodeError::inst), Err(Some(InstError::NoGds { .. }))) {
+                if matches!(
+                    ours.as_ref().map_err(DecodeError::inst),
+                    Err(Some(InstError::NoGds { .. }))
+                ) {
                     let plain = DsInst::decode_in(isa, word & !(1 << layout.gds_bit))
                         .map(|i| printed_by(llvm.major, &i.text_in(t.generation).to_string()));
                     if plain.ok() != *theirs {
-                        bad.push(format!("{word:#018x}: llvm-mc {theirs:?} for the word without gds"));
+                        bad.push(format!(
+                            "{word:#018x}: llvm-mc {theirs:?} for the word without gds"
+                        ));
                     }
                     ignored += 1;
                     continue;
@@ -303,7 +308,12 @@ fn invalid_words(pair: &Pair) -> (Vec<Word>, Vec<Word>, Vec<Word>) {
             }
             if even && (dwords > 1 || gws_data) {
                 odd.push((
-                    format!("{} with {} at v{}", row.name, field.name(), good.reg(field) + 1),
+                    format!(
+                        "{} with {} at v{}",
+                        row.name,
+                        field.name(),
+                        good.reg(field) + 1
+                    ),
                     word + (1 << field_shift(row, field)),
                 ));
             }
@@ -312,10 +322,9 @@ fn invalid_words(pair: &Pair) -> (Vec<Word>, Vec<Word>, Vec<Word>) {
             // (A target without GDS ignores the bit on an op whose gds is optional elsewhere:
             // `ignored_bits`.)
             Gds::Forbidden if row.gds_in(gen) == Gds::Allowed => {}
-            Gds::Forbidden => out.push((
-                format!("{} with gds", row.name),
-                word | 1 << layout.gds_bit,
-            )),
+            Gds::Forbidden => {
+                out.push((format!("{} with gds", row.name), word | 1 << layout.gds_bit))
+            }
             Gds::Required => out.push((
                 format!("{} without gds", row.name),
                 word & !(1 << layout.gds_bit),
@@ -408,7 +417,10 @@ fn tuples_past_v255_are_printed_by_llvm_22_and_refused_by_llvm_19_and_us() {
 /// aligned", "vgpr must be even aligned"); we refuse the word.
 #[test]
 fn odd_tuples_are_printed_by_llvm_but_refused_by_its_assembler_and_us() {
-    for pair in pairs().into_iter().filter(|p| !p.isa().has(DsFeatures::UNALIGNED)) {
+    for pair in pairs()
+        .into_iter()
+        .filter(|p| !p.isa().has(DsFeatures::UNALIGNED))
+    {
         let (_, _, odd) = invalid_words(&pair);
         let words: Vec<[u8; 8]> = odd.iter().map(|(_, w)| w.to_le_bytes()).collect();
         let theirs = mc_disassemble_for(&pair.llvm.mc(), pair.cpu.name, &words);
@@ -421,9 +433,9 @@ fn odd_tuples_are_printed_by_llvm_but_refused_by_its_assembler_and_us() {
                 ),
                 "{why}: we refuse it"
             );
-            let text = theirs.as_ref().unwrap_or_else(|| {
-                panic!("{}: {why}: llvm-mc prints it", pair.label())
-            });
+            let text = theirs
+                .as_ref()
+                .unwrap_or_else(|| panic!("{}: {why}: llvm-mc prints it", pair.label()));
             let plain = match text.split_once("/*") {
                 Some((head, rest)) => {
                     assert!(pair.llvm.major >= 22 && rest.contains("Invalid register"));
@@ -442,7 +454,11 @@ fn odd_tuples_are_printed_by_llvm_but_refused_by_its_assembler_and_us() {
                 read.push(text.clone());
                 continue;
             }
-            assert!(back.is_err(), "{}: its assembler reads `{text}`", pair.label());
+            assert!(
+                back.is_err(),
+                "{}: its assembler reads `{text}`",
+                pair.label()
+            );
         }
         if !read.is_empty() {
             println!(
@@ -476,7 +492,11 @@ fn ignored_bits(pair: &Pair) -> Vec<(u32, Vec<DsOp>, DecodeError)> {
         Some(_) if isa.has(DsFeatures::ACC) => {}
         Some(bit) => out.push((
             bit,
-            known.iter().copied().filter(|op| op.info().acc_capable()).collect(),
+            known
+                .iter()
+                .copied()
+                .filter(|op| op.info().acc_capable())
+                .collect(),
             DecodeError::ReservedBit(bit),
         )),
         None => out.push((
@@ -533,7 +553,10 @@ fn bits_llvm_ignores_are_rejected_here() {
                 );
                 let ours = DsInst::from_bytes_in(pair.isa(), *word);
                 let same = match (&ours, &error) {
-                    (Err(DecodeError::InstIn(InstError::NoGds { .. }, _)), DecodeError::InstIn(..)) => true,
+                    (
+                        Err(DecodeError::InstIn(InstError::NoGds { .. }, _)),
+                        DecodeError::InstIn(..),
+                    ) => true,
                     (Err(e), want) => e == want,
                     _ => false,
                 };
@@ -569,7 +592,9 @@ fn a_planted_wrong_byte_fails_under_each_llvm() {
                 return Ok(ours);
             }
             // Flip the lowest opcode bit (the word's bit 18; gfx9: 17).
-            let mut bytes = cases[i].to_bytes_in(pair.isa()).map_err(|e| e.to_string())?;
+            let mut bytes = cases[i]
+                .to_bytes_in(pair.isa())
+                .map_err(|e| e.to_string())?;
             bytes[flip.0] ^= flip.1;
             let planted = format!(
                 "\t{:<39} ; encoding: [{}]",

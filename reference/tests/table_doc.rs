@@ -61,7 +61,9 @@ fn gfx9_and_gfx10_tables_render_for_every_target_in_their_spelling() {
         assert!(md.starts_with(&format!("# {t} DS instructions")));
     }
     let gfx90a = render_markdown_in(ds_reference::target::Target::by_name("gfx90a").unwrap());
-    assert!(gfx90a.contains("a[") && gfx90a.contains("lacks") && gfx90a.contains("ds_add_src2_u32"));
+    assert!(
+        gfx90a.contains("a[") && gfx90a.contains("lacks") && gfx90a.contains("ds_add_src2_u32")
+    );
     let gfx9 = render_markdown_in(Generation::Gfx9);
     assert!(gfx9.contains("the ops every gfx9 target has"));
     assert_eq!(

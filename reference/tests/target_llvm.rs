@@ -105,11 +105,14 @@ fn machine_values_are_what_llvm_writes() {
             // The whole word: the target-id features it has, each "any" (xnack 0x100, sramecc
             // 0x400), which llvm-readelf names without a sign.
             assert_eq!(e_flags, t.e_flags(), "{} {}", llvm.label(), t.name);
-            let features: String = [("xnack", t.target_id.xnack), ("sramecc", t.target_id.sramecc)]
-                .iter()
-                .filter(|f| f.1)
-                .map(|f| format!(", {}", f.0))
-                .collect();
+            let features: String = [
+                ("xnack", t.target_id.xnack),
+                ("sramecc", t.target_id.sramecc),
+            ]
+            .iter()
+            .filter(|f| f.1)
+            .map(|f| format!(", {}", f.0))
+            .collect();
             let want = if t.is_generic() {
                 format!("{e_flags:#x}, {}, generic_v{}", t.name, t.generic_version)
             } else {
@@ -144,8 +147,12 @@ fn every_target_assembles_its_generation_ds_table_as_the_encoder_does() {
                     [[5, 1, 2, 3], [255, 255, 255, 255]]
                         .into_iter()
                         .flat_map(move |regs| {
-                            [(0, false, false), (offset(op), false, acc), (8, true, false)]
-                                .map(|(o, g, a)| (regs, o, g, a))
+                            [
+                                (0, false, false),
+                                (offset(op), false, acc),
+                                (8, true, false),
+                            ]
+                            .map(|(o, g, a)| (regs, o, g, a))
                         })
                         .map(move |(regs, offset, gds, a)| {
                             legalize_acc(isa, op, regs, offset, gds, a)
@@ -183,7 +190,10 @@ fn every_target_assembles_its_generation_ds_table_as_the_encoder_does() {
             let texts: Vec<String> = lacking
                 .iter()
                 .map(|&op| {
-                    let full = Isa { features: DsFeatures::ALL, ..isa };
+                    let full = Isa {
+                        features: DsFeatures::ALL,
+                        ..isa
+                    };
                     legalize_acc(full, op, [6, 2, 2, 4], 8, false, false)
                         .text_in(t.generation)
                         .to_string()
@@ -195,7 +205,12 @@ fn every_target_assembles_its_generation_ds_table_as_the_encoder_does() {
                 mc_assemble_for(&llvm.mc(), t.name, &texts)
             };
             for (text, theirs) in texts.iter().zip(theirs) {
-                assert!(theirs.is_err(), "{} {}: reads `{text}`", llvm.label(), t.name);
+                assert!(
+                    theirs.is_err(),
+                    "{} {}: reads `{text}`",
+                    llvm.label(),
+                    t.name
+                );
                 assert!(
                     ds_reference::isa::syntax::parse_in(isa, text).is_err(),
                     "{t}: we read `{text}`"

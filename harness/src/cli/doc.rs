@@ -52,10 +52,7 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
     };
     if !op.info().on_target(target) {
         let isa = Isa::of(target);
-        eprintln!(
-            "error: {}",
-            InstError::NotOnTarget { op, isa }.in_gen(gen)
-        );
+        eprintln!("error: {}", InstError::NotOnTarget { op, isa }.in_gen(gen));
         return Ok(ExitCode::from(EXIT_USAGE));
     }
     // Without --wave, the full card (a wave64-only target, gfx9, gets it too).
@@ -104,7 +101,12 @@ fn encoding_on(op: DsOp, target: &'static Target) -> String {
     let ex = table_doc::example_in(target, op);
     let bytes = ex
         .to_bytes_in(target)
-        .map(|b| b.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" "))
+        .map(|b| {
+            b.iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .unwrap_or_else(|e| e.in_gen(gen).to_string());
     format!(
         "On {target} ({gen}): spelled {}, opcode {:#04x} in bits [{}:{}], gds bit {}{}; e.g. {}  =>  {bytes}",

@@ -31,7 +31,10 @@ pub fn run(args: &ListArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
     } else if args.markdown {
         // The generation's table where every target of it has the same ops (gfx11, gfx12).
-        let same = target.generation.targets().all(|t| t.ds_features == target.ds_features);
+        let same = target
+            .generation
+            .targets()
+            .all(|t| t.ds_features == target.ds_features);
         let md = if same {
             ds_reference::isa::render_markdown_in(target.generation)
         } else {

@@ -23,7 +23,10 @@ pub fn render(isa: Isa) -> String {
     let mut s = String::new();
     let returning = rows.iter().filter(|r| r.returns()).count();
     let runnable = rows.iter().filter(|r| r.hip_runnable()).count();
-    let renamed = rows.iter().filter(|r| r.op.mnemonic_in(gen) != r.name).count();
+    let renamed = rows
+        .iter()
+        .filter(|r| r.op.mnemonic_in(gen) != r.name)
+        .count();
     let newer = rows.iter().filter(|r| r.oracle == Oracle::Llvm22).count();
     let _ = writeln!(s, "# {isa} DS instructions\n");
     let guides = match gen {
@@ -48,7 +51,8 @@ pub fn render(isa: Isa) -> String {
          {newer} only LLVM 22 knows.\n",
         rows.len()
     );
-    s += "Columns: **mnemonic** is the spelling LLVM prints and reads for this generation, **gfx11 \
+    s +=
+        "Columns: **mnemonic** is the spelling LLVM prints and reads for this generation, **gfx11 \
           name** the row's name from gfx11 on (the harness's name for the op); **operands** the \
           VGPR operands in LLVM order with their widths in dwords; **offset** `offset:N`, \
           `offset0/1`, `st64`, `swizzle` or `-`; **gds** whether `gds` is allowed, required or \

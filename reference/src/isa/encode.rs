@@ -474,7 +474,8 @@ impl DsInst {
             return Err(DecodeError::NotDs { encoding });
         }
         let opcode = ((word >> layout.op_shift) & 0xff) as u8;
-        let op = DsOp::from_opcode_in(gen, opcode).ok_or(DecodeError::UnknownOpcode(opcode, gen))?;
+        let op =
+            DsOp::from_opcode_in(gen, opcode).ok_or(DecodeError::UnknownOpcode(opcode, gen))?;
         if !op.info().on(isa) {
             return Err(DecodeError::of(InstError::NotOnTarget { op, isa }, gen));
         }

@@ -45,7 +45,11 @@ impl fmt::Display for InstText<'_> {
             }
             f.write_str(if first { " " } else { ", " })?;
             first = false;
-            let file = if inst.acc && field != Field::Addr { 'a' } else { 'v' };
+            let file = if inst.acc && field != Field::Addr {
+                'a'
+            } else {
+                'v'
+            };
             write_reg(f, file, inst.reg(field), dwords)?;
         }
         match info.offset {
@@ -76,7 +80,11 @@ fn write_reg(f: &mut fmt::Formatter<'_>, file: char, first: u8, dwords: u8) -> f
     if dwords == 1 {
         write!(f, "{file}{first}")
     } else {
-        write!(f, "{file}[{first}:{}]", u32::from(first) + u32::from(dwords) - 1)
+        write!(
+            f,
+            "{file}[{first}:{}]",
+            u32::from(first) + u32::from(dwords) - 1
+        )
     }
 }
 

@@ -47,15 +47,24 @@ fn table_has_every_ds_opcode_of_each_generation_once() {
     }
     // gfx11 rows first in gfx11 opcode order, then gfx12-only rows in gfx12 opcode order, then
     // the gfx9/gfx10-only rows in gfx9 opcode order.
-    let [g9, g11, g12] = [Generation::Gfx9, Generation::Gfx11, Generation::Gfx12].map(|g| g as usize);
-    assert!(DS_OPS.windows(2).all(|w| w[0].opcodes[g11] < w[1].opcodes[g11]));
+    let [g9, g11, g12] =
+        [Generation::Gfx9, Generation::Gfx11, Generation::Gfx12].map(|g| g as usize);
+    assert!(DS_OPS
+        .windows(2)
+        .all(|w| w[0].opcodes[g11] < w[1].opcodes[g11]));
     let rest = &DS_TABLE[DS_OPS.len()..];
     assert!(rest.iter().all(|r| r.opcodes[g11].is_none()));
     let split = rest.iter().position(|r| r.opcodes[g12].is_none()).unwrap();
     let (only12, only9) = rest.split_at(split);
-    assert!(only12.windows(2).all(|w| w[0].opcodes[g12] < w[1].opcodes[g12]));
-    assert!(only9.iter().all(|r| r.opcodes[g12].is_none() && r.opcodes[g9].is_some()));
-    assert!(only9.windows(2).all(|w| w[0].opcodes[g9] < w[1].opcodes[g9]));
+    assert!(only12
+        .windows(2)
+        .all(|w| w[0].opcodes[g12] < w[1].opcodes[g12]));
+    assert!(only9
+        .iter()
+        .all(|r| r.opcodes[g12].is_none() && r.opcodes[g9].is_some()));
+    assert!(only9
+        .windows(2)
+        .all(|w| w[0].opcodes[g9] < w[1].opcodes[g9]));
     assert_eq!(only9.len(), 37, "31 src2, 2 f64 adds, 4 transpose loads");
     for (i, row) in DS_TABLE.iter().enumerate() {
         assert_eq!(
@@ -161,11 +170,17 @@ fn names_are_unique_per_generation_and_resolve_to_their_row() {
     // The older names are the gfx9 spellings: every row with one is a gfx9 or gfx12 row.
     for row in DS_TABLE {
         if let Some(old) = row.gfx9_only_name {
-            assert!(row.legacy_name.is_none() && row.in_generation(Generation::Gfx9), "{old}");
+            assert!(
+                row.legacy_name.is_none() && row.in_generation(Generation::Gfx9),
+                "{old}"
+            );
             assert_eq!(old, row.name.replace("ds_cmpstore", "ds_cmpst"));
         }
     }
-    assert_eq!(DsOp::CmpstoreRtnB64.mnemonic_in(Generation::Gfx9), "ds_cmpst_rtn_b64");
+    assert_eq!(
+        DsOp::CmpstoreRtnB64.mnemonic_in(Generation::Gfx9),
+        "ds_cmpst_rtn_b64"
+    );
     assert_eq!(
         DsOp::Storexchg2addrRtnB64.mnemonic_in(Generation::Gfx10),
         "ds_wrxchg2_rtn_b64"
@@ -174,7 +189,10 @@ fn names_are_unique_per_generation_and_resolve_to_their_row() {
         DsOp::Load2addrStride64B64.mnemonic_in(Generation::Gfx9),
         "ds_read2st64_b64"
     );
-    assert_eq!(DsOp::StoreB32.mnemonic_in(Generation::Gfx11), "ds_store_b32");
+    assert_eq!(
+        DsOp::StoreB32.mnemonic_in(Generation::Gfx11),
+        "ds_store_b32"
+    );
 }
 
 #[test]
@@ -272,7 +290,12 @@ fn operand_widths_follow_family_and_element() {
             }
             Family::Src2(_) => {
                 // Both operands come from LDS: only the address register.
-                assert_eq!((o.vdst, o.addr, o.data0, o.data1), (0, 1, 0, 0), "{}", row.name);
+                assert_eq!(
+                    (o.vdst, o.addr, o.data0, o.data1),
+                    (0, 1, 0, 0),
+                    "{}",
+                    row.name
+                );
                 assert!(row.name.contains("_src2_"), "{}", row.name);
             }
             Family::LoadTranspose(bits) => {
@@ -442,11 +465,17 @@ fn gfx9_layout_puts_gds_at_16_op_at_17_and_acc_at_25() {
     assert_eq!(add.to_bytes_in(gfx900), Ok([0, 0, 0x01, 0xd8, 1, 2, 0, 0]));
     // gfx1030: [0x00,0x00,0x02,0xd8,...] (gds at 17, as gfx11)
     assert_eq!(add.to_bytes_in(gfx1030), Ok([0, 0, 0x02, 0xd8, 1, 2, 0, 0]));
-    assert_eq!(add.text_in(Generation::Gfx9).to_string(), "ds_add_u32 v1, v2 gds");
+    assert_eq!(
+        add.text_in(Generation::Gfx9).to_string(),
+        "ds_add_u32 v1, v2 gds"
+    );
     // gfx90a has no GDS for LDS ops.
     assert_eq!(
         add.to_bytes_in(gfx90a),
-        Err(InstError::NoGds { op: DsOp::AddU32, isa: Isa::of(gfx90a) })
+        Err(InstError::NoGds {
+            op: DsOp::AddU32,
+            isa: Isa::of(gfx90a)
+        })
     );
     // ds_add_rtn_u32 a1, v2, a3 on gfx90a: [0x00,0x00,0x40,0xda,0x02,0x03,0x00,0x01].
     let acc = DsInst {
@@ -459,30 +488,58 @@ fn gfx9_layout_puts_gds_at_16_op_at_17_and_acc_at_25() {
     let bytes = [0, 0, 0x40, 0xda, 2, 3, 0, 1];
     assert_eq!(acc.to_bytes_in(gfx90a), Ok(bytes));
     assert_eq!(DsInst::from_bytes_in(gfx90a, bytes), Ok(acc));
-    assert_eq!(acc.text_in(Generation::Gfx9).to_string(), "ds_add_rtn_u32 a1, v2, a3");
-    assert_eq!(syntax::parse_in(gfx90a, "ds_add_rtn_u32 a1, v2, a3"), Ok(acc));
+    assert_eq!(
+        acc.text_in(Generation::Gfx9).to_string(),
+        "ds_add_rtn_u32 a1, v2, a3"
+    );
+    assert_eq!(
+        syntax::parse_in(gfx90a, "ds_add_rtn_u32 a1, v2, a3"),
+        Ok(acc)
+    );
     // Without the acc feature bit 25 is reserved (llvm-mc ignores it; we refuse it).
     assert_eq!(
         DsInst::from_bytes_in(gfx900, bytes),
         Err(DecodeError::ReservedBit(25))
     );
-    assert!(matches!(acc.to_bytes_in(gfx900), Err(InstError::Acc { .. })));
+    assert!(matches!(
+        acc.to_bytes_in(gfx900),
+        Err(InstError::Acc { .. })
+    ));
     assert!(syntax::parse_in(gfx900, "ds_add_rtn_u32 a1, v2, a3").is_err());
     // Mixed files are refused, as llvm-mc does ("data and dst should be all VGPR or AGPR").
     assert!(syntax::parse_in(gfx90a, "ds_add_rtn_u32 v1, v2, a3").is_err());
     assert!(syntax::parse_in(gfx90a, "ds_add_rtn_u32 a1, a2, a3").is_err());
     // No acc on an op without vdst or data.
-    let nop = DsInst { acc: true, ..DsInst::new(DsOp::Nop) };
-    assert!(matches!(nop.to_bytes_in(gfx90a), Err(InstError::Acc { .. })));
+    let nop = DsInst {
+        acc: true,
+        ..DsInst::new(DsOp::Nop)
+    };
+    assert!(matches!(
+        nop.to_bytes_in(gfx90a),
+        Err(InstError::Acc { .. })
+    ));
 }
 
 #[test]
 fn gfx9_and_gfx10_spell_ops_by_their_gfx9_names_only() {
-    let store = DsInst { addr: 1, data0: 2, ..DsInst::new(DsOp::StoreB32) };
-    assert_eq!(store.text_in(Generation::Gfx9).to_string(), "ds_write_b32 v1, v2");
-    assert_eq!(store.text_in(Generation::Gfx10).to_string(), "ds_write_b32 v1, v2");
+    let store = DsInst {
+        addr: 1,
+        data0: 2,
+        ..DsInst::new(DsOp::StoreB32)
+    };
+    assert_eq!(
+        store.text_in(Generation::Gfx9).to_string(),
+        "ds_write_b32 v1, v2"
+    );
+    assert_eq!(
+        store.text_in(Generation::Gfx10).to_string(),
+        "ds_write_b32 v1, v2"
+    );
     assert_eq!(store.to_string(), "ds_store_b32 v1, v2");
-    assert_eq!(syntax::parse_in(Generation::Gfx9, "ds_write_b32 v1, v2"), Ok(store));
+    assert_eq!(
+        syntax::parse_in(Generation::Gfx9, "ds_write_b32 v1, v2"),
+        Ok(store)
+    );
     let e = syntax::parse_in(Generation::Gfx10, "ds_store_b32 v1, v2").unwrap_err();
     assert!(e.to_string().contains("write `ds_write_b32`"), "{e}");
     let e = syntax::parse_in(Generation::Gfx11, "ds_cmpst_b32 v1, v2, v3").unwrap_err();
@@ -490,19 +547,33 @@ fn gfx9_and_gfx10_spell_ops_by_their_gfx9_names_only() {
     // Errors name the op as the generation spells it.
     let e = syntax::parse_in(Generation::Gfx9, "ds_write_b32 v1").unwrap_err();
     assert!(e.to_string().starts_with("ds_write_b32 takes 2"), "{e}");
-    assert!(e.to_string().contains("`ds_write_b32 v1, v2 offset:16`"), "{e}");
+    assert!(
+        e.to_string().contains("`ds_write_b32 v1, v2 offset:16`"),
+        "{e}"
+    );
     assert!(matches!(e.inner(), syntax::ParseError::OperandCount { .. }));
 }
 
 #[test]
 fn per_target_ops_and_even_tuples() {
     let t = |n: &str| crate::target::Target::by_name(n).unwrap();
-    let src2 = DsInst { addr: 1, ..DsInst::new(DsOp::AddSrc2U32) };
-    for (name, ok) in [("gfx908", true), ("gfx90a", false), ("gfx1012", true), ("gfx1030", false)] {
+    let src2 = DsInst {
+        addr: 1,
+        ..DsInst::new(DsOp::AddSrc2U32)
+    };
+    for (name, ok) in [
+        ("gfx908", true),
+        ("gfx90a", false),
+        ("gfx1012", true),
+        ("gfx1030", false),
+    ] {
         assert_eq!(src2.to_bytes_in(t(name)).is_ok(), ok, "{name}");
     }
     let e = src2.to_bytes_in(t("gfx942")).unwrap_err().to_string();
-    assert!(e.contains("needs the src2 feature") && e.contains("gfx908"), "{e}");
+    assert!(
+        e.contains("needs the src2 feature") && e.contains("gfx908"),
+        "{e}"
+    );
     // The word decodes on gfx908 and names the feature on gfx90a.
     let word = src2.encode_in(t("gfx908")).unwrap();
     assert!(matches!(
@@ -512,18 +583,41 @@ fn per_target_ops_and_even_tuples() {
     // The generation alone: what every gfx9 target has (no src2, no acc, even tuples).
     assert!(src2.to_bytes_in(Generation::Gfx9).is_err());
     // Even tuples from gfx90a: ds_write_b64 v1, v[3:4] is refused there, read on gfx908.
-    let odd = DsInst { addr: 1, data0: 3, ..DsInst::new(DsOp::StoreB64) };
+    let odd = DsInst {
+        addr: 1,
+        data0: 3,
+        ..DsInst::new(DsOp::StoreB64)
+    };
     assert!(odd.to_bytes_in(t("gfx908")).is_ok());
     assert!(matches!(
         odd.to_bytes_in(t("gfx90a")),
-        Err(InstError::Misaligned { field: Field::Data0, first: 3, .. })
+        Err(InstError::Misaligned {
+            field: Field::Data0,
+            first: 3,
+            ..
+        })
     ));
-    let gws = DsInst { data0: 5, gds: true, ..DsInst::new(DsOp::GwsInit) };
+    let gws = DsInst {
+        data0: 5,
+        gds: true,
+        ..DsInst::new(DsOp::GwsInit)
+    };
     assert!(gws.to_bytes_in(t("gfx908")).is_ok());
-    assert!(matches!(gws.to_bytes_in(t("gfx942")), Err(InstError::Misaligned { .. })));
-    let tr = DsInst { vdst: 2, addr: 1, ..DsInst::new(DsOp::ReadB64TrB4) };
+    assert!(matches!(
+        gws.to_bytes_in(t("gfx942")),
+        Err(InstError::Misaligned { .. })
+    ));
+    let tr = DsInst {
+        vdst: 2,
+        addr: 1,
+        ..DsInst::new(DsOp::ReadB64TrB4)
+    };
     assert!(tr.to_bytes_in(t("gfx950")).is_ok() && tr.to_bytes_in(t("gfx942")).is_err());
-    let f64 = DsInst { addr: 1, data0: 2, ..DsInst::new(DsOp::AddF64) };
+    let f64 = DsInst {
+        addr: 1,
+        data0: 2,
+        ..DsInst::new(DsOp::AddF64)
+    };
     assert!(f64.to_bytes_in(t("gfx90a")).is_ok() && f64.to_bytes_in(t("gfx908")).is_err());
 }
 
@@ -533,10 +627,16 @@ fn per_target_ops_and_even_tuples() {
 fn rows_not_yet_modelled_are_the_src2_f64_add_and_transpose_rows() {
     let waiting: Vec<&OpInfo> = DS_TABLE
         .iter()
-        .filter(|r| r.hip_unsupported.is_some_and(|w| w.starts_with("not yet modelled")))
+        .filter(|r| {
+            r.hip_unsupported
+                .is_some_and(|w| w.starts_with("not yet modelled"))
+        })
         .collect();
     assert_eq!(waiting.len(), 37);
     assert!(waiting.iter().all(|r| !r.in_generation(Generation::Gfx11)
         && !r.in_generation(Generation::Gfx12)
-        && matches!(r.family, Family::Src2(_) | Family::LoadTranspose(_) | Family::Rmw(Rmw::Add))));
+        && matches!(
+            r.family,
+            Family::Src2(_) | Family::LoadTranspose(_) | Family::Rmw(Rmw::Add)
+        )));
 }

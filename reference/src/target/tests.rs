@@ -150,7 +150,11 @@ fn ds_features_per_target() {
     );
     let gds = gfx9_10(DsFeatures::GDS);
     assert!(!gds.contains(&"gfx90a") && gds.contains(&"gfx908") && gds.contains(&"gfx1036"));
-    assert_eq!(gfx9_10(DsFeatures::GWS).len(), 17, "every gfx9 and gfx10 target has GWS");
+    assert_eq!(
+        gfx9_10(DsFeatures::GWS).len(),
+        17,
+        "every gfx9 and gfx10 target has GWS"
+    );
 }
 
 #[test]
@@ -180,14 +184,22 @@ fn target_id_features_and_e_flags() {
 fn hip_device_names_parse_to_their_row() {
     let gfx942 = Target::by_name("gfx942").unwrap();
     let n = Target::by_hsa_name("gfx942:sramecc+:xnack-").unwrap();
-    assert_eq!((n.target, n.sramecc, n.xnack), (gfx942, Some(true), Some(false)));
+    assert_eq!(
+        (n.target, n.sramecc, n.xnack),
+        (gfx942, Some(true), Some(false))
+    );
     let n = Target::by_hsa_name("amdgcn-amd-amdhsa--gfx942:xnack+").unwrap();
     assert_eq!((n.target, n.sramecc, n.xnack), (gfx942, None, Some(true)));
     for t in TARGETS {
         let n = Target::by_hsa_name(t.name).unwrap();
         assert_eq!((n.target, n.xnack, n.sramecc), (t, None, None));
     }
-    for bad in ["gfx1030:xnack+", "gfx942:sramecc", "gfx942:xnack+:xnack-", "gfx942:foo+"] {
+    for bad in [
+        "gfx1030:xnack+",
+        "gfx942:sramecc",
+        "gfx942:xnack+:xnack-",
+        "gfx942:foo+",
+    ] {
         let e = Target::by_hsa_name(bad).unwrap_err();
         assert!(matches!(e, HsaNameError::Feature(..)), "{bad}: {e}");
         assert!(e.to_string().contains(bad), "{e}");

@@ -176,8 +176,7 @@ impl Both<'_> {
                 .as_ref()
                 .ok()
                 .map(|t| printed_by(self.pair.llvm.major, t));
-            if printed.as_ref() != theirs.as_ref() || ours.as_ref().ok() != Some(&self.text(inst))
-            {
+            if printed.as_ref() != theirs.as_ref() || ours.as_ref().ok() != Some(&self.text(inst)) {
                 bad.push(format!(
                     "{}\n    llvm-mc: {theirs:?}\n    ours:    {ours:?}",
                     bytes_line(word)

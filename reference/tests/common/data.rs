@@ -71,7 +71,10 @@ pub const DATA: &[GenData] = &[
             (DsFeatures::TR, "ds_read_b64_tr_b4 v[2:3], v1 offset:8"),
             (DsFeatures::TR, "ds_read_b96_tr_b6 v[4:6], v1"),
             (DsFeatures::ACC, "ds_add_rtn_u32 a1, v2, a3"),
-            (DsFeatures::ACC, "ds_write2_b64 v1, a[2:3], a[4:5] offset1:4"),
+            (
+                DsFeatures::ACC,
+                "ds_write2_b64 v1, a[2:3], a[4:5] offset1:4",
+            ),
             (DsFeatures::ACC, "ds_read_b128 a[4:7], v1"),
             (DsFeatures::ACC, "ds_gws_init a4 gds"),
             (DsFeatures::ACC, "ds_append a1"),

@@ -243,10 +243,7 @@ pub fn pairs() -> Vec<Pair> {
             }
             let mut kinds: Vec<Vec<&'static Target>> = Vec::new();
             for t in known {
-                match kinds
-                    .iter_mut()
-                    .find(|k| k[0].ds_features == t.ds_features)
-                {
+                match kinds.iter_mut().find(|k| k[0].ds_features == t.ds_features) {
                     Some(k) => k.push(t),
                     None => kinds.push(vec![t]),
                 }

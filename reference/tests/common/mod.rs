@@ -11,7 +11,9 @@ pub mod both;
 pub mod data;
 pub mod llvm;
 
-use ds_reference::isa::{DsFeatures, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm};
+use ds_reference::isa::{
+    DsFeatures, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::Path;
@@ -403,7 +405,11 @@ pub fn spell_in(gen: Generation, inst: &DsInst, s: Spelling) -> String {
         .filter(|&f| info.operands.dwords(f) > 0)
         .map(|f| {
             let (first, n) = (u32::from(inst.reg(f)), u32::from(info.operands.dwords(f)));
-            let r = if inst.acc && f != Field::Addr { 'a' } else { 'v' };
+            let r = if inst.acc && f != Field::Addr {
+                'a'
+            } else {
+                'v'
+            };
             match (n, s.brackets) {
                 (1, false) => format!("{r}{first}"),
                 (1, true) => format!("{r}[{first}]"),
