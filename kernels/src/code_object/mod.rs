@@ -58,7 +58,7 @@ pub fn abi_version(target: &Target) -> u8 {
 }
 
 /// The `e_flags` of a code object for `target`: its machine value, the target-id feature bits
-/// as `llvm-mc` writes them for an unspecified feature (`xnack` any on gfx1010-1013: 0x100), and
+/// as `llvm-mc` writes them for an unspecified feature (`xnack` any on the RDNA 1 targets: 0x100), and
 /// a generic target's generic version in bits [31:24] ([`Target::e_flags`]).
 pub fn e_flags(target: &Target) -> u32 {
     debug_assert_eq!(

@@ -146,8 +146,8 @@ impl Operand {
     }
 
     /// The field code of this operand in generation `gen`: gfx10 has `m0` at 124 and `null` at
-    /// 125 (RDNA 2 ISA guide, "Scalar and vector operands"; `llvm-mc-19 -mcpu=gfx1030` encodes
-    /// them so), gfx11 and gfx12 the other way round; every other code is shared.
+    /// 125 (RDNA 2 ISA guide, "Scalar and vector operands"; `llvm-mc-19` encodes them so
+    /// for every gfx10 target), gfx11 and gfx12 the other way round; every other code is shared.
     pub fn code_in(self, gen: Generation) -> u16 {
         match (gen, self) {
             (Generation::Gfx10, Operand::M0) => u16::from(NULL_CODE),
@@ -222,7 +222,7 @@ impl Waitcnt {
 
     /// The 16-bit immediate in generation `gen`: gfx11's layout ([`Waitcnt::to_simm16`]), or
     /// gfx10's: VM_CNT \[3:0\] and \[15:14\], EXP_CNT \[6:4\], LGKM_CNT \[13:8\], bit 7 unused
-    /// (RDNA 2 ISA guide, SOPP `S_WAITCNT`; `llvm-mc-19 -mcpu=gfx1030` encodes
+    /// (RDNA 2 ISA guide, SOPP `S_WAITCNT`; `llvm-mc-19` for gfx10 encodes
     /// `s_waitcnt vmcnt(0)` as 0x3f70).
     pub fn to_simm16_in(self, gen: Generation) -> u16 {
         if gen != Generation::Gfx10 {

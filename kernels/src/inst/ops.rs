@@ -293,7 +293,7 @@ impl GlobalOp {
     }
 
     /// The mnemonic in generation `gen`: gfx10 names the width in dwords (`global_load_dword`,
-    /// `global_store_dwordx3`, as `llvm-mc-19 -mcpu=gfx1030` prints them), gfx11 in bits.
+    /// `global_store_dwordx3`, as `llvm-mc-19` prints them for gfx10), gfx11 in bits.
     pub fn name_in(self, gen: Generation) -> &'static str {
         if gen != Generation::Gfx10 {
             return self.name();
@@ -326,7 +326,7 @@ impl SmemOp {
     }
 
     /// The mnemonic in generation `gen`: gfx10 names the width in dwords (`s_load_dword`,
-    /// `s_load_dwordx2`, as `llvm-mc-19 -mcpu=gfx1030` prints them), gfx11 in bits.
+    /// `s_load_dwordx2`, as `llvm-mc-19` prints them for gfx10), gfx11 in bits.
     pub fn name_in(self, gen: Generation) -> &'static str {
         if gen != Generation::Gfx10 {
             return self.name();

@@ -1,6 +1,6 @@
 //! The gfx10 forms of the template's instructions against `tests/vectors/inst_gfx10.txt` and
-//! `inst_gfx10_wave64.txt` (`bytes | text` from llvm-mc-19 for gfx1030; `tests/llvm_inst.rs`
-//! re-checks them live for gfx1010 and gfx1030 with LLVM 19 and 22), and what sets gfx10 apart
+//! `inst_gfx10_wave64.txt` (`bytes | text` from llvm-mc-19 for an RDNA 2 target; `tests/llvm_inst.rs`
+//! re-checks them live for an RDNA 1 and an RDNA 2 target with LLVM 19 and 22), and what sets gfx10 apart
 //! from gfx11: the opcode column, m0/null codes, the `s_waitcnt` layout, 12-bit GLOBAL offsets.
 
 use super::tests::parse_vectors;
@@ -109,7 +109,7 @@ fn gfx10_swaps_m0_and_null_and_lays_out_waitcnt_its_own_way() {
             }
         }
     }
-    // `s_waitcnt vmcnt(0)` as llvm-mc-19 -mcpu=gfx1030 encodes it.
+    // `s_waitcnt vmcnt(0)` as llvm-mc-19 encodes it for gfx10.
     assert_eq!(Waitcnt::vm(0).to_simm16_in(Gfx10), 0x3f70);
     let bit7 = Inst::Sopp {
         op: SoppOp::Waitcnt,
