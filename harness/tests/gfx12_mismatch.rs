@@ -59,7 +59,10 @@ fn a_gfx12_only_ops_mismatch_case_file_shrinks_evaluates_and_replays() {
         let emu = ds_harness_env(&["replay", path, "--backend", "emu"], &[]);
         assert_eq!(emu.status.code(), Some(0), "{path}: {}", stderr(&emu));
         assert!(stdout(&emu).contains("AGREE"), "{}", stdout(&emu));
-        let hip = ds_harness_env(&["replay", path, "--backend", "hip"], &env);
+        let hip = ds_harness_env(
+            &["replay", path, "--backend", "hip", "--target", t.name],
+            &env,
+        );
         assert_eq!(hip.status.code(), Some(1), "{path}: {}", stderr(&hip));
     }
     let _ = std::fs::remove_dir_all(&dir);
