@@ -145,9 +145,10 @@ pub fn all_lines(checks: &[WaveCheck], indent: &str) -> String {
 
 /// What to do when the canary broke, for the end of the message.
 pub const NEXT_STEPS: &str = "(every op would disagree for this reason alone, so none was run. The \
-    canary reads its entry state where the kernels do (docs/architecture.md, \"Entry state\"); \
-    `ds-harness info --check` runs it alone. A wrong workgroup id or lane count means the entry-state \
-    table is wrong for this device: please report it with the lines above and `ds-harness info`.)";
+    canary reads its entry state where the kernels do (the entry-state table, docs/architecture.md \
+    under ds-kernels); `ds-harness info --check` runs it alone. A broken workgroup id, lane id or \
+    lane count means that table is wrong for this device: please report it with the lines above and \
+    the output of `ds-harness info`.)";
 
 /// One device of `info --check`.
 #[derive(Clone, Debug, serde::Serialize)]
