@@ -131,6 +131,8 @@ struct Disagreement {
 pub(super) struct Launched {
     /// Which op state it belongs to.
     pub state: usize,
+    /// The device's target: whose rules the check follows.
+    pub target: &'static ds_reference::target::Target,
     pub spec: ChunkSpec,
     pub cases: Vec<Case>,
     pub launch: Result<Launch, super::LaunchError>,
@@ -177,7 +179,7 @@ pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked
         let verdicts = cases
             .par_iter()
             .enumerate()
-            .map(|(c, case)| verdict(cfg, plan, case, back.outcome(c, case)))
+            .map(|(c, case)| verdict(cfg, l.target, plan, case, back.outcome(c, case)))
             .collect();
         spent = Some(launch);
         Ok(verdicts)
@@ -190,10 +192,16 @@ pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked
     }
 }
 
-fn verdict(cfg: &RunConfig, plan: &VariantPlan, case: &Case, dev: Outcome) -> Verdict {
+fn verdict(
+    cfg: &RunConfig,
+    target: &ds_reference::target::Target,
+    plan: &VariantPlan,
+    case: &Case,
+    dev: Outcome,
+) -> Verdict {
     let v = &plan.variant;
     let inst = v.inst();
-    let expected = match super::expectation(cfg.expect, v, case) {
+    let expected = match super::expectation(cfg.expect, target, v, case) {
         Ok(o) => o,
         Err(u) => return Verdict::Skipped(u.why),
     };
@@ -205,7 +213,7 @@ fn verdict(cfg: &RunConfig, plan: &VariantPlan, case: &Case, dev: Outcome) -> Ve
             choice: None,
         };
     }
-    let note = match (cfg.judge)(v, case, &expected, &dev) {
+    let note = match (cfg.judge)(target, v, case, &expected, &dev) {
         legal::Legality::Legal(choice) => {
             return Verdict::Agree {
                 shared,
@@ -360,6 +368,7 @@ impl Pipeline {
         let previous = self.pending.take();
         let mut checked = None;
         let variant = states[state].plans[spec.variant].variant;
+        let target = device.info().target;
         ds_devices::set_launch_context(format!(
             "cases {}..{} of variant {} of {} (seed {:#x})",
             spec.start,
@@ -381,6 +390,7 @@ impl Pipeline {
         }
         self.pending = Some(Launched {
             state,
+            target,
             spec,
             cases,
             launch,
