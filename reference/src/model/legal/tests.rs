@@ -241,12 +241,17 @@ fn nan_sums_accept_either_inputs_nan_for_add_f32_and_each_half_of_pk_add() {
             0x4000_7e03,
         ),
     ] {
+        let gen = crate::isa::Generation::ALL
+            .into_iter()
+            .find(|&g| op.info().in_generation(g))
+            .unwrap();
+        let t = gen.targets().next().unwrap();
         let v = variant(op);
         let mut c = same_address_case();
         c.wave.exec = 1;
         c.lds.set_word(8, mem);
         c.wave.lanes[0].data0[0] = data;
-        let model = execute(&v.inst(), v.mode, &c).unwrap();
+        let model = execute(t, &v.inst(), v.mode, &c).unwrap();
         assert_ne!(
             model.lds.word(8),
             data_nan,
@@ -256,7 +261,7 @@ fn nan_sums_accept_either_inputs_nan_for_add_f32_and_each_half_of_pk_add() {
             let mut device = model.clone();
             device.lds.set_word(8, legal);
             assert_eq!(
-                check(&v, &c, &device).unwrap(),
+                check(t, &v, &c, &device).unwrap(),
                 Verdict::Legal {
                     order: Explanation::AscendingLanes,
                     float_alternatives: vec![0]
@@ -267,7 +272,7 @@ fn nan_sums_accept_either_inputs_nan_for_add_f32_and_each_half_of_pk_add() {
         let mut device = model.clone();
         device.lds.set_word(8, other_nan);
         assert!(
-            matches!(check(&v, &c, &device).unwrap(), Verdict::Mismatch(_)),
+            matches!(check(t, &v, &c, &device).unwrap(), Verdict::Mismatch(_)),
             "{op}: a NaN neither input holds"
         );
     }
