@@ -53,6 +53,8 @@ fn vector_files(gen: ds_reference::isa::Generation) -> Vec<(Vectors, Vec<&'stati
             ),
         ],
         Generation::Gfx12 => vec![(parse(include_str!("vectors/inst_gfx12.txt")), vec![])],
+        // No kernel template yet (`common::kernel_pairs` leaves them out).
+        Generation::Gfx9 | Generation::Gfx10 => vec![],
     }
 }
 
@@ -60,7 +62,7 @@ fn vector_files(gen: ds_reference::isa::Generation) -> Vec<(Vectors, Vec<&'stati
 /// generation) pair of `common::llvm::pairs()`, the generation's files for its processor.
 fn files() -> Vec<(String, std::path::PathBuf, Vectors, Vec<String>)> {
     let mut out = Vec::new();
-    for pair in common::llvm::pairs() {
+    for pair in common::kernel_pairs() {
         for (v, attrs) in vector_files(pair.gen) {
             let mut args = vec![format!("-mcpu={}", pair.cpu)];
             args.extend(attrs.iter().map(ToString::to_string));

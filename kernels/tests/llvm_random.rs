@@ -238,7 +238,7 @@ fn random_instructions_print_as_llvm_mc_disassembles_them() {
         .ok()
         .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
         .unwrap_or(0x5eed_0d50_6fc1_1100);
-    for pair in common::llvm::pairs() {
+    for pair in common::kernel_pairs() {
         let (gen, cpu, mc) = (pair.gen, pair.cpu.name, pair.llvm.mc());
         let mut r = Rng(seed | 1);
         let insts: Vec<Inst> = (0..3000).map(|_| random_inst(&mut r, gen)).collect();

@@ -23,6 +23,8 @@ fn expected_runnable(t: &Target) -> usize {
     match t.generation {
         ds_reference::isa::Generation::Gfx11 => 117,
         ds_reference::isa::Generation::Gfx12 => 121,
+        // No kernels yet (their template is not written: `ds_kernels::check_target`).
+        ds_reference::isa::Generation::Gfx9 | ds_reference::isa::Generation::Gfx10 => 0,
     }
 }
 

@@ -239,7 +239,10 @@ mod tests {
             ["ds_min_num_f32", "ds_cond_sub_u32", "ds_cond_sub_rtn_u32"]
         );
         let e = select_ops_in(gen, &["ds_wrap_rtn_b32".into()]).unwrap_err();
-        assert!(e.to_string().contains("(it is gfx11)"), "{e}");
+        assert!(
+            e.to_string().contains("(it is gfx9, gfx10 and gfx11)"),
+            "{e}"
+        );
     }
 
     #[test]

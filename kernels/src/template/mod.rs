@@ -39,6 +39,8 @@ pub fn of(gen: Generation) -> Option<&'static dyn Template> {
     match gen {
         Generation::Gfx11 => Some(&gfx11::Gfx11),
         Generation::Gfx12 => Some(&gfx12::Gfx12),
+        // Not written yet: `check_target` refuses their targets in words.
+        Generation::Gfx9 | Generation::Gfx10 => None,
     }
 }
 
@@ -93,7 +95,11 @@ mod tests {
     #[test]
     fn every_generation_has_a_template_that_says_it_is_its() {
         for gen in Generation::ALL {
-            assert_eq!(of(gen).unwrap().generation(), gen);
+            match of(gen) {
+                Some(t) => assert_eq!(t.generation(), gen),
+                // gfx9 and gfx10: the ISA layer is there, the template not yet.
+                None => assert!(matches!(gen, Generation::Gfx9 | Generation::Gfx10), "{gen}"),
+            }
         }
     }
 
@@ -135,7 +141,7 @@ mod tests {
             wave: WaveSize::Wave32,
             regs: None,
         };
-        for t in TARGETS {
+        for t in TARGETS.iter().filter(|t| crate::check_target(t).is_ok()) {
             for wave in WaveSize::ALL {
                 let d = descriptor(t, &Variant { wave, ..v }, 20);
                 let e = KernelEntry::of(t, wave);
