@@ -15,7 +15,7 @@ use ds_harness::canary::{check_wave, RAN};
 use ds_kernels::canary::{Canary, Verdict};
 use ds_kernels::entry::{KernelEntry, Slot};
 use ds_kernels::inst::Operand;
-use ds_reference::target::TARGETS;
+use ds_kernels::kernel_targets;
 use ds_reference::wave::WaveSize;
 use serde_json::Value;
 
@@ -87,8 +87,8 @@ fn info_check_holds_every_assumption_on_every_standin_device() {
     }
     assert_eq!(
         checked,
-        TARGETS.len(),
-        "every stand-in device but the decoy"
+        ds_kernels::kernel_targets().count(),
+        "every stand-in device kernels are built for"
     );
     assert!(check["emulated"]
         .as_array()
@@ -200,7 +200,7 @@ fn a_standin_that_runs_half_a_wave64_fails_in_wave64_and_passes_in_wave32() {
 /// gets no canary.
 #[test]
 fn the_canary_runs_first_through_serve_device_and_not_on_the_in_process_emulator() {
-    let gfx12 = TARGETS.iter().find(|t| t.architected_sgprs).unwrap();
+    let gfx12 = kernel_targets().find(|t| t.architected_sgprs).unwrap();
     for target in [ds_reference::target::DEFAULT, gfx12] {
         let cmd = format!("'{BIN}' serve-device --backend emu --target {target}");
         let dir = temp_dir(&format!("canary-exec-{target}"));
@@ -262,7 +262,7 @@ impl Device for Planted {
 
 #[test]
 fn a_planted_read_of_s2_on_gfx12_is_caught_by_the_canary_naming_the_register() {
-    let t = TARGETS.iter().find(|t| t.architected_sgprs).unwrap();
+    let t = kernel_targets().find(|t| t.architected_sgprs).unwrap();
     let wave = WaveSize::Wave32;
     let real = KernelEntry::of(t, wave);
     let entry = KernelEntry {

@@ -708,7 +708,7 @@ mod tests {
             .flat_map(ds_reference::isa::runnable_ops_in)
             .filter(|o| o.info().elem.is_packed16())
             .collect();
-        assert_eq!(packed.len(), 4, "{packed:?}");
+        assert!(packed.len() >= 4, "gfx12's four at least: {packed:?}");
         for op in packed {
             let modes: Vec<FpMode> = variants(op).iter().map(|(v, _)| v.mode).collect();
             assert!(modes.contains(&FpMode::default()), "{op}");

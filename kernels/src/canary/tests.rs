@@ -4,7 +4,6 @@
 use super::*;
 use crate::contract::canary::RECORD_DWORDS;
 use crate::inst::Operand;
-use ds_reference::target::TARGETS;
 
 /// What a simulated device gets wrong.
 #[derive(Clone, Copy, Default)]
@@ -85,16 +84,20 @@ fn broken(a: &[Assumption]) -> Vec<&'static str> {
 }
 
 fn gfx12() -> &'static Target {
-    TARGETS.iter().find(|t| t.architected_sgprs).unwrap()
+    crate::kernel_targets()
+        .find(|t| t.architected_sgprs)
+        .unwrap()
 }
 
 fn gfx11() -> &'static Target {
-    TARGETS.iter().find(|t| !t.architected_sgprs).unwrap()
+    crate::kernel_targets()
+        .find(|t| !t.architected_sgprs)
+        .unwrap()
 }
 
 #[test]
 fn a_device_that_delivers_the_entry_state_holds_every_assumption() {
-    for t in TARGETS {
+    for t in crate::kernel_targets() {
         for wave in WaveSize::ALL {
             let a = run(t, wave, Wrong::default());
             assert_eq!(a.iter().map(|x| x.name).collect::<Vec<_>>(), ALL);
@@ -264,7 +267,7 @@ fn m0_lds_and_the_kernarg_segment_are_each_named() {
 
 #[test]
 fn the_launch_passes_what_the_metadata_declares() {
-    for t in TARGETS {
+    for t in crate::kernel_targets() {
         for wave in WaveSize::ALL {
             let c = Canary::new(t, wave).unwrap();
             let co = code_object::read(&c.code_object()).unwrap();

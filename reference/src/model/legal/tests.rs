@@ -241,11 +241,10 @@ fn nan_sums_accept_either_inputs_nan_for_add_f32_and_each_half_of_pk_add() {
             0x4000_7e03,
         ),
     ] {
-        let gen = crate::isa::Generation::ALL
-            .into_iter()
-            .find(|&g| op.info().in_generation(g))
+        let t = crate::target::TARGETS
+            .iter()
+            .find(|t| op.info().on_target(t))
             .unwrap();
-        let t = gen.targets().next().unwrap();
         let v = variant(op);
         let mut c = same_address_case();
         c.wave.exec = 1;
