@@ -116,8 +116,8 @@ fn asm_and_disasm_round_trip_every_example_on_every_target() {
 }
 
 #[test]
-fn kernel_and_run_refuse_gfx9_and_gfx10_targets_in_words() {
-    for name in ["gfx942", "gfx1030"] {
+fn kernel_and_run_refuse_gfx9_targets_in_words() {
+    for name in ["gfx900", "gfx942"] {
         let t = Target::by_name(name).unwrap();
         let out = ds_harness(&["kernel", "ds_add_u32", "--target", name], "");
         assert_eq!(out.status.code(), Some(2), "{name}");
@@ -126,5 +126,48 @@ fn kernel_and_run_refuse_gfx9_and_gfx10_targets_in_words() {
         let out = ds_harness(&["run", "--backend", "emu", "--target", name], "");
         assert_eq!(out.status.code(), Some(2), "{name}");
         assert!(stderr(&out).contains(&want), "{}", stderr(&out));
+    }
+}
+
+/// gfx10 kernels are built and run on the emulated device in both wave sizes; a compare-store,
+/// whose gfx10 operand order the model does not take yet, is refused in words.
+#[test]
+fn gfx10_kernels_build_and_run_on_the_emulated_device() {
+    for name in ["gfx1010", "gfx1030"] {
+        for wave in ["32", "64"] {
+            let out = ds_harness(
+                &[
+                    "run",
+                    "--backend",
+                    "emu",
+                    "--target",
+                    name,
+                    "--wave",
+                    wave,
+                    "--cases",
+                    "8",
+                    "--op",
+                    "ds_add_rtn_u32",
+                    "--op",
+                    "ds_read2_b64",
+                    "--op",
+                    "ds_bpermute_b32",
+                ],
+                "",
+            );
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{name} {wave}: {}",
+                stderr(&out)
+            );
+        }
+        let out = ds_harness(&["kernel", "ds_cmpst_b32", "--target", name], "");
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert!(
+            stderr(&out).contains("not yet modelled in this generation"),
+            "{}",
+            stderr(&out)
+        );
     }
 }

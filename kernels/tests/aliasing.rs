@@ -58,7 +58,7 @@ fn encodings(out: &str) -> Vec<Vec<u8>> {
 
 #[test]
 fn every_aliasing_instruction_names_the_variants_registers() {
-    // The generations the kernel template is written for (gfx9 and gfx10: not yet).
+    // The generations kernels are built for (a template written).
     for gen in Generation::ALL
         .into_iter()
         .filter(|&g| ds_kernels::template::of(g).is_some())

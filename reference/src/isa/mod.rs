@@ -380,20 +380,40 @@ pub fn runnable_ops() -> impl Iterator<Item = DsOp> {
     DS_OPS.iter().filter(|r| r.hip_runnable()).map(|r| r.op)
 }
 
-/// The ops of generation `gen` that a HIP compute kernel can run, in table order.
+/// The ops of generation `gen` that a HIP compute kernel can run and the model holds for `gen`
+/// ([`not_modelled_in`]), in table order.
 pub fn runnable_ops_in(gen: Generation) -> impl Iterator<Item = DsOp> {
     DS_TABLE
         .iter()
-        .filter(move |r| r.in_generation(gen) && r.hip_runnable())
+        .filter(move |r| {
+            r.in_generation(gen) && r.hip_runnable() && not_modelled_in(r.op, gen).is_none()
+        })
         .map(|r| r.op)
 }
 
-/// The ops of `target` that a HIP compute kernel can run, in table order.
+/// The ops of `target` that a HIP compute kernel can run and the model holds for its generation,
+/// in table order.
 pub fn runnable_ops_on(target: &'static crate::target::Target) -> impl Iterator<Item = DsOp> {
     DS_TABLE
         .iter()
-        .filter(move |r| r.on(target) && r.hip_runnable())
+        .filter(move |r| {
+            r.on(target) && r.hip_runnable() && not_modelled_in(r.op, target.generation).is_none()
+        })
         .map(|r| r.op)
+}
+
+/// Why the model does not hold `op`'s semantics in generation `gen` yet, for an op whose
+/// semantics differ between the generations that have it: the compare-store family takes DATA0
+/// as the compare value on gfx9 and gfx10 (AMD "Vega" and "RDNA 2" ISA guides, `DS_CMPST_B32`:
+/// `tmp == DATA ? DATA2 : tmp`), and DATA1 on gfx11 and later, which is the one order the model
+/// executes ([`Rmw::CmpStore`]). Run nowhere for those generations until the model takes the
+/// generation's order (the generation-aware model issue).
+pub fn not_modelled_in(op: DsOp, gen: Generation) -> Option<&'static str> {
+    let cmpst = matches!(op.info().family, Family::Rmw(Rmw::CmpStore));
+    (cmpst && matches!(gen, Generation::Gfx9 | Generation::Gfx10)).then_some(
+        "not yet modelled in this generation: its compare-store takes DATA0 as the compare value, \
+         the model executes the gfx11 order (DATA1 the compare value)",
+    )
 }
 
 /// The table's mnemonics closest to `name` (edit distance), best first: for "did you mean".
