@@ -6,6 +6,7 @@
 //! or input, 3 backend unavailable.
 
 pub mod against;
+pub mod canary;
 pub mod case;
 pub mod cli;
 pub mod corpus;

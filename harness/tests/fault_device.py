@@ -8,8 +8,9 @@ of the ops it is told to break, does one thing wrong instead:
   --hang OP      never answers
   --garbage OP   answers with a line that is not a protocol message
   --short OP     answers with the lanes_out buffer one byte short
-  --pause-once FILE  at the first launch, if FILE does not exist: writes its pid to FILE and
-                 sleeps (so a test can kill -9 it mid-run); the device started after it goes on
+  --pause-once FILE  at the first launch of an op (not the canary, which runs first), if FILE
+                 does not exist: writes its pid to FILE and sleeps (so a test can kill -9 it
+                 mid-run); the device started after it goes on
 
 An op's launches are found by the kernel's name, which starts with the op's mnemonic and `_o`.
 """
@@ -45,7 +46,7 @@ def main():
         req = json.loads(line)
         kernel = req.get("kernel", "")
         if req["type"] == "launch":
-            if a.pause_once and not os.path.exists(a.pause_once):
+            if a.pause_once and kernel.startswith("ds_") and not os.path.exists(a.pause_once):
                 with open(a.pause_once + ".tmp", "w") as f:
                     f.write(str(os.getpid()))
                 os.rename(a.pause_once + ".tmp", a.pause_once)

@@ -308,7 +308,8 @@ fn hip_visible_devices_is_left_to_hip_and_device_numbers_follow_it() {
 fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
     let Some(lib) = standin_lib() else { return };
     let mut e = env(&lib);
-    e.push(("DS_HIP_STANDIN_HANG", "1"));
+    // Only the ops' kernels hang: the canary before them completes.
+    e.push(("DS_HIP_STANDIN_HANG", "ds_"));
     e.push(("DS_HARNESS_HIP_TIMEOUT", "0.3"));
     let started = std::time::Instant::now();
     // The stand-in's teardown at exit waits for the hung kernel forever, as ROCm's does: the
@@ -611,7 +612,8 @@ fn a_gpu_fault_that_aborts_the_process_names_the_kernel_and_cases_it_was_running
     use std::os::unix::process::ExitStatusExt;
     let Some(lib) = standin_lib() else { return };
     let mut e = env(&lib);
-    e.push(("DS_HIP_STANDIN_FAULT", "1"));
+    // Only the ops' kernels fault: the canary before them completes.
+    e.push(("DS_HIP_STANDIN_FAULT", "ds_"));
     let out = ds_harness_env(
         &[
             "run",

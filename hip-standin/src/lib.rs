@@ -12,9 +12,12 @@
 //! on stderr. Device 0 is of the default target, device 1 a decoy claiming an arch the kernels are
 //! not built for (so the harness's refusal can be tested), devices 2 and up one of each other
 //! target; a code object for another target than the device's is refused with
-//! `hipErrorNoBinaryForGpu`, as ROCm's loader refuses it. Test-only `DS_HIP_STANDIN_HANG=1` makes
-//! launches never complete; `DS_HIP_STANDIN_FLIP=1` damages every launch's LDS dump (one bit), so
-//! a disagreement can be provoked from the command line.
+//! `hipErrorNoBinaryForGpu`, as ROCm's loader refuses it. Test-only knobs (each documented in
+//! `state.rs`): `DS_HIP_STANDIN_HANG=1` makes launches never complete (`=ds_`: only the ops'
+//! kernels, after the canary); `DS_HIP_STANDIN_FAULT` aborts as a GPU fault does;
+//! `DS_HIP_STANDIN_FLIP=1` damages every launch's LDS dump (one bit), so a disagreement can be
+//! provoked from the command line; `DS_HIP_STANDIN_WRONG_ENTRY=workgroup-id|wave` hands kernels a
+//! wrong entry state (every workgroup id 0; half of a wave64), which the canary must catch.
 //!
 //! HIP behaviours imitated (ROCm 5.2 hip_module.cpp / hip_device_runtime.cpp / hip_memory.cpp):
 //! `hipGetDeviceCount` returns `hipErrorNoDevice` with a count of 0 when no device is visible;

@@ -7,7 +7,7 @@
 //! each argument the code object's metadata (`.args`: offset, size) declares from `args`, and only
 //! if it lies inside `size`; grid and block dimensions must be non-zero.
 
-use ds_devices::emu::EmuDevice;
+use ds_devices::emu::{EmuDevice, WrongEntry};
 use ds_devices::hip::sys::{self, hipError_t};
 use ds_devices::{Buffer, Device, Launch, ModuleId};
 use ds_kernels::code_object::{self, CodeObject};
@@ -61,8 +61,10 @@ pub fn physical() -> &'static [Physical] {
     })
 }
 
-/// Test-only: when set to 1, launches never complete (events stay not-ready), to test the
-/// harness's bounded wait.
+/// Test-only: launches never complete (events recorded after the first such launch stay
+/// not-ready), to test the harness's bounded wait. `1` hangs every launch; any other value
+/// hangs the launches of kernels whose names start with it (`ds_`: the ops' kernels, not the
+/// canary that runs first).
 pub const ENV_HANG: &str = "DS_HIP_STANDIN_HANG";
 
 /// Test-only: when set to 1, every launch's results are damaged (the low bit of the first LDS
@@ -70,9 +72,26 @@ pub const ENV_HANG: &str = "DS_HIP_STANDIN_HANG";
 /// from the command line.
 pub const ENV_FLIP: &str = "DS_HIP_STANDIN_FLIP";
 
-/// Test-only: when set to 1, every launch ends the process as ROCm does on a GPU memory fault: a
-/// line on stderr, then `abort()`.
+/// Test-only: a launch ends the process as ROCm does on a GPU memory fault: a line on stderr,
+/// then `abort()`. `1` for every launch; any other value for the launches of kernels whose names
+/// start with it (as [`ENV_HANG`]).
 pub const ENV_FAULT: &str = "DS_HIP_STANDIN_FAULT";
+
+/// Test-only: the emulated devices behind the stand-in hand kernels a wrong entry state, so the
+/// canary can be seen to catch it: `workgroup-id` gives every workgroup id 0, `wave` runs only
+/// lanes 0..31 of a wave64 workgroup (`ds_devices::emu::WrongEntry`). Another value makes every
+/// `hipModuleLoadData` fail, naming the values it takes.
+pub const ENV_WRONG_ENTRY: &str = "DS_HIP_STANDIN_WRONG_ENTRY";
+
+/// Which launches a kernel-name knob ([`ENV_HANG`], [`ENV_FAULT`]) applies to: `None` when it is
+/// unset (or empty or `0`), `Some("")` for `1` (every launch), else the name prefix.
+pub fn launch_knob(var: &str) -> Option<String> {
+    match std::env::var(var).ok()?.as_str() {
+        "" | "0" => None,
+        "1" => Some(String::new()),
+        prefix => Some(prefix.to_string()),
+    }
+}
 
 /// What HIP names each code the stand-in returns (`hipGetErrorName`), and a sentence for it
 /// (`hipGetErrorString`).
@@ -192,7 +211,10 @@ pub struct State {
     streams: HashMap<u64, Option<hipError_t>>,
     events: HashMap<u64, EventEntry>,
     next_handle: u64,
-    hang: bool,
+    /// The kernel-name prefix whose launches hang ([`ENV_HANG`]).
+    hang: Option<String>,
+    /// A launch hung: every event recorded since stays not-ready.
+    hung: bool,
     flip: bool,
 }
 
@@ -230,7 +252,8 @@ pub fn state() -> MutexGuard<'static, State> {
                 streams: HashMap::new(),
                 events: HashMap::new(),
                 next_handle: 0x5eed_0000,
-                hang: std::env::var(ENV_HANG).is_ok_and(|v| v == "1"),
+                hang: launch_knob(ENV_HANG),
+                hung: false,
                 flip: std::env::var(ENV_FLIP).is_ok_and(|v| v == "1"),
             })
         })
@@ -314,10 +337,28 @@ impl State {
                 ),
             ));
         }
+        let wrong = match std::env::var(ENV_WRONG_ENTRY) {
+            Err(_) => None,
+            Ok(v) => Some(WrongEntry::parse(&v).ok_or_else(|| {
+                fail(
+                    sys::hipErrorInvalidValue,
+                    format!(
+                        "hipModuleLoadData: {ENV_WRONG_ENTRY}={v:?} is none of {}",
+                        WrongEntry::NAMES.join(", ")
+                    ),
+                )
+            })?),
+        };
         let id = self
             .emus
             .entry(device)
-            .or_insert_with(|| EmuDevice::for_target(target))
+            .or_insert_with(|| {
+                let emu = EmuDevice::for_target(target);
+                match wrong {
+                    Some(w) => emu.with_wrong_entry(w),
+                    None => emu,
+                }
+            })
             .load(image)
             .map_err(|e| fail(sys::hipErrorInvalidImage, format!("hipModuleLoadData: {e}")))?;
         let h = self.handle();
@@ -401,7 +442,7 @@ impl State {
             );
         }
         let error = self.streams.get(&s).copied().flatten();
-        let hang = self.hang;
+        let hang = self.hung;
         match self.events.get_mut(&e) {
             Some(ev) => {
                 *ev = EventEntry { error, hung: hang };
@@ -512,14 +553,15 @@ impl State {
                 segment[off..off + 8].try_into().expect("8 bytes"),
             ));
         }
-        if std::env::var(ENV_FAULT).is_ok_and(|v| v == "1") {
+        if launch_knob(ENV_FAULT).is_some_and(|p| name.starts_with(&p)) {
             eprintln!(
                 "Memory access fault by GPU node-{device} (Agent handle: 0x0) on address 0x0. \
                  Reason: Page not present or supervisor privilege. (stand-in simulation)"
             );
             std::process::abort();
         }
-        if self.hang {
+        if self.hang.as_ref().is_some_and(|p| name.starts_with(p)) {
+            self.hung = true;
             // The work never completes: events recorded after it hang, and so does the
             // runtime's teardown at process exit, as ROCm's waits for its queues to drain.
             block_teardown_at_exit();

@@ -63,3 +63,45 @@ pub const LANES_OUT: usize = 3;
 pub const WAVE_IN: usize = 4;
 /// Size of the kernarg segment in bytes.
 pub const KERNARG_SIZE: u32 = 8 * BUFFERS.len() as u32;
+
+/// The canary's facts ([`crate::canary`]: the self-check kernel a run launches before any op),
+/// shared by the kernel that writes its records and the check that reads them.
+pub mod canary {
+    /// Workgroups the canary launches; each writes the block `workgroup id & (WORKGROUPS - 1)`.
+    pub const WORKGROUPS: u32 = 4;
+    /// Bytes of one lane's record in the `records` buffer (twelve dwords used, four spare).
+    pub const RECORD_BYTES: u32 = 64;
+    /// Dwords of a record the kernel writes.
+    pub const RECORD_DWORDS: usize = 12;
+    /// Record dword 0: [`MARKER`], written by every lane that ran.
+    pub const AT_MARKER: usize = 0;
+    /// Record dword 1: work-item id x as the template reads it (v0 \[9:0\]).
+    pub const AT_LANE: usize = 1;
+    /// Record dword 2: the workgroup id, raw, from the register the template reads.
+    pub const AT_GROUP: usize = 2;
+    /// Record dword 3: EXEC\[31:0\] at entry.
+    pub const AT_EXEC_LO: usize = 3;
+    /// Record dword 4: EXEC\[63:32\] at entry (wave64; 0 in wave32).
+    pub const AT_EXEC_HI: usize = 4;
+    /// Record dword 5: M0 read back after the kernel set it to [`M0_VALUE`].
+    pub const AT_M0: usize = 5;
+    /// Record dword 6: the dword the next lane stored in LDS.
+    pub const AT_NEIGHBOUR: usize = 6;
+    /// Record dwords 7..=10: the dword behind kernarg addresses 1, 2, 3 and 4.
+    pub const AT_MAGIC: usize = 7;
+    /// Record dword 11: [`END`], in the last of the record's three stores.
+    pub const AT_END: usize = 11;
+    /// What a lane that ran writes at [`AT_MARKER`].
+    pub const MARKER: u32 = 0xca7a_11ed;
+    /// What a lane writes at [`AT_END`].
+    pub const END: u32 = 0xca7a_e4d5;
+    /// Lane `l` stores `LDS_TAG + l` at LDS byte `4 * l`.
+    pub const LDS_TAG: u32 = 0x1d50_0000;
+    /// The value the kernel writes to M0 and reads back.
+    pub const M0_VALUE: u32 = 0x4d30_ca7a;
+    /// The dword buffer `i` (1..=4) holds: `MAGIC + i`.
+    pub const MAGIC: u32 = 0x6b61_7200;
+    /// The canary's buffers, in kernarg order (as many as the kernel ABI's, 8 bytes each, so the
+    /// code object's metadata describes its kernarg segment as it does every kernel's).
+    pub const BUFFERS: [&str; 5] = ["canary_records", "magic_1", "magic_2", "magic_3", "magic_4"];
+}

@@ -331,6 +331,18 @@ impl KernelEntry {
     }
 }
 
+/// Why the harness's kernels find their workgroup id where they do on `target` in `wave`, in
+/// words (the `why` column of [`markdown_table`], and the canary's messages).
+pub fn layout_reason(target: &Target, wave: WaveSize) -> &'static str {
+    if target.architected_sgprs {
+        "architected SGPRs: ids in ttmp9 / ttmp7"
+    } else if init16_applies(target, wave) {
+        "init-16 bug: user SGPRs padded to 16 - 1"
+    } else {
+        "plain: ids after the user SGPRs"
+    }
+}
+
 /// The entry state of the harness's kernels on every target code objects are built for (the
 /// processors, then the generic targets), in both wave sizes, as the markdown table
 /// docs/architecture.md carries (a test keeps them equal).
@@ -342,13 +354,7 @@ pub fn markdown_table() -> String {
     for t in ds_reference::target::all().filter(|t| crate::check_target(t).is_ok()) {
         for wave in WaveSize::ALL {
             let e = KernelEntry::of(t, wave);
-            let why = if t.architected_sgprs {
-                "architected SGPRs: ids in ttmp9 / ttmp7"
-            } else if init16_applies(t, wave) {
-                "init-16 bug: user SGPRs padded to 16 - 1"
-            } else {
-                "plain: ids after the user SGPRs"
-            };
+            let why = layout_reason(t, wave);
             let _ = writeln!(
                 s,
                 "| {t} | {wave} | s[{}:{}] | {} | {} | {} | {} | {why} |",

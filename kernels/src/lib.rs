@@ -16,6 +16,9 @@
 //!   the emulated device read.
 //! - [`template`]: what differs per generation (waits, descriptor mode bits), one module each,
 //!   and the kernel descriptor ([`template::descriptor`]).
+//! - [`canary`]: the self-check kernel a run launches before any op, and the check of what it
+//!   wrote, assumption by assumption (workgroup id, lane id, kernarg pointers, EXEC, LDS, M0,
+//!   every lane ran).
 //! - [`contract`] and [`name`]: the ABI's numbers and the kernel's symbol name, which the
 //!   generator, the ABI and the descriptor share.
 //! - [`code_object`]: [`code_object::write`] (kernels -> ELF code object) and
@@ -29,6 +32,7 @@ use ds_reference::target::{Generation, Target};
 use ds_reference::wave::WaveSize;
 
 pub mod abi;
+pub mod canary;
 pub mod code_object;
 pub mod contract;
 pub mod entry;

@@ -13,7 +13,7 @@
 //! naming the register.
 
 use super::memory::Memory;
-use super::{Program, Quirks, Run};
+use super::{Program, Quirks, Run, WrongEntry};
 use ds_kernels::inst::{
     GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
     Vop3Op, VopcOp,
@@ -199,8 +199,8 @@ impl WaveState {
     }
 
     /// Writes the entry state `prog`'s target delivers to workgroup `wg` (ids y and z are 0: the
-    /// launches are one-dimensional).
-    fn deliver(&mut self, prog: &Program, wg: u32, kernarg: u64) {
+    /// launches are one-dimensional), or the `wrong` one a test asks for.
+    fn deliver(&mut self, prog: &Program, wg: u32, kernarg: u64, wrong: Option<WrongEntry>) {
         let d = &prog.delivery;
         if let Some(k) = d.kernarg {
             self.s[k as usize] = kernarg as u32;
@@ -209,7 +209,11 @@ impl WaveState {
         }
         for (dim, slot) in d.workgroup_ids.iter().enumerate() {
             let Some(slot) = slot else { continue };
-            let id = if dim == 0 { wg } else { 0 };
+            let id = if dim == 0 && wrong != Some(WrongEntry::WorkgroupId) {
+                wg
+            } else {
+                0
+            };
             match slot.reg {
                 Operand::Sgpr(n) => {
                     self.s[n as usize] = slot.place(self.s[n as usize], id);
@@ -233,7 +237,11 @@ impl WaveState {
                 }
             }
         }
-        self.exec = ds_kernels::entry::exec(self.size, self.lanes);
+        let lanes = match wrong {
+            Some(WrongEntry::Wave) => WaveSize::Wave32.lanes(),
+            _ => self.lanes,
+        };
+        self.exec = ds_kernels::entry::exec(self.size, lanes);
     }
 
     /// Notes a read of a scalar register that holds no value (the first one is reported).
@@ -393,7 +401,7 @@ impl WaveState {
     ) -> Result<(), String> {
         let (step_limit, quirks) = (run.step_limit, run.quirks);
         self.poison(&mut Pattern(mix(run.seed, u64::from(wg))));
-        self.deliver(prog, wg, kernarg);
+        self.deliver(prog, wg, kernarg, quirks.wrong_entry);
         let mut pc = prog.entry;
         let mut steps = 0u64;
         loop {

@@ -47,9 +47,38 @@ pub struct Fault {
     pub xor: u32,
 }
 
+/// A deliberately wrong entry state, for tests of the canary (`ds_kernels::canary`): a device
+/// that hands kernels something other than what [`ds_kernels::entry::delivery`] says the target
+/// delivers. Test-only: no real device is made this way; the stand-in HIP runtime exposes it as
+/// `DS_HIP_STANDIN_WRONG_ENTRY`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WrongEntry {
+    /// Every workgroup gets workgroup id 0 (in the register the target delivers it in).
+    WorkgroupId,
+    /// A wave64 workgroup runs only its lanes 0..31: EXEC at entry is `0xffffffff` (wave32
+    /// workgroups are left alone).
+    Wave,
+}
+
+impl WrongEntry {
+    /// The spellings [`WrongEntry::parse`] takes, in order.
+    pub const NAMES: [&'static str; 2] = ["workgroup-id", "wave"];
+
+    /// `workgroup-id` or `wave`.
+    pub fn parse(s: &str) -> Option<WrongEntry> {
+        match s {
+            "workgroup-id" => Some(WrongEntry::WorkgroupId),
+            "wave" => Some(WrongEntry::Wave),
+            _ => None,
+        }
+    }
+}
+
 /// Deliberate deviations from the model, for tests of the harness itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Quirks {
+    /// A device that hands kernels a wrong entry state: see [`WrongEntry`].
+    pub wrong_entry: Option<WrongEntry>,
     /// A broken device: see [`Fault`].
     pub fault: Option<Fault>,
     /// A legal alternative: this op's active lanes execute highest lane first (hardware may
@@ -214,6 +243,13 @@ impl EmuDevice {
     /// [`Quirks::bpermute_lower_half`]): a broken device the wave64 run must catch.
     pub fn with_bpermute_lower_half(mut self) -> EmuDevice {
         self.quirks.bpermute_lower_half = true;
+        self
+    }
+
+    /// Makes this a device that hands kernels a wrong entry state (for tests of the canary):
+    /// see [`WrongEntry`].
+    pub fn with_wrong_entry(mut self, wrong: WrongEntry) -> EmuDevice {
+        self.quirks.wrong_entry = Some(wrong);
         self
     }
 

@@ -96,6 +96,13 @@ pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow:
     }
     let reference = against::describe(&recs, dir);
     eprintln!("against: {reference}");
+    let mut waves: Vec<_> = recs.iter().map(|r| r.wave).collect();
+    waves.sort();
+    waves.dedup();
+    if let Err(e) = crate::canary::first(dev.as_mut(), &waves) {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(super::EXIT_BACKEND));
+    }
     let replay_flags = info.backend_flags();
     let start = std::time::Instant::now();
     let mut report = Report::new(RunMeta {
@@ -105,12 +112,7 @@ pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow:
         target: info.target.name.to_string(),
         seed: 0,
         cases_per_op: 0,
-        waves: {
-            let mut w: Vec<_> = recs.iter().map(|r| r.wave).collect();
-            w.sort();
-            w.dedup();
-            w
-        },
+        waves,
         shard: None,
         harness: crate::record::harness_revision().to_string(),
         selection: args.ops.clone(),

@@ -1,6 +1,7 @@
 //! `ds-harness info`: what this machine offers the harness: the HIP runtime (path, versions, or
 //! every path tried), the visible devices with their target and whether it is supported,
-//! and what `--backend auto` takes and why. See `device::hip::probe`.
+//! and what `--backend auto` takes and why. See `device::hip::probe`. With `--check`, the canary
+//! (`crate::canary`) runs alone on each device listed.
 
 use ds_devices::hip;
 use std::io::Write;
@@ -12,15 +13,25 @@ pub struct InfoArgs {
     /// Print the answer as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also run the canary (the self-check `run` launches before any op) on each usable HIP
+    /// device in every wave size its target runs, and on the emulated device of every target,
+    /// and say which assumptions held; exit 3 if one broke.
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// Prints the probe. Exits 0: "no GPU" is an answer, not an error; but a `DS_HARNESS_HIP_LIB`
 /// override that does not load is an explicit request that cannot be honoured: the answer is
-/// printed in full, and the exit code is 3.
+/// printed in full, and the exit code is 3. With `--check`, a broken canary is exit 3 too.
 pub fn run(args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let probe = hip::probe();
+    let checks = args.check.then(|| crate::canary::check_all(&probe));
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&probe)?)?;
+        let mut v = serde_json::to_value(&probe)?;
+        if let (Some(c), Some(map)) = (&checks, v.as_object_mut()) {
+            map.insert("check".into(), serde_json::to_value(c)?);
+        }
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
         writeln!(out, "ds-harness {}", env!("CARGO_PKG_VERSION"))?;
         writeln!(out, "{probe}")?;
@@ -51,11 +62,20 @@ pub fn run(args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             )?;
         }
     }
+    if let (Some(c), false) = (&checks, args.json) {
+        write!(out, "{}", c.text())?;
+    }
     if let Some(o) = probe.override_failed() {
         eprintln!(
             "error: {}={} could not be loaded (see above)",
             hip::library::ENV_LIB,
             o.path
+        );
+        return Ok(ExitCode::from(super::EXIT_BACKEND));
+    }
+    if checks.is_some_and(|c| !c.held) {
+        eprintln!(
+            "error: the canary broke on a device (see above): runs there would stop before any op"
         );
         return Ok(ExitCode::from(super::EXIT_BACKEND));
     }

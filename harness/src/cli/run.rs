@@ -1,5 +1,7 @@
 //! `ds-harness run`: the differential run (DESIGN.md sections 7 and 9). Validates the selection
-//! first (exit 2), opens the backend and says which and why (exit 3 when unavailable), runs,
+//! first (exit 2), opens the backend and says which and why (exit 3 when unavailable), launches
+//! the canary on a device other than the in-process emulator (exit 3 naming the broken
+//! assumptions, before any op: `crate::canary`), runs,
 //! printing each op's row of the summary table as the op completes, then the totals and the
 //! mismatching cases with their replay commands (exit 1), else exit 0.
 
@@ -166,6 +168,10 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         Err(e) => return usage(e),
     };
     announce(args, &plan, &opened.reason, &info, &ops, &waves);
+    if let Err(e) = crate::canary::first(device.as_mut(), &waves) {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(super::EXIT_BACKEND));
+    }
     let cfg = config(args, ops, waves);
     let (report, recorded) = match stream(args, &plan, &cfg, device.as_mut(), &opened.reason, out)?
     {

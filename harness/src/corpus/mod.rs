@@ -110,8 +110,9 @@ pub fn variants_in(op: DsOp, wave: WaveSize) -> Vec<(Variant, String)> {
         .collect()
 }
 
-/// The kernel variants the default corpus runs for `op` in wave32: a few offsets, for float ops one
-/// more with denormals flushed and IEEE mode off, and one with an allocation of an odd size.
+/// The kernel variants the default corpus runs for `op` in wave32: a few offsets, for float ops
+/// (the packed 16-bit adds included) one more with denormals flushed and IEEE mode off, and one
+/// with an allocation of an odd size.
 pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
     let info = op.info();
     let base = Variant {
@@ -162,7 +163,9 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
             _ => vec![single(0), single(8), single(0x103), single(0xfff0)],
         },
     };
-    if info.elem.is_float() {
+    // Every float op, the packed 16-bit adds too (their denormals follow the FP32 or FP16/64
+    // switch: ASSUMPTIONS.md N3), once more with denormals flushed and IEEE mode off.
+    if info.elem.is_float() || info.elem.is_packed16() {
         out.push((
             Variant {
                 mode: FpMode {
@@ -694,5 +697,27 @@ mod tests {
         }
         assert!(cases.iter().any(|c| c.case.wave.exec == 0));
         assert!(corpus.iter().any(|v| !v.variant.mode.fp32_denormals));
+    }
+
+    /// The packed 16-bit adds (gfx12's `ds_pk_add_*`) run with denormals kept and flushed: their
+    /// halves follow one denormal switch each (ASSUMPTIONS.md N3).
+    #[test]
+    fn the_packed_16_bit_adds_run_with_denormals_flushed_too() {
+        let packed: Vec<DsOp> = ds_reference::isa::Generation::ALL
+            .into_iter()
+            .flat_map(ds_reference::isa::runnable_ops_in)
+            .filter(|o| o.info().elem.is_packed16())
+            .collect();
+        assert!(packed.len() >= 4, "gfx12's four at least: {packed:?}");
+        for op in packed {
+            let modes: Vec<FpMode> = variants(op).iter().map(|(v, _)| v.mode).collect();
+            assert!(modes.contains(&FpMode::default()), "{op}");
+            assert!(
+                modes
+                    .iter()
+                    .any(|m| !m.fp32_denormals && !m.fp16_fp64_denormals),
+                "{op}"
+            );
+        }
     }
 }

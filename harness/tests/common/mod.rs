@@ -179,6 +179,8 @@ fn ds_harness_env_cmd(args: &[&str], env: &[(&str, &str)]) -> Command {
         "DS_HARNESS_HIP_TIMEOUT",
         "DS_HIP_STANDIN_HANG",
         "DS_HIP_STANDIN_FLIP",
+        "DS_HIP_STANDIN_FAULT",
+        "DS_HIP_STANDIN_WRONG_ENTRY",
         "DS_HIP_STANDIN_VERSION",
         "HIP_VISIBLE_DEVICES",
         "ROCR_VISIBLE_DEVICES",

@@ -64,6 +64,7 @@
 //! `s_add_co_ci_u32`/`s_add_co_i32`, waits with `s_wait_loadcnt`/`s_wait_kmcnt`/`s_wait_dscnt`,
 //! and its `s_mul_i32` and `s_lshl_b32` read the workgroup id from `ttmp9` (SSRC code 117).
 
+pub mod canary;
 mod emit;
 mod error;
 mod layout;

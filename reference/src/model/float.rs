@@ -341,6 +341,42 @@ pub fn add_packed(h: Half, mem: u32, data: u32, keep_denormals: bool) -> u32 {
     u32::from(lo) | u32::from(hi) << 16
 }
 
+/// The results one half of `mem + data` may legally take (ASSUMPTIONS.md N4, the rule of F3):
+/// the model's first, then, when the sum is a NaN, either input NaN quieted and the default NaN.
+fn add_half_choices(h: Half, mem: u16, data: u16, keep_denormals: bool) -> Vec<u16> {
+    let f = h.as_fmt();
+    let model = add_half(h, mem, data, keep_denormals);
+    let mut out = vec![model];
+    if is_nan(f, u64::from(model)) {
+        for x in [mem, data] {
+            if is_nan(f, u64::from(x)) {
+                out.push(quiet(f, u64::from(x)) as u16);
+            }
+        }
+        out.push(h.default_nan());
+    }
+    let mut seen = Vec::with_capacity(out.len());
+    out.retain(|v| {
+        let new = !seen.contains(v);
+        seen.push(*v);
+        new
+    });
+    out
+}
+
+/// The dwords `ds_pk_add_f16` / `_bf16` may legally leave besides the model's (each half chooses
+/// on its own: ASSUMPTIONS.md N4, the rule of F3 for `ds_add_f32`): every combination of the
+/// halves' choices but the model's own. Empty when neither half's sum is a NaN.
+pub fn add_packed_nan_alternatives(h: Half, mem: u32, data: u32, keep_denormals: bool) -> Vec<u32> {
+    let lo = add_half_choices(h, mem as u16, data as u16, keep_denormals);
+    let hi = add_half_choices(h, (mem >> 16) as u16, (data >> 16) as u16, keep_denormals);
+    let model = u32::from(lo[0]) | u32::from(hi[0]) << 16;
+    hi.iter()
+        .flat_map(|&y| lo.iter().map(move |&x| u32::from(x) | u32::from(y) << 16))
+        .filter(|&v| v != model)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -459,6 +495,24 @@ mod tests {
             vec![QNAN as u32, 0x7fc0_0001, F32_DEFAULT_NAN]
         );
         assert!(add_f32_nan_alternatives(ONE as u32, ONE as u32).is_empty());
+    }
+
+    #[test]
+    fn pk_add_nan_alternatives_follow_the_add_f32_rule_per_half() {
+        // lo: qNaN (mem) + sNaN (data); hi: 1.0 + 1.0 (no NaN: one choice).
+        let (q, s, one) = (0x7e01u32, 0x7c02u32, 0x3c00u32);
+        let mem = q | one << 16;
+        let data = s | one << 16;
+        assert_eq!(add_packed(F16, mem, data, true), q | 0x4000 << 16); // mem's NaN first
+        let alts = add_packed_nan_alternatives(F16, mem, data, true);
+        // data's NaN quieted, the default NaN; hi always 2.0.
+        assert_eq!(alts, vec![0x7e02 | 0x4000 << 16, 0x7e00 | 0x4000 << 16]);
+        // inf + -inf: the default NaN is the model's; no input NaN to choose.
+        assert!(add_packed_nan_alternatives(BF16, 0x7f80, 0xff80, true).is_empty());
+        assert!(add_packed_nan_alternatives(F16, one, one, true).is_empty());
+        // Both halves NaN: 3 x 3 combinations less the model's.
+        let both = add_packed_nan_alternatives(F16, q | q << 16, s | s << 16, true);
+        assert_eq!(both.len(), 8);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! ordering among the lanes of one instruction) to run the lanes of one instruction that touch
 //! overlapping bytes in any order, which decides the winning store and the values same-address
 //! atomics return; and the model documents alternatives for float min/max (signed zeros, NaNs) and
-//! for the NaN float add returns (ASSUMPTIONS.md F1-F3). Everything else must match the model bit for
+//! for the NaN float add returns (ASSUMPTIONS.md F1-F3, N4 for the packed adds). Everything else must match the model bit for
 //! bit; `ds_permute_b32` collisions are pinned by the guide (highest source lane wins).
 //!
 //! The search runs per group of lanes with overlapping footprints, lanes in ascending order first,
@@ -396,7 +396,8 @@ impl Search<'_> {
     fn choices(&self, i: usize) -> usize {
         match self.plan.info.family {
             Family::Rmw(op)
-                if !self.plan.info.two_addresses() && self.plan.info.elem.is_float() =>
+                if !self.plan.info.two_addresses()
+                    && (self.plan.info.elem.is_float() || self.plan.info.elem.is_packed16()) =>
             {
                 let (old, d0, d1) = self.operands(i);
                 rmw::update_alternatives(op, self.plan.info.elem, self.plan.mode, old, d0, d1).len()

@@ -147,6 +147,18 @@ pub fn update_alternatives(
     d1: u64,
 ) -> Vec<u64> {
     let mut out = vec![update(rmw, elem, mode, mem, d0, d1)];
+    if rmw == Rmw::Add && elem.is_packed16() {
+        let (h, keep) = if elem == Elem::F16x2 {
+            (float::F16, mode.fp16_fp64_denormals)
+        } else {
+            (float::BF16, mode.fp32_denormals)
+        };
+        out.extend(
+            float::add_packed_nan_alternatives(h, mem as u32, d0 as u32, keep)
+                .into_iter()
+                .map(u64::from),
+        );
+    }
     if elem.is_float() {
         let (f, keep) = float_of(elem, mode);
         match rmw {

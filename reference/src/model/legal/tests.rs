@@ -218,6 +218,65 @@ fn float_min_of_signed_zeros_accepts_either_zero() {
     ));
 }
 
+/// ASSUMPTIONS.md F3 and N4 read alike: a NaN sum may be either input's NaN quieted or the default
+/// NaN, for `ds_add_f32` and per half for `ds_pk_add_*`; any other NaN is a mismatch.
+#[test]
+fn nan_sums_accept_either_inputs_nan_for_add_f32_and_each_half_of_pk_add() {
+    for (op, mem, data, data_nan, default_nan, other_nan) in [
+        (
+            DsOp::AddRtnF32,
+            0x7fc0_0001u32,
+            0x7f80_0002u32,
+            0x7fc0_0002u32,
+            0x7fc0_0000u32,
+            0x7fc0_0003u32,
+        ),
+        // hi: 1.0 + 1.0 = 2.0 in every choice; lo: mem qNaN + data sNaN.
+        (
+            DsOp::PkAddRtnF16,
+            0x3c00_7e01,
+            0x3c00_7c02,
+            0x4000_7e02,
+            0x4000_7e00,
+            0x4000_7e03,
+        ),
+    ] {
+        let t = crate::target::TARGETS
+            .iter()
+            .find(|t| op.info().on_target(t))
+            .unwrap();
+        let v = variant(op);
+        let mut c = same_address_case();
+        c.wave.exec = 1;
+        c.lds.set_word(8, mem);
+        c.wave.lanes[0].data0[0] = data;
+        let model = execute(t, &v.inst(), v.mode, &c).unwrap();
+        assert_ne!(
+            model.lds.word(8),
+            data_nan,
+            "{op}: the model takes memory's NaN"
+        );
+        for legal in [data_nan, default_nan] {
+            let mut device = model.clone();
+            device.lds.set_word(8, legal);
+            assert_eq!(
+                check(t, &v, &c, &device).unwrap(),
+                Verdict::Legal {
+                    order: Explanation::AscendingLanes,
+                    float_alternatives: vec![0]
+                },
+                "{op} {legal:#x}"
+            );
+        }
+        let mut device = model.clone();
+        device.lds.set_word(8, other_nan);
+        assert!(
+            matches!(check(t, &v, &c, &device).unwrap(), Verdict::Mismatch(_)),
+            "{op}: a NaN neither input holds"
+        );
+    }
+}
+
 #[test]
 fn permute_collisions_are_pinned_by_the_guide() {
     let v = variant(DsOp::PermuteB32);

@@ -306,6 +306,15 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
                 same.lds.set_word(0x14, edges.lds.word(eb + 4));
             }
             add("same_address", variant(op, 0, 0, dm), same);
+            if let Some(pairs) = super::nan_pair::lanes(info.elem).filter(|_| rmw == Rmw::Add) {
+                let mut c = base_case(0b11);
+                for (i, (m, d)) in pairs.into_iter().enumerate() {
+                    c.wave.lanes[i].addr = 4 * i as u32;
+                    c.wave.lanes[i].data0[0] = d;
+                    c.lds.set_word(4 * i as u32, m);
+                }
+                add("nan_pair", variant(op, 0, 0, dm), c);
+            }
             add(
                 "out_of_range_and_misaligned",
                 variant(op, 0x20, 0, dm),

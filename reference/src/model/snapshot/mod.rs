@@ -28,6 +28,7 @@ use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSize};
 use std::fmt::{self, Write};
 
 mod corpus;
+mod nan_pair;
 mod wave64;
 pub use corpus::{snapshot_corpus, SENTINEL};
 pub use wave64::snapshot_corpus_wave64;
