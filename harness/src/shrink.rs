@@ -415,15 +415,15 @@ impl Shrunk {
         if !words.is_empty() {
             let _ = writeln!(s, "  lds in: {}", words.join(" "));
         }
+        // Every active lane's inputs (the minimal case has few), and any other lane a
+        // difference names.
         let lanes: Vec<usize> = {
-            let mut l: Vec<usize> = self
-                .differences
-                .iter()
-                .filter_map(|d| match *d {
-                    Difference::Vdst { lane, .. } | Difference::Addr { lane, .. } => Some(lane),
-                    _ => None,
-                })
-                .collect();
+            let mut l: Vec<usize> = self.case.wave.active_lanes().collect();
+            l.extend(self.differences.iter().filter_map(|d| match *d {
+                Difference::Vdst { lane, .. } | Difference::Addr { lane, .. } => Some(lane),
+                _ => None,
+            }));
+            l.sort_unstable();
             l.dedup();
             l
         };
@@ -436,7 +436,12 @@ impl Shrunk {
         };
         for lane in lanes {
             let l = &self.case.wave.lanes[lane];
-            let mut line = format!("  lane {lane} in: addr={:#010x}", l.addr);
+            let state = if self.case.wave.active(lane) {
+                "active"
+            } else {
+                "inactive"
+            };
+            let mut line = format!("  lane {lane} ({state}) in: addr={:#010x}", l.addr);
             if ops.data0 > 0 {
                 let _ = write!(line, " data0={}", hex(&l.data0[..usize::from(ops.data0)]));
             }

@@ -154,9 +154,15 @@ pub fn timeout_from_env() -> Result<Duration, String> {
             .trim()
             .parse::<f64>()
             .ok()
-            .filter(|v| v.is_finite() && *v > 0.0)
+            .filter(|v| *v > 0.0 && *v <= crate::exec::MAX_TIMEOUT_SECS)
             .map(Duration::from_secs_f64)
-            .ok_or_else(|| format!("{ENV_TIMEOUT}={s:?} is not a positive number of seconds")),
+            .ok_or_else(|| {
+                format!(
+                    "{ENV_TIMEOUT}={s:?} is not a number of seconds from 0 (exclusive) to {} (a \
+                     week)",
+                    crate::exec::MAX_TIMEOUT_SECS
+                )
+            }),
     }
 }
 

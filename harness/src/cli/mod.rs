@@ -72,9 +72,12 @@ pub struct ExecFlags {
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
+    const MAX: f64 = ds_devices::exec::MAX_TIMEOUT_SECS;
     match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
+        Ok(v) if v > 0.0 && v <= MAX => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a number of seconds from 0 (exclusive) to {MAX} (a week)"
+        )),
     }
 }
 

@@ -180,6 +180,7 @@ pub fn meta(device: &str, cases: usize) -> ds_harness::run::report::RunMeta {
         device_version: None,
         against: None,
         allow_unsupported: false,
+        device_details: Default::default(),
     }
 }
 
