@@ -478,6 +478,7 @@ pub fn shrink_mismatches(
         .ops
         .iter()
         .flat_map(|o| &o.mismatches)
+        .filter(|m| !m.undecided)
         .filter_map(|m| m.path.as_ref());
     for path in paths.take(SHRINK_AT_MOST) {
         let text = match CaseFile::read(Path::new(path)) {

@@ -59,16 +59,17 @@ pub(super) fn message(e: &DeviceError) -> String {
     }
 }
 
-/// Bytes an answer to `launch` may need: its output buffers as base64 with their names, and
-/// room for the JSON around them; at least [`MIN_LINE_BYTES`] (an error's message).
+/// Bytes an answer to `launch` may need: its output buffers as base64 with their names, every
+/// character of them possibly escaped (`\/` for `/`) and whitespace between the JSON tokens;
+/// at least [`MIN_LINE_BYTES`] (an error's message). Proportional to the request, never more.
 pub fn answer_limit(launch: &Launch) -> usize {
     let buffers: usize = launch
         .buffers
         .iter()
         .filter(|b| b.copy_back)
-        .map(|b| 4 * b.bytes.len().div_ceil(3) + 6 * b.name.len() + 64)
+        .map(|b| 2 * 4 * b.bytes.len().div_ceil(3) + 6 * b.name.len() + 256)
         .sum();
-    (buffers + 256).max(MIN_LINE_BYTES)
+    (buffers + 4096).max(MIN_LINE_BYTES)
 }
 
 /// A response's type, for messages.

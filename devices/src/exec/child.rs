@@ -209,10 +209,10 @@ impl Drop for Child {
 fn read_lines(stdout: impl Read, limit: &AtomicUsize, tx: &SyncSender<Line>) {
     let mut r = BufReader::with_capacity(1 << 16, stdout);
     loop {
-        let max = limit.load(Ordering::SeqCst);
         let mut line: Vec<u8> = Vec::new();
         let mut bytes = 0usize;
         let mut ended = false;
+        let mut max = usize::MAX;
         loop {
             let buf = match r.fill_buf() {
                 Ok([]) | Err(_) => {
@@ -221,6 +221,9 @@ fn read_lines(stdout: impl Read, limit: &AtomicUsize, tx: &SyncSender<Line>) {
                 }
                 Ok(b) => b,
             };
+            // The limit of the request the line answers: read once bytes have come (the caller
+            // sets it before it sends the request).
+            max = max.min(limit.load(Ordering::SeqCst));
             let (part, found) = match buf.iter().position(|&b| b == b'\n') {
                 Some(i) => (&buf[..i], true),
                 None => (buf, false),

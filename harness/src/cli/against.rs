@@ -107,7 +107,7 @@ pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow:
     eprintln!(
         "backend: {} ({}){}",
         info.backend,
-        opened.reason,
+        crate::run::report::terminal(&opened.reason),
         super::run::hardware_note(&info)
     );
     if info.target != target {

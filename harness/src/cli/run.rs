@@ -308,8 +308,14 @@ fn announce(
     ops: &[DsOp],
     waves: &[WaveSize],
 ) {
-    eprintln!("backend: {} ({reason})", info.backend);
-    eprintln!("target: {} ({}){}", info.target, info.name, hardware_note(info));
+    let shown = crate::run::report::terminal;
+    eprintln!("backend: {} ({})", info.backend, shown(reason));
+    eprintln!(
+        "target: {} ({}){}",
+        info.target,
+        shown(&info.name),
+        hardware_note(info)
+    );
     eprintln!(
         "waves: {} ({} cases per op in each)",
         waves_text(waves),
@@ -482,7 +488,11 @@ struct Listed {
 fn list_mismatches(out: &mut impl Write, report: &Report) -> std::io::Result<Listed> {
     let mismatches: Vec<_> = report.ops.iter().flat_map(|o| &o.mismatches).collect();
     for m in mismatches.iter().take(LISTED_MISMATCHES) {
-        writeln!(out, "\nMISMATCH {}", m.id)?;
+        let what = if m.undecided { "UNDECIDED" } else { "MISMATCH" };
+        writeln!(out, "\n{what} {}", m.id)?;
+        if let Some(note) = m.note.as_ref().filter(|_| m.undecided) {
+            writeln!(out, "  {note}")?;
+        }
         for d in &m.differences {
             writeln!(out, "  {d}")?;
         }
@@ -535,10 +545,11 @@ pub fn check_outputs(args: &RunArgs) -> Result<(), OutputError> {
 /// `<device dir>`): a name of bounded length that can be created or written.
 fn check_record_dir(args: &RunArgs, info: &DeviceInfo) -> Result<(), OutputError> {
     match &args.record {
-        Some(root) => {
+        // A root that does not exist yet is created with the device's directory inside it.
+        Some(root) if root.is_dir() => {
             OutputDir::check("--record", &root.join(crate::record::dir_name(info))).map(drop)
         }
-        None => Ok(()),
+        _ => Ok(()),
     }
 }
 

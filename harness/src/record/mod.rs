@@ -260,8 +260,10 @@ pub fn render(op: DsOp, provenance: &Provenance, entries: &[Entry]) -> String {
     s
 }
 
+/// A provenance key or value as one printable line: no line break, escape sequence or other
+/// control character reaches the file (they are written as `\xNN`).
 fn one_line(v: &str) -> String {
-    v.replace(['\n', '\r'], " ")
+    ds_devices::exec::text::printable(v)
 }
 
 /// Parses a recording's text; `path` names it in errors.

@@ -2,6 +2,7 @@
 //! binary, and finding external tools (skip with a reason locally, fail under `CI=true`).
 #![allow(dead_code)] // Each test binary uses its own subset.
 
+pub mod bounded;
 pub mod svg;
 
 use std::io::Write;
