@@ -12,6 +12,9 @@ pub mod hip;
 
 pub use ds_kernels::launch::{Buffer, Launch};
 use ds_reference::target::Target;
+/// What the caller is about to launch, in words, for the report of a device fault that ends the
+/// process (see [`hip::crumb`]).
+pub use hip::crumb::set_context as set_launch_context;
 use std::fmt;
 
 /// Which implementation a device is.

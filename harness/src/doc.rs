@@ -565,6 +565,7 @@ pub fn target_note(target: &Target) -> String {
         match target.kind {
             Kind::Dgpu => "GPU",
             Kind::Apu => "APU",
+            Kind::Generic => "generic target",
         },
         others.join(", ")
     )

@@ -311,7 +311,9 @@ fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
     e.push(("DS_HIP_STANDIN_HANG", "1"));
     e.push(("DS_HARNESS_HIP_TIMEOUT", "0.3"));
     let started = std::time::Instant::now();
-    let out = ds_harness_env(
+    // The stand-in's teardown at exit waits for the hung kernel forever, as ROCm's does: the
+    // harness must leave without it.
+    let out = common::ds_harness_env_within(
         &[
             "run",
             "--backend",
@@ -324,6 +326,7 @@ fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
             "1",
         ],
         &e,
+        std::time::Duration::from_secs(60),
     );
     let text = stdout(&out);
     assert_eq!(
@@ -346,6 +349,11 @@ fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
         "later launches are refused, not hung: {text}"
     );
     assert!(started.elapsed().as_secs() < 60, "returned promptly");
+    assert!(
+        stderr(&out).contains("ends without the HIP runtime's teardown"),
+        "{}",
+        stderr(&out)
+    );
     let mut bad = env(&lib);
     bad.push(("DS_HARNESS_HIP_TIMEOUT", "soon"));
     let out = ds_harness_env(
@@ -520,4 +528,217 @@ fn a_device_of_another_target_runs_its_own_code_object_and_says_so() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `info` says for each device whether the runtime's release supports its target, and the run
+/// header says it too: a runtime older than the target's first ROCm release (the stand-in made to
+/// report ROCm 5.2, as Debian's runtime does) is a warning naming both releases.
+#[test]
+fn info_and_the_run_header_say_whether_the_runtime_supports_the_target() {
+    let Some(lib) = standin_lib() else { return };
+    let info = |version: Option<&str>| {
+        let mut e = env(&lib);
+        if let Some(v) = version {
+            e.push(("DS_HIP_STANDIN_VERSION", v));
+        }
+        let out = ds_harness_env(&["info", "--json"], &e);
+        let v: Value = serde_json::from_str(&stdout(&out)).expect("info --json is JSON");
+        v["devices"].as_array().unwrap().clone()
+    };
+    let first = |devices: &[Value], t: &Target| {
+        devices
+            .iter()
+            .find(|d| d["target"] == t.name)
+            .map(|d| d["runtime"].clone())
+            .unwrap()
+    };
+    let new = info(None);
+    let old = info(Some("50200000"));
+    for t in kernel_targets() {
+        let (n, o) = (first(&new, t), first(&old, t));
+        match t.rocm_since {
+            Some((major, minor)) => {
+                assert_eq!(n["supported"], true, "{t}: {n}");
+                assert_eq!(o["supported"], (major, minor) <= (5, 2), "{t}: {o}");
+                if (major, minor) > (5, 2) {
+                    let why = o["why"].as_str().unwrap();
+                    assert!(
+                        why.contains("HIP runtime 5.2.0")
+                            && why.contains(&format!("ROCm {major}.{minor}")),
+                        "{why}"
+                    );
+                }
+            }
+            None => assert_eq!(n["supported"], false, "{t}: no release is known: {n}"),
+        }
+    }
+    let mut e = env(&lib);
+    e.push(("DS_HIP_STANDIN_VERSION", "50200000"));
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "1",
+            "--wave",
+            "32",
+        ],
+        &e,
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("runtime: WARNING: HIP runtime 5.2.0 is older than ROCm"),
+        "{err}"
+    );
+    // The runtime then refuses the code object, and the error says what that means and what
+    // to do next.
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("The runtime could not load this code object")
+            && err.contains("AMD_LOG_LEVEL=3"),
+        "{err}"
+    );
+}
+
+/// A GPU fault ends a HIP process with `abort()` (the runtime's own line first, and no error any
+/// HIP call could return): the dying process names the kernel, its grid and device, and the
+/// cases it was running, so the fault can be traced to an op.
+#[test]
+fn a_gpu_fault_that_aborts_the_process_names_the_kernel_and_cases_it_was_running() {
+    use std::os::unix::process::ExitStatusExt;
+    let Some(lib) = standin_lib() else { return };
+    let mut e = env(&lib);
+    e.push(("DS_HIP_STANDIN_FAULT", "1"));
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "3",
+            "--wave",
+            "32",
+        ],
+        &e,
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.signal(), Some(libc::SIGABRT), "{err}");
+    assert!(err.contains("Memory access fault by GPU"), "{err}");
+    assert!(
+        err.contains("during the last launch: kernel ds_add_u32_o0_0_")
+            && err.contains("(1 workgroups x 32 lanes) on HIP device 0")
+            && err.contains("cases 0..1 of variant 0 of ds_add_u32 (seed"),
+        "{err}"
+    );
+}
+
+/// `HSA_OVERRIDE_GFX_VERSION` makes ROCm run a chip as another target (RX 6000 owners run
+/// gfx1030 code this way): ROCm applies it after the chip is read, so the harness builds the code
+/// object for the target the runtime will load it as, and names the override and the chip in
+/// `info`, the run header and the device's provenance. The stand-in honours the variable as ROCm
+/// does.
+#[test]
+fn an_override_builds_for_the_target_rocm_runs_and_names_the_chip() {
+    let Some(lib) = standin_lib() else { return };
+    let chip = DEFAULT;
+    let other = kernel_targets()
+        .find(|t| t.generation == chip.generation && *t != chip)
+        .unwrap();
+    let version = format!(
+        "{}.{}.{}",
+        other.kfd_version / 10000,
+        (other.kfd_version / 100) % 100,
+        other.kfd_version % 100
+    );
+    let mut e = env(&lib);
+    e.push(("HSA_OVERRIDE_GFX_VERSION", &version));
+    let index = standin_index(chip).to_string();
+    let out = ds_harness_env(&["info"], &e);
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!(
+            "override: HSA_OVERRIDE_GFX_VERSION={version} runs this {chip} chip as {other}"
+        )),
+        "{text}"
+    );
+    let dir = tmp("override");
+    let rec = dir.join("rec");
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--device",
+            &index,
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "2",
+            "--wave",
+            "32",
+            "--record",
+            rec.to_str().unwrap(),
+        ],
+        &e,
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains(&format!("target: {other} (")), "{err}");
+    assert!(
+        err.contains(&format!(
+            "override: HSA_OVERRIDE_GFX_VERSION={version} runs the {chip} chip as {other}"
+        )),
+        "{err}"
+    );
+    // The recording's provenance names both.
+    let files: Vec<_> = walk(&rec);
+    let recording = files
+        .iter()
+        .find(|p| p.extension().is_some_and(|x| x == "txt"))
+        .expect("a recording");
+    let body = std::fs::read_to_string(recording).unwrap();
+    assert!(body.contains(&format!("chip: {chip}")), "{body}");
+    assert!(
+        body.contains(&format!("override: HSA_OVERRIDE_GFX_VERSION={version}")),
+        "{body}"
+    );
+    // A value that is no version is refused in words.
+    let mut bad = env(&lib);
+    bad.push(("HSA_OVERRIDE_GFX_VERSION", "eleven"));
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "1",
+        ],
+        &bad,
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is not a version (major.minor.stepping"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
 }

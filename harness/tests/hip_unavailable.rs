@@ -259,3 +259,30 @@ fn hsa_without_a_gpu_is_explained_in_hsas_own_words() {
     assert!(e.contains("hsa_init failed (libhsa-runtime64.so.1"), "{e}");
     assert!(e.contains("HSA_STATUS_ERROR"), "{e}");
 }
+
+/// A machine with Debian's ROCm 5.2 (found first by the loader's own search, `libamdhip64.so`)
+/// and a newer runtime elsewhere (here the stand-in, installed under a 6.2 release's file name in
+/// a directory of `LD_LIBRARY_PATH`): the newer one is loaded, since 5.2 cannot load code objects
+/// for any gfx11 or gfx12 target.
+#[test]
+fn the_newest_installed_runtime_is_loaded_before_an_older_one_the_loader_finds_first() {
+    if !real_runtime_without_gpu() {
+        return;
+    }
+    let Some(standin) = common::standin_lib() else {
+        return;
+    };
+    let dir = common::temp_dir("newest-runtime")
+        .join("rocm-6.2.0")
+        .join("lib");
+    std::fs::create_dir_all(&dir).unwrap();
+    let newer = dir.join("libamdhip64.so.6.2.60200");
+    std::fs::copy(&standin, &newer).unwrap();
+    let out = ds_harness_env(&["info"], &[("LD_LIBRARY_PATH", dir.to_str().unwrap())]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!("HIP library: {}", newer.display())),
+        "the 6.2 runtime is taken over Debian's 5.2: {text}\n{}",
+        stderr(&out)
+    );
+}

@@ -76,8 +76,20 @@ macro_rules! same_type_as_sys {
 ds_devices::for_each_hip_function!(same_type_as_sys!());
 const _: ds_devices::hip::library::StandinArchFn = ds_hip_standin_gcn_arch_name;
 
-/// The version the stand-in reports (HIP_VERSION encoding of 5.2.0): the API level it imitates.
-pub const VERSION: c_int = 50_200_000;
+/// The version the stand-in reports (HIP_VERSION encoding of 7.0.0): newer than the first release
+/// of every target of the target table, so the hip device's runtime check passes. Its API is the
+/// subset every ROCm release since 5.2 shares.
+pub const VERSION: c_int = 70_000_000;
+/// Test-only: the version the stand-in reports instead of [`VERSION`] (HIP_VERSION encoding),
+/// to simulate an older runtime.
+pub const ENV_VERSION: &str = "DS_HIP_STANDIN_VERSION";
+
+pub(crate) fn version() -> c_int {
+    std::env::var(ENV_VERSION)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(VERSION)
+}
 
 #[no_mangle]
 pub unsafe extern "C" fn hipInit(flags: c_uint) -> hipError_t {
@@ -94,12 +106,12 @@ pub unsafe extern "C" fn hipInit(flags: c_uint) -> hipError_t {
 
 #[no_mangle]
 pub unsafe extern "C" fn hipDriverGetVersion(v: *mut c_int) -> hipError_t {
-    put(v, VERSION)
+    put(v, version())
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn hipRuntimeGetVersion(v: *mut c_int) -> hipError_t {
-    put(v, VERSION)
+    put(v, version())
 }
 
 #[no_mangle]

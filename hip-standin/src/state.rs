@@ -70,6 +70,10 @@ pub const ENV_HANG: &str = "DS_HIP_STANDIN_HANG";
 /// from the command line.
 pub const ENV_FLIP: &str = "DS_HIP_STANDIN_FLIP";
 
+/// Test-only: when set to 1, every launch ends the process as ROCm does on a GPU memory fault: a
+/// line on stderr, then `abort()`.
+pub const ENV_FAULT: &str = "DS_HIP_STANDIN_FAULT";
+
 /// What HIP names each code the stand-in returns (`hipGetErrorName`), and a sentence for it
 /// (`hipGetErrorString`).
 pub const ERRORS: [(hipError_t, &CStr, &CStr); 14] = [
@@ -280,7 +284,13 @@ impl State {
             .map_err(|e| fail(sys::hipErrorInvalidImage, format!("hipModuleLoadData: {e}")))?;
         // ROCm's loader takes a code object only for the device's exact ISA (the e_flags
         // machine), and answers hipErrorNoBinaryForGpu otherwise.
-        let Some(target) = dev.target.filter(|t| *t == co.target) else {
+        // ROCm runs the device as the target HSA_OVERRIDE_GFX_VERSION names, when it is set.
+        let runs_as = match std::env::var(ds_devices::hip::arch::ENV_OVERRIDE) {
+            Ok(v) => ds_devices::hip::arch::override_name(&v)
+                .and_then(|n| ds_reference::target::Target::by_name(&n).ok()),
+            Err(_) => dev.target,
+        };
+        let Some(target) = runs_as.filter(|t| *t == co.target) else {
             return Err(fail(
                 sys::hipErrorNoBinaryForGpu,
                 format!(
@@ -290,6 +300,20 @@ impl State {
                 ),
             ));
         };
+        // A runtime older than the target's first ROCm release (simulated with
+        // DS_HIP_STANDIN_VERSION) knows no such ISA and answers as ROCm does.
+        let v = crate::version();
+        let have = ((v / 10_000_000) as u32, ((v / 100_000) % 100) as u32);
+        let simulated = std::env::var_os(crate::ENV_VERSION).is_some();
+        if simulated && !matches!(target.rocm_since, Some(since) if have >= since) {
+            return Err(fail(
+                sys::hipErrorNoBinaryForGpu,
+                format!(
+                    "hipModuleLoadData: this runtime (simulated version {v}) knows no {} ISA",
+                    target.hsa_target_id()
+                ),
+            ));
+        }
         let id = self
             .emus
             .entry(device)
@@ -488,8 +512,18 @@ impl State {
                 segment[off..off + 8].try_into().expect("8 bytes"),
             ));
         }
+        if std::env::var(ENV_FAULT).is_ok_and(|v| v == "1") {
+            eprintln!(
+                "Memory access fault by GPU node-{device} (Agent handle: 0x0) on address 0x0. \
+                 Reason: Page not present or supervisor privilege. (stand-in simulation)"
+            );
+            std::process::abort();
+        }
         if self.hang {
-            return sys::hipSuccess; // the work never completes: events recorded after it hang
+            // The work never completes: events recorded after it hang, and so does the
+            // runtime's teardown at process exit, as ROCm's waits for its queues to drain.
+            block_teardown_at_exit();
+            return sys::hipSuccess;
         }
         let outcome = self.run(m.device, m.id, &name, grid, block, &addresses);
         if let Some(err) = self.streams.get_mut(&s) {
@@ -599,6 +633,22 @@ pub unsafe fn elf_size(image: *const u8) -> Result<usize, String> {
         return Err("ELF segments or sections reach beyond 256 MiB".into());
     }
     Ok(end as usize)
+}
+
+/// Makes the process's exit wait forever, as a HIP runtime's teardown does while a kernel of its
+/// never finishes: registered once, with the C library's `atexit`, when a launch hangs. A caller
+/// that must end after a hang has to leave without the teardown (`_exit`).
+fn block_teardown_at_exit() {
+    extern "C" fn teardown() {
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
+    }
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: registers a function with no arguments that touches no state.
+        unsafe { libc::atexit(teardown) };
+    });
 }
 
 #[cfg(test)]

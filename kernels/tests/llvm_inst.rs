@@ -1,7 +1,8 @@
-//! The non-DS instruction forms against llvm-mc-19, both directions: every line of
-//! `tests/vectors/inst.txt` is assembled (text -> bytes) and disassembled (bytes -> text) by
-//! llvm-mc-19 and must agree with the file, which the unit tests hold our encoder, decoder and
-//! printer to. The kernel listings themselves are checked the same way in `llvm_tools.rs`.
+//! The non-DS instruction forms against each installed oracle LLVM (llvm-mc-19 and llvm-mc-22),
+//! both directions: every line of each generation's vector file (`tests/vectors/inst*.txt`) is
+//! assembled (text -> bytes) and disassembled (bytes -> text) by each release and must agree with
+//! the file, which the unit tests hold our encoder, decoder and printer to. The kernel listings
+//! themselves are checked the same way in `llvm_tools.rs`.
 
 mod common;
 
@@ -39,32 +40,39 @@ fn encodings(out: &str) -> Vec<Vec<u8>> {
 /// One vector file: (bytes, text) per line.
 type Vectors = Vec<(Vec<u8>, String)>;
 
-/// The vector file and the processor llvm-mc checks it for, per generation: the first target of
-/// each generation in the target table.
-/// The wave64 EXEC forms (`exec`, `s_*_b64`, `tests/vectors/inst_wave64.txt`) are checked for the
-/// gfx11 processor with `+wavefrontsize64`.
-fn files() -> Vec<(Vectors, Vec<String>)> {
+/// Each generation's vector files, by generation. The wave64 EXEC forms (`exec`, `s_*_b64`,
+/// `tests/vectors/inst_wave64.txt`) are checked with `+wavefrontsize64`.
+fn vector_files(gen: ds_reference::isa::Generation) -> Vec<(Vectors, Vec<&'static str>)> {
     use ds_reference::isa::Generation;
-    let cpu = |g: Generation| format!("-mcpu={}", g.targets().next().expect("a target").name);
-    vec![
-        (vectors(), vec![cpu(Generation::Gfx11)]),
-        (
-            parse(include_str!("vectors/inst_wave64.txt")),
-            vec![cpu(Generation::Gfx11), "-mattr=+wavefrontsize64".into()],
-        ),
-        (
-            parse(include_str!("vectors/inst_gfx12.txt")),
-            vec![cpu(Generation::Gfx12)],
-        ),
-    ]
+    match gen {
+        Generation::Gfx11 => vec![
+            (vectors(), vec![]),
+            (
+                parse(include_str!("vectors/inst_wave64.txt")),
+                vec!["-mattr=+wavefrontsize64"],
+            ),
+        ],
+        Generation::Gfx12 => vec![(parse(include_str!("vectors/inst_gfx12.txt")), vec![])],
+    }
+}
+
+/// The vector files and the llvm-mc arguments that check them: for every (installed LLVM,
+/// generation) pair of `common::llvm::pairs()`, the generation's files for its processor.
+fn files() -> Vec<(String, std::path::PathBuf, Vectors, Vec<String>)> {
+    let mut out = Vec::new();
+    for pair in common::llvm::pairs() {
+        for (v, attrs) in vector_files(pair.gen) {
+            let mut args = vec![format!("-mcpu={}", pair.cpu)];
+            args.extend(attrs.iter().map(ToString::to_string));
+            out.push((pair.label(), pair.llvm.mc(), v, args));
+        }
+    }
+    out
 }
 
 #[test]
 fn llvm_mc_assembles_every_vector_text_to_its_bytes() {
-    let Some(mc) = common::tool("llvm-mc-19") else {
-        return;
-    };
-    for (v, cpu) in files() {
+    for (label, mc, v, cpu) in files() {
         let input: String = v.iter().map(|(_, t)| format!("{t}\n")).collect();
         let args: Vec<&str> = ["-arch=amdgcn", "-show-encoding"]
             .into_iter()
@@ -76,18 +84,19 @@ fn llvm_mc_assembles_every_vector_text_to_its_bytes() {
         for ((bytes, text), llvm) in v.iter().zip(got) {
             assert_eq!(
                 &llvm, bytes,
-                "{cpu:?} `{text}`: llvm-mc-19 encodes {llvm:02x?}, the vector says {bytes:02x?}"
+                "{label} {cpu:?} `{text}`: llvm-mc encodes {llvm:02x?}, the vector says {bytes:02x?}"
             );
         }
+        println!(
+            "{label} {cpu:?}: {} vector texts assemble to their bytes",
+            v.len()
+        );
     }
 }
 
 #[test]
 fn llvm_mc_disassembles_every_vector_to_its_text() {
-    let Some(mc) = common::tool("llvm-mc-19") else {
-        return;
-    };
-    for (v, cpu) in files() {
+    for (label, mc, v, cpu) in files() {
         let input: String = v
             .iter()
             .map(|(b, _)| {
@@ -110,7 +119,11 @@ fn llvm_mc_disassembles_every_vector_to_its_text() {
             .collect();
         assert_eq!(texts.len(), v.len(), "llvm-mc output:\n{out}");
         for ((bytes, text), llvm) in v.iter().zip(texts) {
-            assert_eq!(llvm, text, "{cpu:?} {bytes:02x?}");
+            assert_eq!(llvm, text, "{label} {cpu:?} {bytes:02x?}");
         }
+        println!(
+            "{label} {cpu:?}: {} vectors disassemble to their text",
+            v.len()
+        );
     }
 }

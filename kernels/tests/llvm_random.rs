@@ -1,7 +1,8 @@
-//! Random instructions of every non-DS table against llvm-mc-19's disassembler: a seeded
-//! generator makes instructions with random legal operands for each generation, we encode them,
-//! llvm-mc-19 (for the generation's first target) disassembles all of them in one call, and its
-//! text must equal ours; each also decodes back to itself. On failure the seed is printed: set
+//! Random instructions of every non-DS table against each installed oracle LLVM's disassembler
+//! (llvm-mc-19 and llvm-mc-22): a seeded generator makes instructions with random legal operands
+//! for each generation, we encode them, llvm-mc (for the generation's first target it knows)
+//! disassembles all of them in one call, and its text must equal ours; each also decodes back to
+//! itself. On failure the seed is printed: set
 //! `DS_KERNELS_SEED=0x..` to replay.
 
 mod common;
@@ -232,15 +233,12 @@ fn random_inst(r: &mut Rng, gen: Generation) -> Inst {
 
 #[test]
 fn random_instructions_print_as_llvm_mc_disassembles_them() {
-    let Some(mc) = common::tool("llvm-mc-19") else {
-        return;
-    };
     let seed = std::env::var("DS_KERNELS_SEED")
         .ok()
         .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
         .unwrap_or(0x5eed_0d50_6fc1_1100);
-    for gen in Generation::ALL {
-        let cpu = gen.targets().next().expect("a target").name;
+    for pair in common::llvm::pairs() {
+        let (gen, cpu, mc) = (pair.gen, pair.cpu.name, pair.llvm.mc());
         let mut r = Rng(seed | 1);
         let insts: Vec<Inst> = (0..3000).map(|_| random_inst(&mut r, gen)).collect();
         let mut input = String::new();
@@ -285,13 +283,15 @@ fn random_instructions_print_as_llvm_mc_disassembles_them() {
         }
         assert!(
             bad.is_empty(),
-            "{cpu} seed {seed:#x} (set DS_KERNELS_SEED to replay): {} of {} differ:\n{}",
+            "{} seed {seed:#x} (set DS_KERNELS_SEED to replay): {} of {} differ:\n{}",
+            pair.label(),
             bad.len(),
             insts.len(),
             bad[..bad.len().min(12)].join("\n")
         );
         println!(
-            "{cpu}: {} random instructions print as llvm-mc-19 disassembles them",
+            "{}: {} random instructions print as llvm-mc disassembles them",
+            pair.label(),
             insts.len()
         );
     }

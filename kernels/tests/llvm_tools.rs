@@ -1,19 +1,24 @@
 //! Every runnable op's kernel in one code object per target kernels are built for (every row of
-//! the target table, each in its generation's encodings), read back by the LLVM 19 tools in one
-//! call each: `llvm-objdump-19 -d --mcpu=<target>` must print exactly our listing for every kernel,
-//! `llvm-readelf-19` must find the header (with the target's machine value), segments, symbols and
-//! complete metadata, and `llvm-mc-19 -mcpu=<target>` must assemble every listing to exactly our
-//! bytes. The one line LLVM 19 cannot check is the DS instruction under test of the two runnable
-//! gfx12 ops newer than LLVM 19 (`common::beyond_llvm19`): every other line of their kernels is.
+//! the target table and every generic target, each in its generation's encodings), read back by
+//! each installed oracle LLVM's tools (19 and 22, each for the targets it knows) in one call each:
+//! `llvm-objdump-N -d --mcpu=<target>` must print exactly our listing for every kernel,
+//! `llvm-readelf-N` must find the header (with the target's machine value, a generic target's
+//! generic version and code object v6), segments, symbols and complete metadata, and
+//! `llvm-mc-N -mcpu=<target>` must assemble every listing to exactly our bytes and disassemble our
+//! bytes to exactly our listing. The one line a release cannot check is the DS instruction under
+//! test of an op newer than it (`common::beyond`: the two runnable gfx12 ops LLVM 19 lacks);
+//! every other line of their kernels is.
 
 mod common;
 
+use common::llvm::Llvm;
 use ds_kernels::code_object;
 use ds_kernels::generator::Kernel;
-use ds_kernels::kernel_targets;
+use ds_kernels::inst::{decode_in, encode_in, Inst};
 use ds_reference::target::Target;
 
-/// Runnable ops per generation: gfx11 117, gfx12 121.
+/// Runnable ops per generation: gfx11 117, gfx12 121 (its 123 less the two 8-dword BVH forms the
+/// case format cannot carry).
 fn expected_runnable(t: &Target) -> usize {
     match t.generation {
         ds_reference::isa::Generation::Gfx11 => 117,
@@ -29,17 +34,38 @@ fn write_all(test: &str, target: &Target) -> (Vec<Kernel>, std::path::PathBuf) {
     (kernels, path)
 }
 
+/// Every target's kernels are the instructions they were built from, back to back, in the
+/// target's generation's encodings (no LLVM needed).
 #[test]
-fn llvm_objdump_disassembles_every_kernel_to_our_listing() {
-    let Some(objdump) = common::tool("llvm-objdump-19") else {
-        return;
-    };
-    for t in kernel_targets() {
-        objdump_matches_listing(&objdump, t);
+fn every_target_gets_a_kernel_per_runnable_op_that_decodes_back() {
+    for t in common::code_object_targets() {
+        let ks = common::all_kernels_for(t);
+        assert_eq!(ks.len(), expected_runnable(t), "{t}");
+        for k in &ks {
+            assert_eq!(k.gen, t.generation);
+            let mut at = 0;
+            for (inst, _) in &k.insts {
+                let (back, len) = decode_in(k.gen, &k.code[at..])
+                    .unwrap_or_else(|e| panic!("{t} {}: byte {at}: {e}", k.name));
+                assert_eq!(&back, inst, "{t} {} at byte {at}", k.name);
+                at += len;
+            }
+            assert_eq!(at, k.code.len(), "{t} {}", k.name);
+        }
     }
 }
 
-fn objdump_matches_listing(objdump: &std::path::PathBuf, t: &Target) {
+#[test]
+fn llvm_objdump_disassembles_every_kernel_to_our_listing() {
+    for (llvm, t) in common::llvm_targets() {
+        let Some(objdump) = common::tool(&llvm, "llvm-objdump") else {
+            continue;
+        };
+        objdump_matches_listing(&llvm, &objdump, t);
+    }
+}
+
+fn objdump_matches_listing(llvm: &Llvm, objdump: &std::path::PathBuf, t: &Target) {
     let (kernels, path) = write_all("objdump", t);
     let mcpu = format!("--mcpu={t}");
     let out = common::run(objdump, &["-d", &mcpu, path.to_str().unwrap()], None);
@@ -76,8 +102,8 @@ fn objdump_matches_listing(objdump: &std::path::PathBuf, t: &Target) {
             got.len(),
             ours.len()
         );
-        if common::beyond_llvm19(k) {
-            // LLVM 19 does not know the op under test: every other line must still agree.
+        if common::beyond(k, llvm.major) {
+            // The release does not know the op under test: every other line must still agree.
             let ds = k
                 .insts
                 .iter()
@@ -86,7 +112,13 @@ fn objdump_matches_listing(objdump: &std::path::PathBuf, t: &Target) {
                 )
                 .expect("the instruction under test");
             assert_eq!(&got[..ds], &ours[..ds], "{t}: {}", k.name);
-            assert_ne!(got[ds], ours[ds], "{t}: LLVM 19 now knows {}", k.variant.op);
+            assert_ne!(
+                got[ds],
+                ours[ds],
+                "{t}: {} now knows {}",
+                llvm.label(),
+                k.variant.op
+            );
             // An unknown 8-byte word may print as one or two lines before the next instruction.
             let after = &ours[ds + 1..];
             let skip = (1..=2)
@@ -119,37 +151,90 @@ fn objdump_matches_listing(objdump: &std::path::PathBuf, t: &Target) {
     }
 }
 
+/// Every line of every kernel a release knows (all but the DS line of an op newer than it), with
+/// our bytes for it.
+fn known_lines(llvm: &Llvm, t: &Target) -> (Vec<String>, Vec<Vec<u8>>) {
+    let (mut lines, mut bytes) = (Vec::new(), Vec::new());
+    for k in &common::all_kernels_for(t) {
+        for (inst, _) in &k.insts {
+            if common::beyond(k, llvm.major) && matches!(inst, Inst::Ds(d) if d.op == k.variant.op)
+            {
+                continue;
+            }
+            lines.push(inst.text(t.generation).to_string());
+            bytes.push(encode_in(t.generation, inst).unwrap());
+        }
+    }
+    (lines, bytes)
+}
+
 #[test]
 fn llvm_mc_assembles_every_listing_to_our_code() {
-    let Some(mc) = common::tool("llvm-mc-19") else {
-        return;
-    };
-    for t in kernel_targets() {
-        let kernels = common::all_kernels_for(t);
-        // Every line LLVM 19 knows (all but the DS line of an op newer than it) and its bytes.
-        let mut input = String::new();
-        let mut ours = Vec::new();
-        for k in &kernels {
-            for (inst, _) in &k.insts {
-                if common::beyond_llvm19(k)
-                    && matches!(inst, ds_kernels::inst::Inst::Ds(d) if d.op == k.variant.op)
-                {
-                    continue;
-                }
-                input.push_str(&format!("{}\n", inst.text(t.generation)));
-                ours.extend(ds_kernels::inst::encode_in(t.generation, inst).unwrap());
-            }
-        }
+    for (llvm, t) in common::llvm_targets() {
+        let (lines, ours) = known_lines(&llvm, t);
+        let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
         let mcpu = format!("-mcpu={t}");
         let out = common::run(
-            &mc,
+            &llvm.mc(),
             &["-arch=amdgcn", &mcpu, "-show-encoding"],
             Some(&input),
         );
+        let got = encoded_bytes(&out);
+        let ours: Vec<u8> = ours.concat();
+        if got != ours {
+            let at = got.iter().zip(&ours).position(|(a, b)| a != b);
+            panic!(
+                "{t}: {} and our assembler differ (at byte {at:?})",
+                llvm.label()
+            );
+        }
+        println!(
+            "{} {t}: {} listing lines assemble to our bytes",
+            llvm.label(),
+            lines.len()
+        );
+    }
+}
+
+/// llvm-mc's disassembler (not objdump's) reads every instruction word of every kernel back to our
+/// listing line.
+#[test]
+fn llvm_mc_disassembles_every_kernel_to_our_listing() {
+    for (llvm, t) in common::llvm_targets() {
+        let (texts, words) = known_lines(&llvm, t);
+        let input: String = words
+            .iter()
+            .map(|b| {
+                b.iter()
+                    .map(|x| format!("{x:#04x}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+                    + "\n"
+            })
+            .collect();
+        let out = common::run(
+            &llvm.mc(),
+            &["-arch=amdgcn", &format!("-mcpu={t}"), "-disassemble"],
+            Some(&input),
+        );
+        let got: Vec<&str> = out
+            .lines()
+            .map(|l| l.split(';').next().unwrap().trim())
+            .filter(|l| !l.is_empty() && !l.starts_with('.'))
+            .collect();
         assert_eq!(
-            encoded_bytes(&out),
-            ours,
-            "{t}: llvm-mc-19 and our assembler differ"
+            got.len(),
+            texts.len(),
+            "{} {t}: llvm-mc output:\n{out}",
+            llvm.label()
+        );
+        for (g, w) in got.iter().zip(&texts) {
+            assert_eq!(g, w, "{} {t}", llvm.label());
+        }
+        println!(
+            "{} {t}: {} instructions disassemble to our listing",
+            llvm.label(),
+            texts.len()
         );
     }
 }
@@ -204,38 +289,56 @@ fn kernel_maps(yaml: &str) -> Vec<std::collections::HashMap<String, String>> {
 
 #[test]
 fn llvm_readelf_finds_header_segments_symbols_and_complete_metadata() {
-    let Some(readelf) = common::tool("llvm-readelf-19") else {
-        return;
-    };
-    for t in kernel_targets() {
-        readelf_finds_everything(&readelf, t);
+    for (llvm, t) in common::llvm_targets() {
+        let Some(readelf) = common::tool(&llvm, "llvm-readelf") else {
+            continue;
+        };
+        readelf_finds_everything(&llvm, &readelf, t);
     }
 }
 
-fn readelf_finds_everything(readelf: &std::path::PathBuf, t: &Target) {
+fn readelf_finds_everything(llvm: &Llvm, readelf: &std::path::PathBuf, t: &Target) {
     let (kernels, path) = write_all("readelf", t);
     let out = common::run(
         readelf,
         &["-h", "-l", "--dyn-syms", "--notes", path.to_str().unwrap()],
         None,
     );
-    // readelf prints the machine value in upper-case hex, then the target's name.
-    let flags = format!("Flags:                             0x{:X}, {t}", t.machine);
+    // The machine value (LLVM 19 in upper-case hex, LLVM 22 in lower case), the target's name, and
+    // a generic target's generic version.
+    let flags = code_object::e_flags(t);
+    let flags = if t.is_generic() {
+        format!(
+            "flags:                             {flags:#x}, {t}, generic_v{}",
+            t.generic_version
+        )
+    } else {
+        format!("flags:                             {flags:#x}, {t}")
+    };
+    let abi = format!(
+        "ABI Version:                       {}",
+        code_object::abi_version(t)
+    );
     let target_id = format!("amdhsa.target:   amdgcn-amd-amdhsa--{t}");
     for expected in [
         "OS/ABI:                            AMDGPU - HSA",
-        "ABI Version:                       3",
+        &abi,
         "Type:                              DYN (Shared object file)",
         "Machine:                           EM_AMDGPU",
-        &flags,
         "NT_AMDGPU_METADATA (AMDGPU Metadata)",
         &target_id,
     ] {
         assert!(
             out.contains(expected),
-            "{t}: readelf output lacks `{expected}`"
+            "{} {t}: readelf output lacks `{expected}`",
+            llvm.label()
         );
     }
+    assert!(
+        out.to_ascii_lowercase().contains(&flags),
+        "{} {t}: readelf output lacks `{flags}`",
+        llvm.label()
+    );
     let segments: Vec<&str> = out
         .lines()
         .skip_while(|l| !l.starts_with("Program Headers:"))

@@ -11,22 +11,34 @@
 //! - name, kind (dGPU / APU), wave sizes and example products: LLVM "User Guide for AMDGPU
 //!   Backend" (AMDGPUUsage), section "Processors", table "AMDGPU Processors" (GCN GFX11 RDNA 3 and
 //!   RDNA 3.5 rows: every one lists the `wavefrontsize64` target feature, wave32 being the default);
+//!   gfx1153's product is `*TBA*` there (AMD has not named it);
 //! - machine: AMDGPUUsage, section "ELF Header", table "AMDGPU ELF Header Enumeration Values"
-//!   (`EF_AMDGPU_MACH_AMDGCN_GFX*`); each value is checked against what `llvm-mc-19 -mcpu=NAME
-//!   -filetype=obj` writes (`reference/tests/target_llvm.rs`);
+//!   (`EF_AMDGPU_MACH_AMDGCN_GFX*`); each value is checked against what `llvm-mc-19` and
+//!   `llvm-mc-22 -mcpu=NAME -filetype=obj` write, each LLVM for the rows it knows (LLVM 19 does not
+//!   know gfx1153) (`reference/tests/target_llvm.rs`);
 //! - kfd_version: the Linux amdkfd driver's topology property `gfx_target_version`
-//!   (drivers/gpu/drm/amd/amdkfd/kfd_device.c: major * 10000 + minor * 100 + stepping of the
-//!   target name's digits);
+//!   (drivers/gpu/drm/amd/amdkfd/kfd_device.c, `kgd2kfd_probe`: major * 10000 + minor * 100 +
+//!   stepping of the target name's digits, e.g. IP version 11.5.3 -> 110503);
+//! - rocm_since: the first ROCm release supporting the target, as reported in AMD's ROCm release
+//!   notes (collected in the project's issue 25: gfx1100/1102/1103 5.3, gfx1101 5.5,
+//!   gfx1150/1151 6.1, gfx1200/1201 6.2, gfx1152 and gfx1153 none yet). Checked here only in
+//!   part: Debian's ROCm 5.2 code-object manager lists no gfx11 or gfx12 ISA (its ISA names end
+//!   at gfx1036);
 //! - lds_bytes: the LDS one workgroup can allocate: AMD "RDNA3 Instruction Set Architecture
 //!   Reference Guide", chapter "Local Data Share Operations" (64 KiB per workgroup), and
 //!   AMDGPUUsage, "Memory Spaces" (group segment); RDNA 3.5 keeps the RDNA3 LDS (AMD "RDNA3.5
 //!   ISA Reference Guide", same chapter);
 //! - generation: RDNA 3 and RDNA 3.5 both decode the gfx11 DS opcode list, RDNA 4 the gfx12 one
-//!   (`llvm-mc-19` assembles each generation's DS table for every row of it, checked in
+//!   (`llvm-mc` assembles each generation's DS table for every row of it, checked in
 //!   `reference/tests/target_llvm.rs`). RDNA 4 rows: AMDGPUUsage's GCN GFX12 (RDNA 4) processor
 //!   rows and `EF_AMDGPU_MACH_AMDGCN_GFX1200` / `_GFX1201`; LDS 64 KiB per workgroup
 //!   (AMDGPUUsage, "Memory Spaces"; AMD "RDNA4 Instruction Set Architecture Reference Guide",
-//!   chapter "Data Share Operations").
+//!   chapter "Data Share Operations");
+//! - generic, generic_version and the generic rows: AMDGPUUsage, "Generic Processors" (which
+//!   processors each generic target covers; code object V6 and later) and "ELF Header"
+//!   (`EF_AMDGPU_MACH_AMDGCN_GFX11_GENERIC` / `_GFX12_GENERIC`, `EF_AMDGPU_GENERIC_VERSION` in
+//!   `e_flags` bits [31:24]); LLVM writes generic version 1 for both (checked against
+//!   `llvm-readelf -h`, which prints `generic_v1`).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -78,6 +90,9 @@ pub enum Kind {
     Dgpu,
     /// The graphics of an APU (shares the host's memory).
     Apu,
+    /// A generic target: no processor of its own, one code object for every processor of the
+    /// family (AMDGPUUsage, "Generic Processors").
+    Generic,
 }
 
 /// One row of the target table.
@@ -89,6 +104,11 @@ pub struct Target {
     pub machine: u8,
     /// The kernel driver's `gfx_target_version` for this processor.
     pub kfd_version: u32,
+    /// The first ROCm release (major, minor) whose HIP runtime loads code objects for this
+    /// target, as AMD's release notes report it; `None` where no release is known to. A
+    /// runtime older than this is named as unlikely to load the kernels (never refused on this
+    /// alone: the runtime's own answer decides).
+    pub rocm_since: Option<(u32, u32)>,
     /// LDS bytes one workgroup can allocate.
     pub lds_bytes: u32,
     /// The DS table and kernel template encoding the target decodes.
@@ -102,6 +122,13 @@ pub struct Target {
     pub kind: Kind,
     /// Products built on this processor (AMDGPUUsage's examples and AMD's product pages).
     pub products: &'static [&'static str],
+    /// The generic target whose code objects this processor runs (AMDGPUUsage, "Generic
+    /// Processors": one code object for every processor of the family), a row of
+    /// [`GENERIC_TARGETS`]; `None` on a generic row itself.
+    pub generic: Option<&'static str>,
+    /// `EF_AMDGPU_GENERIC_VERSION`, the generic version a generic target's code object carries in
+    /// `e_flags` bits [31:24] (AMDGPUUsage, "ELF Header"); 0 for a processor.
+    pub generic_version: u8,
 }
 
 fn generation_name<S: Serializer>(g: &Generation, s: S) -> Result<S::Ok, S::Error> {
@@ -114,6 +141,7 @@ pub static TARGETS: &[Target] = &[
         name: "gfx1100",
         machine: 0x41,
         kfd_version: 110000,
+        rocm_since: Some((5, 3)),
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
@@ -126,11 +154,14 @@ pub static TARGETS: &[Target] = &[
             "Radeon PRO W7900",
             "Radeon PRO W7800",
         ],
+        generic: Some("gfx11-generic"),
+        generic_version: 0,
     },
     Target {
         name: "gfx1101",
         machine: 0x46,
         kfd_version: 110001,
+        rocm_since: Some((5, 5)),
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
@@ -142,11 +173,14 @@ pub static TARGETS: &[Target] = &[
             "Radeon RX 7700",
             "Radeon PRO W7700",
         ],
+        generic: Some("gfx11-generic"),
+        generic_version: 0,
     },
     Target {
         name: "gfx1102",
         machine: 0x47,
         kfd_version: 110002,
+        rocm_since: Some((5, 3)),
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
@@ -159,66 +193,98 @@ pub static TARGETS: &[Target] = &[
             "Radeon PRO W7600",
             "Radeon PRO W7500",
         ],
+        generic: Some("gfx11-generic"),
+        generic_version: 0,
     },
     Target {
         name: "gfx1103",
         machine: 0x44,
         kfd_version: 110003,
+        rocm_since: Some((5, 3)),
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
         family: "RDNA 3",
         kind: Kind::Apu,
         products: &["Radeon 780M / 760M / 740M (Ryzen 7040 / 8040 \"Phoenix\", \"Hawk Point\")"],
+        generic: Some("gfx11-generic"),
+        generic_version: 0,
     },
     Target {
         name: "gfx1150",
         machine: 0x43,
         kfd_version: 110500,
+        rocm_since: Some((6, 1)),
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 890M / 880M (Ryzen AI 300 \"Strix Point\")"],
+        generic: Some("gfx11-generic"),
+        generic_version: 0,
     },
     Target {
         name: "gfx1151",
         machine: 0x4a,
         kfd_version: 110501,
+        rocm_since: Some((6, 1)),
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 8060S / 8050S / 8040S (Ryzen AI Max \"Strix Halo\")"],
+        generic: Some("gfx11-generic"),
+        generic_version: 0,
     },
     Target {
         name: "gfx1152",
         machine: 0x55,
         kfd_version: 110502,
+        rocm_since: None,
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 860M / 840M (Ryzen AI 300 \"Krackan Point\")"],
+        generic: Some("gfx11-generic"),
+        generic_version: 0,
+    },
+    Target {
+        name: "gfx1153",
+        machine: 0x58,
+        kfd_version: 110503,
+        rocm_since: None,
+        lds_bytes: 65536,
+        generation: Generation::Gfx11,
+        wave_sizes: &[32, 64],
+        family: "RDNA 3.5",
+        kind: Kind::Apu,
+        products: &["not yet named by AMD (AMDGPUUsage lists *TBA*): an RDNA 3.5 APU"],
+        generic: Some("gfx11-generic"),
+        generic_version: 0,
     },
     Target {
         name: "gfx1200",
         machine: 0x48,
         kfd_version: 120000,
+        rocm_since: Some((6, 2)),
         lds_bytes: 65536,
         generation: Generation::Gfx12,
         wave_sizes: &[32, 64],
         family: "RDNA 4",
         kind: Kind::Dgpu,
         products: &["Radeon RX 9060 XT", "Radeon RX 9060"],
+        generic: Some("gfx12-generic"),
+        generic_version: 0,
     },
     Target {
         name: "gfx1201",
         machine: 0x4e,
         kfd_version: 120001,
+        rocm_since: Some((6, 2)),
         lds_bytes: 65536,
         generation: Generation::Gfx12,
         wave_sizes: &[32, 64],
@@ -230,6 +296,44 @@ pub static TARGETS: &[Target] = &[
             "Radeon RX 9070 GRE",
             "Radeon AI PRO R9700",
         ],
+        generic: Some("gfx12-generic"),
+        generic_version: 0,
+    },
+];
+
+/// The generic targets (AMDGPUUsage, "Generic Processors"): one code object, built for code object
+/// version 6 with the generic version in `e_flags`, runs on every processor whose `generic` names
+/// the row (ROCm 6.3 and later load it). Same DS table, kernel template, wave sizes and LDS as the
+/// processors of the family; no GPU reports a generic target, so no KFD version (0) and no
+/// device of its own.
+pub static GENERIC_TARGETS: &[Target] = &[
+    Target {
+        name: "gfx11-generic",
+        machine: 0x54,
+        kfd_version: 0,
+        rocm_since: Some((6, 3)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx11,
+        wave_sizes: &[32, 64],
+        family: "RDNA 3 and RDNA 3.5",
+        kind: Kind::Generic,
+        products: &[],
+        generic: None,
+        generic_version: 1,
+    },
+    Target {
+        name: "gfx12-generic",
+        machine: 0x59,
+        kfd_version: 0,
+        rocm_since: Some((6, 3)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx12,
+        wave_sizes: &[32, 64],
+        family: "RDNA 4",
+        kind: Kind::Generic,
+        products: &[],
+        generic: None,
+        generic_version: 1,
     },
 ];
 
@@ -257,20 +361,22 @@ impl fmt::Display for UnknownTarget {
 
 impl std::error::Error for UnknownTarget {}
 
-/// Every supported target's name, comma separated, in table order.
+/// Every supported target's name, comma separated, in table order, then the generic targets.
 pub fn supported_list() -> String {
-    TARGETS
-        .iter()
-        .map(|t| t.name)
-        .collect::<Vec<_>>()
-        .join(", ")
+    let names = |rows: &[Target]| rows.iter().map(|t| t.name).collect::<Vec<_>>().join(", ");
+    format!("{} (generic: {})", names(TARGETS), names(GENERIC_TARGETS))
+}
+
+/// Every row: the processors ([`TARGETS`]), then the generic targets ([`GENERIC_TARGETS`]).
+pub fn all() -> impl Iterator<Item = &'static Target> {
+    TARGETS.iter().chain(GENERIC_TARGETS)
 }
 
 impl Target {
-    /// The row named `name` (any case), or what the user may have meant.
+    /// The row named `name` (any case; a processor or a generic target), or what the user may
+    /// have meant.
     pub fn by_name(name: &str) -> Result<&'static Target, UnknownTarget> {
-        TARGETS
-            .iter()
+        all()
             .find(|t| t.name.eq_ignore_ascii_case(name.trim()))
             .ok_or_else(|| UnknownTarget {
                 name: name.to_string(),
@@ -278,9 +384,27 @@ impl Target {
             })
     }
 
-    /// The row whose `EF_AMDGPU_MACH` value is `machine`.
+    /// The row whose `EF_AMDGPU_MACH` value is `machine` (a processor or a generic target).
     pub fn by_machine(machine: u8) -> Option<&'static Target> {
-        TARGETS.iter().find(|t| t.machine == machine)
+        all().find(|t| t.machine == machine)
+    }
+
+    /// A generic target (a row of [`GENERIC_TARGETS`]), not a processor.
+    pub fn is_generic(&self) -> bool {
+        self.generic_version > 0
+    }
+
+    /// The generic target whose code objects this processor runs, if any.
+    pub fn generic_target(&self) -> Option<&'static Target> {
+        let name = self.generic?;
+        GENERIC_TARGETS.iter().find(|g| g.name == name)
+    }
+
+    /// The processors a generic target's code object runs on (none for a processor).
+    pub fn members(&self) -> impl Iterator<Item = &'static Target> + '_ {
+        TARGETS
+            .iter()
+            .filter(move |t| self.is_generic() && t.generic == Some(self.name))
     }
 
     /// The row whose kernel-driver `gfx_target_version` is `version`.
@@ -304,8 +428,7 @@ impl fmt::Display for Target {
 /// The table's names closest to `name` (edit distance), best first: for "did you mean".
 pub fn suggest(name: &str, max: usize) -> Vec<&'static str> {
     let name = name.trim().to_ascii_lowercase();
-    let mut scored: Vec<(usize, &'static str)> = TARGETS
-        .iter()
+    let mut scored: Vec<(usize, &'static str)> = all()
         .map(|t| (crate::text::edit_distance(&name, t.name), t.name))
         .collect();
     scored.sort();
@@ -361,11 +484,43 @@ mod tests {
         let mut names = HashSet::new();
         let mut machines = HashSet::new();
         let mut kfd = HashSet::new();
-        for t in TARGETS {
+        for t in all() {
             assert!(names.insert(t.name), "{} twice", t.name);
             assert!(machines.insert(t.machine), "{:#x} twice", t.machine);
+        }
+        for t in TARGETS {
             assert!(kfd.insert(t.kfd_version), "{} twice", t.kfd_version);
         }
+    }
+
+    #[test]
+    fn generic_rows_cover_their_generation_and_no_device_reports_them() {
+        for g in GENERIC_TARGETS {
+            assert!(g.is_generic() && g.generic.is_none() && g.kind == Kind::Generic);
+            assert_eq!(g.name, format!("{}-generic", g.generation), "{g}");
+            assert_eq!(g.kfd_version, 0, "{g}: no GPU reports a generic target");
+            let members: Vec<_> = g.members().collect();
+            assert!(!members.is_empty(), "{g} covers no processor");
+            for m in &members {
+                assert_eq!(m.generation, g.generation, "{m} in {g}");
+                assert_eq!(m.generic_target(), Some(g));
+                assert!(
+                    m.wave_sizes == g.wave_sizes && m.lds_bytes == g.lds_bytes,
+                    "{m}: {g} runs with the family's wave sizes and LDS"
+                );
+            }
+            assert_eq!(Target::by_name(g.name).unwrap(), g);
+            assert_eq!(Target::by_machine(g.machine).unwrap(), g);
+            assert_eq!(Target::by_kfd_version(g.kfd_version), None);
+        }
+        for t in TARGETS {
+            assert!(!t.is_generic() && t.kind != Kind::Generic, "{t}");
+            let g = t
+                .generic_target()
+                .unwrap_or_else(|| panic!("{t} has no generic target"));
+            assert!(g.members().any(|m| m == t));
+        }
+        assert!(supported_list().contains("generic: "));
     }
 
     #[test]

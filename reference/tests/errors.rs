@@ -240,6 +240,16 @@ fn modifiers_out_of_order_or_misspelled_say_the_expected_order() {
     has_all(&msg, &["`GDS`", "lower case"]);
     let (_, msg) = parse_err("ds_load_2addr_b32 v[1:2], v3 offset:8");
     has_all(&msg, &["offset0:N offset1:M"]);
-    let (_, msg) = parse_err("ds_swizzle_b32 v1, v2 offset:swizzle(FFT,3)");
-    has_all(&msg, &["unknown swizzle mode `FFT`", "QUAD_PERM"]);
+    let (_, msg) = parse_err("ds_swizzle_b32 v1, v2 offset:swizzle(fft,3)");
+    has_all(
+        &msg,
+        &["unknown swizzle mode `fft`", "QUAD_PERM", "ROTATE and FFT"],
+    );
+    let (_, msg) = parse_err("ds_swizzle_b32 v1, v2 offset:swizzle(FFT,32)");
+    has_all(&msg, &["FFT swizzle is 0..=31, found 32"]);
+    let (_, msg) = parse_err("ds_swizzle_b32 v1, v2 offset:swizzle(ROTATE,2,1)");
+    has_all(
+        &msg,
+        &["ROTATE direction is 0 (left) or 1 (right), found 2"],
+    );
 }

@@ -42,10 +42,71 @@ pub fn supported_list() -> String {
 /// A device's arch and where the answer came from.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Arch {
-    /// The processor name, e.g. a target table name.
+    /// The processor name ROCm runs the device as (the chip's own, or the one
+    /// `HSA_OVERRIDE_GFX_VERSION` makes it), e.g. a target table name: code objects are built for
+    /// it.
     pub name: String,
     /// e.g. "KFD sysfs /sys/class/kfd/kfd/topology/nodes/1 (gfx_target_version N)".
     pub source: String,
+    /// When an override makes ROCm run the device as another target: the chip's own processor
+    /// name and the override (`HSA_OVERRIDE_GFX_VERSION=10.3.0`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overridden: Option<Overridden>,
+}
+
+/// A device ROCm runs as another target than its chip's.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Overridden {
+    /// The chip's own processor name (KFD sysfs, HSA or the stand-in).
+    pub chip: String,
+    /// The variable and its value, e.g. `HSA_OVERRIDE_GFX_VERSION=10.3.0`.
+    pub by: String,
+}
+
+/// The variable that makes ROCm report (and load code objects for) another target than the
+/// chip's: `major.minor.stepping` in decimal (ROCR-Runtime reads it when it builds its agents).
+pub const ENV_OVERRIDE: &str = "HSA_OVERRIDE_GFX_VERSION";
+
+/// The processor name ROCm runs a device as under `HSA_OVERRIDE_GFX_VERSION=value`: `major.minor.
+/// stepping` -> `gfx{major}{minor:x}{stepping:x}` (the form of the target table's names and of
+/// KFD's `gfx_target_version`); `None` when it is not three decimal numbers with minor and
+/// stepping below 16.
+pub fn override_name(value: &str) -> Option<String> {
+    let parts: Vec<u32> = value
+        .trim()
+        .split('.')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    match parts[..] {
+        [major, minor, step] if major > 0 && minor < 16 && step < 16 => {
+            Some(format!("gfx{major}{minor:x}{step:x}"))
+        }
+        _ => None,
+    }
+}
+
+/// `chip` as ROCm runs it under the override in the environment, if any.
+fn apply_override(chip: Arch) -> Result<Arch, String> {
+    let Ok(value) = std::env::var(ENV_OVERRIDE) else {
+        return Ok(chip);
+    };
+    let name = override_name(&value).ok_or_else(|| {
+        format!(
+            "{ENV_OVERRIDE}={value:?} is set, and is not a version (major.minor.stepping, e.g. \
+             11.0.0): ROCm's runtime would not run the device as a known target; fix or unset it"
+        )
+    })?;
+    if name == chip.name {
+        return Ok(chip);
+    }
+    Ok(Arch {
+        name,
+        source: chip.source,
+        overridden: Some(Overridden {
+            chip: chip.name,
+            by: format!("{ENV_OVERRIDE}={value}"),
+        }),
+    })
 }
 
 /// A PCI location: domain, bus, device (slot).
@@ -136,6 +197,7 @@ pub fn from_kfd(nodes_dir: &Path, pci: Pci) -> Result<Arch, String> {
                     "KFD sysfs {} (gfx_target_version {version})",
                     entry.path().display()
                 ),
+                overridden: None,
             });
         }
     }
@@ -265,6 +327,7 @@ pub fn from_hsa(pci: Pci) -> Result<Arch, String> {
         Some(a) => Ok(Arch {
             name: a.name.clone(),
             source: format!("HSA agent name via {}", hsa.path),
+            overridden: None,
         }),
         None => Err(format!(
             "no HSA GPU agent is at PCI {pci} ({} GPU agent(s) seen)",
@@ -286,15 +349,24 @@ fn from_standin(f: library::StandinArchFn, lib: &HipLibrary, ordinal: i32) -> Re
             lib.path,
             library::STANDIN_ARCH_SYMBOL
         ),
+        overridden: None,
     })
 }
 
 /// The KFD topology directory.
 pub const KFD_NODES: &str = "/sys/class/kfd/kfd/topology/nodes";
 
-/// The arch of HIP device `ordinal`: the stand-in's answer if the library is the stand-in, else
-/// KFD sysfs, else HSA. The error says what each source answered.
+/// The arch ROCm runs HIP device `ordinal` as: its chip's ([`detect_chip`]), or the one
+/// `HSA_OVERRIDE_GFX_VERSION` names, which ROCm applies after the chip is read (so the code
+/// object is built for the target the runtime will load it as, and the chip is named beside it).
 pub fn detect(lib: &HipLibrary, ordinal: i32) -> Result<Arch, String> {
+    apply_override(detect_chip(lib, ordinal)?)
+}
+
+/// The chip of HIP device `ordinal`: the stand-in's answer if the library is the stand-in, else
+/// KFD sysfs, else HSA (which may already report an overridden name). The error says what each
+/// source answered.
+pub fn detect_chip(lib: &HipLibrary, ordinal: i32) -> Result<Arch, String> {
     if let Some(f) = lib.standin_arch {
         return from_standin(f, lib, ordinal);
     }
@@ -316,6 +388,17 @@ pub fn detect(lib: &HipLibrary, ordinal: i32) -> Result<Arch, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_override_names_the_target_rocm_runs() {
+        assert_eq!(override_name("11.0.1").as_deref(), Some("gfx1101"));
+        assert_eq!(override_name(" 10.3.0 ").as_deref(), Some("gfx1030"));
+        assert_eq!(override_name("9.4.2").as_deref(), Some("gfx942"));
+        assert_eq!(override_name("9.0.10").as_deref(), Some("gfx90a"));
+        for bad in ["", "11", "11.0", "11.0.0.0", "x.y.z", "11.16.0", "0.0.0"] {
+            assert_eq!(override_name(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn pci_bus_ids_parse_as_hip_prints_them() {

@@ -2,17 +2,26 @@
 //! cudarc style: one process-wide `OnceLock`, a fixed list of candidate paths with an environment
 //! override, and an error that lists every path tried with the loader's own reason.
 //!
-//! Search order (DESIGN.md section 4): `libamdhip64.so`, `.so.7`, `.so.6`, `.so.5` through the
-//! dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache); then the same names under
-//! `$ROCM_PATH/lib` and `/opt/rocm/lib`. `$DS_HARNESS_HIP_LIB` is an explicit request, so it is
-//! tried alone: when it does not load, that is the answer (an error naming it), never a silent
-//! fall back to a system library. Test-only: `DS_HARNESS_HIP_SEARCH=only-env` makes
-//! `$DS_HARNESS_HIP_LIB` the whole search of a machine with no other runtime: its failure is then
+//! Search order (DESIGN.md section 4): a machine may hold several ROCm releases (Debian's 5.2
+//! beside an AMD release under `/opt/rocm-6.x`), and an old runtime cannot load code objects for
+//! newer targets (ROCm 5.2 knows no gfx11 target), so the newest installed runtime is tried first:
+//! 1. `$DS_HARNESS_HIP_LIB`, an explicit request, tried alone: when it does not load, that is the
+//!    answer (an error naming it), never a silent fall back to a system library;
+//! 2. the runtimes under `$ROCM_PATH/lib` (an explicit choice of installation), newest first;
+//! 3. every other `libamdhip64.so*` file found in `LD_LIBRARY_PATH`'s directories, `/opt/rocm/lib`,
+//!    `/opt/rocm-*/lib` and the system library directories, newest first (the version is read
+//!    from the name of the file a path resolves to: `libamdhip64.so.6.2.60200` is 6.2.60200;
+//!    files whose name carries none come last);
+//! 4. `libamdhip64.so`, `.so.7`, `.so.6`, `.so.5` through the dynamic loader's own search
+//!    (ld.so.cache), for installations in directories not listed above.
+//!
+//! Test-only: `DS_HARNESS_HIP_SEARCH=only-env` makes `$DS_HARNESS_HIP_LIB` the whole search of a machine with no other runtime: its failure is then
 //! "no HIP runtime", as on a machine without ROCm, not a failed override.
 
 use super::sys;
 use std::fmt;
 use std::os::raw::{c_char, c_int};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// Environment variable naming the HIP library to load first.
@@ -135,20 +144,112 @@ impl fmt::Display for NotFound {
         }
         write!(
             f,
-            "fix: install ROCm (5.2 or later; Debian/Ubuntu: `apt-get install libamdhip64-5`), or set \
-             ROCM_PATH to its prefix, or set {ENV_LIB}=/path/to/libamdhip64.so"
+            "fix: install ROCm (a release that supports the GPU's target: `ds-harness info` lists \
+             each target's first release), or set ROCM_PATH to its prefix, or set \
+             {ENV_LIB}=/path/to/libamdhip64.so"
         )
     }
 }
 
 /// The candidate paths, in order, for the current environment.
 pub fn hip_candidates() -> Vec<String> {
-    candidates(
-        std::env::var(ENV_LIB).ok().filter(|s| !s.is_empty()),
-        std::env::var(ENV_SEARCH).ok().as_deref() == Some("only-env"),
-        std::env::var("ROCM_PATH").ok().filter(|s| !s.is_empty()),
-        &HIP_NAMES,
-    )
+    let env_lib = std::env::var(ENV_LIB).ok().filter(|s| !s.is_empty());
+    let only_env = std::env::var(ENV_SEARCH).ok().as_deref() == Some("only-env");
+    let rocm = std::env::var("ROCM_PATH").ok().filter(|s| !s.is_empty());
+    if env_lib.is_some() || only_env {
+        return candidates(env_lib, only_env, rocm, &HIP_NAMES);
+    }
+    let mut out = Vec::new();
+    if let Some(r) = &rocm {
+        out.extend(installed(&[PathBuf::from(r).join("lib")], "libamdhip64.so"));
+    }
+    out.extend(installed(&library_dirs(), "libamdhip64.so"));
+    out.extend(candidates(None, false, rocm, &HIP_NAMES));
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|p| seen.insert(p.clone()));
+    out
+}
+
+/// The directories searched for installed runtimes, in order: `LD_LIBRARY_PATH`'s, the ROCm
+/// installations under `/opt`, then the system's library directories.
+fn library_dirs() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::env::var("LD_LIBRARY_PATH")
+        .unwrap_or_default()
+        .split(':')
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .collect();
+    dirs.push(PathBuf::from("/opt/rocm/lib"));
+    if let Ok(entries) = std::fs::read_dir("/opt") {
+        let mut rocms: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("rocm-"))
+            .map(|e| e.path().join("lib"))
+            .collect();
+        rocms.sort();
+        dirs.extend(rocms);
+    }
+    for d in [
+        "/usr/local/lib",
+        "/usr/lib/x86_64-linux-gnu",
+        "/usr/lib/aarch64-linux-gnu",
+        "/usr/lib64",
+        "/usr/lib",
+    ] {
+        dirs.push(PathBuf::from(d));
+    }
+    dirs
+}
+
+/// A release version read from a library file's name: `libamdhip64.so.6.2.60200` -> (6, 2,
+/// 60200); `None` when the name carries no version after `.so.`.
+pub fn file_version(name: &str) -> Option<(u32, u32, u32)> {
+    let tail = name.split(".so.").nth(1)?;
+    let mut parts = tail.split('.').map(|p| p.parse::<u32>().ok());
+    let major = parts.next()??;
+    let minor = parts.next().flatten().unwrap_or(0);
+    let patch = parts.next().flatten().unwrap_or(0);
+    Some((major, minor, patch))
+}
+
+/// The files named `stem*` in `dirs` (following symbolic links), one per file they resolve to,
+/// newest version first (files without a version last, in directory order).
+fn installed(dirs: &[PathBuf], stem: &str) -> Vec<String> {
+    /// A library file: its version, the order it was found in, its path.
+    type Found = (Option<(u32, u32, u32)>, usize, String);
+    let mut found: Vec<Found> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        let mut names: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(stem))
+            .map(|e| e.path())
+            .collect();
+        names.sort();
+        for path in names {
+            let Ok(real) = std::fs::canonicalize(&path) else {
+                continue; // a dangling link
+            };
+            if !real.is_file() || !seen.insert(real.clone()) {
+                continue;
+            }
+            let version = real
+                .file_name()
+                .and_then(|n| file_version(&n.to_string_lossy()));
+            found.push((version, found.len(), path.to_string_lossy().into_owned()));
+        }
+    }
+    // Newest first; among equals (and the unversioned, last) the order they were found in.
+    found.sort_by(|a, b| match (a.0, b.0) {
+        (Some(x), Some(y)) => y.cmp(&x).then(a.1.cmp(&b.1)),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.1.cmp(&b.1),
+    });
+    found.into_iter().map(|(_, _, p)| p).collect()
 }
 
 fn candidates(
@@ -309,6 +410,48 @@ mod tests {
             &HIP_NAMES,
         );
         assert_eq!(c, ["/x/libhip.so"]);
+    }
+
+    #[test]
+    fn installed_runtimes_are_tried_newest_first_whatever_the_directory_order() {
+        let root = std::env::temp_dir().join(format!("ds-hip-search-{}", std::process::id()));
+        let (old, new, odd) = (root.join("old"), root.join("new"), root.join("odd"));
+        for d in [&old, &new, &odd] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(old.join("libamdhip64.so.5.2.21153"), b"").unwrap();
+        std::os::unix::fs::symlink("libamdhip64.so.5.2.21153", old.join("libamdhip64.so")).unwrap();
+        std::fs::write(new.join("libamdhip64.so.6.2.60200"), b"").unwrap();
+        std::os::unix::fs::symlink("libamdhip64.so.6.2.60200", new.join("libamdhip64.so.6"))
+            .unwrap();
+        std::os::unix::fs::symlink("missing", new.join("libamdhip64.so")).unwrap();
+        std::fs::write(odd.join("libamdhip64.so"), b"").unwrap();
+        let found = installed(&[odd.clone(), old.clone(), new.clone()], "libamdhip64.so");
+        let found: Vec<String> = found
+            .iter()
+            .map(|p| p.strip_prefix(root.to_str().unwrap()).unwrap().to_string())
+            .collect();
+        // One path per file, newest first, the dangling link dropped, the unversioned last.
+        assert_eq!(
+            found,
+            [
+                "/new/libamdhip64.so.6",
+                "/old/libamdhip64.so",
+                "/odd/libamdhip64.so"
+            ]
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn versions_come_from_the_resolved_file_name() {
+        assert_eq!(
+            file_version("libamdhip64.so.6.2.60200"),
+            Some((6, 2, 60200))
+        );
+        assert_eq!(file_version("libamdhip64.so.5"), Some((5, 0, 0)));
+        assert_eq!(file_version("libamdhip64.so"), None);
+        assert_eq!(file_version("libamdhip64.so.x"), None);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! reads, sets or re-maps them, it only quotes them in messages.
 
 pub mod arch;
+pub mod crumb;
 pub mod library;
 pub mod probe;
 pub mod result;
@@ -28,6 +29,23 @@ use std::time::{Duration, Instant};
 
 /// Environment variable: the longest a launch may run, in seconds (default [`DEFAULT_TIMEOUT`]).
 pub const ENV_TIMEOUT: &str = "DS_HARNESS_HIP_TIMEOUT";
+/// The detail of a hip device's info naming its chip, when an override makes ROCm run it as
+/// another target (the device's `target`).
+pub const CHIP_DETAIL: &str = "chip";
+/// The detail of a hip device's info naming the override (`HSA_OVERRIDE_GFX_VERSION=...`).
+pub const OVERRIDE_DETAIL: &str = "override";
+/// The detail of a hip device's info that says whether its runtime supports its target.
+pub const RUNTIME_SUPPORT_DETAIL: &str = "runtime_support";
+/// Set once a kernel of this process hung on a HIP device: see [`runtime_hung`].
+static HUNG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// True once a kernel hung on a HIP device of this process. The HIP runtime's teardown at process
+/// exit then waits for that kernel, so the process must end without it (the command line flushes
+/// its output and calls `_exit`); the amdgpu driver reclaims the process's queues when it ends.
+pub fn runtime_hung() -> bool {
+    HUNG.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// How long one launch may run before it is declared hung.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -91,6 +109,41 @@ pub fn versions(lib: &HipLibrary) -> String {
         show(result::runtime_version(&lib.api)),
         show(result::driver_version(&lib.api))
     )
+}
+
+/// Whether the loaded runtime's release is one that loads code objects for `target`, in words:
+/// `(true, ..)` when it is (or nothing says otherwise), `(false, why)` when the runtime is older
+/// than the first ROCm release of the target (the target table's `rocm_since`) or no release is
+/// known to support it. Advice only: the runtime's own answer to a load decides.
+pub fn runtime_support(lib: &HipLibrary, target: &Target) -> (bool, String) {
+    let v = match result::runtime_version(&lib.api) {
+        Ok(v) => v,
+        Err(e) => return (true, format!("the runtime's version is unknown ({e})")),
+    };
+    let have = (v / 10_000_000, (v / 100_000) % 100);
+    let runtime = format!("HIP runtime {}", version_string(v));
+    match target.rocm_since {
+        Some((major, minor)) if have >= (major as i32, minor as i32) => (
+            true,
+            format!("{runtime} supports {target} (ROCm {major}.{minor} and later)"),
+        ),
+        Some((major, minor)) => (
+            false,
+            format!(
+                "{runtime} is older than ROCm {major}.{minor}, the first release that supports \
+                 {target}: it is unlikely to load the kernels; install ROCm {major}.{minor} or \
+                 later (the newest installed runtime is taken first; {} picks one)",
+                library::ENV_LIB
+            ),
+        ),
+        None => (
+            false,
+            format!(
+                "no ROCm release is known to this harness to support {target} ({runtime}); if \
+                 the runtime refuses the code object, a newer ROCm is needed"
+            ),
+        ),
+    }
 }
 
 /// `hipInit` then `hipGetDeviceCount`: the number of visible devices, or why there are none
@@ -215,12 +268,20 @@ pub fn open(index: usize, want: Option<&'static Target>) -> Result<HipDevice, De
             visibility_note()
         )));
     }
+    crumb::install();
     let stream = Stream::new(&lib.api).map_err(|e| unavailable(lib, e, "creating a stream"))?;
     let event = Event::new(&lib.api).map_err(|e| unavailable(lib, e, "creating an event"))?;
     let standin = lib.standin_arch.is_some();
+    let (ok, support) = runtime_support(lib, target);
+    let support = if ok {
+        support
+    } else {
+        format!("WARNING: {support}")
+    };
     let mut details = vec![
         ("library".to_string(), lib.path.clone()),
         ("versions".to_string(), versions(lib)),
+        (RUNTIME_SUPPORT_DETAIL.to_string(), support),
         ("device_index".to_string(), index.to_string()),
         ("arch_source".to_string(), arch.source.clone()),
         ("visibility".to_string(), visibility_note()),
@@ -236,6 +297,10 @@ pub fn open(index: usize, want: Option<&'static Target>) -> Result<HipDevice, De
     ];
     if let Ok(pci) = arch::pci_of(lib, ordinal) {
         details.push(("pci".to_string(), pci.to_string()));
+    }
+    if let Some(o) = &arch.overridden {
+        details.push((CHIP_DETAIL.to_string(), o.chip.clone()));
+        details.push((OVERRIDE_DETAIL.to_string(), o.by.clone()));
     }
     Ok(HipDevice {
         lib,
@@ -271,7 +336,11 @@ fn load_hint(image: &[u8], device: &Target, code: i32) -> String {
             t.machine, device.machine
         ),
         _ if code == sys::hipErrorNoBinaryForGpu as i32 => format!(
-            ".\nHIP found no code for this device's target ({device}) in the code object"
+            ".\nThe runtime could not load this code object, though it is built for the device's \
+             own target ({device}, code object v5): a ROCm release that does not know the target \
+             or the code object version answers this way. Next step: run again with \
+             AMD_LOG_LEVEL=3 to see the loader's own reason, and see `ds-harness info` for \
+             whether this runtime supports {device}"
         ),
         _ => String::new(),
     }
@@ -319,6 +388,7 @@ impl HipDevice {
         std::mem::forget(self.event.take());
         std::mem::forget(std::mem::take(&mut self.modules));
         self.hung = Some(what);
+        HUNG.store(true, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -393,6 +463,18 @@ impl Device for HipDevice {
             words: buffers.iter().map(DeviceBuffer::address).collect(),
         };
         debug_assert_eq!(args.words.len() * 8, launch.kernarg_size());
+        let context = crumb::context();
+        crumb::leave(&format!(
+            "kernel {} ({} workgroups x {} lanes) on HIP device {} ({}, {}){}{}",
+            launch.kernel,
+            launch.workgroups,
+            launch.workgroup_size,
+            self.ordinal,
+            self.info.name,
+            self.info.target,
+            if context.is_empty() { "" } else { ": " },
+            context
+        ));
         let started = Instant::now();
         if launch.workgroups > 0 {
             let stream = self.stream.as_ref().expect("stream present while not hung");
@@ -429,8 +511,12 @@ impl Device for HipDevice {
                     "{what}. The results of the {done} earlier launch(es) on this device are kept; \
                      this launch's results are lost, and its device memory, stream and modules are \
                      left allocated because freeing them would wait for the hung kernel. Raise the \
-                     limit with {ENV_TIMEOUT}=<seconds> if the kernel is merely slow; otherwise \
-                     the GPU may need a reset (rocm-smi --gpureset)."
+                     limit with {ENV_TIMEOUT}=<seconds> if the kernel is merely slow. ds-harness \
+                     ends without the HIP runtime's teardown (which would wait for the kernel); \
+                     the amdgpu driver reclaims the process's queues when it exits (resetting \
+                     the GPU if the queue cannot be preempted). If the GPU still shows busy \
+                     afterwards (`amd-smi monitor`), `sudo cat \
+                     /sys/kernel/debug/dri/<N>/amdgpu_gpu_recover` resets it."
                 )));
             }
         }

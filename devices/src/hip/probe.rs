@@ -33,9 +33,26 @@ pub struct DeviceReport {
     pub target: Option<&'static Target>,
     /// Where the arch came from, or why it is unknown.
     pub arch_source: String,
+    /// When an override makes ROCm run the device as another target than its chip's: the chip
+    /// and the override.
+    pub overridden: Option<arch::Overridden>,
     /// Can the kernels run on it?
     pub usable: bool,
     /// Why (not).
+    pub why: String,
+    /// Whether the runtime's release supports the device's target; `None` for a device of no
+    /// supported target.
+    pub runtime: Option<RuntimeReport>,
+}
+
+/// Whether the loaded runtime's release supports a device's target (see
+/// [`runtime_support`](super::runtime_support)).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct RuntimeReport {
+    /// False when the runtime is older than the target's first ROCm release, or no release is
+    /// known to support it.
+    pub supported: bool,
+    /// Why, in words.
     pub why: String,
 }
 
@@ -98,6 +115,7 @@ fn device_report(lib: &library::HipLibrary, index: usize) -> DeviceReport {
                     match t.kind {
                         Kind::Dgpu => "GPU",
                         Kind::Apu => "APU",
+                        Kind::Generic => "generic target",
                     }
                 ),
                 Err(ref e) => e.clone(),
@@ -108,8 +126,13 @@ fn device_report(lib: &library::HipLibrary, index: usize) -> DeviceReport {
                 arch: Some(a.name),
                 target: target.as_ref().ok().copied(),
                 arch_source: a.source,
+                overridden: a.overridden,
                 usable: target.is_ok(),
                 why,
+                runtime: target.as_ref().ok().map(|t| {
+                    let (supported, why) = super::runtime_support(lib, t);
+                    RuntimeReport { supported, why }
+                }),
             }
         }
         Err(e) => DeviceReport {
@@ -118,8 +141,10 @@ fn device_report(lib: &library::HipLibrary, index: usize) -> DeviceReport {
             arch: None,
             target: None,
             arch_source: e.clone(),
+            overridden: None,
             usable: false,
             why: format!("its arch is unknown ({e}), so it is not used"),
+            runtime: None,
         },
     }
 }
@@ -308,6 +333,20 @@ impl fmt::Display for HipProbe {
                 if d.usable { "yes" } else { "no" },
                 d.why
             )?;
+            if let Some(o) = &d.overridden {
+                writeln!(
+                    f,
+                    "    override: {} runs this {} chip as {}; code objects are built for {}",
+                    o.by,
+                    o.chip,
+                    d.arch.as_deref().unwrap_or("unknown"),
+                    d.arch.as_deref().unwrap_or("unknown")
+                )?;
+            }
+            if let Some(r) = &d.runtime {
+                let mark = if r.supported { "" } else { "WARNING: " };
+                writeln!(f, "    runtime: {mark}{}", r.why)?;
+            }
         }
         let which = match self.auto.device {
             _ if self.override_failed().is_some() => "refused".to_string(),

@@ -40,6 +40,7 @@ pub fn run(args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
                 match t.kind {
                     ds_reference::target::Kind::Dgpu => "GPU",
                     ds_reference::target::Kind::Apu => "APU",
+                    ds_reference::target::Kind::Generic => "generic target",
                 },
                 t.products.join(", "),
                 if ds_kernels::check_target(t).is_ok() {

@@ -316,6 +316,19 @@ fn announce(
         shown(&info.name),
         hardware_note(info)
     );
+    if let (Some(chip), Some(by)) = (
+        info.detail(device::hip::CHIP_DETAIL),
+        info.detail(device::hip::OVERRIDE_DETAIL),
+    ) {
+        eprintln!(
+            "override: {by} runs the {chip} chip as {}; the code object is built for {}, the \
+             results are the {chip} chip's",
+            info.target, info.target
+        );
+    }
+    if let Some(support) = info.detail(device::hip::RUNTIME_SUPPORT_DETAIL) {
+        eprintln!("runtime: {support}");
+    }
     eprintln!(
         "waves: {} ({} cases per op in each)",
         waves_text(waves),

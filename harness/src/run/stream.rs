@@ -421,6 +421,14 @@ impl Pipeline {
         let previous = self.pending.take();
         let mut checked = None;
         let variant = states[state].plans[spec.variant].variant;
+        ds_devices::set_launch_context(format!(
+            "cases {}..{} of variant {} of {} (seed {:#x})",
+            spec.start,
+            spec.start + spec.len,
+            spec.variant,
+            variant.op,
+            cfg.seed
+        ));
         let launch = rayon::in_place_scope(|s| {
             if let Some(p) = previous {
                 let plan = &states[p.state].plans[p.spec.variant];

@@ -5,6 +5,11 @@
 pub mod bounded;
 pub mod svg;
 
+/// The LLVM oracles: the one list of releases and generations every oracle test of the workspace
+/// runs (shared with the reference crate's tests).
+#[path = "../../../reference/tests/common/llvm.rs"]
+pub mod llvm;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -119,6 +124,55 @@ pub fn ds_harness_no_env(args: &[&str]) -> Output {
 /// Runs the built `ds-harness` with `env` set and the HIP/ROCm variables that would change its
 /// answer (`DS_HARNESS_HIP_*`, `*_VISIBLE_DEVICES`, `ROCM_PATH`) cleared first.
 pub fn ds_harness_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    ds_harness_env_cmd(args, env)
+        .output()
+        .expect("ds-harness runs")
+}
+
+/// [`ds_harness_env`], but the process must end within `limit`: past it the process is killed
+/// and the test fails saying so (a hang is a failure, not a stuck test run).
+pub fn ds_harness_env_within(
+    args: &[&str],
+    env: &[(&str, &str)],
+    limit: std::time::Duration,
+) -> Output {
+    let mut child = ds_harness_env_cmd(args, env)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ds-harness starts");
+    let read = |mut r: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            v
+        })
+    };
+    let out = read(Box::new(child.stdout.take().unwrap()));
+    let err = read(Box::new(child.stderr.take().unwrap()));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("waiting for ds-harness") {
+            break s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "ds-harness {args:?} did not end within {limit:?}; its stderr so far:\n{}",
+                String::from_utf8_lossy(&err.join().unwrap_or_default())
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+    }
+}
+
+fn ds_harness_env_cmd(args: &[&str], env: &[(&str, &str)]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ds-harness"));
     for var in [
         "DS_HARNESS_HIP_LIB",
@@ -126,6 +180,7 @@ pub fn ds_harness_env(args: &[&str], env: &[(&str, &str)]) -> Output {
         "DS_HARNESS_HIP_TIMEOUT",
         "DS_HIP_STANDIN_HANG",
         "DS_HIP_STANDIN_FLIP",
+        "DS_HIP_STANDIN_VERSION",
         "HIP_VISIBLE_DEVICES",
         "ROCR_VISIBLE_DEVICES",
         "CUDA_VISIBLE_DEVICES",
@@ -136,7 +191,7 @@ pub fn ds_harness_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     cmd.args(args)
         .envs(env.iter().copied())
         .stdin(Stdio::null());
-    cmd.output().expect("ds-harness runs")
+    cmd
 }
 
 /// The stand-in HIP runtime (`cargo build -p hip-standin`), next to this test's target dir, or

@@ -1,7 +1,8 @@
 //! The same kernels as LLVM assembly: the listings inside `.amdhsa_kernel` descriptor directives
 //! and an `.amdgpu_metadata` YAML block (LLVM AMDGPUUsage, "Code Object V3 and Above Directives":
-//! `.amdgcn_target`, `.amdhsa_code_object_version`, `.amdhsa_kernel`, `.amdgpu_metadata`). Fed to
-//! `llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=<target> -filetype=obj` and `ld.lld-19 -shared`, it is
+//! `.amdgcn_target`, `.amdhsa_code_object_version` (5, or 6 for a generic target), `.amdhsa_kernel`,
+//! `.amdgpu_metadata`). Fed to `llvm-mc-N -triple=amdgcn-amd-amdhsa -mcpu=<target> -filetype=obj`
+//! and `ld.lld-N -shared` (N = 19 and 22), it is
 //! the oracle the written code object is compared with, and the baseline of the benchmark.
 
 use super::descriptor::rsrc1;
@@ -16,8 +17,9 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
-        ".amdgcn_target \"{}\"\n.amdhsa_code_object_version 5\n",
-        target.hsa_target_id()
+        ".amdgcn_target \"{}\"\n.amdhsa_code_object_version {}\n",
+        target.hsa_target_id(),
+        super::code_object_version(target)
     );
     for k in kernels {
         let n = &k.name;
@@ -49,6 +51,7 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
              {}\
              \x20 .amdhsa_workgroup_processor_mode {}\n\
              \x20 .amdhsa_memory_ordered {}\n\
+             \x20 .amdhsa_forward_progress {}\n\
              .end_amdhsa_kernel\n.protected {n}.kd\n",
             k.vgpr_count,
             k.sgpr_count,
@@ -67,6 +70,8 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
             },
             u8::from(d.compute_pgm_rsrc1 & rsrc1::WGP_MODE != 0),
             u8::from(d.compute_pgm_rsrc1 & rsrc1::MEM_ORDERED != 0),
+            // Explicit: LLVM 22 sets FWD_PROGRESS when the directive is absent, LLVM 19 does not.
+            u8::from(d.compute_pgm_rsrc1 & rsrc1::FWD_PROGRESS != 0),
         );
     }
     s.push_str("\n.amdgpu_metadata\n");

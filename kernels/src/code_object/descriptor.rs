@@ -32,6 +32,9 @@ pub mod rsrc1 {
     pub const WGP_MODE: u32 = 1 << 29;
     /// MEM_ORDERED \[30\] (GFX10+).
     pub const MEM_ORDERED: u32 = 1 << 30;
+    /// FWD_PROGRESS \[31\] (GFX10+): clear in these kernels. LLVM 22 sets it when
+    /// `.amdhsa_forward_progress` is not given, LLVM 19 does not.
+    pub const FWD_PROGRESS: u32 = 1 << 31;
     /// Denorm mode value: flush source and destination denormals.
     pub const DENORM_FLUSH: u32 = 0;
     /// Denorm mode value: keep denormals.

@@ -3,9 +3,12 @@
 //! emulated device loads kernels through.
 //!
 //! Facts from LLVM's AMDGPUUsage: "ELF Code Object" (header: ELFCLASS64, ELFDATA2LSB,
-//! `EI_OSABI` = ELFOSABI_AMDGPU_HSA 64, `EI_ABIVERSION` = ELFABIVERSION_AMDGPU_HSA_V5 3, `e_type`
-//! ET_DYN, `e_machine` EM_AMDGPU 224, `e_flags` EF_AMDGPU_MACH: the target's machine value from
-//! `ds_reference::target`), "Note Records"
+//! `EI_OSABI` = ELFOSABI_AMDGPU_HSA 64, `EI_ABIVERSION` = ELFABIVERSION_AMDGPU_HSA_V5 3 (code
+//! object v5) for a processor and ELFABIVERSION_AMDGPU_HSA_V6 4 (v6) for a generic target, which
+//! needs v6, `e_type` ET_DYN, `e_machine` EM_AMDGPU 224, `e_flags` EF_AMDGPU_MACH: the target's
+//! machine value from `ds_reference::target`, and for a generic target its generic version in
+//! EF_AMDGPU_GENERIC_VERSION, bits [31:24]; v6 keeps v5's metadata, `amdhsa.version` 1.2),
+//! "Note Records"
 //! (name "AMDGPU", type NT_AMDGPU_METADATA 32, MessagePack), "Symbols" (`<kernel>` STT_FUNC at the
 //! entry, `<kernel>.kd` STT_OBJECT for the 64-byte descriptor), "Kernel Descriptor". The layout
 //! mirrors what `ld.lld-19 -shared` makes of `llvm-mc-19` output (PT_PHDR, PT_LOAD R / RX / RW,
@@ -30,6 +33,35 @@ use std::fmt;
 pub const OSABI_AMDGPU_HSA: u8 = 64;
 /// `EI_ABIVERSION`: ELFABIVERSION_AMDGPU_HSA_V5 (code object V5).
 pub const ABI_VERSION_V5: u8 = 3;
+/// `EI_ABIVERSION`: ELFABIVERSION_AMDGPU_HSA_V6 (code object V6: generic targets).
+pub const ABI_VERSION_V6: u8 = 4;
+/// `e_flags` shift of EF_AMDGPU_GENERIC_VERSION (bits [31:24]).
+pub const EF_AMDGPU_GENERIC_VERSION_SHIFT: u32 = 24;
+
+/// The code object version a code object for `target` is written as: 6 for a generic target
+/// (AMDGPUUsage, "Generic Processors": generic targets need code object v6), else 5.
+pub fn code_object_version(target: &Target) -> u8 {
+    if target.is_generic() {
+        6
+    } else {
+        5
+    }
+}
+
+/// `EI_ABIVERSION` of a code object for `target` ([`code_object_version`]).
+pub fn abi_version(target: &Target) -> u8 {
+    if target.is_generic() {
+        ABI_VERSION_V6
+    } else {
+        ABI_VERSION_V5
+    }
+}
+
+/// The `e_flags` of a code object for `target`: its machine value, and a generic target's generic
+/// version in bits [31:24].
+pub fn e_flags(target: &Target) -> u32 {
+    u32::from(target.machine) | u32::from(target.generic_version) << EF_AMDGPU_GENERIC_VERSION_SHIFT
+}
 /// `e_machine`: EM_AMDGPU.
 pub const EM_AMDGPU: u16 = 224;
 /// `e_flags` mask of the EF_AMDGPU_MACH field.
@@ -123,7 +155,8 @@ impl fmt::Display for ReadError {
             ReadError::Elf(e) => write!(f, "not a readable ELF code object: {e} (truncated or corrupted file?)"),
             ReadError::Header { field, found, expected } => write!(
                 f,
-                "ELF header field {field} is {found:#x}, an HSA code object v5 has {expected:#x}"
+                "ELF header field {field} is {found:#x}, an HSA code object for its target has \
+                 {expected:#x} (v5 for a processor, v6 for a generic target)"
             ),
             ReadError::UnknownMachine(m) => write!(
                 f,

@@ -5,8 +5,8 @@
 use super::descriptor::{self, KernelDescriptor};
 use super::metadata::Metadata;
 use super::{
-    CodeObject, LoadedKernel, ReadError, ABI_VERSION_V5, EF_AMDGPU_MACH, EM_AMDGPU, NOTE_NAME,
-    NT_AMDGPU_METADATA, OSABI_AMDGPU_HSA,
+    abi_version, e_flags as flags_of, CodeObject, LoadedKernel, ReadError, EF_AMDGPU_MACH,
+    EM_AMDGPU, NOTE_NAME, NT_AMDGPU_METADATA, OSABI_AMDGPU_HSA,
 };
 use ds_reference::target::Target;
 use object::elf;
@@ -61,11 +61,6 @@ pub fn read(data: &[u8]) -> Result<CodeObject, ReadError> {
     let ident = header.e_ident();
     expect("EI_DATA", ident.data.into(), elf::ELFDATA2LSB.into())?;
     expect("EI_OSABI", ident.os_abi.into(), OSABI_AMDGPU_HSA.into())?;
-    expect(
-        "EI_ABIVERSION",
-        ident.abi_version.into(),
-        ABI_VERSION_V5.into(),
-    )?;
     expect("e_type", header.e_type(endian).into(), elf::ET_DYN.into())?;
     expect(
         "e_machine",
@@ -77,6 +72,17 @@ pub fn read(data: &[u8]) -> Result<CodeObject, ReadError> {
         .ok()
         .and_then(Target::by_machine)
         .ok_or(ReadError::UnknownMachine(e_flags & EF_AMDGPU_MACH))?;
+    // v5 for a processor, v6 with the generic version for a generic target (as written).
+    expect(
+        "EI_ABIVERSION",
+        ident.abi_version.into(),
+        abi_version(target).into(),
+    )?;
+    expect(
+        "e_flags (EF_AMDGPU_MACH and EF_AMDGPU_GENERIC_VERSION)",
+        e_flags.into(),
+        flags_of(target).into(),
+    )?;
 
     let mut metadata = None;
     let mut segments = Vec::new();

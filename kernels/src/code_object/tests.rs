@@ -222,3 +222,38 @@ fn every_target_gets_its_machine_value_and_target_id() {
         assert_eq!(co.kernels.len(), ks.len());
     }
 }
+
+#[test]
+fn generic_targets_are_code_object_v6_with_their_generic_version() {
+    use ds_reference::target::GENERIC_TARGETS;
+    let ks = kernels();
+    for g in GENERIC_TARGETS {
+        let bytes = write(g, &ks);
+        assert_eq!(bytes[8], ABI_VERSION_V6, "{g}: EI_ABIVERSION");
+        let co = read(&bytes).unwrap();
+        assert_eq!(co.target, g);
+        assert_eq!(
+            co.e_flags,
+            u32::from(g.machine) | 1 << 24,
+            "{g}: generic_v1"
+        );
+        assert_eq!(co.metadata.target, format!("amdgcn-amd-amdhsa--{}", g.name));
+        // v5, or no generic version: not what a generic target's code object is.
+        assert!(matches!(
+            read(&patched(&bytes, 8, &[ABI_VERSION_V5])),
+            Err(ReadError::Header {
+                field: "EI_ABIVERSION",
+                ..
+            })
+        ));
+        assert!(matches!(
+            read(&patched(&bytes, 51, &[0])),
+            Err(ReadError::Header { found, .. }) if found == u64::from(g.machine)
+        ));
+        // A member processor's code object is v5 without a generic version.
+        let member = g.members().next().unwrap();
+        let bytes = write(member, &ks);
+        assert_eq!(bytes[8], ABI_VERSION_V5);
+        assert_eq!(read(&bytes).unwrap().e_flags, u32::from(member.machine));
+    }
+}

@@ -9,7 +9,7 @@
 
 use super::metadata::{ArgMeta, KernelMeta, Metadata, VERSION};
 use super::{
-    descriptor, ABI_VERSION_V5, CODE_ALIGN, DESCRIPTOR_ALIGN, EM_AMDGPU, NOTE_NAME,
+    abi_version, descriptor, e_flags, CODE_ALIGN, DESCRIPTOR_ALIGN, EM_AMDGPU, NOTE_NAME,
     NT_AMDGPU_METADATA, OSABI_AMDGPU_HSA, PAGE,
 };
 use crate::abi;
@@ -211,11 +211,11 @@ pub fn write(target: &Target, kernels: &[Kernel]) -> Vec<u8> {
     // Write, in the order reserved.
     w.write_file_header(&FileHeader {
         os_abi: OSABI_AMDGPU_HSA,
-        abi_version: ABI_VERSION_V5,
+        abi_version: abi_version(target),
         e_type: elf::ET_DYN,
         e_machine: EM_AMDGPU,
         e_entry: 0,
-        e_flags: target.machine.into(),
+        e_flags: e_flags(target),
     })
     .expect("a Vec buffer grows");
     w.write_align_program_headers();

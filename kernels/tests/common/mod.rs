@@ -1,6 +1,11 @@
-//! Shared helpers of the ds-kernels integration tests: finding external tools (skip with a reason
-//! locally, fail under `CI=true`), the kernels every test builds, and temporary files.
+//! Shared helpers of the ds-kernels integration tests: the LLVM oracles (`llvm`, the one list of
+//! releases and generations every oracle test of the workspace runs, shared with the reference
+//! crate's tests), finding external tools (skip with a reason locally, fail under `CI=true`), the
+//! kernels every test builds, and temporary files.
 #![allow(dead_code)]
+
+#[path = "../../../reference/tests/common/llvm.rs"]
+pub mod llvm;
 
 use ds_kernels::generator::{generate, Kernel};
 use ds_kernels::isa::{runnable_ops, DsOp, OffsetForm};
@@ -17,24 +22,61 @@ pub fn missing(what: &str, install: &str) {
     eprintln!("skipping: {what} is missing (install {install})");
 }
 
-/// The path of an LLVM tool if it runs (`llvm-mc-19`, `llvm-objdump-19`, `llvm-readelf-19`,
-/// `ld.lld-19`); `None` after [`missing`] otherwise.
-pub fn tool(name: &str) -> Option<PathBuf> {
-    let ok = Command::new(name)
+/// The versioned tool `name` of `llvm` (`llvm-objdump` -> `llvm-objdump-22`) if it runs;
+/// `None` after [`missing`] otherwise (its release's llvm-mc may be there without it).
+pub fn tool(llvm: &llvm::Llvm, name: &str) -> Option<PathBuf> {
+    let path = llvm.tool(name);
+    let ok = Command::new(&path)
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
     if ok {
-        Some(PathBuf::from(name))
+        Some(path)
     } else {
-        let pkg = if name.starts_with("ld.lld") {
-            "lld-19"
-        } else {
-            "llvm-19"
-        };
-        missing(name, &format!("the Debian package {pkg}"));
+        missing(
+            &path.display().to_string(),
+            &format!("the Debian package {}", llvm::package(name, llvm.major)),
+        );
         None
     }
+}
+
+/// Every target code objects are built for, processors and generic targets, in table order.
+pub fn code_object_targets() -> Vec<&'static ds_reference::target::Target> {
+    ds_reference::target::all()
+        .filter(|t| ds_kernels::check_target(t).is_ok())
+        .collect()
+}
+
+/// Every (installed LLVM, code-object target it knows) pair, printed.
+pub fn llvm_targets() -> Vec<(llvm::Llvm, &'static ds_reference::target::Target)> {
+    let mut out = Vec::new();
+    for l in llvm::installed() {
+        let known: Vec<_> = code_object_targets()
+            .into_iter()
+            .filter(|t| l.knows(t))
+            .collect();
+        let unknown: Vec<&str> = code_object_targets()
+            .into_iter()
+            .filter(|t| !l.knows(t))
+            .map(|t| t.name)
+            .collect();
+        println!(
+            "{}: targets {}{}",
+            l.label(),
+            known.iter().map(|t| t.name).collect::<Vec<_>>().join(", "),
+            if unknown.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (unknown to it, not checked by it: {})",
+                    unknown.join(", ")
+                )
+            }
+        );
+        out.extend(known.into_iter().map(|t| (l.clone(), t)));
+    }
+    out
 }
 
 /// Runs a tool, panicking with its stderr when it fails.
@@ -108,9 +150,10 @@ pub fn all_kernels_for(target: &ds_reference::target::Target) -> Vec<Kernel> {
         .collect()
 }
 
-/// The kernel's DS instruction under test is newer than LLVM 19 (no LLVM 19 oracle for it).
-pub fn beyond_llvm19(k: &Kernel) -> bool {
-    k.variant.op.info().oracle == ds_reference::isa::Oracle::IsaGuide
+/// The kernel's DS instruction under test is newer than LLVM `major` (the DS table's oracle
+/// column): that release cannot check its one DS line.
+pub fn beyond(k: &Kernel, major: u32) -> bool {
+    !k.variant.op.info().oracle.known_to(major)
 }
 
 /// comgr (`libamd_comgr.so.2`, Debian `libamd-comgr2`), loaded at test time; `None` after

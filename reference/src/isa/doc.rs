@@ -3,7 +3,7 @@
 //!
 //! Facts are the table's ([`DS_TABLE`], sourced from the RDNA3 and RDNA4 ISA guides); the
 //! example column is printed and encoded by this crate, and the same texts are checked against
-//! llvm-mc-19 by `reference/tests/llvm_oracle.rs`.
+//! llvm-mc-19 and llvm-mc-22 by `reference/tests/llvm_oracle.rs`.
 
 use super::{DsInst, DsOp, Family, Field, Gds, Generation, OffsetForm, OpInfo, Oracle, DS_TABLE};
 use std::fmt::Write;
@@ -31,8 +31,8 @@ pub fn render_markdown_in(gen: Generation) -> String {
         let _ = write!(
             s,
             "Generated from the DS table in `reference/src/isa/table.rs` (source: AMD RDNA3 ISA \
-             reference guide, DS opcode list). Encodings and syntax follow LLVM 19 \
-             (`llvm-mc-19 -arch=amdgcn -mcpu={cpu}`).\n\n"
+             reference guide, DS opcode list). Encodings and syntax follow LLVM \
+             (`llvm-mc-19` and `llvm-mc-22 -arch=amdgcn -mcpu={cpu}`, which agree on every op).\n\n"
         );
         let _ = writeln!(
             s,
@@ -41,22 +41,35 @@ pub fn render_markdown_in(gen: Generation) -> String {
             rows.len()
         );
     } else {
-        let guide = rows.iter().filter(|r| r.oracle == Oracle::IsaGuide).count();
+        let newer = rows.iter().filter(|r| r.oracle == Oracle::Llvm22).count();
         let _ = write!(
             s,
             "Generated from the DS table in `reference/src/isa/table.rs` (source: AMD RDNA4 ISA \
              reference guide, section 16.15 \"VDS Instructions\"). Encodings and syntax follow \
-             LLVM 19 (`llvm-mc-19 -arch=amdgcn -mcpu={cpu}`) except where the oracle column \
-             says `guide`: LLVM 19 does not know those ops, and their opcodes are the guide's.\n\n"
+             LLVM (`llvm-mc-19` and `llvm-mc-22 -arch=amdgcn -mcpu={cpu}`); the oracle column \
+             says which LLVM first knows each op: `llvm-mc-22` for the {newer} that LLVM 19 does not \
+             know (their opcodes are also the guide's).\n\n"
         );
+        let aliases: Vec<String> = super::GENERATION_ALIASES
+            .iter()
+            .filter(|a| a.gen == gen)
+            .map(|a| format!("`{}` ({})", a.name, a.op))
+            .collect();
         let _ = writeln!(
             s,
-            "{} opcodes ({} known to LLVM 19, {guide} from the guide alone); {returning} return a \
+            "{} opcodes ({} known to LLVM 19, {newer} only to LLVM 22); {returning} return a \
              value in vdst; {runnable} can run from a HIP compute kernel here; {legacy} also \
              accept an older name as input. There is no gds bit.\n",
             rows.len(),
-            rows.len() - guide
+            rows.len() - newer
         );
+        if !aliases.is_empty() {
+            let _ = writeln!(
+                s,
+                "Also read as input on {gen} only (and printed as the op's mnemonic): {}.\n",
+                aliases.join(", ")
+            );
+        }
     }
     s += "Columns: **operands** are the VGPR operands in LLVM order with their widths in dwords; \
           **offset** is `offset:N` (16-bit bytes), `offset0/1` (two 8-bit offsets in units of \
@@ -68,7 +81,7 @@ pub fn render_markdown_in(gen: Generation) -> String {
         s += "| opcode | mnemonic | legacy name | operands | offset | gds | family | elem | HIP | example | bytes |\n";
         s += "|---|---|---|---|---|---|---|---|---|---|---|\n";
     } else {
-        s += "**oracle** is where the encoding was checked; \
+        s += "**oracle** is the oldest LLVM whose assembler and disassembler agree byte for byte; \
               **example** is one instance and its 8 bytes in memory order.\n\n";
         s += "| opcode | mnemonic | legacy name | operands | offset | oracle | family | elem | HIP | example | bytes |\n";
         s += "|---|---|---|---|---|---|---|---|---|---|---|\n";
@@ -92,7 +105,7 @@ pub fn render_markdown_in(gen: Generation) -> String {
             } else {
                 match r.oracle {
                     Oracle::Llvm19 => "llvm-mc-19",
-                    Oracle::IsaGuide => "guide",
+                    Oracle::Llvm22 => "llvm-mc-22",
                 }
             },
             family(r.family),
@@ -116,13 +129,16 @@ pub fn render_markdown_in(gen: Generation) -> String {
         s += "- Encoding: as gfx11, except that bit 17 (gfx11's gds) must be zero: llvm-mc-19 \
               rejects `gds` and does not disassemble a word with the bit set.\n";
         s += "- Removed from gfx11: the GWS ops, `ds_ordered_count`, `ds_add/sub_gs_reg_rtn`, \
-              `ds_cmpstore_f32/f64` (and rtn), `ds_wrap_rtn_b32`, `ds_bvh_stack_rtn_b32`. \
+              `ds_cmpstore_f32/f64` (and rtn), `ds_wrap_rtn_b32`, `ds_bvh_stack_rtn_b32` (whose \
+              name LLVM 22 reads as `ds_bvh_stack_push4_pop1_rtn_b32`). \
               `ds_min/max_f32/f64` (and rtn) became `ds_min/max_num_*` at the same opcodes, with \
               IEEE 754-2019 minimumNumber/maximumNumber semantics; the old names are still read.\n";
         s += "- `ds_cmpstore*`: data0 is the new value and data1 the compare value, as on gfx11.\n";
     }
     s += "- `ds_swizzle_b32` offsets print as LLVM 19's `swizzle(QUAD_PERM|BITMASK_PERM|BROADCAST|\
-          SWAP|REVERSE,...)` macros where one applies, otherwise as a number.\n";
+          SWAP|REVERSE,...)` macros where one applies, otherwise as a number (LLVM 22 prints the \
+          offsets from 0xC000 as `swizzle(ROTATE,..)`/`swizzle(FFT,..)`, dropping bits the macro \
+          lacks; both forms are read).\n";
     if gfx11 {
         s += "\nWhy some ops cannot run from a HIP compute kernel:\n\n";
     } else {

@@ -10,11 +10,13 @@ use serde::Serialize;
 
 pub mod doc;
 pub mod encode;
+mod oracle;
 pub mod swizzle;
 pub mod syntax;
 
 pub use doc::{render_markdown, render_markdown_in};
 pub use encode::{DecodeError, DsInst, EncodeError, InstError};
+pub use oracle::{GenerationAlias, Oracle};
 
 /// Expands the table rows of `table.rs` into [`DsOp`] and [`DS_TABLE`].
 macro_rules! ds_table {
@@ -44,24 +46,14 @@ macro_rules! ds_table {
     };
     (@opc __) => { None };
     (@oracle L19) => { $crate::isa::Oracle::Llvm19 };
-    (@oracle GUIDE) => { $crate::isa::Oracle::IsaGuide };
+    (@oracle L22) => { $crate::isa::Oracle::Llvm22 };
     (@opc $o:literal) => { Some($o) };
 }
 
 mod table;
-pub use table::{DsOp, DS_TABLE};
+pub use table::{DsOp, DS_TABLE, GENERATION_ALIASES};
 
 pub use crate::target::Generation;
-
-/// Where a row's encoding was checked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Oracle {
-    /// LLVM 19's assembler and disassembler know the op in every generation that has it.
-    Llvm19,
-    /// Newer than LLVM 19: the opcode comes from AMD's ISA guide's opcode table (and newer LLVM's
-    /// `DSInstructions.td` and MC tests), with no executable oracle on this machine.
-    IsaGuide,
-}
 
 /// The gfx11 rows of the DS table (the first rows, in gfx11 opcode order): what the commands use
 /// until they take a `--target`.
@@ -97,11 +89,12 @@ pub struct OpInfo {
     pub family: Family,
     /// The element type the family works on (from the mnemonic's type suffix).
     pub elem: Elem,
-    /// The older mnemonic that LLVM still accepts as input, printed with the row's name.
+    /// The older mnemonic that LLVM still accepts as input in every generation of the op, printed
+    /// as the row's name (aliases of one generation only are in [`GENERATION_ALIASES`]).
     pub legacy_name: Option<&'static str>,
     /// `None` when a HIP compute kernel can run the op; otherwise why it cannot.
     pub hip_unsupported: Option<&'static str>,
-    /// Where the row's encoding was checked.
+    /// Which LLVM confirms the row (19, or only 22).
     pub oracle: Oracle,
 }
 
@@ -453,7 +446,8 @@ impl DsOp {
     }
 
     /// The op spelled `name` (any case), in any generation: a row's own mnemonic first, then the
-    /// older spellings LLVM accepts (so `ds_min_f32` is gfx11's op, not gfx12's `ds_min_num_f32`).
+    /// older spellings LLVM accepts (so `ds_min_f32` is gfx11's op, not gfx12's `ds_min_num_f32`),
+    /// then the spellings only some generations accept ([`GENERATION_ALIASES`]).
     pub fn from_name(name: &str) -> Option<DsOp> {
         DS_TABLE
             .iter()
@@ -464,10 +458,16 @@ impl DsOp {
                     .find(|r| r.legacy_name.is_some_and(|l| l.eq_ignore_ascii_case(name)))
             })
             .map(|r| r.op)
+            .or_else(|| {
+                GENERATION_ALIASES
+                    .iter()
+                    .find(|a| a.name.eq_ignore_ascii_case(name))
+                    .map(|a| a.op)
+            })
     }
 
-    /// The op of generation `gen` spelled `name` (its mnemonic or an older spelling LLVM accepts
-    /// for that generation, any case).
+    /// The op of generation `gen` spelled `name` (its mnemonic, an older spelling LLVM accepts in
+    /// every generation of the op, or an alias LLVM accepts for `gen` alone; any case).
     pub fn from_name_in(gen: Generation, name: &str) -> Option<DsOp> {
         let rows = || DS_TABLE.iter().filter(move |r| r.in_generation(gen));
         rows()
@@ -476,6 +476,12 @@ impl DsOp {
                 rows().find(|r| r.legacy_name.is_some_and(|l| l.eq_ignore_ascii_case(name)))
             })
             .map(|r| r.op)
+            .or_else(|| {
+                GENERATION_ALIASES
+                    .iter()
+                    .find(|a| a.gen == gen && a.name.eq_ignore_ascii_case(name))
+                    .map(|a| a.op)
+            })
     }
 
     /// Every gfx11 op, in gfx11 opcode order.
@@ -601,22 +607,38 @@ pub fn runnable_ops_in(gen: Generation) -> impl Iterator<Item = DsOp> {
 
 /// The table's mnemonics closest to `name` (edit distance), best first: for "did you mean".
 pub fn suggest(name: &str, max: usize) -> Vec<&'static str> {
-    suggest_among(DS_TABLE.iter(), name, max)
+    suggest_among(
+        DS_TABLE.iter(),
+        GENERATION_ALIASES.iter().map(|a| a.name),
+        name,
+        max,
+    )
 }
 
 /// The mnemonics of generation `gen` closest to `name`, best first.
 pub fn suggest_in(gen: Generation, name: &str, max: usize) -> Vec<&'static str> {
-    suggest_among(DS_TABLE.iter().filter(|r| r.in_generation(gen)), name, max)
+    let aliases = GENERATION_ALIASES
+        .iter()
+        .filter(|a| a.gen == gen)
+        .map(|a| a.name);
+    suggest_among(
+        DS_TABLE.iter().filter(|r| r.in_generation(gen)),
+        aliases,
+        name,
+        max,
+    )
 }
 
 fn suggest_among<'a>(
     rows: impl Iterator<Item = &'a OpInfo>,
+    aliases: impl Iterator<Item = &'static str>,
     name: &str,
     max: usize,
 ) -> Vec<&'static str> {
     let name = name.to_ascii_lowercase();
     let mut scored: Vec<(usize, &'static str)> = rows
         .flat_map(|r| std::iter::once(r.name).chain(r.legacy_name))
+        .chain(aliases)
         .map(|n| (crate::text::edit_distance(&name, n), n))
         .collect();
     scored.sort();

@@ -3,15 +3,27 @@
 //! Modes (RDNA3 ISA guide, DS_SWIZZLE_B32): offset[15] = 0 is the bit-mask mode (and, or and xor
 //! masks of 5 bits at [4:0], [9:5], [14:10], within groups of 32 lanes); offset[15:8] = 0x80 is the
 //! quad-permute mode (four 2-bit selectors at [7:0]); offsets from 0xC000 select rotate and from
-//! 0xE000 FFT. LLVM 19 names the bit-mask and quad modes with `swizzle(QUAD_PERM,..)`,
+//! 0xE000 FFT. LLVM 19 and 22 both name the bit-mask and quad modes with `swizzle(QUAD_PERM,..)`,
 //! `swizzle(BITMASK_PERM,"..")`, `swizzle(BROADCAST,..)`, `swizzle(SWAP,..)` and
-//! `swizzle(REVERSE,..)`, and prints every other pattern as a plain `offset:N`.
+//! `swizzle(REVERSE,..)`.
+//!
+//! The one place the two LLVMs print differently: LLVM 22 also names the 16384 offsets from 0xC000
+//! as `swizzle(ROTATE,dir,n)` (0xC000 | dir << 10 | n << 5) and `swizzle(FFT,n)` (0xE000 | n),
+//! where LLVM 19 prints the plain number. LLVM 22's macro drops the offset bits it does not
+//! carry (0xC001 prints as `swizzle(ROTATE,0,0)`, which reads back as 0xC000), so [`print`]
+//! follows LLVM 19 (`offset:49153`: every offset prints as text that reads back to it), and
+//! [`parse`] reads both, with LLVM 22's ranges and bytes (`reference/tests/llvm_oracle.rs`
+//! checks each against the LLVM that prints it).
 
 /// Bits [4:0] of a bit-mask pattern: the and mask; [9:5] or; [14:10] xor.
 const MASK: u16 = 0x1f;
 const OR_SHIFT: u16 = 5;
 const XOR_SHIFT: u16 = 10;
 const QUAD_PERM: u16 = 0x8000;
+/// `swizzle(ROTATE,dir,n)`: 0xC000 | dir << 10 | n << 5 (LLVM 22).
+const ROTATE: u16 = 0xc000;
+/// `swizzle(FFT,n)`: 0xE000 | n (LLVM 22).
+const FFT: u16 = 0xe000;
 
 /// A decoded swizzle pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,9 +33,10 @@ pub enum Pattern {
     /// offset[15:8] = 0x80: lane `4 * (i / 4) + sel[i % 4]`.
     QuadPerm([u8; 4]),
     /// 0xC000 <= offset < 0xE000: rotate by offset[9:5] lanes (right when offset[10] is set),
-    /// keeping the bits of offset[4:0]. Not nameable in LLVM 19 syntax.
+    /// keeping the bits of offset[4:0]. LLVM 22's `swizzle(ROTATE,..)`; a plain number in LLVM 19.
     Rotate { amount: u8, right: bool, mask: u8 },
-    /// offset >= 0xE000: FFT butterfly with mask offset[4:0]. Not nameable in LLVM 19 syntax.
+    /// offset >= 0xE000: FFT butterfly with mask offset[4:0]. LLVM 22's `swizzle(FFT,..)`; a plain
+    /// number in LLVM 19.
     Fft { mask: u8 },
     /// Any other offset with bit 15 set (0x8100..=0xBFFF): no documented mode.
     Undefined(u16),
@@ -40,11 +53,11 @@ impl Pattern {
             }
         } else if offset & 0xff00 == QUAD_PERM {
             Pattern::QuadPerm(std::array::from_fn(|i| ((offset >> (2 * i)) & 3) as u8))
-        } else if offset >= 0xe000 {
+        } else if offset >= FFT {
             Pattern::Fft {
                 mask: (offset & MASK) as u8,
             }
-        } else if offset >= 0xc000 {
+        } else if offset >= ROTATE {
             Pattern::Rotate {
                 amount: ((offset >> 5) & MASK) as u8,
                 right: offset & (1 << 10) != 0,
@@ -56,8 +69,8 @@ impl Pattern {
     }
 }
 
-/// The `offset:` text LLVM 19 prints for a swizzle offset, without the `offset:` prefix; `None`
-/// for 0, which is not printed at all.
+/// The `offset:` text LLVM 19 prints for a swizzle offset, without the `offset:` prefix (LLVM 22
+/// differs from 0xC000 up: see the module docs); `None` for 0, which is not printed at all.
 pub fn print(offset: u16) -> Option<String> {
     if offset == 0 {
         return None;
@@ -132,11 +145,18 @@ pub fn parse(args: &str) -> Result<u16, String> {
             if let Some(bad) = sel.iter().find(|&&s| s > 3) {
                 return Err(format!("QUAD_PERM lane selectors are 0..=3, found {bad}"));
             }
-            Ok(QUAD_PERM | sel.iter().enumerate().map(|(i, &s)| (s as u16) << (2 * i)).sum::<u16>())
+            Ok(QUAD_PERM
+                | sel
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &s)| (s as u16) << (2 * i))
+                    .sum::<u16>())
         }
         "BITMASK_PERM" => {
             if parts.len() != 2 {
-                return Err("swizzle(BITMASK_PERM,\"xxxxx\") takes one quoted 5-character mask".into());
+                return Err(
+                    "swizzle(BITMASK_PERM,\"xxxxx\") takes one quoted 5-character mask".into(),
+                );
             }
             let mask = parts[1]
                 .strip_prefix('"')
@@ -154,7 +174,11 @@ pub fn parse(args: &str) -> Result<u16, String> {
                         and |= bit;
                         xor |= bit
                     }
-                    _ => return Err(format!("BITMASK_PERM mask characters are 0, 1, p, i; found `{c}`")),
+                    _ => {
+                        return Err(format!(
+                            "BITMASK_PERM mask characters are 0, 1, p, i; found `{c}`"
+                        ))
+                    }
                 }
             }
             Ok(and | or << OR_SHIFT | xor << XOR_SHIFT)
@@ -162,14 +186,18 @@ pub fn parse(args: &str) -> Result<u16, String> {
         "SWAP" => {
             let n = nums(1)?[0];
             if !(1..=16).contains(&n) || !n.is_power_of_two() {
-                return Err(format!("SWAP group size is a power of two from 1 to 16, found {n}"));
+                return Err(format!(
+                    "SWAP group size is a power of two from 1 to 16, found {n}"
+                ));
             }
             Ok(MASK | (n as u16) << XOR_SHIFT)
         }
         "REVERSE" => {
             let n = nums(1)?[0];
             if !(2..=32).contains(&n) || !n.is_power_of_two() {
-                return Err(format!("REVERSE group size is a power of two from 2 to 32, found {n}"));
+                return Err(format!(
+                    "REVERSE group size is a power of two from 2 to 32, found {n}"
+                ));
             }
             Ok(MASK | ((n - 1) as u16) << XOR_SHIFT)
         }
@@ -177,15 +205,40 @@ pub fn parse(args: &str) -> Result<u16, String> {
             let v = nums(2)?;
             let (size, lane) = (v[0], v[1]);
             if !(2..=32).contains(&size) || !size.is_power_of_two() {
-                return Err(format!("BROADCAST group size is a power of two from 2 to 32, found {size}"));
+                return Err(format!(
+                    "BROADCAST group size is a power of two from 2 to 32, found {size}"
+                ));
             }
             if lane >= size {
-                return Err(format!("BROADCAST lane {lane} is outside the group of {size}"));
+                return Err(format!(
+                    "BROADCAST lane {lane} is outside the group of {size}"
+                ));
             }
             Ok((MASK - (size as u16 - 1)) | (lane as u16) << OR_SHIFT)
         }
+        "ROTATE" => {
+            let v = nums(2)?;
+            let (dir, n) = (v[0], v[1]);
+            if dir > 1 {
+                return Err(format!(
+                    "ROTATE direction is 0 (left) or 1 (right), found {dir}"
+                ));
+            }
+            if n > u32::from(MASK) {
+                return Err(format!("ROTATE lane count is 0..=31, found {n}"));
+            }
+            Ok(ROTATE | (dir as u16) << XOR_SHIFT | (n as u16) << OR_SHIFT)
+        }
+        "FFT" => {
+            let n = nums(1)?[0];
+            if n > u32::from(MASK) {
+                return Err(format!("FFT swizzle is 0..=31, found {n}"));
+            }
+            Ok(FFT | n as u16)
+        }
         other => Err(format!(
-            "unknown swizzle mode `{other}`: LLVM 19 knows QUAD_PERM, BITMASK_PERM, BROADCAST, SWAP, REVERSE"
+            "unknown swizzle mode `{other}`: LLVM knows QUAD_PERM, BITMASK_PERM, BROADCAST, SWAP, \
+             REVERSE (and, from LLVM 22, ROTATE and FFT)"
         )),
     }
 }

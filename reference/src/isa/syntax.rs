@@ -63,6 +63,13 @@ pub enum ParseError {
     Empty,
     /// The mnemonic does not start with `ds_`: some other instruction.
     NotDs(String),
+    /// Another generation's spelling of an op this generation writes by its mnemonic (e.g.
+    /// gfx12's `ds_subrev_u32` on gfx11).
+    ForeignAlias {
+        name: String,
+        op: DsOp,
+        gen: Generation,
+    },
     /// A `ds_` mnemonic that gfx11 does not define.
     UnknownMnemonic {
         name: String,
@@ -109,6 +116,10 @@ impl fmt::Display for ParseError {
             ParseError::NotDs(m) => {
                 write!(f, "`{m}` is not a DS instruction: only ds_* mnemonics are assembled here")
             }
+            ParseError::ForeignAlias { name, op, gen } => write!(
+                f,
+                "`{name}` is not a {gen} spelling (LLVM reads it for another generation): write `{op}`"
+            ),
             ParseError::UnknownMnemonic { name, near } if near.is_empty() => {
                 write!(f, "unknown DS mnemonic `{name}` (`ds-harness list` shows all of them)")
             }
@@ -200,8 +211,15 @@ pub fn parse_in(gen: Generation, line: &str) -> Result<DsInst, ParseError> {
     }
     let op = match DsOp::from_name_in(gen, &lower) {
         Some(op) => op,
-        // Another generation's op: say so rather than guess at spellings.
+        // Another generation's op or spelling: say so rather than guess at spellings.
         None => match DsOp::from_name(&lower) {
+            Some(op) if op.info().in_generation(gen) => {
+                return Err(ParseError::ForeignAlias {
+                    name: mnemonic.to_string(),
+                    op,
+                    gen,
+                })
+            }
             Some(op) => return Err(ParseError::Inst(InstError::NotInGeneration { op, gen })),
             None => {
                 return Err(ParseError::UnknownMnemonic {

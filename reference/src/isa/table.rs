@@ -5,12 +5,12 @@
 //! Sources: AMD "RDNA3 Instruction Set Architecture Reference Guide", chapter "Microcode Formats",
 //! DS format opcode list, and chapter "Instructions", "LDS & GDS instructions"; AMD "RDNA4
 //! Instruction Set Architecture Reference Guide", section 16.15 "VDS Instructions" (the opcode
-//! numbers next to each mnemonic). Checked byte for byte against LLVM 19's assembler and
-//! disassembler (`llvm-mc-19 -mcpu=<target>`, a gfx11 and a gfx12 target), the oracle of
-//! `reference/tests/llvm_oracle.rs` and `reference/tests/llvm_oracle_gfx12.rs`, except the rows
-//! marked `GUIDE`, which LLVM 19 does not know: their opcodes are the RDNA4 guide's (section 16.15:
-//! DS_BPERMUTE_FI_B32 205, DS_BVH_STACK_PUSH4_POP1_RTN_B32 224, DS_BVH_STACK_PUSH8_POP1_RTN_B32
-//! 225, DS_BVH_STACK_PUSH8_POP2_RTN_B64 226), agreeing with newer LLVM's GFX12 MC tests.
+//! numbers next to each mnemonic). Checked byte for byte against LLVM's assembler and
+//! disassembler (`llvm-mc-19` and `llvm-mc-22 -mcpu=<target>`, a target of each generation), the
+//! oracles of `reference/tests/llvm_oracle.rs`: every row against LLVM 22, and against LLVM 19
+//! all but the rows marked `L22`, the four RDNA4 ops LLVM 19 does not know, whose opcodes are
+//! also the RDNA4 guide's (section 16.15: DS_BPERMUTE_FI_B32 205, DS_BVH_STACK_PUSH4_POP1_RTN_B32
+//! 224, DS_BVH_STACK_PUSH8_POP1_RTN_B32 225, DS_BVH_STACK_PUSH8_POP2_RTN_B64 226).
 //!
 //! Columns, left to right:
 //! - variant: the `DsOp` enum name;
@@ -23,10 +23,14 @@
 //! - family and element type: the semantics (see [`Family`](super::Family));
 //! - legacy: the older mnemonic LLVM still accepts as input, or `None`;
 //! - hip: `HIP` when a HIP compute kernel run by this harness can run it, else why not;
-//! - oracle: `L19` checked against LLVM 19, `GUIDE` from the ISA guide's opcode table alone.
+//! - oracle: the oldest LLVM that confirms the row: `L19` (LLVM 19 and 22) or `L22` (LLVM 22 only).
+//!
+//! After the rows, [`GENERATION_ALIASES`]: the spellings LLVM's assembler reads as a row's op in
+//! one generation only (LLVM's GFX12 MC alias tests, `gfx12_asm_ds_alias.s`, and `llvm-mc-19` /
+//! `llvm-mc-22` themselves, which refuse them for gfx11).
 #![allow(clippy::zero_prefixed_literal)]
 
-use super::{Bvh, Family::*, Rmw::*, D16};
+use super::{Bvh, Family::*, Generation, GenerationAlias, Rmw::*, D16};
 
 /// Why an op cannot run from a HIP compute kernel (the GDS / GWS state it needs).
 const GWS: Option<&str> = Some(
@@ -44,7 +48,7 @@ const DATA8: Option<&str> = Some(
 const HIP: Option<&str> = None;
 
 ds_table! {
-    // variant             mnemonic                               gfx11 gfx12 vd  a d0 d1 offset    gds        family                        elem  legacy                         hip
+    // variant             mnemonic                               gfx11 gfx12 vd  a d0 d1 offset    gds        family                        elem  legacy                         hip  oracle
     (AddU32,               "ds_add_u32",                          0x00, 0x00, 0, 1, 1, 0, Single,   Allowed,   Rmw(Add),                     U32,  None,                          HIP, L19),
     (SubU32,               "ds_sub_u32",                          0x01, 0x01, 0, 1, 1, 0, Single,   Allowed,   Rmw(Sub),                     U32,  None,                          HIP, L19),
     (RsubU32,              "ds_rsub_u32",                         0x02, 0x02, 0, 1, 1, 0, Single,   Allowed,   Rmw(Rsub),                    U32,  None,                          HIP, L19),
@@ -188,8 +192,40 @@ ds_table! {
     (SubClampRtnU32,       "ds_sub_clamp_rtn_u32",                  __, 0xa9, 1, 1, 1, 0, Single,   Forbidden, Rmw(SubClamp),                U32,  None,                          HIP, L19),
     (PkAddRtnF16,          "ds_pk_add_rtn_f16",                     __, 0xaa, 1, 1, 1, 0, Single,   Forbidden, Rmw(Add),                     F16x2, None,                         HIP, L19),
     (PkAddRtnBf16,         "ds_pk_add_rtn_bf16",                    __, 0xab, 1, 1, 1, 0, Single,   Forbidden, Rmw(Add),                     Bf16x2, None,                        HIP, L19),
-    (BpermuteFiB32,        "ds_bpermute_fi_b32",                    __, 0xcd, 1, 1, 1, 0, Single,   Forbidden, BpermuteFi,                   B32,  None,                          HIP, GUIDE),
-    (BvhStackPush4Pop1RtnB32, "ds_bvh_stack_push4_pop1_rtn_b32",    __, 0xe0, 1, 1, 1, 4, Single,   Forbidden, BvhPushPop(Bvh::Push4Pop1),   B32,  None,                          HIP, GUIDE),
-    (BvhStackPush8Pop1RtnB32, "ds_bvh_stack_push8_pop1_rtn_b32",    __, 0xe1, 1, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop1),   B32,  None,                          DATA8, GUIDE),
-    (BvhStackPush8Pop2RtnB64, "ds_bvh_stack_push8_pop2_rtn_b64",    __, 0xe2, 2, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop2),   B64,  None,                          DATA8, GUIDE),
+    (BpermuteFiB32,        "ds_bpermute_fi_b32",                    __, 0xcd, 1, 1, 1, 0, Single,   Forbidden, BpermuteFi,                   B32,  None,                          HIP, L22),
+    (BvhStackPush4Pop1RtnB32, "ds_bvh_stack_push4_pop1_rtn_b32",    __, 0xe0, 1, 1, 1, 4, Single,   Forbidden, BvhPushPop(Bvh::Push4Pop1),   B32,  None,                          HIP, L22),
+    (BvhStackPush8Pop1RtnB32, "ds_bvh_stack_push8_pop1_rtn_b32",    __, 0xe1, 1, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop1),   B32,  None,                          DATA8, L22),
+    (BvhStackPush8Pop2RtnB64, "ds_bvh_stack_push8_pop2_rtn_b64",    __, 0xe2, 2, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop2),   B64,  None,                          DATA8, L22),
 }
+
+/// Spellings LLVM reads as a row's op in one generation only: gfx12 takes `ds_subrev_*` for the
+/// `ds_rsub_*` ops (`data0 - mem`), which gfx11's assembler refuses, and (LLVM 22, which knows the
+/// op) gfx11's `ds_bvh_stack_rtn_b32` for `ds_bvh_stack_push4_pop1_rtn_b32`, the same operands
+/// under RDNA4's name. LLVM prints the row's mnemonic.
+pub static GENERATION_ALIASES: &[GenerationAlias] = &[
+    GenerationAlias {
+        op: DsOp::RsubU32,
+        name: "ds_subrev_u32",
+        gen: Generation::Gfx12,
+    },
+    GenerationAlias {
+        op: DsOp::RsubRtnU32,
+        name: "ds_subrev_rtn_u32",
+        gen: Generation::Gfx12,
+    },
+    GenerationAlias {
+        op: DsOp::RsubU64,
+        name: "ds_subrev_u64",
+        gen: Generation::Gfx12,
+    },
+    GenerationAlias {
+        op: DsOp::RsubRtnU64,
+        name: "ds_subrev_rtn_u64",
+        gen: Generation::Gfx12,
+    },
+    GenerationAlias {
+        op: DsOp::BvhStackPush4Pop1RtnB32,
+        name: "ds_bvh_stack_rtn_b32",
+        gen: Generation::Gfx12,
+    },
+];

@@ -7,15 +7,15 @@ use std::collections::HashSet;
 fn table_has_every_ds_opcode_of_each_generation_once() {
     assert_eq!(DS_OPS.len(), 126, "gfx11 defines 126 DS opcodes");
     assert!(DS_OPS.iter().all(|r| r.in_generation(Generation::Gfx11)));
-    // gfx12: the 119 LLVM 19 knows, and 4 from the RDNA4 guide alone.
+    // gfx12: the 119 LLVM 19 knows, and 4 only LLVM 22 knows.
     assert_eq!(DsOp::all_in(Generation::Gfx12).count(), 123);
-    let guide: Vec<&str> = DS_TABLE
+    let newer: Vec<&str> = DS_TABLE
         .iter()
-        .filter(|r| r.oracle == Oracle::IsaGuide)
+        .filter(|r| r.oracle == Oracle::Llvm22)
         .map(|r| r.name)
         .collect();
     assert_eq!(
-        guide,
+        newer,
         [
             "ds_bpermute_fi_b32",
             "ds_bvh_stack_push4_pop1_rtn_b32",
@@ -88,6 +88,9 @@ fn names_are_unique_per_generation_and_resolve_to_their_row() {
             assert!(seen.insert(row.name), "duplicate name {}", row.name);
             assert_eq!(DsOp::from_name(row.name), Some(row.op));
             assert_eq!(DsOp::from_name_in(gen, row.name), Some(row.op));
+            for alias in row.op.aliases_in(gen) {
+                assert_eq!(DsOp::from_name_in(gen, alias), Some(row.op), "{alias}");
+            }
             if let Some(legacy) = row.legacy_name {
                 assert!(seen.insert(legacy), "duplicate legacy name {legacy}");
                 assert_eq!(DsOp::from_name_in(gen, legacy), Some(row.op));
@@ -311,4 +314,32 @@ fn each_generation_refuses_the_other_generations_ops() {
     );
     let e = syntax::parse_in(Generation::Gfx12, "ds_add_u32 v1, v2 gds").unwrap_err();
     assert!(e.to_string().contains("gfx12 has no GDS"), "{e}");
+}
+
+#[test]
+fn generation_aliases_spell_an_op_of_their_generation_only() {
+    for a in GENERATION_ALIASES {
+        assert!(a.op.info().in_generation(a.gen), "{}", a.name);
+        assert_eq!(DsOp::from_name_in(a.gen, a.name), Some(a.op));
+        assert!(a.op.aliases_in(a.gen).any(|n| n == a.name));
+        for other in Generation::ALL.into_iter().filter(|&g| g != a.gen) {
+            assert_ne!(
+                DsOp::from_name_in(other, a.name),
+                Some(a.op),
+                "{} on {other}",
+                a.name
+            );
+            assert!(!a.op.aliases_in(other).any(|n| n == a.name));
+        }
+        // No alias shadows a mnemonic or an older name of a row of its generation (it may be
+        // another generation's mnemonic, as gfx11's ds_bvh_stack_rtn_b32 is).
+        assert!(DS_TABLE
+            .iter()
+            .filter(|r| r.in_generation(a.gen))
+            .all(|r| r.name != a.name && r.legacy_name != Some(a.name)));
+    }
+    assert_eq!(
+        DsOp::from_name_in(Generation::Gfx12, "ds_subrev_u64"),
+        Some(DsOp::RsubU64)
+    );
 }

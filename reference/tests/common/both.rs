@@ -1,27 +1,122 @@
-//! The checks every generation's llvm-mc oracle test runs, written once: a [`Both`] names the
-//! generation and the processor llvm-mc is asked for, and each method feeds a batch to llvm-mc and
-//! to our side and reports every disagreement.
+//! The checks every (LLVM release, generation) oracle pair runs, written once: each feeds a batch
+//! to that release's llvm-mc (for the pair's processor) and to our side and reports every
+//! disagreement, prefixed with the pair ("LLVM 22 gfx12 (gfx1200): ...").
 
+use super::llvm::{line_printed_by, printed_by, Pair};
 use super::{
-    bytes_line, mc_assemble_for, mc_disassemble_for, report, same_swizzle, spell, spellings,
-    CANONICAL,
+    bytes_line, legalize_in, mc_assemble_for, mc_disassemble_for, report, same_swizzle, spell,
+    spellings_in, CANONICAL,
 };
 use ds_reference::isa::syntax::{llvm_mc_line_in, parse_in};
-use ds_reference::isa::{DsInst, Generation, OffsetForm};
+use ds_reference::isa::{DsInst, DsOp, Generation, OffsetForm};
 use std::path::PathBuf;
 
-/// One generation's oracle: llvm-mc run for `cpu`, our side for `gen`; `label` starts each report.
+/// One pair's oracle: llvm-mc of `pair.llvm` run for `pair.cpu`, our side for `pair.gen`.
 pub struct Both<'a> {
-    pub mc: &'a PathBuf,
-    pub gen: Generation,
-    pub cpu: &'a str,
-    pub label: &'a str,
+    pub pair: &'a Pair,
 }
 
+/// Our answer for a line of text: llvm-mc's `-show-encoding` line, or why we refuse it.
+pub type Ours = Result<String, String>;
+
 impl Both<'_> {
-    /// Every instruction's text (canonical and each looser spelling) assembled by both: our parse
-    /// reads back the instruction and our llvm-mc line is llvm-mc's, byte for byte. Returns the
-    /// number of lines fed.
+    fn mc(&self) -> PathBuf {
+        self.pair.llvm.mc()
+    }
+
+    fn gen(&self) -> Generation {
+        self.pair.gen
+    }
+
+    fn cpu(&self) -> &str {
+        self.pair.cpu.name
+    }
+
+    fn label(&self, what: &str) -> String {
+        format!("{}: {what}", self.pair.label())
+    }
+
+    /// The ops of the generation this LLVM knows (the DS table's oracle column), in table order.
+    pub fn known_ops(&self) -> Vec<DsOp> {
+        DsOp::all_in(self.gen())
+            .filter(|op| op.info().oracle.known_to(self.pair.llvm.major))
+            .collect()
+    }
+
+    /// The ops of the generation newer than this LLVM (it must refuse them).
+    pub fn newer_ops(&self) -> Vec<DsOp> {
+        DsOp::all_in(self.gen())
+            .filter(|op| !op.info().oracle.known_to(self.pair.llvm.major))
+            .collect()
+    }
+
+    /// Every known op x register pattern x offset x gds (where the generation has the bit and the
+    /// op allows the choice), deduplicated.
+    pub fn cases(&self) -> Vec<DsInst> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for op in self.known_ops() {
+            for regs in super::REG_PATTERNS {
+                for &offset in super::offsets(op.info().offset) {
+                    for gds in [false, true] {
+                        let inst = legalize_in(self.gen(), op, regs, offset, gds);
+                        if seen.insert(inst) {
+                            out.push(inst);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Our answer for `text`: parsed as `expect` (or a swizzle with the same lane map), printed as
+    /// llvm-mc's line.
+    pub fn ours(&self, text: &str, expect: Option<&DsInst>) -> Ours {
+        parse_in(self.gen(), text)
+            .map_err(|e| e.to_string())
+            .and_then(|parsed| match expect {
+                Some(inst) if parsed != *inst && !same_swizzle(&parsed, inst) => {
+                    Err(format!("parsed as {parsed:?}"))
+                }
+                _ => llvm_mc_line_in(self.gen(), &parsed).map_err(|e| e.to_string()),
+            })
+    }
+
+    /// Lines assembled by llvm-mc and by `ours`: every line both accept with the same output (ours
+    /// as this LLVM prints it: [`line_printed_by`]), or (`refuse`) both refuse. Returns the
+    /// disagreements (empty: all agree).
+    pub fn disagreements(
+        &self,
+        lines: &[String],
+        refuse: bool,
+        mut ours: impl FnMut(usize, &str) -> Ours,
+    ) -> Vec<String> {
+        if lines.is_empty() {
+            return Vec::new();
+        }
+        let theirs = mc_assemble_for(&self.mc(), self.cpu(), lines);
+        let mut bad = Vec::new();
+        for (i, (text, theirs)) in lines.iter().zip(&theirs).enumerate() {
+            let ours = ours(i, text);
+            let major = self.pair.llvm.major;
+            let agree = if refuse {
+                theirs.is_err() && ours.is_err()
+            } else {
+                matches!((&ours, theirs), (Ok(o), Ok(t)) if line_printed_by(major, o) == *t)
+            };
+            if !agree {
+                bad.push(format!(
+                    "`{text}`\n    llvm-mc: {theirs:?}\n    ours:    {ours:?}"
+                ));
+            }
+        }
+        bad
+    }
+
+    /// Every instruction's text (canonical and each looser spelling, aliases included) assembled
+    /// by both: our parse reads back the instruction and our llvm-mc line is llvm-mc's, byte for
+    /// byte. Returns the number of lines fed.
     pub fn assemble(&self, cases: &[DsInst]) -> usize {
         let mut lines: Vec<(String, DsInst)> = Vec::new();
         for inst in cases {
@@ -34,31 +129,14 @@ impl Both<'_> {
                     "spell(CANONICAL) is Display"
                 );
             }
-            for s in spellings(inst) {
-                lines.push((spell(inst, s), *inst));
+            for text in spellings_in(self.gen(), inst) {
+                lines.push((text, *inst));
             }
         }
         let texts: Vec<String> = lines.iter().map(|(t, _)| t.clone()).collect();
-        let theirs = mc_assemble_for(self.mc, self.cpu, &texts);
-        let mut bad = Vec::new();
-        for ((text, inst), theirs) in lines.iter().zip(&theirs) {
-            let ours = parse_in(self.gen, text)
-                .map_err(|e| e.to_string())
-                .and_then(|parsed| {
-                    if parsed != *inst && !same_swizzle(&parsed, inst) {
-                        return Err(format!("parsed as {parsed:?}"));
-                    }
-                    llvm_mc_line_in(self.gen, &parsed).map_err(|e| e.to_string())
-                });
-            match (&ours, theirs) {
-                (Ok(o), Ok(t)) if o == t => {}
-                _ => bad.push(format!(
-                    "`{text}`\n    llvm-mc: {theirs:?}\n    ours:    {ours:?}"
-                )),
-            }
-        }
+        let bad = self.disagreements(&texts, false, |i, text| self.ours(text, Some(&lines[i].1)));
         report(
-            &format!("{}assembler (text -> bytes)", self.label),
+            &self.label("assembler (text -> bytes)"),
             lines.len() - bad.len(),
             lines.len(),
             &bad,
@@ -70,14 +148,17 @@ impl Both<'_> {
     pub fn disassemble(&self, cases: &[DsInst]) {
         let words: Vec<[u8; 8]> = cases
             .iter()
-            .map(|i| i.to_bytes_in(self.gen).expect("legal"))
+            .map(|i| i.to_bytes_in(self.gen()).expect("legal"))
             .collect();
-        let theirs = mc_disassemble_for(self.mc, self.cpu, &words);
+        let theirs = mc_disassemble_for(&self.mc(), self.cpu(), &words);
         let mut bad = Vec::new();
         for ((inst, word), theirs) in cases.iter().zip(&words).zip(&theirs) {
-            let ours = DsInst::from_bytes_in(self.gen, *word).map(|i| i.to_string());
-            if ours.as_ref().ok() != theirs.as_ref()
-                || ours.as_ref().ok() != Some(&inst.to_string())
+            let ours = DsInst::from_bytes_in(self.gen(), *word).map(|i| i.to_string());
+            let printed = ours
+                .as_ref()
+                .ok()
+                .map(|t| printed_by(self.pair.llvm.major, t));
+            if printed.as_ref() != theirs.as_ref() || ours.as_ref().ok() != Some(&inst.to_string())
             {
                 bad.push(format!(
                     "{}\n    llvm-mc: {theirs:?}\n    ours:    {ours:?}",
@@ -86,9 +167,21 @@ impl Both<'_> {
             }
         }
         report(
-            &format!("{}disassembler (bytes -> text)", self.label),
+            &self.label("disassembler (bytes -> text)"),
             words.len() - bad.len(),
             words.len(),
+            &bad,
+        );
+    }
+
+    /// Lines both must read the same way (each LLVM accepts them).
+    pub fn accept_lines(&self, what: &str, lines: &[&str]) {
+        let lines: Vec<String> = lines.iter().map(ToString::to_string).collect();
+        let bad = self.disagreements(&lines, false, |_, text| self.ours(text, None));
+        report(
+            &self.label(what),
+            lines.len() - bad.len(),
+            lines.len(),
             &bad,
         );
     }
@@ -96,18 +189,9 @@ impl Both<'_> {
     /// Lines both must refuse.
     pub fn reject_lines(&self, lines: &[&str]) {
         let lines: Vec<String> = lines.iter().map(ToString::to_string).collect();
-        let theirs = mc_assemble_for(self.mc, self.cpu, &lines);
-        let mut bad = Vec::new();
-        for (line, theirs) in lines.iter().zip(&theirs) {
-            let ours = parse_in(self.gen, line);
-            if theirs.is_ok() || ours.is_ok() {
-                bad.push(format!(
-                    "`{line}`\n    llvm-mc: {theirs:?}\n    ours:    {ours:?}"
-                ));
-            }
-        }
+        let bad = self.disagreements(&lines, true, |_, text| self.ours(text, None));
         report(
-            &format!("{}bad lines rejected by both", self.label),
+            &self.label("bad lines rejected by both"),
             lines.len() - bad.len(),
             lines.len(),
             &bad,
@@ -117,10 +201,10 @@ impl Both<'_> {
     /// Words both must refuse, each with why it is invalid.
     pub fn reject_words(&self, cases: &[(String, u64)]) {
         let words: Vec<[u8; 8]> = cases.iter().map(|(_, w)| w.to_le_bytes()).collect();
-        let theirs = mc_disassemble_for(self.mc, self.cpu, &words);
+        let theirs = mc_disassemble_for(&self.mc(), self.cpu(), &words);
         let mut bad = Vec::new();
         for ((why, word), theirs) in cases.iter().zip(&theirs) {
-            let ours = DsInst::decode_in(self.gen, *word);
+            let ours = DsInst::decode_in(self.gen(), *word);
             if theirs.is_some() || ours.is_ok() {
                 bad.push(format!(
                     "{why} {}: llvm-mc {theirs:?}, ours {ours:?}",
@@ -129,7 +213,7 @@ impl Both<'_> {
             }
         }
         report(
-            &format!("{}invalid encodings rejected by both", self.label),
+            &self.label("invalid encodings rejected by both"),
             cases.len() - bad.len(),
             cases.len(),
             &bad,

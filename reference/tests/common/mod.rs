@@ -1,56 +1,24 @@
-//! Helpers shared by the reference crate's integration tests: finding the LLVM oracle
-//! (`llvm-mc-19 -arch=amdgcn` for the default target, Debian package `llvm-19`), running it on a batch of
-//! lines in one process, and reading the iced-style vector file `tests/vectors.txt`.
+//! Helpers shared by the reference crate's integration tests: the LLVM oracles (`llvm`: which
+//! releases, which generations; `llvm-mc-N -arch=amdgcn`, Debian packages `llvm-19` and
+//! `llvm-22`), running llvm-mc on a batch of lines in one process, and reading the iced-style
+//! vector files `tests/vectors*.txt`.
 //!
-//! A test that needs llvm-mc prints why it skips and returns when the tool is missing, except
-//! under `CI=true`, where a missing tool is a failure: CI installs it, so its absence is a bug.
+//! A test that needs llvm-mc prints why it skips and returns when a release is missing, except
+//! under `CI=true`, where a missing release is a failure: CI installs both, so an absence is a bug.
 #![allow(dead_code)] // Each test binary uses its own subset.
 
 pub mod both;
+pub mod data;
+pub mod llvm;
 
 use ds_reference::isa::{DsInst, DsOp, Field, Gds, Generation, OffsetForm};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// The oracle's program name; `LLVM_MC` in the environment overrides it.
-pub const LLVM_MC: &str = "llvm-mc-19";
-
-/// The llvm-mc to run, or `None` (after printing why) when it is missing outside CI.
-///
-/// # Panics
-/// When the tool is missing and `CI=true`.
-pub fn llvm_mc() -> Option<PathBuf> {
-    let program = std::env::var_os("LLVM_MC").map_or_else(|| PathBuf::from(LLVM_MC), PathBuf::from);
-    let found = Command::new(&program)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if found {
-        return Some(program);
-    }
-    let why = format!(
-        "{} not found: install Debian's llvm-19 (`apt-get install -y llvm-19`) or set LLVM_MC",
-        program.display()
-    );
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI=true and {why}");
-    }
-    eprintln!("skipped: {why}");
-    None
-}
-
-/// Runs llvm-mc for the default target with `args`, feeding `input` on stdin; returns (stdout,
-/// stderr).
-pub fn run_llvm_mc(mc: &PathBuf, args: &[&str], input: &str) -> (String, String) {
-    run_llvm_mc_for(mc, ds_reference::target::DEFAULT.name, args, input)
-}
-
 /// Runs llvm-mc for the processor `cpu` with `args`, feeding `input` on stdin.
-pub fn run_llvm_mc_for(mc: &PathBuf, cpu: &str, args: &[&str], input: &str) -> (String, String) {
+pub fn run_llvm_mc_for(mc: &Path, cpu: &str, args: &[&str], input: &str) -> (String, String) {
     let mut child = Command::new(mc)
         .arg("-arch=amdgcn")
         .arg(format!("-mcpu={cpu}"))
@@ -96,14 +64,9 @@ fn diagnostics(stderr: &str, kind: &str) -> BTreeMap<usize, BTreeSet<usize>> {
     lines
 }
 
-/// Assembles every line in one llvm-mc process. Per input line: `Ok(the full output line)`
-/// (tab, text, padding, `; encoding: [...]`) or `Err(llvm-mc's error message)`.
-pub fn mc_assemble(mc: &PathBuf, lines: &[String]) -> Vec<Result<String, String>> {
-    mc_assemble_for(mc, ds_reference::target::DEFAULT.name, lines)
-}
-
-/// [`mc_assemble`] for the processor `cpu`.
-pub fn mc_assemble_for(mc: &PathBuf, cpu: &str, lines: &[String]) -> Vec<Result<String, String>> {
+/// Assembles every line in one llvm-mc process for the processor `cpu`. Per input line: `Ok(the
+/// full output line)` (tab, text, padding, `; encoding: [...]`) or `Err(llvm-mc's error message)`.
+pub fn mc_assemble_for(mc: &Path, cpu: &str, lines: &[String]) -> Vec<Result<String, String>> {
     assert!(lines.iter().all(|l| !l.contains('\n')));
     let (stdout, stderr) =
         run_llvm_mc_for(mc, cpu, &["-show-encoding"], &(lines.join("\n") + "\n"));
@@ -137,14 +100,10 @@ pub fn mc_assemble_for(mc: &PathBuf, cpu: &str, lines: &[String]) -> Vec<Result<
     result
 }
 
-/// Disassembles 8-byte words in one llvm-mc process (one word per input line). Per word:
-/// `Some(text)` (the canonical text, no tab) or `None` when llvm-mc calls it invalid.
-pub fn mc_disassemble(mc: &PathBuf, words: &[[u8; 8]]) -> Vec<Option<String>> {
-    mc_disassemble_for(mc, ds_reference::target::DEFAULT.name, words)
-}
-
-/// [`mc_disassemble`] for the target `cpu`.
-pub fn mc_disassemble_for(mc: &PathBuf, cpu: &str, words: &[[u8; 8]]) -> Vec<Option<String>> {
+/// Disassembles 8-byte words in one llvm-mc process for the processor `cpu` (one word per input
+/// line). Per word: `Some(text)` (the canonical text, no tab) or `None` when llvm-mc calls it
+/// invalid.
+pub fn mc_disassemble_for(mc: &Path, cpu: &str, words: &[[u8; 8]]) -> Vec<Option<String>> {
     let input: String = words.iter().map(|w| bytes_line(w) + "\n").collect();
     let (stdout, stderr) = run_llvm_mc_for(mc, cpu, &["-disassemble", "-show-encoding"], &input);
     let warnings = diagnostics(&stderr, "warning");
@@ -254,13 +213,14 @@ pub fn vectors_in(name: &str) -> Vec<Vector> {
     out
 }
 
-/// Turns arbitrary field values into a legal gfx11 instruction of `op`: unused fields zero, tuples
-/// within v255, `gds` forced where the op requires or forbids it, no offset on `ds_nop`.
+/// [`legalize_in`] for gfx11.
 pub fn legalize(op: DsOp, regs: [u8; 4], offset: u16, gds: bool) -> DsInst {
     legalize_in(Generation::Gfx11, op, regs, offset, gds)
 }
 
-/// [`legalize`] for generation `gen` (gfx12: never `gds`).
+/// Turns arbitrary field values into a legal instruction of `op` in generation `gen`: unused fields
+/// zero, tuples within v255, `gds` forced where the op requires or forbids it (never on a
+/// generation without the bit), no offset on `ds_nop`.
 pub fn legalize_in(gen: Generation, op: DsOp, regs: [u8; 4], offset: u16, gds: bool) -> DsInst {
     let info = op.info();
     let mut inst = DsInst::new(op).with_offset16(offset);
@@ -320,10 +280,11 @@ pub fn offsets(form: OffsetForm) -> &'static [u16] {
     }
 }
 
-/// How to write one instruction: mnemonic, number base, register and separator style.
+/// How to write one instruction: mnemonic (the row's or an alias), number base, register and
+/// separator style.
 #[derive(Clone, Copy)]
 pub struct Spelling {
-    pub legacy: bool,
+    pub alias: Option<&'static str>,
     pub upper_mnemonic: bool,
     pub radix: u32,
     pub brackets: bool,
@@ -332,7 +293,7 @@ pub struct Spelling {
 }
 
 pub const CANONICAL: Spelling = Spelling {
-    legacy: false,
+    alias: None,
     upper_mnemonic: false,
     radix: 10,
     brackets: false,
@@ -340,8 +301,10 @@ pub const CANONICAL: Spelling = Spelling {
     zero_offsets: false,
 };
 
-/// Other ways LLVM accepts to write the same instruction.
-pub fn spellings(inst: &DsInst) -> Vec<Spelling> {
+/// Other ways LLVM accepts to write the same instruction of generation `gen`, written out: number
+/// bases, brackets, no commas, upper case, and each alias LLVM reads for the op in `gen` (its
+/// older name, and the generation's own aliases).
+pub fn spellings_in(gen: Generation, inst: &DsInst) -> Vec<String> {
     let mut v = vec![
         Spelling {
             radix: 16,
@@ -364,19 +327,19 @@ pub fn spellings(inst: &DsInst) -> Vec<Spelling> {
             ..CANONICAL
         },
     ];
-    if inst.info().legacy_name.is_some() {
+    for alias in inst.op.aliases_in(gen) {
         v.push(Spelling {
-            legacy: true,
+            alias: Some(alias),
             ..CANONICAL
         });
         v.push(Spelling {
-            legacy: true,
+            alias: Some(alias),
             radix: 16,
             commas: false,
             ..CANONICAL
         });
     }
-    v
+    v.into_iter().map(|s| spell(inst, s)).collect()
 }
 
 pub fn number(n: u32, radix: u32) -> String {
@@ -392,12 +355,7 @@ pub fn number(n: u32, radix: u32) -> String {
 /// Writes `inst` in the spelling `s` (swizzle offsets are written as plain numbers).
 pub fn spell(inst: &DsInst, s: Spelling) -> String {
     let info = inst.info();
-    let mut name = if s.legacy {
-        info.legacy_name.expect("legacy")
-    } else {
-        info.name
-    }
-    .to_string();
+    let mut name = s.alias.unwrap_or(info.name).to_string();
     if s.upper_mnemonic {
         name = name.to_ascii_uppercase();
     }
