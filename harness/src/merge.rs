@@ -141,7 +141,9 @@ pub fn check_counts(r: &Report) -> Result<(), String> {
         }
         for (c, n) in &o.fidelity {
             let f = fidelity.entry(*c).or_default();
-            *f = f.checked_add(*n).ok_or_else(|| overflow("the fidelity totals"))?;
+            *f = f
+                .checked_add(*n)
+                .ok_or_else(|| overflow("the fidelity totals"))?;
         }
     }
     let t = r.totals;

@@ -59,14 +59,31 @@ fn refused(args: &[&str], says: &str) {
 #[test]
 fn numbers_out_of_range_are_usage_errors_naming_the_range() {
     refused(
-        &["run", "--backend", "exec", "--device-cmd", "x", "--device-timeout", "1e300"],
+        &[
+            "run",
+            "--backend",
+            "exec",
+            "--device-cmd",
+            "x",
+            "--device-timeout",
+            "1e300",
+        ],
         "to 604800",
     );
     refused(
-        &["run", "--backend", "emu", "--duration", "18446744073709551615"],
+        &[
+            "run",
+            "--backend",
+            "emu",
+            "--duration",
+            "18446744073709551615",
+        ],
         "longest time budget",
     );
-    refused(&["run", "--backend", "emu", "--jobs", "100000"], "--jobs 100000: at most");
+    refused(
+        &["run", "--backend", "emu", "--jobs", "100000"],
+        "--jobs 100000: at most",
+    );
     let o = ds_harness_env(
         &["run", "--backend", "auto", "--op", "ds_add_u32"],
         &[("DS_HARNESS_HIP_TIMEOUT", "1e300")],
@@ -78,11 +95,25 @@ fn numbers_out_of_range_are_usage_errors_naming_the_range() {
 #[test]
 fn an_output_never_overwrites_an_input() {
     let dir = temp_dir("careless-inputs");
-    let s1 = results(&dir, "s1", &["--shard", "1/2", "--record", s(&dir.join("rec1"))]);
-    let s2 = results(&dir, "s2", &["--shard", "2/2", "--record", s(&dir.join("rec2"))]);
+    let s1 = results(
+        &dir,
+        "s1",
+        &["--shard", "1/2", "--record", s(&dir.join("rec1"))],
+    );
+    let s2 = results(
+        &dir,
+        "s2",
+        &["--shard", "2/2", "--record", s(&dir.join("rec2"))],
+    );
     let before = std::fs::read(&s1).unwrap();
-    refused(&["merge", s(&s1), s(&s2), "--json", s(&s1)], "is the input results file");
-    refused(&["matrix", s(&s1), "--json", s(&s1)], "is the input results file");
+    refused(
+        &["merge", s(&s1), s(&s2), "--json", s(&s1)],
+        "is the input results file",
+    );
+    refused(
+        &["matrix", s(&s1), "--json", s(&s1)],
+        "is the input results file",
+    );
     refused(
         &[
             "merge",
@@ -97,10 +128,22 @@ fn an_output_never_overwrites_an_input() {
         ],
         "overlaps --recordings",
     );
-    assert_eq!(std::fs::read(&s1).unwrap(), before, "the input is untouched");
+    assert_eq!(
+        std::fs::read(&s1).unwrap(),
+        before,
+        "the input is untouched"
+    );
     let rec = dir.join("rec1");
     refused(
-        &["run", "--backend", "emu", "--record", s(&rec), "--json", s(&rec.join("r.json"))],
+        &[
+            "run",
+            "--backend",
+            "emu",
+            "--record",
+            s(&rec),
+            "--json",
+            s(&rec.join("r.json")),
+        ],
         "lies inside --record",
     );
     let fixture =
@@ -149,7 +192,10 @@ fn merge_refuses_counts_that_do_not_add_up_and_other_formats() {
     });
     refused(&["merge", s(&huge), s(&s2)], "");
     let format2 = edit("format2.json", &|v| v["format"] = 2.into());
-    refused(&["merge", s(&format2), s(&s2)], "results format 2 is not supported");
+    refused(
+        &["merge", s(&format2), s(&s2)],
+        "results format 2 is not supported",
+    );
 }
 
 #[test]
@@ -181,7 +227,11 @@ fn inputs_that_never_end_are_refused_at_their_ceiling() {
         let ran = run_bounded(args, &[], b"", Duration::from_secs(60));
         assert!(!ran.killed, "{args:?} did not end");
         assert_eq!(ran.code, Some(2), "{args:?}: {}", ran.stderr);
-        assert!(ran.stderr.contains("larger than"), "{args:?}: {}", ran.stderr);
+        assert!(
+            ran.stderr.contains("larger than"),
+            "{args:?}: {}",
+            ran.stderr
+        );
     }
 }
 
@@ -206,7 +256,15 @@ fn against_checks_the_recordings_directory_wave_and_flags() {
         "recordings live under the directory of their target",
     );
     refused(
-        &["run", "--backend", "emu", "--against", s(&fixture), "--seed", "5"],
+        &[
+            "run",
+            "--backend",
+            "emu",
+            "--against",
+            s(&fixture),
+            "--seed",
+            "5",
+        ],
         "--seed or --cases",
     );
     // --wave chooses among the recordings.
@@ -228,7 +286,12 @@ fn against_checks_the_recordings_directory_wave_and_flags() {
         ]);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
         let r = json_of(&json);
-        assert_eq!(r["meta"]["waves"], serde_json::json!([wave]), "{}", r["meta"]);
+        assert_eq!(
+            r["meta"]["waves"],
+            serde_json::json!([wave]),
+            "{}",
+            r["meta"]
+        );
         let ops = r["ops"].as_array().unwrap();
         assert!(!ops.is_empty() && ops.iter().all(|o| o["wave"] == wave));
     }
@@ -284,7 +347,11 @@ fn a_report_to_dev_stdout_redirected_to_a_file_never_replaces_the_file() {
         .output()
         .unwrap();
     assert_eq!(code(&o), 2, "{}", stderr(&o));
-    assert!(stderr(&o).contains("this command's stdout"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("this command's stdout"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(std::fs::metadata(&file).unwrap().ino(), inode, "replaced");
 }
 
@@ -298,13 +365,8 @@ fn case_files_with_a_word_given_twice_are_refused() {
         let vc = &ds_harness::corpus::for_op(common::op("ds_add_u32"), 1, 1)[0];
         (vc.variant, vc.cases[0].case.clone())
     };
-    let file = ds_harness::case::CaseFile::new(
-        "dup",
-        1,
-        ds_reference::target::DEFAULT,
-        variant,
-        case,
-    );
+    let file =
+        ds_harness::case::CaseFile::new("dup", 1, ds_reference::target::DEFAULT, variant, case);
     let mut v: Value = serde_json::from_str(&file.to_json()).unwrap();
     v["case"]["lds"]["words"] = serde_json::json!([[0, 1], [0, 2]]);
     let path = dir.join("dup.json");
@@ -331,7 +393,11 @@ fn kernel_offsets_take_hex() {
 #[test]
 fn an_incomplete_run_with_no_ops_is_not_all_agree() {
     let mut r = ds_harness::run::report::Report::new(common::meta("emu", 8));
-    assert!(!r.to_markdown().starts_with("**All agree**"), "{}", r.to_markdown());
+    assert!(
+        !r.to_markdown().starts_with("**All agree**"),
+        "{}",
+        r.to_markdown()
+    );
     r.complete = true;
     assert!(r.to_markdown().starts_with("**All agree**"));
 }
@@ -365,7 +431,9 @@ impl Device for OneBadCase {
             ) == self.poison
         });
         if bad {
-            return Err(DeviceError::Launch("memory violation in a workgroup".into()));
+            return Err(DeviceError::Launch(
+                "memory violation in a workgroup".into(),
+            ));
         }
         self.inner.launch(m, l)
     }
@@ -441,7 +509,11 @@ fn a_case_the_search_cannot_decide_is_undecided_not_a_mismatch() {
     assert_eq!(o["fidelity"]["undecided"], o["undecided"]);
     assert!(o["fidelity"].get("mismatch").is_none(), "{o}");
     assert!(report.all_agree(), "undecided does not fail the run");
-    assert!(report.summary().contains("undecided"), "{}", report.summary());
+    assert!(
+        report.summary().contains("undecided"),
+        "{}",
+        report.summary()
+    );
 }
 
 #[test]
@@ -453,8 +525,8 @@ fn the_shrunk_report_shows_every_active_lanes_inputs() {
     case.wave.exec = 1 << 3;
     case.wave.lanes[3].addr = 8;
     case.wave.lanes[3].data0[0] = 0x1234;
-    let expected = ds_reference::model::execute(&plan.variant.inst(), plan.variant.mode, &case)
-        .unwrap();
+    let expected =
+        ds_reference::model::execute(&plan.variant.inst(), plan.variant.mode, &case).unwrap();
     let mut device = expected.clone();
     device.lds.set_word(8, 0x1235);
     let differences = ds_harness::run::diff::diff(

@@ -202,8 +202,14 @@ fn each_injected_fault_lands_in_its_class_and_no_case_is_lost() {
         match v["error"].as_str() {
             Some(e) => {
                 assert_eq!(v["tag"], "o8", "{v}");
-                assert!(e.starts_with("kernel timed out: no answer to the launch of `ds_rsub_u32_o8"), "{e}");
-                assert!(e.contains("(--device-timeout)") && !e.contains("restart"), "{e}");
+                assert!(
+                    e.starts_with("kernel timed out: no answer to the launch of `ds_rsub_u32_o8"),
+                    "{e}"
+                );
+                assert!(
+                    e.contains("(--device-timeout)") && !e.contains("restart"),
+                    "{e}"
+                );
             }
             None => assert_eq!(v["agree"], v["cases"], "{v}"),
         }

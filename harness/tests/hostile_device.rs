@@ -38,7 +38,15 @@ fn hostile(flags: &str) -> String {
 fn run_exec(dir: &Path, cmd: &str, args: &[&str], limit: u64) -> (Ran, Value) {
     let json = dir.join("r.json");
     let out = dir.join("out");
-    let mut all = vec!["run", "--backend", "exec", "--device-cmd", cmd, "--wave", "32"];
+    let mut all = vec![
+        "run",
+        "--backend",
+        "exec",
+        "--device-cmd",
+        cmd,
+        "--wave",
+        "32",
+    ];
     all.extend_from_slice(args);
     all.extend_from_slice(&[
         "--json",
@@ -61,7 +69,10 @@ fn assert_gone(pidfile: &Path, what: &str) {
     if alive {
         kill_group(pgid);
     }
-    assert!(!alive, "{what}: the device's process group {pgid} is still running");
+    assert!(
+        !alive,
+        "{what}: the device's process group {pgid} is still running"
+    );
 }
 
 #[test]
@@ -72,7 +83,10 @@ fn a_device_that_stops_reading_its_stdin_ends_within_the_time_out_with_exit_3() 
     let dir = temp_dir("hostile-stop-reading");
     let pidfile = dir.join("pgid");
     // It answers hello, then reads nothing: the code object (megabytes) cannot be written.
-    let cmd = hostile(&format!("--stop-reading hello --pidfile '{}'", pidfile.display()));
+    let cmd = hostile(&format!(
+        "--stop-reading hello --pidfile '{}'",
+        pidfile.display()
+    ));
     let (ran, _) = run_exec(&dir, &cmd, &["--device-timeout", "2"], 60);
     assert!(!ran.killed, "the harness hung: {}", ran.stderr);
     assert_eq!(ran.code, Some(3), "{}", ran.stderr);
@@ -103,7 +117,14 @@ fn a_device_that_stops_reading_at_the_first_launch_is_given_up_after_three_time_
     let (ran, r) = run_exec(
         &dir,
         &cmd,
-        &["--device-timeout", "1", "--op", "ds_add_u32", "--cases", "1000"],
+        &[
+            "--device-timeout",
+            "1",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "1000",
+        ],
         60,
     );
     assert!(!ran.killed, "the harness hung: {}", ran.stderr);
@@ -113,7 +134,11 @@ fn a_device_that_stops_reading_at_the_first_launch_is_given_up_after_three_time_
         "{}",
         ran.stderr
     );
-    assert!(ran.stderr.contains("before answering hello"), "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("before answering hello"),
+        "{}",
+        ran.stderr
+    );
     assert_eq!(r["complete"], false, "{r}");
     assert!(ran.secs < 3.0 * (1.0 + 3.0), "{} s", ran.secs);
     assert_gone(&pidfile, "after giving up");
@@ -205,7 +230,9 @@ fn stderr_that_is_not_utf8_is_kept_lossily_and_the_device_lives_on() {
         .map(|l| l.as_str().unwrap())
         .collect();
     assert!(
-        lines.iter().any(|l| l.contains("not utf-8") && l.contains('\u{fffd}')),
+        lines
+            .iter()
+            .any(|l| l.contains("not utf-8") && l.contains('\u{fffd}')),
         "{lines:?}"
     );
     // Lines after the bad one were still read.
@@ -229,7 +256,15 @@ fn a_signal_to_the_harness_ends_the_devices_process_group() {
             pidfile.display()
         ));
         let mut child = std::process::Command::new(BIN)
-            .args(["run", "--backend", "exec", "--op", "ds_add_u32", "--device-cmd", &cmd])
+            .args([
+                "run",
+                "--backend",
+                "exec",
+                "--op",
+                "ds_add_u32",
+                "--device-cmd",
+                &cmd,
+            ])
             .env_remove("DS_HARNESS_HIP_LIB")
             .current_dir(&dir)
             .stdout(std::process::Stdio::null())
@@ -309,15 +344,27 @@ fn a_device_cannot_claim_hardware_through_its_details() {
         "{dir:?}"
     );
     assert!(!rec.provenance.is_hardware());
-    let keys: Vec<&str> = rec.provenance.pairs.iter().map(|(k, _)| k.as_str()).collect();
+    let keys: Vec<&str> = rec
+        .provenance
+        .pairs
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .collect();
     for k in ["hardware", "backend", "provenance"] {
-        assert!(keys.iter().filter(|x| **x == k).count() <= 1, "{k}: {keys:?}");
+        assert!(
+            keys.iter().filter(|x| **x == k).count() <= 1,
+            "{k}: {keys:?}"
+        );
     }
     assert_eq!(rec.provenance.get("hardware"), Some("false"));
     assert_eq!(rec.provenance.get("backend"), Some("exec"));
     assert!(keys.contains(&"device's hardware"), "{keys:?}");
     // The hello's details reach the results.
-    assert_eq!(r["meta"]["device_details"]["device's hardware"], "true", "{}", r["meta"]);
+    assert_eq!(
+        r["meta"]["device_details"]["device's hardware"], "true",
+        "{}",
+        r["meta"]
+    );
 }
 
 #[test]
@@ -362,10 +409,16 @@ fn markup_escapes_and_a_10000_character_name_are_made_harmless() {
     let (root, ran, r) = record_with("hostile-name", &name, "{}", false);
     assert_eq!(ran.code, Some(0), "{}", ran.stderr);
     for (what, text) in [("stderr", &ran.stderr), ("stdout", &ran.stdout)] {
-        assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{what}: {text}");
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{7}'),
+            "{what}: {text}"
+        );
     }
     let device = r["meta"]["device"].as_str().unwrap();
-    assert!(device.len() < 1000 && !device.contains('\u{1b}'), "{device}");
+    assert!(
+        device.len() < 1000 && !device.contains('\u{1b}'),
+        "{device}"
+    );
     let md = std::fs::read_to_string(root.parent().unwrap().join("r.md")).unwrap();
     assert!(!md.contains("<img") && !md.contains("<!--"), "{md}");
     assert!(md.contains("&lt;img"), "{md}");
@@ -379,7 +432,10 @@ fn markup_escapes_and_a_10000_character_name_are_made_harmless() {
     let text = std::fs::read_to_string(&recs[0].path).unwrap();
     assert!(!text.contains('\u{1b}'), "the recording holds an escape");
     // The matrix of those results escapes it too.
-    let m = ds(&["matrix", root.parent().unwrap().join("r.json").to_str().unwrap()]);
+    let m = ds(&[
+        "matrix",
+        root.parent().unwrap().join("r.json").to_str().unwrap(),
+    ]);
     assert_eq!(code(&m), 0, "{}", stderr(&m));
     assert!(!stdout(&m).contains("<img") && !stdout(&m).contains("<!--"));
 }
@@ -398,7 +454,11 @@ fn a_device_error_message_of_100_kb_is_cut() {
     );
     assert_eq!(ran.code, Some(1), "{}", ran.stderr);
     let e = r["ops"][0]["variants"][0]["error"].as_str().unwrap();
-    assert!(e.len() < 3000 && e.contains("characters cut"), "{} bytes", e.len());
+    assert!(
+        e.len() < 3000 && e.contains("characters cut"),
+        "{} bytes",
+        e.len()
+    );
     let row = ran
         .stdout
         .lines()
@@ -429,11 +489,17 @@ fn an_unsupported_answer_names_the_instruction_and_its_row_says_unsupported() {
     );
     assert_eq!(ran.code, Some(0), "{}", ran.stderr);
     let e = r["ops"][0]["variants"][0]["error"].as_str().unwrap();
-    assert!(e.contains("at 0x10 in `ds_add_u32") && e.contains("= `ds_add_u32"), "{e}");
+    assert!(
+        e.contains("at 0x10 in `ds_add_u32") && e.contains("= `ds_add_u32"),
+        "{e}"
+    );
     let row = ran
         .stdout
         .lines()
         .find(|l| l.starts_with("ds_add_u32"))
         .unwrap();
-    assert!(row.contains("  unsupported: ") && !row.contains("device error"), "{row}");
+    assert!(
+        row.contains("  unsupported: ") && !row.contains("device error"),
+        "{row}"
+    );
 }

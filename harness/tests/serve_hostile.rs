@@ -95,8 +95,18 @@ fn a_billion_workgroups_with_buffers_for_one_is_an_error_not_an_allocation() {
     assert!(!ran.killed, "no answer in 60 s");
     assert_eq!(ran.code, Some(0), "{}", ran.stderr);
     let e = answer(&answers, 3);
-    assert_eq!((e["type"].as_str(), e["kind"].as_str()), (Some("error"), Some("other")), "{e}");
-    assert!(e["message"].as_str().unwrap().contains("1000000000 workgroups"), "{e}");
+    assert_eq!(
+        (e["type"].as_str(), e["kind"].as_str()),
+        (Some("error"), Some("other")),
+        "{e}"
+    );
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("1000000000 workgroups"),
+        "{e}"
+    );
     assert_eq!(answer(&answers, 4)["type"], "done", "the session goes on");
     assert_eq!(answer(&answers, 999)["type"], "bye");
     println!("peak RSS: {} KiB", ran.max_rss_kib);
@@ -127,13 +137,20 @@ fn bad_lines_and_requests_get_errors_of_the_documented_kind_and_the_session_goes
     assert_eq!(ran.code, Some(0), "{}", ran.stderr);
     for id in [3, 4, 5] {
         let a = answer(&answers, id);
-        assert_eq!((a["type"].as_str(), a["kind"].as_str()), (Some("error"), Some("other")), "{a}");
+        assert_eq!(
+            (a["type"].as_str(), a["kind"].as_str()),
+            (Some("error"), Some("other")),
+            "{a}"
+        );
     }
     let bad = answers
         .iter()
         .find(|a| a["id"].is_null())
         .expect("an error for the line that is not UTF-8");
-    assert!(bad["message"].as_str().unwrap().contains("not UTF-8"), "{bad}");
+    assert!(
+        bad["message"].as_str().unwrap().contains("not UTF-8"),
+        "{bad}"
+    );
     assert_eq!(answer(&answers, 6)["type"], "hello");
 }
 
@@ -186,9 +203,16 @@ fn a_kernel_that_loops_in_65536_workgroups_is_a_fault_within_its_budget() {
     let (answers, ran) = serve(&lines, b"", 120);
     assert!(!ran.killed, "no answer in 120 s");
     let a = answer(&answers, 3);
-    assert_eq!((a["type"].as_str(), a["kind"].as_str()), (Some("error"), Some("fault")), "{a}");
+    assert_eq!(
+        (a["type"].as_str(), a["kind"].as_str()),
+        (Some("error"), Some("fault")),
+        "{a}"
+    );
     assert!(
-        a["message"].as_str().unwrap().contains("without reaching s_endpgm"),
+        a["message"]
+            .as_str()
+            .unwrap()
+            .contains("without reaching s_endpgm"),
         "{a}"
     );
     println!("65536 looping workgroups answered in {:.1} s", ran.secs);

@@ -247,12 +247,9 @@ impl Device for EmuDevice {
     }
 
     fn launch(&mut self, module: ModuleId, launch: &mut Launch) -> Result<(), DeviceError> {
-        let programs = self
-            .modules
-            .get(module.0)
-            .ok_or_else(|| {
-                DeviceError::BadRequest(format!("module {} was never loaded", module.0))
-            })?;
+        let programs = self.modules.get(module.0).ok_or_else(|| {
+            DeviceError::BadRequest(format!("module {} was never loaded", module.0))
+        })?;
         let prog = programs.get(&launch.kernel).cloned().ok_or_else(|| {
             let mut names: Vec<&String> = programs.keys().collect();
             names.sort();

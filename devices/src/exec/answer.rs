@@ -114,7 +114,9 @@ pub(super) fn disassemble(target: &Target, hex: &str) -> String {
     if digits.is_empty() {
         return String::new();
     }
-    let bytes: Option<Vec<u8>> = (digits.len() % 2 == 0)
+    let bytes: Option<Vec<u8>> = digits
+        .len()
+        .is_multiple_of(2)
         .then(|| {
             (0..digits.len())
                 .step_by(2)
@@ -134,7 +136,10 @@ pub(super) fn disassemble(target: &Target, hex: &str) -> String {
 
 /// Checks a `done` answer's output buffers against the launch (each one the launch sent, in
 /// order, of its name and size) and copies them into it.
-pub(super) fn take_outputs(launch: &mut Launch, buffers: Vec<protocol::BufferOut>) -> Result<(), DeviceError> {
+pub(super) fn take_outputs(
+    launch: &mut Launch,
+    buffers: Vec<protocol::BufferOut>,
+) -> Result<(), DeviceError> {
     let outputs: Vec<usize> = (0..launch.buffers.len())
         .filter(|&i| launch.buffers[i].copy_back)
         .collect();
@@ -165,4 +170,3 @@ pub(super) fn take_outputs(launch: &mut Launch, buffers: Vec<protocol::BufferOut
     }
     Ok(())
 }
-

@@ -126,7 +126,11 @@ impl Child {
         let (requests, rx) = mpsc::sync_channel::<Vec<u8>>(1);
         std::thread::spawn(move || {
             for bytes in rx {
-                if stdin.write_all(&bytes).and_then(|()| stdin.flush()).is_err() {
+                if stdin
+                    .write_all(&bytes)
+                    .and_then(|()| stdin.flush())
+                    .is_err()
+                {
                     return;
                 }
             }

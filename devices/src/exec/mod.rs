@@ -197,9 +197,7 @@ impl ExecDevice {
             let id = self.next_id;
             self.next_id += 1;
             s.child.set_line_limit(MIN_LINE_BYTES);
-            if s.child
-                .send(protocol::to_line(&Request::Shutdown { id }))
-            {
+            if s.child.send(protocol::to_line(&Request::Shutdown { id })) {
                 let _ = s.child.next_line(Duration::from_secs(5));
             }
             s.child.close_stdin();
@@ -308,7 +306,9 @@ impl ExecDevice {
             self.info.target = target;
             self.hardware = hardware;
             self.info.details = own_details(cmd, &version, protocol, hardware, details);
-        } else if device != self.info.name || target != self.info.target || hardware != self.hardware
+        } else if device != self.info.name
+            || target != self.info.target
+            || hardware != self.hardware
         {
             return Err(DeviceError::Unavailable(format!(
                 "`{cmd}` restarted as another device: `{device}` ({target}, hardware {hardware}), \

@@ -214,7 +214,7 @@ fn check_launch(workgroups: u32, dynamic_lds: u32, buffers: &[BufferIn]) -> Resu
             ));
         }
         let len = b.bytes.0.len();
-        if len == 0 || len % workgroups as usize != 0 {
+        if len == 0 || !len.is_multiple_of(workgroups as usize) {
             return Err(format!(
                 "buffer {i} (`{}`) holds {len} bytes, which is not {workgroups} workgroups' \
                  records: each buffer holds the same number of bytes for every workgroup",
@@ -228,10 +228,7 @@ fn check_launch(workgroups: u32, dynamic_lds: u32, buffers: &[BufferIn]) -> Resu
 /// One line of `input` (without its newline): `None` at the end, `Some(Err(why))` for a line
 /// that is not UTF-8 or longer than `max` bytes (whose bytes past `max` are skipped unread into
 /// memory).
-fn read_line(
-    input: &mut impl BufRead,
-    max: usize,
-) -> io::Result<Option<Result<String, String>>> {
+fn read_line(input: &mut impl BufRead, max: usize) -> io::Result<Option<Result<String, String>>> {
     let mut line = Vec::new();
     let mut bytes = 0usize;
     loop {

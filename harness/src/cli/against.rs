@@ -30,7 +30,10 @@ pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow:
                 .into(),
         );
     }
-    if let Err(e) = super::run::check_outputs(args).and(Ok(())).map_err(|e| e.to_string()) {
+    if let Err(e) = super::run::check_outputs(args)
+        .and(Ok(()))
+        .map_err(|e| e.to_string())
+    {
         return usage(e);
     }
     if let Err(e) = super::run::check_jobs(args.jobs) {

@@ -58,7 +58,9 @@ pub struct KernelArgs {
 fn parse_field(s: &str, max: u64) -> Result<u64, String> {
     let v = super::run::parse_u64(s)?;
     if v > max {
-        return Err(format!("`{s}` is larger than {max} ({max:#x}), the field's largest value"));
+        return Err(format!(
+            "`{s}` is larger than {max} ({max:#x}), the field's largest value"
+        ));
     }
     Ok(v)
 }

@@ -46,9 +46,7 @@ pub fn run(args: &MatrixArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         .iter()
         .map(|p| ("results file", p.as_path()))
         .collect();
-    if let Err(e) =
-        check_distinct(&named).and_then(|()| check_not_inputs(&named, &inputs, &[]))
-    {
+    if let Err(e) = check_distinct(&named).and_then(|()| check_not_inputs(&named, &inputs, &[])) {
         eprintln!("error: {e}");
         return Ok(ExitCode::from(EXIT_USAGE));
     }

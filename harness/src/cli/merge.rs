@@ -107,8 +107,11 @@ fn check_outputs(args: &MergeArgs) -> Result<[Option<OutputPath>; 3], OutputErro
     check_distinct(&named)?;
     // Nothing written over what is read: no output is a shard's results file or lies in a
     // shard's recordings or the merged recordings directory, which overlaps no shard's.
-    let files: Vec<(&str, &std::path::Path)> =
-        args.results.iter().map(|p| ("results file", p.as_path())).collect();
+    let files: Vec<(&str, &std::path::Path)> = args
+        .results
+        .iter()
+        .map(|p| ("results file", p.as_path()))
+        .collect();
     let mut dirs: Vec<(&str, &std::path::Path)> = args
         .recordings
         .iter()

@@ -59,7 +59,9 @@ impl Provenance {
         // The device's details, never in place of a key the harness writes (an external device
         // names its details itself; ds_devices::exec renames its reserved keys already).
         for (k, v) in &info.details {
-            let own = ["backend", "gpu", "arch", "harness", "date", "fp_modes", "wave"];
+            let own = [
+                "backend", "gpu", "arch", "harness", "date", "fp_modes", "wave",
+            ];
             let mut key = k.clone();
             while own.contains(&key.as_str()) || pairs.iter().any(|(have, _)| *have == key) {
                 key = format!("device's {key}");
@@ -169,11 +171,9 @@ fn slug(text: &str) -> String {
         return s;
     }
     // FNV-1a, 64 bits: stable across builds and machines.
-    let hash = text
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        });
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
     format!(
         "{}-{:08x}",
         s[..MAX_SLUG_CHARS - 9].trim_end_matches('-'),
@@ -394,9 +394,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Recording, RecordError> {
 
 /// Reads one recording file.
 pub fn read(path: &Path) -> Result<Recording, RecordError> {
-    let text = crate::input::read_text(path, crate::input::MAX_RECORDING_BYTES).map_err(|e| RecordError::Io {
-        path: path.to_path_buf(),
-        message: e.to_string(),
+    let text = crate::input::read_text(path, crate::input::MAX_RECORDING_BYTES).map_err(|e| {
+        RecordError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        }
     })?;
     parse(&text, path)
 }

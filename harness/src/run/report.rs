@@ -358,7 +358,9 @@ impl Report {
             md(&m.target),
             terminal(&m.backend).replace('`', "'"),
             md(&m.backend_reason),
-            if m.device_details.get(ds_devices::exec::HARDWARE_DETAIL).map(String::as_str)
+            if m.device_details
+                .get(ds_devices::exec::HARDWARE_DETAIL)
+                .map(String::as_str)
                 == Some("true")
             {
                 ", hardware as reported by the device"

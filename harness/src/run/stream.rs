@@ -232,10 +232,9 @@ fn verdict(cfg: &RunConfig, plan: &VariantPlan, case: &Case, dev: Outcome) -> Ve
             }
         }
         legal::Legality::Illegal(_) => (None, false),
-        legal::Legality::Undecided(why) => (
-            Some(format!("legal-outcome search undecided: {why}")),
-            true,
-        ),
+        legal::Legality::Undecided(why) => {
+            (Some(format!("legal-outcome search undecided: {why}")), true)
+        }
     };
     Verdict::Disagree(Box::new(Disagreement {
         case: case.clone(),
@@ -337,8 +336,7 @@ pub(super) fn fold(
                 }
                 let d = *d;
                 let outcomes = Some((d.case, d.expected, d.device));
-                let (id, path, replay, written) =
-                    case_file(cfg, names, st.op, plan, i, outcomes);
+                let (id, path, replay, written) = case_file(cfg, names, st.op, plan, i, outcomes);
                 res.mismatches.push(Mismatch {
                     id,
                     variant: plan.tag.clone(),

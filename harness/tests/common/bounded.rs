@@ -28,7 +28,9 @@ pub struct Ran {
 pub const ADDRESS_SPACE_BYTES: u64 = 8 << 30;
 
 /// Runs `ds-harness args...` (environment: `env` set, `DS_HARNESS_HIP_LIB` unset; stdin:
-/// `stdin`; address space: [`ADDRESS_SPACE_BYTES`]), killing it if it runs past `limit`.
+/// `stdin`; address space: [`ADDRESS_SPACE_BYTES`]), killing it if it runs past `limit`. The child
+/// is reaped with wait4(2), which also gives its resource usage, not with `Child::wait`.
+#[allow(clippy::zombie_processes)]
 pub fn run_bounded(args: &[&str], env: &[(&str, &str)], stdin: &[u8], limit: Duration) -> Ran {
     use std::os::unix::process::CommandExt;
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ds-harness"));

@@ -33,6 +33,12 @@ const MAX_STATES: usize = 20_000;
 /// value it leaves (an index into the values).
 type Step = (u8, usize, usize);
 
+/// A state of the witness search: (value index, lanes that can be placed so far as a mask).
+type State = (usize, u64);
+
+/// How each state of the witness search was reached: the state before and the step from it.
+type Parents = HashMap<State, Option<(State, Step)>>;
+
 impl Search<'_> {
     /// The element the group's lanes share (its address), when the group is one whole element of
     /// a single-address read-modify-write.
@@ -258,8 +264,7 @@ impl Search<'_> {
         let all = g.lanes.iter().fold(0u64, |m, &l| m | 1 << l);
         // BFS over (value, lanes placeable so far), remembering how each state was reached.
         let start = (0usize, bits(&keeps[0]));
-        let mut parent: HashMap<(usize, u64), Option<((usize, u64), Step)>> =
-            HashMap::from([(start, None)]);
+        let mut parent: Parents = HashMap::from([(start, None)]);
         let mut queue = VecDeque::from([start]);
         while let Some(state) = queue.pop_front() {
             if state.0 == target {
@@ -297,8 +302,8 @@ struct Walk {
 /// other lane inserted at the first value of the path it keeps; `None` when the path repeats a
 /// lane or leaves one nowhere to go.
 fn build(
-    state: (usize, u64),
-    parent: &HashMap<(usize, u64), Option<((usize, u64), Step)>>,
+    state: State,
+    parent: &Parents,
     keeps: &[Vec<(u8, usize)>],
     all: u64,
 ) -> Option<Vec<(u8, usize)>> {

@@ -87,8 +87,7 @@ fn every_outcome(v: &Variant, c: &Case) -> Vec<Outcome> {
         }
         for (p, &i) in left.iter().enumerate() {
             let d0 = u64::from(c.wave.lanes[i].data0[0]);
-            let alts =
-                rmw::update_alternatives(op, v.op.info().elem, v.mode, mem.into(), d0, 0);
+            let alts = rmw::update_alternatives(op, v.op.info().elem, v.mode, mem.into(), d0, 0);
             for (k, &new) in alts.iter().enumerate() {
                 let mut rest = left.clone();
                 rest.remove(p);
@@ -167,7 +166,7 @@ fn small_groups_are_decided_as_the_exhaustive_search_decides() {
         for o in &all {
             let mut wrong = o.clone();
             wrong.lds.set_word(8, pick(&mut x));
-            if op.info().returns() && rng(&mut x) % 2 == 0 {
+            if op.info().returns() && rng(&mut x).is_multiple_of(2) {
                 wrong = o.clone();
                 let lane = rng(&mut x) as usize % n;
                 wrong.vdst[lane][0] = pick(&mut x);
@@ -180,7 +179,10 @@ fn small_groups_are_decided_as_the_exhaustive_search_decides() {
             }
         }
     }
-    assert!(legal > 500 && illegal > 200, "{legal} legal, {illegal} illegal");
+    assert!(
+        legal > 500 && illegal > 200,
+        "{legal} legal, {illegal} illegal"
+    );
 }
 
 /// 64 lanes of distinct data on one element holding a NaN.
@@ -266,7 +268,9 @@ fn an_order_dependent_update_without_returns_may_stay_undecided() {
     // 64 reverse subtractions without returns: the result is a signed sum of the lanes' data
     // whose signs the order picks; which split gives the device's value is subset sum. With a
     // small budget the search gives up: undecided, never a mismatch.
-    let data: Vec<u32> = (0..64).map(|i| 0x1234_5 * (i + 1) ^ (i << 20)).collect();
+    let data: Vec<u32> = (0..64)
+        .map(|i| (0x0001_2345 * (i + 1)) ^ (i << 20))
+        .collect();
     let v = variant(DsOp::RsubU32, WaveSize::Wave64);
     let c = case(WaveSize::Wave64, 7, &data);
     let order: Vec<(usize, usize)> = (0..64).map(|k| ((k * 29 + 3) % 64, 0)).collect();
