@@ -19,6 +19,7 @@
 //! device, a pipe, stdout) is written once, when its content is final
 //! ([`OutputPath::rewrites_in_place`] is false), since a stream cannot be rewritten.
 
+pub mod escape;
 mod stdout;
 pub use stdout::Out;
 

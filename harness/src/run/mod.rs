@@ -5,6 +5,7 @@
 
 mod bisect;
 pub mod diff;
+mod junit;
 pub mod legal;
 pub mod report;
 pub mod select;

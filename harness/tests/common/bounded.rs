@@ -25,7 +25,7 @@ pub struct Ran {
 
 /// Address space a bounded run (and the devices it starts) may take: a revision that reads an
 /// endless input or holds a device's endless line fails here instead of exhausting the machine.
-pub const ADDRESS_SPACE_BYTES: u64 = 8 << 30;
+pub const ADDRESS_SPACE_BYTES: u64 = 4 << 30;
 
 /// Runs `ds-harness args...` (environment: `env` set, `DS_HARNESS_HIP_LIB` unset; stdin:
 /// `stdin`; address space: [`ADDRESS_SPACE_BYTES`]), killing it if it runs past `limit`. The child
