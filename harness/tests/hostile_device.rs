@@ -200,7 +200,7 @@ fn a_200_mb_stdout_line_and_a_200_mb_stderr_line_cost_the_harness_under_100_mb()
     let error = add["variants"][0]["error"].as_str().unwrap_or_default();
     assert!(
         error.starts_with("device protocol error: stdout line")
-            && error.contains("(209715200 bytes and more) than the"),
+            && error.contains("bytes) than the 1048576 bytes an answer to this launch can need"),
         "{error}"
     );
     assert_eq!(add["fidelity"]["protocol_error"], add["cases"], "{add}");

@@ -36,8 +36,8 @@ const HEAD_BYTES: usize = 120;
 pub enum Line {
     /// A whole line (lossily decoded), without its newline.
     Text(String),
-    /// A line longer than the limit: its length so far (at least the limit plus one) and its
-    /// first bytes.
+    /// A line longer than the limit: its length when it was found too long (more than the limit;
+    /// the rest is skipped) and its first bytes.
     TooLong { bytes: usize, head: String },
     /// The end of stdout (the child closed it, or died).
     End,
@@ -209,13 +209,16 @@ impl Drop for Child {
     }
 }
 
-/// Reads stdout line by line, each into at most the current limit; ends with [`Line::End`].
+/// Reads stdout line by line, each into at most the current limit; ends with [`Line::End`]. A
+/// line past the limit is reported at once (the caller then ends the device) and the rest of it
+/// is skipped.
 fn read_lines(stdout: impl Read, limit: &AtomicUsize, tx: &SyncSender<Line>) {
     let mut r = BufReader::with_capacity(1 << 16, stdout);
     loop {
         let mut line: Vec<u8> = Vec::new();
         let mut bytes = 0usize;
         let mut ended = false;
+        let mut too_long = false;
         let mut max = usize::MAX;
         loop {
             let buf = match r.fill_buf() {
@@ -237,6 +240,14 @@ fn read_lines(stdout: impl Read, limit: &AtomicUsize, tx: &SyncSender<Line>) {
             bytes = bytes.saturating_add(part.len());
             let used = part.len() + usize::from(found);
             r.consume(used);
+            if bytes > max && !too_long {
+                too_long = true;
+                line.truncate(HEAD_BYTES);
+                let head = text::printable(&String::from_utf8_lossy(&line));
+                if tx.send(Line::TooLong { bytes, head }).is_err() {
+                    return;
+                }
+            }
             if found {
                 break;
             }
@@ -245,20 +256,14 @@ fn read_lines(stdout: impl Read, limit: &AtomicUsize, tx: &SyncSender<Line>) {
             let _ = tx.send(Line::End);
             return;
         }
-        let msg = if bytes > max {
-            line.truncate(HEAD_BYTES);
-            Line::TooLong {
-                bytes,
-                head: text::printable(&String::from_utf8_lossy(&line)),
-            }
-        } else {
+        if !too_long {
             if line.last() == Some(&b'\r') {
                 line.pop();
             }
-            Line::Text(String::from_utf8_lossy(&line).into_owned())
-        };
-        if tx.send(msg).is_err() {
-            return;
+            let text = Line::Text(String::from_utf8_lossy(&line).into_owned());
+            if tx.send(text).is_err() {
+                return;
+            }
         }
         if ended {
             let _ = tx.send(Line::End);

@@ -378,7 +378,7 @@ impl ExecDevice {
                 s.line_no += 1;
                 let n = s.line_no;
                 Err(self.fail(DeviceError::Protocol(format!(
-                    "stdout line {n} is longer ({bytes} bytes and more) than the {limit} bytes an \
+                    "stdout line {n} is longer (over {bytes} bytes) than the {limit} bytes an \
                      answer to this {} can need: `{}...`",
                     stage.name(),
                     text::cut(&head, QUOTED_CHARS)
