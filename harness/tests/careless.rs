@@ -285,7 +285,7 @@ fn against_checks_the_recordings_directory_wave_and_flags() {
             s(&dir.join("out")),
         ]);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
-        let r = json_of(&json);
+        let r = self::json(&json);
         assert_eq!(
             r["meta"]["waves"],
             serde_json::json!([wave]),
@@ -295,10 +295,6 @@ fn against_checks_the_recordings_directory_wave_and_flags() {
         let ops = r["ops"].as_array().unwrap();
         assert!(!ops.is_empty() && ops.iter().all(|o| o["wave"] == wave));
     }
-}
-
-fn json_of(path: &Path) -> Value {
-    json(path)
 }
 
 #[test]

@@ -144,7 +144,7 @@ pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow:
         device_version: info.detail(device::exec::VERSION_DETAIL).map(String::from),
         against: Some(reference.clone()),
         allow_unsupported: args.allow_unsupported,
-        device_details: info.details.iter().cloned().collect(),
+        device_details: super::run::exec_details(&info),
     });
     for rec in &recs {
         report.push(against::run_recording(

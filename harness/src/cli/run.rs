@@ -5,9 +5,7 @@
 
 use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::corpus::{DEFAULT_CASES_PER_OP, DEFAULT_SEED};
-use crate::output::{
-    check_dir_apart, check_distinct, check_not_inputs, Dash, OutputDir, OutputError, OutputPath,
-};
+use crate::output::{check_distinct, check_not_inputs, Dash, OutputDir, OutputError, OutputPath};
 use crate::run::report::{self, Report, RunMeta};
 use crate::run::select::{select_ops_in, Shard};
 use crate::run::{self, RunConfig, RunError};
@@ -344,6 +342,15 @@ fn announce(
     }
 }
 
+/// An external device's details (its hello's, with the keys the harness adds) for the results'
+/// `meta.device_details`; none for the devices of this process.
+pub fn exec_details(info: &DeviceInfo) -> std::collections::BTreeMap<String, String> {
+    match info.backend {
+        device::Backend::Exec => info.details.iter().cloned().collect(),
+        _ => Default::default(),
+    }
+}
+
 /// `, hardware as reported by the device` for an external device whose hello says it is a GPU:
 /// the harness takes an external program's word for it (docs/device-protocol.md, "Trust").
 pub fn hardware_note(info: &DeviceInfo) -> &'static str {
@@ -406,7 +413,7 @@ fn meta(
         device_version: info.detail(device::exec::VERSION_DETAIL).map(String::from),
         against: None,
         allow_unsupported: args.allow_unsupported,
-        device_details: info.details.iter().cloned().collect(),
+        device_details: exec_details(info),
     }
 }
 
@@ -542,14 +549,12 @@ pub fn check_outputs(args: &RunArgs) -> Result<(), OutputError> {
     OutputDir::check("--out", &args.out)?;
     if let Some(r) = &args.record {
         OutputDir::check("--record", r)?;
-        // No report inside the recordings, and the case files beside them, not among them.
+        // No report inside the recordings.
         check_not_inputs(&named, &[], &[("--record", r.as_path())])?;
-        check_dir_apart("--out", &args.out, &[("--record", r.as_path())])?;
     }
     if let Some(dir) = &args.against {
-        // The recording compared with is never written to.
+        // No report inside the recording compared with (it would be read as one).
         check_not_inputs(&named, &[], &[("--against", dir.as_path())])?;
-        check_dir_apart("--out", &args.out, &[("--against", dir.as_path())])?;
     }
     Ok(())
 }
