@@ -115,14 +115,22 @@ class Kernel:
     def __init__(self, code, ds_harness):
         self.unsupported = None  # (message, offset, bytes) when this adapter cannot run it
         ds = []
+        under_test = None
+        after_nop = False
         at = 0
         while at < len(code):
             n = inst_length(code, at)
             if n is None:
                 self.unsupported = ("instruction encoding not decoded by this adapter", at, code[at:at + 4])
                 return
-            if struct.unpack_from("<I", code, at)[0] >> 26 == 0b110110:
+            (w,) = struct.unpack_from("<I", code, at)
+            if w >> 26 == 0b110110:
+                if after_nop and under_test is None:
+                    under_test = len(ds)
                 ds.append((at, bytes(code[at:at + 8])))
+            # s_nop (SOPP opcode 0): the template puts one wait state right before the
+            # instruction under test (after it sets M0 and EXEC).
+            after_nop = w >> 16 == 0xBF80
             at += n
         texts = disassemble(ds_harness, [b for _, b in ds])
         for (off, raw), text in zip(ds, texts):
@@ -130,14 +138,14 @@ class Kernel:
             if mnemonic not in SUPPORTED:
                 self.unsupported = ("%s is not supported by this adapter" % (text or "a DS instruction"), off, raw)
                 return
-        # The template: the LDS image copied in (stores: a loop, and a tail when the size is not
-        # a multiple of 128 bytes), the instruction under test, the image copied out (as many
-        # loads): the instruction under test is the middle one.
-        if len(ds) % 2 == 0:
-            self.unsupported = ("kernel shape not understood (%d DS instructions)" % len(ds), ds[0][0] if ds else 0, b"")
+        # The template: the LDS image copied in (stores: a loop, a tail when the size is not a
+        # multiple of 128 bytes, zeroes up to the allocation granule), `s_nop 0`, the instruction
+        # under test, the image copied out (loads).
+        if under_test is None:
+            self.unsupported = ("kernel shape not understood (no DS instruction after s_nop)", ds[0][0] if ds else 0, b"")
             return
-        off, raw = ds[len(ds) // 2]
-        self.op = texts[len(ds) // 2].split()[0]
+        off, raw = ds[under_test]
+        self.op = texts[under_test].split()[0]
         self.offset = raw[0] | raw[1] << 8
         # Operands sharing a register (addr = vdst, addr = data0) need a real register file.
         regs = (raw[4], raw[7]) if self.op == "ds_load_b32" else (raw[4], raw[5])

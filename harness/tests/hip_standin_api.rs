@@ -225,3 +225,78 @@ fn the_pci_location_comes_from_hip_device_get_pci_bus_id() {
         .unwrap_err()
         .contains("hipErrorInvalidDevice"));
 }
+
+#[test]
+fn the_standin_runs_on_the_targets_entry_state_and_catches_a_gfx12_template_reading_s2() {
+    use ds_kernels::inst::{encode_into_in, Inst, Operand};
+    use ds_reference::target::{DEFAULT, TARGETS};
+    // Device 2 and up: the targets after the default one, in table order.
+    let (at, t) = TARGETS
+        .iter()
+        .filter(|t| *t != DEFAULT)
+        .enumerate()
+        .find(|(_, t)| t.architected_sgprs)
+        .expect("a target whose workgroup ids are architected SGPRs");
+    let Some(mut dev) = open_standin_device(2 + at) else {
+        return;
+    };
+    assert_eq!(dev.info().target, t);
+    let variant = ds_reference::wave::Variant {
+        op: ds_reference::isa::DsOp::AddRtnU32,
+        offset0: 0,
+        offset1: 0,
+        lds_size: 64,
+        mode: Default::default(),
+        wave: ds_reference::wave::WaveSize::Wave32,
+        regs: None,
+    };
+    let cases: Vec<ds_reference::wave::Case> = (0..3u32)
+        .map(|c| {
+            let mut lds = ds_reference::wave::Lds::zeroed(64);
+            lds.set_word(0, 100 * c);
+            let mut wave = ds_reference::wave::Wave::new(variant.wave);
+            for lane in &mut wave.lanes {
+                lane.data0[0] = c + 1;
+            }
+            ds_reference::wave::Case { lds, wave }
+        })
+        .collect();
+    let good = ds_kernels::generator::generate_for(t, &variant).unwrap();
+    let mut planted = good.clone();
+    for (inst, _) in &mut planted.insts {
+        if let Inst::Sop2 { src0, .. } = inst {
+            if *src0 == Operand::Ttmp(9) {
+                *src0 = Operand::Sgpr(2);
+            }
+        }
+    }
+    planted.code.clear();
+    for (inst, _) in &planted.insts {
+        encode_into_in(planted.gen, inst, &mut planted.code).unwrap();
+    }
+    planted.name.push_str("_reads_s2");
+    let module = dev
+        .load(&ds_kernels::code_object::write(
+            t,
+            &[good.clone(), planted.clone()],
+        ))
+        .unwrap();
+    // The template as built: every case lands in its own records, as the model says.
+    let mut launch = ds_kernels::abi::pack(&variant, &cases).unwrap();
+    dev.launch(module, &mut launch).unwrap();
+    let got = ds_kernels::abi::unpack(&variant, &cases, &launch).unwrap();
+    for (c, case) in cases.iter().enumerate() {
+        let want = ds_reference::model::execute_variant(&variant, case).unwrap();
+        assert_eq!(got[c], want, "case {c}");
+    }
+    // The planted one reads s2, which the gfx12 entry state leaves without a value: the launch
+    // fails as a GPU's would (the stand-in's stderr names the register, as the emulated
+    // device's error does: devices/tests/emu_entry_state.rs).
+    let mut launch = ds_kernels::abi::pack(&variant, &cases).unwrap();
+    launch.kernel = planted.name.clone();
+    let err = dev.launch(module, &mut launch).unwrap_err().to_string();
+    assert!(
+        err.contains(&planted.name) && err.contains("hipErrorLaunchFailure"),
+        "{err}"
+    );
+}

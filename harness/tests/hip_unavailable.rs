@@ -272,14 +272,14 @@ fn the_newest_installed_runtime_is_loaded_before_an_older_one_the_loader_finds_f
     let Some(standin) = common::standin_lib() else {
         return;
     };
-    let dir = common::temp_dir("newest-runtime")
-        .join("rocm-6.2.0")
-        .join("lib");
+    let root = common::temp_dir("newest-runtime");
+    let dir = root.join("rocm-6.2.0").join("lib");
     std::fs::create_dir_all(&dir).unwrap();
     let newer = dir.join("libamdhip64.so.6.2.60200");
     std::fs::copy(&standin, &newer).unwrap();
     let out = ds_harness_env(&["info"], &[("LD_LIBRARY_PATH", dir.to_str().unwrap())]);
     let text = stdout(&out);
+    let _ = std::fs::remove_dir_all(&root); // a 27 MB copy of the stand-in
     assert!(
         text.contains(&format!("HIP library: {}", newer.display())),
         "the 6.2 runtime is taken over Debian's 5.2: {text}\n{}",

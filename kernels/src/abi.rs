@@ -6,8 +6,8 @@
 //!
 //! # Launch
 //! One workgroup of one wave per case: `workgroups = cases.len()`, `workgroup_size` = the
-//! variant's lane count (32 in wave32, 64 in wave64). The case index is the workgroup id x (`s2` at
-//! kernel entry); lane `l` is work-item id x `l`.
+//! variant's lane count (32 in wave32, 64 in wave64). The case index is the workgroup id x (where
+//! the target delivers it at entry: [`crate::entry`]); lane `l` is work-item id x `l`.
 //!
 //! # Kernarg segment
 //! Five 64-bit global addresses, in this order (40 bytes, 8-byte aligned), as
@@ -25,12 +25,17 @@
 //! All values are little-endian dwords. `lds_size` is the variant's (a multiple of 4, at most
 //! 65536); the kernel's LDS allocation (descriptor `group_segment_fixed_size`) is the same size.
 //!
-//! On hardware the workgroup's LDS is encoded in 512-byte units (AMDGPUUsage, compute_pgm_rsrc2
-//! GRANULATED_LDS_SIZE: `roundup(lds-size / (128 * 4))` for GFX7-GFX11, which the CP derives from
-//! `group_segment_fixed_size`), so an access between `lds_size` and the next multiple of 512 may
-//! not be out of range on a GPU even though the model treats it so. Variants meant to probe
-//! out-of-range behaviour should use a multiple of 512 ([`crate::DEFAULT_LDS_SIZE`], 1024, is).
-//!
+//! On hardware a workgroup's LDS is allocated in granules: the descriptor encodes it in 512-byte
+//! units (AMDGPUUsage, "compute_pgm_rsrc2 for GFX6-GFX12", GRANULATED_LDS_SIZE:
+//! `roundup(lds-size / (128 * 4))` for GFX7 and later, which the CP derives from
+//! `group_segment_fixed_size`), and from GFX10.3 on the hardware aligns the allocation to 1024
+//! bytes (Mesa `ac_gpu_info.c`, `lds_alloc_granularity`). So the bytes from `lds_size` to
+//! `roundup(lds_size, target.lds_granule)` may be in range on a GPU, holding what an earlier
+//! workgroup left, although the model treats them as out of range. The kernel zeroes them after
+//! copying the image in (the generator's `zero_tail`; nothing when the size is a whole number of
+//! granules), so whatever a case reaches there is defined and the same on every run; they are
+//! neither loaded from nor dumped to a buffer. ASSUMPTIONS.md A1 says what remains open.
+
 //! Lane record in `lanes_in` (64 bytes): `addr` at byte 0 (bytes 4..16 zero), `data0[0..4]` at 16,
 //! `data1[0..4]` at 32, `vdst[0..4]` at 48 (the sentinel the instruction may overwrite).
 //! Lane record in `lanes_out` (64 bytes): `vdst[0..4]` at 0, `addr` at 16 (bytes 20..32 unused),
@@ -56,62 +61,12 @@ use ds_reference::wave::{Case, Lds, Outcome, Variant, WaveSize};
 use rayon::prelude::*;
 use std::fmt;
 
-/// Bytes of one lane's input record in `lanes_in`.
-pub const LANE_IN_BYTES: u32 = 64;
-/// Bytes of one lane's output record in `lanes_out`.
-pub const LANE_OUT_BYTES: u32 = 64;
-/// Bytes of one case's `wave_in` record (EXEC, M0).
-pub const WAVE_IN_BYTES: u32 = 8;
-/// Byte offset of EXEC\[63:32\] in a wave64 `wave_in` record (EXEC\[31:0\] at 0, M0 at 4 as in
-/// wave32, dword 3 zero).
-pub const WAVE_IN_EXEC_HI: u32 = 8;
-
-/// Bytes of one case's `wave_in` record in waves of `wave`: 8 (wave32), 16 (wave64).
-pub const fn wave_in_bytes(wave: ds_reference::wave::WaveSize) -> u32 {
-    match wave {
-        ds_reference::wave::WaveSize::Wave32 => WAVE_IN_BYTES,
-        ds_reference::wave::WaveSize::Wave64 => 16,
-    }
-}
-/// Byte offsets of the fields of a `lanes_in` record.
-pub const LANE_IN_ADDR: u32 = 0;
-/// Offset of data0 in a `lanes_in` record.
-pub const LANE_IN_DATA0: u32 = 16;
-/// Offset of data1 in a `lanes_in` record.
-pub const LANE_IN_DATA1: u32 = 32;
-/// Offset of the vdst sentinel in a `lanes_in` record.
-pub const LANE_IN_VDST: u32 = 48;
-/// Offset of the final vdst in a `lanes_out` record.
-pub const LANE_OUT_VDST: u32 = 0;
-/// Offset of the final addr in a `lanes_out` record.
-pub const LANE_OUT_ADDR: u32 = 16;
-/// Offset of the final data0 in a `lanes_out` record (written only with `variant.regs`).
-pub const LANE_OUT_DATA0: u32 = 32;
-/// Offset of the final data1 in a `lanes_out` record (written only with `variant.regs`).
-pub const LANE_OUT_DATA1: u32 = 48;
-/// What output buffers hold before the kernel writes them.
-pub const POISON: u32 = 0xdead_beef;
-/// The largest LDS allocation of a gfx11 workgroup, in bytes.
-pub const MAX_LDS_SIZE: u32 = 65536;
-/// Work-items per workgroup for kernels in waves of `wave`: one wave per workgroup.
-pub const fn workgroup_size(wave: ds_reference::wave::WaveSize) -> u32 {
-    wave.lanes() as u32
-}
-
-/// The buffers, in kernarg order.
-pub const BUFFERS: [&str; 5] = ["lds_in", "lanes_in", "lds_out", "lanes_out", "wave_in"];
-/// Kernarg index of each buffer.
-pub const LDS_IN: usize = 0;
-/// Kernarg index of `lanes_in`.
-pub const LANES_IN: usize = 1;
-/// Kernarg index of `lds_out`.
-pub const LDS_OUT: usize = 2;
-/// Kernarg index of `lanes_out`.
-pub const LANES_OUT: usize = 3;
-/// Kernarg index of `wave_in`.
-pub const WAVE_IN: usize = 4;
-/// Size of the kernarg segment in bytes.
-pub const KERNARG_SIZE: u32 = 8 * BUFFERS.len() as u32;
+pub use crate::contract::{
+    wave_in_bytes, workgroup_size, BUFFERS, KERNARG_SIZE, LANES_IN, LANES_OUT, LANE_IN_ADDR,
+    LANE_IN_BYTES, LANE_IN_DATA0, LANE_IN_DATA1, LANE_IN_VDST, LANE_OUT_ADDR, LANE_OUT_BYTES,
+    LANE_OUT_DATA0, LANE_OUT_DATA1, LANE_OUT_VDST, LDS_IN, LDS_OUT, MAX_LDS_SIZE, POISON, WAVE_IN,
+    WAVE_IN_BYTES, WAVE_IN_EXEC_HI,
+};
 
 /// Why cases cannot be packed, or buffers cannot be unpacked.
 #[derive(Clone, Debug, PartialEq, Eq)]

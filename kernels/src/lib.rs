@@ -1,4 +1,4 @@
-//! ds-kernels: the kernels that run one DS instruction per launch on a gfx11 target, the kernel ABI
+//! ds-kernels: the kernels that run one DS instruction per launch on a gfx11 or gfx12 target, the kernel ABI
 //! they share with every device, and the HSA code object they are packed into.
 //!
 //! - [`inst`]: the kernel template's instructions as data ([`inst::Inst`]), with
@@ -7,10 +7,17 @@
 //!   [`ds_reference::isa::DsInst`], wrapped as `Inst::Ds`.
 //! - [`abi`]: THE kernel ABI (kernarg layout, per-case buffers, strides), with
 //!   [`abi::pack`] (cases -> [`launch::Launch`]) and [`abi::unpack`] (launch -> outcomes).
-//! - [`generator`]: [`generator::kernel_name`] and [`generator::generate`]: one kernel per
-//!   variant, from one template ([`generator::Kernel`]: name, instructions, code, descriptor,
-//!   register counts; `listing()` and `annotated()` on demand). Its docs list the entry state
-//!   and the instructions a device must execute.
+//! - [`generator`]: [`generator::generate_for`]: one kernel per variant and target, from one
+//!   template ([`generator::Kernel`]: name, instructions, code, descriptor, register counts;
+//!   `listing()` and `annotated()` on demand). Its docs list the registers and the instructions
+//!   a device must execute.
+//! - [`entry`]: the entry state per target and wave size (kernarg pointer, workgroup and
+//!   work-item ids, EXEC, the user SGPR count to declare), which the template, the descriptor and
+//!   the emulated device read.
+//! - [`template`]: what differs per generation (waits, descriptor mode bits), one module each,
+//!   and the kernel descriptor ([`template::descriptor`]).
+//! - [`contract`] and [`name`]: the ABI's numbers and the kernel's symbol name, which the
+//!   generator, the ABI and the descriptor share.
 //! - [`code_object`]: [`code_object::write`] (kernels -> ELF code object) and
 //!   [`code_object::read`] (ELF -> kernels with their parsed descriptors, code and metadata).
 //! - [`launch`]: the launch contract every device implements.
@@ -23,10 +30,13 @@ use ds_reference::wave::WaveSize;
 
 pub mod abi;
 pub mod code_object;
+pub mod contract;
+pub mod entry;
 pub mod generator;
 pub mod inst;
 pub mod launch;
 pub mod name;
+pub mod template;
 
 /// The LDS allocation the CLI and the default corpus use when none is given: 1 KiB, small enough
 /// to copy in and out quickly, large enough for every operand shape's addresses and offsets.
@@ -55,12 +65,10 @@ pub fn check_target(target: &Target) -> Result<(), String> {
     }
 }
 
-/// The generations the run path builds and runs kernels for; a generation it learns turns true.
+/// The generations the run path builds and runs kernels for: those with a kernel template
+/// ([`template::of`]).
 fn template_written_for(gen: Generation) -> bool {
-    match gen {
-        Generation::Gfx11 => true,
-        Generation::Gfx12 => true,
-    }
+    template::of(gen).is_some()
 }
 
 /// The wave sizes kernels are built in and run for `target`: those the target table lists for it

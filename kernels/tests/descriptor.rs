@@ -10,6 +10,7 @@ mod common;
 use ds_kernels::code_object::descriptor::{rsrc1, KernelDescriptor};
 use ds_kernels::code_object::{self, descriptor};
 use ds_kernels::generator::{generate_for, Kernel};
+use ds_kernels::template;
 use ds_reference::isa::{DsOp, Generation};
 use ds_reference::target::Target;
 use ds_reference::wave::{FpMode, WaveSize};
@@ -108,7 +109,7 @@ fn descriptors_are_what_llvm_mc_writes_for_every_target() {
 }
 
 /// gfx12 dropped DX10_CLAMP and IEEE_MODE: a gfx11 descriptor differs from the gfx12 one of the
-/// same variant in those bits only (DX10_CLAMP always, IEEE_MODE with IEEE on).
+/// same variant and entry state in those bits only (DX10_CLAMP always, IEEE_MODE with IEEE on).
 #[test]
 fn gfx11_and_gfx12_descriptors_differ_in_dx10_clamp_and_ieee_mode_only() {
     for (fp32, fp16, ieee) in [
@@ -124,8 +125,14 @@ fn gfx11_and_gfx12_descriptors_differ_in_dx10_clamp_and_ieee_mode_only() {
                 ieee,
             };
             v.lds_size = lds;
-            let g12 = KernelDescriptor::for_kernel_in(Generation::Gfx12, &v, 32);
-            let g11 = KernelDescriptor::for_kernel_in(Generation::Gfx11, &v, 32);
+            // A target of each generation with the same entry state (no padded user SGPRs).
+            let same_entry = |gen: Generation| {
+                gen.targets()
+                    .find(|t| !t.user_sgpr_init16_bug)
+                    .expect("a target without the init-16 bug")
+            };
+            let g12 = template::descriptor(same_entry(Generation::Gfx12), &v, 32);
+            let g11 = template::descriptor(same_entry(Generation::Gfx11), &v, 32);
             let want = rsrc1::DX10_CLAMP | if ieee { rsrc1::IEEE_MODE } else { 0 };
             assert_eq!(g11.compute_pgm_rsrc1 ^ g12.compute_pgm_rsrc1, want);
             assert_eq!(

@@ -1,45 +1,97 @@
 //! Pins the instructions the generated kernels use (besides the DS op under test): the set a
-//! device must execute, as the generator's docs list it. A new form in the template fails here,
-//! so the list (and the emulated device) can follow.
+//! device must execute, per generation, as the generator's docs list it. A new form in the
+//! template fails here, so the list (and the emulated device) can follow. A form is the mnemonic,
+//! with the destination for `s_mov_b32`/`s_mov_b64` and `<- ttmp` where it reads a trap
+//! temporary (gfx12's workgroup id, `ttmp9`).
 
 mod common;
 
-use ds_kernels::inst::Inst;
-use std::collections::BTreeSet;
+use ds_kernels::generator::{generate_for, Kernel};
+use ds_kernels::inst::{Inst, Operand};
+use ds_kernels::kernel_targets;
+use ds_reference::isa::Generation;
+use ds_reference::wave::{Variant, WaveSize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Every op's kernel for `t` in `wave`, every aliasing variant's (wave32: `regs`, operand-sized
+/// loads and dumps), and LDS sizes that leave a partial copy round and a granule tail to zero.
+fn kernels(t: &'static ds_reference::target::Target, wave: WaveSize) -> Vec<Kernel> {
+    let base = |op| Variant {
+        wave,
+        ..common::variant(op)
+    };
+    let mut ks: Vec<Kernel> = ds_reference::isa::runnable_ops_in(t.generation)
+        .map(|op| generate_for(t, &base(op)).unwrap())
+        .collect();
+    if wave.is_wave32() {
+        for op in ds_reference::isa::runnable_ops_in(t.generation) {
+            for (_, regs) in ds_reference::regs::Alias::for_op(op) {
+                let v = Variant {
+                    regs: Some(regs),
+                    ..base(op)
+                };
+                ks.push(generate_for(t, &v).unwrap());
+            }
+        }
+    }
+    for lds_size in [4, 132, 388, 900] {
+        let v = Variant {
+            lds_size,
+            ..base(ds_reference::isa::DsOp::AddRtnU32)
+        };
+        ks.push(generate_for(t, &v).unwrap());
+    }
+    ks
+}
+
+fn form(gen: Generation, inst: &Inst) -> String {
+    let text = inst.text(gen).to_string();
+    let mut form = text.split_whitespace().next().unwrap().to_string();
+    let sources: Vec<Operand> = match *inst {
+        Inst::Sop1 { src0, .. } => {
+            let dst = text
+                .split_whitespace()
+                .nth(1)
+                .unwrap()
+                .trim_end_matches(',');
+            form.push_str(&format!(" {dst}"));
+            vec![src0]
+        }
+        Inst::Sop2 { src0, src1, .. } | Inst::Sopc { src0, src1, .. } => vec![src0, src1],
+        Inst::Vop1 { src0, .. } | Inst::Vop2 { src0, .. } | Inst::Vopc { src0, .. } => {
+            vec![src0]
+        }
+        Inst::Vop3 { src, .. } => src.to_vec(),
+        _ => Vec::new(),
+    };
+    if sources.iter().any(|s| matches!(s, Operand::Ttmp(_))) {
+        form.push_str(" <- ttmp");
+    }
+    form
+}
 
 #[test]
 fn kernels_use_only_the_documented_instruction_forms() {
-    let mut forms = BTreeSet::new();
-    // Every op's kernel, and every aliasing variant's (`regs`: operand-sized loads and dumps).
-    let aliasing = ds_kernels::isa::runnable_ops().flat_map(|op| {
-        ds_reference::regs::Alias::for_op(op)
-            .into_iter()
-            .map(move |(_, regs)| {
-                ds_kernels::generator::generate(&ds_reference::wave::Variant {
-                    regs: Some(regs),
-                    ..common::variant(op)
-                })
-                .unwrap()
-            })
-    });
-    for k in common::all_kernels().into_iter().chain(aliasing) {
-        let mut under_test = 0;
-        for (inst, note) in &k.insts {
-            if *note == "the instruction under test" {
-                under_test += 1;
-                continue;
-            }
-            let text = inst.to_string();
-            let mnemonic = text.split_whitespace().next().unwrap().to_string();
-            if let Inst::Sop1 { sdst, .. } = inst {
-                forms.insert(format!("{mnemonic} {sdst}"));
-            } else {
-                forms.insert(mnemonic);
+    let mut forms: BTreeMap<Generation, BTreeSet<String>> = BTreeMap::new();
+    for t in kernel_targets() {
+        for wave in WaveSize::ALL {
+            for k in kernels(t, wave) {
+                let mut under_test = 0;
+                for (inst, note) in &k.insts {
+                    if *note == "the instruction under test" {
+                        under_test += 1;
+                        continue;
+                    }
+                    forms
+                        .entry(t.generation)
+                        .or_default()
+                        .insert(form(t.generation, inst));
+                }
+                assert_eq!(under_test, 1, "{}", k.name);
             }
         }
-        assert_eq!(under_test, 1, "{}", k.name);
     }
-    let expected: BTreeSet<String> = [
+    let common = [
         "ds_load_b32",
         "ds_store_b32",
         "global_load_b128",
@@ -50,27 +102,44 @@ fn kernels_use_only_the_documented_instruction_forms() {
         "global_store_b32",
         "global_store_b64",
         "global_store_b96",
-        "s_add_i32",
-        "s_add_u32",
-        "s_addc_u32",
         "s_cbranch_scc1",
         "s_cmp_lg_u32",
         "s_endpgm",
         "s_load_b256",
+        "s_load_b32",
         "s_load_b64",
-        "s_lshl_b32",
+        "s_mov_b32 exec_hi",
         "s_mov_b32 exec_lo",
         "s_mov_b32 m0",
+        "s_mov_b64 exec",
         "s_movk_i32",
-        "s_mul_i32",
         "s_nop",
-        "s_waitcnt",
         "v_add_nc_u32_e32",
         "v_and_b32_e32",
         "v_lshlrev_b32_e32",
-    ]
-    .into_iter()
-    .map(String::from)
-    .collect();
-    assert_eq!(forms, expected);
+        "v_mov_b32_e32",
+    ];
+    let gfx11 = [
+        "s_add_i32",
+        "s_add_u32",
+        "s_addc_u32",
+        "s_lshl_b32",
+        "s_mul_i32",
+        "s_waitcnt",
+    ];
+    let gfx12 = [
+        "s_add_co_ci_u32",
+        "s_add_co_i32",
+        "s_add_co_u32",
+        "s_lshl_b32 <- ttmp",
+        "s_mul_i32 <- ttmp",
+        "s_wait_dscnt",
+        "s_wait_kmcnt",
+        "s_wait_loadcnt",
+    ];
+    let expected = |own: &[&str]| -> BTreeSet<String> {
+        common.iter().chain(own).map(|s| s.to_string()).collect()
+    };
+    assert_eq!(forms[&Generation::Gfx11], expected(&gfx11), "gfx11");
+    assert_eq!(forms[&Generation::Gfx12], expected(&gfx12), "gfx12");
 }

@@ -108,3 +108,109 @@ fn unrunnable_ops_and_bad_variants_are_refused_with_reasons() {
     assert_eq!(k.descriptor.fp_mode(), flush.mode);
     assert!(k.name.ends_with("_m000"), "{}", k.name);
 }
+
+/// The LDS bytes the kernel's zeroing stores cover (the `ds_store_b32`s of the register the
+/// zeroing `v_mov_b32` clears, under the EXEC the kernel has set at each).
+fn zeroed_bytes(k: &ds_kernels::generator::Kernel) -> std::collections::BTreeSet<u32> {
+    use ds_kernels::inst::{Operand, Sop1Op, Vop1Op};
+    let lanes = k.variant.wave.lanes();
+    let mut exec = u64::MAX;
+    let mut zero = None;
+    let mut bytes = std::collections::BTreeSet::new();
+    for (inst, _) in &k.insts {
+        match *inst {
+            Inst::Vop1 {
+                op: Vop1Op::MovB32,
+                vdst,
+                src0: Operand::Int(0),
+            } => zero = Some(vdst),
+            Inst::Sop1 {
+                op: Sop1Op::MovB32,
+                sdst,
+                src0,
+            } => {
+                let v = u64::from(src0.constant().unwrap_or(u32::MAX));
+                match sdst {
+                    Operand::ExecLo => exec = (exec & !0xffff_ffff) | v,
+                    Operand::ExecHi => exec = (exec & 0xffff_ffff) | v << 32,
+                    _ => {}
+                }
+            }
+            Inst::Sop1 {
+                op: Sop1Op::MovB64,
+                sdst: Operand::ExecLo,
+                ..
+            } => exec = u64::MAX,
+            Inst::Ds(d) if d.op == DsOp::StoreB32 && Some(d.data0) == zero => {
+                let offset = u32::from(d.offset0) | u32::from(d.offset1) << 8;
+                for lane in (0..lanes).filter(|l| exec >> l & 1 == 1) {
+                    assert!(bytes.insert(offset + 4 * lane as u32), "{} twice", k.name);
+                }
+            }
+            _ => {}
+        }
+    }
+    bytes
+}
+
+#[test]
+fn the_kernel_zeroes_lds_from_its_size_to_the_end_of_the_hardware_allocation() {
+    use ds_reference::wave::WaveSize;
+    for t in ds_kernels::kernel_targets() {
+        for wave in WaveSize::ALL {
+            for lds_size in [4, 132, 388, 512, 900, 1024, 65532, 65536] {
+                let v = Variant {
+                    lds_size,
+                    wave,
+                    ..common::variant(DsOp::AddRtnU32)
+                };
+                let k = ds_kernels::generator::generate_for(t, &v).unwrap();
+                let end = lds_size.next_multiple_of(t.lds_granule);
+                let dwords: std::collections::BTreeSet<u32> = (lds_size..end).step_by(4).collect();
+                assert_eq!(zeroed_bytes(&k), dwords, "{t} {wave} l{lds_size}");
+            }
+        }
+    }
+}
+
+#[test]
+fn no_template_instruction_writes_the_registers_the_entry_state_delivers() {
+    use ds_kernels::entry::KernelEntry;
+    use ds_kernels::inst::Operand;
+    use ds_reference::wave::WaveSize;
+    for t in ds_kernels::kernel_targets() {
+        for wave in WaveSize::ALL {
+            let e = KernelEntry::of(t, wave);
+            let k = ds_kernels::generator::generate_for(
+                t,
+                &Variant {
+                    wave,
+                    lds_size: 388,
+                    ..common::variant(DsOp::AddRtnU32)
+                },
+            )
+            .unwrap();
+            let mut reads = 0;
+            for (inst, _) in &k.insts {
+                let written: Vec<u8> = match *inst {
+                    Inst::Sop1 { sdst, .. } | Inst::Sop2 { sdst, .. } | Inst::Sopk { sdst, .. } => {
+                        match sdst {
+                            Operand::Sgpr(n) => vec![n],
+                            _ => vec![],
+                        }
+                    }
+                    Inst::Smem { op, sdata, .. } => (sdata..sdata + op.dwords()).collect(),
+                    _ => vec![],
+                };
+                if let Operand::Sgpr(id) = e.workgroup_id_reg() {
+                    assert!(!written.contains(&id), "{t} {wave}: {inst:?} writes the id");
+                }
+                if let Inst::Sop2 { src0, .. } = inst {
+                    reads += usize::from(*src0 == e.workgroup_id_reg());
+                }
+            }
+            // The case offset of LDS and of the lanes_in, lanes_out and wave_in records.
+            assert_eq!(reads, 4, "{t} {wave}");
+        }
+    }
+}

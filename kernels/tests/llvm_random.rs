@@ -43,6 +43,7 @@ fn ssrc(r: &mut Rng) -> Operand {
         2 => Operand::Int(r.below(81) as i8 - 16),
         3 => Operand::Float(240 + r.below(9) as u8),
         4 => Operand::Literal(r.next() as u32),
+        _ if r.below(3) == 0 => Operand::Ttmp(r.below(16) as u8),
         _ => Operand::Sgpr(r.below(106) as u8),
     }
 }

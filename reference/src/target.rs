@@ -38,7 +38,18 @@
 //!   processors each generic target covers; code object V6 and later) and "ELF Header"
 //!   (`EF_AMDGPU_MACH_AMDGCN_GFX11_GENERIC` / `_GFX12_GENERIC`, `EF_AMDGPU_GENERIC_VERSION` in
 //!   `e_flags` bits [31:24]); LLVM writes generic version 1 for both (checked against
-//!   `llvm-readelf -h`, which prints `generic_v1`).
+//!   `llvm-readelf -h`, which prints `generic_v1`);
+//! - lds_granule: the kernel descriptor encodes a workgroup's LDS in 512-byte units (AMDGPUUsage,
+//!   "compute_pgm_rsrc2 for GFX6-GFX12", GRANULATED_LDS_SIZE: "roundup(lds-size / (128 * 4))" for
+//!   GFX7 and later), and the hardware aligns the allocation to 1024 bytes from GFX10.3 on (Mesa
+//!   `src/amd/common/ac_gpu_info.c`: `lds_alloc_granularity` = 256 dwords for GFX10_3+, "what the
+//!   hardware will align the LDS size to"); the column takes the larger, so every byte that may
+//!   be allocated to the workgroup is inside `roundup(lds_size, lds_granule)`;
+//! - architected_sgprs, user_sgpr_init16_bug: LLVM's subtarget features of the same names
+//!   (`llvm/lib/Target/AMDGPU/AMDGPU.td`: `FeatureArchitectedSGPRs` in every GFX12 processor,
+//!   `FeatureUserSGPRInit16Bug` in `FeatureISAVersion11_0_0` and `_11_0_2`, and in the gfx11
+//!   generic target, whose code must run on those two), and what `llc-19`/`llc-22` emit for each
+//!   row in wave32 and wave64 (`kernels/tests/entry_llc.rs`).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -68,6 +79,16 @@ impl Generation {
     /// The DS instruction has a `gds` bit (bit 17); gfx12 removed it with GDS.
     pub fn has_gds(self) -> bool {
         self == Generation::Gfx11
+    }
+
+    /// Work-item ids y and z arrive packed into v0 beside x (x \[9:0\], y \[19:10\], z \[29:20\]),
+    /// not in v1 and v2 (AMDGPUUsage, "Initial Kernel Execution State": packed work-item ids on
+    /// GFX90A, GFX942 and GFX11+; `llc-19`/`llc-22` read work-item id y of gfx11 and gfx12 as
+    /// `v_bfe_u32 v0, v0, 10, 10`). gfx9 has both kinds, so it will need a target-table column.
+    pub fn packs_workitem_ids(self) -> bool {
+        match self {
+            Generation::Gfx11 | Generation::Gfx12 => true,
+        }
     }
 
     /// Every target of this generation, in table order.
@@ -116,6 +137,17 @@ pub struct Target {
     pub generation: Generation,
     /// The wavefront sizes the target runs (the harness's kernels are wave32).
     pub wave_sizes: &'static [u32],
+    /// LDS bytes the hardware allocates a workgroup's LDS in: the allocation is the kernel's
+    /// size rounded up to this, so a byte below that end may be in range on hardware though it
+    /// lies past the kernel's size.
+    pub lds_granule: u32,
+    /// The workgroup ids arrive in trap-temporary registers (`ttmp9` = x, `ttmp7` = y \[15:0\]
+    /// and z \[31:16\]), not in system SGPRs after the user SGPRs (LLVM
+    /// `FeatureArchitectedSGPRs`).
+    pub architected_sgprs: bool,
+    /// In wave32, user + system SGPRs must number at least 16: LLVM pads the user SGPRs to
+    /// reach it (LLVM `FeatureUserSGPRInit16Bug`, which applies to wave32 only).
+    pub user_sgpr_init16_bug: bool,
     /// The architecture family as AMD markets it (RDNA 3, RDNA 3.5).
     pub family: &'static str,
     /// Discrete GPU or APU.
@@ -145,6 +177,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: true,
         family: "RDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -165,6 +200,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -184,6 +222,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: true,
         family: "RDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -204,6 +245,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 3",
         kind: Kind::Apu,
         products: &["Radeon 780M / 760M / 740M (Ryzen 7040 / 8040 \"Phoenix\", \"Hawk Point\")"],
@@ -218,6 +262,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 890M / 880M (Ryzen AI 300 \"Strix Point\")"],
@@ -232,6 +279,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 8060S / 8050S / 8040S (Ryzen AI Max \"Strix Halo\")"],
@@ -246,6 +296,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 860M / 840M (Ryzen AI 300 \"Krackan Point\")"],
@@ -260,6 +313,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["not yet named by AMD (AMDGPUUsage lists *TBA*): an RDNA 3.5 APU"],
@@ -274,6 +330,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx12,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: true,
+        user_sgpr_init16_bug: false,
         family: "RDNA 4",
         kind: Kind::Dgpu,
         products: &["Radeon RX 9060 XT", "Radeon RX 9060"],
@@ -288,6 +347,9 @@ pub static TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx12,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: true,
+        user_sgpr_init16_bug: false,
         family: "RDNA 4",
         kind: Kind::Dgpu,
         products: &[
@@ -315,6 +377,9 @@ pub static GENERIC_TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx11,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: true,
         family: "RDNA 3 and RDNA 3.5",
         kind: Kind::Generic,
         products: &[],
@@ -329,6 +394,9 @@ pub static GENERIC_TARGETS: &[Target] = &[
         lds_bytes: 65536,
         generation: Generation::Gfx12,
         wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: true,
+        user_sgpr_init16_bug: false,
         family: "RDNA 4",
         kind: Kind::Generic,
         products: &[],
@@ -556,6 +624,21 @@ mod tests {
                 t.lds_bytes
             );
             assert!(!t.products.is_empty(), "{} names no product", t.name);
+            // The descriptor encodes LDS in 512-byte units; the allocation granule is a whole
+            // number of them and divides the LDS a workgroup can have.
+            assert!(
+                t.lds_granule.is_power_of_two()
+                    && t.lds_granule >= 512
+                    && t.lds_bytes % t.lds_granule == 0,
+                "{}: LDS granule {}",
+                t.name,
+                t.lds_granule
+            );
+            assert!(
+                !(t.architected_sgprs && t.user_sgpr_init16_bug),
+                "{}: LLVM pads user SGPRs only where workgroup ids are system SGPRs",
+                t.name
+            );
         }
         assert_eq!(DEFAULT.name, TARGETS[0].name);
     }

@@ -1,9 +1,10 @@
 //! The 64-byte AMDHSA kernel descriptor as the emulated device reads it (LLVM AMDGPUUsage, "Kernel
 //! Descriptor" for GFX10+/GFX11: offsets 0 group segment size, 16 entry byte offset, 48
 //! COMPUTE_PGM_RSRC1, 52 COMPUTE_PGM_RSRC2, 56 kernel code properties), and the initial wave state
-//! those fields ask for ("Initial Kernel Execution State": user SGPRs first in a fixed order, then
-//! the enabled system SGPRs; v0 holds the packed workitem ids).
+//! those fields ask for ([`Request`]; what the target's hardware delivers for it is
+//! [`ds_kernels::entry::delivery`]'s, the one entry-state table the kernels follow too).
 
+use ds_kernels::entry::Request;
 use ds_reference::target::Target;
 use ds_reference::wave::{FpMode, WaveSize};
 
@@ -18,14 +19,10 @@ pub struct Descriptor {
     pub vgprs: u32,
     /// FLOAT_DENORM_MODE_32/16_64 and ENABLE_IEEE_MODE.
     pub mode: FpMode,
-    /// USER_SGPR_COUNT.
-    pub user_sgprs: u32,
-    /// ENABLE_SGPR_KERNARG_SEGMENT_PTR and the user SGPRs before it: where the pointer goes.
-    pub kernarg_sgpr: Option<u32>,
-    /// ENABLE_SGPR_WORKGROUP_ID_X, _Y, _Z.
-    pub workgroup_id: [bool; 3],
-    /// ENABLE_VGPR_WORKITEM_ID (0: x only, 1: x and y, 2: x, y and z).
-    pub workitem_id: u32,
+    /// What the kernel asks to find at entry: USER_SGPR_COUNT, the user SGPR fields enabled
+    /// (the kernarg pointer's place follows from them), ENABLE_SGPR_WORKGROUP_ID_X/Y/Z and
+    /// ENABLE_VGPR_WORKITEM_ID.
+    pub request: Request,
     /// ENABLE_WAVEFRONT_SIZE32.
     pub wave32: bool,
 }
@@ -64,32 +61,13 @@ impl Descriptor {
             ieee: rsrc1 >> 23 & 1 == 1,
         };
         let wave32 = props >> 10 & 1 == 1;
-        // User SGPRs in order: private segment buffer (4), dispatch ptr (2), queue ptr (2),
-        // kernarg segment ptr (2), ...
-        let mut at = 0;
-        let mut kernarg_sgpr = None;
-        for (bit, size) in [(0, 4), (1, 2), (2, 2), (3, 2)] {
-            if props >> bit & 1 == 1 {
-                if bit == 3 {
-                    kernarg_sgpr = Some(at);
-                }
-                at += size;
-            }
-        }
         let granule = if wave32 { 8 } else { 4 };
         Ok(Descriptor {
             lds_size: u32_at(b, 0),
             entry_offset: i64::from_le_bytes(b[16..24].try_into().expect("8 bytes")),
             vgprs: ((rsrc1 & 0x3f) + 1) * granule,
             mode,
-            user_sgprs: rsrc2 >> 1 & 0x1f,
-            kernarg_sgpr,
-            workgroup_id: [
-                rsrc2 >> 7 & 1 == 1,
-                rsrc2 >> 8 & 1 == 1,
-                rsrc2 >> 9 & 1 == 1,
-            ],
-            workitem_id: rsrc2 >> 11 & 3,
+            request: Request::from_fields(props, rsrc2),
             wave32,
         })
     }
@@ -120,27 +98,16 @@ impl Descriptor {
                 self.lds_size, target.lds_bytes
             )));
         }
-        if let Some(k) = self.kernarg_sgpr {
-            if k + 2 > self.user_sgprs {
+        let user = self.request.user_sgprs;
+        if let Some(k) = self.request.kernarg_sgpr() {
+            if k + 2 > user {
                 return Err(DescriptorError(format!(
-                    "USER_SGPR_COUNT {} is too small for the kernarg pointer at s[{k}:{}]",
-                    self.user_sgprs,
+                    "USER_SGPR_COUNT {user} is too small for the kernarg pointer at s[{k}:{}]",
                     k + 1
                 )));
             }
         }
         Ok(())
-    }
-
-    /// The SGPR of each enabled workgroup id (system SGPRs follow the user SGPRs in x, y, z order).
-    pub fn workgroup_id_sgprs(&self) -> [Option<u32>; 3] {
-        let mut at = self.user_sgprs;
-        self.workgroup_id.map(|on| {
-            on.then(|| {
-                at += 1;
-                at - 1
-            })
-        })
     }
 }
 
@@ -163,8 +130,9 @@ mod tests {
         assert_eq!(d.entry_offset, -0x40);
         assert_eq!(d.vgprs, 32);
         assert_eq!(d.mode, FpMode::default());
-        assert_eq!(d.kernarg_sgpr, Some(0));
-        assert_eq!(d.workgroup_id_sgprs(), [Some(2), None, None]);
+        assert_eq!(d.request.kernarg_sgpr(), Some(0));
+        assert_eq!(d.request.user_sgprs, 2);
+        assert_eq!(d.request.workgroup_ids, [true, false, false]);
         assert!(d.check(ds_reference::target::DEFAULT).is_ok());
         b[56..58].copy_from_slice(&(1u16 << 3).to_le_bytes()); // wave64
         let d = Descriptor::parse(&b).unwrap();

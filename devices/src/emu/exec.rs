@@ -5,9 +5,14 @@
 //! DS instructions run through `ds_reference::model::execute_in_place` over the wave's lanes. A
 //! wave64 executes each instruction over all
 //! 64 lanes at once under a 64-bit EXEC; VOPC writes the whole VCC (wave32: VCC_LO only).
+//!
+//! A workgroup starts from the target's entry state ([`ds_kernels::entry::Delivery`]) and a
+//! pattern everywhere else ([`Pattern`], seeded per launch and workgroup); the wave remembers
+//! which scalar registers hold a value, and a read of one that does not fails the instruction,
+//! naming the register.
 
 use super::memory::Memory;
-use super::{Program, Quirks};
+use super::{Program, Quirks, Run};
 use ds_kernels::inst::{
     GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
     Vop3Op, VopcOp,
@@ -15,6 +20,7 @@ use ds_kernels::inst::{
 use ds_reference::isa::{DsInst, Family, Field};
 use ds_reference::model;
 use ds_reference::wave::{Lds, Wave, WaveSize};
+use std::cell::Cell;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Lanes a VGPR holds: the widest wave's.
@@ -22,11 +28,57 @@ const WIDTH: usize = WaveSize::Wave64.lanes();
 
 /// SGPRs s0..s105.
 const SGPRS: usize = 106;
+/// Trap temporaries ttmp0..ttmp15.
+const TTMPS: usize = 16;
+
+/// Mixes two words into a seed (SplitMix64's finaliser over their sum).
+pub fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a
+        .wrapping_add(b.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The pseudo-random pattern undefined state holds: a SplitMix64 stream.
+struct Pattern(u64);
+
+impl Pattern {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        mix(self.0, 0)
+    }
+
+    fn word(&mut self) -> u32 {
+        self.next() as u32
+    }
+
+    fn fill(&mut self, bytes: &mut [u8]) {
+        let mut chunks = bytes.chunks_exact_mut(8);
+        for c in &mut chunks {
+            c.copy_from_slice(&self.next().to_le_bytes());
+        }
+        let tail = chunks.into_remainder();
+        let n = tail.len();
+        tail.copy_from_slice(&self.next().to_le_bytes()[..n]);
+    }
+}
 
 /// A wave's registers and its workgroup's LDS.
 #[derive(Debug)]
 pub struct WaveState {
     s: [u32; SGPRS],
+    /// Trap temporaries ttmp0..15 (gfx12 delivers the workgroup ids in ttmp9 and ttmp7).
+    ttmp: [u32; TTMPS],
+    /// Which scalar registers hold a value: bit n of `s_def` for sN, of `t_def` for ttmpN.
+    s_def: u128,
+    t_def: u16,
+    /// VCC and M0 hold a value (written, never delivered at entry).
+    vcc_def: bool,
+    m0_def: bool,
+    /// The first scalar register an instruction read without a value (reported after it).
+    undefined: Cell<Option<Operand>>,
     vcc: u64,
     m0: u32,
     exec: u64,
@@ -43,20 +95,16 @@ pub struct WaveState {
     ds_addr: Vec<u32>,
 }
 
-/// The VGPRs, each a row of lanes, remembering which rows were written since the last reset (a
-/// kernel may allocate all 256 and touch a few; a reset zeroes the few).
+/// The VGPRs, each a row of lanes.
 #[derive(Debug)]
 struct Vgprs {
     rows: Vec<[u32; WIDTH]>,
-    /// Bit n: row n may be non-zero.
-    dirty: [u64; 4],
 }
 
 impl Vgprs {
     fn new(count: usize) -> Vgprs {
         Vgprs {
             rows: vec![[0; WIDTH]; count],
-            dirty: [0; 4],
         }
     }
 
@@ -69,26 +117,19 @@ impl Vgprs {
     }
 
     fn get_mut(&mut self, n: usize) -> Option<&mut [u32; WIDTH]> {
-        let row = self.rows.get_mut(n)?;
-        self.dirty[n / 64] |= 1 << (n % 64);
-        Some(row)
+        self.rows.get_mut(n)
     }
 
     /// Rows `first..first + n` (which must exist) to write.
     fn rows_mut(&mut self, first: usize, n: usize) -> &mut [[u32; WIDTH]] {
-        for r in first..first + n {
-            self.dirty[r / 64] |= 1 << (r % 64);
-        }
         &mut self.rows[first..first + n]
     }
 
-    /// Zeroes every row written since the last reset.
-    fn reset(&mut self) {
-        for (k, bits) in self.dirty.iter_mut().enumerate() {
-            while *bits != 0 {
-                let n = 64 * k + bits.trailing_zeros() as usize;
-                *bits &= *bits - 1;
-                self.rows[n] = [0; WIDTH];
+    /// Fills every lane of every row with the pattern.
+    fn poison(&mut self, p: &mut Pattern) {
+        for row in &mut self.rows {
+            for x in row.iter_mut() {
+                *x = p.word();
             }
         }
     }
@@ -116,10 +157,17 @@ fn sext16(x: u16) -> u32 {
 }
 
 impl WaveState {
-    /// A fresh wave of `size` with `vgprs` VGPRs (all zero) and a zeroed LDS of `lds_size` bytes.
+    /// A fresh wave of `size` with `vgprs` VGPRs and an LDS of `lds_size` bytes (what they hold
+    /// is set for each workgroup by `run`).
     pub fn new(vgprs: u32, lds_size: u32, size: WaveSize) -> WaveState {
         WaveState {
             s: [0; SGPRS],
+            ttmp: [0; TTMPS],
+            s_def: 0,
+            t_def: 0,
+            vcc_def: false,
+            m0_def: false,
+            undefined: Cell::new(None),
             vcc: 0,
             m0: 0,
             exec: 0,
@@ -134,20 +182,78 @@ impl WaveState {
         }
     }
 
-    /// Resets the state for the next workgroup of the same kernel.
-    fn reset(&mut self) {
-        self.s = [0; SGPRS];
-        self.vcc = 0;
-        self.m0 = 0;
+    /// Fills every register and the LDS with the pattern `p`, EXEC cleared, no scalar register
+    /// holding a value: the state before the hardware writes the entry state.
+    fn poison(&mut self, p: &mut Pattern) {
+        self.s = std::array::from_fn(|_| p.word());
+        self.ttmp = std::array::from_fn(|_| p.word());
+        (self.s_def, self.t_def, self.vcc_def, self.m0_def) = (0, 0, false, false);
+        self.undefined.set(None);
+        self.vcc = p.next();
+        self.m0 = p.word();
         self.exec = 0;
-        self.scc = false;
-        self.v.reset();
-        self.lds.bytes_mut().fill(0);
+        self.scc = p.word() & 1 == 1;
+        self.v.poison(p);
+        p.fill(self.lds.bytes_mut());
+    }
+
+    /// Writes the entry state `prog`'s target delivers to workgroup `wg` (ids y and z are 0: the
+    /// launches are one-dimensional).
+    fn deliver(&mut self, prog: &Program, wg: u32, kernarg: u64) {
+        let d = &prog.delivery;
+        if let Some(k) = d.kernarg {
+            self.s[k as usize] = kernarg as u32;
+            self.s[k as usize + 1] = (kernarg >> 32) as u32;
+            self.s_def |= 3 << k;
+        }
+        for (dim, slot) in d.workgroup_ids.iter().enumerate() {
+            let Some(slot) = slot else { continue };
+            let id = if dim == 0 { wg } else { 0 };
+            match slot.reg {
+                Operand::Sgpr(n) => {
+                    self.s[n as usize] = slot.place(self.s[n as usize], id);
+                    self.s_def |= 1 << n;
+                }
+                Operand::Ttmp(n) => {
+                    self.ttmp[n as usize] = slot.place(self.ttmp[n as usize], id);
+                    self.t_def |= 1 << n;
+                }
+                other => unreachable!("workgroup ids arrive in scalar registers, not {other}"),
+            }
+        }
+        let dims = usize::from(prog.desc.request.workitem_dims);
+        for (dim, slot) in d.workitem_ids.iter().enumerate().take(dims + 1) {
+            let Operand::Vgpr(n) = slot.reg else {
+                unreachable!("work-item ids arrive in VGPRs")
+            };
+            if let Some(row) = self.v.get_mut(n as usize) {
+                for (lane, x) in row.iter_mut().enumerate() {
+                    *x = slot.place(*x, if dim == 0 { lane as u32 } else { 0 });
+                }
+            }
+        }
+        self.exec = ds_kernels::entry::exec(self.size, self.lanes);
+    }
+
+    /// Notes a read of a scalar register that holds no value (the first one is reported).
+    fn check_defined(&self, op: Operand) {
+        let defined = match op {
+            Operand::Sgpr(n) => self.s_def >> n & 1 == 1,
+            Operand::Ttmp(n) => self.t_def >> n & 1 == 1,
+            Operand::VccLo | Operand::VccHi => self.vcc_def,
+            Operand::M0 => self.m0_def,
+            _ => true,
+        };
+        if !defined && self.undefined.get().is_none() {
+            self.undefined.set(Some(op));
+        }
     }
 
     fn sread(&self, op: Operand) -> u32 {
+        self.check_defined(op);
         match op {
             Operand::Sgpr(n) => self.s[n as usize],
+            Operand::Ttmp(n) => self.ttmp[n as usize % TTMPS],
             Operand::VccLo => self.vcc as u32,
             Operand::VccHi => (self.vcc >> 32) as u32,
             Operand::M0 => self.m0,
@@ -161,10 +267,15 @@ impl WaveState {
     fn sread64(&self, op: Operand) -> u64 {
         match op {
             Operand::Sgpr(n) => {
+                self.check_defined(op);
+                self.check_defined(Operand::Sgpr(n + 1));
                 let n = n as usize;
                 self.s[n] as u64 | (self.s.get(n + 1).copied().unwrap_or(0) as u64) << 32
             }
-            Operand::VccLo => self.vcc,
+            Operand::VccLo => {
+                self.check_defined(op);
+                self.vcc
+            }
             Operand::ExecLo => self.exec,
             Operand::Int(v) => v as i64 as u64,
             other => self.sread(other) as u64,
@@ -173,10 +284,22 @@ impl WaveState {
 
     fn swrite(&mut self, op: Operand, value: u32) -> Result<(), String> {
         match op {
-            Operand::Sgpr(n) => self.s[n as usize] = value,
-            Operand::VccLo => self.vcc = (self.vcc & !0xffff_ffff) | value as u64,
-            Operand::VccHi => self.vcc = (self.vcc & 0xffff_ffff) | (value as u64) << 32,
-            Operand::M0 => self.m0 = value,
+            Operand::Sgpr(n) => {
+                self.s[n as usize] = value;
+                self.s_def |= 1 << n;
+            }
+            Operand::VccLo => {
+                self.vcc = (self.vcc & !0xffff_ffff) | value as u64;
+                self.vcc_def = true;
+            }
+            Operand::VccHi => {
+                self.vcc = (self.vcc & 0xffff_ffff) | (value as u64) << 32;
+                self.vcc_def = true;
+            }
+            Operand::M0 => {
+                self.m0 = value;
+                self.m0_def = true;
+            }
             Operand::ExecLo => self.exec = (self.exec & !0xffff_ffff) | value as u64,
             Operand::ExecHi => self.exec = (self.exec & 0xffff_ffff) | (value as u64) << 32,
             Operand::Null => {}
@@ -190,10 +313,12 @@ impl WaveState {
             Operand::Sgpr(n) if (n as usize) + 1 < SGPRS => {
                 self.s[n as usize] = value as u32;
                 self.s[n as usize + 1] = (value >> 32) as u32;
+                self.s_def |= 3 << n;
                 Ok(())
             }
             Operand::VccLo => {
                 self.vcc = value;
+                self.vcc_def = true;
                 Ok(())
             }
             Operand::ExecLo => {
@@ -255,32 +380,19 @@ impl WaveState {
         self.exec & self.size.full_exec()
     }
 
-    /// Runs workgroup `wg` of `prog` to `s_endpgm`.
-    pub fn run(
+    /// Runs workgroup `wg` of `prog` to `s_endpgm`, from the entry state over a pattern seeded
+    /// by the launch's seed and `wg`.
+    pub(super) fn run(
         &mut self,
         prog: &Program,
         wg: u32,
         kernarg: u64,
         mem: &Memory,
-        step_limit: u64,
-        quirks: &Quirks,
+        run: &Run,
     ) -> Result<(), String> {
-        self.reset();
-        let d = &prog.desc;
-        if let Some(k) = d.kernarg_sgpr {
-            self.s[k as usize] = kernarg as u32;
-            self.s[k as usize + 1] = (kernarg >> 32) as u32;
-        }
-        for (dim, sgpr) in d.workgroup_id_sgprs().into_iter().enumerate() {
-            if let Some(s) = sgpr {
-                self.s[s as usize] = if dim == 0 { wg } else { 0 };
-            }
-        }
-        // v0: workitem id x in [9:0] (y in [19:10], z in [29:20] are 0 for a 1-D workgroup).
-        if let Some(v0) = self.v.get_mut(0) {
-            *v0 = std::array::from_fn(|lane| lane as u32);
-        }
-        self.exec = self.size.full_exec();
+        let (step_limit, quirks) = (run.step_limit, run.quirks);
+        self.poison(&mut Pattern(mix(run.seed, u64::from(wg))));
+        self.deliver(prog, wg, kernarg);
         let mut pc = prog.entry;
         let mut steps = 0u64;
         loop {
@@ -292,7 +404,17 @@ impl WaveState {
             }
             let (inst, len) = prog.code.at(pc)?;
             let next = pc + len as u64;
-            match self.step(&inst, pc, mem, prog, quirks) {
+            let flow = self.step(&inst, pc, mem, prog, quirks);
+            if let Some(reg) = self.undefined.take() {
+                return Err(format!(
+                    "workgroup {wg}, pc {pc:#x} (`{inst}`): reads {reg}, which holds no value: \
+                     nothing wrote it and the {} {} entry state does not define it (it defines {})",
+                    prog.target,
+                    self.size,
+                    prog.delivery.describe(&prog.desc.request)
+                ));
+            }
+            match flow {
                 Ok(Flow::Next) => pc = next,
                 Ok(Flow::Jump(to)) => pc = to,
                 Ok(Flow::End) => return Ok(()),
@@ -460,13 +582,14 @@ impl WaveState {
             } => {
                 let n = op.dwords() as usize;
                 let base = self.sread64(Operand::Sgpr(sbase));
-                let extra = soffset.map_or(0, |s| self.s[s as usize] as u64);
+                let extra = soffset.map_or(0, |s| u64::from(self.sread(Operand::Sgpr(s))));
                 let addr = base.wrapping_add(offset as i64 as u64).wrapping_add(extra) & !3;
                 let dst = self
                     .s
                     .get_mut(sdata as usize..sdata as usize + n)
                     .ok_or_else(|| format!("s[{sdata}:{}] is past s105", sdata as usize + n - 1))?;
                 mem.read(addr, dst, op.name()).map_err(|e| e.0)?;
+                self.s_def |= ((1u128 << n) - 1) << sdata;
                 let _: SmemOp = op;
             }
             Inst::Vop1 { op, vdst, src0 } => {

@@ -1,9 +1,18 @@
 //! The emulated device: runs the same code object a GPU of its target would, on the CPU. It reads each
-//! kernel's descriptor (see [`descriptor`]), gives every workgroup one wave (wave32 or wave64, as the descriptor says) with the initial
-//! state the descriptor asks for, and interprets the instructions (see the `exec` module); DS
-//! instructions run through the reference model, global memory is the launch's buffers (see
-//! [`memory`]). It proves the kernels, the ABI and the readback without a GPU (DESIGN.md
-//! section 4).
+//! kernel's descriptor (see [`descriptor`]), gives every workgroup one wave (wave32 or wave64, as
+//! the descriptor says) with the initial state the target's hardware delivers for it, and
+//! interprets the instructions (see the `exec` module); DS instructions run through the reference
+//! model, global memory is the launch's buffers (see [`memory`]). It proves the kernels, the ABI
+//! and the readback without a GPU (DESIGN.md section 4).
+//!
+//! It is not friendly (DESIGN.md section 15): the entry state is exactly
+//! [`ds_kernels::entry::delivery`]'s for the target and wave size (gfx12's workgroup ids in
+//! `ttmp9`/`ttmp7` only; none on a target with the init-16 bug whose descriptor declares fewer than
+//! 16 user + system SGPRs), and everything else, every other SGPR, trap temporary, VGPR, VCC,
+//! M0, SCC and every LDS byte, holds a pseudo-random pattern that changes with every launch and
+//! workgroup. A scalar register read before anything defined it stops the launch with an error
+//! naming the register and what the entry state does define, as a GPU would likely fault on the
+//! garbage address.
 
 pub mod descriptor;
 mod exec;
@@ -11,6 +20,7 @@ pub mod memory;
 
 use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use descriptor::Descriptor;
+use ds_kernels::entry::{delivery, Delivery};
 use ds_kernels::inst::{decode_in, Inst};
 use ds_reference::isa::DsOp;
 use ds_reference::isa::Generation;
@@ -115,6 +125,10 @@ struct Program {
     desc: Descriptor,
     entry: u64,
     code: Arc<Code>,
+    /// What the target's hardware hands the kernel at entry.
+    delivery: Delivery,
+    /// The target and wave size, for messages.
+    target: &'static Target,
 }
 
 /// The emulated device of one target of the target table.
@@ -125,6 +139,8 @@ pub struct EmuDevice {
     step_limit: u64,
     threads: usize,
     quirks: Quirks,
+    /// Launches so far: each launch's pattern of undefined state derives from it.
+    launches: u64,
 }
 
 impl Default for EmuDevice {
@@ -159,6 +175,7 @@ impl EmuDevice {
             step_limit: DEFAULT_STEP_LIMIT,
             threads,
             quirks: Quirks::default(),
+            launches: 0,
         }
     }
 
@@ -237,6 +254,8 @@ impl Device for EmuDevice {
             programs.insert(
                 k.name.clone(),
                 Arc::new(Program {
+                    delivery: delivery(self.info.target, desc.wave_size(), &desc.request),
+                    target: self.info.target,
                     desc,
                     entry,
                     code: Arc::new(Code::decode(co.target.generation, &k.code, k.entry)),
@@ -263,7 +282,14 @@ impl Device for EmuDevice {
             ))
         })?;
         check_workgroup(&prog, launch)?;
-        run_launch(&prog, launch, self.step_limit, self.threads, &self.quirks)
+        self.launches += 1;
+        let run = Run {
+            step_limit: self.step_limit,
+            threads: self.threads,
+            quirks: &self.quirks,
+            seed: exec::mix(POISON_SEED, self.launches),
+        };
+        run_launch(&prog, launch, &run)
     }
 }
 
@@ -281,15 +307,23 @@ fn check_workgroup(prog: &Program, launch: &Launch) -> Result<(), DeviceError> {
     Ok(())
 }
 
-/// Runs every workgroup of `launch` (on the rayon pool unless `threads` is 1), on the launch's
-/// buffers in place (see [`Launch`]: an input buffer keeps what the kernel stored into it).
-fn run_launch(
-    prog: &Program,
-    launch: &mut Launch,
+/// The seed of the first launch's pattern of undefined state (any constant: a run is the same
+/// on every machine).
+const POISON_SEED: u64 = 0x5eed_0fba_5e0f_d5a7;
+
+/// How a launch runs: the per-wave step limit, host threads, quirks, and the seed of the
+/// pattern the undefined state holds (see the module docs).
+struct Run<'a> {
     step_limit: u64,
     threads: usize,
-    quirks: &Quirks,
-) -> Result<(), DeviceError> {
+    quirks: &'a Quirks,
+    seed: u64,
+}
+
+/// Runs every workgroup of `launch` (on the rayon pool unless `threads` is 1), on the launch's
+/// buffers in place (see [`Launch`]: an input buffer keeps what the kernel stored into it).
+fn run_launch(prog: &Program, launch: &mut Launch, run: &Run) -> Result<(), DeviceError> {
+    let threads = run.threads;
     let kernarg: Vec<u8> = (0..launch.buffers.len())
         .flat_map(|i| (BUFFER_BASE + i as u64 * BUFFER_STRIDE).to_le_bytes())
         .collect();
@@ -301,7 +335,7 @@ fn run_launch(
     }
     let mem = Memory { regions };
     let run_range = |wave: &mut exec::WaveState, mut range: std::ops::Range<u32>| {
-        range.try_for_each(|wg| wave.run(prog, wg, KERNARG_BASE, &mem, step_limit, quirks))
+        range.try_for_each(|wg| wave.run(prog, wg, KERNARG_BASE, &mem, run))
     };
     let new_wave =
         || exec::WaveState::new(prog.desc.vgprs, prog.desc.lds_size, prog.desc.wave_size());

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::Buffer;
+use ds_kernels::entry::Request;
 use ds_kernels::inst::{encode, GlobalOp, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op};
 use ds_reference::isa::DsInst;
 use ds_reference::wave::FpMode;
@@ -15,35 +16,69 @@ fn desc(lds_size: u32) -> Descriptor {
         entry_offset: 0,
         vgprs: 16,
         mode: FpMode::default(),
-        user_sgprs: 2,
-        kernarg_sgpr: Some(0),
-        workgroup_id: [true, false, false],
-        workitem_id: 0,
+        request: Request {
+            user_sgprs: 2,
+            user_fields: 1 << 3,
+            workgroup_ids: [true, false, false],
+            workitem_dims: 0,
+        },
         wave32: true,
+    }
+}
+
+/// A gfx11 target whose entry state is the plain one in both wave sizes (kernarg pointer in
+/// s[0:1], workgroup id x in s2 after two user SGPRs).
+fn plain() -> &'static Target {
+    target::TARGETS
+        .iter()
+        .find(|t| {
+            t.generation == Generation::Gfx11 && !t.architected_sgprs && !t.user_sgpr_init16_bug
+        })
+        .expect("a plain gfx11 target")
+}
+
+/// `desc` and `text` as a program of `target`.
+fn program_of(target: &'static Target, desc: Descriptor, text: &[u8]) -> Program {
+    Program {
+        delivery: delivery(target, desc.wave_size(), &desc.request),
+        target,
+        desc,
+        entry: BASE,
+        code: Arc::new(Code::decode(target.generation, text, BASE)),
     }
 }
 
 fn program(insts: &[Inst], lds_size: u32) -> Program {
     let text: Vec<u8> = insts.iter().flat_map(|i| encode(i).unwrap()).collect();
-    Program {
-        desc: desc(lds_size),
-        entry: BASE,
-        code: Arc::new(Code::decode(
-            ds_reference::isa::Generation::Gfx11,
-            &text,
-            BASE,
-        )),
-    }
+    program_of(plain(), desc(lds_size), &text)
+}
+
+/// Runs `launch` of `prog` with launch seed 1.
+fn go(
+    prog: &Program,
+    launch: &mut Launch,
+    step_limit: u64,
+    threads: usize,
+    quirks: &Quirks,
+) -> Result<(), DeviceError> {
+    let run = Run {
+        step_limit,
+        threads,
+        quirks,
+        seed: 1,
+    };
+    run_launch(prog, launch, &run)
 }
 
 fn ds(op: &str) -> DsInst {
     DsInst::new(DsOp::from_name(op).unwrap())
 }
 
-/// The kernels' first three instructions: the kernarg pointer's first 8 bytes into s[4:5], wait,
-/// v1 = lane * 4 (v0 = lane).
+/// The kernels' first instructions: v0 = lane (work-item id x, bits [9:0] of v0: the rest holds
+/// no value), the kernarg pointer's first 8 bytes into s[4:5], wait, v1 = lane * 4.
 fn prologue() -> Vec<Inst> {
     vec![
+        lane_id(),
         Inst::Smem {
             op: SmemOp::LoadB64,
             sdata: 4,
@@ -131,7 +166,7 @@ fn a_kernel_runs_every_workgroup_on_every_thread_count() {
     // A buffer of whole dwords is worked on in place; one with a ragged end on a copy.
     for (threads, extra) in [(1, 0), (2, 0), (3, 0), (1, 3), (2, 1)] {
         let mut l = launch(20, 20 * 128 + extra);
-        run_launch(&prog, &mut l, 1000, threads, &Quirks::default()).unwrap();
+        go(&prog, &mut l, 1000, threads, &Quirks::default()).unwrap();
         assert_eq!(l.buffers[0].bytes.len(), 20 * 128 + extra);
         assert!(l.buffers[0].bytes[20 * 128..].iter().all(|&b| b == 0xaa));
         let out = words(&l.buffers[0].bytes[..20 * 128]);
@@ -158,7 +193,7 @@ fn a_fault_corrupts_exactly_one_lane() {
         xor: 0x100,
     };
     let mut l = launch(1, 128);
-    run_launch(
+    go(
         &prog,
         &mut l,
         1000,
@@ -178,7 +213,7 @@ fn a_fault_corrupts_exactly_one_lane() {
 fn an_out_of_bounds_store_names_the_buffer() {
     let prog = program(&neighbour_kernel(), 128);
     let mut l = launch(2, 128); // room for one workgroup only
-    let err = run_launch(&prog, &mut l, 1000, 1, &Quirks::default())
+    let err = go(&prog, &mut l, 1000, 1, &Quirks::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -195,16 +230,8 @@ fn an_unknown_instruction_names_its_word_and_address() {
     })
     .unwrap();
     text.extend(0xffff_ffffu32.to_le_bytes());
-    let prog = Program {
-        desc: desc(128),
-        entry: BASE,
-        code: Arc::new(Code::decode(
-            ds_reference::isa::Generation::Gfx11,
-            &text,
-            BASE,
-        )),
-    };
-    let err = run_launch(&prog, &mut launch(1, 128), 1000, 1, &Quirks::default())
+    let prog = program_of(plain(), desc(128), &text);
+    let err = go(&prog, &mut launch(1, 128), 1000, 1, &Quirks::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -223,7 +250,7 @@ fn a_runaway_loop_hits_the_step_limit() {
         }],
         128,
     );
-    let err = run_launch(&prog, &mut launch(1, 128), 500, 1, &Quirks::default())
+    let err = go(&prog, &mut launch(1, 128), 500, 1, &Quirks::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -232,10 +259,21 @@ fn a_runaway_loop_hits_the_step_limit() {
     );
 }
 
+/// `v_and_b32 v0, 0x3ff, v0`: work-item id x out of the packed ids.
+fn lane_id() -> Inst {
+    Inst::Vop2 {
+        op: Vop2Op::AndB32,
+        vdst: 0,
+        src0: Operand::Literal(0x3ff),
+        vsrc1: 0,
+    }
+}
+
 /// `out[0x2000 + lane * 4] = lane`, with the 64-bit base moved by `s_add_u32` and, when `carry`,
 /// `s_addc_u32` (buffers sit 4 KiB below a 2^32 boundary, so the carry is needed).
 fn carry_kernel(carry: bool) -> Vec<Inst> {
     let mut k = vec![
+        lane_id(),
         Inst::Smem {
             op: SmemOp::LoadB64,
             sdata: 4,
@@ -284,7 +322,7 @@ fn carry_kernel(carry: bool) -> Vec<Inst> {
 #[test]
 fn scalar_adds_carry_through_scc_across_a_4_gib_boundary() {
     let mut l = launch(1, 0x2000 + 128);
-    run_launch(
+    go(
         &program(&carry_kernel(true), 128),
         &mut l,
         100,
@@ -294,7 +332,7 @@ fn scalar_adds_carry_through_scc_across_a_4_gib_boundary() {
     .unwrap();
     let out = words(&l.buffers[0].bytes);
     assert_eq!(&out[0x800..0x800 + 32], (0..32).collect::<Vec<u32>>());
-    let err = run_launch(
+    let err = go(
         &program(&carry_kernel(false), 128),
         &mut launch(1, 0x2000 + 128),
         100,
@@ -307,9 +345,12 @@ fn scalar_adds_carry_through_scc_across_a_4_gib_boundary() {
 }
 
 fn program64(insts: &[Inst], lds_size: u32) -> Program {
-    let mut p = program(insts, lds_size);
-    p.desc.wave32 = false;
-    p
+    let text: Vec<u8> = insts.iter().flat_map(|i| encode(i).unwrap()).collect();
+    let desc = Descriptor {
+        wave32: false,
+        ..desc(lds_size)
+    };
+    program_of(plain(), desc, &text)
 }
 
 fn launch64(out_bytes: usize) -> Launch {
@@ -352,7 +393,7 @@ fn store_kernel(body: Vec<Inst>) -> Vec<Inst> {
 
 fn run64(body: Vec<Inst>, quirks: &Quirks) -> Vec<u32> {
     let mut l = launch64(256);
-    run_launch(
+    go(
         &program64(&store_kernel(body), 512),
         &mut l,
         1000,

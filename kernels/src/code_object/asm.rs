@@ -41,7 +41,7 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
              \x20 .amdhsa_reserve_vcc 0\n\
              \x20 .amdhsa_wavefront_size32 {}\n\
              \x20 .amdhsa_user_sgpr_kernarg_segment_ptr 1\n\
-             \x20 .amdhsa_user_sgpr_count 2\n\
+             \x20 .amdhsa_user_sgpr_count {}\n\
              \x20 .amdhsa_system_sgpr_workgroup_id_x 1\n\
              \x20 .amdhsa_system_vgpr_workitem_id 0\n\
              \x20 .amdhsa_group_segment_fixed_size {}\n\
@@ -56,18 +56,14 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
             k.vgpr_count,
             k.sgpr_count,
             u8::from(d.wave32()),
+            d.user_sgpr_count(),
             d.group_segment_fixed_size,
             d.kernarg_size,
-            // gfx12 has neither bit, and llvm-mc-19 refuses both directives for it.
-            if k.gen == ds_reference::isa::Generation::Gfx11 {
-                format!(
-                    "  .amdhsa_dx10_clamp {}\n  .amdhsa_ieee_mode {}\n",
-                    u8::from(d.compute_pgm_rsrc1 & rsrc1::DX10_CLAMP != 0),
-                    u8::from(d.compute_pgm_rsrc1 & rsrc1::IEEE_MODE != 0)
-                )
-            } else {
-                String::new()
-            },
+            // The generation's own mode bits (gfx12 has neither DX10 clamp nor IEEE mode, and
+            // llvm-mc-19 refuses both directives for it).
+            crate::template::of(k.gen)
+                .map(|t| t.mode_directives(d.compute_pgm_rsrc1))
+                .unwrap_or_default(),
             u8::from(d.compute_pgm_rsrc1 & rsrc1::WGP_MODE != 0),
             u8::from(d.compute_pgm_rsrc1 & rsrc1::MEM_ORDERED != 0),
             // Explicit: LLVM 22 sets FWD_PROGRESS when the directive is absent, LLVM 19 does not.

@@ -1,6 +1,7 @@
 //! The 64-byte AMDHSA kernel descriptor (LLVM AMDGPUUsage, "Kernel Descriptor" for GFX10+/GFX11:
 //! the "Kernel Descriptor for GFX6-GFX12", "compute_pgm_rsrc1/2/3 for GFX6-GFX12" and
-//! "Kernel Code Properties" tables). Values checked against what `llvm-mc-19` writes for the same
+//! "Kernel Code Properties" tables). The fields of a generated kernel's descriptor are chosen by
+//! [`crate::template::descriptor`]; values checked against what `llvm-mc-19` writes for the same
 //! `.amdhsa_kernel` directives (`tests/oracle.rs`).
 //!
 //! Layout: group_segment_fixed_size u32 @0, private_segment_fixed_size u32 @4, kernarg_size u32
@@ -8,8 +9,7 @@
 //! compute_pgm_rsrc3 u32 @44, compute_pgm_rsrc1 u32 @48, compute_pgm_rsrc2 u32 @52,
 //! kernel_code_properties u16 @56, kernarg_preload u16 @58, reserved @60..64.
 
-use ds_reference::isa::Generation;
-use ds_reference::wave::{FpMode, Variant, WaveSize};
+use ds_reference::wave::{FpMode, WaveSize};
 use std::fmt;
 
 /// Size of a descriptor in bytes.
@@ -128,74 +128,6 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 }
 
 impl KernelDescriptor {
-    /// The descriptor of a generated wave32 kernel for `variant` using `vgprs` VGPRs
-    /// ([`KernelDescriptor::for_wave`] with [`WaveSize::Wave32`]).
-    pub fn for_kernel(variant: &Variant, vgprs: u32) -> KernelDescriptor {
-        KernelDescriptor::for_kernel_in(Generation::Gfx11, variant, vgprs)
-    }
-
-    /// [`KernelDescriptor::for_kernel`] for a target of generation `gen`. gfx12 differs in
-    /// compute_pgm_rsrc1 alone: it has neither DX10_CLAMP nor IEEE_MODE (AMDGPUUsage,
-    /// "compute_pgm_rsrc1 for GFX6-GFX12": bit 21 is ENABLE_WG_RR_EN and bit 23 reserved on GFX12;
-    /// `llvm-mc-19` for the gfx12 targets refuses `.amdhsa_dx10_clamp` and `.amdhsa_ieee_mode` with
-    /// "directive unsupported on gfx12+"), so the variant's `ieee` switch is not encoded there.
-    pub fn for_kernel_in(gen: Generation, variant: &Variant, vgprs: u32) -> KernelDescriptor {
-        KernelDescriptor::for_wave_in(gen, variant, vgprs, WaveSize::Wave32)
-    }
-
-    /// The descriptor of a generated gfx11 kernel in waves of `wave`.
-    pub fn for_wave(variant: &Variant, vgprs: u32, wave: WaveSize) -> KernelDescriptor {
-        KernelDescriptor::for_wave_in(Generation::Gfx11, variant, vgprs, wave)
-    }
-
-    /// The descriptor of a generated kernel of generation `gen` for `variant` using `vgprs` VGPRs
-    /// in waves of `wave`: ENABLE_WAVEFRONT_SIZE32 set for wave32 only, VGPR granules of that
-    /// size, kernarg pointer in s\[0:1\] (2 user SGPRs), workgroup id x in s2, work-item id x only,
-    /// the variant's LDS size and FP mode; DX10 clamp, WGP mode and MEM_ORDERED as LLVM 19
-    /// defaults them (see [`KernelDescriptor::for_kernel_in`] for gfx12).
-    pub fn for_wave_in(
-        gen: Generation,
-        variant: &Variant,
-        vgprs: u32,
-        wave: WaveSize,
-    ) -> KernelDescriptor {
-        let mode = variant.mode;
-        let gfx11 = gen == Generation::Gfx11;
-        let denorm = |keep: bool| {
-            if keep {
-                rsrc1::DENORM_KEEP
-            } else {
-                rsrc1::DENORM_FLUSH
-            }
-        };
-        KernelDescriptor {
-            group_segment_fixed_size: variant.lds_size,
-            private_segment_fixed_size: 0,
-            kernarg_size: crate::abi::KERNARG_SIZE,
-            kernel_code_entry_byte_offset: 0,
-            compute_pgm_rsrc3: 0,
-            compute_pgm_rsrc1: (vgprs.div_ceil(vgpr_granule(wave)).max(1) - 1) << rsrc1::VGPR_SHIFT
-                | denorm(mode.fp32_denormals) << rsrc1::DENORM_32_SHIFT
-                | denorm(mode.fp16_fp64_denormals) << rsrc1::DENORM_16_64_SHIFT
-                | if gfx11 { rsrc1::DX10_CLAMP } else { 0 }
-                | if mode.ieee && gfx11 {
-                    rsrc1::IEEE_MODE
-                } else {
-                    0
-                }
-                | rsrc1::WGP_MODE
-                | rsrc1::MEM_ORDERED,
-            compute_pgm_rsrc2: 2 << rsrc2::USER_SGPR_SHIFT | rsrc2::WORKGROUP_ID_X,
-            kernel_code_properties: props::KERNARG_SEGMENT_PTR
-                | if wave == WaveSize::Wave32 {
-                    props::WAVEFRONT_SIZE32
-                } else {
-                    0
-                },
-            kernarg_preload: 0,
-        }
-    }
-
     /// The 64 bytes.
     pub fn to_bytes(&self) -> [u8; SIZE] {
         let mut b = [0u8; SIZE];

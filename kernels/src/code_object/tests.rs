@@ -58,7 +58,11 @@ fn written_code_objects_read_back_kernel_for_kernel() {
         assert_eq!(got.descriptor.fp_mode(), k.variant.mode);
         assert_eq!(got.descriptor.group_segment_fixed_size, k.variant.lds_size);
         assert!(got.descriptor.wave32() && got.descriptor.kernarg_ptr());
-        assert_eq!(got.descriptor.user_sgpr_count(), 2);
+        let entry = crate::entry::KernelEntry::of(DEFAULT, k.variant.wave);
+        assert_eq!(
+            got.descriptor.user_sgpr_count(),
+            u32::from(entry.user_sgprs)
+        );
         assert_eq!(got.descriptor.workgroup_ids(), [true, false, false]);
         assert_eq!(got.descriptor.vgpr_count(), 24);
         assert_eq!(got.meta.args.len(), 5);

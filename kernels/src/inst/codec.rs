@@ -64,11 +64,12 @@ impl Lit<'_> {
     }
 }
 
-/// A scalar source code (8 bits): no VGPRs; an SGPR within s0..s105.
+/// A scalar source code (8 bits): no VGPRs; an SGPR within s0..s105, a ttmp within ttmp0..15.
 fn ssrc(inst: &Inst, op: Operand, lit: &mut Lit) -> Result<u32, EncodeError> {
     match op {
         Operand::Vgpr(_) => Err(bad(inst, "a VGPR in a scalar source field")),
         Operand::Sgpr(n) if n > 105 => Err(bad(inst, format!("s{n} is past s105"))),
+        Operand::Ttmp(n) if n > 15 => Err(bad(inst, format!("ttmp{n} is past ttmp15"))),
         _ => {
             lit.take(op)?;
             Ok(u32::from(op.code()))
@@ -78,10 +79,10 @@ fn ssrc(inst: &Inst, op: Operand, lit: &mut Lit) -> Result<u32, EncodeError> {
 
 /// A vector source code (9 bits).
 fn vsrc(inst: &Inst, op: Operand, lit: &mut Lit) -> Result<u32, EncodeError> {
-    if let Operand::Sgpr(n) = op {
-        if n > 105 {
-            return Err(bad(inst, format!("s{n} is past s105")));
-        }
+    match op {
+        Operand::Sgpr(n) if n > 105 => return Err(bad(inst, format!("s{n} is past s105"))),
+        Operand::Ttmp(n) if n > 15 => return Err(bad(inst, format!("ttmp{n} is past ttmp15"))),
+        _ => {}
     }
     lit.take(op)?;
     Ok(u32::from(op.code()))

@@ -5,8 +5,9 @@
 //! Formats and field layouts come from AMD's "RDNA3 Instruction Set Architecture Reference Guide",
 //! chapter "Microcode Formats" (SOP1, SOP2, SOPK, SOPC, SOPP, SMEM, VOP1, VOP2, VOP3, VOPC, FLAT,
 //! DS); operand codes from its "Scalar and vector operands" tables (SSRC / SRC encodings: SGPRs
-//! 0..105, VCC 106/107, NULL 124, M0 125, EXEC 126/127, integer inline constants 128..208, float
-//! inline constants 240..248, literal 255, VGPRs 256..511). DS instructions are the reference
+//! 0..105, VCC 106/107, trap temporaries TTMP0..15 108..123, NULL 124, M0 125, EXEC 126/127,
+//! integer inline constants 128..208, float inline constants 240..248, literal 255, VGPRs
+//! 256..511; the RDNA4 guide's tables give gfx12 the same codes). DS instructions are the reference
 //! crate's [`DsInst`] (the one DS table). Everything is checked against `llvm-mc-19` and
 //! `llvm-objdump-19` in `tests/llvm_inst.rs` and `tests/vectors/inst.txt`.
 
@@ -34,6 +35,10 @@ pub enum Operand {
     VccLo,
     /// `vcc_hi` (107).
     VccHi,
+    /// `ttmpN`, N in 0..=15 (codes 108..123): trap temporaries. A kernel only reads them: gfx12
+    /// delivers the workgroup ids there (`ttmp9`, `ttmp7`; see [`crate::entry`]); writes outside
+    /// a trap handler are ignored by the hardware, so no template writes one.
+    Ttmp(u8),
     /// `null` (124): reads 0, writes are discarded.
     Null,
     /// `m0` (125).
@@ -55,6 +60,8 @@ pub enum Operand {
 
 /// The encoding of an operand in an SSRC/SRC field.
 pub(crate) const LITERAL_CODE: u16 = 255;
+/// The code of `ttmp0` in an SSRC/SRC field.
+pub(crate) const TTMP_CODE: u16 = 108;
 /// The SGPR number `null` stands for in an SDST / SADDR / SOFFSET field.
 pub(crate) const NULL_CODE: u8 = 124;
 
@@ -99,6 +106,7 @@ impl Operand {
             Operand::Sgpr(n) => u16::from(n),
             Operand::VccLo => 106,
             Operand::VccHi => 107,
+            Operand::Ttmp(n) => TTMP_CODE + u16::from(n),
             Operand::Null => u16::from(NULL_CODE),
             Operand::M0 => 125,
             Operand::ExecLo => 126,
@@ -112,12 +120,13 @@ impl Operand {
     }
 
     /// The operand with field code `code` (`literal` supplies the dword for code 255), or `None`
-    /// for a code this crate does not model (e.g. `src_scc`, `ttmp` registers, DPP markers).
+    /// for a code this crate does not model (e.g. `src_scc`, DPP markers).
     pub fn from_code(code: u16, literal: u32) -> Option<Operand> {
         Some(match code {
             0..=105 => Operand::Sgpr(code as u8),
             106 => Operand::VccLo,
             107 => Operand::VccHi,
+            108..=123 => Operand::Ttmp((code - TTMP_CODE) as u8),
             124 => Operand::Null,
             125 => Operand::M0,
             126 => Operand::ExecLo,

@@ -25,6 +25,10 @@ impl Display for Wide {
             Operand::ExecLo if dwords == 2 => f.write_str("exec"),
             Operand::VccLo => f.write_str("vcc_lo"),
             Operand::VccHi => f.write_str("vcc_hi"),
+            Operand::Ttmp(n) if dwords > 1 => {
+                write!(f, "ttmp[{n}:{}]", u32::from(n) + u32::from(dwords) - 1)
+            }
+            Operand::Ttmp(n) => write!(f, "ttmp{n}"),
             Operand::Null => f.write_str("null"),
             Operand::M0 => f.write_str("m0"),
             Operand::ExecLo => f.write_str("exec_lo"),

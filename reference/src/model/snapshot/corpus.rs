@@ -9,9 +9,10 @@ use crate::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 
 /// The vdst value of every lane before the instruction, so partial and skipped writes show.
 pub const SENTINEL: u32 = 0xdead_beef;
-/// LDS bytes of most corpus cases: one allocation granule of gfx11 (LLVM AMDGPUUsage,
-/// COMPUTE_PGM_RSRC2.GRANULATED_LDS_SIZE: 128 dwords on GFX7-GFX11), so the hardware's range
-/// check happens exactly at the end of the image (ASSUMPTIONS.md A1). Stride-64 ops use two.
+/// LDS bytes of most corpus cases: one descriptor LDS unit (LLVM AMDGPUUsage,
+/// COMPUTE_PGM_RSRC2.GRANULATED_LDS_SIZE: 128 dwords on GFX7 and later). The hardware may
+/// allocate more (the target's `lds_granule`); the kernels zero the rest, so a probe past the
+/// image reads 0 either way (ASSUMPTIONS.md A1). Stride-64 ops use two units.
 const LDS_SIZE: u32 = 512;
 
 /// (mem, data0, data1) triples for 32-bit integer atomics: at/below/above a limit, zero, the

@@ -1,0 +1,42 @@
+//! Why a variant gets no kernel ([`GenError`]): each reason names what to change.
+
+use crate::abi::AbiError;
+use crate::inst::EncodeError;
+use ds_reference::isa::{DsOp, InstError};
+use ds_reference::regs::RegsError;
+use std::fmt;
+
+/// Why a variant has no kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GenError {
+    /// The op cannot run from a HIP compute kernel (the table says why).
+    NotRunnable { op: DsOp, why: &'static str },
+    /// The offsets do not fit the op.
+    Offsets(InstError),
+    /// The LDS size is not one the ABI allows.
+    Lds(AbiError),
+    /// A template instruction failed to encode (a bug in the template).
+    Encode(EncodeError),
+    /// The variant's `regs` do not fit its op.
+    Regs(RegsError),
+    /// The variant's wave size has no template in this generation, or not with `regs`.
+    Wave(String),
+}
+
+impl fmt::Display for GenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GenError::NotRunnable { op, why } => {
+                write!(f, "{op} cannot run from a HIP compute kernel: {why}")
+            }
+            GenError::Offsets(e @ InstError::NotInGeneration { .. }) => e.fmt(f),
+            GenError::Offsets(e) => write!(f, "bad offsets: {e}"),
+            GenError::Lds(e) => e.fmt(f),
+            GenError::Encode(e) => write!(f, "kernel template bug: {e}"),
+            GenError::Regs(e) => e.fmt(f),
+            GenError::Wave(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for GenError {}

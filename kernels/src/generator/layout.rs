@@ -1,0 +1,115 @@
+//! Where a kernel keeps its VGPRs ([`Layout`]): the operands of the instruction under test and
+//! the template's own registers, one placement for every kernel template (generation), and the
+//! instruction under test with those registers ([`test_inst`]). Generic: nothing here depends on
+//! the generation or the target, only on the variant (its op's operand shapes and its `regs`).
+
+use super::error::GenError;
+use ds_reference::isa::{DsInst, Field, Generation};
+use ds_reference::wave::Variant;
+
+/// VGPR of the instruction's ADDR operand.
+pub const ADDR: u8 = 4;
+/// First VGPR of DATA0.
+pub const DATA0: u8 = 8;
+/// First VGPR of DATA1.
+pub const DATA1: u8 = 12;
+/// First VGPR of VDST.
+pub const VDST: u8 = 16;
+/// VGPRs the kernel uses without `regs` (v0..v19).
+pub const VGPR_COUNT: u32 = 20;
+/// The largest VGPR budget a wave32 kernel can declare (GRANULATED_WORKITEM_VGPR_COUNT).
+pub const MAX_VGPRS: u32 = 256;
+/// Where a kernel keeps its VGPRs: the operands of the instruction under test and the template's
+/// own registers. One placement for every kernel template (generation): a template asks the layout
+/// for registers and never names a VGPR itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// ADDR's register.
+    pub addr: u8,
+    /// DATA0's first register.
+    pub data0: u8,
+    /// DATA1's first register.
+    pub data1: u8,
+    /// VDST's first register.
+    pub vdst: u8,
+    /// The lane id (work-item id x).
+    pub lane: u8,
+    /// The byte offset of the lane's record in a buffer (and of its dword in the LDS copy).
+    pub offset: u8,
+    /// Scratch of the LDS copy loops.
+    pub scratch: u8,
+    /// VGPRs the kernel uses (the descriptor's budget).
+    pub vgpr_count: u32,
+    /// The variant names its operands' registers (`regs`): load and dump exactly them.
+    pub named: bool,
+}
+
+impl Layout {
+    /// The layout of `v`: the fixed one without `regs`; with `regs`, the operands where they say
+    /// and the template's registers in the lowest VGPRs they leave free.
+    pub fn of(v: &Variant) -> Result<Layout, GenError> {
+        let Some(regs) = v.regs else {
+            return Ok(Layout {
+                addr: ADDR,
+                data0: DATA0,
+                data1: DATA1,
+                vdst: VDST,
+                lane: 0,
+                offset: 1,
+                scratch: 2,
+                vgpr_count: VGPR_COUNT,
+                named: false,
+            });
+        };
+        regs.check(v.op).map_err(GenError::Regs)?;
+        let info = v.op.info();
+        let used: Vec<u8> = regs.words(info).into_iter().map(|(r, _, _)| r).collect();
+        // At most 13 operand registers, so three of v0..v15 are always free.
+        let mut free = (0u8..=255).filter(|r| !used.contains(r));
+        let mut next = || free.next().expect("at most 13 of 256 VGPRs are operands");
+        let (lane, offset, scratch) = (next(), next(), next());
+        let top = used.iter().chain(&[lane, offset, scratch]).copied().max();
+        let vgpr_count = u32::from(top.unwrap_or(0)) + 1;
+        debug_assert!(vgpr_count <= MAX_VGPRS);
+        Ok(Layout {
+            addr: regs.addr.unwrap_or(0),
+            data0: regs.data0.unwrap_or(0),
+            data1: regs.data1.unwrap_or(0),
+            vdst: regs.vdst.unwrap_or(0),
+            lane,
+            offset,
+            scratch,
+            vgpr_count,
+            named: true,
+        })
+    }
+
+    /// The register of operand `field`.
+    pub fn reg(&self, field: Field) -> u8 {
+        match field {
+            Field::Addr => self.addr,
+            Field::Data0 => self.data0,
+            Field::Data1 => self.data1,
+            Field::Vdst => self.vdst,
+        }
+    }
+}
+
+/// The instruction under test with the layout's registers (gfx11).
+pub fn test_inst(v: &Variant) -> Result<DsInst, GenError> {
+    test_inst_in(Generation::Gfx11, v)
+}
+
+/// The instruction under test with the layout's registers, for generation `gen`.
+pub fn test_inst_in(gen: Generation, v: &Variant) -> Result<DsInst, GenError> {
+    let layout = Layout::of(v)?;
+    let mut inst = v.inst();
+    let operands = v.op.info().operands;
+    for field in Field::ALL {
+        if operands.dwords(field) > 0 {
+            inst.set_reg(field, layout.reg(field));
+        }
+    }
+    inst.validate_in(gen).map_err(GenError::Offsets)?;
+    Ok(inst)
+}

@@ -1,0 +1,148 @@
+//! The kernel template's generation-specific parts behind one interface ([`Template`]): how the
+//! template waits for memory, and the kernel descriptor's mode bits and the `.amdhsa_*`
+//! directives that set them. One module per generation ([`gfx11`], [`gfx12`]); [`of`] is the one
+//! place that maps a [`Generation`] to its module. Everything else the template does is generic
+//! ([`crate::generator`]) or follows the target's entry state ([`crate::entry`]).
+//!
+//! Adding a generation: a module here implementing [`Template`] (its waits and descriptor bits,
+//! each checked against LLVM), an arm in [`of`], and its encodings in [`crate::inst`].
+
+pub mod gfx11;
+pub mod gfx12;
+
+use crate::code_object::descriptor::{props, rsrc1, rsrc2, vgpr_granule, KernelDescriptor};
+use crate::entry::KernelEntry;
+use crate::inst::{Inst, Waitcnt};
+use ds_reference::target::{Generation, Target};
+use ds_reference::wave::{FpMode, Variant, WaveSize};
+
+/// What differs between the kernel templates of two generations.
+pub trait Template: Sync {
+    /// The generation this template is written for.
+    fn generation(&self) -> Generation;
+
+    /// The instructions that wait as gfx11's `s_waitcnt w` does (counters at their maximum do
+    /// not wait). At least one instruction.
+    fn wait(&self, w: Waitcnt) -> Vec<Inst>;
+
+    /// compute_pgm_rsrc1's bits for the FP mode and clamping that only some generations have
+    /// (the denormal modes, WGP_MODE and MEM_ORDERED are common; see [`descriptor`]).
+    fn rsrc1_mode(&self, mode: FpMode) -> u32;
+
+    /// The `.amdhsa_*` directives that set [`Template::rsrc1_mode`]'s bits of `rsrc1`, one per
+    /// line, as `llvm-mc` accepts them for the generation.
+    fn mode_directives(&self, rsrc1: u32) -> String;
+}
+
+/// The template of `gen`, if kernels are written for it.
+pub fn of(gen: Generation) -> Option<&'static dyn Template> {
+    match gen {
+        Generation::Gfx11 => Some(&gfx11::Gfx11),
+        Generation::Gfx12 => Some(&gfx12::Gfx12),
+    }
+}
+
+/// The kernel descriptor of a generated kernel for `variant` on `target` using `vgprs` VGPRs:
+/// ENABLE_WAVEFRONT_SIZE32 for wave32 only, VGPR granules of the wave size, the kernarg segment
+/// pointer as the one user field and USER_SGPR_COUNT as the entry state declares it
+/// ([`KernelEntry`]: 2, or 15 where LLVM pads for the init-16 bug), workgroup id x, work-item id
+/// x only, the variant's LDS size and FP mode (the generation's mode bits from
+/// [`Template::rsrc1_mode`]), WGP mode and MEM_ORDERED as LLVM defaults them. Checked field for
+/// field against what `llvm-mc-19` makes of the same directives (`tests/oracle.rs`).
+pub fn descriptor(target: &Target, variant: &Variant, vgprs: u32) -> KernelDescriptor {
+    let wave = variant.wave;
+    let entry = KernelEntry::of(target, wave);
+    let tmpl = of(target.generation).expect("kernels are built for the target's generation");
+    let mode = variant.mode;
+    let denorm = |keep: bool| {
+        if keep {
+            rsrc1::DENORM_KEEP
+        } else {
+            rsrc1::DENORM_FLUSH
+        }
+    };
+    KernelDescriptor {
+        group_segment_fixed_size: variant.lds_size,
+        private_segment_fixed_size: 0,
+        kernarg_size: crate::contract::KERNARG_SIZE,
+        kernel_code_entry_byte_offset: 0,
+        compute_pgm_rsrc3: 0,
+        compute_pgm_rsrc1: (vgprs.div_ceil(vgpr_granule(wave)).max(1) - 1) << rsrc1::VGPR_SHIFT
+            | denorm(mode.fp32_denormals) << rsrc1::DENORM_32_SHIFT
+            | denorm(mode.fp16_fp64_denormals) << rsrc1::DENORM_16_64_SHIFT
+            | tmpl.rsrc1_mode(mode)
+            | rsrc1::WGP_MODE
+            | rsrc1::MEM_ORDERED,
+        compute_pgm_rsrc2: u32::from(entry.user_sgprs) << rsrc2::USER_SGPR_SHIFT
+            | rsrc2::WORKGROUP_ID_X,
+        kernel_code_properties: props::KERNARG_SEGMENT_PTR
+            | if wave == WaveSize::Wave32 {
+                props::WAVEFRONT_SIZE32
+            } else {
+                0
+            },
+        kernarg_preload: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ds_reference::target::TARGETS;
+
+    #[test]
+    fn every_generation_has_a_template_that_says_it_is_its() {
+        for gen in Generation::ALL {
+            assert_eq!(of(gen).unwrap().generation(), gen);
+        }
+    }
+
+    #[test]
+    fn gfx12_waits_on_each_counter_gfx11s_wait_covered() {
+        use crate::inst::SoppOp;
+        let ops = |gen, w| -> Vec<Inst> { of(gen).unwrap().wait(w) };
+        assert_eq!(
+            ops(Generation::Gfx11, Waitcnt::lgkm(0)),
+            vec![Inst::waitcnt(Waitcnt::lgkm(0))]
+        );
+        let both = Waitcnt {
+            vmcnt: 0,
+            lgkmcnt: 0,
+            ..Waitcnt::NONE
+        };
+        let gfx12: Vec<SoppOp> = ops(Generation::Gfx12, both)
+            .into_iter()
+            .map(|i| match i {
+                Inst::Sopp { op, simm16: 0 } => op,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            gfx12,
+            [SoppOp::WaitLoadcnt, SoppOp::WaitKmcnt, SoppOp::WaitDscnt]
+        );
+        assert_eq!(ops(Generation::Gfx12, Waitcnt::vm(0)).len(), 1);
+    }
+
+    #[test]
+    fn the_descriptor_declares_the_entry_states_user_sgprs() {
+        let v = Variant {
+            op: ds_reference::isa::DsOp::AddRtnU32,
+            offset0: 0,
+            offset1: 0,
+            lds_size: 512,
+            mode: FpMode::default(),
+            wave: WaveSize::Wave32,
+            regs: None,
+        };
+        for t in TARGETS {
+            for wave in WaveSize::ALL {
+                let d = descriptor(t, &Variant { wave, ..v }, 20);
+                let e = KernelEntry::of(t, wave);
+                assert_eq!(d.user_sgpr_count(), u32::from(e.user_sgprs), "{t} {wave}");
+                assert_eq!(d.workgroup_ids(), [true, false, false]);
+                assert_eq!(d.wave_size(), wave);
+            }
+        }
+    }
+}
