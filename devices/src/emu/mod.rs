@@ -358,7 +358,7 @@ fn run_launch(prog: &Program, launch: &mut Launch, run: &Run) -> Result<(), Devi
                     if wg > first_bad.load(Ordering::Relaxed) {
                         return;
                     }
-                    if let Err(e) = wave.run(prog, wg, KERNARG_BASE, &mem, step_limit, quirks) {
+                    if let Err(e) = wave.run(prog, wg, KERNARG_BASE, &mem, run) {
                         first_bad.fetch_min(wg, Ordering::Relaxed);
                         if let Ok(mut slot) = error.lock() {
                             if slot.as_ref().is_none_or(|(at, _)| wg < *at) {
