@@ -67,10 +67,11 @@ fn run(
         .collect()
 }
 
-fn model(v: &Variant, cases: &[Case]) -> Vec<Outcome> {
+/// The model's outcomes of `cases` by `t`'s rules.
+fn model(t: &Target, v: &Variant, cases: &[Case]) -> Vec<Outcome> {
     cases
         .iter()
-        .map(|c| ds_reference::model::execute_variant(v, c).unwrap())
+        .map(|c| ds_reference::model::execute_variant(t, v, c).unwrap())
         .collect()
 }
 
@@ -110,7 +111,7 @@ fn the_kernels_run_on_every_targets_entry_state_in_both_wave_sizes() {
             let cs = cases(&v, 5);
             let got = run(t, &k, &cs, 2).unwrap_or_else(|e| panic!("{t} {wave}: {e}"));
             for outcomes in got {
-                assert_eq!(outcomes, model(&v, &cs), "{t} {wave}");
+                assert_eq!(outcomes, model(t, &v, &cs), "{t} {wave}");
             }
         }
     }
@@ -159,7 +160,7 @@ fn the_old_gfx1100_wave32_layout_and_a_padded_one_read_through_s2_are_caught() {
     );
     let cs = cases(&w64, 3);
     let got = run(t, &generate_for(t, &w64).unwrap(), &cs, 1).unwrap();
-    assert_eq!(got[0], model(&w64, &cs));
+    assert_eq!(got[0], model(t, &w64, &cs));
 }
 
 #[test]
@@ -184,7 +185,7 @@ fn lds_the_kernel_did_not_write_holds_a_pattern_that_changes_every_launch() {
     }
     let cs = cases(&v, 2);
     let got = run(t, &planted, &cs, 2).unwrap();
-    let want = model(&v, &cs);
+    let want = model(t, &v, &cs);
     // The first 128 bytes (the loop's rounds) were never copied in: what the device returns
     // there is neither the case's image nor zeros, and not the same twice.
     for launch in &got {

@@ -6,6 +6,7 @@
 use ds_harness::run::legal::{judge, Legality};
 use ds_reference::isa::DsOp;
 use ds_reference::model;
+use ds_reference::target::DEFAULT;
 use ds_reference::wave::{Case, FpMode, Lds, Outcome, Variant, WaveSize};
 
 const LANES: usize = WaveSize::Wave32.lanes();
@@ -18,13 +19,13 @@ const REPEATS: u32 = 20;
 /// instruction of its own on the evolving LDS: a legal serialisation).
 fn in_order(variant: &Variant, case: &Case, order: &[usize]) -> Outcome {
     let inst = variant.inst();
-    let mut out = model::execute(&inst, variant.mode, case).expect("modelled");
+    let mut out = model::execute(DEFAULT, &inst, variant.mode, case).expect("modelled");
     let mut lds = case.lds.clone();
     for &i in order {
         let mut one = case.clone();
         one.lds = lds;
         one.wave.exec = 1 << i;
-        let o = model::execute(&inst, variant.mode, &one).expect("modelled");
+        let o = model::execute(DEFAULT, &inst, variant.mode, &one).expect("modelled");
         out.vdst[i] = o.vdst[i];
         lds = o.lds;
     }
@@ -72,13 +73,14 @@ fn main() {
             l.data1 = [!(1u32 << i), 0, 0, 0];
             l.vdst = [0xdead_beef; 4];
         }
-        let expected = model::execute(&variant.inst(), variant.mode, &case).expect("modelled");
+        let expected =
+            model::execute(DEFAULT, &variant.inst(), variant.mode, &case).expect("modelled");
         for (label, order) in [("shuffled", &shuffled), ("descending", &descending)] {
             let device = in_order(&variant, &case, order);
             let start = Instant::now();
             let mut verdict = String::new();
             for _ in 0..REPEATS {
-                verdict = match judge(&variant, &case, &expected, &device) {
+                verdict = match judge(DEFAULT, &variant, &case, &expected, &device) {
                     Legality::Legal(c) => c,
                     other => format!("NOT LEGAL: {other:?}"),
                 };

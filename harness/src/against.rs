@@ -15,6 +15,7 @@ use crate::run::report::{Mismatch, OpResult, VariantResult, MAX_LISTED_DIFFERENC
 use ds_devices::{Device, DeviceError};
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::model::snapshot::Entry;
+use ds_reference::target::Target;
 use ds_reference::wave::{Case, Outcome, Variant};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -159,8 +160,8 @@ pub fn run_recording(
                 *res.fidelity.entry(Class::Exact).or_default() += 1;
                 continue;
             }
-            let dev_verdict = model_verdict(variant, &e.case, &got);
-            let rec_verdict = model_verdict(variant, &e.case, &e.outcome);
+            let dev_verdict = model_verdict(rec.target(), variant, &e.case, &got);
+            let rec_verdict = model_verdict(rec.target(), variant, &e.case, &e.outcome);
             if let (Some(d), Some(r)) = (dev_verdict.choice(), rec_verdict.choice()) {
                 vr.agree += 1;
                 *res.fidelity.entry(Class::Legal).or_default() += 1;
@@ -173,7 +174,8 @@ pub fn run_recording(
             *res.fidelity.entry(Class::Mismatch).or_default() += 1;
             let id = format!("{}.{}", op.name(), e.name);
             let mut file = CaseFile::new(&id, 0, rec.target(), *variant, e.case.clone());
-            file.expected = ds_reference::model::execute(&inst, variant.mode, &e.case).ok();
+            file.expected =
+                ds_reference::model::execute(rec.target(), &inst, variant.mode, &e.case).ok();
             file.device = Some(DeviceOutcome {
                 backend: device.info().backend.to_string(),
                 name: device_name.clone(),
@@ -205,7 +207,7 @@ pub fn run_recording(
     res
 }
 
-/// The model's verdict on one outcome.
+/// The model's verdict on one outcome (by the recording's target's rules).
 enum Verdict {
     Exact,
     Legal(String),
@@ -235,16 +237,16 @@ impl Verdict {
     }
 }
 
-fn model_verdict(variant: &Variant, case: &Case, outcome: &Outcome) -> Verdict {
+fn model_verdict(target: &Target, variant: &Variant, case: &Case, outcome: &Outcome) -> Verdict {
     let inst = variant.inst();
-    let expected = match ds_reference::model::execute(&inst, variant.mode, case) {
+    let expected = match ds_reference::model::execute(target, &inst, variant.mode, case) {
         Ok(o) => o,
         Err(u) => return Verdict::NotModelled(u.to_string()),
     };
     if diff::diff(inst.info(), case.wave.exec, &expected, outcome).is_empty() {
         return Verdict::Exact;
     }
-    match legal::judge(variant, case, &expected, outcome) {
+    match legal::judge(target, variant, case, &expected, outcome) {
         Legality::Legal(c) => Verdict::Legal(c),
         _ => Verdict::Wrong,
     }

@@ -93,7 +93,28 @@ impl CaseFile {
                 found: file.format,
             });
         }
-        validate(&file.variant, &file.case)
+        if !file.variant.op.info().on_target(file.target) {
+            return Err(CaseFileError::Invalid {
+                path: origin.to_path_buf(),
+                message: format!(
+                    "variant.op: {} is not a {} op, and the file's target {} is {}: set \
+                     \"target\" to a target of {}, or pick an op of {}",
+                    file.variant.op,
+                    file.target.generation,
+                    file.target,
+                    file.target.generation,
+                    file.variant
+                        .op
+                        .info()
+                        .generations()
+                        .map(|g| g.name())
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                    file.target.generation
+                ),
+            });
+        }
+        validate(file.target, &file.variant, &file.case)
             .and_then(|()| file.validate_outcomes())
             .map_err(|message| CaseFileError::Invalid {
                 path: origin.to_path_buf(),
@@ -174,10 +195,11 @@ impl CaseFile {
 /// image is that size, the offsets are legal for the op, the op can run from a compute kernel,
 /// the wave has one lane object per lane of `variant.wave` (32 when absent, or 64) and an EXEC with
 /// no bit past its last lane, and `variant.regs` (if any) fit the op and give each register one
-/// value per lane (registers are named in wave32 only). (Every lane has 4 words per operand, checked
-/// as it is parsed.) The message names the field to change. [`CaseFile::parse`] also checks the
-/// wave size against the file's target.
-pub fn validate(variant: &Variant, case: &Case) -> Result<(), String> {
+/// value per lane (in either wave size). (Every lane has 4 words per operand, checked
+/// as it is parsed.) The offsets are checked in `target`'s generation (the op must be one of
+/// it). The message names the field to change. [`CaseFile::parse`] also checks the op and the wave
+/// size against the file's target.
+pub fn validate(target: &Target, variant: &Variant, case: &Case) -> Result<(), String> {
     variant
         .check_wave(&case.wave)
         .map_err(|e| format!("case.wave: {e}"))?;
@@ -201,13 +223,6 @@ pub fn validate(variant: &Variant, case: &Case) -> Result<(), String> {
             variant.op
         ));
     }
-    if let (Some(_), false) = (variant.regs, variant.wave.is_wave32()) {
-        return Err(format!(
-            "variant.regs: a variant that names its registers runs in wave32 only (the {} \
-             template does not place named registers); drop variant.wave or variant.regs",
-            variant.wave
-        ));
-    }
     if let Some(regs) = variant.regs {
         // Registers that fit the op, and one value per register in every lane.
         regs.check(variant.op).map_err(|e| format!("variant.{e}"))?;
@@ -215,7 +230,7 @@ pub fn validate(variant: &Variant, case: &Case) -> Result<(), String> {
             return Err(format!("case.wave.lanes: {c}"));
         }
     }
-    variant.inst().validate().map_err(|e| {
+    variant.inst().validate_in(target.generation).map_err(|e| {
         format!(
             "variant.offset0 {} / offset1 {}: {e}",
             variant.offset0, variant.offset1
@@ -392,6 +407,30 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(msg.contains("variant.lds_size is 128"), "{msg}");
+    }
+
+    #[test]
+    fn an_op_the_files_target_lacks_is_refused_naming_both() {
+        let mut file = sample();
+        file.target = ds_reference::target::DEFAULT;
+        let other = ds_reference::isa::Generation::ALL
+            .into_iter()
+            .find(|&g| g != file.target.generation)
+            .unwrap();
+        let op = DsOp::all_in(other)
+            .find(|op| !op.info().on_target(file.target) && op.info().hip_runnable())
+            .unwrap();
+        file.variant.op = op;
+        let msg = CaseFile::parse(&file.to_json(), Path::new("c.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains(&format!(
+                "variant.op: {op} is not a {}",
+                file.target.generation
+            )) && msg.contains("set \"target\""),
+            "{msg}"
+        );
     }
 
     /// A wave64 case file of a gfx11 target.

@@ -236,8 +236,10 @@ struct Judged {
     differences: Vec<Difference>,
 }
 
-/// The differences of a disagreeing outcome, or None when it agrees (legal outcomes agree).
+/// The differences of a disagreeing outcome on `target`, or None when it agrees (legal outcomes
+/// agree).
 fn judge(
+    target: &Target,
     variant: &Variant,
     case: &Case,
     device: &Outcome,
@@ -245,12 +247,12 @@ fn judge(
     legal: JudgeFn,
 ) -> Option<Judged> {
     let inst = variant.inst();
-    let expected = crate::run::expectation(expect, variant, case).ok()?;
+    let expected = crate::run::expectation(expect, target, variant, case).ok()?;
     let differences = diff(inst.info(), case.wave.exec, &expected, device);
     if differences.is_empty() {
         return None;
     }
-    match legal(variant, case, &expected, device) {
+    match legal(target, variant, case, &expected, device) {
         Legality::Legal(_) => None,
         _ => Some(Judged {
             expected,
@@ -290,7 +292,8 @@ pub fn shrink(
         .load(&code_object::write(target, &[kernel]))
         .map_err(|e| ShrinkError::Device(e.to_string()))?;
     let first = run_batch(device, module, variant, std::slice::from_ref(case))?.remove(0);
-    let mut judged = judge(variant, case, &first, expect, legal).ok_or(ShrinkError::NotFailing)?;
+    let mut judged =
+        judge(target, variant, case, &first, expect, legal).ok_or(ShrinkError::NotFailing)?;
     let (mut cur, mut cur_dev) = (case.clone(), first);
     let (mut steps, mut launches, mut tried) = (0, 1, 0);
     for _ in 0..MAX_ROUNDS {
@@ -305,7 +308,7 @@ pub fn shrink(
             launches += 1;
             tried += chunk.len();
             for (c, o) in chunk.iter().zip(outs) {
-                if let Some(j) = judge(variant, c, &o, expect, legal) {
+                if let Some(j) = judge(target, variant, c, &o, expect, legal) {
                     let s = size(variant, c);
                     if best.as_ref().is_none_or(|b| s < b.0) {
                         best = Some((s, c.clone(), o, j));

@@ -1,11 +1,14 @@
 //! Operands that share registers (`variant.regs`) end to end: every aliasing pattern's kernel on
-//! the emulated device agrees with the model; a kernel that reads ADDR after writing part of VDST
-//! is caught by a run; case files with `regs` round-trip through `eval` and `replay`; a case that
-//! gives one register two values is refused in words.
+//! the emulated device agrees with the model, in wave32 and wave64; a wave64 aliasing variant of
+//! `ds_load_2addr_b32` (ADDR inside VDST) runs on emu and through the stand-in and agrees; a
+//! kernel that reads ADDR after writing part of VDST is caught by a run in wave32 and in wave64;
+//! case files with `regs` round-trip through `eval` and `replay`; a case that gives one register
+//! two values is refused in words.
 
 mod common;
 
 use common::op;
+use ds_reference::target::DEFAULT;
 
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_devices::emu::EmuDevice;
@@ -35,7 +38,7 @@ fn every_aliasing_pattern_runs_on_the_emulated_device_and_agrees_with_the_model(
                 .into_iter()
                 .find(|a| a.regs(op) == Some(regs))
                 .expect("a corpus pattern");
-            let want = model::execute_variant(&variant, &case).unwrap();
+            let want = model::execute_variant(DEFAULT, &variant, &case).unwrap();
             let got = run::run_one(&mut dev, &variant, &case).unwrap();
             let d = diff(op.info(), case.wave.exec, &want, &got);
             assert!(d.is_empty(), "{op} {name}: {d:?}");
@@ -202,7 +205,7 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant
     };
     for gc in &plain.cases {
         let got = run::run_one(&mut dev, &plain.variant, &gc.case).unwrap();
-        let want = model::execute_variant(&plain.variant, &gc.case).unwrap();
+        let want = model::execute_variant(DEFAULT, &plain.variant, &gc.case).unwrap();
         assert_eq!(got, want, "{}", gc.id);
     }
 }
@@ -244,7 +247,7 @@ fn case_files_with_regs_round_trip_through_eval_and_replay() {
             serde_json::from_value(v["outcome"].clone()).unwrap();
         assert_eq!(
             outcome,
-            model::execute_variant(&file.variant, &file.case).unwrap()
+            model::execute_variant(DEFAULT, &file.variant, &file.case).unwrap()
         );
         // The instruction is printed with the variant's registers.
         let inst = v["inst"].as_str().unwrap();
@@ -290,4 +293,154 @@ fn a_register_given_two_values_is_refused_naming_lane_register_and_values() {
         "{}",
         stderr(&out)
     );
+}
+
+/// The wave64 `ds_load_2addr_b32` case with ADDR as VDST's first register (`addr = vdst[0]`): the
+/// snapshot corpus's aliasing case widened to 64 lanes.
+fn load_2addr_w64_addr_first_vdst() -> (ds_reference::wave::Variant, ds_reference::wave::Case) {
+    let want = format!("alias_{}/w64", Alias::AddrFirstVdst.name());
+    let (_, v, c) = ds_reference::model::snapshot::snapshot_corpus_wave64(op("ds_load_2addr_b32"))
+        .into_iter()
+        .find(|(n, _, _)| *n == want)
+        .expect("the wave64 corpus widens the aliasing cases");
+    assert_eq!(v.wave, ds_reference::wave::WaveSize::Wave64);
+    assert_eq!(v.regs, Alias::AddrFirstVdst.regs(v.op));
+    (v, c)
+}
+
+#[test]
+fn a_wave64_aliasing_load_2addr_runs_on_emu_and_through_the_standin_and_agrees() {
+    let (v, c) = load_2addr_w64_addr_first_vdst();
+    // Upper lanes take part: ADDR (= vdst[0]) is overwritten by the first element there too.
+    assert!(c.wave.exec >> 32 != 0, "{:#x}", c.wave.exec);
+    for t in ds_kernels::kernel_targets() {
+        let want = model::execute_variant(t, &v, &c).unwrap();
+        let got = run::run_one(&mut EmuDevice::for_target(t), &v, &c).unwrap();
+        assert_eq!(got, want, "{t}");
+        let active_upper = (32..64).find(|&i| c.wave.active(i)).unwrap();
+        assert_ne!(
+            want.addr[active_upper], c.wave.lanes[active_upper].addr,
+            "{t}: lane {active_upper}'s ADDR took vdst[0]"
+        );
+    }
+    // Through the stand-in HIP runtime: the case file replays, and a wave64 run of the op (its
+    // default corpus has the aliasing variants in wave64 too) agrees.
+    let Some(lib) = common::standin_lib() else {
+        return;
+    };
+    let env = [
+        ("DS_HARNESS_HIP_LIB", lib.as_str()),
+        ("DS_HARNESS_HIP_SEARCH", "only-env"),
+    ];
+    let dir = temp_dir("alias-w64-standin");
+    let path = dir.join("w64.json");
+    CaseFile::new("alias.w64", 0, DEFAULT, v, c)
+        .write(&path)
+        .unwrap();
+    let out = common::ds_harness_env(
+        &["replay", path.to_str().unwrap(), "--backend", "hip"],
+        &env,
+    );
+    assert_eq!(code(&out), 0, "{}\n{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("AGREE"), "{}", stdout(&out));
+    assert!(stderr(&out).contains("stand-in"), "{}", stderr(&out));
+    let json = dir.join("r.json");
+    let out = common::ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--op",
+            "ds_load_2addr_b32",
+            "--wave",
+            "64",
+            "--json",
+            json.to_str().unwrap(),
+            "--out",
+            dir.join("out").to_str().unwrap(),
+        ],
+        &env,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let variants = r["ops"][0]["variants"].as_array().unwrap();
+    let alias = variants
+        .iter()
+        .find(|x| {
+            x["tag"]
+                .as_str()
+                .unwrap()
+                .contains(Alias::AddrFirstVdst.name())
+        })
+        .expect("a wave64 aliasing variant ran");
+    assert!(alias["agree"].as_u64().unwrap() > 0, "{alias}");
+    assert_eq!(r["totals"]["disagree"], 0);
+}
+
+#[test]
+fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_wave64_as_in_wave32() {
+    use ds_reference::wave::WaveSize;
+    let load = op("ds_load_2addr_b32");
+    let waves = [WaveSize::Wave32, WaveSize::Wave64];
+    let cases = corpus::DEFAULT_CASES_PER_OP;
+    let plans = corpus::plan_waves(load, DEFAULT_SEED, cases, &waves);
+    let is_mutant = |v: &ds_reference::wave::Variant| v.regs == Alias::AddrFirstVdst.regs(load);
+    assert_eq!(plans.iter().filter(|p| is_mutant(&p.variant)).count(), 2);
+    let kernels: Vec<Kernel> = plans
+        .iter()
+        .map(|p| {
+            let k = generator::generate(&p.variant).unwrap();
+            if is_mutant(&p.variant) {
+                split_pair_load(&k)
+            } else {
+                k
+            }
+        })
+        .collect();
+    let mut dev = SwappedDevice {
+        inner: EmuDevice::new(),
+        code_object: code_object::write(DEFAULT, &kernels),
+    };
+    let dir = temp_dir("alias-mutant-w64");
+    let cfg = RunConfig {
+        out_dir: dir.join("out"),
+        waves: waves.to_vec(),
+        ..RunConfig::new(vec![load])
+    };
+    let report = run::run(&cfg, &mut dev, common::meta("emu", cases)).unwrap();
+    assert_eq!(report.ops.len(), 2);
+    for r in &report.ops {
+        for v in &r.variants {
+            let mutant = v.tag.contains(Alias::AddrFirstVdst.name());
+            assert_eq!(v.disagree > 0, mutant, "{} {}", r.wave, v.tag);
+        }
+        // Where it shows: the second element of an active lane, loaded through the clobbered
+        // address, named by its lane.
+        let lanes: Vec<usize> = r
+            .mismatches
+            .iter()
+            .flat_map(|m| m.differences.iter())
+            .filter_map(|d| match *d {
+                Difference::Vdst {
+                    lane,
+                    word: 1,
+                    active: true,
+                    ..
+                } => Some(lane),
+                _ => None,
+            })
+            .collect();
+        assert!(!lanes.is_empty(), "{}: {}", r.wave, report.summary());
+        if !r.wave.is_wave32() {
+            assert!(
+                lanes.iter().any(|&l| l >= 32),
+                "an upper lane is caught: {lanes:?}"
+            );
+        }
+        eprintln!(
+            "{}: caught in lanes {:?}",
+            r.wave,
+            &lanes[..lanes.len().min(8)]
+        );
+    }
 }

@@ -480,6 +480,7 @@ fn a_faulting_case_loses_only_itself_and_gets_a_case_file() {
 fn a_case_the_search_cannot_decide_is_undecided_not_a_mismatch() {
     use ds_harness::run::legal::Legality;
     fn give_up(
+        _: &ds_reference::target::Target,
         _: &ds_reference::wave::Variant,
         _: &ds_reference::wave::Case,
         _: &ds_reference::wave::Outcome,
@@ -521,8 +522,13 @@ fn the_shrunk_report_shows_every_active_lanes_inputs() {
     case.wave.exec = 1 << 3;
     case.wave.lanes[3].addr = 8;
     case.wave.lanes[3].data0[0] = 0x1234;
-    let expected =
-        ds_reference::model::execute(&plan.variant.inst(), plan.variant.mode, &case).unwrap();
+    let expected = ds_reference::model::execute(
+        ds_reference::target::DEFAULT,
+        &plan.variant.inst(),
+        plan.variant.mode,
+        &case,
+    )
+    .unwrap();
     let mut device = expected.clone();
     device.lds.set_word(8, 0x1235);
     let differences = ds_harness::run::diff::diff(

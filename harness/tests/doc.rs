@@ -43,7 +43,7 @@ fn card_of_ds_min_u64() {
 #[test]
 fn every_op_has_a_card_naming_its_opcode_row() {
     for op in ds_reference::isa::DsOp::all() {
-        let text = ds_harness::doc::card(op, &[]);
+        let text = ds_harness::doc::card(op, ds_reference::target::DEFAULT, &[]);
         assert!(text.starts_with(op.name()), "{op}");
         assert!(
             text.contains(&format!(
@@ -62,4 +62,41 @@ fn an_unknown_op_is_exit_2_with_close_names() {
     let err = stderr(&out);
     assert!(err.contains("did you mean ds_mskor_b32"), "{err}");
     assert_eq!(stdout(&out), "");
+}
+
+/// `doc OP --target T --wave 64` says which generation rule decides the op's wave64 result on T
+/// and why (the binary's output, for a target of each generation).
+#[test]
+fn the_wave64_card_of_a_permute_says_which_rule_applies_on_the_target_and_why() {
+    use ds_reference::isa::Generation;
+    use ds_reference::target::{PermuteSpan, Rule};
+    for gen in Generation::ALL {
+        for t in gen.targets() {
+            let out = ds_harness(
+                &["doc", "ds_bpermute_b32", "--target", t.name, "--wave", "64"],
+                "",
+            );
+            assert!(out.status.success(), "{t}: {}", stderr(&out));
+            let text = stdout(&out);
+            let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let rule = gen.rule(Rule::PermuteSpan);
+            assert!(
+                flat.contains(&format!("Rules of {t} ({gen}) in wave64")),
+                "{text}"
+            );
+            assert!(
+                flat.contains(&format!("applies: {}", rule.choice)),
+                "{text}"
+            );
+            assert!(
+                flat.contains("why: LLVM `GCNSubtarget::supportsWaveWideBPermute()`"),
+                "{text}"
+            );
+            let (mine, other) = match gen.permute_span() {
+                PermuteSpan::Halves => ("W1.", "W9."),
+                PermuteSpan::Wave => ("W9.", "W1."),
+            };
+            assert!(text.contains(mine) && !text.contains(other), "{t}: {text}");
+        }
+    }
 }

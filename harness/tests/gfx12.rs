@@ -1,5 +1,6 @@
 //! RDNA4 end to end: gfx12 targets through the commands, the emulated device and the stand-in HIP
-//! runtime. `run --backend emu --target gfx1201` agrees on every runnable gfx12 op; the stand-in's
+//! runtime. `run --backend emu --target gfx1201` agrees on every runnable gfx12 op in both wave
+//! sizes (wave64 on its own: `gfx12_wave64.rs`); the stand-in's
 //! gfx1201 device runs the same code objects through the hip device's own path; `asm`, `disasm`,
 //! `list`, `doc` and `kernel` speak gfx12 for `--target gfx1200|gfx1201` and refuse the other
 //! generation's ops and `gds` in words.
@@ -18,17 +19,26 @@ fn tmp(name: &str) -> std::path::PathBuf {
     d
 }
 
+/// Every runnable gfx12 op has a row in each wave size the target runs (the default run covers
+/// both), in table order within each, and every row agrees.
 fn check_results(json: &std::path::Path, target: &str) -> Value {
     let v: Value = serde_json::from_slice(&std::fs::read(json).unwrap()).unwrap();
     assert_eq!(v["meta"]["target"], target);
+    assert_eq!(v["meta"]["waves"], serde_json::json!([32, 64]));
     assert_eq!(v["totals"]["disagree"], 0, "{}", v["totals"]);
     let ops = v["ops"].as_array().unwrap();
-    assert_eq!(ops.len(), RUNNABLE);
+    assert_eq!(ops.len(), 2 * RUNNABLE);
     let want: Vec<&str> = runnable_ops_in(Generation::Gfx12)
         .map(|o| o.name())
         .collect();
-    let got: Vec<&str> = ops.iter().map(|o| o["op"].as_str().unwrap()).collect();
-    assert_eq!(got, want);
+    for wave in [32, 64] {
+        let got: Vec<&str> = ops
+            .iter()
+            .filter(|o| o["wave"] == wave)
+            .map(|o| o["op"].as_str().unwrap())
+            .collect();
+        assert_eq!(got, want, "wave{wave}");
+    }
     v
 }
 
@@ -60,7 +70,7 @@ fn every_runnable_gfx12_op_agrees_on_the_emulated_gfx1201() {
         stdout(&out)
     );
     let v = check_results(&json, "gfx1201");
-    assert_eq!(v["totals"]["cases"], (RUNNABLE * 24) as u64);
+    assert_eq!(v["totals"]["cases"], (2 * RUNNABLE * 24) as u64);
 }
 
 #[test]

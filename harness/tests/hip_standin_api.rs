@@ -286,7 +286,7 @@ fn the_standin_runs_on_the_targets_entry_state_and_catches_a_gfx12_template_read
     dev.launch(module, &mut launch).unwrap();
     let got = ds_kernels::abi::unpack(&variant, &cases, &launch).unwrap();
     for (c, case) in cases.iter().enumerate() {
-        let want = ds_reference::model::execute_variant(&variant, case).unwrap();
+        let want = ds_reference::model::execute_variant(t, &variant, case).unwrap();
         assert_eq!(got[c], want, "case {c}");
     }
     // The planted one reads s2, which the gfx12 entry state leaves without a value: the launch

@@ -6,6 +6,7 @@
 mod common;
 
 use common::op;
+use ds_reference::target::DEFAULT;
 
 use ds_devices::emu::{EmuDevice, Fault};
 use ds_harness::corpus;
@@ -155,7 +156,7 @@ fn any_order_of_32_lanes_on_one_address_is_explained_and_named() {
     ] {
         let (variant, case, device) = thirty_two_on_one_address(order);
         let start = std::time::Instant::now();
-        let verdict = check(&variant, &case, &device).unwrap();
+        let verdict = check(DEFAULT, &variant, &case, &device).unwrap();
         eprintln!("32 lanes, one address: {:?} in {:?}", want, start.elapsed());
         match verdict {
             Verdict::Legal { order, .. } => assert_eq!(order, want),
@@ -165,8 +166,9 @@ fn any_order_of_32_lanes_on_one_address_is_explained_and_named() {
     // The same result with one returned value off by one: no order explains it.
     let (variant, case, mut device) = thirty_two_on_one_address(&shuffled);
     device.vdst[shuffled[17]][0] ^= 1;
-    let expected = ds_reference::model::execute(&variant.inst(), variant.mode, &case).unwrap();
-    match legal::judge(&variant, &case, &expected, &device) {
+    let expected =
+        ds_reference::model::execute(DEFAULT, &variant.inst(), variant.mode, &case).unwrap();
+    match legal::judge(DEFAULT, &variant, &case, &expected, &device) {
         Legality::Illegal(why) => eprintln!("rejected: {why}"),
         other => panic!("{other:?}"),
     }

@@ -83,7 +83,11 @@ fn recording_writes_atomically_under_an_emulated_name_and_reads_back() {
     let rec = record::read(&path).unwrap();
     assert_eq!(rec.provenance.backend(), "emu");
     assert!(!rec.provenance.is_hardware());
-    let model = ds_reference::model::snapshot::model_entries(op("ds_add_rtn_u32")).unwrap();
+    let model = ds_reference::model::snapshot::model_entries(
+        ds_reference::target::DEFAULT,
+        op("ds_add_rtn_u32"),
+    )
+    .unwrap();
     assert_eq!(
         rec.entries, model,
         "the emulated device agrees with the model"

@@ -7,6 +7,7 @@ use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus;
 use ds_reference::isa::{runnable_ops, DsOp};
+use ds_reference::target::DEFAULT;
 use serde_json::Value;
 
 #[test]
@@ -277,7 +278,8 @@ fn eval_prints_the_model_outcome_and_replay_agrees_on_emu() {
     let out = ds(&["eval", path.to_str().unwrap()]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let want = ds_reference::model::execute(&vc.variant.inst(), vc.variant.mode, &gc.case).unwrap();
+    let want = ds_reference::model::execute(DEFAULT, &vc.variant.inst(), vc.variant.mode, &gc.case)
+        .unwrap();
     assert_eq!(v["outcome"], serde_json::to_value(&want).unwrap());
     assert_eq!(v["id"], gc.id.as_str());
 

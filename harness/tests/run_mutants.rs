@@ -20,6 +20,7 @@ use ds_kernels::generator;
 use ds_kernels::inst::{encode, GlobalOp, Inst};
 use ds_reference::isa::DsInst;
 use ds_reference::model::{self, Unmodelled};
+use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Outcome, Variant};
 use serde_json::Value;
 
@@ -38,20 +39,25 @@ fn config(ops: &[&str], name: &str) -> RunConfig {
 }
 
 /// The model with one op's update function changed: ds_sub_u32 computes `data - mem` (rsub).
-fn model_with_sub_swapped(inst: &DsInst, mode: FpMode, case: &Case) -> Result<Outcome, Unmodelled> {
+fn model_with_sub_swapped(
+    target: &Target,
+    inst: &DsInst,
+    mode: FpMode,
+    case: &Case,
+) -> Result<Outcome, Unmodelled> {
     if inst.op == op("ds_sub_u32") {
         let rsub = DsInst {
             op: op("ds_rsub_u32"),
             ..*inst
         };
-        return model::execute(&rsub, mode, case);
+        return model::execute(target, &rsub, mode, case);
     }
-    model::execute(inst, mode, case)
+    model::execute(target, inst, mode, case)
 }
 
 /// The mutant model's judge: it knows no legal alternatives (the real model's would recompute the
 /// unbroken expectation and accept the device).
-fn no_alternatives(_: &Variant, _: &Case, _: &Outcome, _: &Outcome) -> Legality {
+fn no_alternatives(_: &Target, _: &Variant, _: &Case, _: &Outcome, _: &Outcome) -> Legality {
     Legality::Illegal("the mutant model allows no alternatives".into())
 }
 
@@ -392,14 +398,19 @@ fn an_interrupted_run_leaves_the_results_of_the_ops_it_finished() {
 }
 
 /// A model that does not cover ds_max_u32.
-fn model_without_max(inst: &DsInst, mode: FpMode, case: &Case) -> Result<Outcome, Unmodelled> {
+fn model_without_max(
+    target: &Target,
+    inst: &DsInst,
+    mode: FpMode,
+    case: &Case,
+) -> Result<Outcome, Unmodelled> {
     if inst.op == op("ds_max_u32") {
         return Err(Unmodelled {
             op: inst.op,
             why: "not covered by this test model",
         });
     }
-    model::execute(inst, mode, case)
+    model::execute(target, inst, mode, case)
 }
 
 #[test]
@@ -543,7 +554,8 @@ fn a_wave64_run_catches_a_device_whose_bpermute_reads_the_other_half_naming_the_
     assert_eq!(rows[0], (WaveSize::Wave32, 0), "wave32 is unharmed");
     assert_eq!(rows[1].0, WaveSize::Wave64);
     assert!(rows[1].1 > 0, "the wave64 row disagrees: {rows:?}");
-    // Every listed difference is a vdst word of an upper-half lane, named with both values.
+    // Every listed difference is a register of an upper-half lane (vdst, or the register an
+    // aliasing variant shares with it), named with both values.
     let m = &report.ops[1].mismatches;
     assert!(!m.is_empty());
     for mm in m {
@@ -552,10 +564,23 @@ fn a_wave64_run_catches_a_device_whose_bpermute_reads_the_other_half_naming_the_
             match *d {
                 Difference::Vdst {
                     lane,
-                    word: 0,
                     active: true,
                     model,
                     device,
+                    ..
+                }
+                | Difference::Addr {
+                    lane,
+                    active: true,
+                    model,
+                    device,
+                }
+                | Difference::Data {
+                    lane,
+                    active: true,
+                    model,
+                    device,
+                    ..
                 } => {
                     assert!(lane >= 32, "{}: {d}", mm.id);
                     assert_ne!(model, device);

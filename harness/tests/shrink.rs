@@ -18,6 +18,7 @@ use ds_kernels::abi::{
 };
 use ds_reference::isa::DsOp;
 use ds_reference::model;
+use ds_reference::target::DEFAULT;
 use ds_reference::wave::WaveSize;
 
 const LANES: usize = WaveSize::Wave32.lanes();
@@ -161,7 +162,7 @@ fn a_one_lane_fault_shrinks_to_one_lane_and_no_lds_words_and_replays() {
         dev.launch(module, &mut l).unwrap();
         let outs = abi::unpack(&file.variant, &cands, &l).unwrap();
         for (c, out) in cands.iter().zip(outs) {
-            let want = model::execute(&file.variant.inst(), file.variant.mode, c).unwrap();
+            let want = model::execute(DEFAULT, &file.variant.inst(), file.variant.mode, c).unwrap();
             assert!(diff(op.info(), c.wave.exec, &want, &out).is_empty());
         }
     }
@@ -193,7 +194,13 @@ fn a_one_lane_fault_shrinks_to_one_lane_and_no_lds_words_and_replays() {
     let again = CaseFile::read(Path::new(path)).unwrap();
     assert_eq!(again.case, sh.case);
     let out = run::run_one(&mut dev, &again.variant, &again.case).unwrap();
-    let want = model::execute(&again.variant.inst(), again.variant.mode, &again.case).unwrap();
+    let want = model::execute(
+        DEFAULT,
+        &again.variant.inst(),
+        again.variant.mode,
+        &again.case,
+    )
+    .unwrap();
     assert_eq!(
         diff(op.info(), again.case.wave.exec, &want, &out),
         sh.differences

@@ -90,9 +90,16 @@ fn machine_stray(line: &str) -> Option<String> {
 fn strays(text: &str) -> Vec<(usize, String, String)> {
     let needles = needles();
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim_start().starts_with("#[cfg(test)]") {
-            break; // the test module: tests may name targets
+    let lines: Vec<&str> = text.lines().collect();
+    for (n, line) in lines.iter().enumerate() {
+        // The test module: tests may name targets (`#[cfg(test)] mod x;` declares a file of its
+        // own and the code after it is scanned on).
+        let declares = lines[n + 1..]
+            .iter()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| l.trim_start().starts_with("mod ") && l.trim_end().ends_with(';'));
+        if line.trim_start().starts_with("#[cfg(test)]") && !declares {
+            break;
         }
         let lower = line.to_ascii_lowercase();
         for (needle, what) in &needles {

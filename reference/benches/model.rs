@@ -4,6 +4,7 @@
 
 use ds_reference::isa::{DsInst, DsOp};
 use ds_reference::model::execute_in_place;
+use ds_reference::target::DEFAULT;
 use ds_reference::wave::{FpMode, Lds, Wave};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -33,8 +34,16 @@ fn measure(op: DsOp, offset1: u8, w: &Wave, budget: Duration) -> f64 {
     let start = Instant::now();
     while start.elapsed() < budget {
         for _ in 0..1000 {
-            execute_in_place(&inst, mode, black_box(w), &mut lds, &mut vdst, &mut addr)
-                .expect("runnable op");
+            execute_in_place(
+                DEFAULT,
+                &inst,
+                mode,
+                black_box(w),
+                &mut lds,
+                &mut vdst,
+                &mut addr,
+            )
+            .expect("runnable op");
         }
         iters += 1000;
     }

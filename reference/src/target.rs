@@ -50,6 +50,13 @@
 //!   `FeatureUserSGPRInit16Bug` in `FeatureISAVersion11_0_0` and `_11_0_2`, and in the gfx11
 //!   generic target, whose code must run on those two), and what `llc-19`/`llc-22` emit for each
 //!   row in wave32 and wave64 (`kernels/tests/entry_llc.rs`).
+//!
+//! Every DS rule that can differ between generations is one [`Generation`] method, asked by the
+//! model and nothing else: [`Generation::permute_span`], [`Generation::swizzle_group`],
+//! [`Generation::cmpst_data0`], [`Generation::has_gds`]; [`Generation::rule`] says each choice in
+//! words with its sources (LLVM `GCNSubtarget::supportsWaveWideBPermute()` and
+//! `DSInstructions.td`, Mesa ACO `emit_bpermute`, the ISA guides). Which ops exist is the DS
+//! table's opcode column of the generation (`isa::OpInfo::on_target`), the LDS size a column here.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -78,7 +85,85 @@ impl Generation {
 
     /// The DS instruction has a `gds` bit (bit 17); gfx12 removed it with GDS.
     pub fn has_gds(self) -> bool {
-        self == Generation::Gfx11
+        match self {
+            Generation::Gfx11 => true,
+            Generation::Gfx12 => false,
+        }
+    }
+
+    /// Which lanes of a wave64 the address of `ds_permute_b32`, `ds_bpermute_b32` and
+    /// `ds_bpermute_fi_b32` can name (in a wave32 the two spans are one). Why: [`Self::rule`].
+    pub fn permute_span(self) -> PermuteSpan {
+        match self {
+            Generation::Gfx11 => PermuteSpan::Halves,
+            Generation::Gfx12 => PermuteSpan::Wave,
+        }
+    }
+
+    /// Lanes in one group of `ds_swizzle_b32` (a wave64 swizzles each group on its own): its
+    /// bit-mask and/or/xor masks, quad selects, rotation and FFT all work on 5-bit lane numbers.
+    /// Why: [`Self::rule`].
+    pub fn swizzle_group(self) -> usize {
+        match self {
+            Generation::Gfx11 | Generation::Gfx12 => 32,
+        }
+    }
+
+    /// What DATA0 of a compare-store (`ds_cmpstore_*`; gfx9 and gfx10 spell it `ds_cmpst_*`)
+    /// holds; DATA1 holds the other value. Why: [`Self::rule`].
+    pub fn cmpst_data0(self) -> CmpstData0 {
+        match self {
+            Generation::Gfx11 | Generation::Gfx12 => CmpstData0::NewValue,
+        }
+    }
+
+    /// The generation's choice of `rule` in words, and why (the sources): what `ds-harness doc`
+    /// prints beside an op the rule concerns.
+    pub fn rule(self, rule: Rule) -> RuleText {
+        let (choice, why) = match rule {
+            Rule::PermuteSpan => match self.permute_span() {
+                PermuteSpan::Halves => (
+                    "within each 32-lane half of a wave64: address bits [6:2] name a lane of the \
+                     reading (bpermute) or sending (permute) lane's own half",
+                    "LLVM `GCNSubtarget::supportsWaveWideBPermute()` is false for GFX10 and GFX11 \
+                     in wave64, and Mesa ACO (`emit_bpermute`) emulates a full-wave bpermute on \
+                     GFX10-GFX11.5 wave64 from two ds_bpermute_b32 and v_permlane64_b32, so one \
+                     ds_bpermute_b32 stays in its half (ASSUMPTIONS.md W1, W2)",
+                ),
+                PermuteSpan::Wave => (
+                    "over the whole wave64: address bits [7:2] name any of the 64 lanes",
+                    "LLVM `GCNSubtarget::supportsWaveWideBPermute()` is true for GFX12 (as for \
+                     GFX9 and every wave32), and Mesa ACO (`emit_bpermute`) issues one \
+                     ds_bpermute_b32 for a wave64 shuffle on GFX12 (\"bpermute works normally\"), \
+                     emulating it only on GFX10-GFX11.5 (ASSUMPTIONS.md W9, W10)",
+                ),
+            },
+            Rule::SwizzleGroup => (
+                "each 32-lane group of a wave64 swizzles on its own (the group kept, lane \
+                 numbers within it 5 bits wide)",
+                "the ISA guides' DS_SWIZZLE_B32 masks are 5 bits wide and their pseudocode takes \
+                 the lane within 32 (ASSUMPTIONS.md W3, W4)",
+            ),
+            Rule::CmpstData0 => match self.cmpst_data0() {
+                CmpstData0::NewValue => (
+                    "DATA0 is the new value, DATA1 the compare value",
+                    "the RDNA3 and RDNA4 guides' DS_CMPSTORE_B32 pseudocode: `src = DATA; cmp = \
+                     DATA2; MEM = tmp == cmp ? src : tmp`; LLVM `DSInstructions.td` (`DSAtomicCmpXChg_mc`) \
+                     passes the new value first from GFX11 on and the compare value first before",
+                ),
+                CmpstData0::CompareValue => (
+                    "DATA0 is the compare value, DATA1 the new value",
+                    "the GCN and RDNA1/2 guides' DS_CMPST_B32 pseudocode (`cmp = DATA; src = \
+                     DATA2`) and LLVM `DSInstructions.td` (`DSAtomicCmpXChg_mc`)",
+                ),
+            },
+        };
+        RuleText {
+            rule,
+            method: rule.method(),
+            choice,
+            why,
+        }
     }
 
     /// Work-item ids y and z arrive packed into v0 beside x (x \[9:0\], y \[19:10\], z \[29:20\]),
@@ -101,6 +186,63 @@ impl fmt::Display for Generation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// Which lanes of a wave64 a permute address can name ([`Generation::permute_span`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PermuteSpan {
+    /// Address bits [6:2] name a lane of the 32-lane half of the reading (bpermute) or sending
+    /// (permute) lane.
+    Halves,
+    /// Address bits [6:2] (wave32) or [7:2] (wave64) name any lane of the wave.
+    Wave,
+}
+
+/// What DATA0 of a compare-store holds ([`Generation::cmpst_data0`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpstData0 {
+    /// DATA0 is stored when memory equals DATA1.
+    NewValue,
+    /// DATA1 is stored when memory equals DATA0.
+    CompareValue,
+}
+
+/// A DS rule that can differ between generations: each is one [`Generation`] method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// [`Generation::permute_span`].
+    PermuteSpan,
+    /// [`Generation::swizzle_group`].
+    SwizzleGroup,
+    /// [`Generation::cmpst_data0`].
+    CmpstData0,
+}
+
+impl Rule {
+    /// Every rule.
+    pub const ALL: [Rule; 3] = [Rule::PermuteSpan, Rule::SwizzleGroup, Rule::CmpstData0];
+
+    /// The `Generation` method that answers it.
+    pub fn method(self) -> &'static str {
+        match self {
+            Rule::PermuteSpan => "Generation::permute_span",
+            Rule::SwizzleGroup => "Generation::swizzle_group",
+            Rule::CmpstData0 => "Generation::cmpst_data0",
+        }
+    }
+}
+
+/// A generation's choice of one rule, in words ([`Generation::rule`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleText {
+    /// The rule.
+    pub rule: Rule,
+    /// The `Generation` method that answers it.
+    pub method: &'static str,
+    /// What the generation does.
+    pub choice: &'static str,
+    /// Why: the sources.
+    pub why: &'static str,
 }
 
 /// Whether the target is a discrete GPU or the graphics of an APU.
@@ -135,7 +277,7 @@ pub struct Target {
     /// The DS table and kernel template encoding the target decodes.
     #[serde(serialize_with = "generation_name")]
     pub generation: Generation,
-    /// The wavefront sizes the target runs (the harness's kernels are wave32).
+    /// The wavefront sizes the target runs (its kernels are built and run in each).
     pub wave_sizes: &'static [u32],
     /// LDS bytes the hardware allocates a workgroup's LDS in: the allocation is the kernel's
     /// size rounded up to this, so a byte below that end may be in range on hardware though it

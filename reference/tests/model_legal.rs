@@ -6,6 +6,7 @@ use ds_reference::isa::{runnable_ops, Family};
 use ds_reference::model::legal::{check, Explanation, Verdict};
 use ds_reference::model::snapshot::snapshot_corpus;
 use ds_reference::model::{execute_in_place, execute_variant};
+use ds_reference::target::DEFAULT;
 use ds_reference::wave::{Case, Outcome, Variant, Wave};
 
 /// The outcome of running the active lanes one at a time, highest lane first.
@@ -18,7 +19,16 @@ fn descending(v: &Variant, c: &Case) -> Outcome {
             exec: 1 << i,
             ..c.wave.clone()
         };
-        execute_in_place(&v.inst(), v.mode, &one, &mut lds, &mut vdst, &mut addr).unwrap();
+        execute_in_place(
+            DEFAULT,
+            &v.inst(),
+            v.mode,
+            &one,
+            &mut lds,
+            &mut vdst,
+            &mut addr,
+        )
+        .unwrap();
     }
     let mut out = Outcome {
         lds,
@@ -46,9 +56,9 @@ fn descending_lane_order_is_legal_for_every_order_sensitive_op() {
                 | Family::BvhStack
         );
         for (name, v, c) in snapshot_corpus(op) {
-            let model = execute_variant(&v, &c).unwrap();
+            let model = execute_variant(DEFAULT, &v, &c).unwrap();
             assert_eq!(
-                check(&v, &c, &model).unwrap(),
+                check(DEFAULT, &v, &c, &model).unwrap(),
                 Verdict::Legal {
                     order: Explanation::AscendingLanes,
                     float_alternatives: vec![]
@@ -60,7 +70,7 @@ fn descending_lane_order_is_legal_for_every_order_sensitive_op() {
             }
             cases += 1;
             let device = descending(&v, &c);
-            let verdict = check(&v, &c, &device).unwrap();
+            let verdict = check(DEFAULT, &v, &c, &device).unwrap();
             match &verdict {
                 Verdict::Legal { .. } => {}
                 other => panic!("{op} {name}: descending order rejected: {other:?}"),

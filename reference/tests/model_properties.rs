@@ -5,6 +5,7 @@ use ds_reference::isa::{runnable_ops, DsOp, Family};
 use ds_reference::model::legal::{check_with_budget, Verdict};
 use ds_reference::model::snapshot::{parse, render, Entry};
 use ds_reference::model::{execute, execute_in_place};
+use ds_reference::target::DEFAULT;
 use ds_reference::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSize};
 use proptest::prelude::*;
 
@@ -70,7 +71,16 @@ fn run_in_order(v: &Variant, c: &Case, order: &[usize]) -> Outcome {
             exec: 1 << i,
             ..c.wave.clone()
         };
-        execute_in_place(&v.inst(), v.mode, &one, &mut lds, &mut vdst, &mut addr).unwrap();
+        execute_in_place(
+            DEFAULT,
+            &v.inst(),
+            v.mode,
+            &one,
+            &mut lds,
+            &mut vdst,
+            &mut addr,
+        )
+        .unwrap();
     }
     Outcome {
         lds,
@@ -86,7 +96,7 @@ proptest! {
 
     #[test]
     fn snapshot_text_round_trips_any_case((v, c) in variant_case(), scribble in any::<(usize, u32)>()) {
-        let mut outcome = execute(&v.inst(), v.mode, &c).unwrap();
+        let mut outcome = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
         // A device may write anything anywhere: the format must still carry it.
         let n = outcome.vdst.len();
         outcome.vdst[scribble.0 % n][scribble.0 % 4] ^= scribble.1;
@@ -115,7 +125,7 @@ proptest! {
         let device = run_in_order(&v, &c, &order);
         let t = std::time::Instant::now();
         // A small budget keeps the test quick; Undecided is allowed, a mismatch is not.
-        let verdict = check_with_budget(&v, &c, &device, 20_000).unwrap();
+        let verdict = check_with_budget(DEFAULT, &v, &c, &device, 20_000).unwrap();
         if std::env::var("DS_PROP_VERBOSE").is_ok() {
             eprintln!("VERDICT {} {:?} {:?}", v.op, t.elapsed(), std::mem::discriminant(&verdict));
         }

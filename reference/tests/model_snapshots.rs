@@ -1,8 +1,11 @@
 //! The model's results on the snapshot corpus: one readable insta snapshot per runnable op under
-//! `snapshots/reference/`, and the text format round-trips (parse inverts render).
+//! `snapshots/reference/` (gfx11's rules; `wave64/` in wave64), and under
+//! `snapshots/reference/gfx12/` (`wave64/`) for every gfx12 op whose outcome is its own (the op is
+//! gfx12's, or gfx12's rules change it); the text format round-trips (parse inverts render).
 
 use ds_reference::isa::{runnable_ops, runnable_ops_in, DsOp, Generation};
 use ds_reference::model::snapshot::{model_entries, model_entries_in, parse, render};
+use ds_reference::target::{Target, DEFAULT};
 use ds_reference::wave::WaveSize;
 
 #[test]
@@ -14,7 +17,7 @@ fn every_runnable_op_has_a_model_snapshot() {
         omit_expression => true,
     }, {
         for op in runnable_ops() {
-            let entries = model_entries(op).expect("runnable ops are modelled");
+            let entries = model_entries(DEFAULT, op).expect("runnable ops are modelled");
             assert!(!entries.is_empty(), "{op} has no corpus cases");
             insta::assert_snapshot!(op.name(), render(op, &entries));
             count += 1;
@@ -34,7 +37,7 @@ fn every_runnable_gfx11_op_has_a_wave64_model_snapshot() {
         omit_expression => true,
     }, {
         for &op in &ops {
-            let entries = model_entries_in(op, WaveSize::Wave64).expect("runnable ops are modelled");
+            let entries = model_entries_in(DEFAULT, op, WaveSize::Wave64).expect("runnable ops are modelled");
             assert!(entries.iter().any(|e| e.name.starts_with("w64_")), "{op}: no named wave64 case");
             assert!(entries.iter().all(|e| e.variant.wave == WaveSize::Wave64 && e.case.wave.lanes.len() == 64));
             let text = render(op, &entries);
@@ -53,49 +56,99 @@ fn every_runnable_gfx11_op_has_a_wave64_model_snapshot() {
     }
 }
 
-/// The runnable ops gfx12 has and gfx11 lacks (its shared ops share gfx11's snapshots: same row,
-/// same semantics).
-fn gfx12_only_runnable() -> Vec<DsOp> {
+/// A target of `gen` (every target of a generation runs the same model: the first).
+fn target_of(gen: Generation) -> &'static Target {
+    gen.targets().next().expect("every generation has a target")
+}
+
+/// The ops of gfx12 whose snapshots live under `snapshots/reference/gfx12[/wave64]`: those gfx11
+/// lacks, and those whose outcome on the snapshot corpus differs from gfx11's by gfx12's rules
+/// (the others share gfx11's snapshots, and this proves they may: same cases, same outcomes).
+fn gfx12_own(wave: WaveSize) -> Vec<DsOp> {
+    let (g11, g12) = (target_of(Generation::Gfx11), target_of(Generation::Gfx12));
     runnable_ops_in(Generation::Gfx12)
-        .filter(|op| !op.info().in_generation(Generation::Gfx11))
+        .filter(|op| {
+            !op.info().in_generation(Generation::Gfx11)
+                || model_entries_in(g11, *op, wave).unwrap()
+                    != model_entries_in(g12, *op, wave).unwrap()
+        })
         .collect()
 }
 
-#[test]
-fn every_gfx12_only_runnable_op_has_a_model_snapshot() {
-    let ops = gfx12_only_runnable();
+/// Every op of [`gfx12_own`] has its snapshot under `dir` and `dir` holds no other.
+fn gfx12_snapshots(wave: WaveSize, dir: &str) -> Vec<DsOp> {
+    let ops = gfx12_own(wave);
+    let g12 = target_of(Generation::Gfx12);
     insta::with_settings!({
-        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference/gfx12"),
+        snapshot_path => dir,
         prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {
         for &op in &ops {
-            let entries = model_entries(op).expect("runnable ops are modelled");
+            let entries = model_entries_in(g12, op, wave).expect("runnable ops are modelled");
             assert!(!entries.is_empty(), "{op} has no corpus cases");
-            insta::assert_snapshot!(op.name(), render(op, &entries));
+            assert!(entries.iter().all(|e| e.variant.wave == wave));
+            let text = render(op, &entries);
+            assert_eq!(parse(&text).unwrap(), entries, "{op}: the snapshot round-trips");
+            insta::assert_snapshot!(op.name(), text);
         }
     });
-    // 8 min/max_num, 8 cond_sub/sub_clamp/pk_add, bpermute_fi, the 4-dword BVH push/pop.
-    assert_eq!(ops.len(), 18, "{ops:?}");
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference/gfx12");
-    for entry in std::fs::read_dir(dir).expect("snapshots/reference/gfx12 exists") {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
         let file = entry.unwrap().file_name().into_string().unwrap();
+        if !file.ends_with(".snap") {
+            continue;
+        }
         assert!(
             ops.iter().any(|op| file == format!("{}.snap", op.name())),
-            "snapshots/reference/gfx12/{file} belongs to no gfx12-only runnable op: delete it"
+            "{dir}/{file} belongs to no gfx12 op whose {wave} outcome is its own: delete it"
         );
     }
+    ops
+}
+
+#[test]
+fn every_gfx12_op_with_its_own_outcome_has_a_model_snapshot() {
+    let ops = gfx12_snapshots(
+        WaveSize::Wave32,
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference/gfx12"),
+    );
+    // 8 min/max_num, 8 cond_sub/sub_clamp/pk_add, bpermute_fi, the 4-dword BVH push/pop; in wave32
+    // every shared op's outcome is gfx11's.
+    assert_eq!(ops.len(), 18, "{ops:?}");
+}
+
+/// The gfx12 wave64 snapshots: gfx12's own ops, and the shared ops whose wave64 outcome gfx12's
+/// rules change (the permutes, ASSUMPTIONS.md W9-W10), under `snapshots/reference/gfx12/wave64/`.
+#[test]
+fn every_gfx12_op_with_its_own_wave64_outcome_has_a_model_snapshot() {
+    let ops = gfx12_snapshots(
+        WaveSize::Wave64,
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../snapshots/reference/gfx12/wave64"
+        ),
+    );
+    let shared: Vec<&str> = ops
+        .iter()
+        .filter(|op| op.info().in_generation(Generation::Gfx11))
+        .map(|op| op.name())
+        .collect();
+    assert_eq!(shared, ["ds_permute_b32", "ds_bpermute_b32"], "{ops:?}");
+    assert_eq!(ops.len(), 20, "{ops:?}");
 }
 
 #[test]
 fn snapshot_text_round_trips_for_every_op() {
-    for op in runnable_ops().chain(gfx12_only_runnable()) {
-        let entries = model_entries(op).unwrap();
-        let text = render(op, &entries);
-        let back = parse(&text).unwrap_or_else(|e| panic!("{op}: {e}\n{text}"));
-        assert_eq!(back.len(), entries.len(), "{op}");
-        for (a, b) in entries.iter().zip(&back) {
-            assert_eq!(a, b, "{op} case {} does not round-trip", a.name);
+    for gen in Generation::ALL {
+        let t = target_of(gen);
+        for op in runnable_ops_in(gen) {
+            let entries = model_entries(t, op).unwrap();
+            let text = render(op, &entries);
+            let back = parse(&text).unwrap_or_else(|e| panic!("{op}: {e}\n{text}"));
+            assert_eq!(back.len(), entries.len(), "{op}");
+            for (a, b) in entries.iter().zip(&back) {
+                assert_eq!(a, b, "{op} case {} does not round-trip", a.name);
+            }
         }
     }
 }
@@ -104,7 +157,7 @@ fn snapshot_text_round_trips_for_every_op() {
 fn a_device_outcome_that_writes_an_inactive_lane_round_trips() {
     // Recorded hardware runs may differ from the model anywhere; the format must still hold them.
     let op = DsOp::LoadU8D16;
-    let mut entries = model_entries(op).unwrap();
+    let mut entries = model_entries(DEFAULT, op).unwrap();
     let e = &mut entries[0];
     e.outcome.vdst[31] = [1, 2, 3, 4]; // inactive lane written
     e.outcome.vdst[0][3] = 9; // a word past the operand width

@@ -2,7 +2,8 @@
 //! instruction the kernel template uses (RDNA3 ISA guide, chapters "Scalar ALU Operations",
 //! "Vector ALU Operations", "Scalar Memory Operations", "Global, Scratch and Flat Address Space"
 //! and the per-opcode descriptions of SOP1/SOP2/SOPK/SOPC/SOPP/SMEM/VOP1/VOP2/VOP3/VOPC/GLOBAL).
-//! DS instructions run through `ds_reference::model::execute_in_place` over the wave's lanes. A
+//! DS instructions run through `ds_reference::model::execute_in_place` over the wave's lanes, by
+//! the rules of the code object's target (its generation's: `Generation::permute_span` ...). A
 //! wave64 executes each instruction over all
 //! 64 lanes at once under a 64-bit EXEC; VOPC writes the whole VCC (wave32: VCC_LO only).
 //!
@@ -833,6 +834,11 @@ impl WaveState {
             *a = l.addr;
         }
         let mode = prog.desc.mode;
+        // The rules are the target's (a broken device's: another generation's).
+        let target = quirks
+            .rules_of
+            .and_then(|g| g.targets().next())
+            .unwrap_or(prog.target);
         if quirks.bpermute_lower_half && info.family == Family::Bpermute {
             // The broken device: every lane reads DATA0 of lane (ADDR + offset)[6:2] of the lower
             // half (a wave64 run as wave32).
@@ -851,12 +857,12 @@ impl WaveState {
             // One lane at a time, highest first: same-address lanes resolve the other way round.
             for lane in (0..n).rev().filter(|&l| exec >> l & 1 == 1) {
                 wave.exec = 1 << lane;
-                model::execute_in_place(inst, mode, wave, &mut self.lds, vdst, addr)
+                model::execute_in_place(target, inst, mode, wave, &mut self.lds, vdst, addr)
                     .map_err(|e| e.to_string())?;
             }
             wave.exec = exec;
         } else {
-            model::execute_in_place(inst, mode, wave, &mut self.lds, vdst, addr)
+            model::execute_in_place(target, inst, mode, wave, &mut self.lds, vdst, addr)
                 .map_err(|e| e.to_string())?;
         }
         if let Some(f) = quirks

@@ -59,6 +59,10 @@ pub struct Quirks {
     /// the lower half for every lane (a wave64 run as wave32: the upper half reads the other way
     /// round from ASSUMPTIONS.md W1).
     pub bpermute_lower_half: bool,
+    /// A device of one generation that executes DS instructions by another generation's rules
+    /// (the model asked for a target of `rules_of`): e.g. a gfx12 device with gfx11's half-wave
+    /// permutes. On a target of that generation it changes nothing.
+    pub rules_of: Option<Generation>,
 }
 
 /// One decoded position of the code: an instruction start, or why there is none.
@@ -127,7 +131,8 @@ struct Program {
     code: Arc<Code>,
     /// What the target's hardware hands the kernel at entry.
     delivery: Delivery,
-    /// The target and wave size, for messages.
+    /// The target (the code object's, the device's): for messages, and whose rules its DS
+    /// instructions follow.
     target: &'static Target,
 }
 
@@ -209,6 +214,13 @@ impl EmuDevice {
     /// [`Quirks::bpermute_lower_half`]): a broken device the wave64 run must catch.
     pub fn with_bpermute_lower_half(mut self) -> EmuDevice {
         self.quirks.bpermute_lower_half = true;
+        self
+    }
+
+    /// Makes the device execute DS instructions by the rules of generation `gen` whatever its
+    /// target (see [`Quirks::rules_of`]): a broken device when `gen` is not its target's.
+    pub fn with_rules_of(mut self, gen: Generation) -> EmuDevice {
+        self.quirks.rules_of = Some(gen);
         self
     }
 

@@ -513,12 +513,49 @@ fn a_wave64_bpermute_reads_within_its_half_as_the_model_says() {
         lds: Lds::zeroed(512),
         wave,
     };
-    let model = execute(&ds("ds_bpermute_b32"), FpMode::default(), &case).unwrap();
+    let model = execute(
+        ds_reference::target::DEFAULT,
+        &ds("ds_bpermute_b32"),
+        FpMode::default(),
+        &case,
+    )
+    .unwrap();
     let want: Vec<u32> = model.vdst.iter().map(|d| d[0]).collect();
     assert_eq!(
         out, want,
         "the emulated wave64 agrees with the model over 64 lanes"
     );
+}
+
+/// The DS instructions follow the code object's target's generation: a device made to take the
+/// rules of a generation whose permutes span the wave reads lane 63 - i in lane i.
+#[test]
+fn a_device_taking_another_generations_rules_reads_the_whole_wave() {
+    use ds_reference::target::PermuteSpan;
+    let own = ds_reference::target::DEFAULT.generation;
+    assert_eq!(own.permute_span(), PermuteSpan::Halves);
+    let whole = ds_reference::isa::Generation::ALL
+        .into_iter()
+        .find(|g| g.permute_span() == PermuteSpan::Wave)
+        .unwrap();
+    let same = run64(
+        bpermute_mirror(),
+        &Quirks {
+            rules_of: Some(own),
+            ..Quirks::default()
+        },
+    );
+    assert_eq!(same, run64(bpermute_mirror(), &Quirks::default()));
+    let out = run64(
+        bpermute_mirror(),
+        &Quirks {
+            rules_of: Some(whole),
+            ..Quirks::default()
+        },
+    );
+    for (i, &got) in out.iter().enumerate() {
+        assert_eq!(got as usize, 63 - i, "lane {i}");
+    }
 }
 
 #[test]

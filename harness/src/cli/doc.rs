@@ -24,8 +24,9 @@ pub struct DocArgs {
     /// with that target's recordings only.
     #[arg(long, value_name = "NAME", value_parser = super::parse_target)]
     pub target: Option<&'static Target>,
-    /// Show what differs in this wave size (64: the wave64 questions that apply to the op and
-    /// the worked examples that straddle the halves); default 32, the full card.
+    /// Show what differs in this wave size (64: the target's generation rules that decide the
+    /// op's wave64 result and why, the wave64 questions that apply and the worked examples that
+    /// straddle the halves, by the target's rules); default 32, the full card.
     #[arg(long, value_name = "32|64", value_parser = super::parse_wave)]
     pub wave: Option<WaveSize>,
 }
@@ -79,7 +80,11 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
             Err(e) => eprintln!("warning: {e}"),
         }
     }
-    write!(out, "{}", crate::doc::card_in(op, &recordings, wave))?;
+    write!(
+        out,
+        "{}",
+        crate::doc::card_in(op, target, &recordings, wave)
+    )?;
     writeln!(out, "\n{}", crate::doc::target_note(target))?;
     Ok(ExitCode::from(EXIT_OK))
 }

@@ -1,5 +1,7 @@
-//! `ds-harness eval CASE.json`: the reference model alone on one case file, printing the outcome
-//! as JSON (the same `Outcome` form case files use; format in docs/case-format.md).
+//! `ds-harness eval CASE.json`: the reference model alone on one case file, by the rules of the
+//! file's target (its generation's: a wave64 bpermute reads within halves on gfx11, over the
+//! whole wave on gfx12), printing the outcome as JSON (the same `Outcome` form case files use;
+//! format in docs/case-format.md).
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::case::CaseFile;
@@ -21,10 +23,12 @@ pub fn run(args: &EvalArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exi
         }
     };
     let inst = file.variant.inst();
-    match ds_reference::model::execute_variant(&file.variant, &file.case) {
+    match ds_reference::model::execute_variant(file.target, &file.variant, &file.case) {
         Ok(outcome) => {
             let doc = serde_json::json!({
                 "id": file.id,
+                // Whose rules the outcome follows.
+                "target": file.target.name,
                 // The instruction as the kernel holds it (the template's registers), not the
                 // register-less form the model reads.
                 "inst": ds_kernels::generator::test_inst(&file.variant)

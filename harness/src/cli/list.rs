@@ -54,7 +54,7 @@ fn rows(gen: Generation) -> Vec<&'static OpInfo> {
 }
 
 /// What differs in wave64 for a row of generation `gen`: the ids of the wave64 questions
-/// (ASSUMPTIONS.md W1-W8) that apply, `same` when none does, `-` when the op does not run from
+/// (ASSUMPTIONS.md W1-W10) that apply on the generation, `same` when none does, `-` when the op does not run from
 /// HIP or the generation's kernels are not built in wave64.
 fn wave64_column(gen: Generation, r: &OpInfo) -> String {
     let built = gen
@@ -64,7 +64,7 @@ fn wave64_column(gen: Generation, r: &OpInfo) -> String {
     if !r.hip_runnable() || !built {
         return "-".into();
     }
-    let ids: Vec<String> = ds_reference::model::questions::for_op(r.op)
+    let ids: Vec<String> = ds_reference::model::questions::for_op(r.op, gen)
         .into_iter()
         .filter(|q| q.id.starts_with('W'))
         .map(|q| q.id)

@@ -47,11 +47,6 @@ fn resize(file: &mut CaseFile, wave: WaveSize) -> Result<(), String> {
             file.case.wave.exec
         ));
     }
-    if file.variant.regs.is_some() && !wave.is_wave32() {
-        return Err(format!(
-            "the case names its registers (variant.regs): that runs in wave32 only, not {wave}"
-        ));
-    }
     let sentinel = file.case.wave.lanes.last().map_or([0; 4], |l| l.vdst);
     file.case.wave.lanes.resize(
         wave.lanes(),
@@ -63,7 +58,7 @@ fn resize(file: &mut CaseFile, wave: WaveSize) -> Result<(), String> {
     file.variant.wave = wave;
     file.expected = None;
     file.device = None;
-    crate::case::validate(&file.variant, &file.case)
+    crate::case::validate(file.target, &file.variant, &file.case)
 }
 
 pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
@@ -117,7 +112,11 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         return Ok(ExitCode::from(EXIT_USAGE));
     }
     let inst = file.variant.inst();
-    let expected = match ds_reference::model::execute_variant(&file.variant, &file.case) {
+    // The model follows the rules of the target the case runs on: the case file's, unless
+    // `--target` (or the GPU found) names another.
+    let rules = dev.info().target;
+    eprintln!("model: {rules}'s rules ({} generation)", rules.generation);
+    let expected = match ds_reference::model::execute_variant(rules, &file.variant, &file.case) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {}: {e}", args.case.display());
@@ -145,7 +144,7 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         )?;
         return Ok(ExitCode::from(EXIT_OK));
     }
-    if let Some(choice) = legal::accepts(&file.variant, &file.case, &expected, &got) {
+    if let Some(choice) = legal::accepts(rules, &file.variant, &file.case, &expected, &got) {
         writeln!(out, "AGREE on a legal alternative: {choice}")?;
         return Ok(ExitCode::from(EXIT_OK));
     }

@@ -98,15 +98,14 @@ pub fn lds_size(op: DsOp) -> u32 {
 }
 
 /// The kernel variants the default corpus runs for `op` in wave `wave`: wave32's [`variants`]; in
-/// wave64 the same variants but the aliasing ones (the wave64 template does not place named
-/// registers), each with `wave` set and `-w64` appended to its tag.
+/// wave64 the same variants, the aliasing ones too (the wave64 template places named registers as
+/// the wave32 one does), each with `wave` set and `-w64` appended to its tag.
 pub fn variants_in(op: DsOp, wave: WaveSize) -> Vec<(Variant, String)> {
     let all = variants(op);
     if wave.is_wave32() {
         return all;
     }
     all.into_iter()
-        .filter(|(v, _)| v.regs.is_none())
         .map(|(v, tag)| (Variant { wave, ..v }, format!("{tag}-w{}", wave.lanes())))
         .collect()
 }

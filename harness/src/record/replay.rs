@@ -4,7 +4,6 @@
 //! (DESIGN.md section 6: each GPU run keeps paying off on machines without one).
 
 use super::{load_dir, RecordError, Recording};
-use ds_reference::target::Generation;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -28,21 +27,22 @@ pub struct Replayed {
     pub verdict: Verdict,
 }
 
-/// Replays every case of a recording against the model of its target's generation (with the
-/// legal-outcome check). The model knows no difference between the targets of one generation:
-/// a recording from each target's hardware tests that claim.
+/// Replays every case of a recording against the model, by the rules of the recording's target
+/// (the model asks its generation for every rule that differs; it knows no difference between
+/// the targets of one generation: a recording from each target's hardware tests that claim).
 pub fn replay(rec: &Recording) -> Vec<Replayed> {
-    // The model covers every generation's ops (each op knows its semantics); a generation whose
-    // semantics diverge for a shared op would choose its model here.
-    let execute = match rec.target().generation {
-        Generation::Gfx11 | Generation::Gfx12 => ds_reference::model::execute,
-    };
+    let target = rec.target();
     rec.entries
         .iter()
         .map(|e| {
             let inst = e.variant.inst();
             // With `regs`, the results land in the registers the variant names.
-            let verdict = match crate::run::expectation(execute, &e.variant, &e.case) {
+            let verdict = match crate::run::expectation(
+                ds_reference::model::execute,
+                target,
+                &e.variant,
+                &e.case,
+            ) {
                 Err(u) => Verdict::Disagree(vec![format!("the model cannot run it: {u}")]),
                 Ok(expected) => {
                     let diffs = crate::run::diff::diff(
@@ -54,7 +54,9 @@ pub fn replay(rec: &Recording) -> Vec<Replayed> {
                     if diffs.is_empty() {
                         Verdict::Agree
                     } else {
-                        match crate::run::legal::judge(&e.variant, &e.case, &expected, &e.outcome) {
+                        match crate::run::legal::judge(
+                            target, &e.variant, &e.case, &expected, &e.outcome,
+                        ) {
                             crate::run::legal::Legality::Legal(choice) => Verdict::Legal(choice),
                             _ => Verdict::Disagree(diffs.iter().map(|d| d.to_string()).collect()),
                         }

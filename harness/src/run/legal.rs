@@ -6,6 +6,7 @@
 
 use ds_reference::isa::Family;
 use ds_reference::model::legal::{self, Explanation, Verdict};
+use ds_reference::target::Target;
 use ds_reference::wave::{Case, Outcome, Variant, WaveSize};
 
 /// What the diff concludes about a device outcome that differs from the model's own.
@@ -88,10 +89,17 @@ pub fn lanes_share_bytes(variant: &Variant, case: &Case) -> bool {
         .any(|w| w[0].1 != w[1].1 && w[1].0 - w[0].0 < eb)
 }
 
-/// Judges a `device` outcome of `case` that differs from the model's `expected`.
-pub fn judge(variant: &Variant, case: &Case, expected: &Outcome, device: &Outcome) -> Legality {
+/// Judges a `device` outcome of `case` on `target` that differs from the model's `expected` (by
+/// the target's rules).
+pub fn judge(
+    target: &Target,
+    variant: &Variant,
+    case: &Case,
+    expected: &Outcome,
+    device: &Outcome,
+) -> Legality {
     let _ = expected; // the model recomputes it; kept so callers state what they compared
-    match legal::check(variant, case, device) {
+    match legal::check(target, variant, case, device) {
         Ok(Verdict::Legal {
             order,
             float_alternatives,
@@ -115,12 +123,13 @@ pub fn judge(variant: &Variant, case: &Case, expected: &Outcome, device: &Outcom
 
 /// `Some(the device's choice)` when `device` is a legal outcome, else `None`.
 pub fn accepts(
+    target: &Target,
     variant: &Variant,
     case: &Case,
     expected: &Outcome,
     device: &Outcome,
 ) -> Option<String> {
-    match judge(variant, case, expected, device) {
+    match judge(target, variant, case, expected, device) {
         Legality::Legal(choice) => Some(choice),
         _ => None,
     }
@@ -131,6 +140,7 @@ mod tests {
     use super::*;
     use ds_reference::isa::DsOp;
     use ds_reference::model;
+    use ds_reference::target::DEFAULT;
     use ds_reference::wave::{FpMode, Lds, Wave};
 
     /// Lanes 0 and 1 store different values to one address.
@@ -162,7 +172,7 @@ mod tests {
     #[test]
     fn the_other_store_winning_is_legal_and_named() {
         let (v, c) = two_stores();
-        let expected = model::execute(&v.inst(), v.mode, &c).unwrap();
+        let expected = model::execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
         assert_eq!(
             expected.lds.word(0),
             11,
@@ -171,7 +181,7 @@ mod tests {
         let mut device = expected.clone();
         device.lds.set_word(0, 10);
         assert_eq!(
-            judge(&v, &c, &expected, &device),
+            judge(DEFAULT, &v, &c, &expected, &device),
             Legality::Legal("same-address lanes: descending lane order".into())
         );
     }
@@ -223,13 +233,13 @@ mod tests {
     #[test]
     fn a_value_no_lane_stored_is_illegal() {
         let (v, c) = two_stores();
-        let expected = model::execute(&v.inst(), v.mode, &c).unwrap();
+        let expected = model::execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
         let mut device = expected.clone();
         device.lds.set_word(0, 12);
         assert!(matches!(
-            judge(&v, &c, &expected, &device),
+            judge(DEFAULT, &v, &c, &expected, &device),
             Legality::Illegal(_)
         ));
-        assert_eq!(accepts(&v, &c, &expected, &device), None);
+        assert_eq!(accepts(DEFAULT, &v, &c, &expected, &device), None);
     }
 }

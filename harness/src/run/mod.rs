@@ -28,28 +28,30 @@ use std::time::{Duration, Instant};
 pub use stream::MAX_LISTED_MISMATCHES;
 use stream::{DeviceNames, OpState, Pipeline};
 
-/// What computes the expected outcome: the reference model, or (in tests of the harness) a
-/// deliberately broken stand-in.
-pub type ExpectFn = fn(&ds_reference::isa::DsInst, FpMode, &Case) -> Result<Outcome, Unmodelled>;
+/// What computes the expected outcome of an instruction on a target (whose rules it follows): the
+/// reference model, or (in tests of the harness) a deliberately broken stand-in.
+pub type ExpectFn =
+    fn(&Target, &ds_reference::isa::DsInst, FpMode, &Case) -> Result<Outcome, Unmodelled>;
 
-/// The expectation of `variant` on `case`: `expect` (what the instruction computes), with the
-/// results landed in the registers the variant names when it has `regs`
-/// ([`ds_reference::regs::Regs::settle`]; [`model::execute_variant`] for the model itself).
+/// The expectation of `variant` on `case` on `target`: `expect` (what the instruction computes by
+/// the target's rules), with the results landed in the registers the variant names when it has
+/// `regs` ([`ds_reference::regs::Regs::settle`]; [`model::execute_variant`] for the model itself).
 pub fn expectation(
     expect: ExpectFn,
+    target: &Target,
     variant: &Variant,
     case: &Case,
 ) -> Result<Outcome, Unmodelled> {
-    let mut out = expect(&variant.inst(), variant.mode, case)?;
+    let mut out = expect(target, &variant.inst(), variant.mode, case)?;
     if let Some(regs) = variant.regs {
         regs.settle(variant.op, case, &mut out);
     }
     Ok(out)
 }
 
-/// What judges a device outcome that differs from the expectation: normally the model's
-/// legal-outcome check ([`legal::judge`]); a stand-in model brings its own.
-pub type JudgeFn = fn(&Variant, &Case, &Outcome, &Outcome) -> legal::Legality;
+/// What judges a device outcome that differs from the expectation on a target: normally the
+/// model's legal-outcome check ([`legal::judge`]); a stand-in model brings its own.
+pub type JudgeFn = fn(&Target, &Variant, &Case, &Outcome, &Outcome) -> legal::Legality;
 
 /// Cases per launch at most (a launch is one workgroup per case): the default chunk of a run,
 /// which bounds its memory (a few KB per case) whatever `--cases` is.

@@ -137,6 +137,8 @@ struct Disagreement {
 pub(super) struct Launched {
     /// Which op state it belongs to.
     pub state: usize,
+    /// The device's target: whose rules the check follows.
+    pub target: &'static ds_reference::target::Target,
     pub spec: ChunkSpec,
     pub cases: Vec<Case>,
     pub parts: Parts,
@@ -187,7 +189,7 @@ pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked
             let v: Vec<Verdict> = mine
                 .par_iter()
                 .enumerate()
-                .map(|(c, case)| verdict(cfg, plan, case, back.outcome(c, case)))
+                .map(|(c, case)| verdict(cfg, l.target, plan, case, back.outcome(c, case)))
                 .collect();
             if whole {
                 spent = Some(launch);
@@ -209,10 +211,16 @@ pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked
     }
 }
 
-fn verdict(cfg: &RunConfig, plan: &VariantPlan, case: &Case, dev: Outcome) -> Verdict {
+fn verdict(
+    cfg: &RunConfig,
+    target: &ds_reference::target::Target,
+    plan: &VariantPlan,
+    case: &Case,
+    dev: Outcome,
+) -> Verdict {
     let v = &plan.variant;
     let inst = v.inst();
-    let expected = match super::expectation(cfg.expect, v, case) {
+    let expected = match super::expectation(cfg.expect, target, v, case) {
         Ok(o) => o,
         Err(u) => return Verdict::Skipped(u.why),
     };
@@ -224,7 +232,7 @@ fn verdict(cfg: &RunConfig, plan: &VariantPlan, case: &Case, dev: Outcome) -> Ve
             choice: None,
         };
     }
-    let (note, undecided) = match (cfg.judge)(v, case, &expected, &dev) {
+    let (note, undecided) = match (cfg.judge)(target, v, case, &expected, &dev) {
         legal::Legality::Legal(choice) => {
             return Verdict::Agree {
                 shared,
@@ -419,6 +427,7 @@ impl Pipeline {
         let previous = self.pending.take();
         let mut checked = None;
         let variant = states[state].plans[spec.variant].variant;
+        let target = device.info().target;
         ds_devices::set_launch_context(format!(
             "cases {}..{} of variant {} of {} (seed {:#x})",
             spec.start,
@@ -440,6 +449,7 @@ impl Pipeline {
         }
         self.pending = Some(Launched {
             state,
+            target,
             spec,
             cases,
             parts: launch,

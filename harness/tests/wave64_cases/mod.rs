@@ -62,17 +62,29 @@ pub fn first_difference(got: &Outcome, want: &Outcome) -> Option<String> {
     (got.lds != want.lds).then(|| "the LDS image".to_string())
 }
 
-/// Runs every op's widened corpus on `dev`; returns (cases run, disagreements as text).
+/// Runs every op's widened corpus on `dev` (a device of `target`), the model following
+/// `target`'s rules; returns (cases run, disagreements as text).
 pub fn run_all(dev: &mut dyn Device, target: &Target, ops: &[DsOp]) -> (usize, Vec<String>) {
     let mut work: Vec<(Variant, Vec<(String, Case)>)> = Vec::new();
     for &op in ops {
-        // Register aliasing (`regs`) has no wave64 template yet: its cases stay wave32.
-        for (name, v, c) in snapshot_corpus(op)
-            .into_iter()
-            .filter(|(_, v, _)| v.regs.is_none())
-        {
+        // Aliasing variants (`regs`) too: the wave64 template places named registers.
+        for (name, v, c) in snapshot_corpus(op) {
             let v = Variant { wave: W64, ..v };
-            let wide = widen(&c).into_iter().enumerate();
+            let mut wide = widen(&c);
+            if let Some(regs) = v.regs {
+                // One value per register in every lane again (the upper half's data changed).
+                for w in wide.iter_mut() {
+                    let exec = w.wave.exec;
+                    for (i, l) in w.wave.lanes.iter_mut().enumerate() {
+                        if exec >> i & 1 == 1 {
+                            regs.harmonise(op, l);
+                        } else {
+                            regs.harmonise_to_vdst(op, l);
+                        }
+                    }
+                }
+            }
+            let wide = wide.into_iter().enumerate();
             let cases = wide.map(|(k, w)| (format!("{name}/{k}"), w));
             match work.iter_mut().find(|(x, _)| *x == v) {
                 Some((_, list)) => list.extend(cases),
@@ -95,7 +107,7 @@ pub fn run_all(dev: &mut dyn Device, target: &Target, ops: &[DsOp]) -> (usize, V
         dev.launch(module, &mut launch).expect("runs");
         let got = abi::unpack(v, &wide, &launch).expect("unpacks");
         for ((name, case), got) in cases.iter().zip(&got) {
-            let want = execute_variant(v, case).expect("modelled");
+            let want = execute_variant(target, v, case).expect("modelled");
             count += 1;
             if let Some(d) = first_difference(got, &want) {
                 bad.push(format!("{} case {name}: {d}", v.op));

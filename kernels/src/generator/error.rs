@@ -19,7 +19,7 @@ pub enum GenError {
     Encode(EncodeError),
     /// The variant's `regs` do not fit its op.
     Regs(RegsError),
-    /// The variant's wave size has no template in this generation, or not with `regs`.
+    /// The variant's target has no kernel template (its generation has none yet).
     Wave(String),
 }
 

@@ -37,7 +37,8 @@
 //! names (the lane id is copied out of v0 by the first VALU instruction, so v0 is free for an
 //! operand); the descriptor declares VGPRs up to the highest one used. Such a kernel loads each
 //! operand's registers from the case (a consistent case gives an overlapped register one value,
-//! so the order does not matter) and dumps exactly the registers the operands name.
+//! so the order does not matter) and dumps exactly the registers the operands name, in either wave
+//! size (the wave64 template places them as the wave32 one does: `tests/aliasing_wave64.rs`).
 //!
 //! Steps (DESIGN.md section 3): load the kernarg addresses; copy the case's LDS image from
 //! `lds_in` into LDS, 128 bytes per round (`global_load_b32` + `ds_store_b32` per lane, the last
@@ -168,11 +169,6 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     let tmpl = template::of(gen)
         .ok_or_else(|| GenError::Wave(crate::check_target(target).unwrap_err()))?;
     let wave = variant.wave;
-    if !wave.is_wave32() && variant.regs.is_some() {
-        return Err(GenError::Wave(format!(
-            "a variant that names its registers (`regs`) runs in wave32 only: the {wave} template does not place named registers yet"
-        )));
-    }
     let lanes = wave.lanes() as u32;
     let info = variant.op.info();
     if !info.in_generation(gen) {

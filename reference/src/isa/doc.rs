@@ -19,7 +19,9 @@ pub fn render_markdown_in(gen: Generation) -> String {
     let rows: Vec<&OpInfo> = DS_TABLE.iter().filter(|r| r.in_generation(gen)).collect();
     let mut rows = rows;
     rows.sort_by_key(|r| r.opcodes[gen as usize]);
-    let gfx11 = gen == Generation::Gfx11;
+    // A generation with GDS gets the gds column (and RDNA3's preface), one without the oracle
+    // column (and RDNA4's).
+    let gfx11 = gen.has_gds();
     let mut s = String::new();
     let returning = rows.iter().filter(|r| r.returns()).count();
     let runnable = rows.iter().filter(|r| r.hip_runnable()).count();

@@ -520,6 +520,12 @@ impl OpInfo {
         self.opcodes[gen as usize].is_some()
     }
 
+    /// The op exists on `target`: the DS table's opcode column of its generation has it (the one
+    /// place the model, the corpus and the CLI ask which ops a target has).
+    pub fn on_target(&self, target: &crate::target::Target) -> bool {
+        self.in_generation(target.generation)
+    }
+
     /// The generations that have this op, oldest first.
     pub fn generations(&self) -> impl Iterator<Item = Generation> + '_ {
         Generation::ALL

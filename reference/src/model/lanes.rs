@@ -1,5 +1,5 @@
 //! The cross-lane DS ops that move no LDS data: `ds_swizzle_b32`, `ds_permute_b32`,
-//! `ds_bpermute_b32`.
+//! `ds_bpermute_b32`, `ds_bpermute_fi_b32`.
 //!
 //! Source: RDNA3 ISA guide, chapter "Instructions", `DS_SWIZZLE_B32` (bit-mask, quad-permute,
 //! rotate and FFT modes; a source lane outside EXEC reads as 0), `DS_PERMUTE_B32` /
@@ -8,29 +8,31 @@
 //! one destination the highest-numbered source wins), and the "LDS lane permute" section (only
 //! address bits [6:2] name the lane in wave32). Choices the guide leaves open: ASSUMPTIONS.md S1-S3.
 //!
-//! Every op is written over a wave of any size (a lane slice and a 64-bit EXEC): in wave64 gfx11
-//! swizzles, permutes and bpermutes within each 32-lane half (ASSUMPTIONS.md W1-W4); the
-//! [`Wave`]-typed functions are the entry points of the model.
+//! Every op is written over a wave of any size (a lane slice and a 64-bit EXEC). What a wave64
+//! does differs by generation and is asked of it, never assumed here: which lanes a permute
+//! address names ([`PermuteSpan`], from `Generation::permute_span`: within each 32-lane half on
+//! gfx11, ASSUMPTIONS.md W1-W2; the whole wave on gfx12, W9-W10) and the lanes of one swizzle
+//! group (`Generation::swizzle_group`, W3-W4). The [`Wave`]-typed functions are the model's entry
+//! points.
 
 use crate::isa::swizzle::Pattern;
-use crate::wave::{Lane, Wave, WaveSize};
-
-/// Lanes of one half (the unit of the gfx11 cross-lane ops, ASSUMPTIONS.md W1-W4).
-const HALF: usize = WaveSize::HALF;
-/// The lane-index bits inside a half.
-const IN_HALF: usize = HALF - 1;
+pub use crate::target::PermuteSpan;
+use crate::wave::{Lane, Wave};
 
 /// Reverses the low five bits of `i`.
 fn reverse5(i: usize) -> usize {
     (0..5).fold(0, |acc, b| acc | (((i >> b) & 1) << (4 - b)))
 }
 
-/// The lane lane `i` (of a wave of any size) reads under the swizzle `offset`: every mode works
-/// within the 32-lane half of `i` (ASSUMPTIONS.md W3, W4; in wave32 there is one half).
-pub fn swizzle_source(offset: u16, i: usize) -> usize {
-    let half = i & !IN_HALF;
-    let i = i & IN_HALF;
-    half | match Pattern::decode(offset) {
+/// The lane lane `i` (of a wave of any size) reads under the swizzle `offset`, in swizzle groups of
+/// `group` lanes (a power of two, at least 32; `Generation::swizzle_group`): every mode works
+/// within the group of `i` on 5-bit lane numbers (ASSUMPTIONS.md W3, W4; a wave32 is one group).
+pub fn swizzle_source(group: usize, offset: u16, i: usize) -> usize {
+    let base = i & !(group - 1);
+    let i = i & (group - 1);
+    // The masks are 5 bits wide: lane numbers within 32.
+    const IN32: usize = 31;
+    base | match Pattern::decode(offset) {
         Pattern::BitMask { and, or, xor } => {
             ((i & usize::from(and)) | usize::from(or)) ^ usize::from(xor)
         }
@@ -50,19 +52,20 @@ pub fn swizzle_source(offset: u16, i: usize) -> usize {
             } else {
                 i + amount
             };
-            (i & mask) | (moved & IN_HALF & !mask)
+            (i & mask) | (moved & IN32 & !mask)
         }
         Pattern::Fft { mask } => {
             let mask = usize::from(mask);
-            ((reverse5(i) >> mask.count_ones()) | (i & mask)) & IN_HALF
+            ((reverse5(i) >> mask.count_ones()) | (i & mask)) & IN32
         }
     }
 }
 
-/// The lane each lane of a wave of `size` reads under the swizzle `offset`.
-pub fn swizzle_sources(size: WaveSize, offset: u16) -> Vec<usize> {
-    (0..size.lanes())
-        .map(|i| swizzle_source(offset, i))
+/// The lane each lane of a wave of `lanes` lanes reads under the swizzle `offset` (groups of
+/// `group` lanes).
+pub fn swizzle_sources(group: usize, lanes: usize, offset: u16) -> Vec<usize> {
+    (0..lanes)
+        .map(|i| swizzle_source(group, offset, i))
         .collect()
 }
 
@@ -72,51 +75,48 @@ fn active(exec: u64, i: usize) -> bool {
     exec >> i & 1 == 1
 }
 
-/// `ds_swizzle_b32` over `lanes` (any wave size): each active lane gets the ADDR register of its
-/// source lane, or 0 when the source lane is inactive.
-pub fn swizzle_lanes(exec: u64, lanes: &[Lane], offset: u16, vdst: &mut [[u32; 4]]) {
+/// `ds_swizzle_b32` over `lanes` (any wave size, groups of `group` lanes): each active lane gets
+/// the ADDR register of its source lane, or 0 when the source lane is inactive.
+pub fn swizzle_lanes(group: usize, exec: u64, lanes: &[Lane], offset: u16, vdst: &mut [[u32; 4]]) {
     for (i, d) in vdst.iter_mut().enumerate().take(lanes.len()) {
         if active(exec, i) {
-            let j = swizzle_source(offset, i);
+            let j = swizzle_source(group, offset, i);
             d[0] = if active(exec, j) { lanes[j].addr } else { 0 };
         }
     }
 }
 
-/// `ds_swizzle_b32` over a wave.
-pub fn swizzle(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]]) {
-    swizzle_lanes(wave.exec, &wave.lanes, offset, vdst)
+/// `ds_swizzle_b32` over a wave, in swizzle groups of `group` lanes.
+pub fn swizzle(group: usize, wave: &Wave, offset: u16, vdst: &mut [[u32; 4]]) {
+    swizzle_lanes(group, wave.exec, &wave.lanes, offset, vdst)
 }
 
-/// The lane named by an address: bits [6:2] of `addr + offset`.
+/// The lane a wave32 address names: bits [6:2] of `addr + offset` (ASSUMPTIONS.md S3).
 #[inline]
 pub fn lane_of(addr: u32, offset: u16) -> usize {
-    ((addr.wrapping_add(u32::from(offset)) >> 2) as usize) & IN_HALF
+    ((addr.wrapping_add(u32::from(offset)) >> 2) as usize) & 31
 }
 
-/// Which lanes an address can name in a permute: on gfx11 the lane's own 32-lane half
-/// (ASSUMPTIONS.md W1, W2), or the whole wave (`ds_bpermute_fi_b32` on gfx12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Span {
-    /// Address bits [6:2] pick a lane of the reading (bpermute) or sending (permute) lane's half.
-    Half,
-    /// Address bits [6:2] (wave32) or [7:2] (wave64) pick any lane of the wave.
-    Whole,
-}
-
-/// The lane lane `i` of a wave of `lanes` lanes names with `addr + offset` under `span`.
+/// The lane lane `i` of a wave of `lanes` lanes names with `addr + offset` under `span`: the low
+/// five bits of the lane index within `i`'s 32-lane half, or the index modulo the wave's lanes.
 #[inline]
-pub fn permute_lane(span: Span, lanes: usize, i: usize, addr: u32, offset: u16) -> usize {
+pub fn permute_lane(span: PermuteSpan, lanes: usize, i: usize, addr: u32, offset: u16) -> usize {
     let index = (addr.wrapping_add(u32::from(offset)) >> 2) as usize;
     match span {
-        Span::Half => (i & !IN_HALF) | (index & IN_HALF),
-        Span::Whole => index & (lanes - 1),
+        PermuteSpan::Halves => (i & !31) | (index & 31),
+        PermuteSpan::Wave => index & (lanes - 1),
     }
 }
 
 /// `ds_permute_b32` over `lanes`: each active lane sends DATA0 to the lane its address names;
 /// active lanes that receive nothing get 0; with several senders the highest-numbered one wins.
-pub fn permute_lanes(span: Span, exec: u64, lanes: &[Lane], offset: u16, vdst: &mut [[u32; 4]]) {
+pub fn permute_lanes(
+    span: PermuteSpan,
+    exec: u64,
+    lanes: &[Lane],
+    offset: u16,
+    vdst: &mut [[u32; 4]],
+) {
     let n = lanes.len();
     let mut tmp = vec![0u32; n];
     for (i, lane) in lanes.iter().enumerate() {
@@ -131,16 +131,16 @@ pub fn permute_lanes(span: Span, exec: u64, lanes: &[Lane], offset: u16, vdst: &
     }
 }
 
-/// `ds_permute_b32` over a wave (within each 32-lane half, W2).
-pub fn permute(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]]) {
-    permute_lanes(Span::Half, wave.exec, &wave.lanes, offset, vdst)
+/// `ds_permute_b32` over a wave (W2 or W10, as `span` says).
+pub fn permute(span: PermuteSpan, wave: &Wave, offset: u16, vdst: &mut [[u32; 4]]) {
+    permute_lanes(span, wave.exec, &wave.lanes, offset, vdst)
 }
 
 /// `ds_bpermute_b32` over `lanes` (`fetch_inactive`: `ds_bpermute_fi_b32`, which reads the source
 /// lane's DATA0 even when it is outside EXEC): each active lane reads DATA0 of the lane its address
 /// names, 0 if that lane is inactive.
 pub fn bpermute_lanes(
-    span: Span,
+    span: PermuteSpan,
     fetch_inactive: bool,
     exec: u64,
     lanes: &[Lane],
@@ -160,14 +160,14 @@ pub fn bpermute_lanes(
     }
 }
 
-/// `ds_bpermute_b32` over a wave (within each 32-lane half, W1).
-pub fn bpermute(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]]) {
-    bpermute_lanes(Span::Half, false, wave.exec, &wave.lanes, offset, vdst)
+/// `ds_bpermute_b32` over a wave (W1 or W9, as `span` says).
+pub fn bpermute(span: PermuteSpan, wave: &Wave, offset: u16, vdst: &mut [[u32; 4]]) {
+    bpermute_lanes(span, false, wave.exec, &wave.lanes, offset, vdst)
 }
 
 /// `ds_bpermute_fi_b32` (gfx12; RDNA4 ISA guide, section 16.15) over a wave: as [`bpermute`],
 /// but the source lane's DATA0 is read even when that lane is outside EXEC ("fetch invalid").
 /// Only active lanes write vdst.
-pub fn bpermute_fi(wave: &Wave, offset: u16, vdst: &mut [[u32; 4]]) {
-    bpermute_lanes(Span::Whole, true, wave.exec, &wave.lanes, offset, vdst)
+pub fn bpermute_fi(span: PermuteSpan, wave: &Wave, offset: u16, vdst: &mut [[u32; 4]]) {
+    bpermute_lanes(span, true, wave.exec, &wave.lanes, offset, vdst)
 }

@@ -20,6 +20,7 @@
 
 use super::{rmw, Plan, Unmodelled};
 use crate::isa::{Family, Rmw};
+use crate::target::Target;
 use crate::wave::{Case, Lds, Outcome, Variant};
 use std::collections::{HashMap, HashSet};
 
@@ -95,13 +96,20 @@ pub enum Verdict {
     Undecided(String),
 }
 
-/// Checks a device `outcome` of `variant` on `case` against every legal outcome.
-pub fn check(variant: &Variant, case: &Case, device: &Outcome) -> Result<Verdict, Unmodelled> {
-    check_with_budget(variant, case, device, BUDGET)
+/// Checks a device `outcome` of `variant` on `case` on `target` against every legal outcome (the
+/// target's rules: [`super::Plan::new`]).
+pub fn check(
+    target: &Target,
+    variant: &Variant,
+    case: &Case,
+    device: &Outcome,
+) -> Result<Verdict, Unmodelled> {
+    check_with_budget(target, variant, case, device, BUDGET)
 }
 
 /// [`check`] with a given search budget (lane steps per group of overlapping lanes).
 pub fn check_with_budget(
+    target: &Target,
     variant: &Variant,
     case: &Case,
     device: &Outcome,
@@ -118,17 +126,17 @@ pub fn check_with_budget(
             regs: None,
             ..*variant
         };
-        return check_with_budget(&bare, case, &raw, budget);
+        return check_with_budget(target, &bare, case, &raw, budget);
     }
     let inst = variant.inst();
-    let model = super::execute(&inst, variant.mode, case)?;
+    let model = super::execute(target, &inst, variant.mode, case)?;
     if model == *device {
         return Ok(Verdict::Legal {
             order: Explanation::AscendingLanes,
             float_alternatives: vec![],
         });
     }
-    let plan = Plan::new(&inst, variant.mode)?;
+    let plan = Plan::new(target, &inst, variant.mode)?;
     let first_diff = describe(&model, device);
     let order_free = matches!(
         plan.info.family,
@@ -418,12 +426,8 @@ impl Search<'_> {
         let lane = &self.case.wave.lanes[i];
         let [a0, _] = self.plan.addresses(lane.addr);
         let old = super::mem::read_elem(self.mem.bytes(), a0, self.plan.elem_bytes);
-        let m = rmw::mask(self.plan.elem_bytes);
-        (
-            old,
-            super::join(&lane.data0) & m,
-            super::join(&lane.data1) & m,
-        )
+        let (d0, d1) = self.plan.rmw_data(lane);
+        (old, d0, d1)
     }
 
     /// Runs lane `i` with choice `k` on `self.mem`; true when its registers match the device's.

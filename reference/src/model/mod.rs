@@ -1,11 +1,17 @@
-//! The reference model: the executable semantics of every HIP-runnable gfx11 DS instruction over
-//! one wave (32 or 64 lanes, ASSUMPTIONS.md W1-W8) and an LDS image, dispatched from the DS table's family and element type.
+//! The reference model: the executable semantics of every HIP-runnable DS instruction of a target
+//! over one wave (32 or 64 lanes, ASSUMPTIONS.md W1-W10) and an LDS image, dispatched from the DS
+//! table's family and element type.
 //!
 //! Sources: AMD "RDNA3 Instruction Set Architecture Reference Guide", chapter "Data Share
 //! Operations" and chapter "Instructions", LDS & GDS instructions (one pseudocode block per op);
-//! LLVM AMDGPUUsage and `SIISelLowering.cpp` for the FP environment of LDS atomics. Each module
-//! names its own sections; every point where the sources leave a choice is listed with the case
-//! that settles it in `reference/ASSUMPTIONS.md`.
+//! the RDNA4 guide, section 16.15 "VDS Instructions"; LLVM AMDGPUUsage and `SIISelLowering.cpp`
+//! for the FP environment of LDS atomics. Each module names its own sections; every point where
+//! the sources leave a choice is listed with the case that settles it in `reference/ASSUMPTIONS.md`.
+//!
+//! Every entry point takes the case's target: which ops exist is the DS table's column of its
+//! generation, and every rule that differs between generations is asked of the generation
+//! (`Generation::permute_span`, `swizzle_group`, `cmpst_data0`, `has_gds`) once, when the
+//! instruction is planned ([`Plan::new`]); nothing here compares a target or generation by name.
 //!
 //! Conventions: lanes run one after another in ascending lane order (so among lanes of one
 //! instruction that hit one address the highest lane's store lands last); lanes outside EXEC do
@@ -13,6 +19,7 @@
 //! whether a device result that differs is one the hardware may legally produce.
 
 use crate::isa::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, Rmw, D16};
+use crate::target::{CmpstData0, PermuteSpan, Target};
 use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave};
 use std::fmt;
 
@@ -49,14 +56,24 @@ impl fmt::Display for Unmodelled {
 impl std::error::Error for Unmodelled {}
 
 const GDS_WHY: &str = "the gds bit selects GDS, which the model does not hold (LDS only)";
+const NOT_ON_TARGET_WHY: &str = "the target's generation has no such opcode (its DS table column \
+     is empty; `ds-harness list --target T` shows the ops a target has)";
 
-/// Runs `inst` on a copy of `case` and returns what it leaves behind, with every operand in its
-/// own registers (register numbers are ignored; [`execute_variant`] applies a variant's `regs`).
-pub fn execute(inst: &DsInst, mode: FpMode, case: &Case) -> Result<Outcome, Unmodelled> {
+/// Runs `inst` of `target` on a copy of `case` and returns what it leaves behind, with every operand
+/// in its own registers (register numbers are ignored; [`execute_variant`] applies a variant's
+/// `regs`).
+pub fn execute(
+    target: &Target,
+    inst: &DsInst,
+    mode: FpMode,
+    case: &Case,
+) -> Result<Outcome, Unmodelled> {
     let mut lds = case.lds.clone();
     let mut vdst: Vec<[u32; 4]> = case.wave.lanes.iter().map(|l| l.vdst).collect();
     let mut addr: Vec<u32> = case.wave.lanes.iter().map(|l| l.addr).collect();
-    execute_in_place(inst, mode, &case.wave, &mut lds, &mut vdst, &mut addr)?;
+    execute_in_place(
+        target, inst, mode, &case.wave, &mut lds, &mut vdst, &mut addr,
+    )?;
     Ok(Outcome {
         lds,
         vdst,
@@ -66,22 +83,27 @@ pub fn execute(inst: &DsInst, mode: FpMode, case: &Case) -> Result<Outcome, Unmo
     })
 }
 
-/// Runs `variant` on `case`: every source register of every active lane is read before any
-/// destination is written (the semantics read `case`, which nothing changes, and write separate
-/// arrays), then the results land in the registers the variant names (`regs`, see
+/// Runs `variant` on `case` on `target`: every source register of every active lane is read
+/// before any destination is written (the semantics read `case`, which nothing changes, and write
+/// separate arrays), then the results land in the registers the variant names (`regs`, see
 /// [`crate::regs::Regs::settle`]). Without `regs` this is [`execute`].
-pub fn execute_variant(variant: &Variant, case: &Case) -> Result<Outcome, Unmodelled> {
-    let mut out = execute(&variant.inst(), variant.mode, case)?;
+pub fn execute_variant(
+    target: &Target,
+    variant: &Variant,
+    case: &Case,
+) -> Result<Outcome, Unmodelled> {
+    let mut out = execute(target, &variant.inst(), variant.mode, case)?;
     if let Some(regs) = variant.regs {
         regs.settle(variant.op, case, &mut out);
     }
     Ok(out)
 }
 
-/// Runs `inst` in place, without allocating: `vdst` and `addr` hold the registers before the
-/// instruction and are updated (addr only by ops that write it). Lane addresses and data are read
-/// from `wave`.
+/// Runs `inst` of `target` in place, without allocating: `vdst` and `addr` hold the registers
+/// before the instruction and are updated (addr only by ops that write it). Lane addresses and
+/// data are read from `wave`.
 pub fn execute_in_place(
+    target: &Target,
     inst: &DsInst,
     mode: FpMode,
     wave: &Wave,
@@ -89,20 +111,36 @@ pub fn execute_in_place(
     vdst: &mut [[u32; 4]],
     addr: &mut [u32],
 ) -> Result<(), Unmodelled> {
-    let plan = Plan::new(inst, mode)?;
-    let offset = plan.offset16;
-    let mem = lds.bytes_mut();
-    match plan.info.family {
-        Family::Nop => {}
-        Family::Swizzle => lanes::swizzle(wave, offset, vdst),
-        Family::Permute => lanes::permute(wave, offset, vdst),
-        Family::Bpermute => lanes::bpermute(wave, offset, vdst),
-        Family::BpermuteFi => lanes::bpermute_fi(wave, offset, vdst),
-        Family::Append | Family::Consume => special::append_consume(&plan, wave, mem, vdst),
-        Family::Rmw(op) if plan.elem_bytes == 4 && !plan.info.two_addresses() => {
-            // The hot path: one monomorphised loop per update function (same results as `step`).
-            let (elem, returns) = (plan.info.elem, plan.info.returns());
-            macro_rules! each_rmw {
+    Plan::new(target, inst, mode)?.run(wave, lds, vdst, addr);
+    Ok(())
+}
+
+impl Plan {
+    /// Runs the planned instruction over `wave` (see [`execute_in_place`]).
+    pub(crate) fn run(&self, wave: &Wave, lds: &mut Lds, vdst: &mut [[u32; 4]], addr: &mut [u32]) {
+        let plan = self;
+        let (offset, mode) = (plan.offset16, plan.mode);
+        let mem = lds.bytes_mut();
+        match plan.info.family {
+            Family::Nop => {}
+            Family::Swizzle => lanes::swizzle(plan.swizzle_group, wave, offset, vdst),
+            Family::Permute => lanes::permute(plan.span, wave, offset, vdst),
+            Family::Bpermute => lanes::bpermute(plan.span, wave, offset, vdst),
+            Family::BpermuteFi => lanes::bpermute_fi(plan.span, wave, offset, vdst),
+            Family::Append | Family::Consume => special::append_consume(plan, wave, mem, vdst),
+            Family::Rmw(Rmw::CmpStore)
+                if plan.elem_bytes == 4 && !plan.info.two_addresses() && plan.cmpst_swap =>
+            {
+                // A generation whose DATA0 is the compare value: the same update, operands swapped.
+                let (elem, returns) = (plan.info.elem, plan.info.returns());
+                rmw32_loop(offset, returns, wave, mem, vdst, |m, a, b| {
+                    rmw::update(Rmw::CmpStore, elem, mode, m, b, a)
+                })
+            }
+            Family::Rmw(op) if plan.elem_bytes == 4 && !plan.info.two_addresses() => {
+                // The hot path: one monomorphised loop per update function (same results as `step`).
+                let (elem, returns) = (plan.info.elem, plan.info.returns());
+                macro_rules! each_rmw {
                 ($($r:ident),*) => {
                     match op {
                         $(Rmw::$r => rmw32_loop(offset, returns, wave, mem, vdst, |m, a, b| {
@@ -111,40 +149,40 @@ pub fn execute_in_place(
                     }
                 };
             }
-            each_rmw!(
-                Add, Sub, Rsub, Inc, Dec, Min, Max, And, Or, Xor, Mskor, Xchg, CmpStore, Wrap,
-                MinNum, MaxNum, CondSub, SubClamp
-            )
-        }
-        // The other hot path: single-address dword loads and stores (what `step` does through
-        // `load_one` / `store_one` for a 4-byte element, one loop for all lanes).
-        Family::Load(_) if plan.elem_bytes == 4 && !plan.info.two_addresses() => {
-            let mut exec = wave.exec;
-            while exec != 0 {
-                let i = exec.trailing_zeros() as usize;
-                exec &= exec - 1;
-                vdst[i][0] = mem::read_u32(mem, wave.lanes[i].addr.wrapping_add(offset.into()));
+                each_rmw!(
+                    Add, Sub, Rsub, Inc, Dec, Min, Max, And, Or, Xor, Mskor, Xchg, CmpStore, Wrap,
+                    MinNum, MaxNum, CondSub, SubClamp
+                )
             }
-        }
-        Family::Store(_) if plan.elem_bytes == 4 && !plan.info.two_addresses() => {
-            let mut exec = wave.exec;
-            while exec != 0 {
-                let i = exec.trailing_zeros() as usize;
-                exec &= exec - 1;
-                let lane = &wave.lanes[i];
-                mem::write_u32(mem, lane.addr.wrapping_add(offset.into()), lane.data0[0]);
+            // The other hot path: single-address dword loads and stores (what `step` does through
+            // `load_one` / `store_one` for a 4-byte element, one loop for all lanes).
+            Family::Load(_) if plan.elem_bytes == 4 && !plan.info.two_addresses() => {
+                let mut exec = wave.exec;
+                while exec != 0 {
+                    let i = exec.trailing_zeros() as usize;
+                    exec &= exec - 1;
+                    vdst[i][0] = mem::read_u32(mem, wave.lanes[i].addr.wrapping_add(offset.into()));
+                }
             }
-        }
-        _ => {
-            let mut exec = wave.exec;
-            while exec != 0 {
-                let i = exec.trailing_zeros() as usize;
-                exec &= exec - 1;
-                plan.step(i, &wave.lanes[i], wave.m0, mem, &mut vdst[i], &mut addr[i]);
+            Family::Store(_) if plan.elem_bytes == 4 && !plan.info.two_addresses() => {
+                let mut exec = wave.exec;
+                while exec != 0 {
+                    let i = exec.trailing_zeros() as usize;
+                    exec &= exec - 1;
+                    let lane = &wave.lanes[i];
+                    mem::write_u32(mem, lane.addr.wrapping_add(offset.into()), lane.data0[0]);
+                }
+            }
+            _ => {
+                let mut exec = wave.exec;
+                while exec != 0 {
+                    let i = exec.trailing_zeros() as usize;
+                    exec &= exec - 1;
+                    plan.step(i, &wave.lanes[i], wave.m0, mem, &mut vdst[i], &mut addr[i]);
+                }
             }
         }
     }
-    Ok(())
 }
 
 /// Every active lane of a single-address 32-bit atomic, in ascending lane order.
@@ -186,11 +224,27 @@ pub(crate) struct Plan {
     /// Byte offsets of the two addresses of a pair form (offset0 and offset1 scaled).
     pub pair: [u32; 2],
     pub elem_bytes: u32,
+    /// The lanes a permute address names in a wave64 (`Generation::permute_span`).
+    pub span: PermuteSpan,
+    /// Lanes per swizzle group (`Generation::swizzle_group`).
+    pub swizzle_group: usize,
+    /// DATA0 of a compare-store is the compare value (`Generation::cmpst_data0`): the model's
+    /// update takes (new, compare), so the operands are swapped.
+    pub cmpst_swap: bool,
 }
 
 impl Plan {
-    pub fn new(inst: &DsInst, mode: FpMode) -> Result<Plan, Unmodelled> {
+    /// Decodes `inst` for `target`: the row, the offsets, and the generation's answer to every
+    /// rule that can differ between generations (asked here once, for every lane and caller).
+    pub fn new(target: &Target, inst: &DsInst, mode: FpMode) -> Result<Plan, Unmodelled> {
         let info = inst.op.info();
+        let gen = target.generation;
+        if !info.on_target(target) {
+            return Err(Unmodelled {
+                op: inst.op,
+                why: NOT_ON_TARGET_WHY,
+            });
+        }
         if let Some(why) = info.hip_unsupported {
             return Err(Unmodelled { op: inst.op, why });
         }
@@ -202,6 +256,9 @@ impl Plan {
         }
         let scale = info.offset_scale();
         Ok(Plan {
+            span: gen.permute_span(),
+            swizzle_group: gen.swizzle_group(),
+            cmpst_swap: gen.cmpst_data0() == CmpstData0::CompareValue,
             info,
             mode,
             offset16: u16::from(inst.offset0) | u16::from(inst.offset1) << 8,
@@ -228,6 +285,19 @@ impl Plan {
         }
     }
 
+    /// DATA and DATA2 of an atomic's update (`rmw::update`: for a compare-store the new value,
+    /// then the compare value) from a lane's DATA0 and DATA1, each masked to the element's bytes.
+    #[inline(always)]
+    pub(crate) fn rmw_data(&self, lane: &Lane) -> (u64, u64) {
+        let m = rmw::mask(self.elem_bytes);
+        let (d0, d1) = (join(&lane.data0) & m, join(&lane.data1) & m);
+        if self.cmpst_swap && self.info.family == Family::Rmw(Rmw::CmpStore) {
+            (d1, d0)
+        } else {
+            (d0, d1)
+        }
+    }
+
     /// Executes one active lane of a per-lane family (atomics, loads, stores, condxchg, addtid,
     /// bvh stack) against `mem`.
     #[inline(always)]
@@ -246,8 +316,7 @@ impl Plan {
         match info.family {
             Family::Rmw(op) => {
                 // Only the element's own dwords of DATA0/DATA1 take part.
-                let d0 = join(&lane.data0) & rmw::mask(eb);
-                let d1 = join(&lane.data1) & rmw::mask(eb);
+                let (d0, d1) = self.rmw_data(lane);
                 if info.two_addresses() {
                     // Pair exchange: both old values are read before either store.
                     let old0 = mem::read_elem(mem, a0, eb);

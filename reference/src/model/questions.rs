@@ -1,12 +1,16 @@
 //! The model's open questions, machine-readable: `reference/ASSUMPTIONS.md` parsed at compile
 //! time (each entry is a paragraph opening `**ID. Title.**`, with `Choice:` and `Settles it:`
-//! parts), plus which ops each entry concerns. `ds-harness doc OP` lists an op's questions.
+//! parts), plus which ops of which generation each entry concerns (an entry about a rule that
+//! differs between generations applies where the generation's answer is the entry's: asked of
+//! `Generation::permute_span` and the like, never of a name). `ds-harness doc OP --target T`
+//! lists an op's questions on T.
 //!
 //! The text stays in ASSUMPTIONS.md (one source); this module only adds the op mapping
 //! ([`APPLIES`]), and a test fails when an entry of the file has no mapping or a mapping names no
 //! entry, so the two cannot drift apart.
 
-use crate::isa::{DsOp, Family, Gds, OpInfo, Rmw};
+use crate::isa::{DsOp, Family, Gds, Generation, OpInfo, Rmw};
+use crate::target::PermuteSpan;
 
 /// The assumptions file, as committed.
 pub const ASSUMPTIONS_MD: &str = include_str!("../../ASSUMPTIONS.md");
@@ -41,73 +45,91 @@ fn float_rmw(i: &OpInfo, which: &[Rmw]) -> bool {
     matches!(i.family, Family::Rmw(r) if which.contains(&r)) && i.elem.is_float()
 }
 
-/// Whether an entry concerns the op of a table row.
-pub type Applies = fn(&OpInfo) -> bool;
+/// Whether an entry concerns the op of a table row in a generation.
+pub type Applies = fn(&OpInfo, Generation) -> bool;
 
-/// Which ops each ASSUMPTIONS.md entry concerns, by id.
+fn permutes(i: &OpInfo) -> bool {
+    matches!(i.family, Family::Bpermute | Family::BpermuteFi)
+}
+
+/// Which ops of which generation each ASSUMPTIONS.md entry concerns, by id.
 pub static APPLIES: &[(&str, Applies)] = &[
-    ("A1", per_lane_lds),
-    ("A2", |i| per_lane_lds(i) && i.elem.bytes() > 1),
-    ("A3", |i| per_lane_lds(i) && i.operands.addr > 0),
-    ("A4", |i| per_lane_lds(i) && writes_lds(i)),
-    ("A5", |i| {
+    ("A1", |i, _| per_lane_lds(i)),
+    ("A2", |i, _| per_lane_lds(i) && i.elem.bytes() > 1),
+    ("A3", |i, _| per_lane_lds(i) && i.operands.addr > 0),
+    ("A4", |i, _| per_lane_lds(i) && writes_lds(i)),
+    ("A5", |i, _| {
         i.family == Family::Rmw(Rmw::Xchg) && i.two_addresses()
     }),
-    ("R1", |i| {
+    ("R1", |i, _| {
         i.hip_runnable() && i.returns() && (i.operands.addr > 0 || i.operands.data0 > 0)
     }),
-    ("R2", |i| {
+    ("R2", |i, _| {
         i.hip_runnable() && i.returns() && matches!(i.family, Family::Rmw(_))
     }),
-    ("R3", |i| {
+    ("R3", |i, _| {
         i.hip_runnable() && i.returns() && i.two_addresses()
     }),
-    ("R4", |i| i.hip_runnable() && i.writes_addr()),
-    ("F1", |i| float_rmw(i, &[Rmw::Min, Rmw::Max])),
-    ("F2", |i| {
+    ("R4", |i, _| i.hip_runnable() && i.writes_addr()),
+    ("F1", |i, _| float_rmw(i, &[Rmw::Min, Rmw::Max])),
+    ("F2", |i, _| {
         float_rmw(i, &[Rmw::Add, Rmw::Min, Rmw::Max, Rmw::CmpStore])
     }),
-    ("F3", |i| float_rmw(i, &[Rmw::Add])),
-    ("F4", |i| float_rmw(i, &[Rmw::CmpStore])),
-    ("F5", |i| float_rmw(i, &[Rmw::Add])),
-    ("S1", |i| i.family == Family::Swizzle),
-    ("S2", |i| i.family == Family::Swizzle),
-    ("S3", |i| {
+    ("F3", |i, _| float_rmw(i, &[Rmw::Add])),
+    ("F4", |i, _| float_rmw(i, &[Rmw::CmpStore])),
+    ("F5", |i, _| float_rmw(i, &[Rmw::Add])),
+    ("S1", |i, _| i.family == Family::Swizzle),
+    ("S2", |i, _| i.family == Family::Swizzle),
+    ("S3", |i, _| {
         matches!(
             i.family,
             Family::Permute | Family::Bpermute | Family::BpermuteFi
         )
     }),
-    ("P1", |i| {
+    ("P1", |i, _| {
         matches!(i.family, Family::Append | Family::Consume)
     }),
-    ("B1", |i| i.family == Family::BvhStack),
-    ("B2", |i| i.family == Family::BvhStack),
-    ("B3", |i| i.family == Family::BvhStack),
-    ("B4", |i| i.family == Family::BvhStack),
-    ("G1", |i| i.gds == Gds::Required),
-    ("N1", |i| float_rmw(i, &[Rmw::MinNum, Rmw::MaxNum])),
-    ("N2", |i| float_rmw(i, &[Rmw::MinNum, Rmw::MaxNum])),
-    ("N3", |i| i.elem.is_packed16()),
-    ("N4", |i| i.elem.is_packed16()),
-    ("B5", |i| matches!(i.family, Family::BvhPushPop(_))),
-    ("B6", |i| matches!(i.family, Family::BvhPushPop(_))),
-    ("B7", |i| matches!(i.family, Family::BvhPushPop(_))),
-    ("B8", |i| i.family == Family::BpermuteFi),
-    ("W1", |i| {
-        matches!(i.family, Family::Bpermute | Family::BpermuteFi)
+    ("B1", |i, _| i.family == Family::BvhStack),
+    ("B2", |i, _| i.family == Family::BvhStack),
+    ("B3", |i, _| i.family == Family::BvhStack),
+    ("B4", |i, _| i.family == Family::BvhStack),
+    ("G1", |i, _| i.gds == Gds::Required),
+    ("N1", |i, _| float_rmw(i, &[Rmw::MinNum, Rmw::MaxNum])),
+    ("N2", |i, _| float_rmw(i, &[Rmw::MinNum, Rmw::MaxNum])),
+    ("N3", |i, _| i.elem.is_packed16()),
+    ("N4", |i, _| i.elem.is_packed16()),
+    ("B5", |i, _| matches!(i.family, Family::BvhPushPop(_))),
+    ("B6", |i, _| matches!(i.family, Family::BvhPushPop(_))),
+    ("B7", |i, _| matches!(i.family, Family::BvhPushPop(_))),
+    ("B8", |i, _| i.family == Family::BpermuteFi),
+    ("W1", |i, g| {
+        permutes(i) && g.permute_span() == PermuteSpan::Halves
     }),
-    ("W2", |i| i.family == Family::Permute),
-    ("W3", |i| i.family == Family::Swizzle),
-    ("W4", |i| i.family == Family::Swizzle),
-    ("W5", |i| {
+    ("W2", |i, g| {
+        i.family == Family::Permute && g.permute_span() == PermuteSpan::Halves
+    }),
+    ("W3", |i, g| {
+        i.family == Family::Swizzle && g.swizzle_group() == 32
+    }),
+    ("W4", |i, g| {
+        i.family == Family::Swizzle && g.swizzle_group() == 32
+    }),
+    ("W5", |i, _| {
         matches!(i.family, Family::Append | Family::Consume)
     }),
-    ("W6", |i| {
+    ("W6", |i, _| {
         matches!(i.family, Family::StoreAddTid | Family::LoadAddTid)
     }),
-    ("W7", |i| per_lane_lds(i) && writes_lds(i)),
-    ("W8", |i| i.family == Family::BvhStack),
+    ("W7", |i, _| per_lane_lds(i) && writes_lds(i)),
+    ("W8", |i, _| {
+        matches!(i.family, Family::BvhStack | Family::BvhPushPop(_))
+    }),
+    ("W9", |i, g| {
+        permutes(i) && g.permute_span() == PermuteSpan::Wave
+    }),
+    ("W10", |i, g| {
+        i.family == Family::Permute && g.permute_span() == PermuteSpan::Wave
+    }),
 ];
 
 /// Every entry of ASSUMPTIONS.md, in file order.
@@ -161,15 +183,15 @@ fn entry(p: &str) -> Option<Question> {
     })
 }
 
-/// The open questions that concern `op`, in file order.
-pub fn for_op(op: DsOp) -> Vec<Question> {
+/// The open questions that concern `op` on generation `gen`, in file order.
+pub fn for_op(op: DsOp, gen: Generation) -> Vec<Question> {
     let info = op.info();
     all()
         .into_iter()
         .filter(|q| {
             APPLIES
                 .iter()
-                .any(|(id, applies)| *id == q.id && applies(info))
+                .any(|(id, applies)| *id == q.id && applies(info, gen))
         })
         .collect()
 }
@@ -214,12 +236,13 @@ mod tests {
 
     #[test]
     fn ops_get_the_questions_of_their_family() {
-        let ids = |name: &str| -> Vec<String> {
-            for_op(DsOp::from_name(name).unwrap())
+        let ids_in = |name: &str, gen: Generation| -> Vec<String> {
+            for_op(DsOp::from_name(name).unwrap(), gen)
                 .into_iter()
                 .map(|q| q.id)
                 .collect()
         };
+        let ids = |name: &str| ids_in(name, Generation::ALL[0]);
         assert!(ids("ds_min_f32").contains(&"F1".to_string()));
         assert!(!ids("ds_min_f32").contains(&"F3".to_string()));
         assert!(ids("ds_add_rtn_u32").contains(&"A4".to_string()));
@@ -232,9 +255,36 @@ mod tests {
         assert!(!ids("ds_store_b32").contains(&"R1".to_string()));
         assert!(ids("ds_append").contains(&"W5".to_string()));
         assert!(!ids("ds_load_b32").contains(&"W6".to_string()));
-        for op in crate::isa::runnable_ops() {
-            if op.info().accesses_lds() {
-                assert!(!for_op(op).is_empty(), "{op} has no open question");
+        for gen in Generation::ALL {
+            for op in crate::isa::runnable_ops_in(gen) {
+                if op.info().accesses_lds() {
+                    assert!(!for_op(op, gen).is_empty(), "{op} has no open question");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_generation_rule_entry_applies_where_the_generation_gives_its_answer() {
+        // Each permute op gets exactly one wave64 span entry on every generation: the one its
+        // generation's `permute_span` answer names (W1/W2 within halves, W9/W10 whole wave).
+        for gen in Generation::ALL {
+            for op in crate::isa::runnable_ops_in(gen) {
+                let info = op.info();
+                let ids: Vec<String> = for_op(op, gen).into_iter().map(|q| q.id).collect();
+                let span_entries: Vec<&str> = ids
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|id| ["W1", "W2", "W9", "W10"].contains(id))
+                    .collect();
+                let want = match (info.family, gen.permute_span()) {
+                    (Family::Bpermute | Family::BpermuteFi, PermuteSpan::Halves) => vec!["W1"],
+                    (Family::Permute, PermuteSpan::Halves) => vec!["W2"],
+                    (Family::Bpermute | Family::BpermuteFi, PermuteSpan::Wave) => vec!["W9"],
+                    (Family::Permute, PermuteSpan::Wave) => vec!["W10"],
+                    _ => vec![],
+                };
+                assert_eq!(span_entries, want, "{op} on {gen}");
             }
         }
     }

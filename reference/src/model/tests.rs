@@ -1,7 +1,8 @@
 //! Edge rules of each family, one wave at a time. Bit constants carry their meaning.
 
 use super::*;
-use crate::isa::DsOp;
+use crate::isa::{DsOp, Generation};
+use crate::target::DEFAULT;
 
 const SENTINEL: u32 = 0xdead_beef; // vdst before the instruction
 
@@ -32,22 +33,30 @@ fn inst(op: DsOp, offset0: u8, offset1: u8) -> DsInst {
     }
 }
 
+/// The first target of the table that has `op`.
+fn target_of(op: DsOp) -> &'static crate::target::Target {
+    crate::target::TARGETS
+        .iter()
+        .find(|t| op.info().on_target(t))
+        .expect("every op is on some target")
+}
+
 fn run(op: DsOp, offset0: u8, offset1: u8, c: &Case) -> Outcome {
-    execute(&inst(op, offset0, offset1), mode(), c).expect("modelled")
+    execute(target_of(op), &inst(op, offset0, offset1), mode(), c).expect("modelled")
 }
 
 #[test]
 fn non_hip_ops_and_gds_are_unmodelled_with_a_reason() {
     let c = case(64, 1);
-    let err = execute(&DsInst::new(DsOp::GwsInit), mode(), &c).unwrap_err();
+    let err = execute(DEFAULT, &DsInst::new(DsOp::GwsInit), mode(), &c).unwrap_err();
     assert_eq!(err.op, DsOp::GwsInit);
     assert!(err.why.contains("GWS"), "{err}");
     let mut i = DsInst::new(DsOp::AddU32);
     i.gds = true;
-    let err = execute(&i, mode(), &c).unwrap_err();
+    let err = execute(DEFAULT, &i, mode(), &c).unwrap_err();
     assert!(err.to_string().contains("GDS"), "{err}");
     let unmodelled = DsOp::all()
-        .filter(|op| execute(&DsInst::new(*op), mode(), &c).is_err())
+        .filter(|op| execute(DEFAULT, &DsInst::new(*op), mode(), &c).is_err())
         .count();
     assert_eq!(unmodelled, 9, "exactly the 9 non-HIP ops are unmodelled");
 }
@@ -323,6 +332,7 @@ fn swizzle_modes() {
     }
     let got = |c: &Case, off: u16| -> Vec<u32> {
         let out = execute(
+            DEFAULT,
             &inst(DsOp::SwizzleB32, off as u8, (off >> 8) as u8),
             mode(),
             c,
@@ -356,7 +366,7 @@ fn swizzle_modes() {
     assert_eq!(v[..8], [1, 1, 1, 1, 5, 5, 5, 5]);
     // Source lane inactive -> 0; inactive destination keeps vdst.
     c.wave.exec = !0b10;
-    let out = execute(&inst(DsOp::SwizzleB32, 0x1f, 1 << 2), mode(), &c).unwrap();
+    let out = execute(DEFAULT, &inst(DsOp::SwizzleB32, 0x1f, 1 << 2), mode(), &c).unwrap();
     assert_eq!(out.vdst[0][0], 0, "lane 0 reads inactive lane 1");
     assert_eq!(out.vdst[1][0], SENTINEL);
     assert_eq!(out.vdst[2][0], 103);
@@ -430,19 +440,19 @@ fn float_atomics_use_the_fp_mode() {
     let mut c = case(16, 1);
     c.lds.set_word(0, 0x0000_0001); // smallest denormal
     c.wave.lanes[0].data0[0] = 0x0000_0001; // smallest denormal
-    let keep = execute(&DsInst::new(DsOp::AddRtnF32), mode(), &c).unwrap();
+    let keep = execute(DEFAULT, &DsInst::new(DsOp::AddRtnF32), mode(), &c).unwrap();
     assert_eq!(keep.lds.word(0), 0x0000_0002);
     assert_eq!(keep.vdst[0][0], 0x0000_0001);
     let ftz = FpMode {
         fp32_denormals: false,
         ..mode()
     };
-    let flushed = execute(&DsInst::new(DsOp::AddF32), ftz, &c).unwrap();
+    let flushed = execute(DEFAULT, &DsInst::new(DsOp::AddF32), ftz, &c).unwrap();
     assert_eq!(flushed.lds.word(0), 0);
     // f64 min flushes by the FP16/64 switch, not the FP32 one.
     c.lds.set_word(0, 0x0000_0001); // f64 denormal (low word)
     c.wave.lanes[0].data0 = [0, 0x3ff0_0000, 0, 0]; // 1.0
-    let out = execute(&DsInst::new(DsOp::MinRtnF64), ftz, &c).unwrap();
+    let out = execute(DEFAULT, &DsInst::new(DsOp::MinRtnF64), ftz, &c).unwrap();
     assert_eq!(
         [out.lds.word(0), out.lds.word(4)],
         [1, 0],
@@ -452,7 +462,7 @@ fn float_atomics_use_the_fp_mode() {
         fp16_fp64_denormals: false,
         ..mode()
     };
-    let out = execute(&DsInst::new(DsOp::MinRtnF64), ftz64, &c).unwrap();
+    let out = execute(DEFAULT, &DsInst::new(DsOp::MinRtnF64), ftz64, &c).unwrap();
     assert_eq!([out.lds.word(0), out.lds.word(4)], [0, 0], "flushed to +0");
 }
 
@@ -543,8 +553,8 @@ fn the_32_bit_atomic_fast_path_equals_the_per_lane_step() {
                     l.data1[k] ^= 0x7f4a_7c15u32.rotate_left((i * k) as u32);
                 }
             }
-            let fast = execute(&v.inst(), v.mode, &c).unwrap();
-            let plan = Plan::new(&v.inst(), v.mode).unwrap();
+            let fast = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
+            let plan = Plan::new(DEFAULT, &v.inst(), v.mode).unwrap();
             if !matches!(plan.info.family, Family::Rmw(_)) {
                 continue;
             }
@@ -723,7 +733,7 @@ fn bpermute_fi_reads_inactive_lanes_where_bpermute_reads_zero() {
 #[test]
 fn gfx12_push8_forms_are_refused_by_the_runner_with_the_reason() {
     for op in [DsOp::BvhStackPush8Pop1RtnB32, DsOp::BvhStackPush8Pop2RtnB64] {
-        let e = execute(&inst(op, 0, 0), mode(), &case(512, 1)).unwrap_err();
+        let e = execute(target_of(op), &inst(op, 0, 0), mode(), &case(512, 1)).unwrap_err();
         assert!(e.why.contains("8 dwords"), "{e}");
     }
     // The 4-dword form runs, writing vdst and addr like the gfx11 stack op.
@@ -734,4 +744,78 @@ fn gfx12_push8_forms_are_refused_by_the_runner_with_the_reason() {
     let o = run(DsOp::BvhStackPush4Pop1RtnB32, 0, 0, &c);
     assert_eq!((o.vdst[0][0], o.addr[0]), (0x13, 1 << 15 | 1));
     assert_eq!(o.lds.word(4), 0x10);
+}
+
+#[test]
+fn an_op_the_targets_generation_lacks_is_unmodelled_with_the_reason() {
+    let c = case(512, 1);
+    let mut checked = 0;
+    for t in crate::target::TARGETS {
+        for op in DsOp::all_in(Generation::ALL[0])
+            .chain(DsOp::all_in(Generation::ALL[1]))
+            .filter(|op| !op.info().on_target(t) && op.info().hip_runnable())
+        {
+            let e = execute(t, &inst(op, 0, 0), mode(), &c).unwrap_err();
+            assert_eq!(e.op, op);
+            assert!(
+                e.why.contains("generation has no such opcode"),
+                "{t} {op}: {e}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}
+
+/// A generation whose compare-store takes the compare value in DATA0 (gfx9 and gfx10, whose rows
+/// are not in the target table yet) gets the same update with the operands swapped: on every path
+/// (the 32-bit hot loop, the per-lane step of the 64-bit forms, the legal search's operands).
+#[test]
+fn a_compare_value_first_generation_swaps_the_cmpstore_operands() {
+    let ops = DsOp::all_in(DEFAULT.generation)
+        .filter(|op| op.info().family == Family::Rmw(Rmw::CmpStore) && op.info().hip_runnable());
+    let mut checked = 0;
+    for op in ops {
+        let words = op.info().elem.bytes() as usize / 4;
+        let mut c = case(64, 0b111);
+        // Lane 0 and 2 match (memory = compare value), lane 1 does not.
+        for (i, l) in c.wave.lanes.iter_mut().enumerate().take(3) {
+            l.addr = 16 * i as u32;
+            l.data0[..words].fill(0x3f80_0000 + i as u32); // new
+            l.data1[..words].fill(if i == 1 { 7 } else { 0x4000_0000 + i as u32 });
+            // compare
+        }
+        for i in [0, 2] {
+            for w in 0..words as u32 {
+                c.lds.set_word(16 * i + 4 * w, 0x4000_0000 + i);
+            }
+        }
+        let plan = Plan::new(DEFAULT, &inst(op, 0, 0), mode()).unwrap();
+        assert!(!plan.cmpst_swap, "gfx11 and gfx12 take the new value first");
+        let run = |plan: &Plan, c: &Case| {
+            let mut lds = c.lds.clone();
+            let mut vdst: Vec<[u32; 4]> = c.wave.lanes.iter().map(|l| l.vdst).collect();
+            let mut addr: Vec<u32> = c.wave.lanes.iter().map(|l| l.addr).collect();
+            plan.run(&c.wave, &mut lds, &mut vdst, &mut addr);
+            (lds, vdst)
+        };
+        let want = run(&plan, &c);
+        assert_ne!(want.0, c.lds, "{op}: lanes 0 and 2 store");
+        let mut swapped = c.clone();
+        for l in swapped.wave.lanes.iter_mut() {
+            std::mem::swap(&mut l.data0, &mut l.data1);
+        }
+        let compare_first = Plan {
+            cmpst_swap: true,
+            ..plan
+        };
+        assert_eq!(run(&compare_first, &swapped), want, "{op}");
+        assert_eq!(
+            compare_first.rmw_data(&swapped.wave.lanes[0]),
+            plan.rmw_data(&c.wave.lanes[0]),
+            "{op}: the legal search's operands"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 8, "the 8 compare-stores of gfx11");
 }

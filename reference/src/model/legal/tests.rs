@@ -4,6 +4,7 @@
 use super::*;
 use crate::isa::DsOp;
 use crate::model::execute;
+use crate::target::DEFAULT;
 use crate::wave::{FpMode, Wave};
 
 fn variant(op: DsOp) -> Variant {
@@ -42,8 +43,16 @@ fn run_in_order(v: &Variant, c: &Case, order: &[usize]) -> Outcome {
             exec: 1 << i,
             ..c.wave.clone()
         };
-        crate::model::execute_in_place(&v.inst(), v.mode, &one, &mut lds, &mut vdst, &mut addr)
-            .unwrap();
+        crate::model::execute_in_place(
+            DEFAULT,
+            &v.inst(),
+            v.mode,
+            &one,
+            &mut lds,
+            &mut vdst,
+            &mut addr,
+        )
+        .unwrap();
     }
     Outcome {
         lds,
@@ -57,9 +66,9 @@ fn run_in_order(v: &Variant, c: &Case, order: &[usize]) -> Outcome {
 #[test]
 fn the_model_outcome_is_ascending() {
     let (v, c) = (variant(DsOp::AddRtnU32), same_address_case());
-    let out = execute(&v.inst(), v.mode, &c).unwrap();
+    let out = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
     assert_eq!(
-        check(&v, &c, &out).unwrap(),
+        check(DEFAULT, &v, &c, &out).unwrap(),
         Verdict::Legal {
             order: Explanation::AscendingLanes,
             float_alternatives: vec![]
@@ -74,7 +83,7 @@ fn descending_order_of_32_same_address_atomics_is_legal_and_named() {
     let device = run_in_order(&v, &c, &order);
     assert_eq!(device.vdst[31][0], 0, "lane 31 ran first");
     // A fixed-order check: found within one simulation of the 32 lanes.
-    let verdict = check_with_budget(&v, &c, &device, 64).unwrap();
+    let verdict = check_with_budget(DEFAULT, &v, &c, &device, 64).unwrap();
     assert_eq!(
         verdict,
         Verdict::Legal {
@@ -96,7 +105,7 @@ fn a_scrambled_order_of_32_same_address_atomics_is_rebuilt_from_the_returns() {
 /// returns within `budget` steps.
 fn assert_order_rebuilt(v: &Variant, c: &Case, order: &[usize], budget: usize) {
     let device = run_in_order(v, c, order);
-    let verdict = check_with_budget(v, c, &device, budget).unwrap();
+    let verdict = check_with_budget(DEFAULT, v, c, &device, budget).unwrap();
     let want: Vec<u8> = order.iter().map(|&i| i as u8).collect();
     assert_eq!(
         verdict,
@@ -121,7 +130,7 @@ fn a_scrambled_order_is_reconstructed() {
     });
     let order: Vec<usize> = (0..32).map(|k| (k * 13 + 5) % 32).collect();
     let device = run_in_order(&v, &c, &order);
-    match check(&v, &c, &device).unwrap() {
+    match check(DEFAULT, &v, &c, &device).unwrap() {
         Verdict::Legal {
             order: Explanation::Order(found),
             ..
@@ -138,17 +147,17 @@ fn a_scrambled_order_is_reconstructed() {
 #[test]
 fn an_impossible_return_value_is_rejected() {
     let (v, c) = (variant(DsOp::AddRtnU32), same_address_case());
-    let mut device = execute(&v.inst(), v.mode, &c).unwrap();
+    let mut device = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
     device.vdst[7][0] = 0x1234_5678; // no prefix of the additions sums to this
     assert!(matches!(
-        check(&v, &c, &device).unwrap(),
+        check(DEFAULT, &v, &c, &device).unwrap(),
         Verdict::Mismatch(_)
     ));
     // A final value no order produces is rejected too.
-    let mut device = execute(&v.inst(), v.mode, &c).unwrap();
+    let mut device = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
     device.lds.set_word(8, 1);
     assert!(matches!(
-        check(&v, &c, &device).unwrap(),
+        check(DEFAULT, &v, &c, &device).unwrap(),
         Verdict::Mismatch(_)
     ));
 }
@@ -160,7 +169,7 @@ fn any_same_address_store_may_win() {
     c.wave.exec = 0xff;
     let device = run_in_order(&v, &c, &[0, 1, 2, 3, 4, 6, 7, 5]);
     assert_eq!(device.lds.word(8), 6, "lane 5 (data 6) landed last");
-    match check(&v, &c, &device).unwrap() {
+    match check(DEFAULT, &v, &c, &device).unwrap() {
         Verdict::Legal {
             order: Explanation::Order(o),
             ..
@@ -169,10 +178,16 @@ fn any_same_address_store_may_win() {
     }
     let mut bad = device.clone();
     bad.lds.set_word(8, 99); // no lane stores 99
-    assert!(matches!(check(&v, &c, &bad).unwrap(), Verdict::Mismatch(_)));
+    assert!(matches!(
+        check(DEFAULT, &v, &c, &bad).unwrap(),
+        Verdict::Mismatch(_)
+    ));
     bad = device.clone();
     bad.lds.set_word(0, 1); // a byte nobody writes
-    assert!(matches!(check(&v, &c, &bad).unwrap(), Verdict::Mismatch(_)));
+    assert!(matches!(
+        check(DEFAULT, &v, &c, &bad).unwrap(),
+        Verdict::Mismatch(_)
+    ));
 }
 
 #[test]
@@ -181,24 +196,24 @@ fn float_min_of_signed_zeros_accepts_either_zero() {
     let mut c = same_address_case();
     c.wave.exec = 1;
     c.wave.lanes[0].data0[0] = 0x8000_0000; // -0.0 against +0.0 in memory
-    let model = execute(&v.inst(), v.mode, &c).unwrap();
+    let model = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
     assert_eq!(model.lds.word(8), 0x8000_0000); // the model: -0 < +0
     let mut device = model.clone();
     device.lds.set_word(8, 0x0000_0000); // the DS pseudocode's literal rule keeps +0
     assert_eq!(
-        check(&v, &c, &device).unwrap(),
+        check(DEFAULT, &v, &c, &device).unwrap(),
         Verdict::Legal {
             order: Explanation::AscendingLanes,
             float_alternatives: vec![0]
         }
     );
     assert_eq!(
-        check(&v, &c, &device).unwrap().to_string(),
+        check(DEFAULT, &v, &c, &device).unwrap().to_string(),
         "legal: ascending lane order, lanes 0 took the documented float alternative"
     );
     device.lds.set_word(8, 0x3f80_0000); // 1.0: not a legal min of two zeros
     assert!(matches!(
-        check(&v, &c, &device).unwrap(),
+        check(DEFAULT, &v, &c, &device).unwrap(),
         Verdict::Mismatch(_)
     ));
 }
@@ -211,11 +226,11 @@ fn permute_collisions_are_pinned_by_the_guide() {
     for l in c.wave.lanes.iter_mut() {
         l.addr = 0;
     }
-    let mut device = execute(&v.inst(), v.mode, &c).unwrap();
+    let mut device = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
     assert_eq!(device.vdst[0][0], 2, "highest source lane (1, data 2) wins");
     device.vdst[0][0] = 1; // lane 0's data: contradicts the guide
     assert!(matches!(
-        check(&v, &c, &device).unwrap(),
+        check(DEFAULT, &v, &c, &device).unwrap(),
         Verdict::Mismatch(_)
     ));
 }
@@ -225,9 +240,9 @@ fn inactive_lane_writes_are_rejected() {
     let v = variant(DsOp::AddRtnU32);
     let mut c = same_address_case();
     c.wave.exec = 0b1;
-    let mut device = execute(&v.inst(), v.mode, &c).unwrap();
+    let mut device = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
     device.vdst[3][0] = 0;
-    match check(&v, &c, &device).unwrap() {
+    match check(DEFAULT, &v, &c, &device).unwrap() {
         Verdict::Mismatch(why) => assert!(why.contains("inactive lane 3"), "{why}"),
         other => panic!("{other:?}"),
     }
@@ -239,9 +254,9 @@ fn descending_order_of_32_non_returning_rsubs_is_recognised() {
     let (v, c) = (variant(DsOp::RsubU32), same_address_case());
     let order: Vec<usize> = (0..32).rev().collect();
     let device = run_in_order(&v, &c, &order);
-    assert_ne!(device, execute(&v.inst(), v.mode, &c).unwrap());
+    assert_ne!(device, execute(DEFAULT, &v.inst(), v.mode, &c).unwrap());
     assert_eq!(
-        check(&v, &c, &device).unwrap(),
+        check(DEFAULT, &v, &c, &device).unwrap(),
         Verdict::Legal {
             order: Explanation::DescendingLanes,
             float_alternatives: vec![]
@@ -274,7 +289,7 @@ fn same_address_case_wave64() -> (Variant, Case) {
 #[test]
 fn wave64_orders_across_the_halves_are_legal_and_named() {
     let (v, c) = same_address_case_wave64();
-    let out = execute(&v.inst(), v.mode, &c).unwrap();
+    let out = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
     assert_eq!(
         out.vdst[32][0],
         (1..=32).sum::<u32>(),
@@ -289,7 +304,7 @@ fn wave64_orders_across_the_halves_are_legal_and_named() {
     let order: Vec<usize> = (0..64).rev().collect();
     let device = run_in_order(&v, &c, &order);
     assert_eq!(
-        check_with_budget(&v, &c, &device, 128).unwrap(),
+        check_with_budget(DEFAULT, &v, &c, &device, 128).unwrap(),
         Verdict::Legal {
             order: Explanation::DescendingLanes,
             float_alternatives: vec![]
@@ -299,7 +314,7 @@ fn wave64_orders_across_the_halves_are_legal_and_named() {
     let mut bad = run_in_order(&v, &c, &(0..64).collect::<Vec<_>>());
     bad.vdst[40][0] ^= 1;
     assert!(matches!(
-        check_with_budget(&v, &c, &bad, 64 * 64 * 2).unwrap(),
+        check_with_budget(DEFAULT, &v, &c, &bad, 64 * 64 * 2).unwrap(),
         Verdict::Mismatch(_)
     ));
 }

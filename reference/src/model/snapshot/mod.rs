@@ -23,6 +23,7 @@
 
 use super::Unmodelled;
 use crate::isa::DsOp;
+use crate::target::Target;
 use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSize};
 use std::fmt::{self, Write};
 
@@ -53,17 +54,22 @@ pub struct Entry {
     pub outcome: Outcome,
 }
 
-/// The model's outcome on every case of `op`'s snapshot corpus.
-pub fn model_entries(op: DsOp) -> Result<Vec<Entry>, Unmodelled> {
-    model_entries_in(op, WaveSize::Wave32)
+/// The model's outcome on every case of `op`'s wave32 snapshot corpus, by `target`'s rules.
+pub fn model_entries(target: &Target, op: DsOp) -> Result<Vec<Entry>, Unmodelled> {
+    model_entries_in(target, op, WaveSize::Wave32)
 }
 
-/// The model's outcome on every case of `op`'s snapshot corpus in waves of `wave`.
-pub fn model_entries_in(op: DsOp, wave: WaveSize) -> Result<Vec<Entry>, Unmodelled> {
+/// The model's outcome on every case of `op`'s snapshot corpus in waves of `wave`, by `target`'s
+/// rules (the cases are the same for every target; the outcomes follow its generation).
+pub fn model_entries_in(
+    target: &Target,
+    op: DsOp,
+    wave: WaveSize,
+) -> Result<Vec<Entry>, Unmodelled> {
     snapshot_corpus_in(op, wave)
         .into_iter()
         .map(|(name, variant, case)| {
-            let outcome = super::execute_variant(&variant, &case)?;
+            let outcome = super::execute_variant(target, &variant, &case)?;
             Ok(Entry {
                 name,
                 variant,

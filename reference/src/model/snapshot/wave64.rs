@@ -1,10 +1,11 @@
 //! The wave64 snapshot corpus: every wave32 snapshot case widened to 64 lanes (the upper half a
 //! changed copy of the lower, so same-address lanes span both halves), then named cases that
-//! straddle the halves, one per wave-size-dependent rule (ASSUMPTIONS.md W1-W8): lanes 31 and 32
+//! straddle the halves, one per wave-size-dependent rule (ASSUMPTIONS.md W1-W10): lanes 31 and 32
 //! on one address, EXEC with only the upper half, permute and bpermute indices 32..63 and past 63,
 //! every swizzle mode across halves, append/consume counting a 64-bit EXEC, addtid up to lane 63.
-//! Deterministic: no randomness. Variants that name registers (`regs`) stay wave32 (the wave64
-//! template does not place named registers).
+//! Deterministic: no randomness. Variants that name registers (`regs`) are widened too, each lane
+//! made consistent again (one value per register): the wave64 template places named registers
+//! as the wave32 one does.
 
 use super::corpus::{snapshot_corpus, SENTINEL};
 use crate::isa::{DsOp, Family};
@@ -69,12 +70,25 @@ pub fn snapshot_corpus_wave64(op: DsOp) -> Vec<(String, Variant, Case)> {
         out.push((name, Variant { wave: W64, ..v }, c));
     };
     let mut first: Option<(Variant, Case)> = None;
-    for (name, v, c) in base.into_iter().filter(|(_, v, _)| v.regs.is_none()) {
+    for (name, v, c) in base {
         // The case's EXEC in the lower half, rotated in the upper: halves that differ.
         let lo = c.wave.exec;
         let exec = lo | u64::from((lo as u32).rotate_left(7)) << HALF;
-        add(format!("{name}/w64"), v, widen(&c, exec));
-        first.get_or_insert((v, c));
+        let mut wide = widen(&c, exec);
+        if let Some(regs) = v.regs {
+            // Operands that share registers: one value per register in every lane again (the
+            // upper half's data were changed), as the wave32 case has it (R1-R3 per lane).
+            for (i, l) in wide.wave.lanes.iter_mut().enumerate() {
+                if exec >> i & 1 == 1 {
+                    regs.harmonise(op, l);
+                } else {
+                    regs.harmonise_to_vdst(op, l);
+                }
+            }
+        } else {
+            first.get_or_insert((v, c));
+        }
+        add(format!("{name}/w64"), v, wide);
     }
     let Some((v, c)) = first else {
         return out;

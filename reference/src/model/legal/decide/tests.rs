@@ -6,6 +6,7 @@
 use super::super::*;
 use crate::isa::DsOp;
 use crate::model::{execute, rmw};
+use crate::target::DEFAULT;
 use crate::wave::{FpMode, Wave, WaveSize};
 
 fn variant(op: DsOp, wave: WaveSize) -> Variant {
@@ -38,7 +39,7 @@ fn case(wave: WaveSize, first: u32, data: &[u32]) -> Case {
 /// The outcome of the active lanes run one at a time in `steps` (lane, choice): choice 0 is the
 /// model's own result, choice k the k-th of `rmw::update_alternatives`.
 fn run_steps(v: &Variant, c: &Case, steps: &[(usize, usize)]) -> Outcome {
-    let mut out = execute(&v.inst(), v.mode, c).unwrap();
+    let mut out = execute(DEFAULT, &v.inst(), v.mode, c).unwrap();
     let mut lds = c.lds.clone();
     for (i, l) in c.wave.lanes.iter().enumerate() {
         out.vdst[i] = l.vdst;
@@ -157,7 +158,7 @@ fn small_groups_are_decided_as_the_exhaustive_search_decides() {
         let all = every_outcome(&v, &c);
         // Each legal outcome is accepted...
         for o in &all {
-            match check(&v, &c, o).unwrap() {
+            match check(DEFAULT, &v, &c, o).unwrap() {
                 Verdict::Legal { .. } => legal += 1,
                 other => panic!("{op} {data:x?}: a legal outcome judged {other}"),
             }
@@ -171,7 +172,7 @@ fn small_groups_are_decided_as_the_exhaustive_search_decides() {
                 let lane = rng(&mut x) as usize % n;
                 wrong.vdst[lane][0] = pick(&mut x);
             }
-            let verdict = check(&v, &c, &wrong).unwrap();
+            let verdict = check(DEFAULT, &v, &c, &wrong).unwrap();
             match (all.contains(&wrong), &verdict) {
                 (true, Verdict::Legal { .. }) => legal += 1,
                 (false, Verdict::Mismatch(_)) => illegal += 1,
@@ -203,7 +204,7 @@ fn wave64_float_min_max_that_took_the_alternative_everywhere_is_legal_at_once() 
         assert_eq!(device.lds.word(8), 0x7fc0_0000);
         // With the full budget: the search alone gives up on this ("undecided after 200000
         // lane steps"), the alternatives tried for every lane first find it in one run.
-        match check(&v, &c, &device).unwrap() {
+        match check(DEFAULT, &v, &c, &device).unwrap() {
             Verdict::Legal {
                 float_alternatives, ..
             } => assert_eq!(float_alternatives.len(), 64, "{op}"),
@@ -222,22 +223,22 @@ fn wave64_float_min_max_leaving_any_lanes_value_is_decided() {
     let device = run_steps(&v, &c, &steps);
     assert_eq!(device.lds.word(8), data[40]);
     assert!(matches!(
-        check_with_budget(&v, &c, &device, 64).unwrap(),
+        check_with_budget(DEFAULT, &v, &c, &device, 64).unwrap(),
         Verdict::Legal { .. }
     ));
     // A value no lane and no NaN gives: no order explains it, decided without the search.
     let mut bad = device.clone();
     bad.lds.set_word(8, 0x4100_0000);
     assert!(matches!(
-        check_with_budget(&v, &c, &bad, 64).unwrap(),
+        check_with_budget(DEFAULT, &v, &c, &bad, 64).unwrap(),
         Verdict::Mismatch(_)
     ));
     // Without a NaN in memory the smallest value must win: lane 40's is no min.
     let c = case(WaveSize::Wave64, 0x4f00_0000, &data);
-    let mut not_min = execute(&v.inst(), v.mode, &c).unwrap();
+    let mut not_min = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
     not_min.lds.set_word(8, data[40]);
     assert!(matches!(
-        check_with_budget(&v, &c, &not_min, 64).unwrap(),
+        check_with_budget(DEFAULT, &v, &c, &not_min, 64).unwrap(),
         Verdict::Mismatch(_)
     ));
 }
@@ -252,13 +253,13 @@ fn wave64_returning_atomics_in_any_order_are_rebuilt_from_their_returns() {
     let order: Vec<(usize, usize)> = (0..64).map(|k| ((k * 37 + 11) % 64, 0)).collect();
     let device = run_steps(&v, &c, &order);
     assert!(matches!(
-        check_with_budget(&v, &c, &device, 64).unwrap(),
+        check_with_budget(DEFAULT, &v, &c, &device, 64).unwrap(),
         Verdict::Legal { .. }
     ));
     let mut bad = device.clone();
     bad.vdst[17][0] += 100;
     assert!(matches!(
-        check_with_budget(&v, &c, &bad, 64).unwrap(),
+        check_with_budget(DEFAULT, &v, &c, &bad, 64).unwrap(),
         Verdict::Mismatch(_)
     ));
 }
@@ -275,7 +276,7 @@ fn an_order_dependent_update_without_returns_may_stay_undecided() {
     let c = case(WaveSize::Wave64, 7, &data);
     let order: Vec<(usize, usize)> = (0..64).map(|k| ((k * 29 + 3) % 64, 0)).collect();
     let device = run_steps(&v, &c, &order);
-    match check_with_budget(&v, &c, &device, 1000).unwrap() {
+    match check_with_budget(DEFAULT, &v, &c, &device, 1000).unwrap() {
         Verdict::Undecided(_) | Verdict::Legal { .. } => {}
         other => panic!("a legal outcome judged {other}"),
     }

@@ -12,9 +12,7 @@
 use crate::record::Recording;
 use ds_kernels::generator;
 use ds_reference::isa::encode::{field_shift, DecodeError, DS_ENCODING};
-use ds_reference::isa::{
-    doc, DsInst, DsOp, Elem, Family, Field, Gds, OffsetForm, OpInfo, Rmw, D16,
-};
+use ds_reference::isa::{doc, DsInst, DsOp, Family, Field, Gds, OffsetForm, OpInfo};
 use ds_reference::model::{questions, snapshot};
 use ds_reference::target::{Kind, Target};
 use ds_reference::wave::WaveSize;
@@ -137,7 +135,7 @@ fn range(f: &BitField) -> String {
     }
 }
 
-fn words(n: u8) -> String {
+pub(super) fn words(n: u8) -> String {
     format!("{n} dword{}", if n == 1 { "" } else { "s" })
 }
 
@@ -233,133 +231,6 @@ fn part_name(p: Part) -> &'static str {
     }
 }
 
-/// The element type in words.
-fn elem_words(e: Elem) -> String {
-    let bits = 8 * e.bytes();
-    match e {
-        Elem::None => "no data".into(),
-        Elem::F16x2 => "pair of IEEE binary16 (low half, high half)".into(),
-        Elem::Bf16x2 => "pair of bfloat16 (low half, high half)".into(),
-        _ if e.is_float() => format!("IEEE binary{bits}"),
-        _ if e.is_signed() => format!("{bits}-bit signed integer"),
-        Elem::U8 | Elem::U16 | Elem::U32 | Elem::U64 => format!("{bits}-bit unsigned integer"),
-        _ => format!("{bits}-bit value"),
-    }
-}
-
-/// What the op does, in words, from its family and element type.
-pub fn semantics(info: &OpInfo) -> Vec<String> {
-    let e = info.elem;
-    let bits = 8 * e.bytes();
-    let at = match info.offset {
-        OffsetForm::Pair | OffsetForm::Stride64 => format!(
-            "two byte addresses, a0 = addr + offset0 * {0} and a1 = addr + offset1 * {0}",
-            info.offset_scale()
-        ),
-        _ => "the byte address a = addr + offset".into(),
-    };
-    let mut s = Vec::new();
-    match info.family {
-        Family::Rmw(r) => {
-            let cmp = if e.is_float() {
-                "as floats".to_string()
-            } else if e.is_signed() {
-                format!("as signed {bits}-bit integers")
-            } else {
-                format!("as unsigned {bits}-bit integers")
-            };
-            let f = match r {
-                Rmw::Add if e.is_float() => "old + data0, IEEE addition rounded to nearest even".into(),
-                Rmw::Add if e.is_packed16() => "old + data0 on each 16-bit half on its own, rounded to nearest even".into(),
-                Rmw::Add => format!("old + data0, wrapping modulo 2^{bits}"),
-                Rmw::Sub => format!("old - data0, wrapping modulo 2^{bits}"),
-                Rmw::Rsub => format!("data0 - old, wrapping modulo 2^{bits}"),
-                Rmw::Inc => "old >= data0 ? 0 : old + 1 (unsigned)".into(),
-                Rmw::Dec => "old == 0 || old > data0 ? data0 : old - 1 (unsigned)".into(),
-                Rmw::Min => format!("the smaller of old and data0, compared {cmp}"),
-                Rmw::Max => format!("the larger of old and data0, compared {cmp}"),
-                Rmw::And => "old & data0".into(),
-                Rmw::Or => "old | data0".into(),
-                Rmw::Xor => "old ^ data0".into(),
-                Rmw::Mskor => "(old & ~data0) | data1: data0 clears bits, data1 sets them".into(),
-                Rmw::Xchg if info.two_addresses() => {
-                    "data0 at the first address and data1 at the second (both old values are read first)".into()
-                }
-                Rmw::Xchg => "data0 (exchange)".into(),
-                Rmw::CmpStore => format!(
-                    "old == data1 ? data0 : old (compared {}; data0 is the new value, data1 the compare value)",
-                    if e.is_float() { "as floats" } else { "bit for bit" }
-                ),
-                Rmw::Wrap => "old >= data0 ? old - data0 : old + data1".into(),
-                Rmw::MinNum => "IEEE 754-2019 minimumNumber(old, data0): a NaN loses to a number, two NaNs give data0 quieted, -0 < +0".into(),
-                Rmw::MaxNum => "IEEE 754-2019 maximumNumber(old, data0): a NaN loses to a number, two NaNs give data0 quieted, -0 < +0".into(),
-                Rmw::CondSub => "old >= data0 ? old - data0 : old (unsigned; never wraps)".into(),
-                Rmw::SubClamp => "old < data0 ? 0 : old - data0 (unsigned, clamped at 0)".into(),
-            };
-            s.push(format!(
-                "Atomic read-modify-write of one {} at {at}: for each active lane, old = LDS[a]; LDS[a] = {f}.",
-                elem_words(e)
-            ));
-            s.push(if info.returns() {
-                format!("Returns old in vdst ({}).", words(info.operands.vdst))
-            } else {
-                "Returns nothing (the _rtn form returns old).".into()
-            });
-        }
-        Family::Load(d16) => {
-            let into = match d16 {
-                D16::No if e.bytes() < 4 => format!(
-                    "into vdst, {}-extended to 32 bits",
-                    if e.is_signed() { "sign" } else { "zero" }
-                ),
-                D16::No => format!("into vdst ({})", words(info.operands.vdst)),
-                D16::Lo => format!(
-                    "into vdst[15:0], {}-extended to 16 bits; vdst[31:16] keeps its value",
-                    if e.is_signed() { "sign" } else { "zero" }
-                ),
-                D16::Hi => format!(
-                    "into vdst[31:16], {}-extended to 16 bits; vdst[15:0] keeps its value",
-                    if e.is_signed() { "sign" } else { "zero" }
-                ),
-            };
-            s.push(format!("Loads one {} from {at} {into}.", elem_words(e)));
-        }
-        Family::Store(d16) => {
-            s.push(match d16 {
-                _ if info.two_addresses() => format!(
-                    "Stores data0 at a0 = addr + offset0 * {0} and data1 at a1 = addr + offset1 * {0}, each one {1}.",
-                    info.offset_scale(),
-                    elem_words(e)
-                ),
-                D16::Hi => format!(
-                    "Stores the high half of data0 (bits [31:16], or [23:16] for a byte) to {at}."
-                ),
-                _ => format!("Stores the low {bits} bits of data0 to {at}."),
-            });
-        }
-        Family::CondXchg32 => s.push(format!(
-            "Conditional exchange of two 32-bit halves at {at}: each half of data0 is stored when its sign bit is set; returns the old 64 bits."
-        )),
-        Family::Swizzle => s.push("Each active lane gets the addr register of the lane the swizzle pattern in the offset names (0 when that lane is inactive); no LDS access.".into()),
-        Family::Permute => s.push("Forward permute: each active lane writes data0 to vdst of the lane named by bits [6:2] of addr + offset; no LDS access.".into()),
-        Family::Bpermute => s.push("Backward permute: each active lane reads data0 of the lane named by bits [6:2] of addr + offset; no LDS access.".into()),
-        Family::BpermuteFi => s.push("Backward permute that also fetches from inactive lanes: each active lane reads data0 of the lane named by bits [6:2] of addr + offset, whether or not that lane is in EXEC; no LDS access.".into()),
-        Family::StoreAddTid => s.push("Stores data0 at M0[15:0] + offset + lane id * 4 (no address operand).".into()),
-        Family::LoadAddTid => s.push("Loads vdst from M0[15:0] + offset + lane id * 4 (no address operand).".into()),
-        Family::Append => s.push("Adds the number of active lanes to the counter at M0[15:0] + offset; returns the old counter.".into()),
-        Family::Consume => s.push("Subtracts the number of active lanes from the counter at M0[15:0] + offset; returns the old counter.".into()),
-        Family::BvhStack => s.push("Ray-tracing BVH short-stack step: pushes or pops node pointers on an LDS stack and updates the addr register in place.".into()),
-        Family::BvhPushPop(form) => s.push(format!(
-            "Ray-tracing BVH short-stack step: pushes the valid node pointers among the first {} dwords of data1, then returns the last dword if valid or pops {} (in vdst), and updates the addr register in place.",
-            form.data_dwords() - 1,
-            if form.pops() == 2 { "up to two" } else { "one" }
-        )),
-        Family::Nop => s.push("Does nothing.".into()),
-        Family::Gws | Family::OrderedCount | Family::GsReg => s.push("Drives GDS-only hardware (global wave sync, ordered count, streamout registers); not modelled.".into()),
-    }
-    s
-}
-
 fn operands(info: &OpInfo) -> String {
     let parts: Vec<String> = Field::ALL
         .into_iter()
@@ -398,7 +269,7 @@ fn gds_rule(info: &OpInfo) -> &'static str {
 }
 
 /// Appends `text` after `lead`, wrapped at 100 columns with continuation lines indented.
-fn wrap(s: &mut String, lead: &str, text: &str) {
+pub(super) fn wrap(s: &mut String, lead: &str, text: &str) {
     let indent = " ".repeat(lead.len());
     let mut line = lead.to_string();
     let mut empty = true;
@@ -425,7 +296,7 @@ fn hex_words(v: &[u32]) -> String {
 }
 
 /// One worked example: the case's active lanes' inputs, vdst out, and the LDS words it changed.
-fn example(s: &mut String, e: &snapshot::Entry) {
+pub(super) fn example(s: &mut String, e: &snapshot::Entry) {
     let info = e.variant.op.info();
     let w = &e.case.wave;
     let o = &info.operands;
@@ -514,7 +385,7 @@ fn example(s: &mut String, e: &snapshot::Entry) {
 
 /// Whether the recordings confirm `e`: the hardware ones that hold the same case, and whether
 /// each agrees with the model; emulated ones are named as such, never as hardware.
-fn confirmations(e: &snapshot::Entry, recordings: &[Recording]) -> Vec<String> {
+pub(super) fn confirmations(e: &snapshot::Entry, recordings: &[Recording]) -> Vec<String> {
     let mut out = Vec::new();
     for r in recordings.iter().filter(|r| r.op == e.variant.op) {
         let Some(rec) = r
@@ -571,8 +442,10 @@ pub fn target_note(target: &Target) -> String {
     )
 }
 
-/// The card of `op`; `recordings` are the recordings to mark examples with.
-pub fn card(op: DsOp, recordings: &[Recording]) -> String {
+/// The card of `op` on `target` (its generation's rules and questions, the model's examples by
+/// those rules); `recordings` are the recordings to mark examples with.
+pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
+    let gen = target.generation;
     let info = op.info();
     let mut s = String::new();
     let _ = writeln!(
@@ -585,16 +458,24 @@ pub fn card(op: DsOp, recordings: &[Recording]) -> String {
             Family::Store(_) => "store".into(),
             f => format!("{f:?}").to_lowercase(),
         },
-        elem_words(info.elem)
+        semantics::elem_words(info.elem)
     );
     if let Some(l) = info.legacy_name {
-        if info.in_generation(ds_reference::isa::Generation::Gfx11) {
-            let _ = writeln!(s, "Also accepted as the pre-gfx11 name {l}.");
-        } else {
-            let _ = writeln!(
-                s,
-                "Also accepted as {l}, its gfx11 name (gfx11's {l} is another op)."
-            );
+        // The older spelling may be another row's mnemonic (gfx12 renamed gfx11's min/max on
+        // floats to `_num`): the table says whose.
+        match ds_reference::isa::DS_TABLE.iter().find(|r| r.name == l) {
+            None => {
+                let _ = writeln!(s, "Also accepted as the older name {l}.");
+            }
+            Some(other) => {
+                let gens: Vec<&str> = other.generations().map(|g| g.name()).collect();
+                let _ = writeln!(
+                    s,
+                    "Also accepted as {l}, its {} name ({}'s {l} is another op).",
+                    gens.join("/"),
+                    gens.join("/")
+                );
+            }
         }
     }
     let _ = writeln!(
@@ -628,11 +509,12 @@ pub fn card(op: DsOp, recordings: &[Recording]) -> String {
     let _ = writeln!(s, "Offset: {}", offset_rule(info));
     let _ = writeln!(s, "GDS: {}", gds_rule(info));
     let _ = writeln!(s, "\nSemantics:");
-    for line in semantics(info) {
+    for line in semantics(info, gen) {
         wrap(&mut s, "  ", &line);
     }
+    rules::section(&mut s, op, target, WaveSize::Wave32);
 
-    let qs = questions::for_op(op);
+    let qs = questions::for_op(op, gen);
     let _ = writeln!(s, "\nOpen questions (where the sources leave a choice):");
     if qs.is_empty() {
         let _ = writeln!(s, "  none for this op");
@@ -645,14 +527,15 @@ pub fn card(op: DsOp, recordings: &[Recording]) -> String {
         }
     }
 
-    match snapshot::model_entries(op) {
+    match snapshot::model_entries(target, op) {
         Err(u) => {
             let _ = writeln!(s, "\nExamples: none ({u})");
         }
         Ok(entries) => {
             let _ = writeln!(
                 s,
-                "\nExamples (computed by the reference model on its snapshot corpus; hex):"
+                "\nExamples (computed by the reference model on its snapshot corpus, by {target}'s \
+                 rules; hex):"
             );
             for e in &entries {
                 example(&mut s, e);
@@ -669,125 +552,10 @@ pub fn card(op: DsOp, recordings: &[Recording]) -> String {
     s
 }
 
-/// What differs for `op` in `wave` (`ds-harness doc OP --wave 64`): in wave32, the card itself;
-/// in wave64, the wave-size-dependent choices that apply to the op (ASSUMPTIONS.md W1-W8, with
-/// the cases that settle them) and the worked examples of the wave64 snapshot corpus's named
-/// cases (those straddling the halves), marked against the wave64 recordings given.
-pub fn card_in(op: DsOp, recordings: &[Recording], wave: WaveSize) -> String {
-    if wave.is_wave32() {
-        return card(op, recordings);
-    }
-    let info = op.info();
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{} in {wave}: {} lanes, a 64-bit EXEC (the kernel: wave32 bit off in the descriptor, \
-         `.wavefront_size: 64`, workgroups of {} work-items)",
-        info.name,
-        wave.lanes(),
-        wave.lanes()
-    );
-    let qs: Vec<_> = questions::for_op(op)
-        .into_iter()
-        .filter(|q| q.id.starts_with('W'))
-        .collect();
-    let _ = writeln!(
-        s,
-        "\nWhat differs from wave32 (reference/ASSUMPTIONS.md, the wave64 questions):"
-    );
-    if qs.is_empty() {
-        let _ = writeln!(
-            s,
-            "  nothing wave-size-dependent: each lane of 0..{} runs as a wave32 lane does",
-            wave.lanes() - 1
-        );
-    }
-    for q in qs {
-        let _ = writeln!(s, "  {}. {}", q.id, q.title);
-        wrap(&mut s, "      choice: ", &q.choice);
-        if let Some(settles) = &q.settles {
-            wrap(&mut s, "      settled by: ", settles);
-        }
-    }
-    match snapshot::model_entries_in(op, wave) {
-        Err(u) => {
-            let _ = writeln!(s, "\nExamples: none ({u})");
-        }
-        Ok(entries) => {
-            let _ = writeln!(
-                s,
-                "\nExamples in {wave} (the named cases of the {wave} snapshot corpus, computed by \
-                 the reference model; hex):"
-            );
-            for e in entries.iter().filter(|e| e.name.starts_with("w64_")) {
-                example(&mut s, e);
-                let marks = confirmations(e, recordings);
-                if !marks.iter().any(|m| !m.contains("not hardware")) {
-                    let _ = writeln!(s, "    hardware: no {wave} recording of this case yet");
-                }
-                for m in marks {
-                    let _ = writeln!(s, "    {m}");
-                }
-            }
-        }
-    }
-    s
-}
+mod rules;
+mod semantics;
+pub use rules::{card_in, rules_for};
+pub use semantics::semantics;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_wave64_card_names_what_differs_and_shows_the_straddling_cases() {
-        let bp = card_in(DsOp::BpermuteB32, &[], WaveSize::Wave64);
-        assert!(bp.contains("W1."), "{bp}");
-        assert!(!bp.contains("A1."), "only the wave64 questions: {bp}");
-        assert!(bp.contains("case w64_index_32_to_63"), "{bp}");
-        assert!(bp.contains("exec 0xffffffffffffffff"), "{bp}");
-        let ld = card_in(
-            DsOp::from_name("ds_load_b32").unwrap(),
-            &[],
-            WaveSize::Wave64,
-        );
-        assert!(ld.contains("nothing wave-size-dependent"), "{ld}");
-        assert_eq!(
-            card_in(DsOp::AddU32, &[], WaveSize::Wave32),
-            card(DsOp::AddU32, &[])
-        );
-    }
-
-    #[test]
-    fn measured_layout_covers_64_bits_in_the_guides_ranges() {
-        let l = layout();
-        assert_eq!(l.first().map(|f| f.lo), Some(0));
-        assert_eq!(l.last().map(|f| f.hi), Some(63));
-        for w in l.windows(2) {
-            assert_eq!(w[0].hi + 1, w[1].lo, "{l:?}");
-        }
-        let got: Vec<(String, &str)> = l.iter().map(|f| (range(f), part_name(f.part))).collect();
-        let want = [
-            ("[7:0]", "OFFSET0"),
-            ("[15:8]", "OFFSET1"),
-            ("[16]", "reserved"),
-            ("[17]", "GDS"),
-            ("[25:18]", "OP"),
-            ("[31:26]", "ENCODING"),
-            ("[39:32]", "ADDR"),
-            ("[47:40]", "DATA0"),
-            ("[55:48]", "DATA1"),
-            ("[63:56]", "VDST"),
-        ];
-        let want: Vec<(String, &str)> = want.iter().map(|(r, n)| (r.to_string(), *n)).collect();
-        assert_eq!(got, want);
-    }
-
-    #[test]
-    fn semantics_follow_the_family_and_element() {
-        let min = semantics(DsOp::from_name("ds_min_i64").unwrap().info()).join(" ");
-        assert!(min.contains("as signed 64-bit integers"), "{min}");
-        let mskor = semantics(DsOp::from_name("ds_mskor_rtn_b32").unwrap().info()).join(" ");
-        assert!(mskor.contains("(old & ~data0) | data1"), "{mskor}");
-        assert!(mskor.contains("Returns old in vdst"), "{mskor}");
-    }
-}
+mod tests;

@@ -1,0 +1,136 @@
+//! The generation reaches the model: an emulated device that executes DS instructions by another
+//! generation's rules (`EmuDevice::with_rules_of`) is caught where the rules differ and nowhere
+//! else. A gfx12 device with gfx11's half-wave permutes is caught on gfx12 in wave64 (the lane
+//! named, with both values) and not in wave32, and the same device on gfx11 is right; the reverse
+//! (a gfx11 device with gfx12's whole-wave permutes) is caught on gfx11 and right on gfx12.
+
+mod common;
+
+use common::{meta, temp_dir};
+use ds_devices::emu::EmuDevice;
+use ds_harness::run::diff::Difference;
+use ds_harness::run::{self, RunConfig};
+use ds_reference::isa::{DsOp, Generation};
+use ds_reference::model::{self, snapshot::snapshot_corpus_wave64};
+use ds_reference::target::{PermuteSpan, Target};
+use ds_reference::wave::WaveSize;
+
+/// The first target of the generation whose permutes take `span`.
+fn gen_with(span: PermuteSpan) -> Generation {
+    Generation::ALL
+        .into_iter()
+        .find(|g| g.permute_span() == span)
+        .expect("a generation of each span")
+}
+
+fn first(gen: Generation) -> &'static Target {
+    gen.targets().next().expect("a target")
+}
+
+/// A run of the permutes in both wave sizes on `target`'s emulated device taking `rules`' rules:
+/// the disagreeing cases per wave size, and every difference of the listed mismatches.
+fn run_mutant(
+    target: &'static Target,
+    rules: Generation,
+) -> (Vec<(WaveSize, usize)>, Vec<Difference>) {
+    let dir = temp_dir(&format!("gen-mutant-{target}-{rules}"));
+    let cfg = RunConfig {
+        waves: vec![WaveSize::Wave32, WaveSize::Wave64],
+        cases_per_op: 60,
+        out_dir: dir.join("out"),
+        ..RunConfig::new(vec![DsOp::BpermuteB32, DsOp::PermuteB32])
+    };
+    let mut dev = EmuDevice::for_target(target).with_rules_of(rules);
+    let report = run::run(&cfg, &mut dev, meta("emu", 60)).unwrap();
+    let rows: Vec<(WaveSize, usize)> = report.ops.iter().map(|o| (o.wave, o.disagree)).collect();
+    eprintln!("{target} with {rules}'s rules: (wave, disagreeing cases) {rows:?}");
+    let diffs = report
+        .ops
+        .iter()
+        .flat_map(|o| o.mismatches.iter())
+        .flat_map(|m| m.differences.iter().copied())
+        .collect();
+    (rows, diffs)
+}
+
+/// What the device of `target` taking `rules`' rules leaves in lane 0 of the wave64 snapshot case
+/// `w64_index_mirror` (lane i names lane 63 - i), beside what the model says on `target`.
+fn mirror_lane0(target: &'static Target, rules: Generation) -> (u32, u32) {
+    let (_, v, c) = snapshot_corpus_wave64(DsOp::BpermuteB32)
+        .into_iter()
+        .find(|(n, _, _)| n == "w64_index_mirror")
+        .expect("the mirror case");
+    let mut dev = EmuDevice::for_target(target).with_rules_of(rules);
+    let got = run::run_one(&mut dev, &v, &c).unwrap();
+    let want = model::execute_variant(target, &v, &c).unwrap();
+    (got.vdst[0][0], want.vdst[0][0])
+}
+
+/// Both ops' wave32 rows agree and at least one wave64 row disagrees; every listed difference is
+/// an active lane's register with two different values.
+fn caught_in_wave64_only(rows: &[(WaveSize, usize)], diffs: &[Difference]) {
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for &(w, d) in rows {
+        if w.is_wave32() {
+            assert_eq!(d, 0, "wave32 is the same under both rules: {rows:?}");
+        }
+    }
+    assert!(
+        rows.iter().any(|&(w, d)| !w.is_wave32() && d > 0),
+        "the wave64 rows disagree: {rows:?}"
+    );
+    assert!(!diffs.is_empty());
+    for d in diffs {
+        // The permuted word lands in vdst, or in the register an aliasing variant shares with it.
+        match *d {
+            Difference::Vdst {
+                active: true,
+                model,
+                device,
+                ..
+            }
+            | Difference::Addr {
+                active: true,
+                model,
+                device,
+                ..
+            }
+            | Difference::Data {
+                active: true,
+                model,
+                device,
+                ..
+            } => assert_ne!(model, device),
+            _ => panic!("only active lanes' registers differ: {d}"),
+        }
+    }
+    let text = diffs[0].to_string();
+    assert!(text.starts_with("lane "), "the lane is named: {text}");
+    eprintln!("caught: {text}");
+}
+
+#[test]
+fn a_gfx12_device_with_gfx11s_half_wave_permutes_is_caught_on_gfx12_wave64_and_right_on_gfx11() {
+    let (halves, whole) = (gen_with(PermuteSpan::Halves), gen_with(PermuteSpan::Wave));
+    let (rows, diffs) = run_mutant(first(whole), halves);
+    caught_in_wave64_only(&rows, &diffs);
+    // The named case: lane 0 reads lane 31 (the mutant) where gfx12 reads lane 63.
+    assert_eq!(mirror_lane0(first(whole), halves), (0x101f, 0x103f));
+    // The same rules on a target of their own generation are the model's: nothing is caught.
+    let (rows, diffs) = run_mutant(first(halves), halves);
+    assert!(rows.iter().all(|&(_, d)| d == 0), "{rows:?}");
+    assert!(diffs.is_empty());
+    assert_eq!(mirror_lane0(first(halves), halves), (0x101f, 0x101f));
+}
+
+#[test]
+fn a_gfx11_device_with_gfx12s_whole_wave_permutes_is_caught_on_gfx11_wave64_and_right_on_gfx12() {
+    let (halves, whole) = (gen_with(PermuteSpan::Halves), gen_with(PermuteSpan::Wave));
+    let (rows, diffs) = run_mutant(first(halves), whole);
+    caught_in_wave64_only(&rows, &diffs);
+    assert_eq!(mirror_lane0(first(halves), whole), (0x103f, 0x101f));
+    let (rows, diffs) = run_mutant(first(whole), whole);
+    assert!(rows.iter().all(|&(_, d)| d == 0), "{rows:?}");
+    assert!(diffs.is_empty());
+    assert_eq!(mirror_lane0(first(whole), whole), (0x103f, 0x103f));
+}
