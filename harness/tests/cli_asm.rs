@@ -226,7 +226,11 @@ fn list_markdown_is_the_table_docs() {
 fn list_and_the_text_tools_take_every_target_and_refuse_unknown_ones() {
     use ds_reference::target::{DEFAULT, TARGETS};
     let default_list = stdout(&ds_harness(&["list"], ""));
-    let input = "ds_add_u32 v1, v2\nds_load_b32 v1, v2 offset:8\n";
+    // (gfx9 and gfx10 spell the load by its gfx9 name.)
+    let input = |t: &ds_reference::target::Target| {
+        let load = ds_reference::isa::DsOp::LoadB32.mnemonic_in(t.generation);
+        format!("ds_add_u32 v1, v2\n{load} v1, v2 offset:8\n")
+    };
     // Everything but the last line (which names the target).
     let body = |s: &str| {
         let lines: Vec<&str> = s.lines().collect();
@@ -242,20 +246,21 @@ fn list_and_the_text_tools_take_every_target_and_refuse_unknown_ones() {
         for other in TARGETS.iter().filter(|o| o.generation == t.generation) {
             assert!(last.contains(other.name), "{last}");
         }
-        let asm = ds_harness(&["asm", "--target", t.name], input);
+        let asm = ds_harness(&["asm", "--target", t.name], &input(t));
         assert_eq!(asm.status.code(), Some(0), "{t}");
-        // The same generation, the same table and encodings.
+        // The same generation and DS features, the same table and encodings.
         let (list0, asm0) = by_generation
-            .entry(t.generation)
+            .entry((t.generation, t.ds_features))
             .or_insert_with(|| (body(&text), stdout(&asm)));
         assert_eq!(&body(&text), list0, "{t}");
         assert_eq!(&stdout(&asm), asm0, "{t}");
     }
-    assert_eq!(by_generation[&DEFAULT.generation].0, body(&default_list));
-    // Another generation lists another table.
+    let default_key = (DEFAULT.generation, DEFAULT.ds_features);
+    assert_eq!(by_generation[&default_key].0, body(&default_list));
+    // Another generation (or another kind of target) lists another table.
     for (g, (list, _)) in &by_generation {
-        if *g != DEFAULT.generation {
-            assert_ne!(list, &body(&default_list), "{g}");
+        if *g != default_key {
+            assert_ne!(list, &body(&default_list), "{g:?}");
         }
     }
     assert!(default_list

@@ -17,8 +17,10 @@ use ds_reference::wave::WaveSize;
 
 /// The first target of the generation whose permutes take `span`.
 fn gen_with(span: PermuteSpan) -> Generation {
+    // The newest of each span: gfx11 and gfx12, whose kernels are built.
     Generation::ALL
         .into_iter()
+        .rev()
         .find(|g| g.permute_span() == span)
         .expect("a generation of each span")
 }

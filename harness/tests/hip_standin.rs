@@ -149,12 +149,12 @@ fn info_on_the_standin_shows_both_devices_the_refusal_and_the_auto_choice() {
             .contains("stand-in"),
         "{v}"
     );
-    assert_eq!(devices[1]["arch"], "gfx1030");
+    assert_eq!(devices[1]["arch"], "gfx803");
     assert_eq!(devices[1]["target"], Value::Null);
     assert_eq!(devices[1]["usable"], false);
     let why = devices[1]["why"].as_str().unwrap();
     assert!(
-        why.contains("gfx1030 is not a target the kernels are built for"),
+        why.contains("gfx803 is not a target the kernels are built for"),
         "{why}"
     );
     for t in kernel_targets() {
@@ -186,7 +186,7 @@ fn info_on_the_standin_shows_both_devices_the_refusal_and_the_auto_choice() {
         text.contains("stand-in runtime") && text.contains("no GPU is involved"),
         "{text}"
     );
-    assert!(text.contains("target: gfx1030 (not supported)"), "{text}");
+    assert!(text.contains("target: gfx803 (not supported)"), "{text}");
     for t in TARGETS {
         let shown = if ds_kernels::check_target(t).is_ok() {
             format!("target: {t} (supported)")
@@ -217,7 +217,7 @@ fn a_device_of_another_arch_is_refused_in_words() {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(
-        err.contains("device 1 (") && err.contains("is gfx1030"),
+        err.contains("device 1 (") && err.contains("is gfx803"),
         "says which arch was found: {err}"
     );
     assert!(
@@ -250,7 +250,7 @@ fn a_device_of_another_arch_is_refused_in_words() {
 #[test]
 fn hip_visible_devices_is_left_to_hip_and_device_numbers_follow_it() {
     let Some(lib) = standin_lib() else { return };
-    // HIP_VISIBLE_DEVICES=1 leaves only the gfx1030 decoy: it is device 0 now, and is refused.
+    // HIP_VISIBLE_DEVICES=1 leaves only the gfx803 decoy: it is device 0 now, and is refused.
     let mut e = env(&lib);
     e.push(("HIP_VISIBLE_DEVICES", "1"));
     let out = ds_harness_env(
@@ -268,7 +268,7 @@ fn hip_visible_devices_is_left_to_hip_and_device_numbers_follow_it() {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(
-        err.contains("device 0 (") && err.contains("is gfx1030"),
+        err.contains("device 0 (") && err.contains("is gfx803"),
         "{err}"
     );
     assert!(

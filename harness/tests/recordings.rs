@@ -374,11 +374,11 @@ fn recordings_live_under_their_target_and_replay_against_its_model() {
         .unwrap()
         .replace(
             &format!("# provenance arch: {a}\n"),
-            "# provenance arch: gfx1030\n",
+            "# provenance arch: gfx803\n",
         );
     let line = text
         .lines()
-        .position(|l| l == "# provenance arch: gfx1030")
+        .position(|l| l == "# provenance arch: gfx803")
         .unwrap()
         + 1;
     let p = wrong.join("x.txt");
@@ -387,5 +387,5 @@ fn recordings_live_under_their_target_and_replay_against_its_model() {
         e.contains(&format!("x.txt:{line}: corrupt recording")),
         "{e}"
     );
-    assert!(e.contains("unknown target `gfx1030`"), "{e}");
+    assert!(e.contains("unknown target `gfx803`"), "{e}");
 }

@@ -68,6 +68,9 @@ fn kernel_writes_a_code_object_llvm_readelf_reads_as_its_target() {
                     code_object::e_flags(t),
                     t.generic_version
                 )
+            } else if t.target_id.xnack {
+                // llvm-readelf names the xnack-any bit (0x100) the RDNA 1 targets carry.
+                format!("{:#x}, {t}, xnack", code_object::e_flags(t))
             } else {
                 format!("{:#x}, {t}", t.machine)
             };

@@ -18,7 +18,7 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// The arch of the decoy device: an RDNA 2 processor the target table does not hold, so the
 /// harness's refusal of unsupported devices can be tested.
-pub const DECOY_ARCH: &str = "gfx1030";
+pub const DECOY_ARCH: &str = "gfx803";
 
 /// One physical stand-in device: the arch it claims and its name.
 pub struct Physical {

@@ -53,11 +53,12 @@ pub fn check_target(target: &Target) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{target} is a {} target: its DS table and the model know it, but the kernel template \
-             (its scalar loads, waits and descriptor) is not written for that generation, so no \
-             code object can be built for it yet; kernels are built for: {}",
-            target.generation,
-            kernel_targets()
+            "{target} is a {gen} target: the {gen} kernel template is not written yet (its scalar \
+             loads, waits and kernel descriptor), so no code object can be built for it; its DS \
+             instructions are known (`ds-harness list|doc|asm|disasm --target {target}`); kernels \
+             are built for: {built}",
+            gen = target.generation,
+            built = kernel_targets()
                 .map(|t| t.name)
                 .collect::<Vec<_>>()
                 .join(", ")
@@ -112,15 +113,26 @@ mod target_tests {
     #[test]
     fn kernels_are_built_for_every_target_of_a_generation_the_template_knows() {
         for t in ds_reference::target::TARGETS {
-            assert!(check_target(t).is_ok(), "{t}");
-        }
-        for gen in Generation::ALL {
-            assert!(template_written_for(gen), "{gen}");
+            let written = matches!(t.generation, Generation::Gfx11 | Generation::Gfx12);
+            assert_eq!(check_target(t).is_ok(), written, "{t}");
+            if !written {
+                let e = check_target(t).unwrap_err();
+                assert!(
+                    e.contains(&format!(
+                        "the {} kernel template is not written yet",
+                        t.generation
+                    )),
+                    "{e}"
+                );
+            }
         }
         assert!(kernel_targets().any(|t| t == ds_reference::target::DEFAULT));
         assert_eq!(
             kernel_targets().count(),
-            ds_reference::target::TARGETS.len()
+            ds_reference::target::TARGETS
+                .iter()
+                .filter(|t| matches!(t.generation, Generation::Gfx11 | Generation::Gfx12))
+                .count()
         );
     }
 

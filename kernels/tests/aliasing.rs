@@ -58,7 +58,11 @@ fn encodings(out: &str) -> Vec<Vec<u8>> {
 
 #[test]
 fn every_aliasing_instruction_names_the_variants_registers() {
-    for gen in Generation::ALL {
+    // The generations kernels are built for (a template written).
+    for gen in Generation::ALL
+        .into_iter()
+        .filter(|&g| ds_kernels::template::of(g).is_some())
+    {
         let kernels = aliasing_kernels_in(gen, u32::MAX);
         assert!(
             kernels.len() > 150,
@@ -88,7 +92,7 @@ fn every_aliasing_instruction_names_the_variants_registers() {
 
 #[test]
 fn llvm_mc_assembles_every_aliasing_instruction_to_the_bytes_the_kernel_contains() {
-    for pair in common::llvm::pairs() {
+    for pair in common::kernel_pairs() {
         let kernels = aliasing_kernels_in(pair.gen, pair.llvm.major);
         let mut input = String::new();
         let mut want = Vec::new();
@@ -131,7 +135,7 @@ fn llvm_mc_assembles_every_aliasing_instruction_to_the_bytes_the_kernel_contains
 
 #[test]
 fn llvm_mc_assembles_every_aliasing_kernel_listing_to_its_code() {
-    for pair in common::llvm::pairs() {
+    for pair in common::kernel_pairs() {
         let kernels = aliasing_kernels_in(pair.gen, pair.llvm.major);
         // Every line a release knows (the op under test of a newer op aside: filtered above).
         let input: String = kernels.iter().map(|(_, _, k)| k.listing()).collect();

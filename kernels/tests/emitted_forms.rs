@@ -1,5 +1,5 @@
 //! Pins the instructions the generated kernels use (besides the DS op under test): the set a
-//! device must execute, per generation, as the generator's docs list it. A new form in the
+//! device must execute, per generation (gfx10, gfx11, gfx12), as the generator's docs list it. A new form in the
 //! template fails here, so the list (and the emulated device) can follow. A form is the mnemonic,
 //! with the destination for `s_mov_b32`/`s_mov_b64` and `<- ttmp` where it reads a trap
 //! temporary (gfx12's workgroup id, `ttmp9`).
@@ -142,4 +142,45 @@ fn kernels_use_only_the_documented_instruction_forms() {
     };
     assert_eq!(forms[&Generation::Gfx11], expected(&gfx11), "gfx11");
     assert_eq!(forms[&Generation::Gfx12], expected(&gfx12), "gfx12");
+    // gfx10 spells the same forms the gfx9 way (widths in dwords, ds_read/ds_write) and waits
+    // for stores around the copy loops' branches (`s_waitcnt_vscnt`).
+    let gfx10: BTreeSet<String> = [
+        "ds_read_b32",
+        "ds_write_b32",
+        "global_load_dword",
+        "global_load_dwordx2",
+        "global_load_dwordx3",
+        "global_load_dwordx4",
+        "global_store_dword",
+        "global_store_dwordx2",
+        "global_store_dwordx3",
+        "global_store_dwordx4",
+        "s_add_i32",
+        "s_add_u32",
+        "s_addc_u32",
+        "s_cbranch_scc1",
+        "s_cmp_lg_u32",
+        "s_endpgm",
+        "s_load_dword",
+        "s_load_dwordx2",
+        "s_load_dwordx8",
+        "s_lshl_b32",
+        "s_mov_b32 exec_hi",
+        "s_mov_b32 exec_lo",
+        "s_mov_b32 m0",
+        "s_mov_b64 exec",
+        "s_movk_i32",
+        "s_mul_i32",
+        "s_nop",
+        "s_waitcnt",
+        "s_waitcnt_vscnt",
+        "v_add_nc_u32_e32",
+        "v_and_b32_e32",
+        "v_lshlrev_b32_e32",
+        "v_mov_b32_e32",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(forms[&Generation::Gfx10], gfx10, "gfx10");
 }

@@ -133,10 +133,31 @@ fn parse(asm: &str, what: &str) -> Choice {
         "{what}: one scalar register besides the kernarg pointer expected, found {regs:?} in\n{}",
         code.join("\n")
     );
+    // LLVM enables the private segment buffer (4 user SGPRs, s[0:3]) on targets without flat
+    // scratch for every HSA kernel (gfx10); the harness's kernels use no scratch and do not ask
+    // for it, so LLVM's layout is compared with those 4 SGPRs taken out (every later user and
+    // system SGPR moves down by 4, as AMDGPUUsage's "Initial Kernel Execution State" orders them).
+    let psb = asm
+        .lines()
+        .any(|l| l.trim() == ".amdhsa_user_sgpr_private_segment_buffer 1");
+    let down = |r: String| -> String {
+        if !psb {
+            return r;
+        }
+        let shift = |n: &str| (n.parse::<u32>().unwrap() - 4).to_string();
+        if let Some(pair) = r.strip_prefix("s[").and_then(|x| x.strip_suffix(']')) {
+            let (a, b) = pair.split_once(':').unwrap();
+            format!("s[{}:{}]", shift(a), shift(b))
+        } else if let Some(n) = r.strip_prefix('s') {
+            format!("s{}", shift(n))
+        } else {
+            r
+        }
+    };
     Choice {
-        user_sgprs: field(".amdhsa_user_sgpr_count"),
-        workgroup_id: regs.remove(0),
-        kernarg,
+        user_sgprs: field(".amdhsa_user_sgpr_count") - if psb { 4 } else { 0 },
+        workgroup_id: down(regs.remove(0)),
+        kernarg: down(kernarg),
     }
 }
 

@@ -53,11 +53,21 @@ fn vector_files(gen: ds_reference::isa::Generation) -> Vec<(Vectors, Vec<&'stati
             ),
         ],
         Generation::Gfx12 => vec![(parse(include_str!("vectors/inst_gfx12.txt")), vec![])],
+        Generation::Gfx10 => vec![
+            (parse(include_str!("vectors/inst_gfx10.txt")), vec![]),
+            (
+                parse(include_str!("vectors/inst_gfx10_wave64.txt")),
+                vec!["-mattr=+wavefrontsize64"],
+            ),
+        ],
+        // No template encodings yet.
+        Generation::Gfx9 => vec![],
     }
 }
 
 /// The vector files and the llvm-mc arguments that check them: for every (installed LLVM,
-/// generation) pair of `common::llvm::pairs()`, the generation's files for its processor.
+/// generation) pair of `common::llvm::pairs()`, the generation's files for its processor (the
+/// instruction forms are checked for every generation that has them, kernels or not).
 fn files() -> Vec<(String, std::path::PathBuf, Vectors, Vec<String>)> {
     let mut out = Vec::new();
     for pair in common::llvm::pairs() {

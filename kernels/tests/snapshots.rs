@@ -84,6 +84,45 @@ fn gfx12_listings_per_new_operand_shape() {
     }
 }
 
+/// The gfx10 template, pinned in `snapshots/kernels/gfx10/`: a load, a store, a returning atomic
+/// and a two-address op in wave32, and the atomic in wave64; the gfx10 spellings
+/// (`s_load_dwordx8`, `global_load_dword`, `ds_write_b32`), gfx10's `s_waitcnt` fields and the
+/// `s_waitcnt_vscnt null, 0x0` around the copy loops' branches are visible in them.
+#[test]
+fn gfx10_listings() {
+    use ds_kernels::generator::generate_in;
+    use ds_kernels::isa::Generation;
+    use ds_reference::wave::{Variant, WaveSize};
+    let gen = Generation::Gfx10;
+    let ops = [
+        (DsOp::LoadB32, WaveSize::Wave32),
+        (DsOp::StoreB32, WaveSize::Wave32),
+        (DsOp::AddRtnU32, WaveSize::Wave32),
+        (DsOp::StorexchgRtnB32, WaveSize::Wave32),
+        (DsOp::Load2addrB64, WaveSize::Wave32),
+        (DsOp::AddRtnU32, WaveSize::Wave64),
+    ];
+    for (op, wave) in ops {
+        let v = Variant {
+            wave,
+            ..common::variant(op)
+        };
+        let k = generate_in(gen, &v).unwrap();
+        let header = format!(
+            "kernel {} ({gen}, {wave})\n{} bytes of code\n\n",
+            k.name,
+            k.code.len()
+        );
+        insta::with_settings!({
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx10"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(format!("listing_{}", k.name), header + &k.annotated());
+        });
+    }
+}
+
 /// Kernels whose operands share registers (`variant.regs`): the listing shows the real registers,
 /// the template's own registers moved out of their way, and every operand register dumped.
 #[test]

@@ -5,9 +5,11 @@
 //! case, outcome), shared by the model, the kernel ABI and every device; [`regs`] the rules for operands that
 //! share registers. The crate has no unsafe
 //! code, no FFI and no I/O. [`target`] holds the one target table (every GPU the kernels are built
-//! for: name, machine value, driver version, LDS size, generation).
+//! for: name, machine value, driver version, LDS size, generation, DS features); [`ds_features`]
+//! the per-target DS feature set both use.
 #![forbid(unsafe_code)]
 
+pub mod ds_features;
 pub mod isa;
 pub mod model;
 pub mod regs;

@@ -44,26 +44,38 @@
 //!   GFX7 and later), and the hardware aligns the allocation to 1024 bytes from GFX10.3 on (Mesa
 //!   `src/amd/common/ac_gpu_info.c`: `lds_alloc_granularity` = 256 dwords for GFX10_3+, "what the
 //!   hardware will align the LDS size to"); the column takes the larger, so every byte that may
-//!   be allocated to the workgroup is inside `roundup(lds_size, lds_granule)`;
+//!   be allocated to the workgroup is inside `roundup(lds_size, lds_granule)`; gfx9 and RDNA 1 512
+//!   (128 dwords, "GFX7-GFX10"), RDNA 2 1024 (GFX10.3), gfx950 1280 ("GFX950: roundup(lds-size /
+//!   (320 * 4))");
 //! - architected_sgprs, user_sgpr_init16_bug: LLVM's subtarget features of the same names
 //!   (`llvm/lib/Target/AMDGPU/AMDGPU.td`: `FeatureArchitectedSGPRs` in every GFX12 processor,
 //!   `FeatureUserSGPRInit16Bug` in `FeatureISAVersion11_0_0` and `_11_0_2`, and in the gfx11
 //!   generic target, whose code must run on those two), and what `llc-19`/`llc-22` emit for each
-//!   row in wave32 and wave64 (`kernels/tests/entry_llc.rs`).
+//!   row in wave32 and wave64 (`kernels/tests/entry_llc.rs`); neither feature is in a gfx9 or
+//!   gfx10 processor of `AMDGPU.td` (not yet checked with llc: no gfx9/gfx10 kernel is built).
 //!
 //! Every DS rule that can differ between generations is one [`Generation`] method, asked by the
 //! model and nothing else: [`Generation::permute_span`], [`Generation::swizzle_group`],
 //! [`Generation::cmpst_data0`], [`Generation::has_gds`]; [`Generation::rule`] says each choice in
 //! words with its sources (LLVM `GCNSubtarget::supportsWaveWideBPermute()` and
 //! `DSInstructions.td`, Mesa ACO `emit_bpermute`, the ISA guides). Which ops exist is the DS
-//! table's opcode column of the generation (`isa::OpInfo::on_target`), the LDS size a column here.
+//! table's opcode column of the generation with the target's DS features (`isa::OpInfo::on_target`),
+//! the LDS size a column here.
 
+use crate::ds_features::DsFeatures;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-/// A DS instruction-set generation: one DS table and one kernel template encoding.
+/// A DS instruction-set generation: one DS table column, one bit layout and one set of spellings,
+/// one kernel template encoding. What differs between the targets of one generation is the
+/// target table's `ds_features` column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Generation {
+    /// gfx9: Vega and CDNA (gfx900 to gfx950). The DS layout puts gds at bit 16, the opcode at
+    /// [24:17] and (gfx90a and later) `acc` at bit 25; gfx9 mnemonics (`ds_write_b32`).
+    Gfx9,
+    /// gfx10: RDNA 1 and RDNA 2. gfx11's bit layout with gfx9's mnemonics.
+    Gfx10,
     /// gfx11: RDNA 3 and RDNA 3.5.
     Gfx11,
     /// gfx12: RDNA 4. The DS bit layout of gfx11 without the gds bit, a changed opcode list (AMD
@@ -71,23 +83,77 @@ pub enum Generation {
     Gfx12,
 }
 
+/// Where a generation's DS encoding keeps its fields (the register bytes, [63:32], and the offsets,
+/// [15:0], are the same in every generation). Measured with `llvm-mc-19` / `llvm-mc-22
+/// -show-encoding` for a target of each generation; gfx9 also AMD's "Vega" and "CDNA3" ISA guides,
+/// chapter "Microcode Formats", DS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DsLayout {
+    /// The 8-bit OP field's lowest bit: 17 (gfx9) or 18.
+    pub op_shift: u32,
+    /// The gds bit: 16 (gfx9) or 17 (gfx10, gfx11; gfx12's bit 17 must be zero: it has no GDS).
+    pub gds_bit: u32,
+    /// The acc bit on targets with the `acc` feature (gfx9: bit 25), else `None`.
+    pub acc_bit: Option<u32>,
+    /// The bit no assembler sets and LLVM's disassembler ignores: 16 (gfx10-12) or, on gfx9
+    /// targets without the `acc` feature, 25.
+    pub reserved_bit: u32,
+}
+
 impl Generation {
     /// Every generation, oldest first (the order of the DS table's opcode columns).
-    pub const ALL: [Generation; 2] = [Generation::Gfx11, Generation::Gfx12];
+    pub const ALL: [Generation; 4] = [
+        Generation::Gfx9,
+        Generation::Gfx10,
+        Generation::Gfx11,
+        Generation::Gfx12,
+    ];
 
     /// The generation's name, e.g. `gfx11`.
     pub fn name(self) -> &'static str {
         match self {
+            Generation::Gfx9 => "gfx9",
+            Generation::Gfx10 => "gfx10",
             Generation::Gfx11 => "gfx11",
             Generation::Gfx12 => "gfx12",
         }
     }
 
-    /// The DS instruction has a `gds` bit (bit 17); gfx12 removed it with GDS.
+    /// The DS instruction has a `gds` bit; gfx12 removed it with GDS. (Whether a target may set it
+    /// on an LDS op is its `gds` feature: gfx90a and later keep the bit for the GWS ops only.)
     pub fn has_gds(self) -> bool {
         match self {
-            Generation::Gfx11 => true,
+            Generation::Gfx9 | Generation::Gfx10 | Generation::Gfx11 => true,
             Generation::Gfx12 => false,
+        }
+    }
+
+    /// Where the DS encoding keeps OP, gds, acc and its reserved bit.
+    pub fn ds_layout(self) -> DsLayout {
+        match self {
+            Generation::Gfx9 => DsLayout {
+                op_shift: 17,
+                gds_bit: 16,
+                acc_bit: Some(25),
+                reserved_bit: 25,
+            },
+            Generation::Gfx10 | Generation::Gfx11 | Generation::Gfx12 => DsLayout {
+                op_shift: 18,
+                gds_bit: 17,
+                acc_bit: None,
+                reserved_bit: 16,
+            },
+        }
+    }
+
+    /// The generation spells DS ops by their gfx9 names (`ds_write_b32`, `ds_read2st64_b64`,
+    /// `ds_cmpst_rtn_b32`, `ds_wrxchg2_rtn_b64`: the DS table's older-name column), and LLVM's
+    /// assembler reads no other (`llvm-mc-19 -mcpu=gfx900|gfx1030` refuses `ds_store_b32`:
+    /// "instruction not supported on this GPU"). gfx11 renamed 46 of them at the same opcode.
+    pub fn gfx9_mnemonics(self) -> bool {
+        match self {
+            Generation::Gfx9 | Generation::Gfx10 => true,
+            Generation::Gfx11 | Generation::Gfx12 => false,
         }
     }
 
@@ -95,8 +161,8 @@ impl Generation {
     /// `ds_bpermute_fi_b32` can name (in a wave32 the two spans are one). Why: [`Self::rule`].
     pub fn permute_span(self) -> PermuteSpan {
         match self {
-            Generation::Gfx11 => PermuteSpan::Halves,
-            Generation::Gfx12 => PermuteSpan::Wave,
+            Generation::Gfx10 | Generation::Gfx11 => PermuteSpan::Halves,
+            Generation::Gfx9 | Generation::Gfx12 => PermuteSpan::Wave,
         }
     }
 
@@ -105,7 +171,7 @@ impl Generation {
     /// Why: [`Self::rule`].
     pub fn swizzle_group(self) -> usize {
         match self {
-            Generation::Gfx11 | Generation::Gfx12 => 32,
+            Generation::Gfx9 | Generation::Gfx10 | Generation::Gfx11 | Generation::Gfx12 => 32,
         }
     }
 
@@ -113,6 +179,7 @@ impl Generation {
     /// holds; DATA1 holds the other value. Why: [`Self::rule`].
     pub fn cmpst_data0(self) -> CmpstData0 {
         match self {
+            Generation::Gfx9 | Generation::Gfx10 => CmpstData0::CompareValue,
             Generation::Gfx11 | Generation::Gfx12 => CmpstData0::NewValue,
         }
     }
@@ -173,6 +240,21 @@ impl Generation {
     pub fn packs_workitem_ids(self) -> bool {
         match self {
             Generation::Gfx11 | Generation::Gfx12 => true,
+            // gfx10: ids in v0, v1, v2. gfx9: per target (gfx90a and later pack, AMDGPUUsage):
+            // not asked while no gfx9 kernel is built (`ds_kernels::check_target`); the gfx9
+            // template needs a target-table column for it.
+            Generation::Gfx9 | Generation::Gfx10 => false,
+        }
+    }
+
+    /// The AMD ISA guides (and LLVM sources) the generation's DS table comes from, in words (the
+    /// gfx9 and gfx10 table documentation names them).
+    pub fn isa_guides(self) -> &'static str {
+        match self {
+            Generation::Gfx9 => "AMD's Vega, CDNA3 and CDNA4 ISA guides",
+            Generation::Gfx10 => "AMD's RDNA1 and RDNA2 ISA guides",
+            Generation::Gfx11 => "AMD's RDNA3 and RDNA3.5 ISA guides",
+            Generation::Gfx12 => "AMD's RDNA4 ISA guide",
         }
     }
 
@@ -303,6 +385,65 @@ pub struct Target {
     /// `EF_AMDGPU_GENERIC_VERSION`, the generic version a generic target's code object carries in
     /// `e_flags` bits [31:24] (AMDGPUUsage, "ELF Header"); 0 for a processor.
     pub generic_version: u8,
+    /// What the target's DS instructions can do beyond its generation's opcode column (which ops
+    /// of the column it has, `gds`, `acc`, register alignment): [`DsFeatures`].
+    pub ds_features: DsFeatures,
+    /// The target-id features the processor has (xnack, sramecc).
+    pub target_id: TargetIdFeatures,
+}
+
+/// The target-id features a processor supports (AMDGPUUsage, "Target ID" and the "Target
+/// Features" column of "AMDGPU Processors"). The code objects built here leave each one "any"
+/// (`e_flags` `EF_AMDGPU_FEATURE_XNACK_ANY_V4` 0x100, `EF_AMDGPU_FEATURE_SRAMECC_ANY_V4` 0x400,
+/// AMDGPUUsage "ELF Header"), as `llvm-mc -filetype=obj` does without `-mattr`, so they load
+/// whatever mode the GPU runs in; HIP names the mode the device runs in
+/// (`gfx942:sramecc+:xnack-`, read by [`Target::by_hsa_name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct TargetIdFeatures {
+    /// `xnack`: page-fault replay (gfx9, gfx1010-gfx1013).
+    pub xnack: bool,
+    /// `sramecc`: SRAM ECC (gfx906 and later gfx9).
+    pub sramecc: bool,
+}
+
+/// Neither target-id feature (gfx1030 and later).
+const NO_ID: TargetIdFeatures = TargetIdFeatures {
+    xnack: false,
+    sramecc: false,
+};
+const XNACK: TargetIdFeatures = TargetIdFeatures {
+    xnack: true,
+    sramecc: false,
+};
+const XNACK_SRAMECC: TargetIdFeatures = TargetIdFeatures {
+    xnack: true,
+    sramecc: true,
+};
+
+/// `EF_AMDGPU_FEATURE_XNACK_ANY_V4` (AMDGPUUsage, "ELF Header").
+pub const EF_XNACK_ANY: u32 = 0x100;
+/// `EF_AMDGPU_FEATURE_SRAMECC_ANY_V4` (AMDGPUUsage, "ELF Header").
+pub const EF_SRAMECC_ANY: u32 = 0x400;
+
+/// The DS features of each kind of target (see [`DsFeatures`] for each feature's source).
+mod features {
+    use crate::ds_features::DsFeatures as F;
+    /// gfx900, gfx906, gfx908: GDS, GWS, the src2 ops, any register alignment.
+    pub const VEGA: F = F::GDS.union(F::GWS).union(F::SRC2).union(F::UNALIGNED);
+    /// gfx90a: no GDS (GWS kept), no src2; `ds_add_f64`; AccVGPR operands; even tuples.
+    pub const CDNA2: F = F::GWS.union(F::F64).union(F::ACC);
+    /// gfx942: gfx90a's and the packed 16-bit adds.
+    pub const CDNA3: F = CDNA2.union(F::PK16);
+    /// gfx950: gfx942's and the transpose loads.
+    pub const CDNA4: F = CDNA3.union(F::TR);
+    /// gfx1010-gfx1013: GDS, GWS, the src2 ops.
+    pub const RDNA1: F = F::GDS.union(F::GWS).union(F::SRC2).union(F::UNALIGNED);
+    /// gfx1030-gfx1036 and gfx11: GDS and GWS.
+    pub const RDNA2: F = F::GDS.union(F::GWS).union(F::UNALIGNED);
+    /// gfx11: as RDNA 2 (the gfx11 column's ops need nothing more).
+    pub const RDNA3: F = RDNA2;
+    /// gfx12: no GDS or GWS; the packed 16-bit adds.
+    pub const RDNA4: F = F::PK16.union(F::UNALIGNED);
 }
 
 fn generation_name<S: Serializer>(g: &Generation, s: S) -> Result<S::Ok, S::Error> {
@@ -333,6 +474,8 @@ pub static TARGETS: &[Target] = &[
         ],
         generic: Some("gfx11-generic"),
         generic_version: 0,
+        ds_features: features::RDNA3,
+        target_id: NO_ID,
     },
     Target {
         name: "gfx1101",
@@ -355,6 +498,8 @@ pub static TARGETS: &[Target] = &[
         ],
         generic: Some("gfx11-generic"),
         generic_version: 0,
+        ds_features: features::RDNA3,
+        target_id: NO_ID,
     },
     Target {
         name: "gfx1102",
@@ -378,6 +523,8 @@ pub static TARGETS: &[Target] = &[
         ],
         generic: Some("gfx11-generic"),
         generic_version: 0,
+        ds_features: features::RDNA3,
+        target_id: NO_ID,
     },
     Target {
         name: "gfx1103",
@@ -395,6 +542,8 @@ pub static TARGETS: &[Target] = &[
         products: &["Radeon 780M / 760M / 740M (Ryzen 7040 / 8040 \"Phoenix\", \"Hawk Point\")"],
         generic: Some("gfx11-generic"),
         generic_version: 0,
+        ds_features: features::RDNA3,
+        target_id: NO_ID,
     },
     Target {
         name: "gfx1150",
@@ -412,6 +561,8 @@ pub static TARGETS: &[Target] = &[
         products: &["Radeon 890M / 880M (Ryzen AI 300 \"Strix Point\")"],
         generic: Some("gfx11-generic"),
         generic_version: 0,
+        ds_features: features::RDNA3,
+        target_id: NO_ID,
     },
     Target {
         name: "gfx1151",
@@ -429,6 +580,8 @@ pub static TARGETS: &[Target] = &[
         products: &["Radeon 8060S / 8050S / 8040S (Ryzen AI Max \"Strix Halo\")"],
         generic: Some("gfx11-generic"),
         generic_version: 0,
+        ds_features: features::RDNA3,
+        target_id: NO_ID,
     },
     Target {
         name: "gfx1152",
@@ -446,6 +599,8 @@ pub static TARGETS: &[Target] = &[
         products: &["Radeon 860M / 840M (Ryzen AI 300 \"Krackan Point\")"],
         generic: Some("gfx11-generic"),
         generic_version: 0,
+        ds_features: features::RDNA3,
+        target_id: NO_ID,
     },
     Target {
         name: "gfx1153",
@@ -463,6 +618,8 @@ pub static TARGETS: &[Target] = &[
         products: &["not yet named by AMD (AMDGPUUsage lists *TBA*): an RDNA 3.5 APU"],
         generic: Some("gfx11-generic"),
         generic_version: 0,
+        ds_features: features::RDNA3,
+        target_id: NO_ID,
     },
     Target {
         name: "gfx1200",
@@ -480,6 +637,8 @@ pub static TARGETS: &[Target] = &[
         products: &["Radeon RX 9060 XT", "Radeon RX 9060"],
         generic: Some("gfx12-generic"),
         generic_version: 0,
+        ds_features: features::RDNA4,
+        target_id: NO_ID,
     },
     Target {
         name: "gfx1201",
@@ -502,6 +661,369 @@ pub static TARGETS: &[Target] = &[
         ],
         generic: Some("gfx12-generic"),
         generic_version: 0,
+        ds_features: features::RDNA4,
+        target_id: NO_ID,
+    },
+    Target {
+        name: "gfx900",
+        machine: 0x2c,
+        kfd_version: 90000,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx9,
+        wave_sizes: &[64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "GCN 5 (Vega)",
+        kind: Kind::Dgpu,
+        products: &[
+            "Radeon RX Vega 64",
+            "Radeon RX Vega 56",
+            "Radeon Vega Frontier Edition",
+            "Radeon Instinct MI25",
+        ],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::VEGA,
+        target_id: XNACK,
+    },
+    Target {
+        name: "gfx906",
+        machine: 0x2f,
+        kfd_version: 90006,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx9,
+        wave_sizes: &[64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "GCN 5 (Vega 7nm)",
+        kind: Kind::Dgpu,
+        products: &[
+            "Radeon VII",
+            "Radeon Pro VII",
+            "Radeon Instinct MI50",
+            "Radeon Instinct MI60",
+        ],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::VEGA,
+        target_id: XNACK_SRAMECC,
+    },
+    Target {
+        name: "gfx908",
+        machine: 0x30,
+        kfd_version: 90008,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx9,
+        wave_sizes: &[64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "CDNA",
+        kind: Kind::Dgpu,
+        products: &["Instinct MI100"],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::VEGA,
+        target_id: XNACK_SRAMECC,
+    },
+    Target {
+        name: "gfx90a",
+        machine: 0x3f,
+        kfd_version: 90010,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx9,
+        wave_sizes: &[64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "CDNA 2",
+        kind: Kind::Dgpu,
+        products: &["Instinct MI250X", "Instinct MI250", "Instinct MI210"],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::CDNA2,
+        target_id: XNACK_SRAMECC,
+    },
+    Target {
+        name: "gfx942",
+        machine: 0x4c,
+        kfd_version: 90402,
+        rocm_since: Some((6, 0)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx9,
+        wave_sizes: &[64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "CDNA 3",
+        kind: Kind::Dgpu,
+        products: &[
+            "Instinct MI300X",
+            "Instinct MI325X",
+            "Instinct MI300A (APU)",
+        ],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::CDNA3,
+        target_id: XNACK_SRAMECC,
+    },
+    Target {
+        name: "gfx950",
+        machine: 0x4f,
+        kfd_version: 90500,
+        rocm_since: Some((7, 0)),
+        lds_bytes: 163840,
+        generation: Generation::Gfx9,
+        wave_sizes: &[64],
+        lds_granule: 1280,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "CDNA 4",
+        kind: Kind::Dgpu,
+        products: &["Instinct MI355X", "Instinct MI350X"],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::CDNA4,
+        target_id: XNACK_SRAMECC,
+    },
+    Target {
+        name: "gfx1010",
+        machine: 0x33,
+        kfd_version: 100100,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx10,
+        wave_sizes: &[32, 64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "RDNA 1",
+        kind: Kind::Dgpu,
+        products: &[
+            "Radeon RX 5700 XT",
+            "Radeon RX 5700",
+            "Radeon RX 5600 XT",
+            "Radeon Pro W5700",
+        ],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::RDNA1,
+        target_id: XNACK,
+    },
+    Target {
+        name: "gfx1011",
+        machine: 0x34,
+        kfd_version: 100101,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx10,
+        wave_sizes: &[32, 64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "RDNA 1",
+        kind: Kind::Dgpu,
+        products: &["Radeon Pro V520", "Radeon Pro 5600M"],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::RDNA1,
+        target_id: XNACK,
+    },
+    Target {
+        name: "gfx1012",
+        machine: 0x35,
+        kfd_version: 100102,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx10,
+        wave_sizes: &[32, 64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "RDNA 1",
+        kind: Kind::Dgpu,
+        products: &[
+            "Radeon RX 5500 XT",
+            "Radeon RX 5500",
+            "Radeon RX 5300",
+            "Radeon Pro W5500",
+        ],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::RDNA1,
+        target_id: XNACK,
+    },
+    Target {
+        name: "gfx1013",
+        machine: 0x42,
+        kfd_version: 100103,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx10,
+        wave_sizes: &[32, 64],
+        lds_granule: 512,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "RDNA 1",
+        kind: Kind::Apu,
+        products: &[
+            "not named by AMD (AMDGPUUsage lists *TBA*): an RDNA 1 APU (\"Cyan Skillfish\")",
+        ],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::RDNA1,
+        target_id: XNACK,
+    },
+    Target {
+        name: "gfx1030",
+        machine: 0x36,
+        kfd_version: 100300,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx10,
+        wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "RDNA 2",
+        kind: Kind::Dgpu,
+        products: &[
+            "Radeon RX 6950 XT",
+            "Radeon RX 6900 XT",
+            "Radeon RX 6800 XT",
+            "Radeon RX 6800",
+            "Radeon PRO W6800",
+            "Radeon PRO V620",
+        ],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::RDNA2,
+        target_id: NO_ID,
+    },
+    Target {
+        name: "gfx1031",
+        machine: 0x37,
+        kfd_version: 100301,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx10,
+        wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "RDNA 2",
+        kind: Kind::Dgpu,
+        products: &["Radeon RX 6750 XT", "Radeon RX 6700 XT", "Radeon RX 6700"],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::RDNA2,
+        target_id: NO_ID,
+    },
+    Target {
+        name: "gfx1032",
+        machine: 0x38,
+        kfd_version: 100302,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx10,
+        wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "RDNA 2",
+        kind: Kind::Dgpu,
+        products: &[
+            "Radeon RX 6650 XT",
+            "Radeon RX 6600 XT",
+            "Radeon RX 6600",
+            "Radeon PRO W6600",
+        ],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::RDNA2,
+        target_id: NO_ID,
+    },
+    Target {
+        name: "gfx1033",
+        machine: 0x39,
+        kfd_version: 100303,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx10,
+        wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "RDNA 2",
+        kind: Kind::Apu,
+        products: &["Steam Deck APU (\"Van Gogh\")"],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::RDNA2,
+        target_id: NO_ID,
+    },
+    Target {
+        name: "gfx1034",
+        machine: 0x3e,
+        kfd_version: 100304,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx10,
+        wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "RDNA 2",
+        kind: Kind::Dgpu,
+        products: &["Radeon RX 6500 XT", "Radeon RX 6400"],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::RDNA2,
+        target_id: NO_ID,
+    },
+    Target {
+        name: "gfx1035",
+        machine: 0x3d,
+        kfd_version: 100305,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx10,
+        wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "RDNA 2",
+        kind: Kind::Apu,
+        products: &["Radeon 680M / 660M (Ryzen 6000 \"Rembrandt\")"],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::RDNA2,
+        target_id: NO_ID,
+    },
+    Target {
+        name: "gfx1036",
+        machine: 0x45,
+        kfd_version: 100306,
+        rocm_since: Some((5, 2)),
+        lds_bytes: 65536,
+        generation: Generation::Gfx10,
+        wave_sizes: &[32, 64],
+        lds_granule: 1024,
+        architected_sgprs: false,
+        user_sgpr_init16_bug: false,
+        family: "RDNA 2",
+        kind: Kind::Apu,
+        products: &["Radeon Graphics of Ryzen 7000 desktop (\"Raphael\")"],
+        generic: None,
+        generic_version: 0,
+        ds_features: features::RDNA2,
+        target_id: NO_ID,
     },
 ];
 
@@ -527,6 +1049,8 @@ pub static GENERIC_TARGETS: &[Target] = &[
         products: &[],
         generic: None,
         generic_version: 1,
+        ds_features: features::RDNA3,
+        target_id: NO_ID,
     },
     Target {
         name: "gfx12-generic",
@@ -544,6 +1068,8 @@ pub static GENERIC_TARGETS: &[Target] = &[
         products: &[],
         generic: None,
         generic_version: 1,
+        ds_features: features::RDNA4,
+        target_id: NO_ID,
     },
 ];
 
@@ -622,12 +1148,106 @@ impl Target {
         TARGETS.iter().find(|t| t.kfd_version == version)
     }
 
+    /// The target-id feature bits of the code objects built for this target (`e_flags` bits
+    /// [11:8], AMDGPUUsage "ELF Header"): "any" for each feature it has ([`TargetIdFeatures`]),
+    /// as `llvm-mc -filetype=obj` writes them (`reference/tests/target_llvm.rs`).
+    pub fn e_flags_features(&self) -> u32 {
+        let mut bits = 0;
+        if self.target_id.xnack {
+            bits |= EF_XNACK_ANY;
+        }
+        if self.target_id.sramecc {
+            bits |= EF_SRAMECC_ANY;
+        }
+        bits
+    }
+
+    /// The whole `e_flags` of a code object for this target: the machine, the target-id feature
+    /// bits, and a generic target's generic version in [31:24].
+    pub fn e_flags(&self) -> u32 {
+        u32::from(self.machine) | self.e_flags_features() | u32::from(self.generic_version) << 24
+    }
+
+    /// The row a HIP or HSA device name names, and the modes it states: `gfx942`,
+    /// `gfx942:sramecc+:xnack-` (what HIP's `gcnArchName` reports), or the same after
+    /// `amdgcn-amd-amdhsa--` (AMDGPUUsage, "Target ID": the processor, then `:feature+` or
+    /// `:feature-` for each target-id feature it sets).
+    pub fn by_hsa_name(name: &str) -> Result<HsaName, HsaNameError> {
+        let name = name.trim();
+        let id = name.strip_prefix("amdgcn-amd-amdhsa--").unwrap_or(name);
+        let mut parts = id.split(':');
+        let processor = parts.next().unwrap_or("");
+        let target = Target::by_name(processor).map_err(HsaNameError::Target)?;
+        let mut out = HsaName {
+            target,
+            xnack: None,
+            sramecc: None,
+        };
+        for part in parts {
+            let (feature, on) = match part.strip_suffix('+') {
+                Some(f) => (f, true),
+                None => match part.strip_suffix('-') {
+                    Some(f) => (f, false),
+                    None => return Err(HsaNameError::Feature(name.to_string(), part.to_string())),
+                },
+            };
+            let (has, slot) = match feature {
+                "xnack" => (target.target_id.xnack, &mut out.xnack),
+                "sramecc" => (target.target_id.sramecc, &mut out.sramecc),
+                _ => return Err(HsaNameError::Feature(name.to_string(), part.to_string())),
+            };
+            if !has || slot.is_some() {
+                return Err(HsaNameError::Feature(name.to_string(), part.to_string()));
+            }
+            *slot = Some(on);
+        }
+        Ok(out)
+    }
+
     /// The HSA target id the code object's metadata carries (`amdhsa.target`, AMDGPUUsage
     /// "Target Triples" and "Target ID"), e.g. `amdgcn-amd-amdhsa--` followed by the name.
     pub fn hsa_target_id(&self) -> String {
         format!("amdgcn-amd-amdhsa--{}", self.name)
     }
 }
+
+/// A device name read by [`Target::by_hsa_name`]: the row and the target-id modes it states
+/// (`None`: not stated, "any").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HsaName {
+    /// The row.
+    pub target: &'static Target,
+    /// `xnack+` (true) or `xnack-` (false).
+    pub xnack: Option<bool>,
+    /// `sramecc+` or `sramecc-`.
+    pub sramecc: Option<bool>,
+}
+
+/// Why a device name names no row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HsaNameError {
+    /// The processor is not in the table.
+    Target(UnknownTarget),
+    /// A `:feature+/-` the processor does not have (or a repeated or malformed one): the name and
+    /// the part.
+    Feature(String, String),
+}
+
+impl fmt::Display for HsaNameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HsaNameError::Target(e) => e.fmt(f),
+            HsaNameError::Feature(name, part) => write!(
+                f,
+                "`{name}`: `{part}` is not a target-id feature of that processor (each of xnack \
+                 and sramecc is written once, as `:xnack+` or `:xnack-`, and only where the \
+                 processor has it)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for HsaNameError {}
 
 impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -685,143 +1305,4 @@ impl<'de> Deserialize<'de> for TargetName {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::HashSet;
-
-    #[test]
-    fn names_machines_and_kfd_versions_are_unique() {
-        let mut names = HashSet::new();
-        let mut machines = HashSet::new();
-        let mut kfd = HashSet::new();
-        for t in all() {
-            assert!(names.insert(t.name), "{} twice", t.name);
-            assert!(machines.insert(t.machine), "{:#x} twice", t.machine);
-        }
-        for t in TARGETS {
-            assert!(kfd.insert(t.kfd_version), "{} twice", t.kfd_version);
-        }
-    }
-
-    #[test]
-    fn generic_rows_cover_their_generation_and_no_device_reports_them() {
-        for g in GENERIC_TARGETS {
-            assert!(g.is_generic() && g.generic.is_none() && g.kind == Kind::Generic);
-            assert_eq!(g.name, format!("{}-generic", g.generation), "{g}");
-            assert_eq!(g.kfd_version, 0, "{g}: no GPU reports a generic target");
-            let members: Vec<_> = g.members().collect();
-            assert!(!members.is_empty(), "{g} covers no processor");
-            for m in &members {
-                assert_eq!(m.generation, g.generation, "{m} in {g}");
-                assert_eq!(m.generic_target(), Some(g));
-                assert!(
-                    m.wave_sizes == g.wave_sizes && m.lds_bytes == g.lds_bytes,
-                    "{m}: {g} runs with the family's wave sizes and LDS"
-                );
-            }
-            assert_eq!(Target::by_name(g.name).unwrap(), g);
-            assert_eq!(Target::by_machine(g.machine).unwrap(), g);
-            assert_eq!(Target::by_kfd_version(g.kfd_version), None);
-        }
-        for t in TARGETS {
-            assert!(!t.is_generic() && t.kind != Kind::Generic, "{t}");
-            let g = t
-                .generic_target()
-                .unwrap_or_else(|| panic!("{t} has no generic target"));
-            assert!(g.members().any(|m| m == t));
-        }
-        assert!(supported_list().contains("generic: "));
-    }
-
-    #[test]
-    fn kfd_version_spells_the_name() {
-        // gfx_target_version is major * 10000 + minor * 100 + stepping of the name's digits
-        // (minor and stepping one hex digit each).
-        for t in TARGETS {
-            let v = t.kfd_version;
-            let digits = t.name.strip_prefix("gfx").expect("names start with gfx");
-            let spelled = format!("{}{:x}{:x}", v / 10000, v / 100 % 100, v % 100);
-            assert_eq!(digits, spelled, "{}", t.name);
-        }
-    }
-
-    #[test]
-    fn rows_agree_with_their_generation() {
-        for t in TARGETS {
-            let prefix = t.generation.name();
-            assert!(
-                t.name.starts_with(prefix) && t.name.len() == prefix.len() + 2,
-                "{} is not a {prefix} processor name",
-                t.name
-            );
-            assert!(
-                t.wave_sizes.contains(&32),
-                "{}: the kernels are wave32",
-                t.name
-            );
-            assert!(
-                t.lds_bytes.is_power_of_two() && t.lds_bytes >= 4,
-                "{}: LDS {}",
-                t.name,
-                t.lds_bytes
-            );
-            assert!(!t.products.is_empty(), "{} names no product", t.name);
-            // The descriptor encodes LDS in 512-byte units; the allocation granule is a whole
-            // number of them and divides the LDS a workgroup can have.
-            assert!(
-                t.lds_granule.is_power_of_two()
-                    && t.lds_granule >= 512
-                    && t.lds_bytes % t.lds_granule == 0,
-                "{}: LDS granule {}",
-                t.name,
-                t.lds_granule
-            );
-            assert!(
-                !(t.architected_sgprs && t.user_sgpr_init16_bug),
-                "{}: LLVM pads user SGPRs only where workgroup ids are system SGPRs",
-                t.name
-            );
-        }
-        assert_eq!(DEFAULT.name, TARGETS[0].name);
-    }
-
-    #[test]
-    fn lookups_find_every_row() {
-        for t in TARGETS {
-            assert_eq!(Target::by_name(t.name).unwrap(), t);
-            assert_eq!(Target::by_name(&t.name.to_uppercase()).unwrap(), t);
-            assert_eq!(Target::by_machine(t.machine).unwrap(), t);
-            assert_eq!(Target::by_kfd_version(t.kfd_version).unwrap(), t);
-        }
-        assert_eq!(Target::by_machine(0), None);
-        assert_eq!(Target::by_kfd_version(0), None);
-    }
-
-    #[test]
-    fn unknown_names_get_did_you_mean_and_the_list() {
-        let last = TARGETS.last().unwrap().name;
-        let typo = format!("{}9", &last[..last.len() - 1]);
-        let e = Target::by_name(&typo).unwrap_err();
-        assert!(e.near.contains(&last), "{e}");
-        let msg = e.to_string();
-        assert!(msg.contains(&format!("unknown target `{typo}`")), "{msg}");
-        for t in TARGETS {
-            assert!(msg.contains(t.name), "{msg}");
-        }
-        let far = Target::by_name("sm_90").unwrap_err();
-        assert!(far.near.is_empty(), "{far}");
-        assert!(!far.to_string().contains("did you mean"), "{far}");
-    }
-
-    #[test]
-    fn serde_by_name_round_trips_and_refuses_unknown_names() {
-        for t in TARGETS {
-            let json = serde_json::to_string(&TargetName(t)).unwrap();
-            assert_eq!(json, format!("\"{}\"", t.name));
-            let back: TargetName = serde_json::from_str(&json).unwrap();
-            assert_eq!(back.0, t);
-        }
-        let e = serde_json::from_str::<TargetName>("\"gfx9999\"").unwrap_err();
-        assert!(e.to_string().contains("unknown target `gfx9999`"), "{e}");
-    }
-}
+mod tests;

@@ -166,7 +166,7 @@ fn reserved_and_unused_fields_must_be_zero() {
     let word = load.encode().expect("legal");
 
     let e = DsInst::decode(word | 1 << 16).expect_err("reserved bit");
-    assert_eq!(e, DecodeError::ReservedBit);
+    assert_eq!(e, DecodeError::ReservedBit(16));
     has_all(&e.to_string(), &["reserved bit 16", "must be 0"]);
 
     let e = DsInst::decode(word | 7 << 40).expect_err("data0 on a load");

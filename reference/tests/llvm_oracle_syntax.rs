@@ -11,7 +11,9 @@ mod common;
 use common::both::Both;
 use common::data::{data, BAD_LINES, LENIENT_LINES};
 use common::llvm::{pairs, printed_by, Pair};
-use common::{legalize_in, mc_assemble_for, mc_disassemble_for, report, spell, CANONICAL};
+use common::{
+    legalize_in, mc_assemble_for, mc_disassemble_for, report, respell, spell_in, CANONICAL,
+};
 use ds_reference::isa::syntax::{llvm_mc_line_in, parse_in};
 use ds_reference::isa::{DsInst, DsOp, GENERATION_ALIASES};
 use std::collections::HashSet;
@@ -36,13 +38,13 @@ fn every_swizzle_offset_prints_and_reads_back_as_each_llvm_does() {
         let insts: Vec<DsInst> = (0..=u16::MAX).map(|o| base.with_offset16(o)).collect();
         let words: Vec<[u8; 8]> = insts
             .iter()
-            .map(|i| i.to_bytes_in(pair.gen).expect("legal"))
+            .map(|i| i.to_bytes_in(pair.isa()).expect("legal"))
             .collect();
         let theirs = mc_disassemble_for(&mc, cpu, &words);
         let mut bad = Vec::new();
         let mut macros = Vec::new();
         for (inst, theirs) in insts.iter().zip(&theirs) {
-            let ours = inst.to_string();
+            let ours = inst.text_in(pair.gen).to_string();
             let printed = printed_by(major, &ours);
             if printed != ours {
                 macros.push((inst.offset16(), printed.clone()));
@@ -66,11 +68,14 @@ fn every_swizzle_offset_prints_and_reads_back_as_each_llvm_does() {
 
         // Our printed text, assembled by both (LLVM 22 prints the macro back; the bytes agree).
         let b = both(&pair);
-        let texts: Vec<String> = insts.iter().map(ToString::to_string).collect();
+        let texts: Vec<String> = insts
+            .iter()
+            .map(|i| i.text_in(pair.gen).to_string())
+            .collect();
         let renormalised = texts
             .iter()
             .zip(&insts)
-            .filter(|(t, i)| parse_in(pair.gen, t).is_ok_and(|b| b.offset16() != i.offset16()))
+            .filter(|(t, i)| parse_in(pair.isa(), t).is_ok_and(|b| b.offset16() != i.offset16()))
             .count();
         let bad = b.disagreements(&texts, false, |i, text| b.ours(text, Some(&insts[i])));
         println!(
@@ -98,9 +103,9 @@ fn every_swizzle_offset_prints_and_reads_back_as_each_llvm_does() {
             let mut bad = Vec::new();
             let mut lossy = 0;
             for (text, theirs) in texts.iter().zip(&theirs) {
-                let ours = parse_in(pair.gen, text).map_err(|e| e.to_string());
+                let ours = parse_in(pair.isa(), text).map_err(|e| e.to_string());
                 let our_enc = ours.as_ref().ok().and_then(|i| {
-                    let line = llvm_mc_line_in(pair.gen, i).ok()?;
+                    let line = llvm_mc_line_in(pair.isa(), i).ok()?;
                     Some(line.split_once("; encoding: ")?.1.to_string())
                 });
                 let their_enc = theirs
@@ -112,7 +117,7 @@ fn every_swizzle_offset_prints_and_reads_back_as_each_llvm_does() {
                 }
             }
             for (o, text) in &macros {
-                let back = parse_in(pair.gen, text).map(|i| i.offset16());
+                let back = parse_in(pair.isa(), text).map(|i| i.offset16());
                 if back != Ok(*o) {
                     lossy += 1;
                 }
@@ -163,7 +168,7 @@ fn rotate_and_fft_macros_are_refused_by_llvm_19_and_read_by_22_and_us() {
                     .zip(mc_assemble_for(&pair.llvm.mc(), pair.cpu.name, &texts))
             {
                 assert!(theirs.is_err(), "{}: reads `{line}`", pair.label());
-                assert!(parse_in(pair.gen, line).is_ok(), "we read `{line}`");
+                assert!(parse_in(pair.isa(), line).is_ok(), "we read `{line}`");
             }
         }
     }
@@ -172,18 +177,53 @@ fn rotate_and_fft_macros_are_refused_by_llvm_19_and_read_by_22_and_us() {
 #[test]
 fn lenient_spellings_are_read_as_llvm_mc_reads_them() {
     for pair in pairs() {
-        let mut lines = LENIENT_LINES.to_vec();
-        lines.extend_from_slice(data(pair.gen).lenient);
-        both(&pair).accept_lines("lenient spellings", &lines);
+        let mut lines: Vec<String> = LENIENT_LINES.iter().map(|l| respell(pair.gen, l)).collect();
+        lines.extend(data(pair.gen).lenient.iter().map(ToString::to_string));
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        both(&pair).accept_lines("lenient spellings", &refs);
     }
 }
 
 #[test]
 fn bad_lines_are_rejected_by_both() {
     for pair in pairs() {
-        let mut lines = BAD_LINES.to_vec();
-        lines.extend_from_slice(data(pair.gen).bad);
-        both(&pair).reject_lines(&lines);
+        let mut lines: Vec<String> = BAD_LINES.iter().map(|l| respell(pair.gen, l)).collect();
+        lines.extend(data(pair.gen).bad.iter().map(ToString::to_string));
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        both(&pair).reject_lines(&refs);
+    }
+}
+
+/// Each generation's featured lines (an op or operand form one target feature allows: src2, f64
+/// add, packed adds, transpose loads, AccVGPRs, gds, odd tuples): both read them on a target with
+/// the features and both refuse them on one without.
+#[test]
+fn featured_lines_are_read_exactly_where_the_target_has_the_features() {
+    for pair in pairs() {
+        let major = pair.llvm.major;
+        let (mut read, mut refused) = (Vec::new(), Vec::new());
+        for &(features, line) in data(pair.gen).featured {
+            // A line of an op newer than the release: it refuses it everywhere.
+            let op = DsOp::from_name(line.split(' ').next().unwrap()).unwrap();
+            if pair.isa().has(features) && op.info().oracle.known_to(major) {
+                read.push(line);
+            } else {
+                refused.push(line);
+            }
+        }
+        let b = both(&pair);
+        if !read.is_empty() {
+            b.accept_lines("featured lines it has", &read);
+        }
+        if !refused.is_empty() {
+            b.reject_lines(&refused);
+        }
+        println!(
+            "{}: {} featured lines read, {} refused",
+            pair.label(),
+            read.len(),
+            refused.len()
+        );
     }
 }
 
@@ -198,8 +238,8 @@ fn every_alias_is_read_as_each_llvm_reads_it() {
         for op in b.known_ops() {
             for alias in op.aliases_in(pair.gen) {
                 for inst in b.cases().iter().filter(|i| i.op == op) {
-                    let text = spell(inst, CANONICAL);
-                    lines.push(text.replacen(op.name(), alias, 1));
+                    let text = spell_in(pair.gen, inst, CANONICAL);
+                    lines.push(text.replacen(op.mnemonic_in(pair.gen), alias, 1));
                 }
             }
         }
@@ -209,8 +249,8 @@ fn every_alias_is_read_as_each_llvm_reads_it() {
             .iter()
             .filter(|a| a.gen != pair.gen && a.op.info().in_generation(pair.gen))
             .map(|a| {
-                let inst = legalize_in(pair.gen, a.op, [5, 1, 2, 3], 8, false);
-                spell(&inst, CANONICAL).replacen(a.op.name(), a.name, 1)
+                let inst = legalize_in(pair.isa(), a.op, [5, 1, 2, 3], 8, false);
+                spell_in(pair.gen, &inst, CANONICAL).replacen(a.op.mnemonic_in(pair.gen), a.name, 1)
             })
             .collect();
         let refs: Vec<&str> = foreign.iter().map(String::as_str).collect();

@@ -3,7 +3,7 @@
 //! `snapshots/reference/gfx12/` (`wave64/`) for every gfx12 op whose outcome is its own (the op is
 //! gfx12's, or gfx12's rules change it); the text format round-trips (parse inverts render).
 
-use ds_reference::isa::{runnable_ops, runnable_ops_in, DsOp, Generation};
+use ds_reference::isa::{runnable_ops, runnable_ops_in, runnable_ops_on, DsOp, Generation};
 use ds_reference::model::snapshot::{model_entries, model_entries_in, parse, render};
 use ds_reference::target::{Target, DEFAULT};
 use ds_reference::wave::WaveSize;
@@ -141,7 +141,7 @@ fn every_gfx12_op_with_its_own_wave64_outcome_has_a_model_snapshot() {
 fn snapshot_text_round_trips_for_every_op() {
     for gen in Generation::ALL {
         let t = target_of(gen);
-        for op in runnable_ops_in(gen) {
+        for op in runnable_ops_on(t) {
             let entries = model_entries(t, op).unwrap();
             let text = render(op, &entries);
             let back = parse(&text).unwrap_or_else(|e| panic!("{op}: {e}\n{text}"));

@@ -42,3 +42,32 @@ fn gfx12_table_renders_as_markdown_docs() {
         insta::assert_snapshot!("ds_table_gfx12", md);
     });
 }
+
+/// The gfx9 and gfx10 tables render for every target (each example is legal there) and for the
+/// generation, in the gfx9 spellings, with exactly the target's ops.
+#[test]
+fn gfx9_and_gfx10_tables_render_for_every_target_in_their_spelling() {
+    use ds_reference::isa::Isa;
+    use ds_reference::target::TARGETS;
+    for t in TARGETS.iter().filter(|t| t.generation.gfx9_mnemonics()) {
+        let md = render_markdown_in(t);
+        for op in DsOp::all_in(t.generation) {
+            let row = format!("| `{}` |", op.mnemonic_in(t.generation));
+            assert_eq!(md.contains(&row), op.info().on(t), "{t}: {op}");
+        }
+        assert!(md.contains("| `ds_write_b32` | `ds_store_b32` |"), "{t}");
+        let mnemonics: Vec<&str> = md.lines().filter_map(|l| l.split('|').nth(2)).collect();
+        assert!(!mnemonics.contains(&" `ds_store_b32` "), "{t}");
+        assert!(md.starts_with(&format!("# {t} DS instructions")));
+    }
+    let gfx90a = render_markdown_in(ds_reference::target::Target::by_name("gfx90a").unwrap());
+    assert!(
+        gfx90a.contains("a[") && gfx90a.contains("lacks") && gfx90a.contains("ds_add_src2_u32")
+    );
+    let gfx9 = render_markdown_in(Generation::Gfx9);
+    assert!(gfx9.contains("the ops every gfx9 target has"));
+    assert_eq!(
+        DsOp::all_on(Isa::common(Generation::Gfx9)).count(),
+        gfx9.lines().filter(|l| l.starts_with("| `0x")).count()
+    );
+}

@@ -8,18 +8,18 @@
 mod common;
 
 use common::llvm::{installed, Llvm};
-use common::{legalize_in, mc_assemble_for};
+use common::{legalize_acc, mc_assemble_for};
 use ds_reference::isa::syntax::llvm_mc_line_in;
-use ds_reference::isa::{DsOp, OffsetForm};
+use ds_reference::isa::{DsFeatures, DsOp, Isa, OffsetForm};
 use ds_reference::target::{all, Target};
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The rows an oracle release does not know: LLVM 19 lacks gfx1153 (added after it); LLVM 22
-/// knows every row.
+/// The rows an oracle release does not know: LLVM 19 lacks gfx1153 and gfx950 (added after it);
+/// LLVM 22 knows every row.
 fn unknown_to(major: u32) -> &'static [&'static str] {
     match major {
-        19 => &["gfx1153"],
+        19 => &["gfx1153", "gfx950"],
         _ => &[],
     }
 }
@@ -102,13 +102,24 @@ fn machine_values_are_what_llvm_writes() {
                 t.name
             );
             assert_eq!(e_flags >> 24, u32::from(t.generic_version), "{}", t.name);
+            // The whole word: the target-id features it has, each "any" (xnack 0x100, sramecc
+            // 0x400), which llvm-readelf names without a sign.
+            assert_eq!(e_flags, t.e_flags(), "{} {}", llvm.label(), t.name);
+            let features: String = [
+                ("xnack", t.target_id.xnack),
+                ("sramecc", t.target_id.sramecc),
+            ]
+            .iter()
+            .filter(|f| f.1)
+            .map(|f| format!(", {}", f.0))
+            .collect();
             let want = if t.is_generic() {
                 format!("{e_flags:#x}, {}, generic_v{}", t.name, t.generic_version)
             } else {
-                format!("{:#x}, {}", t.machine, t.name)
+                format!("{e_flags:#x}, {}{features}", t.name)
             };
             assert_eq!(flags, want, "{} {}", llvm.label(), t.name);
-            checked.push(format!("{} {:#x}", t.name, t.machine));
+            checked.push(format!("{} {e_flags:#x}", t.name));
         }
         println!(
             "{}: machine values as llvm-mc writes them: {}",
@@ -128,28 +139,37 @@ fn every_target_assembles_its_generation_ds_table_as_the_encoder_does() {
     for llvm in installed() {
         let mut targets = Vec::new();
         for t in all().filter(|t| llvm.knows(t)) {
-            let gen = t.generation;
-            let insts: Vec<_> = DsOp::all_in(gen)
+            let isa = Isa::of(t);
+            let acc = isa.has(DsFeatures::ACC);
+            let insts: Vec<_> = DsOp::all_on(isa)
                 .filter(|op| op.info().oracle.known_to(llvm.major))
                 .flat_map(|op| {
                     [[5, 1, 2, 3], [255, 255, 255, 255]]
                         .into_iter()
                         .flat_map(move |regs| {
-                            [(0, false), (offset(op), false), (8, true)].map(|(o, g)| (regs, o, g))
+                            [
+                                (0, false, false),
+                                (offset(op), false, acc),
+                                (8, true, false),
+                            ]
+                            .map(|(o, g, a)| (regs, o, g, a))
                         })
-                        .map(move |(regs, offset, gds)| legalize_in(gen, op, regs, offset, gds))
+                        .map(move |(regs, offset, gds, a)| {
+                            legalize_acc(isa, op, regs, offset, gds, a)
+                        })
                 })
                 .collect();
             let lines: Vec<String> = insts
                 .iter()
-                .map(|i| llvm_mc_line_in(gen, i).expect("legalised instructions print"))
+                .map(|i| llvm_mc_line_in(isa, i).expect("legalised instructions print"))
                 .collect();
             let out = mc_assemble_for(&llvm.mc(), t.name, &lines);
             for ((inst, line), got) in insts.iter().zip(&lines).zip(out) {
                 let got = got.unwrap_or_else(|e| {
                     panic!("{} {}: `{line}` refused: {e}", llvm.label(), t.name)
                 });
-                let word = inst.encode_in(gen).expect("legalised instructions encode");
+                // Every op of the target's instruction set, no other (the feature column).
+                let word = inst.encode_in(isa).expect("legalised instructions encode");
                 let want: Vec<String> = word
                     .to_le_bytes()
                     .iter()
@@ -163,10 +183,44 @@ fn every_target_assembles_its_generation_ds_table_as_the_encoder_does() {
                     t.name
                 );
             }
-            targets.push(t.name);
+            // The ops of the generation the target lacks (a feature it has not): both refuse them.
+            let lacking: Vec<DsOp> = DsOp::all_in(t.generation)
+                .filter(|op| !op.info().on(isa) && op.info().oracle.known_to(llvm.major))
+                .collect();
+            let texts: Vec<String> = lacking
+                .iter()
+                .map(|&op| {
+                    let full = Isa {
+                        features: DsFeatures::ALL,
+                        ..isa
+                    };
+                    legalize_acc(full, op, [6, 2, 2, 4], 8, false, false)
+                        .text_in(t.generation)
+                        .to_string()
+                })
+                .collect();
+            let theirs = if texts.is_empty() {
+                Vec::new()
+            } else {
+                mc_assemble_for(&llvm.mc(), t.name, &texts)
+            };
+            for (text, theirs) in texts.iter().zip(theirs) {
+                assert!(
+                    theirs.is_err(),
+                    "{} {}: reads `{text}`",
+                    llvm.label(),
+                    t.name
+                );
+                assert!(
+                    ds_reference::isa::syntax::parse_in(isa, text).is_err(),
+                    "{t}: we read `{text}`"
+                );
+            }
+            targets.push(format!("{} (lacks {})", t.name, lacking.len()));
         }
         println!(
-            "{}: the DS table of each generation assembles as the encoder does for {}",
+            "{}: the DS table of each generation assembles as the encoder does, and the ops a \
+             target lacks are refused by both, for {}",
             llvm.label(),
             targets.join(", ")
         );

@@ -541,6 +541,9 @@ impl WaveState {
                     self.scc = o;
                     self.swrite(sdst, r as u32)?;
                 }
+                // The emulator finishes every memory access in order: waits are no-ops (the
+                // count register, `null` in the template, is only read).
+                SopkOp::WaitcntVscnt => {}
             },
             Inst::Sopc { op, src0, src1 } => {
                 let (a, b) = (self.sread(src0), self.sread(src1));

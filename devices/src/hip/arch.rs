@@ -19,10 +19,11 @@ use std::ffi::{c_void, CStr};
 use std::os::raw::{c_char, c_int};
 use std::path::Path;
 
-/// The target-table row of a device's arch name when kernels can be built for it, or why the
-/// kernels cannot run on it (naming every supported target).
+/// The target-table row of a device's arch name (the processor, or HIP's form with the
+/// target-id modes after it, `:sramecc+:xnack-`: `Target::by_hsa_name`) when kernels can be built for it, or
+/// why the kernels cannot run on it (naming every supported target).
 pub fn supported(name: &str) -> Result<&'static Target, String> {
-    let t = Target::by_name(name).map_err(|_| {
+    let t = Target::by_hsa_name(name).map(|n| n.target).map_err(|_| {
         format!(
             "{name} is not a target the kernels are built for (supported: {})",
             supported_list()
@@ -149,9 +150,9 @@ pub fn parse_pci(text: &str) -> Option<Pci> {
     })
 }
 
-/// `gfx_target_version` (major * 10000 + minor * 100 + stepping) as an arch name: 90010 ->
-/// gfx90a, 100300 -> gfx1030 (minor and stepping are one hex digit each); for the table's targets
-/// the name of the row with that `kfd_version`.
+/// `gfx_target_version` (major * 10000 + minor * 100 + stepping) as an arch name: `gfx`, the
+/// major in decimal, then minor and stepping as one hex digit each (so stepping 10 is `a`); for
+/// the table's targets the name of the row with that `kfd_version`.
 pub fn name_from_target_version(v: u32) -> Option<String> {
     let (major, minor, step) = (v / 10000, (v / 100) % 100, v % 100);
     (major > 0 && minor < 16 && step < 16).then(|| format!("gfx{major}{minor:x}{step:x}"))
@@ -440,12 +441,17 @@ mod tests {
                 Err(why) => assert_eq!(supported(&name), Err(why)),
             }
         }
-        let e = supported("gfx1030").unwrap_err();
-        assert!(e.contains("gfx1030 is not a target"), "{e}");
+        let e = supported("gfx805").unwrap_err();
+        assert!(e.contains("gfx805 is not a target"), "{e}");
         assert!(
             ds_kernels::kernel_targets().all(|t| e.contains(t.name)),
             "{e}"
         );
+        // A target of the table whose kernel template is not written: said in words.
+        let e = supported("gfx942:sramecc+:xnack-").unwrap_err();
+        assert!(e.contains("gfx9 kernel template is not written yet"), "{e}");
+        let gfx1100 = ds_reference::target::DEFAULT;
+        assert_eq!(supported(gfx1100.name), Ok(gfx1100));
     }
 
     #[test]

@@ -8,22 +8,22 @@ use ds_reference::target::Target;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
-/// Assembles each line of `input` for `target` (its generation's DS table); prints
+/// Assembles each line of `input` for `target` (its generation's DS table, spelling and layout,
+/// and the target's own DS features: which ops, `gds`, AccVGPRs, register alignment); prints
 /// `\t<text> ; encoding: [...]` per instruction.
 pub fn assemble(
-    target: &Target,
+    target: &'static Target,
     input: impl BufRead,
     out: &mut impl Write,
 ) -> anyhow::Result<ExitCode> {
-    let gen = target.generation;
     let mut failed = 0usize;
     for (n, line) in text_lines(input) {
         let Some(line) = line? else {
             failed += 1;
             continue;
         };
-        match syntax::parse_in(gen, &line) {
-            Ok(inst) => writeln!(out, "{}", syntax::llvm_mc_line_in(gen, &inst)?)?,
+        match syntax::parse_in(target, &line) {
+            Ok(inst) => writeln!(out, "{}", syntax::llvm_mc_line_in(target, &inst)?)?,
             Err(syntax::ParseError::Empty) => {}
             Err(e) => {
                 failed += 1;
@@ -38,10 +38,10 @@ pub fn assemble(
     Ok(finish(failed))
 }
 
-/// Decodes each line of bytes of `input` for `target` (its generation's DS table), 8 bytes per
-/// instruction; prints `\t<text>` for each.
+/// Decodes each line of bytes of `input` for `target` (as [`assemble`] reads it), 8 bytes per
+/// instruction; prints `\t<text>` for each, in the generation's spelling.
 pub fn disassemble(
-    target: &Target,
+    target: &'static Target,
     input: impl BufRead,
     out: &mut impl Write,
 ) -> anyhow::Result<ExitCode> {
@@ -62,8 +62,8 @@ pub fn disassemble(
                     let word: [u8; 8] = chunk
                         .try_into()
                         .expect("whole words: checked by parse_bytes");
-                    match DsInst::from_bytes_in(gen, word) {
-                        Ok(inst) => writeln!(out, "\t{inst}")?,
+                    match DsInst::from_bytes_in(target, word) {
+                        Ok(inst) => writeln!(out, "\t{}", inst.text_in(gen))?,
                         Err(e) => {
                             failed += 1;
                             eprintln!("<stdin>:{n}: error: instruction {} on the line: {e}", i + 1);

@@ -3,7 +3,7 @@
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::record;
-use ds_reference::isa::{suggest_in, DsOp, InstError};
+use ds_reference::isa::{doc as table_doc, suggest_in, DsOp, InstError, Isa};
 use ds_reference::target::Target;
 use ds_reference::wave::WaveSize;
 use std::path::PathBuf;
@@ -51,8 +51,14 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
         );
         return Ok(ExitCode::from(EXIT_USAGE));
     };
+    if !op.info().on_target(target) {
+        let isa = Isa::of(target);
+        eprintln!("error: {}", InstError::NotOnTarget { op, isa }.in_gen(gen));
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
+    // Without --wave, the full card (a wave64-only target, gfx9, gets it too).
     let wave = args.wave.unwrap_or_default();
-    if !target.wave_sizes.contains(&(wave.lanes() as u32)) {
+    if args.wave.is_some() && !target.wave_sizes.contains(&(wave.lanes() as u32)) {
         eprintln!(
             "error: --wave {}: {target} does not run {wave}",
             wave.lanes()
@@ -85,6 +91,41 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
         "{}",
         crate::doc::card_in(op, target, &recordings, wave)
     )?;
+    if gen.gfx9_mnemonics() {
+        writeln!(out, "\n{}", encoding_on(op, target))?;
+    }
     writeln!(out, "\n{}", crate::doc::target_note(target))?;
     Ok(ExitCode::from(EXIT_OK))
+}
+
+/// How a gfx9 or gfx10 target spells and encodes `op` (the card above is written in gfx11's
+/// spelling and layout).
+fn encoding_on(op: DsOp, target: &'static Target) -> String {
+    let gen = target.generation;
+    let layout = gen.ds_layout();
+    let ex = table_doc::example_in(target, op);
+    let bytes = ex
+        .to_bytes_in(target)
+        .map(|b| {
+            b.iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_else(|e| e.in_gen(gen).to_string());
+    format!(
+        "On {target} ({gen}): spelled {}, opcode {:#04x} in bits [{}:{}], gds bit {}{}; e.g. {}  =>  {bytes}",
+        op.mnemonic_in(gen),
+        op.opcode_in(gen).expect("the target has the op"),
+        layout.op_shift + 7,
+        layout.op_shift,
+        layout.gds_bit,
+        match layout.acc_bit {
+            Some(bit) if Isa::of(target).has(ds_reference::isa::DsFeatures::ACC) => {
+                format!(", acc bit {bit} (vdst and data in AccVGPRs)")
+            }
+            _ => String::new(),
+        },
+        ex.text_in(gen)
+    )
 }

@@ -1,8 +1,9 @@
-//! `ds-harness list`: the DS table as a readable table, every row as JSON, or the table's
-//! markdown documentation (`ds_reference::isa::render_markdown`).
+//! `ds-harness list`: the DS table of a target as a readable table, every row as JSON, or the
+//! table's markdown documentation (`ds_reference::isa::render_markdown_in`): the ops the target
+//! has (its generation's column and its DS features), in the generation's spelling.
 
 use super::EXIT_OK;
-use ds_reference::isa::{OffsetForm, OpInfo, DS_TABLE};
+use ds_reference::isa::{Isa, OffsetForm, OpInfo, DS_TABLE};
 use ds_reference::target::{Generation, Target};
 use ds_reference::wave::WaveSize;
 use std::io::Write;
@@ -16,21 +17,32 @@ pub struct ListArgs {
     /// Print the table's documentation as markdown.
     #[arg(long)]
     pub markdown: bool,
-    /// The target whose generation's DS table is listed (default: the default target).
+    /// The target whose DS table is listed: its generation's ops that it has (default: the
+    /// default target).
     #[arg(long, value_name = "NAME", value_parser = super::parse_target)]
     pub target: Option<&'static Target>,
 }
 
 pub fn run(args: &ListArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let target = args.target.unwrap_or(ds_reference::target::DEFAULT);
-    let gen = target.generation;
+    let isa = Isa::of(target);
     if args.json {
-        let rows: Vec<&OpInfo> = rows(gen);
+        let rows: Vec<&OpInfo> = rows(isa);
         writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
     } else if args.markdown {
-        write!(out, "{}", ds_reference::isa::doc::render_markdown_in(gen))?;
+        // The generation's table where every target of it has the same ops (gfx11, gfx12).
+        let same = target
+            .generation
+            .targets()
+            .all(|t| t.ds_features == target.ds_features);
+        let md = if same {
+            ds_reference::isa::render_markdown_in(target.generation)
+        } else {
+            ds_reference::isa::render_markdown_in(isa)
+        };
+        write!(out, "{md}")?;
     } else {
-        write!(out, "{}", render_text_in(gen))?;
+        write!(out, "{}", render_text_in(isa))?;
         writeln!(out, "{}", generation_line(target))?;
     }
     Ok(ExitCode::from(EXIT_OK))
@@ -40,15 +52,31 @@ pub fn run(args: &ListArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
 pub fn generation_line(target: &Target) -> String {
     let g = target.generation;
     let all: Vec<&str> = g.targets().map(|t| t.name).collect();
-    format!(
-        "the {g} DS table, for {target}; every {g} target decodes the same table: {}",
-        all.join(", ")
-    )
+    let alike: Vec<&str> = g
+        .targets()
+        .filter(|t| t.ds_features == target.ds_features)
+        .map(|t| t.name)
+        .collect();
+    if alike.len() == all.len() {
+        format!(
+            "the {g} DS table, for {target}; every {g} target decodes the same table: {}",
+            all.join(", ")
+        )
+    } else {
+        format!(
+            "the {g} DS table for {target}, the ops it has (DS features: {}); the {g} targets with \
+             the same ops: {} (all {g} targets: {})",
+            target.ds_features,
+            alike.join(", "),
+            all.join(", ")
+        )
+    }
 }
 
-/// The DS table rows of generation `gen`, in its opcode order.
-fn rows(gen: Generation) -> Vec<&'static OpInfo> {
-    let mut rows: Vec<&OpInfo> = DS_TABLE.iter().filter(|r| r.in_generation(gen)).collect();
+/// The DS table rows of `isa`, in its generation's opcode order.
+fn rows(isa: Isa) -> Vec<&'static OpInfo> {
+    let gen = isa.gen;
+    let mut rows: Vec<&OpInfo> = DS_TABLE.iter().filter(|r| r.on(isa)).collect();
     rows.sort_by_key(|r| r.op.opcode_in(gen));
     rows
 }
@@ -76,10 +104,13 @@ fn wave64_column(gen: Generation, r: &OpInfo) -> String {
     }
 }
 
-/// One line per op of generation `gen`: opcode, mnemonic, operands, offset form, gds, family,
-/// HIP runnability and what differs in wave64.
-pub fn render_text_in(gen: Generation) -> String {
-    let rows = rows(gen);
+/// One line per op of the instruction set `isa` (a target, or a generation): opcode, mnemonic
+/// (the generation's spelling), operands, offset form, gds, family, HIP runnability and what
+/// differs in wave64.
+pub fn render_text_in(isa: impl Into<Isa>) -> String {
+    let isa = isa.into();
+    let gen = isa.gen;
+    let rows = rows(isa);
     let mut s = format!(
         "{:<6} {:<38} {:<18} {:<9} {:<9} {:<22} {:<4} {}\n",
         "opcode", "mnemonic", "vdst/addr/d0/d1", "offset", "gds", "family", "hip", "wave64"
@@ -97,10 +128,10 @@ pub fn render_text_in(gen: Generation) -> String {
         s += &format!(
             "{:#04x}   {:<38} {:<18} {:<9} {:<9} {:<22} {:<4} {}\n",
             r.op.opcode_in(gen).expect("rows of the generation"),
-            r.name,
+            r.op.mnemonic_in(gen),
             format!("{}/{}/{}/{}", o.vdst, o.addr, o.data0, o.data1),
             offset,
-            format!("{:?}", r.gds_in(gen)),
+            format!("{:?}", r.gds_on(isa)),
             family,
             if r.hip_runnable() { "yes" } else { "no" },
             wave64_column(gen, r)

@@ -56,7 +56,7 @@ pub struct RunArgs {
     #[arg(long, default_value_t = DEFAULT_CASES_PER_OP as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub cases: u32,
     /// The wave size to run in, 32 or 64. Default: every wave size the target's kernels are
-    /// built in (wave32 and wave64 on gfx11 targets), each op getting --cases cases in each and
+    /// built in (wave32 and wave64 on gfx10 and gfx11 targets), each op getting --cases cases in each and
     /// a row per wave size in the summary and the reports.
     #[arg(long, value_name = "32|64", value_parser = super::parse_wave)]
     pub wave: Option<WaveSize>,

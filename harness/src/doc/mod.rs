@@ -94,7 +94,7 @@ pub fn layout() -> Vec<BitField> {
     let part_of = |bit: u32| -> Part {
         match DsInst::decode(word ^ (1 << bit)) {
             Err(DecodeError::NotDs { .. }) => Part::Encoding,
-            Err(DecodeError::ReservedBit) => Part::Reserved,
+            Err(DecodeError::ReservedBit(_)) => Part::Reserved,
             Err(_) => Part::Op,
             Ok(d) if d.op != inst.op => Part::Op,
             Ok(d) if d.offset0 != inst.offset0 => Part::Offset0,
@@ -169,8 +169,15 @@ fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField]) -> String {
             Gds::Required => "1 (GDS only)".into(),
         },
         Part::Op => {
-            let opcodes: Vec<String> = info
-                .generations()
+            // The card is written in gfx11's spelling and layout: the generations that share them
+            // (`ds-harness doc --target` adds gfx9's and gfx10's own encoding; an op only gfx9
+            // and gfx10 have shows their opcodes).
+            let later = info.generations().any(|g| !g.gfx9_mnemonics());
+            let gens = move || {
+                info.generations()
+                    .filter(move |g| !later || !g.gfx9_mnemonics())
+            };
+            let opcodes: Vec<String> = gens()
                 .map(|g| {
                     format!(
                         "{:#04x}",
@@ -178,7 +185,7 @@ fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField]) -> String {
                     )
                 })
                 .collect();
-            let gens: Vec<&str> = info.generations().map(|g| g.name()).collect();
+            let gens: Vec<&str> = gens().map(|g| g.name()).collect();
             if opcodes.windows(2).all(|w| w[0] == w[1]) {
                 format!("{} (this op's row of the DS table)", opcodes[0])
             } else {

@@ -137,6 +137,8 @@ pub fn semantics(info: &OpInfo, gen: Generation) -> Vec<String> {
         )),
         Family::Nop => s.push("Does nothing.".into()),
         Family::Gws | Family::OrderedCount | Family::GsReg => s.push("Drives GDS-only hardware (global wave sync, ordered count, streamout registers); not modelled.".into()),
+        Family::Src2(_) => s.push(format!("The gfx9/gfx10 src2 form: the update of the element at {at} with a second operand read from LDS instead of a register; not modelled yet.")),
+        Family::LoadTranspose(bits) => s.push(format!("Transpose load: each lane gathers {bits}-bit elements from the rows its lane group reads at {at}; not modelled yet.")),
     }
     s
 }

@@ -128,10 +128,16 @@ pub fn select_ops_in(gen: isa::Generation, patterns: &[String]) -> Result<Vec<Ds
         let runnable: Vec<DsOp> = matched
             .iter()
             .copied()
-            .filter(|op| op.info().hip_runnable())
+            .filter(|&op| op.info().hip_runnable() && isa::not_modelled_in(op, gen).is_none())
             .collect();
         if runnable.is_empty() {
-            let why = matched[0].info().hip_unsupported.unwrap_or("").to_string();
+            let op = matched[0];
+            let why = op
+                .info()
+                .hip_unsupported
+                .or(isa::not_modelled_in(op, gen))
+                .unwrap_or("")
+                .to_string();
             return Err(SelectError::NotRunnable {
                 pattern: pattern.clone(),
                 why,
@@ -239,7 +245,10 @@ mod tests {
             ["ds_min_num_f32", "ds_cond_sub_u32", "ds_cond_sub_rtn_u32"]
         );
         let e = select_ops_in(gen, &["ds_wrap_rtn_b32".into()]).unwrap_err();
-        assert!(e.to_string().contains("(it is gfx11)"), "{e}");
+        assert!(
+            e.to_string().contains("(it is gfx9, gfx10 and gfx11)"),
+            "{e}"
+        );
     }
 
     #[test]

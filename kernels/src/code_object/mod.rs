@@ -57,10 +57,15 @@ pub fn abi_version(target: &Target) -> u8 {
     }
 }
 
-/// The `e_flags` of a code object for `target`: its machine value, and a generic target's generic
-/// version in bits [31:24].
+/// The `e_flags` of a code object for `target`: its machine value, the target-id feature bits
+/// as `llvm-mc` writes them for an unspecified feature (`xnack` any on the RDNA 1 targets: 0x100), and
+/// a generic target's generic version in bits [31:24] ([`Target::e_flags`]).
 pub fn e_flags(target: &Target) -> u32 {
-    u32::from(target.machine) | u32::from(target.generic_version) << EF_AMDGPU_GENERIC_VERSION_SHIFT
+    debug_assert_eq!(
+        target.e_flags() >> EF_AMDGPU_GENERIC_VERSION_SHIFT,
+        u32::from(target.generic_version)
+    );
+    target.e_flags()
 }
 /// `e_machine`: EM_AMDGPU.
 pub const EM_AMDGPU: u16 = 224;

@@ -43,6 +43,16 @@ impl Asm {
         Ok(())
     }
 
+    /// The generation's [`Template::branch_fence`], if it has one.
+    pub(super) fn fence(&mut self, note: &'static str) -> Result<(), GenError> {
+        let mut note = note;
+        for inst in self.tmpl.branch_fence() {
+            self.emit(inst, note)?;
+            note = "";
+        }
+        Ok(())
+    }
+
     pub(super) fn pc(&self) -> usize {
         self.code.len()
     }
@@ -166,6 +176,7 @@ pub(super) fn copy_lds(
             },
         )?;
         let top = a.pc();
+        a.fence("LDS and memory accesses a branch separates: stores done")?;
         a.emit(first, note_a)?;
         a.wait(wait, note_b)?;
         a.emit(second, "")?;
@@ -188,6 +199,7 @@ pub(super) fn copy_lds(
             "",
         )?;
         a.branch(SoppOp::CbranchScc1, top, "loop while rounds remain")?;
+        a.fence("")?;
     }
     let tail = (size % round) / 4;
     if tail > 0 {

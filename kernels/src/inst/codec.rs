@@ -6,8 +6,8 @@
 
 use super::ops::sopp_kind;
 use super::{
-    DecodeError, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp,
-    SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp, LITERAL_CODE, NULL_CODE,
+    null_code, DecodeError, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp,
+    SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp, Waitcnt, LITERAL_CODE,
 };
 use ds_reference::isa::{DsInst, Generation};
 
@@ -47,6 +47,7 @@ fn bad(inst: &Inst, why: impl Into<String>) -> EncodeError {
 /// Collects the one literal an instruction may carry.
 struct Lit<'a> {
     inst: &'a Inst,
+    gen: Generation,
     value: Option<u32>,
 }
 
@@ -72,7 +73,7 @@ fn ssrc(inst: &Inst, op: Operand, lit: &mut Lit) -> Result<u32, EncodeError> {
         Operand::Ttmp(n) if n > 15 => Err(bad(inst, format!("ttmp{n} is past ttmp15"))),
         _ => {
             lit.take(op)?;
-            Ok(u32::from(op.code()))
+            Ok(u32::from(op.code_in(lit.gen)))
         }
     }
 }
@@ -85,11 +86,11 @@ fn vsrc(inst: &Inst, op: Operand, lit: &mut Lit) -> Result<u32, EncodeError> {
         _ => {}
     }
     lit.take(op)?;
-    Ok(u32::from(op.code()))
+    Ok(u32::from(op.code_in(lit.gen)))
 }
 
 /// A scalar destination code (7 bits): a register, not a constant.
-fn sdst(inst: &Inst, op: Operand) -> Result<u32, EncodeError> {
+fn sdst(inst: &Inst, gen: Generation, op: Operand) -> Result<u32, EncodeError> {
     match op {
         Operand::Sgpr(n) if n <= 105 => Ok(u32::from(n)),
         Operand::VccLo
@@ -97,7 +98,7 @@ fn sdst(inst: &Inst, op: Operand) -> Result<u32, EncodeError> {
         | Operand::Null
         | Operand::M0
         | Operand::ExecLo
-        | Operand::ExecHi => Ok(u32::from(op.code())),
+        | Operand::ExecHi => Ok(u32::from(op.code_in(gen))),
         _ => Err(bad(inst, "the destination must be a scalar register")),
     }
 }
@@ -145,23 +146,23 @@ pub fn encode_into_in(
     inst: &Inst,
     out: &mut Vec<u8>,
 ) -> Result<usize, EncodeError> {
-    let mut lit = Lit { inst, value: None };
+    let mut lit = Lit {
+        inst,
+        gen,
+        value: None,
+    };
+    let absent = || bad(inst, format!("not a {gen} instruction of the template"));
     let words: [u32; 3];
     let len;
     let gfx12 = gen == Generation::Gfx12;
-    if let Inst::Sopp { op, .. } = *inst {
-        if !op.in_generation(gen) {
-            return Err(bad(inst, format!("{op} is not a {gen} instruction")));
-        }
-    }
     match *inst {
         Inst::Sop1 { op, sdst: d, src0 } => {
             if op.b() == 2 && matches!(src0, Operand::Literal(_)) {
                 return Err(bad(inst, "64-bit literals are not modelled"));
             }
             let w = SOP1 << 23
-                | sdst(inst, d)? << 16
-                | u32::from(op.opcode()) << 8
+                | sdst(inst, gen, d)? << 16
+                | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 8
                 | ssrc(inst, src0, &mut lit)?;
             (words, len) = ([w, 0, 0], 1);
         }
@@ -172,8 +173,8 @@ pub fn encode_into_in(
             src1,
         } => {
             let w = SOP2 << 30
-                | u32::from(op.opcode()) << 23
-                | sdst(inst, d)? << 16
+                | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 23
+                | sdst(inst, gen, d)? << 16
                 | ssrc(inst, src1, &mut lit)? << 8
                 | ssrc(inst, src0, &mut lit)?;
             (words, len) = ([w, 0, 0], 1);
@@ -184,14 +185,14 @@ pub fn encode_into_in(
             simm16,
         } => {
             let w = SOPK << 28
-                | u32::from(op.opcode()) << 23
-                | sdst(inst, d)? << 16
+                | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 23
+                | sdst(inst, gen, d)? << 16
                 | u32::from(simm16);
             (words, len) = ([w, 0, 0], 1);
         }
         Inst::Sopc { op, src0, src1 } => {
             let w = SOPC << 23
-                | u32::from(op.opcode()) << 16
+                | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 16
                 | ssrc(inst, src1, &mut lit)? << 8
                 | ssrc(inst, src0, &mut lit)?;
             (words, len) = ([w, 0, 0], 1);
@@ -200,10 +201,12 @@ pub fn encode_into_in(
             if op.b() == sopp_kind::NONE && simm16 != 0 {
                 return Err(bad(inst, format!("{op} takes no immediate")));
             }
-            if op.b() == sopp_kind::WAITCNT && simm16 & 8 != 0 {
-                return Err(bad(inst, "s_waitcnt bit 3 is unused and must be 0"));
+            if op.b() == sopp_kind::WAITCNT && simm16 & Waitcnt::unused_bit(gen) != 0 {
+                return Err(bad(inst, "the s_waitcnt bit no counter uses must be 0"));
             }
-            let w = SOPP << 23 | u32::from(op.opcode()) << 16 | u32::from(simm16);
+            let w = SOPP << 23
+                | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 16
+                | u32::from(simm16);
             (words, len) = ([w, 0, 0], 1);
         }
         Inst::Smem {
@@ -228,7 +231,7 @@ pub fn encode_into_in(
                 ));
             }
             let soff = match soffset {
-                None => u32::from(NULL_CODE),
+                None => u32::from(null_code(gen)),
                 Some(s) if s <= 105 => u32::from(s),
                 Some(s) => return Err(bad(inst, format!("soffset s{s} is past s105"))),
             };
@@ -236,7 +239,7 @@ pub fn encode_into_in(
                 // gfx12: OP [20:13]; IOFFSET [23:0] of the second dword.
                 (
                     SMEM << 26
-                        | u32::from(op.opcode()) << 13
+                        | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 13
                         | u32::from(sdata) << 6
                         | u32::from(sbase / 2),
                     (offset as u32 & 0xff_ffff) | soff << 25,
@@ -244,7 +247,7 @@ pub fn encode_into_in(
             } else {
                 (
                     SMEM << 26
-                        | u32::from(op.opcode()) << 18
+                        | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 18
                         | u32::from(sdata) << 6
                         | u32::from(sbase / 2),
                     (offset as u32 & 0x1f_ffff) | soff << 25,
@@ -255,7 +258,7 @@ pub fn encode_into_in(
         Inst::Vop1 { op, vdst, src0 } => {
             let w = VOP1 << 25
                 | u32::from(vdst) << 17
-                | u32::from(op.opcode()) << 9
+                | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 9
                 | vsrc(inst, src0, &mut lit)?;
             (words, len) = ([w, 0, 0], 1);
         }
@@ -265,7 +268,7 @@ pub fn encode_into_in(
             src0,
             vsrc1,
         } => {
-            let w = u32::from(op.opcode()) << 25
+            let w = u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 25
                 | u32::from(vdst) << 17
                 | u32::from(vsrc1) << 9
                 | vsrc(inst, src0, &mut lit)?;
@@ -285,13 +288,15 @@ pub fn encode_into_in(
                 }
                 codes[i] = vsrc(inst, *s, &mut lit)?;
             }
-            let w0 = VOP3 << 26 | u32::from(op.opcode()) << 16 | u32::from(vdst);
+            let w0 = VOP3 << 26
+                | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 16
+                | u32::from(vdst);
             let w1 = codes[0] | codes[1] << 9 | codes[2] << 18;
             (words, len) = ([w0, w1, 0], 2);
         }
         Inst::Vopc { op, src0, vsrc1 } => {
             let w = VOPC << 25
-                | u32::from(op.opcode()) << 17
+                | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 17
                 | u32::from(vsrc1) << 9
                 | vsrc(inst, src0, &mut lit)?;
             (words, len) = ([w, 0, 0], 1);
@@ -305,14 +310,15 @@ pub fn encode_into_in(
         } => {
             vgpr_tuple(inst, vdata, op.dwords())?;
             vgpr_tuple(inst, vaddr, if saddr.is_some() { 1 } else { 2 })?;
-            if !(-4096..4096).contains(&offset) {
+            let bits = if gen == Generation::Gfx10 { 12 } else { 13 };
+            if !(-(1 << (bits - 1))..1 << (bits - 1)).contains(&offset) {
                 return Err(bad(
                     inst,
-                    format!("offset {offset} does not fit 13 signed bits"),
+                    format!("offset {offset} does not fit {bits} signed bits"),
                 ));
             }
             let sa = match saddr {
-                None => u32::from(NULL_CODE),
+                None => u32::from(null_code(gen)),
                 Some(s) if s % 2 == 0 && s <= 104 => u32::from(s),
                 Some(s) => {
                     return Err(bad(
@@ -329,13 +335,23 @@ pub fn encode_into_in(
             if gfx12 {
                 // VGLOBAL: SADDR [6:0], OP [21:14], 0xee [31:24]; VDST [39:32], VSRC [62:55];
                 // VADDR [71:64], IOFFSET [95:72] (signed 24 bits; the template's fit 13).
-                let w0 = VGLOBAL << 24 | u32::from(op.opcode()) << 14 | sa;
+                let w0 =
+                    VGLOBAL << 24 | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 14 | sa;
                 let w1 = u32::from(vdst) | u32::from(data) << 23;
                 let w2 = u32::from(vaddr) | (i32::from(offset) as u32 & 0xff_ffff) << 8;
                 (words, len) = ([w0, w1, w2], 3);
+            } else if gen == Generation::Gfx10 {
+                // gfx10 FLAT: OFFSET [11:0] (signed), SEG [15:14], OP [24:18]; the second dword
+                // as gfx11's (RDNA 2 ISA guide, "FLAT, Scratch and Global").
+                let w0 = FLAT << 26
+                    | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 18
+                    | SEG_GLOBAL << 14
+                    | (offset as u32 & 0xfff);
+                let w1 = u32::from(vaddr) | u32::from(data) << 8 | sa << 16 | u32::from(vdst) << 24;
+                (words, len) = ([w0, w1, 0], 2);
             } else {
                 let w0 = FLAT << 26
-                    | u32::from(op.opcode()) << 18
+                    | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 18
                     | SEG_GLOBAL << 16
                     | (offset as u32 & 0x1fff);
                 let w1 = u32::from(vaddr) | u32::from(data) << 8 | sa << 16 | u32::from(vdst) << 24;
@@ -378,11 +394,12 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
     let w0 = dword(bytes, 0)?;
     let unknown = DecodeError::Unknown { word: w0 };
     let unmodelled = |what| DecodeError::Unmodelled { word: w0, what };
+    let null = null_code(gen);
     // A global access's SADDR code and its VDST and DATA fields (where each generation puts
     // them) -> (saddr, vdata): a store's data register or a load's destination.
     let global_regs = |op: GlobalOp, sa: u8, vdst: u8, data: u8| {
         let saddr = match sa {
-            NULL_CODE => None,
+            n if n == null => None,
             s if s % 2 == 0 && s <= 104 => Some(s),
             _ => return Err(unmodelled("an SADDR that is not an even SGPR pair or off")),
         };
@@ -419,10 +436,10 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
         } else {
             0
         };
-        Operand::from_code(code, lit).ok_or(unmodelled("this operand code"))
+        Operand::from_code_in(gen, code, lit).ok_or(unmodelled("this operand code"))
     };
     let sdst_of = |code: u32| -> Result<Operand, DecodeError> {
-        match Operand::from_code(code as u16, 0) {
+        match Operand::from_code_in(gen, code as u16, 0) {
             Some(
                 op @ (Operand::Sgpr(_)
                 | Operand::VccLo
@@ -436,7 +453,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
         }
     };
     let inst = if w0 >> 23 == SOP1 {
-        let op = Sop1Op::from_opcode((w0 >> 8 & 0xff) as u16).ok_or(unknown)?;
+        let op = Sop1Op::from_opcode_in(gen, (w0 >> 8 & 0xff) as u16).ok_or(unknown)?;
         let src0 = src(w0 & 0xff)?;
         if op.b() == 2 && matches!(src0, Operand::Literal(_)) {
             return Err(unmodelled("a 64-bit literal"));
@@ -447,33 +464,31 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
             src0,
         }
     } else if w0 >> 23 == SOPC {
-        let op = SopcOp::from_opcode((w0 >> 16 & 0x7f) as u16).ok_or(unknown)?;
+        let op = SopcOp::from_opcode_in(gen, (w0 >> 16 & 0x7f) as u16).ok_or(unknown)?;
         Inst::Sopc {
             op,
             src0: src(w0 & 0xff)?,
             src1: src(w0 >> 8 & 0xff)?,
         }
     } else if w0 >> 23 == SOPP {
-        let op = SoppOp::from_opcode((w0 >> 16 & 0x7f) as u16)
-            .filter(|op| op.in_generation(gen))
-            .ok_or(unknown)?;
+        let op = SoppOp::from_opcode_in(gen, (w0 >> 16 & 0x7f) as u16).ok_or(unknown)?;
         let simm16 = w0 as u16;
         if op.b() == sopp_kind::NONE && simm16 != 0 {
             return Err(unmodelled("a non-zero immediate on an op without one"));
         }
-        if op.b() == sopp_kind::WAITCNT && simm16 & 8 != 0 {
-            return Err(unmodelled("s_waitcnt with bit 3 set"));
+        if op.b() == sopp_kind::WAITCNT && simm16 & Waitcnt::unused_bit(gen) != 0 {
+            return Err(unmodelled("s_waitcnt with its unused bit set"));
         }
         Inst::Sopp { op, simm16 }
     } else if w0 >> 28 == SOPK {
-        let op = SopkOp::from_opcode((w0 >> 23 & 0x1f) as u16).ok_or(unknown)?;
+        let op = SopkOp::from_opcode_in(gen, (w0 >> 23 & 0x1f) as u16).ok_or(unknown)?;
         Inst::Sopk {
             op,
             sdst: sdst_of(w0 >> 16 & 0x7f)?,
             simm16: w0 as u16,
         }
     } else if w0 >> 30 == SOP2 {
-        let op = Sop2Op::from_opcode((w0 >> 23 & 0x7f) as u16).ok_or(unknown)?;
+        let op = Sop2Op::from_opcode_in(gen, (w0 >> 23 & 0x7f) as u16).ok_or(unknown)?;
         Inst::Sop2 {
             op,
             sdst: sdst_of(w0 >> 16 & 0x7f)?,
@@ -481,7 +496,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
             src1: src(w0 >> 8 & 0xff)?,
         }
     } else if w0 >> 26 == SMEM && gfx12 {
-        let op = SmemOp::from_opcode((w0 >> 13 & 0xff) as u16).ok_or(unknown)?;
+        let op = SmemOp::from_opcode_in(gen, (w0 >> 13 & 0xff) as u16).ok_or(unknown)?;
         if w0 & 0x03e0_0000 != 0 || w1 & (1 << 24) != 0 {
             return Err(unmodelled("SCOPE/TH or a reserved SMEM bit"));
         }
@@ -491,7 +506,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
         }
         let soff = (w1 >> 25) as u8;
         let soffset = match soff {
-            NULL_CODE => None,
+            n if n == null => None,
             0..=105 => Some(soff),
             _ => return Err(unmodelled("an SOFFSET that is not an SGPR or null")),
         };
@@ -506,7 +521,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
         if w0 & 0x00c0_3f80 != 0 || w1 & 0x807f_ff00 != 0 {
             return Err(unmodelled("TH/SCOPE, SVE or a reserved VGLOBAL bit"));
         }
-        let op = GlobalOp::from_opcode((w0 >> 14 & 0xff) as u16).ok_or(unknown)?;
+        let op = GlobalOp::from_opcode_in(gen, (w0 >> 14 & 0xff) as u16).ok_or(unknown)?;
         let offset = (w2 as i32) >> 8;
         if !(-4096..4096).contains(&offset) {
             return Err(unmodelled("a GLOBAL offset beyond 13 signed bits"));
@@ -521,7 +536,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
             offset: offset as i16,
         }
     } else if w0 >> 26 == SMEM {
-        let op = SmemOp::from_opcode((w0 >> 18 & 0xff) as u16).ok_or(unknown)?;
+        let op = SmemOp::from_opcode_in(gen, (w0 >> 18 & 0xff) as u16).ok_or(unknown)?;
         if w0 & 0x3_e000 != 0 {
             return Err(unmodelled("GLC/DLC or a reserved SMEM bit"));
         }
@@ -531,7 +546,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
         }
         let soff = (w1 >> 25) as u8;
         let soffset = match soff {
-            NULL_CODE => None,
+            n if n == null => None,
             0..=105 => Some(soff),
             _ => return Err(unmodelled("an SOFFSET that is not an SGPR or null")),
         };
@@ -548,7 +563,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
             soffset,
         }
     } else if w0 >> 26 == VOP3 {
-        let op = Vop3Op::from_opcode((w0 >> 16 & 0x3ff) as u16).ok_or(unknown)?;
+        let op = Vop3Op::from_opcode_in(gen, (w0 >> 16 & 0x3ff) as u16).ok_or(unknown)?;
         if w0 & 0xff00 != 0 || w1 >> 27 != 0 {
             return Err(unmodelled(
                 "a VOP3 modifier (abs, neg, clamp, op_sel, omod)",
@@ -575,6 +590,24 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
         return DsInst::decode_in(gen, word)
             .map(|d| (Inst::Ds(d), 8))
             .map_err(DecodeError::Ds);
+    } else if w0 >> 26 == FLAT && gen == Generation::Gfx10 {
+        if w0 >> 14 & 3 != SEG_GLOBAL {
+            return Err(unmodelled("FLAT and SCRATCH segments"));
+        }
+        if w0 & 0x3_3000 != 0 || w0 & (1 << 25) != 0 || w1 & (1 << 23) != 0 {
+            return Err(unmodelled("GLC/SLC/DLC/LDS or a reserved GLOBAL bit"));
+        }
+        let op = GlobalOp::from_opcode_in(gen, (w0 >> 18 & 0x7f) as u16).ok_or(unknown)?;
+        let offset = ((w0 & 0xfff) << 20) as i32 >> 20;
+        let sa = (w1 >> 16 & 0x7f) as u8;
+        let (saddr, vdata) = global_regs(op, sa, (w1 >> 24) as u8, (w1 >> 8) as u8)?;
+        Inst::Global {
+            op,
+            vdata,
+            vaddr: w1 as u8,
+            saddr,
+            offset: offset as i16,
+        }
     } else if w0 >> 26 == FLAT {
         if w0 >> 16 & 3 != SEG_GLOBAL {
             return Err(unmodelled("FLAT and SCRATCH segments"));
@@ -582,7 +615,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
         if w0 & 0xe000 != 0 || w0 & (1 << 25) != 0 || w1 & (1 << 23) != 0 {
             return Err(unmodelled("GLC/SLC/DLC or a reserved GLOBAL bit"));
         }
-        let op = GlobalOp::from_opcode((w0 >> 18 & 0x7f) as u16).ok_or(unknown)?;
+        let op = GlobalOp::from_opcode_in(gen, (w0 >> 18 & 0x7f) as u16).ok_or(unknown)?;
         let offset = ((w0 & 0x1fff) << 19) as i32 >> 19;
         let sa = (w1 >> 16 & 0x7f) as u8;
         let (saddr, vdata) = global_regs(op, sa, (w1 >> 24) as u8, (w1 >> 8) as u8)?;
@@ -594,21 +627,21 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
             offset: offset as i16,
         }
     } else if w0 >> 25 == VOP1 {
-        let op = Vop1Op::from_opcode((w0 >> 9 & 0xff) as u16).ok_or(unknown)?;
+        let op = Vop1Op::from_opcode_in(gen, (w0 >> 9 & 0xff) as u16).ok_or(unknown)?;
         Inst::Vop1 {
             op,
             vdst: (w0 >> 17) as u8,
             src0: src(w0 & 0x1ff)?,
         }
     } else if w0 >> 25 == VOPC {
-        let op = VopcOp::from_opcode((w0 >> 17 & 0xff) as u16).ok_or(unknown)?;
+        let op = VopcOp::from_opcode_in(gen, (w0 >> 17 & 0xff) as u16).ok_or(unknown)?;
         Inst::Vopc {
             op,
             src0: src(w0 & 0x1ff)?,
             vsrc1: (w0 >> 9) as u8,
         }
     } else if w0 >> 31 == 0 {
-        let op = Vop2Op::from_opcode((w0 >> 25 & 0x3f) as u16).ok_or(unknown)?;
+        let op = Vop2Op::from_opcode_in(gen, (w0 >> 25 & 0x3f) as u16).ok_or(unknown)?;
         Inst::Vop2 {
             op,
             vdst: (w0 >> 17) as u8,

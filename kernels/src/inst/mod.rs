@@ -21,7 +21,7 @@ pub use ops::{
 };
 pub use print::Text;
 
-use ds_reference::isa::DsInst;
+use ds_reference::isa::{DsInst, Generation};
 use std::fmt;
 
 /// A scalar or vector source (or a scalar destination), as the 8-bit SSRC / 9-bit SRC field
@@ -62,8 +62,13 @@ pub enum Operand {
 pub(crate) const LITERAL_CODE: u16 = 255;
 /// The code of `ttmp0` in an SSRC/SRC field.
 pub(crate) const TTMP_CODE: u16 = 108;
-/// The SGPR number `null` stands for in an SDST / SADDR / SOFFSET field.
+/// The SGPR number `null` stands for in an SDST / SADDR / SOFFSET field (gfx11, gfx12).
 pub(crate) const NULL_CODE: u8 = 124;
+
+/// The code `null` (or `off`) has in an SADDR / SOFFSET field of generation `gen`.
+pub(crate) fn null_code(gen: Generation) -> u8 {
+    Operand::Null.code_in(gen) as u8
+}
 
 impl Operand {
     /// The operand for constant `value`: an inline constant when one fits, else a literal.
@@ -140,6 +145,26 @@ impl Operand {
         })
     }
 
+    /// The field code of this operand in generation `gen`: gfx10 has `m0` at 124 and `null` at
+    /// 125 (RDNA 2 ISA guide, "Scalar and vector operands"; `llvm-mc-19` encodes them so
+    /// for every gfx10 target), gfx11 and gfx12 the other way round; every other code is shared.
+    pub fn code_in(self, gen: Generation) -> u16 {
+        match (gen, self) {
+            (Generation::Gfx10, Operand::M0) => u16::from(NULL_CODE),
+            (Generation::Gfx10, Operand::Null) => 125,
+            _ => self.code(),
+        }
+    }
+
+    /// The operand with field code `code` in generation `gen` (see [`Operand::code_in`]).
+    pub fn from_code_in(gen: Generation, code: u16, literal: u32) -> Option<Operand> {
+        match (gen, code) {
+            (Generation::Gfx10, 124) => Some(Operand::M0),
+            (Generation::Gfx10, 125) => Some(Operand::Null),
+            _ => Operand::from_code(code, literal),
+        }
+    }
+
     /// A register (SGPR, special scalar register or VGPR), as opposed to a constant.
     pub fn is_register(self) -> bool {
         self.constant().is_none()
@@ -193,6 +218,43 @@ impl Waitcnt {
         u16::from(self.vmcnt & 63) << 10
             | u16::from(self.lgkmcnt & 63) << 4
             | u16::from(self.expcnt & 7)
+    }
+
+    /// The 16-bit immediate in generation `gen`: gfx11's layout ([`Waitcnt::to_simm16`]), or
+    /// gfx10's: VM_CNT \[3:0\] and \[15:14\], EXP_CNT \[6:4\], LGKM_CNT \[13:8\], bit 7 unused
+    /// (RDNA 2 ISA guide, SOPP `S_WAITCNT`; `llvm-mc-19` for gfx10 encodes
+    /// `s_waitcnt vmcnt(0)` as 0x3f70).
+    pub fn to_simm16_in(self, gen: Generation) -> u16 {
+        if gen != Generation::Gfx10 {
+            return self.to_simm16();
+        }
+        let vm = u16::from(self.vmcnt & 63);
+        (vm & 15)
+            | (vm >> 4) << 14
+            | u16::from(self.lgkmcnt & 63) << 8
+            | u16::from(self.expcnt & 7) << 4
+    }
+
+    /// The fields of generation `gen`'s 16-bit immediate (its unused bit ignored).
+    pub fn from_simm16_in(gen: Generation, simm16: u16) -> Waitcnt {
+        if gen != Generation::Gfx10 {
+            return Waitcnt::from_simm16(simm16);
+        }
+        Waitcnt {
+            vmcnt: (simm16 & 15 | (simm16 >> 14) << 4) as u8,
+            lgkmcnt: (simm16 >> 8) as u8 & 63,
+            expcnt: (simm16 >> 4) as u8 & 7,
+        }
+    }
+
+    /// The bit of generation `gen`'s immediate that no counter uses (gfx11 bit 3, gfx10 bit 7):
+    /// the encoder refuses it and [`decode`] rejects it.
+    pub fn unused_bit(gen: Generation) -> u16 {
+        if gen == Generation::Gfx10 {
+            0x80
+        } else {
+            8
+        }
     }
 
     /// The fields of a 16-bit immediate (bit 3 ignored; [`decode`] rejects it).
@@ -299,9 +361,14 @@ impl Inst {
 
     /// `s_waitcnt` with the given counts.
     pub fn waitcnt(w: Waitcnt) -> Inst {
+        Inst::waitcnt_in(Generation::Gfx11, w)
+    }
+
+    /// `s_waitcnt` with the given counts in generation `gen`'s layout.
+    pub fn waitcnt_in(gen: Generation, w: Waitcnt) -> Inst {
         Inst::Sopp {
             op: SoppOp::Waitcnt,
-            simm16: w.to_simm16(),
+            simm16: w.to_simm16_in(gen),
         }
     }
 }
@@ -365,3 +432,5 @@ impl std::error::Error for EncodeError {}
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_gfx10;

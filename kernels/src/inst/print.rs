@@ -132,7 +132,8 @@ pub struct Text<'a> {
 
 impl Inst {
     /// The text `llvm-objdump-19` prints for this instruction on a target of generation `gen`
-    /// (gfx12 renames some scalar ops and prints SMEM offsets always).
+    /// (gfx12 renames some scalar ops and prints SMEM offsets always; gfx10 names SMEM and GLOBAL
+    /// widths in dwords).
     pub fn text(&self, gen: Generation) -> Text<'_> {
         Text { gen, inst: self }
     }
@@ -165,7 +166,7 @@ impl Display for Text<'_> {
             Inst::Sopc { op, src0, src1 } => write!(f, "{op} {src0}, {src1}"),
             Inst::Sopp { op, simm16 } => match op.b() {
                 sopp_kind::NONE => write!(f, "{op}"),
-                sopp_kind::WAITCNT => write!(f, "{op} {}", Waitcnt::from_simm16(simm16)),
+                sopp_kind::WAITCNT => write!(f, "{op} {}", Waitcnt::from_simm16_in(gen, simm16)),
                 sopp_kind::WAIT12 => write!(f, "{op} {simm16:#x}"),
                 _ => write!(f, "{op} {simm16}"),
             },
@@ -176,7 +177,13 @@ impl Display for Text<'_> {
                 offset,
                 soffset,
             } => {
-                write!(f, "{op} {}, {}, ", SReg(sdata, op.dwords()), SReg(sbase, 2))?;
+                write!(
+                    f,
+                    "{} {}, {}, ",
+                    op.name_in(gen),
+                    SReg(sdata, op.dwords()),
+                    SReg(sbase, 2)
+                )?;
                 match (soffset, offset) {
                     // gfx12 prints the immediate offset even when it is zero.
                     (None, off) if gfx12 => SignedHex(off).fmt(f),
@@ -211,10 +218,11 @@ impl Display for Text<'_> {
             } => {
                 let addr = VReg(vaddr, if saddr.is_some() { 1 } else { 2 });
                 let data = VReg(vdata, op.dwords());
+                let name = op.name_in(gen);
                 if op.is_store() {
-                    write!(f, "{op} {addr}, {data}, ")?;
+                    write!(f, "{name} {addr}, {data}, ")?;
                 } else {
-                    write!(f, "{op} {data}, {addr}, ")?;
+                    write!(f, "{name} {data}, {addr}, ")?;
                 }
                 match saddr {
                     Some(s) => SReg(s, 2).fmt(f)?,
@@ -225,7 +233,7 @@ impl Display for Text<'_> {
                 }
                 Ok(())
             }
-            Inst::Ds(ds) => ds.fmt(f),
+            Inst::Ds(ds) => ds.text_in(gen).fmt(f),
         }
     }
 }

@@ -20,7 +20,7 @@ pub(crate) fn vectors_gfx12() -> Vec<(Vec<u8>, String)> {
     parse_vectors(include_str!("../../tests/vectors/inst_gfx12.txt"))
 }
 
-fn parse_vectors(file: &str) -> Vec<(Vec<u8>, String)> {
+pub(crate) fn parse_vectors(file: &str) -> Vec<(Vec<u8>, String)> {
     file.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {

@@ -7,6 +7,7 @@
 //! Adding a generation: a module here implementing [`Template`] (its waits and descriptor bits,
 //! each checked against LLVM), an arm in [`of`], and its encodings in [`crate::inst`].
 
+pub mod gfx10;
 pub mod gfx11;
 pub mod gfx12;
 
@@ -32,13 +33,23 @@ pub trait Template: Sync {
     /// The `.amdhsa_*` directives that set [`Template::rsrc1_mode`]'s bits of `rsrc1`, one per
     /// line, as `llvm-mc` accepts them for the generation.
     fn mode_directives(&self, rsrc1: u32) -> String;
+
+    /// What must stand between an LDS access and a vector memory access that a branch separates
+    /// (on every path: the template puts it at a loop's head and after its branch). Nothing by
+    /// default; gfx10 waits for stores ([`gfx10`]).
+    fn branch_fence(&self) -> Vec<Inst> {
+        Vec::new()
+    }
 }
 
 /// The template of `gen`, if kernels are written for it.
 pub fn of(gen: Generation) -> Option<&'static dyn Template> {
     match gen {
+        Generation::Gfx10 => Some(&gfx10::Gfx10),
         Generation::Gfx11 => Some(&gfx11::Gfx11),
         Generation::Gfx12 => Some(&gfx12::Gfx12),
+        // Not written yet: `check_target` refuses its targets in words.
+        Generation::Gfx9 => None,
     }
 }
 
@@ -93,7 +104,11 @@ mod tests {
     #[test]
     fn every_generation_has_a_template_that_says_it_is_its() {
         for gen in Generation::ALL {
-            assert_eq!(of(gen).unwrap().generation(), gen);
+            match of(gen) {
+                Some(t) => assert_eq!(t.generation(), gen),
+                // gfx9: the ISA layer is there, the template not yet.
+                None => assert!(matches!(gen, Generation::Gfx9), "{gen}"),
+            }
         }
     }
 
@@ -135,7 +150,7 @@ mod tests {
             wave: WaveSize::Wave32,
             regs: None,
         };
-        for t in TARGETS {
+        for t in TARGETS.iter().filter(|t| crate::check_target(t).is_ok()) {
             for wave in WaveSize::ALL {
                 let d = descriptor(t, &Variant { wave, ..v }, 20);
                 let e = KernelEntry::of(t, wave);

@@ -41,6 +41,15 @@ pub fn tool(llvm: &llvm::Llvm, name: &str) -> Option<PathBuf> {
     }
 }
 
+/// The oracle pairs (`llvm::pairs()`) of the generations the kernel template is written for (the
+/// others' kernels are not built yet: `ds_kernels::check_target`).
+pub fn kernel_pairs() -> Vec<llvm::Pair> {
+    llvm::pairs()
+        .into_iter()
+        .filter(|p| ds_kernels::check_target(p.cpu).is_ok())
+        .collect()
+}
+
 /// Every target code objects are built for, processors and generic targets, in table order.
 pub fn code_object_targets() -> Vec<&'static ds_reference::target::Target> {
     ds_reference::target::all()

@@ -1,22 +1,28 @@
 //! The DS table rendered as markdown: the documentation of the table, generated from it (and
 //! pinned by the insta snapshot `snapshots/reference/ds_table.snap`).
 //!
-//! Facts are the table's ([`DS_TABLE`], sourced from the RDNA3 and RDNA4 ISA guides); the
+//! Facts are the table's ([`DS_TABLE`], sourced from the RDNA3 and RDNA4 ISA guides, and for
+//! gfx9 and gfx10 LLVM's `DSInstructions.td` and AMD's Vega, CDNA, RDNA1 and RDNA2 guides); the
 //! example column is printed and encoded by this crate, and the same texts are checked against
 //! llvm-mc-19 and llvm-mc-22 by `reference/tests/llvm_oracle.rs`.
 
-use super::{DsInst, DsOp, Family, Field, Gds, Generation, OffsetForm, OpInfo, Oracle, DS_TABLE};
+use super::{
+    DsFeatures, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm, OpInfo, Oracle,
+    DS_TABLE,
+};
 use std::fmt::Write;
 
-/// The gfx11 table as one markdown document (see [`render_markdown_in`]).
+/// The gfx11 table as one markdown document (see [`super::render_markdown_in`]).
 pub fn render_markdown() -> String {
-    render_markdown_in(Generation::Gfx11)
+    render(Isa::from(Generation::Gfx11))
 }
 
-/// The DS table of generation `gen` as one markdown document: a legend, one row per opcode, then
-/// the notes.
-pub fn render_markdown_in(gen: Generation) -> String {
-    let rows: Vec<&OpInfo> = DS_TABLE.iter().filter(|r| r.in_generation(gen)).collect();
+/// The gfx11 or gfx12 DS table of an instruction set (a generation, or one target) as one
+/// markdown document: a legend, one row per opcode, then the notes (gfx9 and gfx10:
+/// `doc_gfx9`).
+pub(super) fn render(isa: Isa) -> String {
+    let gen = isa.gen;
+    let rows: Vec<&OpInfo> = DS_TABLE.iter().filter(|r| r.on(isa)).collect();
     let mut rows = rows;
     rows.sort_by_key(|r| r.opcodes[gen as usize]);
     // A generation with GDS gets the gds column (and RDNA3's preface), one without the oracle
@@ -154,6 +160,25 @@ pub fn render_markdown_in(gen: Generation) -> String {
     s
 }
 
+/// A legal instance of `op` in the instruction set `isa`: as [`example`], with each register
+/// tuple (and GWS data register) starting even where the target needs it.
+pub fn example_in(isa: impl Into<Isa>, op: DsOp) -> DsInst {
+    let isa = isa.into();
+    let mut inst = example(op);
+    if !isa.has(DsFeatures::UNALIGNED) {
+        let r = op.info();
+        let mut next = 2u8;
+        for field in Field::ALL {
+            let dwords = r.operands.dwords(field);
+            if dwords > 0 {
+                inst.set_reg(field, next);
+                next += dwords + dwords % 2;
+            }
+        }
+    }
+    inst
+}
+
 /// A legal instance of `op` for docs and messages: registers numbered from v1 in operand order,
 /// a small offset, `gds` only where required.
 pub fn example(op: DsOp) -> DsInst {
@@ -177,7 +202,7 @@ pub fn example(op: DsOp) -> DsInst {
     inst
 }
 
-fn operands(r: &OpInfo) -> String {
+pub(super) fn operands(r: &OpInfo) -> String {
     let parts: Vec<String> = Field::ALL
         .into_iter()
         .filter_map(|f| match r.operands.dwords(f) {
@@ -193,7 +218,7 @@ fn operands(r: &OpInfo) -> String {
     }
 }
 
-fn offset_form(o: OffsetForm) -> &'static str {
+pub(super) fn offset_form(o: OffsetForm) -> &'static str {
     match o {
         OffsetForm::Single => "offset",
         OffsetForm::Pair => "offset0/1",
@@ -203,7 +228,7 @@ fn offset_form(o: OffsetForm) -> &'static str {
     }
 }
 
-fn gds(g: Gds) -> &'static str {
+pub(super) fn gds(g: Gds) -> &'static str {
     match g {
         Gds::Allowed => "allowed",
         Gds::Required => "required",
@@ -211,7 +236,7 @@ fn gds(g: Gds) -> &'static str {
     }
 }
 
-fn family(f: Family) -> String {
+pub(super) fn family(f: Family) -> String {
     match f {
         Family::Rmw(rmw) => format!("rmw {rmw:?}").to_lowercase(),
         Family::Load(d16) | Family::Store(d16) => {

@@ -1,25 +1,35 @@
-//! The 64-bit DS encoding, both ways, per [`Generation`].
+//! The 64-bit DS encoding, both ways, per instruction set ([`Isa`]: a generation and a target's
+//! features).
 //!
 //! Layout (RDNA3 ISA guide, "Microcode Formats", DS): OFFSET0 [7:0], OFFSET1 [15:8], bit 16
 //! reserved, GDS [17], OP [25:18], ENCODING [31:26] = 0b110110, ADDR [39:32], DATA0 [47:40],
-//! DATA1 [55:48], VDST [63:56]. gfx12 (RDNA4 ISA guide, "Microcode Formats", VDS) keeps the layout
-//! but has no GDS bit: `llvm-mc-19` rejects `gds` for the gfx12 targets ("gds modifier is not supported on
-//! this GPU") and will not disassemble a word with bit 17 set, and so neither do we. Register fields an op does not use must be zero, as must the
-//! offset bytes of an op without an offset (LLVM's disassembler rejects both). LLVM 19 ignores the
-//! reserved bit 16 when disassembling; this decoder rejects it, since no assembler sets it.
+//! DATA1 [55:48], VDST [63:56]. gfx10 is the same (`llvm-mc-19 -mcpu=` every gfx10 row). gfx9
+//! (AMD "Vega" and "CDNA3" ISA guides, "Microcode Formats", DS; `llvm-mc-19` and `-22`) moves GDS
+//! to bit 16 and OP to [24:17]; bit 25 is ACC on targets with the `acc` feature (VDST and DATA
+//! name AccVGPRs), reserved elsewhere. gfx12 (RDNA4 ISA guide, "Microcode Formats", VDS) keeps
+//! gfx11's layout but has no GDS bit: `llvm-mc-19` rejects `gds` for the gfx12 targets ("gds
+//! modifier is not supported on this GPU") and will not disassemble a word with bit 17 set, and
+//! so neither do we. [`Generation::ds_layout`] says where each generation keeps its bits.
 //!
-//! One placement quirk, measured with `llvm-mc-19` for gfx11: the GWS ops that take a value
-//! (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name it DATA0, as the ISA guide does, but
-//! gfx10 and later encode that register in the ADDR byte [39:32]; the DATA0 byte stays zero. The
+//! Register fields an op does not use must be zero, as must the offset bytes of an op without an
+//! offset (LLVM's disassembler rejects both). LLVM ignores the reserved bit when disassembling
+//! (bit 16, or gfx9's bit 25 on a target without `acc`); this decoder rejects it, since no
+//! assembler sets it. On targets without the `unaligned-tuples` feature a register tuple (and a GWS
+//! data register) starts at an even register: `llvm-mc` refuses the text ("vgpr tuples must be 64
+//! bit aligned"), LLVM 19's disassembler prints the word anyway and LLVM 22's marks it "Invalid
+//! register"; this decoder refuses it.
+//!
+//! One placement quirk, measured with `llvm-mc-19` for gfx9, gfx10 and gfx11: the GWS ops that
+//! take a value (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name it DATA0, as the ISA
+//! guides do, but encode that register in the ADDR byte [39:32]; the DATA0 byte stays zero. The
 //! table keeps the operand's name (data0); [`field_shift`] says where each field's byte sits.
 
-use super::{DsOp, Family, Field, Gds, Generation, OffsetForm, OpInfo};
+use super::{DsFeatures, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm, OpInfo};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Bits [31:26] of every DS instruction.
 pub const DS_ENCODING: u64 = 0b110110;
-const RESERVED_BIT16: u64 = 1 << 16;
 
 /// One DS instruction: an op and its fields, as encoded (register numbers are first VGPRs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -41,6 +51,9 @@ pub struct DsInst {
     pub offset1: u8,
     /// GDS bit.
     pub gds: bool,
+    /// ACC bit (gfx9 targets with the `acc` feature): VDST, DATA0 and DATA1 name AccVGPRs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub acc: bool,
 }
 
 /// Serialises a [`DsOp`] as its gfx11 mnemonic.
@@ -92,14 +105,51 @@ pub enum InstError {
     NotInGeneration { op: DsOp, gen: Generation },
     /// `gds` set in a generation without a GDS bit.
     NoGdsBit { op: DsOp, gen: Generation },
+    /// The op is in the generation but not on this target (it lacks a feature the op needs).
+    NotOnTarget { op: DsOp, isa: Isa },
+    /// `gds` on an LDS op of a target without GDS (the bit is kept for the GWS ops).
+    NoGds { op: DsOp, isa: Isa },
+    /// `acc` on a target without AccVGPR operands, or on an op with no vdst or data.
+    Acc { op: DsOp, isa: Isa },
+    /// A register tuple (or a GWS data register) at an odd register on a target that needs even.
+    Misaligned {
+        op: DsOp,
+        field: Field,
+        first: u8,
+        isa: Isa,
+    },
 }
 
 impl fmt::Display for InstError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, Generation::Gfx11)
+    }
+}
+
+/// An [`InstError`] with its ops spelled as generation `gen` spells them ([`InstError::in_gen`]).
+#[derive(Debug)]
+pub struct SpelledInstError(InstError, Generation);
+
+impl fmt::Display for SpelledInstError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.write(f, self.1)
+    }
+}
+
+impl InstError {
+    /// The message with each op spelled as generation `gen` spells it (gfx9 and gfx10 by their
+    /// gfx9 names).
+    pub fn in_gen(self, gen: Generation) -> SpelledInstError {
+        SpelledInstError(self, gen)
+    }
+
+    fn write(&self, f: &mut fmt::Formatter<'_>, gen: Generation) -> fmt::Result {
+        let name = |op: DsOp| op.mnemonic_in(gen);
         match *self {
             InstError::UnusedField { op, field, value } => write!(
                 f,
-                "{op} does not use the {} field (bits {}), but it holds {value}: it must be 0{}",
+                "{} does not use the {} field (bits {}), but it holds {value}: it must be 0{}",
+                name(op),
                 field.name(),
                 field_bits(field),
                 if op.info().family == Family::Gws && field == Field::Data0 {
@@ -110,30 +160,76 @@ impl fmt::Display for InstError {
             ),
             InstError::RegisterRange { op, field, first, dwords } => write!(
                 f,
-                "{op} reads {dwords} dwords of {} from v{first}, which runs past v255: start at v{} or lower",
+                "{} reads {dwords} dwords of {} from v{first}, which runs past v255: start at v{} or lower",
+                name(op),
                 field.name(),
                 256 - u32::from(dwords)
             ),
             InstError::GdsForbidden(op) => {
-                write!(f, "{op} cannot address GDS: remove `gds`")
+                write!(f, "{} cannot address GDS: remove `gds`", name(op))
             }
             InstError::GdsRequired(op) => {
-                write!(f, "{op} only addresses GDS: it must be written with `gds`")
+                write!(f, "{} only addresses GDS: it must be written with `gds`", name(op))
             }
             InstError::OffsetNotAllowed(op) => {
-                write!(f, "{op} takes no offset: the offset bytes must be 0")
+                write!(f, "{} takes no offset: the offset bytes must be 0", name(op))
             }
             InstError::NotInGeneration { op, gen } => {
                 let has: Vec<&str> = op.info().generations().map(Generation::name).collect();
+                let has = match has.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("{} and {last}", rest.join(", "))
+                    }
+                    _ => has.join(""),
+                };
                 write!(
                     f,
-                    "{op} is not a {gen} DS instruction (it is {}): pick a target of that generation or another op",
-                    has.join(" and ")
+                    "{op} is not a {gen} DS instruction (it is {has}): pick a target of that generation or another op"
                 )
             }
             InstError::NoGdsBit { op, gen } => write!(
                 f,
-                "{op}: {gen} has no GDS (its DS encoding has no gds bit): remove `gds`"
+                "{}: {gen} has no GDS (its DS encoding has no gds bit): remove `gds`",
+                name(op)
+            ),
+            InstError::NotOnTarget { op, isa } => {
+                let needs = op.info().needs;
+                let lacking = needs.difference(isa.features);
+                let on: Vec<&str> = crate::target::TARGETS
+                    .iter()
+                    .filter(|t| op.info().on_target(t))
+                    .map(|t| t.name)
+                    .collect();
+                write!(
+                    f,
+                    "{} is not a {isa} DS instruction: it needs the {lacking} feature, which {isa} \
+                     lacks (the targets that have it: {})",
+                    name(op),
+                    if on.is_empty() { "none".to_string() } else { on.join(", ") }
+                )
+            }
+            InstError::NoGds { op, isa } => write!(
+                f,
+                "{}: {isa} has no GDS (its gds bit is only for the GWS ops): remove `gds`",
+                name(op)
+            ),
+            InstError::Acc { op, isa } if isa.has(DsFeatures::ACC) => write!(
+                f,
+                "{} has no vdst or data operand to put in AccVGPRs: it takes no `a` registers",
+                name(op)
+            ),
+            InstError::Acc { op, isa } => write!(
+                f,
+                "{}: {isa} has no AccVGPR operands for DS instructions (no acc bit): write v \
+                 registers",
+                name(op)
+            ),
+            InstError::Misaligned { op, field, first, isa } => write!(
+                f,
+                "{} {} starts at register {first}: {isa} needs register tuples (and GWS data) to \
+                 start at an even register (LLVM: \"vgpr tuples must be 64 bit aligned\")",
+                name(op),
+                field.name()
             ),
         }
     }
@@ -141,17 +237,37 @@ impl fmt::Display for InstError {
 
 impl std::error::Error for InstError {}
 
-/// Why 8 bytes are not a valid DS instruction of a generation.
+/// Why 8 bytes are not a valid DS instruction of an instruction set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DecodeError {
     /// Bits [31:26] are not the DS encoding 0b110110: the word belongs to another format.
     NotDs { encoding: u8 },
     /// The OP field names no DS instruction of the generation.
     UnknownOpcode(u8, Generation),
-    /// The reserved bit 16 is set.
-    ReservedBit,
+    /// The reserved bit (16; gfx9 without `acc`: 25) is set.
+    ReservedBit(u32),
     /// The fields do not fit the op.
     Inst(InstError),
+    /// The fields do not fit the op, in a generation that spells ops by their gfx9 names.
+    InstIn(InstError, Generation),
+}
+
+impl DecodeError {
+    /// The field error, if that is why the word was refused.
+    pub fn inst(&self) -> Option<InstError> {
+        match *self {
+            DecodeError::Inst(e) | DecodeError::InstIn(e, _) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn of(e: InstError, gen: Generation) -> DecodeError {
+        if gen.gfx9_mnemonics() {
+            DecodeError::InstIn(e, gen)
+        } else {
+            DecodeError::Inst(e)
+        }
+    }
 }
 
 impl fmt::Display for DecodeError {
@@ -165,10 +281,11 @@ impl fmt::Display for DecodeError {
                 f,
                 "opcode {op:#04x} is not a {gen} DS instruction (`ds-harness list` shows the defined ones)"
             ),
-            DecodeError::ReservedBit => {
-                write!(f, "reserved bit 16 is set: it must be 0 (llvm-mc-19 ignores it)")
+            DecodeError::ReservedBit(bit) => {
+                write!(f, "reserved bit {bit} is set: it must be 0 (llvm-mc-19 ignores it)")
             }
             DecodeError::Inst(e) => e.fmt(f),
+            DecodeError::InstIn(e, gen) => e.in_gen(*gen).fmt(f),
         }
     }
 }
@@ -190,6 +307,7 @@ impl DsInst {
             offset0: 0,
             offset1: 0,
             gds: false,
+            acc: false,
         }
     }
 
@@ -234,12 +352,19 @@ impl DsInst {
         self.validate_in(Generation::Gfx11)
     }
 
-    /// Checks that the fields fit the op in generation `gen`: the generation has the op, unused
-    /// fields are zero, tuples stay within v255, `gds` is legal, no offset on an op without one.
-    pub fn validate_in(&self, gen: Generation) -> Result<(), InstError> {
+    /// Checks that the fields fit the op in the instruction set `isa` (a target's, or a
+    /// generation's: [`Isa`]): the generation has the op and the target its features, unused
+    /// fields are zero, tuples stay within v255 (and start even where the target needs it),
+    /// `gds` and `acc` are legal, no offset on an op without one.
+    pub fn validate_in(&self, isa: impl Into<Isa>) -> Result<(), InstError> {
+        let isa = isa.into();
+        let gen = isa.gen;
         let info = self.info();
         if !info.in_generation(gen) {
             return Err(InstError::NotInGeneration { op: self.op, gen });
+        }
+        if !info.on(isa) {
+            return Err(InstError::NotOnTarget { op: self.op, isa });
         }
         for field in Field::ALL {
             let dwords = info.operands.dwords(field);
@@ -260,13 +385,33 @@ impl DsInst {
                 });
             }
         }
+        if !isa.has(DsFeatures::UNALIGNED) {
+            for field in Field::ALL {
+                let dwords = info.operands.dwords(field);
+                let gws_data = info.family == Family::Gws && field == Field::Data0;
+                if (dwords > 1 || (dwords == 1 && gws_data)) && self.reg(field) % 2 == 1 {
+                    return Err(InstError::Misaligned {
+                        op: self.op,
+                        field,
+                        first: self.reg(field),
+                        isa,
+                    });
+                }
+            }
+        }
         if self.gds && !gen.has_gds() {
             return Err(InstError::NoGdsBit { op: self.op, gen });
         }
-        match (info.gds_in(gen), self.gds) {
-            (Gds::Forbidden, true) => return Err(InstError::GdsForbidden(self.op)),
-            (Gds::Required, false) => return Err(InstError::GdsRequired(self.op)),
+        match (info.gds_in(gen), info.gds_on(isa), self.gds) {
+            (Gds::Allowed, Gds::Forbidden, true) => {
+                return Err(InstError::NoGds { op: self.op, isa })
+            }
+            (_, Gds::Forbidden, true) => return Err(InstError::GdsForbidden(self.op)),
+            (_, Gds::Required, false) => return Err(InstError::GdsRequired(self.op)),
             _ => {}
+        }
+        if self.acc && !(isa.has(DsFeatures::ACC) && info.acc_capable()) {
+            return Err(InstError::Acc { op: self.op, isa });
         }
         if info.offset == OffsetForm::NoOffset && self.offset16() != 0 {
             return Err(InstError::OffsetNotAllowed(self.op));
@@ -279,19 +424,26 @@ impl DsInst {
         self.encode_in(Generation::Gfx11)
     }
 
-    /// The 64-bit instruction word in generation `gen`.
-    pub fn encode_in(&self, gen: Generation) -> Result<u64, EncodeError> {
-        self.validate_in(gen)?;
+    /// The 64-bit instruction word in the instruction set `isa` (a target, or a generation).
+    pub fn encode_in(&self, isa: impl Into<Isa>) -> Result<u64, EncodeError> {
+        let isa = isa.into();
+        self.validate_in(isa)?;
+        let layout = isa.gen.ds_layout();
         let info = self.info();
-        let opcode = info.opcodes[gen as usize].expect("validated: the generation has the op");
+        let opcode = info.opcodes[isa.gen as usize].expect("validated: the generation has the op");
         let regs = Field::ALL
             .into_iter()
             .filter(|&f| info.operands.dwords(f) > 0)
             .fold(0, |w, f| w | u64::from(self.reg(f)) << field_shift(info, f));
+        let acc = match layout.acc_bit {
+            Some(bit) if self.acc => 1 << bit,
+            _ => 0,
+        };
         Ok(u64::from(self.offset0)
             | u64::from(self.offset1) << 8
-            | u64::from(self.gds) << 17
-            | u64::from(opcode) << 18
+            | u64::from(self.gds) << layout.gds_bit
+            | u64::from(opcode) << layout.op_shift
+            | acc
             | DS_ENCODING << 26
             | regs)
     }
@@ -301,9 +453,9 @@ impl DsInst {
         self.to_bytes_in(Generation::Gfx11)
     }
 
-    /// The instruction of generation `gen` as 8 little-endian bytes.
-    pub fn to_bytes_in(&self, gen: Generation) -> Result<[u8; 8], EncodeError> {
-        self.encode_in(gen).map(u64::to_le_bytes)
+    /// The instruction of the instruction set `isa` as 8 little-endian bytes.
+    pub fn to_bytes_in(&self, isa: impl Into<Isa>) -> Result<[u8; 8], EncodeError> {
+        self.encode_in(isa).map(u64::to_le_bytes)
     }
 
     /// Decodes a 64-bit gfx11 instruction word.
@@ -311,24 +463,33 @@ impl DsInst {
         DsInst::decode_in(Generation::Gfx11, word)
     }
 
-    /// Decodes a 64-bit instruction word of generation `gen`.
-    pub fn decode_in(gen: Generation, word: u64) -> Result<DsInst, DecodeError> {
+    /// Decodes a 64-bit instruction word of the instruction set `isa` (a target, or a
+    /// generation).
+    pub fn decode_in(isa: impl Into<Isa>, word: u64) -> Result<DsInst, DecodeError> {
+        let isa = isa.into();
+        let gen = isa.gen;
+        let layout = gen.ds_layout();
         let encoding = ((word >> 26) & 0x3f) as u8;
         if u64::from(encoding) != DS_ENCODING {
             return Err(DecodeError::NotDs { encoding });
         }
-        let opcode = ((word >> 18) & 0xff) as u8;
+        let opcode = ((word >> layout.op_shift) & 0xff) as u8;
         let op =
             DsOp::from_opcode_in(gen, opcode).ok_or(DecodeError::UnknownOpcode(opcode, gen))?;
-        if word & RESERVED_BIT16 != 0 {
-            return Err(DecodeError::ReservedBit);
+        if !op.info().on(isa) {
+            return Err(DecodeError::of(InstError::NotOnTarget { op, isa }, gen));
+        }
+        let acc_bit = layout.acc_bit.filter(|_| isa.has(DsFeatures::ACC));
+        if acc_bit != Some(layout.reserved_bit) && word & (1 << layout.reserved_bit) != 0 {
+            return Err(DecodeError::ReservedBit(layout.reserved_bit));
         }
         let byte = |shift: u32| (word >> shift) as u8;
         let info = op.info();
         let mut inst = DsInst::new(op);
         inst.offset0 = byte(0);
         inst.offset1 = byte(8);
-        inst.gds = word & (1 << 17) != 0;
+        inst.gds = word & (1 << layout.gds_bit) != 0;
+        inst.acc = acc_bit.is_some_and(|bit| word & (1 << bit) != 0);
         let used: Vec<Field> = Field::ALL
             .into_iter()
             .filter(|&f| info.operands.dwords(f) > 0)
@@ -341,14 +502,17 @@ impl DsInst {
             let shift = field_shift_plain(f);
             let value = byte(shift);
             if value != 0 && !used.iter().any(|&u| field_shift(info, u) == shift) {
-                return Err(DecodeError::Inst(InstError::UnusedField {
-                    op,
-                    field: f,
-                    value,
-                }));
+                return Err(DecodeError::of(
+                    InstError::UnusedField {
+                        op,
+                        field: f,
+                        value,
+                    },
+                    gen,
+                ));
             }
         }
-        inst.validate_in(gen).map_err(DecodeError::Inst)?;
+        inst.validate_in(isa).map_err(|e| DecodeError::of(e, gen))?;
         Ok(inst)
     }
 
@@ -357,9 +521,9 @@ impl DsInst {
         DsInst::decode(u64::from_le_bytes(bytes))
     }
 
-    /// Decodes 8 little-endian bytes of generation `gen`.
-    pub fn from_bytes_in(gen: Generation, bytes: [u8; 8]) -> Result<DsInst, DecodeError> {
-        DsInst::decode_in(gen, u64::from_le_bytes(bytes))
+    /// Decodes 8 little-endian bytes of the instruction set `isa`.
+    pub fn from_bytes_in(isa: impl Into<Isa>, bytes: [u8; 8]) -> Result<DsInst, DecodeError> {
+        DsInst::decode_in(isa, u64::from_le_bytes(bytes))
     }
 }
 

@@ -16,7 +16,7 @@ pub enum Oracle {
     /// LLVM 19 (and 22).
     Llvm19,
     /// LLVM 22 only: the RDNA4 ops LLVM 19 does not know (their opcodes are also the RDNA4 ISA
-    /// guide's, section 16.15).
+    /// guide's, section 16.15), and CDNA 4's transpose loads (LLVM 19 knows no CDNA 4 target).
     Llvm22,
 }
 
@@ -48,11 +48,12 @@ pub struct GenerationAlias {
 
 impl DsOp {
     /// The spellings LLVM reads as this op in generation `gen` besides its mnemonic: the older
-    /// name (every generation of the op) and the generation's own aliases.
+    /// name (every generation of the op that spells it by the gfx11 name; in gfx9 and gfx10 the
+    /// older name is the mnemonic) and the generation's own aliases.
     pub fn aliases_in(self, gen: Generation) -> impl Iterator<Item = &'static str> {
         let info = self.info();
         info.legacy_name
-            .filter(|_| info.in_generation(gen))
+            .filter(|_| info.in_generation(gen) && !gen.gfx9_mnemonics())
             .into_iter()
             .chain(
                 GENERATION_ALIASES

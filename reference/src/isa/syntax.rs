@@ -6,14 +6,37 @@
 //! `offset0:N offset1:M` (each omitted when zero, `offset:swizzle(...)` for `ds_swizzle_b32`), and
 //! `gds`. Numbers are decimal, `0x` hex, `0b` binary or `0`-prefixed octal, as LLVM reads them.
 
-use super::{suggest_in, swizzle, DsInst, DsOp, Field, Generation, InstError, OffsetForm};
+use super::{suggest_in, swizzle, DsInst, DsOp, Field, Generation, InstError, Isa, OffsetForm};
 use crate::text::parse_int;
 use std::fmt;
 
 impl fmt::Display for DsInst {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let info = self.info();
-        f.write_str(info.name)?;
+        self.text_in(Generation::Gfx11).fmt(f)
+    }
+}
+
+/// An instruction as generation `gen` prints it ([`DsInst::text_in`]).
+#[derive(Debug)]
+pub struct InstText<'a> {
+    inst: &'a DsInst,
+    gen: Generation,
+}
+
+impl DsInst {
+    /// The instruction as LLVM prints it for a target of generation `gen`: the generation's
+    /// mnemonic ([`DsOp::mnemonic_in`]), AccVGPRs (`a1`, `a[2:3]`) for vdst and data when `acc`
+    /// is set. `Display` is gfx11's text.
+    pub fn text_in(&self, gen: Generation) -> InstText<'_> {
+        InstText { inst: self, gen }
+    }
+}
+
+impl fmt::Display for InstText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let inst = self.inst;
+        let info = inst.info();
+        f.write_str(inst.op.mnemonic_in(self.gen))?;
         let mut first = true;
         for field in Field::ALL {
             let dwords = info.operands.dwords(field);
@@ -22,37 +45,46 @@ impl fmt::Display for DsInst {
             }
             f.write_str(if first { " " } else { ", " })?;
             first = false;
-            write_reg(f, self.reg(field), dwords)?;
+            let file = if inst.acc && field != Field::Addr {
+                'a'
+            } else {
+                'v'
+            };
+            write_reg(f, file, inst.reg(field), dwords)?;
         }
         match info.offset {
-            OffsetForm::Single if self.offset16() != 0 => write!(f, " offset:{}", self.offset16())?,
+            OffsetForm::Single if inst.offset16() != 0 => write!(f, " offset:{}", inst.offset16())?,
             OffsetForm::Pair | OffsetForm::Stride64 => {
-                if self.offset0 != 0 {
-                    write!(f, " offset0:{}", self.offset0)?;
+                if inst.offset0 != 0 {
+                    write!(f, " offset0:{}", inst.offset0)?;
                 }
-                if self.offset1 != 0 {
-                    write!(f, " offset1:{}", self.offset1)?;
+                if inst.offset1 != 0 {
+                    write!(f, " offset1:{}", inst.offset1)?;
                 }
             }
             OffsetForm::Swizzle => {
-                if let Some(text) = swizzle::print(self.offset16()) {
+                if let Some(text) = swizzle::print(inst.offset16()) {
                     write!(f, " offset:{text}")?;
                 }
             }
             _ => {}
         }
-        if self.gds {
+        if inst.gds {
             f.write_str(" gds")?;
         }
         Ok(())
     }
 }
 
-fn write_reg(f: &mut fmt::Formatter<'_>, first: u8, dwords: u8) -> fmt::Result {
+fn write_reg(f: &mut fmt::Formatter<'_>, file: char, first: u8, dwords: u8) -> fmt::Result {
     if dwords == 1 {
-        write!(f, "v{first}")
+        write!(f, "{file}{first}")
     } else {
-        write!(f, "v[{first}:{}]", u32::from(first) + u32::from(dwords) - 1)
+        write!(
+            f,
+            "{file}[{first}:{}]",
+            u32::from(first) + u32::from(dwords) - 1
+        )
     }
 }
 
@@ -107,18 +139,48 @@ pub enum ParseError {
     Syntax(String),
     /// The fields do not fit the op (e.g. `gds` where it is forbidden).
     Inst(InstError),
+    /// An error of a generation that spells ops by their gfx9 names (gfx9, gfx10): the same
+    /// error, its ops spelled as that generation spells them.
+    Spelled(Box<ParseError>, Generation),
+}
+
+impl ParseError {
+    /// The error itself (without the spelling of [`ParseError::Spelled`]).
+    pub fn inner(&self) -> &ParseError {
+        match self {
+            ParseError::Spelled(e, _) => e.inner(),
+            e => e,
+        }
+    }
+
+    fn spelled(self, gen: Generation) -> ParseError {
+        if gen.gfx9_mnemonics() && !matches!(self, ParseError::Spelled(..)) {
+            ParseError::Spelled(Box::new(self), gen)
+        } else {
+            self
+        }
+    }
 }
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, Generation::Gfx11)
+    }
+}
+
+impl ParseError {
+    fn write(&self, f: &mut fmt::Formatter<'_>, gen: Generation) -> fmt::Result {
+        let name = |op: &DsOp| op.mnemonic_in(gen);
         match self {
+            ParseError::Spelled(e, gen) => e.write(f, *gen),
             ParseError::Empty => write!(f, "no instruction on this line"),
             ParseError::NotDs(m) => {
                 write!(f, "`{m}` is not a DS instruction: only ds_* mnemonics are assembled here")
             }
             ParseError::ForeignAlias { name, op, gen } => write!(
                 f,
-                "`{name}` is not a {gen} spelling (LLVM reads it for another generation): write `{op}`"
+                "`{name}` is not a {gen} spelling (LLVM reads it for another generation): write `{}`",
+                op.mnemonic_in(*gen)
             ),
             ParseError::UnknownMnemonic { name, near } if near.is_empty() => {
                 write!(f, "unknown DS mnemonic `{name}` (`ds-harness list` shows all of them)")
@@ -128,14 +190,16 @@ impl fmt::Display for ParseError {
             }
             ParseError::OperandCount { op, expected, found } => write!(
                 f,
-                "{op} takes {expected} register operand(s) ({}), found {found}: for example `{}`",
+                "{} takes {expected} register operand(s) ({}), found {found}: for example `{}`",
+                name(op),
                 operand_names(*op),
-                super::doc::example(*op)
+                super::doc::example(*op).text_in(gen)
             ),
             ParseError::BadRegister { text, why } => write!(f, "bad register `{text}`: {why}"),
             ParseError::RegisterWidth { op, field, expected, found } => write!(
                 f,
-                "{op} takes {expected} dword(s) in {}, found a {found}-register operand: write {}",
+                "{} takes {expected} dword(s) in {}, found a {found}-register operand: write {}",
+                name(op),
                 field.name(),
                 if *expected == 1 { "vN".to_string() } else { format!("v[N:N+{}]", expected - 1) }
             ),
@@ -148,22 +212,24 @@ impl fmt::Display for ParseError {
                 if *modifier == "offset" {
                     write!(
                         f,
-                        "{modifier}:{value} is too large for {op}: the offset is an unsigned \
-                         16-bit byte count, at most {max}"
+                        "{modifier}:{value} is too large for {}: the offset is an unsigned \
+                         16-bit byte count, at most {max}",
+                        name(op)
                     )
                 } else {
                     write!(
                         f,
-                        "{modifier}:{value} is too large for {op}: {modifier} is an 8-bit count \
+                        "{modifier}:{value} is too large for {}: {modifier} is an 8-bit count \
                          of {scale}-byte units, at most {max} ({} bytes)",
+                        name(op),
                         max * scale
                     )
                 }
             }
-            ParseError::Modifier { op, text, why } => write!(f, "`{text}` on {op}: {why}"),
+            ParseError::Modifier { op, text, why } => write!(f, "`{text}` on {}: {why}", name(op)),
             ParseError::Swizzle(why) => write!(f, "bad swizzle: {why}"),
             ParseError::Syntax(why) => write!(f, "cannot read the operands: {why}"),
-            ParseError::Inst(e) => e.fmt(f),
+            ParseError::Inst(e) => fmt::Display::fmt(&e.in_gen(gen), f),
         }
     }
 }
@@ -197,9 +263,17 @@ pub fn parse(line: &str) -> Result<DsInst, ParseError> {
     parse_in(Generation::Gfx11, line)
 }
 
-/// Parses one instruction of generation `gen` in LLVM syntax, as `llvm-mc-19` reads it for a
-/// target of that generation (a trailing comment is allowed).
-pub fn parse_in(gen: Generation, line: &str) -> Result<DsInst, ParseError> {
+/// Parses one instruction of the instruction set `isa` (a target's, or a generation's:
+/// [`Isa`]) in LLVM syntax, as `llvm-mc-19` reads it for that target (a trailing comment is
+/// allowed). gfx9 and gfx10 read their own mnemonics only; AccVGPRs (`a1`, `a[2:3]`) for vdst and
+/// data set the acc bit on targets that have it.
+pub fn parse_in(isa: impl Into<Isa>, line: &str) -> Result<DsInst, ParseError> {
+    let isa = isa.into();
+    parse_isa(isa, line).map_err(|e| e.spelled(isa.gen))
+}
+
+fn parse_isa(isa: Isa, line: &str) -> Result<DsInst, ParseError> {
+    let gen = isa.gen;
     let text = strip_comment(line).trim();
     if text.is_empty() {
         return Err(ParseError::Empty);
@@ -244,8 +318,18 @@ pub fn parse_in(gen: Generation, line: &str) -> Result<DsInst, ParseError> {
             found: regs.len(),
         });
     }
+    let mut files = Vec::new();
     for (field, text) in fields.into_iter().zip(&regs) {
-        let (first, dwords) = parse_reg(text)?;
+        let (file, first, dwords) = parse_reg(text)?;
+        if field == Field::Addr && file == 'a' {
+            return Err(ParseError::BadRegister {
+                text: text.to_string(),
+                why: "the address is a VGPR (only vdst and data can be AccVGPRs)".into(),
+            });
+        }
+        if field != Field::Addr {
+            files.push(file);
+        }
         let expected = info.operands.dwords(field);
         if dwords != expected {
             return Err(ParseError::RegisterWidth {
@@ -256,6 +340,17 @@ pub fn parse_in(gen: Generation, line: &str) -> Result<DsInst, ParseError> {
             });
         }
         inst.set_reg(field, first);
+    }
+
+    if files.contains(&'a') {
+        if files.contains(&'v') {
+            return Err(ParseError::BadRegister {
+                text: regs.join(", "),
+                why: "vdst and data are all VGPRs or all AccVGPRs (one acc bit moves them all)"
+                    .into(),
+            });
+        }
+        inst.acc = true;
     }
 
     // Modifiers in LLVM's order; `stage` is how far along that order we are.
@@ -346,7 +441,7 @@ pub fn parse_in(gen: Generation, line: &str) -> Result<DsInst, ParseError> {
             _ => inst.offset1 = n as u8,
         }
     }
-    inst.validate_in(gen).map_err(ParseError::Inst)?;
+    inst.validate_in(isa).map_err(ParseError::Inst)?;
     Ok(inst)
 }
 
@@ -438,15 +533,18 @@ fn top_level_colon(t: &str) -> bool {
     false
 }
 
-/// Parses `vN`, `v[N]` or `v[N:M]` into (first register, dwords).
-fn parse_reg(text: &str) -> Result<(u8, u8), ParseError> {
+/// Parses `vN`, `v[N]` or `v[N:M]` (or the same with `a` for AccVGPRs) into (register file,
+/// first register, dwords).
+fn parse_reg(text: &str) -> Result<(char, u8, u8), ParseError> {
     let bad = |why: &str| ParseError::BadRegister {
         text: text.to_string(),
         why: why.to_string(),
     };
-    let body = text
-        .strip_prefix('v')
+    let file = text.chars().next().filter(|c| matches!(c, 'v' | 'a'));
+    let body = file
+        .map(|_| &text[1..])
         .ok_or_else(|| bad("expected a VGPR such as v7 or v[2:3]"))?;
+    let file = file.expect("checked");
     let (lo, hi) = if let Some(inner) = body.strip_prefix('[').and_then(|b| b.strip_suffix(']')) {
         match inner.split_once(':') {
             Some((a, b)) => (a.trim(), b.trim()),
@@ -473,7 +571,7 @@ fn parse_reg(text: &str) -> Result<(u8, u8), ParseError> {
     if dwords > 16 {
         return Err(bad("tuples are at most 16 registers"));
     }
-    Ok((lo as u8, dwords as u8))
+    Ok((file, lo as u8, dwords as u8))
 }
 
 /// The line `llvm-mc-19 -show-encoding` prints for an instruction: a tab, the text padded to
@@ -482,10 +580,11 @@ pub fn llvm_mc_line(inst: &DsInst) -> Result<String, InstError> {
     llvm_mc_line_in(Generation::Gfx11, inst)
 }
 
-/// [`llvm_mc_line`] for generation `gen`.
-pub fn llvm_mc_line_in(gen: Generation, inst: &DsInst) -> Result<String, InstError> {
-    let bytes = inst.to_bytes_in(gen)?;
-    let text = inst.to_string();
+/// [`llvm_mc_line`] for the instruction set `isa` (a target, or a generation).
+pub fn llvm_mc_line_in(isa: impl Into<Isa>, inst: &DsInst) -> Result<String, InstError> {
+    let isa = isa.into();
+    let bytes = inst.to_bytes_in(isa)?;
+    let text = inst.text_in(isa.gen).to_string();
     let hex: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
     Ok(format!("\t{text:<39} ; encoding: [{}]", hex.join(",")))
 }

@@ -376,6 +376,10 @@ impl Plan {
             | Family::Gws
             | Family::OrderedCount
             | Family::GsReg => unreachable!("{} is not a per-lane family", info.name),
+            // Refused by `Plan::new`: the table marks them not yet modelled.
+            Family::Src2(_) | Family::LoadTranspose(_) => {
+                unreachable!("{} is not modelled yet", info.name)
+            }
         }
     }
 }

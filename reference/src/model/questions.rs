@@ -242,7 +242,7 @@ mod tests {
                 .map(|q| q.id)
                 .collect()
         };
-        let ids = |name: &str| ids_in(name, Generation::ALL[0]);
+        let ids = |name: &str| ids_in(name, Generation::Gfx11);
         assert!(ids("ds_min_f32").contains(&"F1".to_string()));
         assert!(!ids("ds_min_f32").contains(&"F3".to_string()));
         assert!(ids("ds_add_rtn_u32").contains(&"A4".to_string()));

@@ -4,11 +4,11 @@
 
 use super::llvm::{line_printed_by, printed_by, Pair};
 use super::{
-    bytes_line, legalize_in, mc_assemble_for, mc_disassemble_for, report, same_swizzle, spell,
+    bytes_line, legalize_acc, mc_assemble_for, mc_disassemble_for, report, same_swizzle, spell_in,
     spellings_in, CANONICAL,
 };
 use ds_reference::isa::syntax::{llvm_mc_line_in, parse_in};
-use ds_reference::isa::{DsInst, DsOp, Generation, OffsetForm};
+use ds_reference::isa::{DsFeatures, DsInst, DsOp, Generation, Isa, OffsetForm};
 use std::path::PathBuf;
 
 /// One pair's oracle: llvm-mc of `pair.llvm` run for `pair.cpu`, our side for `pair.gen`.
@@ -28,6 +28,10 @@ impl Both<'_> {
         self.pair.gen
     }
 
+    fn isa(&self) -> Isa {
+        self.pair.isa()
+    }
+
     fn cpu(&self) -> &str {
         self.pair.cpu.name
     }
@@ -36,32 +40,41 @@ impl Both<'_> {
         format!("{}: {what}", self.pair.label())
     }
 
-    /// The ops of the generation this LLVM knows (the DS table's oracle column), in table order.
+    /// The ops of the pair's target this LLVM knows (the DS table's oracle column), in table
+    /// order.
     pub fn known_ops(&self) -> Vec<DsOp> {
-        DsOp::all_in(self.gen())
+        DsOp::all_on(self.isa())
             .filter(|op| op.info().oracle.known_to(self.pair.llvm.major))
             .collect()
     }
 
-    /// The ops of the generation newer than this LLVM (it must refuse them).
+    /// The ops of the pair's target newer than this LLVM (it must refuse them).
     pub fn newer_ops(&self) -> Vec<DsOp> {
-        DsOp::all_in(self.gen())
+        DsOp::all_on(self.isa())
             .filter(|op| !op.info().oracle.known_to(self.pair.llvm.major))
             .collect()
     }
 
-    /// Every known op x register pattern x offset x gds (where the generation has the bit and the
-    /// op allows the choice), deduplicated.
+    /// Every known op x register pattern x offset x gds (where the target has the bit and the
+    /// op allows the choice) x acc (where the target has it and the op has vdst or data),
+    /// deduplicated.
     pub fn cases(&self) -> Vec<DsInst> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
+        let accs: &[bool] = if self.isa().has(DsFeatures::ACC) {
+            &[false, true]
+        } else {
+            &[false]
+        };
         for op in self.known_ops() {
             for regs in super::REG_PATTERNS {
                 for &offset in super::offsets(op.info().offset) {
                     for gds in [false, true] {
-                        let inst = legalize_in(self.gen(), op, regs, offset, gds);
-                        if seen.insert(inst) {
-                            out.push(inst);
+                        for &acc in accs {
+                            let inst = legalize_acc(self.isa(), op, regs, offset, gds, acc);
+                            if seen.insert(inst) {
+                                out.push(inst);
+                            }
                         }
                     }
                 }
@@ -70,16 +83,21 @@ impl Both<'_> {
         out
     }
 
+    /// The text of `inst` as the pair's generation prints it.
+    pub fn text(&self, inst: &DsInst) -> String {
+        inst.text_in(self.gen()).to_string()
+    }
+
     /// Our answer for `text`: parsed as `expect` (or a swizzle with the same lane map), printed as
     /// llvm-mc's line.
     pub fn ours(&self, text: &str, expect: Option<&DsInst>) -> Ours {
-        parse_in(self.gen(), text)
+        parse_in(self.isa(), text)
             .map_err(|e| e.to_string())
             .and_then(|parsed| match expect {
                 Some(inst) if parsed != *inst && !same_swizzle(&parsed, inst) => {
                     Err(format!("parsed as {parsed:?}"))
                 }
-                _ => llvm_mc_line_in(self.gen(), &parsed).map_err(|e| e.to_string()),
+                _ => llvm_mc_line_in(self.isa(), &parsed).map_err(|e| e.to_string()),
             })
     }
 
@@ -120,13 +138,13 @@ impl Both<'_> {
     pub fn assemble(&self, cases: &[DsInst]) -> usize {
         let mut lines: Vec<(String, DsInst)> = Vec::new();
         for inst in cases {
-            lines.push((inst.to_string(), *inst));
+            lines.push((self.text(inst), *inst));
             if inst.info().offset != OffsetForm::Swizzle {
                 // (Swizzle offsets are spelled as numbers; Display prints LLVM's macros.)
                 assert_eq!(
-                    spell(inst, CANONICAL),
-                    inst.to_string(),
-                    "spell(CANONICAL) is Display"
+                    spell_in(self.gen(), inst, CANONICAL),
+                    self.text(inst),
+                    "spell(CANONICAL) is the printed text"
                 );
             }
             for text in spellings_in(self.gen(), inst) {
@@ -148,18 +166,17 @@ impl Both<'_> {
     pub fn disassemble(&self, cases: &[DsInst]) {
         let words: Vec<[u8; 8]> = cases
             .iter()
-            .map(|i| i.to_bytes_in(self.gen()).expect("legal"))
+            .map(|i| i.to_bytes_in(self.isa()).expect("legal"))
             .collect();
         let theirs = mc_disassemble_for(&self.mc(), self.cpu(), &words);
         let mut bad = Vec::new();
         for ((inst, word), theirs) in cases.iter().zip(&words).zip(&theirs) {
-            let ours = DsInst::from_bytes_in(self.gen(), *word).map(|i| i.to_string());
+            let ours = DsInst::from_bytes_in(self.isa(), *word).map(|i| self.text(&i));
             let printed = ours
                 .as_ref()
                 .ok()
                 .map(|t| printed_by(self.pair.llvm.major, t));
-            if printed.as_ref() != theirs.as_ref() || ours.as_ref().ok() != Some(&inst.to_string())
-            {
+            if printed.as_ref() != theirs.as_ref() || ours.as_ref().ok() != Some(&self.text(inst)) {
                 bad.push(format!(
                     "{}\n    llvm-mc: {theirs:?}\n    ours:    {ours:?}",
                     bytes_line(word)
@@ -204,7 +221,7 @@ impl Both<'_> {
         let theirs = mc_disassemble_for(&self.mc(), self.cpu(), &words);
         let mut bad = Vec::new();
         for ((why, word), theirs) in cases.iter().zip(&theirs) {
-            let ours = DsInst::decode_in(self.gen(), *word);
+            let ours = DsInst::decode_in(self.isa(), *word);
             if theirs.is_some() || ours.is_ok() {
                 bad.push(format!(
                     "{why} {}: llvm-mc {theirs:?}, ours {ours:?}",

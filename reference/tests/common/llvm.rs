@@ -7,7 +7,7 @@
 //! release that is not installed is skipped with a reason, except under `CI=true`, where that is a
 //! failure (scripts/install-deps.sh installs both).
 
-use ds_reference::isa::Generation;
+use ds_reference::isa::{Generation, Isa};
 use ds_reference::target::Target;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -28,6 +28,14 @@ pub struct Checked {
 
 /// The generations the oracles check, oldest first.
 pub const GENERATIONS: &[Checked] = &[
+    Checked {
+        gen: Generation::Gfx9,
+        llvm: &[19, 22],
+    },
+    Checked {
+        gen: Generation::Gfx10,
+        llvm: &[19, 22],
+    },
     Checked {
         gen: Generation::Gfx11,
         llvm: &[19, 22],
@@ -172,7 +180,9 @@ fn probe(major: u32) -> Result<Llvm, String> {
 }
 
 /// One oracle run: an installed LLVM, a generation it checks, and the processor llvm-mc is asked
-/// for (the generation's first target that LLVM knows).
+/// for: the first target it knows of one kind of the generation's targets (the targets whose DS
+/// features, the target table's `ds_features` column, are the same decode the same words, so one
+/// of each kind is asked; every target is asked in the opcode-space scan).
 #[derive(Clone, Debug)]
 pub struct Pair {
     pub llvm: Llvm,
@@ -185,10 +195,16 @@ impl Pair {
     pub fn label(&self) -> String {
         format!("{} {} ({})", self.llvm.label(), self.gen, self.cpu)
     }
+
+    /// The instruction set of the pair's processor.
+    pub fn isa(&self) -> Isa {
+        Isa::of(self.cpu)
+    }
 }
 
-/// Every (installed LLVM, generation) pair of [`GENERATIONS`], printed; each generation's targets
-/// an installed release does not know are printed too (none is skipped silently).
+/// Every (installed LLVM, generation, kind of target) of [`GENERATIONS`], printed; each
+/// generation's targets an installed release does not know are printed too (none is skipped
+/// silently).
 ///
 /// # Panics
 /// When a release of a row is not in [`VERSIONS`], or knows no target of the generation.
@@ -211,9 +227,12 @@ pub fn pairs() -> Vec<Pair> {
                 .filter(|t| !llvm.knows(t))
                 .map(|t| t.name)
                 .collect();
-            let cpu = *known
-                .first()
-                .unwrap_or_else(|| panic!("{} knows no {} target", llvm.label(), row.gen));
+            assert!(
+                !known.is_empty(),
+                "{} knows no {} target",
+                llvm.label(),
+                row.gen
+            );
             if !unknown.is_empty() {
                 println!(
                     "{}: {} targets it does not know, not checked by it: {}",
@@ -222,11 +241,30 @@ pub fn pairs() -> Vec<Pair> {
                     unknown.join(", ")
                 );
             }
-            out.push(Pair {
-                llvm: llvm.clone(),
-                gen: row.gen,
-                cpu,
-            });
+            let mut kinds: Vec<Vec<&'static Target>> = Vec::new();
+            for t in known {
+                match kinds.iter_mut().find(|k| k[0].ds_features == t.ds_features) {
+                    Some(k) => k.push(t),
+                    None => kinds.push(vec![t]),
+                }
+            }
+            for kind in kinds {
+                if kind.len() > 1 {
+                    let alike: Vec<&str> = kind[1..].iter().map(|t| t.name).collect();
+                    println!(
+                        "{} {}: {} stands for {} (the same DS features)",
+                        llvm.label(),
+                        row.gen,
+                        kind[0],
+                        alike.join(", ")
+                    );
+                }
+                out.push(Pair {
+                    llvm: llvm.clone(),
+                    gen: row.gen,
+                    cpu: kind[0],
+                });
+            }
         }
     }
     let used: Vec<String> = out.iter().map(Pair::label).collect();

@@ -11,7 +11,9 @@ pub mod both;
 pub mod data;
 pub mod llvm;
 
-use ds_reference::isa::{DsInst, DsOp, Field, Gds, Generation, OffsetForm};
+use ds_reference::isa::{
+    DsFeatures, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::Path;
@@ -116,12 +118,24 @@ pub fn mc_disassemble_for(mc: &Path, cpu: &str, words: &[[u8; 8]]) -> Vec<Option
                 let (text, enc) = line
                     .split_once("; encoding: ")
                     .expect("-show-encoding output");
-                // (-show-encoding prints the word re-encoded: with reserved bit 16 clear.)
-                let mut plain = *word;
-                plain[2] &= !1;
+                // (-show-encoding prints the word re-encoded: with a reserved bit clear, bit 16
+                // or, on gfx9 targets without acc, bit 25: compared without them.)
+                let plain = |w: [u8; 8]| {
+                    let mut w = w;
+                    w[2] &= !1;
+                    w[3] &= !2;
+                    bytes_line(&w)
+                };
+                let printed: Vec<u8> = enc
+                    .trim()
+                    .trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .split(',')
+                    .map(|b| u8::from_str_radix(b.trim_start_matches("0x"), 16).unwrap())
+                    .collect();
                 assert_eq!(
-                    enc.trim(),
-                    format!("[{}]", bytes_line(&plain)),
+                    printed.try_into().map(plain).ok(),
+                    Some(plain(*word)),
                     "output line out of step with the input at word {}",
                     i + 1
                 );
@@ -218,23 +232,44 @@ pub fn legalize(op: DsOp, regs: [u8; 4], offset: u16, gds: bool) -> DsInst {
     legalize_in(Generation::Gfx11, op, regs, offset, gds)
 }
 
-/// Turns arbitrary field values into a legal instruction of `op` in generation `gen`: unused fields
-/// zero, tuples within v255, `gds` forced where the op requires or forbids it (never on a
+/// Turns arbitrary field values into a legal instruction of `op` in the instruction set `isa` (a
+/// target, or a generation): unused fields zero, tuples within v255 (and starting even where the
+/// target needs it), `gds` forced where the op requires or forbids it there (never on a
 /// generation without the bit), no offset on `ds_nop`.
-pub fn legalize_in(gen: Generation, op: DsOp, regs: [u8; 4], offset: u16, gds: bool) -> DsInst {
+pub fn legalize_in(isa: impl Into<Isa>, op: DsOp, regs: [u8; 4], offset: u16, gds: bool) -> DsInst {
+    legalize_acc(isa, op, regs, offset, gds, false)
+}
+
+/// [`legalize_in`], with `acc` set where the target has it and the op has vdst or data.
+pub fn legalize_acc(
+    isa: impl Into<Isa>,
+    op: DsOp,
+    regs: [u8; 4],
+    offset: u16,
+    gds: bool,
+    acc: bool,
+) -> DsInst {
+    let isa = isa.into();
     let info = op.info();
+    let even = !isa.has(DsFeatures::UNALIGNED);
     let mut inst = DsInst::new(op).with_offset16(offset);
     for (field, value) in Field::ALL.into_iter().zip(regs) {
         let dwords = info.operands.dwords(field);
         if dwords > 0 {
-            inst.set_reg(field, u16::from(value).min(256 - u16::from(dwords)) as u8);
+            let mut r = u16::from(value).min(256 - u16::from(dwords)) as u8;
+            let gws_data = info.family == Family::Gws && field == Field::Data0;
+            if even && (dwords > 1 || gws_data) {
+                r &= !1;
+            }
+            inst.set_reg(field, r);
         }
     }
-    inst.gds = match info.gds_in(gen) {
+    inst.gds = match info.gds_on(isa) {
         Gds::Allowed => gds,
         Gds::Required => true,
         Gds::Forbidden => false,
     };
+    inst.acc = acc && isa.has(DsFeatures::ACC) && info.acc_capable();
     if info.offset == OffsetForm::NoOffset {
         inst = inst.with_offset16(0);
     }
@@ -339,7 +374,7 @@ pub fn spellings_in(gen: Generation, inst: &DsInst) -> Vec<String> {
             ..CANONICAL
         });
     }
-    v.into_iter().map(|s| spell(inst, s)).collect()
+    v.into_iter().map(|s| spell_in(gen, inst, s)).collect()
 }
 
 pub fn number(n: u32, radix: u32) -> String {
@@ -352,10 +387,16 @@ pub fn number(n: u32, radix: u32) -> String {
     }
 }
 
-/// Writes `inst` in the spelling `s` (swizzle offsets are written as plain numbers).
+/// Writes the gfx11 `inst` in the spelling `s` (swizzle offsets are written as plain numbers).
 pub fn spell(inst: &DsInst, s: Spelling) -> String {
+    spell_in(Generation::Gfx11, inst, s)
+}
+
+/// Writes `inst` of generation `gen` in the spelling `s`: the generation's mnemonic (or the
+/// alias), `a` registers for vdst and data when `acc` is set.
+pub fn spell_in(gen: Generation, inst: &DsInst, s: Spelling) -> String {
     let info = inst.info();
-    let mut name = s.alias.unwrap_or(info.name).to_string();
+    let mut name = s.alias.unwrap_or(inst.op.mnemonic_in(gen)).to_string();
     if s.upper_mnemonic {
         name = name.to_ascii_uppercase();
     }
@@ -364,11 +405,16 @@ pub fn spell(inst: &DsInst, s: Spelling) -> String {
         .filter(|&f| info.operands.dwords(f) > 0)
         .map(|f| {
             let (first, n) = (u32::from(inst.reg(f)), u32::from(info.operands.dwords(f)));
+            let r = if inst.acc && f != Field::Addr {
+                'a'
+            } else {
+                'v'
+            };
             match (n, s.brackets) {
-                (1, false) => format!("v{first}"),
-                (1, true) => format!("v[{first}]"),
-                (_, false) => format!("v[{first}:{}]", first + n - 1),
-                (_, true) => format!("v[{first} : {}]", first + n - 1),
+                (1, false) => format!("{r}{first}"),
+                (1, true) => format!("{r}[{first}]"),
+                (_, false) => format!("{r}[{first}:{}]", first + n - 1),
+                (_, true) => format!("{r}[{first} : {}]", first + n - 1),
             }
         })
         .collect();
@@ -396,6 +442,33 @@ pub fn spell(inst: &DsInst, s: Spelling) -> String {
         text += " gds";
     }
     text
+}
+
+/// `line` with its mnemonic (its first word) as generation `gen` spells the op (gfx9 and gfx10:
+/// `ds_load_b32` becomes `ds_read_b32`), keeping the word's upper-case letters where the two
+/// spellings share positions; a word that names no op is kept.
+pub fn respell(gen: Generation, line: &str) -> String {
+    if !gen.gfx9_mnemonics() {
+        return line.to_string();
+    }
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let Some(op) = DsOp::from_name(word).filter(|op| op.info().in_generation(gen)) else {
+        return line.to_string();
+    };
+    if DsOp::from_name_in(gen, word).is_some() {
+        return line.to_string();
+    }
+    let name: String = op
+        .mnemonic_in(gen)
+        .chars()
+        .enumerate()
+        .map(|(i, c)| match word.chars().nth(i) {
+            Some(w) if w.is_ascii_uppercase() => c.to_ascii_uppercase(),
+            _ => c,
+        })
+        .collect();
+    let sep = &line[word.len()..line.len() - rest.len()];
+    format!("{name}{sep}{rest}")
 }
 
 /// Prints up to 20 disagreements, then fails if there were any.

@@ -1,0 +1,173 @@
+//! The text commands for the gfx9 and gfx10 targets (the ISA layer: their kernels are not built
+//! yet): `list`, `doc`, `asm` and `disasm --target` speak each target's DS instructions in the
+//! generation's spelling, with the ops the target has; `kernel` and `run` refuse them in words.
+
+mod common;
+
+use common::{ds_harness, stderr, stdout};
+use ds_reference::isa::doc::example_in;
+use ds_reference::isa::DsOp;
+use ds_reference::target::{Target, TARGETS};
+
+fn gfx9_gfx10() -> impl Iterator<Item = &'static Target> {
+    TARGETS.iter().filter(|t| t.generation.gfx9_mnemonics())
+}
+
+#[test]
+fn list_shows_each_targets_ops_in_the_gfx9_spelling() {
+    for t in gfx9_gfx10() {
+        let out = ds_harness(&["list", "--target", t.name], "");
+        assert_eq!(out.status.code(), Some(0), "{t}: {}", stderr(&out));
+        let text = stdout(&out);
+        let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("0x")).collect();
+        let ops: Vec<DsOp> = DsOp::all_on(t).collect();
+        assert_eq!(rows.len(), ops.len(), "{t}");
+        for op in ops {
+            let name = op.mnemonic_in(t.generation);
+            assert!(
+                rows.iter()
+                    .any(|r| r.split_whitespace().nth(1) == Some(name)),
+                "{t}: {name}"
+            );
+        }
+        assert!(!rows.iter().any(|r| r.contains(" ds_store_b32 ")), "{t}");
+        let md = stdout(&ds_harness(&["list", "--markdown", "--target", t.name], ""));
+        assert!(md.starts_with(&format!("# {t} DS instructions")), "{t}");
+    }
+}
+
+/// Every op of a Vega, a CDNA 4 and an RDNA 2 target has a card with the target's encoding; an
+/// op the target lacks is refused, naming the targets that have it (exit 2).
+#[test]
+fn doc_cards_name_the_targets_encoding_and_refuse_ops_it_lacks() {
+    for name in ["gfx900", "gfx950", "gfx1030"] {
+        let t = Target::by_name(name).unwrap();
+        for op in DsOp::all_in(t.generation) {
+            let spelled = op.mnemonic_in(t.generation);
+            let out = ds_harness(&["doc", spelled, "--target", name], "");
+            if !op.info().on(t) {
+                assert_eq!(out.status.code(), Some(2), "{t} {spelled}");
+                assert!(
+                    stderr(&out).contains("the targets that have it"),
+                    "{}",
+                    stderr(&out)
+                );
+                continue;
+            }
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{t} {spelled}: {}",
+                stderr(&out)
+            );
+            let ex = example_in(t, op);
+            let bytes = ex.to_bytes_in(t).unwrap();
+            let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let line = format!(
+                "On {t} ({}): spelled {spelled}, opcode {:#04x}",
+                t.generation,
+                op.opcode_in(t.generation).unwrap()
+            );
+            let text = stdout(&out);
+            assert!(text.contains(&line), "{t} {spelled}:\n{text}");
+            assert!(text.contains(&hex.join(" ")), "{t} {spelled}");
+        }
+    }
+}
+
+/// asm and disasm round-trip every op's example on every gfx9 and gfx10 target (AccVGPR forms
+/// where the target has them); llvm_mc_spellings_gfx9_gfx10.rs compares them with llvm-mc.
+#[test]
+fn asm_and_disasm_round_trip_every_example_on_every_target() {
+    for t in gfx9_gfx10() {
+        let mut texts = Vec::new();
+        for op in DsOp::all_on(t) {
+            let ex = example_in(t, op);
+            texts.push(ex.text_in(t.generation).to_string());
+            let acc = ds_reference::isa::DsInst { acc: true, ..ex };
+            if acc.to_bytes_in(t).is_ok() {
+                texts.push(acc.text_in(t.generation).to_string());
+            }
+        }
+        let input: String = texts.iter().map(|l| format!("{l}\n")).collect();
+        let out = ds_harness(&["asm", "--target", t.name], &input);
+        assert_eq!(out.status.code(), Some(0), "{t}: {}", stderr(&out));
+        let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+        assert_eq!(lines.len(), texts.len());
+        let words: String = lines
+            .iter()
+            .map(|l| {
+                l.split_once("encoding: [")
+                    .unwrap()
+                    .1
+                    .trim_end_matches(']')
+                    .to_string()
+                    + "\n"
+            })
+            .collect();
+        let back = ds_harness(&["disasm", "--target", t.name], &words);
+        assert_eq!(back.status.code(), Some(0), "{t}: {}", stderr(&back));
+        let back: Vec<String> = stdout(&back)
+            .lines()
+            .map(|l| l.trim().to_string())
+            .collect();
+        assert_eq!(back, texts, "{t}");
+    }
+}
+
+#[test]
+fn kernel_and_run_refuse_gfx9_targets_in_words() {
+    for name in ["gfx900", "gfx942"] {
+        let t = Target::by_name(name).unwrap();
+        let out = ds_harness(&["kernel", "ds_add_u32", "--target", name], "");
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let want = format!("the {} kernel template is not written yet", t.generation);
+        assert!(stderr(&out).contains(&want), "{}", stderr(&out));
+        let out = ds_harness(&["run", "--backend", "emu", "--target", name], "");
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert!(stderr(&out).contains(&want), "{}", stderr(&out));
+    }
+}
+
+/// gfx10 kernels are built and run on the emulated device in both wave sizes; a compare-store,
+/// whose gfx10 operand order the model does not take yet, is refused in words.
+#[test]
+fn gfx10_kernels_build_and_run_on_the_emulated_device() {
+    for name in ["gfx1010", "gfx1030"] {
+        for wave in ["32", "64"] {
+            let out = ds_harness(
+                &[
+                    "run",
+                    "--backend",
+                    "emu",
+                    "--target",
+                    name,
+                    "--wave",
+                    wave,
+                    "--cases",
+                    "8",
+                    "--op",
+                    "ds_add_rtn_u32",
+                    "--op",
+                    "ds_read2_b64",
+                    "--op",
+                    "ds_bpermute_b32",
+                ],
+                "",
+            );
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{name} {wave}: {}",
+                stderr(&out)
+            );
+        }
+        let out = ds_harness(&["kernel", "ds_cmpst_b32", "--target", name], "");
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert!(
+            stderr(&out).contains("not yet modelled in this generation"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
