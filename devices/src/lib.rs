@@ -139,6 +139,12 @@ pub trait Device {
     fn stderr_log(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Why the device has given up, once it has (an external device that failed to start, or
+    /// timed out, too many times in a row): every later call fails, and a run stops there (exit
+    /// 3) instead of counting every later case as lost.
+    fn gave_up(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Which backend a command asks for (`--backend`).

@@ -56,9 +56,15 @@ pub fn load(dir: &Path) -> Result<Vec<Recording>, AgainstError> {
             record::EXTENSION
         )));
     }
+    // Each recording is read and must lie under its target's directory name, so a recording
+    // of one target cannot pass for another's (docs/recordings.md).
     paths
         .iter()
-        .map(|p| record::read(p).map_err(|e| AgainstError(format!("--against: {e}"))))
+        .map(|p| {
+            record::read(p)
+                .and_then(record::check_dir_provenance)
+                .map_err(|e| AgainstError(format!("--against: {e}")))
+        })
         .collect()
 }
 
@@ -191,6 +197,7 @@ pub fn run_recording(
                      device's outcome {}, the recorded one {}",
                     dev_verdict, rec_verdict
                 )),
+                undecided: false,
             });
         }
         res.agree += vr.agree;

@@ -168,9 +168,11 @@ impl CaseFile {
 
     /// Reads and parses the case file at `path`.
     pub fn read(path: &Path) -> Result<CaseFile, CaseFileError> {
-        let text = std::fs::read_to_string(path).map_err(|e| CaseFileError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
+        let text = crate::input::read_text(path, crate::input::MAX_CASE_BYTES).map_err(|e| {
+            CaseFileError::Io {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            }
         })?;
         CaseFile::parse(&text, path)
     }

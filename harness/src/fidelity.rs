@@ -17,6 +17,12 @@ pub enum Class {
     Legal,
     /// The model does not cover the case (its reason is in the op's `skip_reasons`): not compared.
     NotModelled,
+    /// The device left something else than the reference, and the legal-outcome search could not
+    /// decide within its budget whether some lane order explains it (an order-dependent update of
+    /// many lanes without returns, e.g. `ds_rsub_u32` of 64 lanes on one address, asks which of
+    /// 2^64 splits of the lanes sums to the result). Not a mismatch, not a pass: counted apart,
+    /// listed with its case file, and it does not fail the run.
+    Undecided,
     /// The device does not implement an instruction of the kernel (an external device's answer).
     Unsupported,
     /// The device did not answer within the time limit.
@@ -32,10 +38,11 @@ pub enum Class {
 }
 
 /// Every class, in severity order.
-pub const CLASSES: [Class; 9] = [
+pub const CLASSES: [Class; 10] = [
     Class::Exact,
     Class::Legal,
     Class::NotModelled,
+    Class::Undecided,
     Class::Unsupported,
     Class::TimedOut,
     Class::Crashed,
@@ -65,6 +72,7 @@ impl Class {
             Class::Exact => "exact",
             Class::Legal => "legal alternative",
             Class::NotModelled => "not modelled",
+            Class::Undecided => "undecided",
             Class::Unsupported => "unsupported",
             Class::TimedOut => "timed out",
             Class::Crashed => "crashed",
@@ -80,6 +88,7 @@ impl Class {
             Class::Exact => "exact",
             Class::Legal => "legal",
             Class::NotModelled => "not_modelled",
+            Class::Undecided => "undecided",
             Class::Unsupported => "unsupported",
             Class::TimedOut => "timed_out",
             Class::Crashed => "crashed",
@@ -90,10 +99,11 @@ impl Class {
     }
 
     /// Whether a case in this class fails the run (exit 1). Unsupported cases fail it unless
-    /// `--allow-unsupported` is given; cases the model does not cover never do.
+    /// `--allow-unsupported` is given; cases the model does not cover, or whose legality the
+    /// search could not decide, never do.
     pub fn fails_run(self, allow_unsupported: bool) -> bool {
         match self {
-            Class::Exact | Class::Legal | Class::NotModelled => false,
+            Class::Exact | Class::Legal | Class::NotModelled | Class::Undecided => false,
             Class::Unsupported => !allow_unsupported,
             _ => true,
         }
@@ -105,6 +115,7 @@ impl Class {
             Class::Exact => "#1a9850",
             Class::Legal => "#91cf60",
             Class::NotModelled => "#d9d9d9",
+            Class::Undecided => "#bdbdbd",
             Class::Unsupported => "#9e9ac8",
             Class::TimedOut => "#fdae61",
             Class::Crashed => "#f46d43",
@@ -123,6 +134,24 @@ impl fmt::Display for Class {
 
 /// Cases per class (only classes with cases appear).
 pub type Counts = BTreeMap<Class, usize>;
+
+/// Which count of an op's results (`agree`, `disagree`, `skipped`, `errors`, `unsupported`,
+/// `undecided`) the cases of `class` are counted in.
+pub fn count_of(class: Class) -> &'static str {
+    match class {
+        Class::Exact | Class::Legal => "agree",
+        Class::NotModelled => "skipped",
+        Class::Undecided => "undecided",
+        Class::Unsupported => "unsupported",
+        Class::TimedOut | Class::Crashed | Class::ProtocolError | Class::DeviceError => "errors",
+        Class::Mismatch => "disagree",
+    }
+}
+
+/// The sum of `counts`, or `None` when it does not fit a `usize`.
+pub fn checked_total(counts: &Counts) -> Option<usize> {
+    counts.values().try_fold(0usize, |a, &n| a.checked_add(n))
+}
 
 /// The worst class with any case, or `None` when there are none.
 pub fn worst(counts: &Counts) -> Option<Class> {

@@ -12,6 +12,7 @@ pub mod cli;
 pub mod corpus;
 pub mod doc;
 pub mod fidelity;
+pub mod input;
 pub mod matrix;
 pub mod merge;
 pub mod output;

@@ -3,7 +3,7 @@
 //! markdown, JSON, and an SVG heatmap (DESIGN.md section 10).
 
 use crate::fidelity::{self, Class, Counts, CLASSES};
-use crate::run::report::{md, xml};
+use crate::run::report::{code, md, xml};
 use ds_reference::isa::DsOp;
 use serde::Serialize;
 use serde_json::Value;
@@ -67,7 +67,7 @@ pub fn from_files(paths: &[impl AsRef<Path>]) -> Result<Matrix, MatrixError> {
     let mut runs = Vec::new();
     for p in paths {
         let p = p.as_ref();
-        let text = std::fs::read_to_string(p)
+        let text = crate::input::read_text(p, crate::input::MAX_RESULTS_BYTES)
             .map_err(|e| MatrixError(format!("cannot read {}: {e}", p.display())))?;
         let v: Value = serde_json::from_str(&text).map_err(|e| {
             MatrixError(format!(
@@ -105,12 +105,18 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
             .get("ops")
             .and_then(Value::as_array)
             .ok_or_else(|| bad("no `ops` list"))?;
-        let mut cells = Vec::new();
+        let mut cells: Vec<(String, Counts)> = Vec::new();
         for o in ops {
             let name = o
                 .get("op")
                 .and_then(Value::as_str)
                 .ok_or_else(|| bad("an op without a name"))?;
+            if DsOp::from_name(name).is_none() {
+                return Err(bad(&format!(
+                    "op `{}` is not a DS op of the table",
+                    crate::run::report::terminal(&ds_devices::exec::text::cut(name, 64))
+                )));
+            }
             let f = o
                 .get("fidelity")
                 .ok_or_else(|| bad(&format!("op {name} has no `fidelity` counts")))?;
@@ -121,6 +127,10 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
                 Some(n) if n != 32 => format!("{name} wave{n}"),
                 _ => name.to_string(),
             };
+            // One row per op and wave size: a second one would hide behind the first.
+            if cells.iter().any(|(l, _)| *l == label) {
+                return Err(bad(&format!("op {label} has two rows")));
+            }
             cells.push((label, counts));
         }
         per_run.push(cells);
@@ -221,7 +231,7 @@ impl Matrix {
         s.push_str(&"---|".repeat(self.columns.len()));
         s.push('\n');
         for r in &self.rows {
-            let _ = write!(s, "| `{}` |", r.op);
+            let _ = write!(s, "| {} |", code(&r.op));
             for cell in &r.cells {
                 match cell {
                     None => s.push_str(" — |"),

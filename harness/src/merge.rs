@@ -5,8 +5,9 @@
 //! they must cover the run's ops exactly once; anything else is refused with the shard and file
 //! named.
 
+use crate::fidelity;
 use crate::record::{self, RunStatus, EXTENSION, RUN_STATUS};
-use crate::run::report::{Report, RunMeta, Totals};
+use crate::run::report::{Report, RunMeta, Totals, FORMAT};
 use crate::run::select::{select_ops, Shard};
 use ds_reference::isa::DsOp;
 use ds_reference::wave::WaveSize;
@@ -30,18 +31,148 @@ fn err(msg: impl Into<String>) -> MergeError {
     MergeError(msg.into())
 }
 
-/// Reads one shard's JSON results.
+/// Reads one shard's JSON results: results of format [`FORMAT`] whose counts add up
+/// ([`check_counts`]).
 pub fn read_results(path: &Path) -> Result<Report, MergeError> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::input::read_text(path, crate::input::MAX_RESULTS_BYTES)
         .map_err(|e| err(format!("cannot read {}: {e}", path.display())))?;
-    serde_json::from_str(&text).map_err(|e| {
+    let r: Report = serde_json::from_str(&text).map_err(|e| {
         err(format!(
             "{}:{}:{}: not ds-harness results (docs/run-results.md): {e}",
             path.display(),
             e.line(),
             e.column()
         ))
-    })
+    })?;
+    if r.format != FORMAT {
+        return Err(err(format!(
+            "{}: results format {} is not supported; this ds-harness reads format {FORMAT} \
+             (docs/run-results.md)",
+            path.display(),
+            r.format
+        )));
+    }
+    check_counts(&r).map_err(|why| {
+        err(format!(
+            "{}: {why}: the file was edited or is not what `ds-harness run --json` wrote",
+            path.display()
+        ))
+    })?;
+    Ok(r)
+}
+
+/// The arithmetic of a results file, row by row (docs/run-results.md): every op's counts add up
+/// to its cases, its fidelity classes add up to its cases and match the counts they belong in
+/// ([`fidelity::count_of`]), its variants' cases add up to its cases, its listed and unlisted
+/// mismatches to its disagreeing and undecided cases; and the totals are the sums of the rows.
+/// Every sum is checked: a count past `usize::MAX` is an error, never a wrapped number.
+pub fn check_counts(r: &Report) -> Result<(), String> {
+    let sum = |xs: &[usize]| xs.iter().try_fold(0usize, |a, &x| a.checked_add(x));
+    let overflow = |what: &str| format!("{what}: the counts overflow");
+    let mut totals = [0usize; 7];
+    let mut fidelity = fidelity::Counts::new();
+    for o in &r.ops {
+        let row = format!("op {} ({})", o.op, o.wave);
+        let parts = [
+            o.agree,
+            o.disagree,
+            o.skipped,
+            o.errors,
+            o.unsupported,
+            o.undecided,
+        ];
+        let counted = sum(&parts).ok_or_else(|| overflow(&row))?;
+        if counted != o.cases {
+            return Err(format!(
+                "{row}: agree {} + disagree {} + skipped {} + errors {} + unsupported {} + \
+                 undecided {} = {counted}, not its {} cases",
+                o.agree, o.disagree, o.skipped, o.errors, o.unsupported, o.undecided, o.cases
+            ));
+        }
+        let classes = fidelity::checked_total(&o.fidelity).ok_or_else(|| overflow(&row))?;
+        if classes != o.cases {
+            return Err(format!(
+                "{row}: its fidelity classes add up to {classes}, not its {} cases",
+                o.cases
+            ));
+        }
+        for (name, want) in [
+            ("agree", o.agree),
+            ("disagree", o.disagree),
+            ("skipped", o.skipped),
+            ("errors", o.errors),
+            ("unsupported", o.unsupported),
+            ("undecided", o.undecided),
+        ] {
+            let got: usize = o
+                .fidelity
+                .iter()
+                .filter(|(c, _)| fidelity::count_of(**c) == name)
+                .map(|(_, n)| *n)
+                .sum();
+            if got != want {
+                return Err(format!(
+                    "{row}: {name} is {want} but its fidelity classes counted there add up to \
+                     {got}"
+                ));
+            }
+        }
+        let variant_cases = sum(&o.variants.iter().map(|v| v.cases).collect::<Vec<_>>())
+            .ok_or_else(|| overflow(&row))?;
+        if variant_cases != o.cases {
+            return Err(format!(
+                "{row}: its variants' cases add up to {variant_cases}, not its {} cases",
+                o.cases
+            ));
+        }
+        let listed = sum(&[o.mismatches.len(), o.unlisted_mismatches]);
+        if listed != o.disagree.checked_add(o.undecided) {
+            return Err(format!(
+                "{row}: {} listed and {} unlisted mismatches, but {} disagreeing and {} \
+                 undecided cases",
+                o.mismatches.len(),
+                o.unlisted_mismatches,
+                o.disagree,
+                o.undecided
+            ));
+        }
+        for (t, x) in totals.iter_mut().zip([o.cases].iter().chain(&parts)) {
+            *t = t.checked_add(*x).ok_or_else(|| overflow("the totals"))?;
+        }
+        for (c, n) in &o.fidelity {
+            let f = fidelity.entry(*c).or_default();
+            *f = f
+                .checked_add(*n)
+                .ok_or_else(|| overflow("the fidelity totals"))?;
+        }
+    }
+    let t = r.totals;
+    let want = [
+        t.cases,
+        t.agree,
+        t.disagree,
+        t.skipped,
+        t.errors,
+        t.unsupported,
+        t.undecided,
+    ];
+    if totals != want {
+        return Err(format!(
+            "the totals (cases, agree, disagree, skipped, errors, unsupported, undecided) are \
+             {want:?}, the rows add up to {totals:?}"
+        ));
+    }
+    fidelity.retain(|_, n| *n > 0);
+    let mut stated = r.fidelity.clone();
+    stated.retain(|_, n| *n > 0);
+    if fidelity != stated {
+        return Err(format!(
+            "the run's fidelity totals are {}, the rows add up to {}",
+            fidelity::describe(&stated),
+            fidelity::describe(&fidelity)
+        ));
+    }
+    Ok(())
 }
 
 /// The fields that make shards one run, in words, for a mismatch message.
@@ -205,6 +336,8 @@ pub fn merge_results(shards: &[(PathBuf, Report)]) -> Result<Report, MergeError>
     for (_, o) in ops.into_values() {
         merged.push(o.clone());
     }
+    // Each shard's sums fit; their sum must too.
+    check_counts(&merged).map_err(|why| err(format!("the merged results: {why}")))?;
     merged.complete = true;
     merged.elapsed_seconds = shards
         .iter()
@@ -229,7 +362,7 @@ pub fn merge_recordings(inputs: &[PathBuf], out: &Path) -> Result<Vec<PathBuf>, 
             if !status_path.is_file() {
                 continue;
             }
-            let text = std::fs::read_to_string(&status_path)
+            let text = crate::input::read_text(&status_path, crate::input::MAX_RECORDING_BYTES)
                 .map_err(|e| err(format!("cannot read {}: {e}", status_path.display())))?;
             let status: RunStatus = serde_json::from_str(&text)
                 .map_err(|e| err(format!("{}: not a run status: {e}", status_path.display())))?;

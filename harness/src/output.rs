@@ -19,6 +19,7 @@
 //! device, a pipe, stdout) is written once, when its content is final
 //! ([`OutputPath::rewrites_in_place`] is false), since a stream cannot be rewritten.
 
+pub mod escape;
 mod stdout;
 pub use stdout::Out;
 
@@ -110,6 +111,20 @@ impl OutputPath {
         }
         if given.as_os_str().is_empty() {
             return Err(err("an empty path; name a file".into()));
+        }
+        // `/dev/stdout`, `/proc/self/fd/1`, or the file stdout is redirected to: stdout itself,
+        // never replaced (`run --json /dev/stdout > file` must not swap `file` for a new one).
+        if names_stdout(given) {
+            return match dash {
+                Dash::Stdout => Ok(OutputPath {
+                    given: given.to_path_buf(),
+                    kind: OutputKind::Stdout,
+                    identity: stdout_identity(),
+                }),
+                Dash::Refused(why) => Err(err(format!(
+                    "it is this command's stdout, which is not accepted here: {why}"
+                ))),
+            };
         }
         let target = resolve_links(given).map_err(err)?;
         match fs::metadata(&target) {
@@ -269,6 +284,101 @@ impl OutputDir {
     /// The directory.
     pub fn path(&self) -> &Path {
         &self.given
+    }
+}
+
+/// Refuses outputs that would overwrite what the command reads: an output file that is one of
+/// the input `files`, or lies inside one of the input or recording `dirs` (each a (flag, path)
+/// pair). Checked before any work.
+pub fn check_not_inputs(
+    outputs: &[(&str, &OutputPath)],
+    files: &[(&str, &Path)],
+    dirs: &[(&str, &Path)],
+) -> Result<(), OutputError> {
+    for (flag, out) in outputs {
+        if out.kind == OutputKind::Stdout {
+            continue;
+        }
+        let refuse = |reason: String| OutputError {
+            what: flag.to_string(),
+            path: out.given.clone(),
+            reason,
+        };
+        for (what, f) in files {
+            if fs::metadata(f).is_ok_and(|m| inode(&m) == out.identity) {
+                return Err(refuse(format!(
+                    "is the input {what} {}: an output never overwrites an input; name another \
+                     file",
+                    f.display()
+                )));
+            }
+        }
+        let at = canonical_any(&out.given);
+        for (what, d) in dirs {
+            if at.starts_with(canonical_any(d)) {
+                return Err(refuse(format!(
+                    "lies inside {what} {}, which this command reads or writes as a directory of \
+                     its own; name a file outside it",
+                    d.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an output directory (`flag`, `dir`) that is, lies inside or holds one of `dirs`
+/// (inputs, or another output directory).
+pub fn check_dir_apart(flag: &str, dir: &Path, dirs: &[(&str, &Path)]) -> Result<(), OutputError> {
+    let at = canonical_any(dir);
+    for (what, d) in dirs {
+        let other = canonical_any(d);
+        if at.starts_with(&other) || other.starts_with(&at) {
+            return Err(OutputError {
+                what: flag.to_string(),
+                path: dir.to_path_buf(),
+                reason: format!(
+                    "overlaps {what} {} (one is the other or inside it): the command would write \
+                     over what it reads; name a directory apart from it",
+                    d.display()
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// `path` made absolute with every symlink followed, also when its last parts do not exist yet
+/// (they are appended to the canonical form of the longest existing ancestor).
+fn canonical_any(path: &Path) -> PathBuf {
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(path)
+    };
+    let mut rest = Vec::new();
+    let mut p = abs.as_path();
+    loop {
+        if let Ok(c) = fs::canonicalize(p) {
+            return rest.iter().rev().fold(c, |acc, part| acc.join(part));
+        }
+        match (p.parent(), p.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                p = parent;
+            }
+            _ => return abs,
+        }
+    }
+}
+
+/// Whether `path` names the regular file this process's stdout is redirected to (as
+/// `/dev/stdout`, `/proc/self/fd/1` or by its own name): replacing it would cut the redirection
+/// off. (A device or pipe behind stdout is written through like any other.)
+fn names_stdout(path: &Path) -> bool {
+    match (fs::metadata(path), fs::metadata("/proc/self/fd/1")) {
+        (Ok(a), Ok(b)) => b.file_type().is_file() && inode(&a) == inode(&b),
+        _ => false,
     }
 }
 

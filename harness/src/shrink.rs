@@ -418,15 +418,15 @@ impl Shrunk {
         if !words.is_empty() {
             let _ = writeln!(s, "  lds in: {}", words.join(" "));
         }
+        // Every active lane's inputs (the minimal case has few), and any other lane a
+        // difference names.
         let lanes: Vec<usize> = {
-            let mut l: Vec<usize> = self
-                .differences
-                .iter()
-                .filter_map(|d| match *d {
-                    Difference::Vdst { lane, .. } | Difference::Addr { lane, .. } => Some(lane),
-                    _ => None,
-                })
-                .collect();
+            let mut l: Vec<usize> = self.case.wave.active_lanes().collect();
+            l.extend(self.differences.iter().filter_map(|d| match *d {
+                Difference::Vdst { lane, .. } | Difference::Addr { lane, .. } => Some(lane),
+                _ => None,
+            }));
+            l.sort_unstable();
             l.dedup();
             l
         };
@@ -439,7 +439,12 @@ impl Shrunk {
         };
         for lane in lanes {
             let l = &self.case.wave.lanes[lane];
-            let mut line = format!("  lane {lane} in: addr={:#010x}", l.addr);
+            let state = if self.case.wave.active(lane) {
+                "active"
+            } else {
+                "inactive"
+            };
+            let mut line = format!("  lane {lane} ({state}) in: addr={:#010x}", l.addr);
             if ops.data0 > 0 {
                 let _ = write!(line, " data0={}", hex(&l.data0[..usize::from(ops.data0)]));
             }
@@ -476,6 +481,7 @@ pub fn shrink_mismatches(
         .ops
         .iter()
         .flat_map(|o| &o.mismatches)
+        .filter(|m| !m.undecided)
         .filter_map(|m| m.path.as_ref());
     for path in paths.take(SHRINK_AT_MOST) {
         let text = match CaseFile::read(Path::new(path)) {

@@ -52,8 +52,24 @@ fn shard_files(dir: &Path) -> [String; 3] {
     assert!(status.success());
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&ok).unwrap()).unwrap();
+    // One agreeing case turned into a disagreement, every count kept consistent (merge checks
+    // each row's arithmetic).
     let mut bad = r.clone();
-    bad["ops"][0]["disagree"] = 1.into();
+    let dec = |v: &mut serde_json::Value| *v = (v.as_u64().unwrap() - 1).into();
+    for at in [
+        "/ops/0/agree",
+        "/ops/0/fidelity/exact",
+        "/totals/agree",
+        "/fidelity/exact",
+    ] {
+        dec(bad.pointer_mut(at).unwrap());
+    }
+    for at in ["/ops/0", "/totals"] {
+        bad.pointer_mut(at).unwrap()["disagree"] = 1.into();
+    }
+    bad["ops"][0]["fidelity"]["mismatch"] = 1.into();
+    bad["fidelity"]["mismatch"] = 1.into();
+    bad["ops"][0]["unlisted_mismatches"] = 1.into();
     let mut half = r;
     half["meta"]["shard"] = "1/2".into();
     let write = |name: &str, v: &serde_json::Value| {

@@ -6,6 +6,8 @@ of the ops it is told to break, does one thing wrong instead:
   --flip OP      flips bit 0 of lane 0's vdst word 0 in the first case (a wrong result)
   --crash OP     dies (SIGABRT) before answering
   --hang OP      never answers
+  --hang-kernel PREFIX  never answers the launches of the kernels whose names start with PREFIX
+                 (one variant of an op: a device that times out on every launch is given up)
   --garbage OP   answers with a line that is not a protocol message
   --short OP     answers with the lanes_out buffer one byte short
   --pause-once FILE  at the first launch of an op (not the canary, which runs first), if FILE
@@ -34,6 +36,7 @@ def main():
     ap.add_argument("--serve", required=True)
     for f in ("flip", "crash", "hang", "garbage", "short"):
         ap.add_argument("--" + f, action="append", default=[], metavar="OP")
+    ap.add_argument("--hang-kernel", action="append", default=[], metavar="PREFIX")
     ap.add_argument("--pause-once")
     a = ap.parse_args()
     dev = subprocess.Popen(shlex.split(a.serve), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -55,7 +58,7 @@ def main():
             if matches(kernel, a.crash):
                 print("fault device: crashing on", kernel, file=sys.stderr, flush=True)
                 os.abort()
-            if matches(kernel, a.hang):
+            if matches(kernel, a.hang) or any(kernel.startswith(p) for p in a.hang_kernel):
                 print("fault device: hanging on", kernel, file=sys.stderr, flush=True)
                 time.sleep(3600)
             if matches(kernel, a.garbage):

@@ -71,7 +71,8 @@ fn a_matrix_of_three_devices_as_markdown_json_and_a_rendered_svg() {
         add.ends_with("| exact 160 | unsupported 160 | — |"),
         "{add}"
     );
-    assert!(md.contains("**device <a> & b** (v1)"), "{md}");
+    // A device's name is text, never markup (issue 23).
+    assert!(md.contains("**device &lt;a&gt; &amp; b** (v1)"), "{md}");
 
     let j: Value = serde_json::from_str(&std::fs::read_to_string(js).unwrap()).unwrap();
     assert_eq!(j["columns"].as_array().unwrap().len(), 3);

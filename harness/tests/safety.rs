@@ -582,10 +582,11 @@ fn a_recording_that_fails_during_the_run_says_where_the_results_are() {
     let dir = temp_dir("safety-record-late");
     let rec = dir.join("rec");
     fs::create_dir(&rec).unwrap();
-    // Where the emulated device records: a file in the way of the directory.
+    // Where the emulated device records its first op: a directory in the way of the file. (A file
+    // in the way of the device's directory itself is refused before the run: careless.rs.)
     use ds_devices::{emu::EmuDevice, Device};
     let name = ds_harness::record::dir_name(EmuDevice::new().info());
-    fs::write(rec.join(name), "in the way").unwrap();
+    fs::create_dir_all(rec.join(name).join("ds_add_u32.txt")).unwrap();
     let json = dir.join("r.json");
     let out = ds(&small_run(&[
         "--out",

@@ -366,11 +366,18 @@ impl<'de> Deserialize<'de> for Lds {
             )));
         }
         let mut lds = Lds::zeroed(repr.size);
+        let mut seen = std::collections::HashSet::new();
         for (at, value) in repr.words {
             if at % 4 != 0 || at >= repr.size {
                 return Err(D::Error::custom(format!(
                     "lds.words: byte offset {at} is not a 4-aligned offset inside the {}-byte allocation",
                     repr.size
+                )));
+            }
+            // One value per word: a second one would silently replace the first.
+            if !seen.insert(at) {
+                return Err(D::Error::custom(format!(
+                    "lds.words: byte offset {at} is given twice; give each word once"
                 )));
             }
             lds.set_word(at, value);

@@ -314,14 +314,13 @@ impl Device for EmuDevice {
     }
 
     fn launch(&mut self, module: ModuleId, launch: &mut Launch) -> Result<(), DeviceError> {
-        let programs = self
-            .modules
-            .get(module.0)
-            .ok_or_else(|| DeviceError::Launch(format!("module {} was never loaded", module.0)))?;
+        let programs = self.modules.get(module.0).ok_or_else(|| {
+            DeviceError::BadRequest(format!("module {} was never loaded", module.0))
+        })?;
         let prog = programs.get(&launch.kernel).cloned().ok_or_else(|| {
             let mut names: Vec<&String> = programs.keys().collect();
             names.sort();
-            DeviceError::Launch(format!(
+            DeviceError::BadRequest(format!(
                 "kernel `{}` is not in the code object (it has {} kernels{})",
                 launch.kernel,
                 names.len(),
@@ -346,7 +345,7 @@ impl Device for EmuDevice {
 fn check_workgroup(prog: &Program, launch: &Launch) -> Result<(), DeviceError> {
     let wave = prog.desc.wave_size();
     if launch.workgroup_size as usize != wave.lanes() {
-        return Err(DeviceError::Launch(format!(
+        return Err(DeviceError::BadRequest(format!(
             "workgroup size {} is not one {wave}; the kernel `{}` is {wave} and runs one wave per workgroup of {}",
             launch.workgroup_size,
             launch.kernel,
@@ -389,20 +388,39 @@ fn run_launch(prog: &Program, launch: &mut Launch, run: &Run) -> Result<(), Devi
     let new_wave =
         || exec::WaveState::new(prog.desc.vgprs, prog.desc.lds_size, prog.desc.wave_size());
     // Below a few workgroups a task costs more than it saves. The first failing workgroup (in
-    // order) is the one reported, whatever the number of threads.
+    // order) is the one reported, whatever the number of threads: once one fails, only
+    // workgroups before it still run, so a launch of many workgroups of a runaway kernel ends
+    // after the first wave's instruction budget, and nothing is kept per workgroup.
     let result = if threads <= 1 || groups < 16 {
         run_range(&mut new_wave(), 0..groups)
     } else {
         use rayon::prelude::*;
+        use std::sync::atomic::{AtomicU32, Ordering};
         const PER_TASK: u32 = 8;
+        let first_bad = AtomicU32::new(u32::MAX);
+        let error: std::sync::Mutex<Option<(u32, String)>> = std::sync::Mutex::new(None);
         (0..groups.div_ceil(PER_TASK))
             .into_par_iter()
-            .map_init(new_wave, |wave, t| {
-                run_range(wave, t * PER_TASK..((t + 1) * PER_TASK).min(groups))
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect::<Result<(), String>>()
+            .for_each_init(new_wave, |wave, t| {
+                for wg in t * PER_TASK..((t + 1) * PER_TASK).min(groups) {
+                    if wg > first_bad.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    if let Err(e) = wave.run(prog, wg, KERNARG_BASE, &mem, run) {
+                        first_bad.fetch_min(wg, Ordering::Relaxed);
+                        if let Ok(mut slot) = error.lock() {
+                            if slot.as_ref().is_none_or(|(at, _)| wg < *at) {
+                                *slot = Some((wg, e));
+                            }
+                        }
+                        return;
+                    }
+                }
+            });
+        match error.into_inner().ok().flatten() {
+            Some((_, e)) => Err(e),
+            None => Ok(()),
+        }
     };
     // Buffers that could not be worked on in place (not whole aligned dwords) are copied back
     // when they are outputs.

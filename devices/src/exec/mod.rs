@@ -3,22 +3,33 @@
 //! that runs gfx11 code objects can be a device this way, and `ssh box ds-harness serve-device
 //! --backend hip` is a GPU on another machine (DESIGN.md section 10).
 //!
-//! Every call is bounded by a timeout. A child that dies ([`DeviceError::Crashed`]), does not
-//! answer in time ([`DeviceError::Timeout`], then killed) or writes what the protocol does not
-//! allow ([`DeviceError::Protocol`], naming the line) fails only the call it was answering: the
-//! next call starts a new child, says hello again and loads the code objects again, so a run goes
-//! on. The child's stderr is kept (see [`Device::stderr_log`]).
+//! Every call is bounded in time (the deadline covers writing the request too: see [`child`]) and
+//! every answer in size. A child that dies ([`DeviceError::Crashed`]), does not answer in time
+//! ([`DeviceError::Timeout`], then killed with its process group) or writes what the protocol
+//! does not allow ([`DeviceError::Protocol`], naming the line) fails only the call it was
+//! answering: the next call starts a new child, says hello again and loads the code objects
+//! again, so a run goes on, until the device has failed to start [`MAX_FAILED_STARTS`] times or
+//! timed out [`MAX_TIMEOUTS_IN_A_ROW`] times in a row: then it gives up ([`Device::gave_up`]) and
+//! the run stops (exit 3). Everything the device says is made printable and bounded ([`text`]);
+//! its stderr is kept (see [`Device::stderr_log`]).
 
+mod answer;
+mod child;
+mod options;
 pub mod protocol;
+mod reap;
 pub mod serve;
+pub mod text;
 
 use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
+use answer::{
+    answer_limit, describe_status, disassemble, kind_of, message, own_details, quote, take_outputs,
+};
+use child::{Child, Line, NoLine, StderrLog};
 use ds_reference::target::Target;
+pub use options::{ExecArgs, ExecOptions};
 use protocol::{BufferIn, Bytes, ErrorKind, Request, Response, PROTOCOL_VERSION};
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -26,58 +37,51 @@ use std::time::Duration;
 pub const COMMAND_DETAIL: &str = "device command";
 /// The detail key of the device's own version (its hello).
 pub const VERSION_DETAIL: &str = "device version";
+/// The detail key of the hardware claim of the device's hello (`true`/`false`), the only place
+/// the harness takes it from.
+pub const HARDWARE_DETAIL: &str = "hardware";
+/// The detail key of the protocol version the device speaks.
+pub const PROTOCOL_DETAIL: &str = "device protocol";
+/// Detail keys the harness writes itself (here and in a recording's provenance): a device's own
+/// detail of one of these names is kept as `device's <name>`, never in their place.
+pub const RESERVED_DETAILS: [&str; 12] = [
+    COMMAND_DETAIL,
+    VERSION_DETAIL,
+    HARDWARE_DETAIL,
+    PROTOCOL_DETAIL,
+    "backend",
+    "gpu",
+    "arch",
+    "harness",
+    "date",
+    "fp_modes",
+    "wave",
+    "provenance",
+];
 
 /// Default bound on one launch or load, in seconds.
 pub const DEFAULT_TIMEOUT_SECS: f64 = 120.0;
-/// Default bound on a child's start-up (spawn and hello) and on a load, in seconds: `ssh` may
-/// take a while, and an emulator may decode a whole code object when it loads it.
+/// Default bound on a child's start-up (spawn and hello), in seconds: `ssh` may take a while,
+/// and a device does its start-up work before it answers hello.
 pub const DEFAULT_HELLO_TIMEOUT_SECS: f64 = 60.0;
-/// Consecutive failed starts after which the device gives up (every later call fails at once).
+/// The largest `--device-timeout` (and `DS_HARNESS_HIP_TIMEOUT`) taken, in seconds: a week.
+pub const MAX_TIMEOUT_SECS: f64 = 604_800.0;
+/// Consecutive failed starts after which the device gives up.
 pub const MAX_FAILED_STARTS: usize = 3;
-/// Lines of the child's stderr kept for the report.
-const STDERR_LINES_KEPT: usize = 200;
+/// Consecutive time-outs (of launches and loads, across restarts) after which the device gives
+/// up: a device that is slow at every first launch after a start never gets anywhere.
+pub const MAX_TIMEOUTS_IN_A_ROW: usize = 3;
+/// Bytes any answer line may have (an answer to a launch may have more: its output buffers as
+/// base64, see [`answer_limit`]); a longer line is a protocol error, and is never held in memory.
+pub const MIN_LINE_BYTES: usize = 1 << 20;
 /// Lines of stderr quoted in a crash message.
 const STDERR_LINES_QUOTED: usize = 5;
 /// Characters of a garbage line quoted in a protocol error.
-const QUOTED_CHARS: usize = 120;
-
-/// How to start and bound the external device.
-#[derive(Clone, Debug)]
-pub struct ExecOptions {
-    /// The command line, run as `sh -c COMMAND`.
-    pub command: String,
-    /// Bound on one load or launch.
-    pub timeout: Duration,
-    /// Bound on a start (spawn and hello) and on a load.
-    pub hello_timeout: Duration,
-    /// The target asked for (`--target`): the device's hello must name it. Without one, the
-    /// device's own target is taken, if kernels can be built for it.
-    pub target: Option<&'static Target>,
-}
-
-impl ExecOptions {
-    /// `command` with the default timeouts, for `target` (or the device's own).
-    pub fn new(command: &str, target: Option<&'static Target>) -> ExecOptions {
-        ExecOptions {
-            command: command.to_string(),
-            timeout: Duration::from_secs_f64(DEFAULT_TIMEOUT_SECS),
-            hello_timeout: Duration::from_secs_f64(DEFAULT_HELLO_TIMEOUT_SECS),
-            target,
-        }
-    }
-}
-
-/// One line from the child's stdout, or the end of it.
-enum Line {
-    Text(String),
-    End,
-}
+pub(crate) const QUOTED_CHARS: usize = 120;
 
 /// A running child.
 struct Session {
     child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<Line>,
     /// Lines read from stdout so far (for naming a bad one).
     line_no: usize,
     /// harness module -> this child's module number.
@@ -86,24 +90,29 @@ struct Session {
     stderr_from: usize,
 }
 
-/// The device's kept stderr: every child's lines, the last [`STDERR_LINES_KEPT`].
-#[derive(Debug, Default)]
-struct StderrLog {
-    lines: Vec<String>,
-    /// Lines written in all (including those dropped from the front).
-    total: usize,
+/// What a call is, for its limits and messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Hello,
+    Load,
+    Launch,
 }
 
 /// An external program as a device.
 pub struct ExecDevice {
     opts: ExecOptions,
     info: DeviceInfo,
+    /// The hello's `hardware`, from the first start (a restart must say the same).
+    hardware: bool,
     session: Option<Session>,
     /// Every code object loaded, by harness module id, to load again in a new child.
     code_objects: Vec<Vec<u8>>,
     next_id: u64,
     stderr: Arc<Mutex<StderrLog>>,
     failed_starts: usize,
+    timeouts_in_a_row: usize,
+    /// Why the device gave up, once it has.
+    gave_up: Option<String>,
     /// Children started so far.
     starts: usize,
 }
@@ -129,12 +138,15 @@ impl ExecDevice {
                 target: ds_reference::target::DEFAULT,
                 details: Vec::new(),
             },
+            hardware: false,
             opts,
             session: None,
             code_objects: Vec::new(),
             next_id: 1,
             stderr: Arc::new(Mutex::new(StderrLog::default())),
             failed_starts: 0,
+            timeouts_in_a_row: 0,
+            gave_up: None,
             starts: 0,
         };
         dev.ensure_session().map_err(|e| match e {
@@ -154,23 +166,24 @@ impl ExecDevice {
         self.starts
     }
 
-    /// Ends the session politely: `shutdown`, then waits a moment for the child to exit.
+    /// Ends the session politely: `shutdown`, then waits a moment for the child to exit, then
+    /// ends its process group (nothing it started outlives it).
     pub fn shutdown(&mut self) {
         if let Some(mut s) = self.session.take() {
             let id = self.next_id;
             self.next_id += 1;
-            let _ = writeln!(s.stdin, "{}", protocol::to_line(&Request::Shutdown { id }));
-            let _ = s.stdin.flush();
-            let _ = s.lines.recv_timeout(Duration::from_secs(5));
-            drop(s.stdin);
+            s.child.set_line_limit(MIN_LINE_BYTES);
+            if s.child.send(protocol::to_line(&Request::Shutdown { id })) {
+                let _ = s.child.next_line(Duration::from_secs(5));
+            }
+            s.child.close_stdin();
             for _ in 0..50 {
-                if let Ok(Some(_)) = s.child.try_wait() {
-                    return;
+                if s.child.try_wait().is_some() {
+                    break;
                 }
                 std::thread::sleep(Duration::from_millis(20));
             }
-            kill_group(&mut s.child);
-            let _ = s.child.wait();
+            s.child.kill();
         }
     }
 
@@ -179,11 +192,8 @@ impl ExecDevice {
         if self.session.is_some() {
             return Ok(());
         }
-        if self.failed_starts >= MAX_FAILED_STARTS {
-            return Err(DeviceError::Unavailable(format!(
-                "`{}` failed to start {MAX_FAILED_STARTS} times in a row; not trying again",
-                self.opts.command
-            )));
+        if let Some(why) = &self.gave_up {
+            return Err(DeviceError::Unavailable(why.clone()));
         }
         match self.start_session() {
             Ok(()) => {
@@ -193,6 +203,14 @@ impl ExecDevice {
             Err(e) => {
                 self.failed_starts += 1;
                 self.kill_session();
+                if self.failed_starts >= MAX_FAILED_STARTS && self.gave_up.is_none() {
+                    self.gave_up = Some(format!(
+                        "`{}` failed to start {MAX_FAILED_STARTS} times in a row; not trying \
+                         again (the last time: {})",
+                        self.opts.command,
+                        message(&e)
+                    ));
+                }
                 Err(e)
             }
         }
@@ -200,57 +218,12 @@ impl ExecDevice {
 
     fn start_session(&mut self) -> Result<(), DeviceError> {
         let cmd = &self.opts.command.clone();
-        let mut command = Command::new("sh");
-        command.arg("-c").arg(cmd);
-        // Its own process group, so that killing it kills whatever `sh` started too.
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
+        let child = Child::spawn(cmd, Arc::clone(&self.stderr))
             .map_err(|e| DeviceError::Unavailable(format!("cannot start `sh -c {cmd}`: {e}")))?;
         self.starts += 1;
-        let stdout = child.stdout.take().expect("piped");
-        let stderr = child.stderr.take().expect("piped");
-        let stdin = child.stdin.take().expect("piped");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let mut buf = Vec::new();
-                match r.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => {
-                        let _ = tx.send(Line::End);
-                        return;
-                    }
-                    Ok(_) => {
-                        let text = String::from_utf8_lossy(&buf).trim_end().to_string();
-                        if tx.send(Line::Text(text)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
-        let log = Arc::clone(&self.stderr);
-        let stderr_from = log.lock().map_or(0, |l| l.total);
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { return };
-                let Ok(mut l) = log.lock() else { return };
-                l.total += 1;
-                l.lines.push(line);
-                if l.lines.len() > STDERR_LINES_KEPT {
-                    l.lines.remove(0);
-                }
-            }
-        });
+        let stderr_from = self.stderr.lock().map_or(0, |l| l.total());
         self.session = Some(Session {
             child,
-            stdin,
-            lines: rx,
             line_no: 0,
             modules: HashMap::new(),
             stderr_from,
@@ -263,8 +236,10 @@ impl ExecDevice {
         };
         let timeout = self.opts.hello_timeout;
         let answer = self
-            .call(&hello, timeout)
-            .map_err(|e| DeviceError::Unavailable(format!("`{cmd}` did not say hello: {e}")))?;
+            .call(&hello, timeout, MIN_LINE_BYTES, Stage::Hello)
+            .map_err(|e| {
+                DeviceError::Unavailable(format!("`{cmd}` did not say hello: {}", message(&e)))
+            })?;
         let Response::Hello {
             protocol,
             device,
@@ -286,8 +261,12 @@ impl ExecDevice {
                  (see docs/device-protocol.md)"
             )));
         }
-        let target = Target::by_name(&target)
-            .map_err(|e| DeviceError::Unavailable(format!("`{cmd}` says it runs {e}")))?;
+        let target = Target::by_name(&target).map_err(|e| {
+            DeviceError::Unavailable(format!(
+                "`{cmd}` says it runs {}",
+                text::bounded(&e.to_string(), text::MAX_MESSAGE_CHARS)
+            ))
+        })?;
         if let Some(want) = self.opts.target {
             if target != want {
                 return Err(DeviceError::Unavailable(format!(
@@ -297,21 +276,20 @@ impl ExecDevice {
         }
         ds_kernels::check_target(target)
             .map_err(|e| DeviceError::Unavailable(format!("`{cmd}` runs {e}")))?;
-        let mut d = vec![
-            (COMMAND_DETAIL.to_string(), cmd.clone()),
-            (VERSION_DETAIL.to_string(), version),
-            ("device protocol".to_string(), protocol.to_string()),
-            ("hardware".to_string(), hardware.to_string()),
-        ];
-        d.extend(details);
+        let device = text::bounded(&device, text::MAX_NAME_CHARS);
         if self.starts == 1 {
             self.info.name = device;
             self.info.target = target;
-            self.info.details = d;
-        } else if device != self.info.name || target != self.info.target {
+            self.hardware = hardware;
+            self.info.details = own_details(cmd, &version, protocol, hardware, details);
+        } else if device != self.info.name
+            || target != self.info.target
+            || hardware != self.hardware
+        {
             return Err(DeviceError::Unavailable(format!(
-                "`{cmd}` restarted as another device: `{device}`, was `{}`",
-                self.info.name
+                "`{cmd}` restarted as another device: `{device}` ({target}, hardware {hardware}), \
+                 was `{}` ({}, hardware {})",
+                self.info.name, self.info.target, self.hardware
             )));
         }
         for m in 0..self.code_objects.len() {
@@ -333,19 +311,20 @@ impl ExecDevice {
             id,
             code_object: Bytes(self.code_objects[m].clone()),
         };
-        // A load may be slow (a big code object, an emulator that decodes it whole): it is
-        // bounded like a start.
-        match self.call(&req, self.opts.hello_timeout)? {
+        match self.call(&req, self.opts.timeout, MIN_LINE_BYTES, Stage::Load)? {
             Response::Loaded { module, .. } => {
                 if let Some(s) = self.session.as_mut() {
                     s.modules.insert(m, module);
                 }
                 Ok(())
             }
-            Response::Error { kind, message, .. } => Err(match kind {
-                ErrorKind::Unsupported => DeviceError::Unsupported(message),
-                _ => DeviceError::Load(message),
-            }),
+            Response::Error { kind, message, .. } => {
+                let message = text::bounded(&message, text::MAX_MESSAGE_CHARS);
+                Err(match kind {
+                    ErrorKind::Unsupported => DeviceError::Unsupported(message),
+                    _ => DeviceError::Load(message),
+                })
+            }
             other => Err(self.fail(DeviceError::Protocol(format!(
                 "answered load with {}",
                 kind_of(&other)
@@ -353,52 +332,101 @@ impl ExecDevice {
         }
     }
 
-    /// Sends `req` and waits up to `timeout` for the answer with its id. Any failure of the
-    /// child ends the session (the next call starts a new one).
-    fn call(&mut self, req: &Request, timeout: Duration) -> Result<Response, DeviceError> {
+    /// Sends `req` and waits up to `timeout` (from the moment it is handed to the writer, so a
+    /// device that does not read its stdin times out too) for the answer with its id, which may
+    /// be `limit` bytes long at most. Any failure of the child ends the session (the next call
+    /// starts a new one).
+    fn call(
+        &mut self,
+        req: &Request,
+        timeout: Duration,
+        limit: usize,
+        stage: Stage,
+    ) -> Result<Response, DeviceError> {
         let line = protocol::to_line(req);
         let s = self.session.as_mut().expect("a session");
-        if writeln!(s.stdin, "{line}")
-            .and_then(|_| s.stdin.flush())
-            .is_err()
-        {
+        s.child.set_line_limit(limit);
+        if !s.child.send(line) {
             return Err(self.crashed("stopped reading its stdin"));
         }
+        let answer = s.child.next_line(timeout);
         let s = self.session.as_mut().expect("a session");
-        match s.lines.recv_timeout(timeout) {
+        match answer {
             Ok(Line::Text(text)) => {
                 s.line_no += 1;
                 let n = s.line_no;
                 match serde_json::from_str::<Response>(&text) {
-                    Ok(r) if r.id() == Some(req.id()) || r.id().is_none() => Ok(r),
+                    Ok(r) if r.id() == Some(req.id()) || r.id().is_none() => {
+                        if stage == Stage::Launch {
+                            self.timeouts_in_a_row = 0;
+                        }
+                        Ok(r)
+                    }
                     Ok(r) => Err(self.fail(DeviceError::Protocol(format!(
                         "stdout line {n}: answers request {:?}, expected {}",
                         r.id(),
                         req.id()
                     )))),
                     Err(e) => Err(self.fail(DeviceError::Protocol(format!(
-                        "stdout line {n} is not a protocol message ({e}): {}",
+                        "stdout line {n} is not a protocol message ({}): {}",
+                        text::bounded(&e.to_string(), QUOTED_CHARS),
                         quote(&text)
                     )))),
                 }
             }
-            Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => {
-                Err(self.crashed("closed its stdout"))
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                let what = match req {
-                    Request::Launch { kernel, .. } => format!("launch of `{kernel}`"),
-                    Request::Load { .. } => "load".into(),
-                    Request::Hello { .. } => "hello".into(),
-                    Request::Shutdown { .. } => "shutdown".into(),
-                };
-                Err(self.fail(DeviceError::Timeout(format!(
-                    "no answer to the {what} within {:.1} s; the device process was killed and \
-                     will be restarted (--device-timeout sets the limit)",
-                    timeout.as_secs_f64()
+            Ok(Line::TooLong { bytes, head }) => {
+                s.line_no += 1;
+                let n = s.line_no;
+                Err(self.fail(DeviceError::Protocol(format!(
+                    "stdout line {n} is longer (over {bytes} bytes) than the {limit} bytes an \
+                     answer to this {} can need: `{}...`",
+                    stage.name(),
+                    text::cut(&head, QUOTED_CHARS)
                 ))))
             }
+            Ok(Line::End) | Err(NoLine::Closed) => Err(self.crashed("closed its stdout")),
+            Err(NoLine::Timeout) => Err(self.timed_out(req, stage, timeout)),
         }
+    }
+
+    /// The device did not answer `req` in time: its process group is killed, and after
+    /// [`MAX_TIMEOUTS_IN_A_ROW`] the device gives up.
+    fn timed_out(&mut self, req: &Request, stage: Stage, timeout: Duration) -> DeviceError {
+        self.kill_session();
+        let t = timeout.as_secs_f64();
+        let killed = "the device's process group was killed";
+        let e = match (stage, req) {
+            (Stage::Launch, Request::Launch { kernel, .. }) => DeviceError::Timeout(format!(
+                "no answer to the launch of `{kernel}` within {t:.1} s (--device-timeout); {killed}"
+            )),
+            (Stage::Load, Request::Load { code_object, .. }) => DeviceError::Load(format!(
+                "no answer to the load of a code object of {} bytes within {t:.1} s \
+                 (--device-timeout); {killed}",
+                code_object.0.len()
+            )),
+            (Stage::Hello, _) => DeviceError::Unavailable(format!(
+                "no answer to hello within {t:.1} s (the start limit: the larger of \
+                 {DEFAULT_HELLO_TIMEOUT_SECS} s and --device-timeout); {killed}"
+            )),
+            _ => DeviceError::Unavailable(format!(
+                "no answer to the {} within {t:.1} s; {killed}",
+                stage.name()
+            )),
+        };
+        if matches!(stage, Stage::Launch | Stage::Load) {
+            self.timeouts_in_a_row += 1;
+            if self.timeouts_in_a_row >= MAX_TIMEOUTS_IN_A_ROW && self.gave_up.is_none() {
+                self.gave_up = Some(format!(
+                    "`{}` timed out {MAX_TIMEOUTS_IN_A_ROW} times in a row (--device-timeout \
+                     {t} s); not trying again. A device that does its start-up work at its \
+                     first load or launch instead of before it answers hello times out after \
+                     every restart: do that work before answering hello (docs/device-protocol.md), \
+                     or raise --device-timeout",
+                    self.opts.command
+                ));
+            }
+        }
+        e
     }
 
     /// Ends the session and returns `e`.
@@ -414,19 +442,20 @@ impl ExecDevice {
         };
         let mut status = None;
         for _ in 0..100 {
-            if let Ok(Some(st)) = s.child.try_wait() {
+            if let Some(st) = s.child.try_wait() {
                 status = Some(st);
                 break;
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        if status.is_none() {
-            kill_group(&mut s.child);
-            status = s.child.wait().ok();
-        }
+        let killed = s.child.kill();
+        let status = status.or(killed);
         // Give the stderr reader a moment to take the last lines.
         std::thread::sleep(Duration::from_millis(20));
-        let tail = self.stderr_since(s.stderr_from);
+        let tail = self
+            .stderr
+            .lock()
+            .map_or(Vec::new(), |l| l.since(s.stderr_from, STDERR_LINES_QUOTED));
         let status = status.map_or("unknown status".to_string(), describe_status);
         DeviceError::Crashed(format!(
             "the device process (pid {}) {how} ({status}){}",
@@ -439,78 +468,26 @@ impl ExecDevice {
         ))
     }
 
-    /// The last stderr lines written since line `from`.
-    fn stderr_since(&self, from: usize) -> Vec<String> {
-        let Ok(l) = self.stderr.lock() else {
-            return Vec::new();
-        };
-        let first_kept = l.total - l.lines.len();
-        let start = from.saturating_sub(first_kept);
-        let mine = &l.lines[start.min(l.lines.len())..];
-        mine[mine.len().saturating_sub(STDERR_LINES_QUOTED)..].to_vec()
-    }
-
     fn kill_session(&mut self) {
         if let Some(mut s) = self.session.take() {
-            kill_group(&mut s.child);
-            let _ = s.child.wait();
+            s.child.kill();
         }
     }
 }
 
-/// Kills the child and every process of its group (it leads one: see `start_session`).
-fn kill_group(child: &mut Child) {
-    #[cfg(unix)]
-    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
-        // SAFETY: kill(2) with a negative pid signals the process group the child leads; it
-        // touches no memory of this process.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
+impl Stage {
+    fn name(self) -> &'static str {
+        match self {
+            Stage::Hello => "hello",
+            Stage::Load => "load",
+            Stage::Launch => "launch",
         }
     }
-    let _ = child.kill();
 }
 
 impl Drop for ExecDevice {
     fn drop(&mut self) {
         self.shutdown();
-    }
-}
-
-/// A response's type, for messages.
-fn kind_of(r: &Response) -> String {
-    match r {
-        Response::Error { kind, message, .. } => format!("an error ({kind}: {message})"),
-        other => format!(
-            "`{}`",
-            serde_json::to_value(other)
-                .ok()
-                .and_then(|v| v.get("type").and_then(|t| t.as_str()).map(String::from))
-                .unwrap_or_default()
-        ),
-    }
-}
-
-fn quote(text: &str) -> String {
-    let cut: String = text.chars().take(QUOTED_CHARS).collect();
-    if cut.len() < text.len() {
-        format!("`{cut}...`")
-    } else {
-        format!("`{cut}`")
-    }
-}
-
-fn describe_status(st: std::process::ExitStatus) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(sig) = st.signal() {
-            return format!("killed by signal {sig}");
-        }
-    }
-    match st.code() {
-        Some(c) => format!("exit status {c}"),
-        None => "no exit status".into(),
     }
 }
 
@@ -568,61 +545,40 @@ impl Device for ExecDevice {
                 })
                 .collect(),
         };
-        match self.call(&req, self.opts.timeout)? {
-            Response::Done { buffers, .. } => {
-                let outputs: Vec<usize> = (0..launch.buffers.len())
-                    .filter(|&i| launch.buffers[i].copy_back)
-                    .collect();
-                if buffers.len() != outputs.len() {
-                    return Err(self.fail(DeviceError::Protocol(format!(
-                        "the launch of `{}` has {} output buffers, the device sent {}",
-                        launch.kernel,
-                        outputs.len(),
-                        buffers.len()
-                    ))));
-                }
-                for (&i, got) in outputs.iter().zip(&buffers) {
-                    let want = &launch.buffers[i];
-                    if got.name != want.name || got.bytes.0.len() != want.bytes.len() {
-                        return Err(self.fail(DeviceError::Protocol(format!(
-                            "output buffer {i} of `{}` should be `{}` of {} bytes; the device \
-                             sent `{}` of {} bytes",
-                            launch.kernel,
-                            want.name,
-                            want.bytes.len(),
-                            got.name,
-                            got.bytes.0.len()
-                        ))));
-                    }
-                }
-                for (&i, got) in outputs.iter().zip(buffers) {
-                    launch.buffers[i].bytes = got.bytes.0;
-                }
-                Ok(())
-            }
+        let limit = answer_limit(launch);
+        match self.call(&req, self.opts.timeout, limit, Stage::Launch)? {
+            Response::Done { buffers, .. } => match take_outputs(launch, buffers) {
+                Ok(()) => Ok(()),
+                Err(e) => Err(self.fail(e)),
+            },
             Response::Error {
                 kind,
                 message,
                 offset,
                 bytes,
                 ..
-            } => Err(match kind {
-                ErrorKind::Unsupported => DeviceError::Unsupported(format!(
-                    "{message}{}{}",
-                    offset.map_or(String::new(), |o| format!(
-                        " (at {o:#x} in `{}`",
-                        launch.kernel
-                    )),
-                    match (offset, bytes) {
-                        (Some(_), Some(b)) => format!(": {b})"),
-                        (Some(_), None) => ")".to_string(),
-                        (None, Some(b)) => format!(" ({b})"),
-                        (None, None) => String::new(),
+            } => {
+                let message = text::bounded(&message, text::MAX_MESSAGE_CHARS);
+                Err(match kind {
+                    ErrorKind::Unsupported => {
+                        let at = match (offset, bytes) {
+                            (Some(o), Some(b)) => format!(
+                                " (at {o:#x} in `{}`: {})",
+                                launch.kernel,
+                                disassemble(self.info.target, &b)
+                            ),
+                            (Some(o), None) => format!(" (at {o:#x} in `{}`)", launch.kernel),
+                            (None, Some(b)) => format!(" ({})", disassemble(self.info.target, &b)),
+                            (None, None) => String::new(),
+                        };
+                        DeviceError::Unsupported(format!("{message}{at}"))
                     }
-                )),
-                ErrorKind::Fault => DeviceError::Launch(format!("the kernel faulted: {message}")),
-                ErrorKind::Other => DeviceError::Launch(message),
-            }),
+                    ErrorKind::Fault => {
+                        DeviceError::Launch(format!("the kernel faulted: {message}"))
+                    }
+                    ErrorKind::Other => DeviceError::Launch(message),
+                })
+            }
             other => Err(self.fail(DeviceError::Protocol(format!(
                 "answered a launch with {}",
                 kind_of(&other)
@@ -631,39 +587,10 @@ impl Device for ExecDevice {
     }
 
     fn stderr_log(&self) -> Vec<String> {
-        self.stderr.lock().map_or(Vec::new(), |l| l.lines.clone())
+        self.stderr.lock().map_or(Vec::new(), |l| l.lines())
     }
-}
 
-/// What the commands that open a device were asked for an exec device (`--device-cmd`,
-/// `--device-timeout`; the CLI parses the flags into this).
-#[derive(Clone, Debug, Default)]
-pub struct ExecArgs {
-    /// The device's command line, run as `sh -c 'COMMAND'`, speaking the device protocol on
-    /// stdin/stdout (docs/device-protocol.md).
-    pub device_cmd: Option<String>,
-    /// Seconds one launch may take before the device process is killed (a start and a load may
-    /// take at least 60 s).
-    pub device_timeout: f64,
-}
-
-impl ExecArgs {
-    /// The options for a device running `target` (or its own), or why the flags do not go
-    /// together.
-    pub fn options(&self, target: Option<&'static Target>) -> Result<ExecOptions, String> {
-        let Some(cmd) = &self.device_cmd else {
-            return Err(
-                "--backend exec needs --device-cmd 'COMMAND ARGS' (the program speaking \
-                        the device protocol, e.g. --device-cmd 'ds-harness serve-device')"
-                    .into(),
-            );
-        };
-        if cmd.trim().is_empty() {
-            return Err("--device-cmd is empty: give the device's command line".into());
-        }
-        let mut o = ExecOptions::new(cmd, target);
-        o.timeout = Duration::from_secs_f64(self.device_timeout);
-        o.hello_timeout = o.hello_timeout.max(o.timeout);
-        Ok(o)
+    fn gave_up(&self) -> Option<String> {
+        self.gave_up.clone()
     }
 }

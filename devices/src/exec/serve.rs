@@ -1,12 +1,23 @@
 //! The device side of the protocol: serves any [`Device`] of this process on a line reader and
 //! writer (`ds-harness serve-device` serves the emulated or the HIP device on stdin/stdout).
-//! A request that cannot be read is answered with an `other` error naming its line, and the
-//! session goes on; end of input or `shutdown` ends it.
+//! A request that cannot be read (not UTF-8, not JSON, longer than [`MAX_REQUEST_BYTES`]) is
+//! answered with an `other` error naming its line, and the session goes on; end of input or
+//! `shutdown` ends it. A launch is checked against its own buffers and the ceilings below before
+//! the device allocates anything for it (docs/device-protocol.md, "Limits").
 
-use super::protocol::{self, BufferOut, ErrorKind, Request, Response, PROTOCOL_VERSION};
+use super::protocol::{self, BufferIn, BufferOut, ErrorKind, Request, Response, PROTOCOL_VERSION};
 use crate::{Backend, Buffer, Device, DeviceError, Launch, ModuleId};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, BufRead, Write};
+
+/// Bytes of one request line at most (a code object of the whole default run is a few MB).
+pub const MAX_REQUEST_BYTES: usize = 256 << 20;
+/// Workgroups of one launch at most (the harness launches at most 1024).
+pub const MAX_WORKGROUPS: u32 = 1 << 16;
+/// Buffers of one launch at most.
+pub const MAX_BUFFERS: usize = 64;
+/// Bytes of a buffer's name at most.
+pub const MAX_NAME_BYTES: usize = 256;
 
 /// What a served device says about itself beyond its [`crate::DeviceInfo`].
 #[derive(Clone, Debug)]
@@ -25,8 +36,18 @@ pub fn serve(
     mut output: impl Write,
 ) -> io::Result<()> {
     let mut names = Names::default();
-    for (n, line) in input.lines().enumerate() {
-        let line = line?;
+    let mut input = input;
+    let mut n = 0;
+    while let Some(line) = read_line(&mut input, MAX_REQUEST_BYTES)? {
+        n += 1;
+        let line = match line {
+            Ok(l) => l,
+            Err(why) => {
+                let msg = format!("stdin line {n}: {why}");
+                send(&mut output, &error(None, ErrorKind::Other, msg))?;
+                continue;
+            }
+        };
         if line.trim().is_empty() {
             continue;
         }
@@ -35,7 +56,7 @@ pub fn serve(
             Err(e) => {
                 send(
                     &mut output,
-                    &error(None, ErrorKind::Other, format!("stdin line {}: {e}", n + 1)),
+                    &error(None, ErrorKind::Other, format!("stdin line {n}: {e}")),
                 )?;
                 continue;
             }
@@ -70,14 +91,11 @@ pub fn serve(
                 workgroup_size,
                 dynamic_lds,
                 buffers,
-            } => {
-                if dynamic_lds != 0 {
-                    error(
-                        Some(id),
-                        ErrorKind::Other,
-                        format!("dynamic LDS ({dynamic_lds} bytes) is not supported by this server: the harness's kernels use none"),
-                    )
-                } else {
+            } => match check_launch(workgroups, dynamic_lds, &buffers) {
+                Err(why) => error(Some(id), ErrorKind::Other, why),
+                Ok(()) => {
+                    let wanted: Vec<(String, bool)> =
+                        buffers.iter().map(|b| (b.name.clone(), b.output)).collect();
                     let mut l = Launch {
                         kernel,
                         workgroups,
@@ -85,21 +103,23 @@ pub fn serve(
                         buffers: buffers
                             .into_iter()
                             .map(|b| Buffer {
-                                name: names.intern(b.name),
+                                name: names.intern(&b.name),
                                 bytes: b.bytes.0,
                                 copy_back: b.output,
                             })
                             .collect(),
                     };
                     match device.launch(ModuleId(module as usize), &mut l) {
+                        // Each output buffer goes back under the name the request gave it.
                         Ok(()) => Response::Done {
                             id,
                             buffers: l
                                 .buffers
                                 .into_iter()
-                                .filter(|b| b.copy_back)
-                                .map(|b| BufferOut {
-                                    name: b.name.to_string(),
+                                .zip(wanted)
+                                .filter(|(_, (_, out))| *out)
+                                .map(|(b, (name, _))| BufferOut {
+                                    name,
                                     bytes: protocol::Bytes(b.bytes),
                                 })
                                 .collect(),
@@ -107,7 +127,7 @@ pub fn serve(
                         Err(e) => device_error(id, e),
                     }
                 }
-            }
+            },
             Request::Shutdown { id } => {
                 send(&mut output, &Response::Bye { id })?;
                 return Ok(());
@@ -151,6 +171,9 @@ fn error(id: Option<u64>, kind: ErrorKind, message: String) -> Response {
     }
 }
 
+/// The answer to a failed request: `unsupported` for an instruction the device lacks, `fault`
+/// for a kernel that faulted or ran out of time, `other` for anything else (a launch naming a
+/// module, kernel or workgroup size the device does not have is a bad request: `other`).
 fn device_error(id: u64, e: DeviceError) -> Response {
     let kind = match e {
         DeviceError::Unsupported(_) => ErrorKind::Unsupported,
@@ -160,7 +183,90 @@ fn device_error(id: u64, e: DeviceError) -> Response {
     error(Some(id), kind, e.to_string())
 }
 
-/// Distinct buffer names kept; names past these are all called `buffer`.
+/// Checks a launch against the ceilings and its own buffers before anything is allocated for
+/// it: 1 to [`MAX_WORKGROUPS`] workgroups, at most [`MAX_BUFFERS`] buffers with names of at most
+/// [`MAX_NAME_BYTES`], and every buffer a whole number of per-workgroup records (its bytes a
+/// non-zero multiple of the workgroups: the harness's kernels give each workgroup one case).
+fn check_launch(workgroups: u32, dynamic_lds: u32, buffers: &[BufferIn]) -> Result<(), String> {
+    if dynamic_lds != 0 {
+        return Err(format!(
+            "dynamic LDS ({dynamic_lds} bytes) is not supported by this server: the harness's \
+             kernels use none"
+        ));
+    }
+    if workgroups == 0 || workgroups > MAX_WORKGROUPS {
+        return Err(format!(
+            "{workgroups} workgroups: a launch has 1 to {MAX_WORKGROUPS} (docs/device-protocol.md, \
+             Limits)"
+        ));
+    }
+    if buffers.len() > MAX_BUFFERS {
+        return Err(format!(
+            "{} buffers: a launch has at most {MAX_BUFFERS}",
+            buffers.len()
+        ));
+    }
+    for (i, b) in buffers.iter().enumerate() {
+        if b.name.len() > MAX_NAME_BYTES {
+            return Err(format!(
+                "buffer {i}'s name is {} bytes long; at most {MAX_NAME_BYTES}",
+                b.name.len()
+            ));
+        }
+        let len = b.bytes.0.len();
+        if len == 0 || !len.is_multiple_of(workgroups as usize) {
+            return Err(format!(
+                "buffer {i} (`{}`) holds {len} bytes, which is not {workgroups} workgroups' \
+                 records: each buffer holds the same number of bytes for every workgroup",
+                b.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// One line of `input` (without its newline): `None` at the end, `Some(Err(why))` for a line
+/// that is not UTF-8 or longer than `max` bytes (whose bytes past `max` are skipped unread into
+/// memory).
+fn read_line(input: &mut impl BufRead, max: usize) -> io::Result<Option<Result<String, String>>> {
+    let mut line = Vec::new();
+    let mut bytes = 0usize;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            if bytes == 0 {
+                return Ok(None);
+            }
+            break;
+        }
+        let (part, found) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], true),
+            None => (buf, false),
+        };
+        let room = (max + 1).saturating_sub(line.len());
+        line.extend_from_slice(&part[..part.len().min(room)]);
+        bytes = bytes.saturating_add(part.len() + usize::from(found));
+        let used = part.len() + usize::from(found);
+        input.consume(used);
+        if found {
+            break;
+        }
+    }
+    if line.len() > max {
+        return Ok(Some(Err(format!(
+            "the line is longer than {max} bytes, the most a request may be; skipped"
+        ))));
+    }
+    Ok(Some(String::from_utf8(line).map_err(|e| {
+        format!(
+            "not UTF-8 (byte {} is not part of a UTF-8 character); protocol lines are UTF-8 JSON",
+            e.utf8_error().valid_up_to()
+        )
+    })))
+}
+
+/// Distinct buffer names kept as `&'static str`; past these a buffer is called `buffer` inside
+/// the device (its messages), and still answered under its own name.
 const MAX_NAMES: usize = 64;
 
 /// Buffer names as `&'static str` (the [`Launch`] type's), each distinct name leaked once.
@@ -168,14 +274,14 @@ const MAX_NAMES: usize = 64;
 struct Names(HashSet<&'static str>);
 
 impl Names {
-    fn intern(&mut self, name: String) -> &'static str {
-        if let Some(&n) = self.0.get(name.as_str()) {
+    fn intern(&mut self, name: &str) -> &'static str {
+        if let Some(&n) = self.0.get(name) {
             return n;
         }
         if self.0.len() >= MAX_NAMES {
             return "buffer";
         }
-        let n: &'static str = Box::leak(name.into_boxed_str());
+        let n: &'static str = Box::leak(name.to_string().into_boxed_str());
         self.0.insert(n);
         n
     }

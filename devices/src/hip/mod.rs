@@ -207,9 +207,15 @@ pub fn timeout_from_env() -> Result<Duration, String> {
             .trim()
             .parse::<f64>()
             .ok()
-            .filter(|v| v.is_finite() && *v > 0.0)
+            .filter(|v| *v > 0.0 && *v <= crate::exec::MAX_TIMEOUT_SECS)
             .map(Duration::from_secs_f64)
-            .ok_or_else(|| format!("{ENV_TIMEOUT}={s:?} is not a positive number of seconds")),
+            .ok_or_else(|| {
+                format!(
+                    "{ENV_TIMEOUT}={s:?} is not a number of seconds from 0 (exclusive) to {} (a \
+                     week)",
+                    crate::exec::MAX_TIMEOUT_SECS
+                )
+            }),
     }
 }
 
@@ -561,12 +567,12 @@ mod tests {
         // Only this test touches the variable in this binary.
         std::env::set_var(ENV_TIMEOUT, "0.25");
         assert_eq!(timeout_from_env(), Ok(Duration::from_millis(250)));
-        for bad in ["0", "-1", "soon", "inf"] {
+        for bad in ["0", "-1", "soon", "inf", "1e300"] {
             std::env::set_var(ENV_TIMEOUT, bad);
             assert!(
                 timeout_from_env()
                     .unwrap_err()
-                    .contains("not a positive number of seconds"),
+                    .contains("is not a number of seconds from 0 (exclusive) to"),
                 "{bad}"
             );
         }

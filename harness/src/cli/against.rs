@@ -21,17 +21,38 @@ pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow:
         || args.record.is_some()
         || args.junit.is_some()
         || args.duration.is_some()
+        || args.seed != crate::corpus::DEFAULT_SEED
+        || args.cases as usize != crate::corpus::DEFAULT_CASES_PER_OP
     {
         return usage(
-            "--against runs a recording's own corpus: it takes no --shard, --record, --junit or \
-             --duration"
+            "--against runs a recording's own corpus: it takes no --shard, --record, --junit, \
+             --duration, --seed or --cases (--op and --wave choose among the recordings)"
                 .into(),
         );
+    }
+    if let Err(e) = super::run::check_outputs(args)
+        .and(Ok(()))
+        .map_err(|e| e.to_string())
+    {
+        return usage(e);
+    }
+    if let Err(e) = super::run::check_jobs(args.jobs) {
+        return usage(e);
     }
     let mut recs = match against::load(dir) {
         Ok(r) => r,
         Err(e) => return usage(e.to_string()),
     };
+    if let Some(w) = args.wave {
+        recs.retain(|r| r.wave == w);
+        if recs.is_empty() {
+            return usage(format!(
+                "--against {}: --wave {}: no {w} recording there",
+                dir.display(),
+                w.lanes()
+            ));
+        }
+    }
     if !args.ops.is_empty() {
         let ops = match select_ops(&args.ops) {
             Ok(o) => o,
@@ -86,7 +107,12 @@ pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow:
     };
     let mut dev = opened.device;
     let info = dev.info().clone();
-    eprintln!("backend: {} ({})", info.backend, opened.reason);
+    eprintln!(
+        "backend: {} ({}){}",
+        info.backend,
+        crate::run::report::terminal(&opened.reason),
+        super::run::hardware_note(&info)
+    );
     if info.target != target {
         return usage(format!(
             "--against {}: recorded on {target}, but the device runs {}",
@@ -120,6 +146,7 @@ pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow:
         device_version: info.detail(device::exec::VERSION_DETAIL).map(String::from),
         against: Some(reference.clone()),
         allow_unsupported: args.allow_unsupported,
+        device_details: super::run::exec_details(&info),
     });
     for rec in &recs {
         report.push(against::run_recording(
@@ -128,6 +155,10 @@ pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow:
             &args.out,
             &replay_flags,
         ));
+        if let Some(why) = dev.gave_up() {
+            eprintln!("error: backend unavailable: {why}");
+            return Ok(ExitCode::from(super::EXIT_BACKEND));
+        }
     }
     report.complete = true;
     report.elapsed_seconds = start.elapsed().as_secs_f64();

@@ -17,14 +17,14 @@ use std::process::ExitCode;
 pub struct KernelArgs {
     /// The DS op (gfx11 or pre-gfx11 mnemonic), e.g. ds_add_rtn_u32.
     pub op: String,
-    /// A 16-bit byte offset (`offset:N`), for ops with one offset.
-    #[arg(long, conflicts_with_all = ["offset0", "offset1"])]
+    /// A 16-bit byte offset (`offset:N`, decimal or 0x hex), for ops with one offset.
+    #[arg(long, conflicts_with_all = ["offset0", "offset1"], value_parser = parse_u16)]
     pub offset: Option<u16>,
-    /// OFFSET0, for `_2addr` ops (`offset0:N`, in elements).
-    #[arg(long)]
+    /// OFFSET0, for `_2addr` ops (`offset0:N`, in elements; decimal or 0x hex).
+    #[arg(long, value_parser = parse_u8)]
     pub offset0: Option<u8>,
-    /// OFFSET1, for `_2addr` ops (`offset1:M`, in elements).
-    #[arg(long)]
+    /// OFFSET1, for `_2addr` ops (`offset1:M`, in elements; decimal or 0x hex).
+    #[arg(long, value_parser = parse_u8)]
     pub offset1: Option<u8>,
     /// The target the code object is built for (default: the default target).
     #[arg(long, value_name = "NAME", value_parser = super::parse_kernel_target)]
@@ -52,6 +52,25 @@ pub struct KernelArgs {
     /// Print the kernel's listing (LLVM syntax, one instruction per line).
     #[arg(long)]
     pub listing: bool,
+}
+
+/// An offset field: decimal or `0x` hex, at most `max`.
+fn parse_field(s: &str, max: u64) -> Result<u64, String> {
+    let v = super::run::parse_u64(s)?;
+    if v > max {
+        return Err(format!(
+            "`{s}` is larger than {max} ({max:#x}), the field's largest value"
+        ));
+    }
+    Ok(v)
+}
+
+fn parse_u16(s: &str) -> Result<u16, String> {
+    parse_field(s, u16::MAX.into()).map(|v| v as u16)
+}
+
+fn parse_u8(s: &str) -> Result<u8, String> {
+    parse_field(s, u8::MAX.into()).map(|v| v as u8)
 }
 
 pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {

@@ -2,7 +2,7 @@
 //! [`crate::matrix`]). Markdown on stdout unless output files are named.
 
 use super::{EXIT_OK, EXIT_USAGE};
-use crate::output::{check_distinct, Dash, OutputPath};
+use crate::output::{check_distinct, check_not_inputs, Dash, OutputPath};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,7 +40,13 @@ pub fn run(args: &MatrixArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
             }
         }
     }
-    if let Err(e) = check_distinct(&checked.iter().map(|(f, p)| (*f, p)).collect::<Vec<_>>()) {
+    let named: Vec<(&str, &OutputPath)> = checked.iter().map(|(f, p)| (*f, p)).collect();
+    let inputs: Vec<(&str, &std::path::Path)> = args
+        .results
+        .iter()
+        .map(|p| ("results file", p.as_path()))
+        .collect();
+    if let Err(e) = check_distinct(&named).and_then(|()| check_not_inputs(&named, &inputs, &[])) {
         eprintln!("error: {e}");
         return Ok(ExitCode::from(EXIT_USAGE));
     }

@@ -5,7 +5,9 @@
 
 use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::merge::{merge_recordings, merge_results, read_results};
-use crate::output::{check_distinct, Dash, OutputDir, OutputError, OutputPath};
+use crate::output::{
+    check_dir_apart, check_distinct, check_not_inputs, Dash, OutputDir, OutputError, OutputPath,
+};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -103,9 +105,24 @@ fn check_outputs(args: &MergeArgs) -> Result<[Option<OutputPath>; 3], OutputErro
         .filter_map(|(f, o)| o.as_ref().map(|o| (f, o)))
         .collect();
     check_distinct(&named)?;
+    // Nothing written over what is read: no output is a shard's results file or lies in a
+    // shard's recordings or the merged recordings directory, which overlaps no shard's.
+    let files: Vec<(&str, &std::path::Path)> = args
+        .results
+        .iter()
+        .map(|p| ("results file", p.as_path()))
+        .collect();
+    let mut dirs: Vec<(&str, &std::path::Path)> = args
+        .recordings
+        .iter()
+        .map(|d| ("--recordings", d.as_path()))
+        .collect();
     if let Some(r) = &args.record {
         OutputDir::check("--record", r)?;
+        check_dir_apart("--record", r, &dirs)?;
+        dirs.push(("--record", r.as_path()));
     }
+    check_not_inputs(&named, &files, &dirs)?;
     Ok(outs)
 }
 

@@ -64,17 +64,21 @@ pub struct ExecFlags {
     /// or `ssh gpu-box ds-harness serve-device --backend hip`.
     #[arg(long, value_name = "COMMAND")]
     pub device_cmd: Option<String>,
-    /// With `--backend exec`: seconds one launch may take before the device process is killed,
-    /// its cases reported as timed out, and a new one started (a start and a load may take at
-    /// least 60 s).
+    /// With `--backend exec`: seconds one load or launch may take before the device's process
+    /// group is killed and its cases reported as timed out (a start, up to its hello answer, may
+    /// take at least 60 s); after 3 time-outs in a row the device is given up (exit 3). At most
+    /// 604800 (a week).
     #[arg(long, value_name = "SECONDS", default_value_t = ds_devices::exec::DEFAULT_TIMEOUT_SECS, value_parser = parse_seconds)]
     pub device_timeout: f64,
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
+    const MAX: f64 = ds_devices::exec::MAX_TIMEOUT_SECS;
     match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
+        Ok(v) if v > 0.0 && v <= MAX => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a number of seconds from 0 (exclusive) to {MAX} (a week)"
+        )),
     }
 }
 

@@ -7,7 +7,7 @@
 
 use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::corpus::{DEFAULT_CASES_PER_OP, DEFAULT_SEED};
-use crate::output::{check_distinct, Dash, OutputDir, OutputError, OutputPath};
+use crate::output::{check_distinct, check_not_inputs, Dash, OutputDir, OutputError, OutputPath};
 use crate::run::report::{self, Report, RunMeta};
 use crate::run::select::{select_ops_in, Shard};
 use crate::run::{self, RunConfig, RunError};
@@ -103,9 +103,25 @@ pub fn parse_u64(s: &str) -> Result<u64, String> {
     .map_err(|e| format!("`{s}` is not a number (decimal or 0x hex): {e}"))
 }
 
+/// The longest `--duration`: a year (a deadline past it would not fit the clock's range).
+pub const MAX_DURATION_SECS: u64 = 366 * 86_400;
+
+/// The most `--jobs` per core of this machine: more threads than that only take turns.
+pub const MAX_JOBS_PER_CORE: usize = 4;
+
 /// Parses a time budget: a number with a unit (`s`, `m`, `h`, `d`), or several (`1h30m`); a
-/// bare number is seconds.
+/// bare number is seconds. At most [`MAX_DURATION_SECS`].
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let d = parse_duration_any(s)?;
+    if d.as_secs() > MAX_DURATION_SECS {
+        return Err(format!(
+            "`{s}` is longer than the longest time budget, 366d ({MAX_DURATION_SECS} s)"
+        ));
+    }
+    Ok(d)
+}
+
+fn parse_duration_any(s: &str) -> Result<Duration, String> {
     let bad = || format!("`{s}` is not a duration: write e.g. 90s, 10m, 8h or 1h30m");
     let t = s.trim();
     if let Ok(secs) = t.parse::<u64>() {
@@ -167,6 +183,9 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         Ok(chosen) => chosen,
         Err(e) => return usage(e),
     };
+    if let Err(e) = check_record_dir(args, &info) {
+        return usage(e);
+    }
     announce(args, &plan, &opened.reason, &info, &ops, &waves);
     if let Err(e) = crate::canary::first(device.as_mut(), &waves) {
         eprintln!("error: {e}");
@@ -222,6 +241,7 @@ impl Plan {
             Some(spec) => Some(Shard::parse(spec).map_err(|e| e.to_string())?),
         };
         check_outputs(args).map_err(|e| e.to_string())?;
+        check_jobs(args.jobs)?;
         Ok(Plan { shard, gen, ops })
     }
 
@@ -259,6 +279,19 @@ impl Plan {
     }
 }
 
+/// Refuses `--jobs` above [`MAX_JOBS_PER_CORE`] times the cores of this machine.
+pub fn check_jobs(jobs: Option<u32>) -> Result<(), String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let max = cores * MAX_JOBS_PER_CORE;
+    match jobs {
+        Some(j) if j as usize > max => Err(format!(
+            "--jobs {j}: at most {max} ({MAX_JOBS_PER_CORE} per core, and this machine has \
+             {cores}); results are the same for any number"
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// One pool for the whole process (`--jobs`): corpus, model, diff and the emulated device share it.
 fn start_pool(jobs: Option<u32>) -> anyhow::Result<()> {
     if let Some(jobs) = jobs {
@@ -279,8 +312,14 @@ fn announce(
     ops: &[DsOp],
     waves: &[WaveSize],
 ) {
-    eprintln!("backend: {} ({reason})", info.backend);
-    eprintln!("target: {} ({})", info.target, info.name);
+    let shown = crate::run::report::terminal;
+    eprintln!("backend: {} ({})", info.backend, shown(reason));
+    eprintln!(
+        "target: {} ({}){}",
+        info.target,
+        shown(&info.name),
+        hardware_note(info)
+    );
     if let (Some(chip), Some(by)) = (
         info.detail(device::hip::CHIP_DETAIL),
         info.detail(device::hip::OVERRIDE_DETAIL),
@@ -306,6 +345,27 @@ fn announce(
             plan.shard.map(|s| s.to_string()).unwrap_or_default(),
             plan.selected(args, info.target)
         );
+    }
+}
+
+/// An external device's details (its hello's, with the keys the harness adds) for the results'
+/// `meta.device_details`; none for the devices of this process.
+pub fn exec_details(info: &DeviceInfo) -> std::collections::BTreeMap<String, String> {
+    match info.backend {
+        device::Backend::Exec => info.details.iter().cloned().collect(),
+        _ => Default::default(),
+    }
+}
+
+/// `, hardware as reported by the device` for an external device whose hello says it is a GPU:
+/// the harness takes an external program's word for it (docs/device-protocol.md, "Trust").
+pub fn hardware_note(info: &DeviceInfo) -> &'static str {
+    let exec_hw = info.backend == device::Backend::Exec
+        && info.detail(device::exec::HARDWARE_DETAIL) == Some("true");
+    if exec_hw {
+        ", hardware as reported by the device"
+    } else {
+        ""
     }
 }
 
@@ -359,6 +419,7 @@ fn meta(
         device_version: info.detail(device::exec::VERSION_DETAIL).map(String::from),
         against: None,
         allow_unsupported: args.allow_unsupported,
+        device_details: exec_details(info),
     }
 }
 
@@ -453,7 +514,11 @@ struct Listed {
 fn list_mismatches(out: &mut impl Write, report: &Report) -> std::io::Result<Listed> {
     let mismatches: Vec<_> = report.ops.iter().flat_map(|o| &o.mismatches).collect();
     for m in mismatches.iter().take(LISTED_MISMATCHES) {
-        writeln!(out, "\nMISMATCH {}", m.id)?;
+        let what = if m.undecided { "UNDECIDED" } else { "MISMATCH" };
+        writeln!(out, "\n{what} {}", m.id)?;
+        if let Some(note) = m.note.as_ref().filter(|_| m.undecided) {
+            writeln!(out, "  {note}")?;
+        }
         for d in &m.differences {
             writeln!(out, "  {d}")?;
         }
@@ -473,7 +538,7 @@ fn list_mismatches(out: &mut impl Write, report: &Report) -> std::io::Result<Lis
 
 /// Checks every output path before anything runs (crate::output): each can be written, none
 /// replaces what it points at, no two name one file.
-fn check_outputs(args: &RunArgs) -> Result<(), OutputError> {
+pub fn check_outputs(args: &RunArgs) -> Result<(), OutputError> {
     const DASH: Dash = Dash::Refused("run prints its summary on stdout; name a file");
     let mut files = Vec::new();
     for (flag, path) in [
@@ -485,12 +550,31 @@ fn check_outputs(args: &RunArgs) -> Result<(), OutputError> {
             files.push((flag, OutputPath::check(flag, p, DASH)?));
         }
     }
-    check_distinct(&files.iter().map(|(f, p)| (*f, p)).collect::<Vec<_>>())?;
+    let named: Vec<(&str, &OutputPath)> = files.iter().map(|(f, p)| (*f, p)).collect();
+    check_distinct(&named)?;
     OutputDir::check("--out", &args.out)?;
     if let Some(r) = &args.record {
         OutputDir::check("--record", r)?;
+        // No report inside the recordings.
+        check_not_inputs(&named, &[], &[("--record", r.as_path())])?;
+    }
+    if let Some(dir) = &args.against {
+        // No report inside the recording compared with (it would be read as one).
+        check_not_inputs(&named, &[], &[("--against", dir.as_path())])?;
     }
     Ok(())
+}
+
+/// Checks, once the device is known, the directory its recordings go to (`--record DIR`'s
+/// `<device dir>`): a name of bounded length that can be created or written.
+fn check_record_dir(args: &RunArgs, info: &DeviceInfo) -> Result<(), OutputError> {
+    match &args.record {
+        // A root that does not exist yet is created with the device's directory inside it.
+        Some(root) if root.is_dir() => {
+            OutputDir::check("--record", &root.join(crate::record::dir_name(info))).map(drop)
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Prints `text` and flushes, so a run killed later still leaves it on stdout. (`out` drops the

@@ -405,10 +405,16 @@ pub(super) fn confirmations(e: &snapshot::Entry, recordings: &[Recording]) -> Ve
         let gpu = r.provenance.get("gpu").unwrap_or("unknown GPU");
         let arch = r.provenance.get("arch").unwrap_or("unknown arch");
         let same = rec.outcome == e.outcome;
+        // An external device's word that it is a GPU is its own: said so.
+        let reported = if r.provenance.backend() == "exec" {
+            ", hardware as reported by the device"
+        } else {
+            ""
+        };
         out.push(match (r.provenance.is_hardware(), same) {
-            (true, true) => format!("confirmed on {gpu} ({arch})"),
+            (true, true) => format!("confirmed on {gpu} ({arch}{reported})"),
             (true, false) => format!(
-                "DIFFERS on {gpu} ({arch}): see {}",
+                "DIFFERS on {gpu} ({arch}{reported}): see {}",
                 r.path
                     .file_name()
                     .map_or(String::new(), |n| n.to_string_lossy().to_string())

@@ -56,7 +56,18 @@ impl Provenance {
             ("gpu".to_string(), info.name.clone()),
             ("arch".to_string(), info.target.name.to_string()),
         ];
-        pairs.extend(info.details.iter().cloned());
+        // The device's details, never in place of a key the harness writes (an external device
+        // names its details itself; ds_devices::exec renames its reserved keys already).
+        for (k, v) in &info.details {
+            let own = [
+                "backend", "gpu", "arch", "harness", "date", "fp_modes", "wave",
+            ];
+            let mut key = k.clone();
+            while own.contains(&key.as_str()) || pairs.iter().any(|(have, _)| *have == key) {
+                key = format!("device's {key}");
+            }
+            pairs.push((key, v.clone()));
+        }
         pairs.push(("harness".into(), harness_revision().into()));
         pairs.push(("date".into(), utc_date_now()));
         let mut names: Vec<String> = modes.iter().map(|m| fp_mode_name(*m)).collect();
@@ -140,7 +151,12 @@ pub fn dir_name(info: &DeviceInfo) -> String {
     }
 }
 
-/// `text` as a directory-name part: lowercase letters, digits and single dashes.
+/// Characters of a device's name kept in its directory name (a file name has at most 255 bytes).
+pub const MAX_SLUG_CHARS: usize = 60;
+
+/// `text` as a directory-name part: lowercase letters, digits and single dashes, at most
+/// [`MAX_SLUG_CHARS`] of them; a longer name is cut and given a hash of the whole name, so two
+/// long names that begin alike still get two directories.
 fn slug(text: &str) -> String {
     let mut s = String::new();
     for c in text.chars().map(|c| c.to_ascii_lowercase()) {
@@ -150,7 +166,19 @@ fn slug(text: &str) -> String {
             s.push('-');
         }
     }
-    s.trim_end_matches('-').to_string()
+    let s = s.trim_end_matches('-').to_string();
+    if s.len() <= MAX_SLUG_CHARS {
+        return s;
+    }
+    // FNV-1a, 64 bits: stable across builds and machines.
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!(
+        "{}-{:08x}",
+        s[..MAX_SLUG_CHARS - 9].trim_end_matches('-'),
+        hash as u32
+    )
 }
 
 /// The hip device's `provenance` detail of the stand-in runtime (an emulated device behind
@@ -223,15 +251,19 @@ impl std::error::Error for RecordError {}
 pub fn render(op: DsOp, provenance: &Provenance, entries: &[Entry]) -> String {
     let mut s = format!("{MAGIC}\n");
     for (k, v) in &provenance.pairs {
-        s.push_str(&format!("{PROVENANCE}{k}: {}\n", one_line(v)));
+        // A key holds no line break and no `: ` (the line is `key: value`).
+        let key = one_line(k).replace(": ", "; ");
+        s.push_str(&format!("{PROVENANCE}{key}: {}\n", one_line(v)));
     }
     s.push_str(&snapshot::render(op, entries));
     s.push_str(&format!("{END}{} cases\n", entries.len()));
     s
 }
 
+/// A provenance key or value as one printable line: no line break, escape sequence or other
+/// control character reaches the file (they are written as `\xNN`).
 fn one_line(v: &str) -> String {
-    v.replace(['\n', '\r'], " ")
+    ds_devices::exec::text::printable(v)
 }
 
 /// Parses a recording's text; `path` names it in errors.
@@ -362,9 +394,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Recording, RecordError> {
 
 /// Reads one recording file.
 pub fn read(path: &Path) -> Result<Recording, RecordError> {
-    let text = std::fs::read_to_string(path).map_err(|e| RecordError::Io {
-        path: path.to_path_buf(),
-        message: e.to_string(),
+    let text = crate::input::read_text(path, crate::input::MAX_RECORDING_BYTES).map_err(|e| {
+        RecordError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        }
     })?;
     parse(&text, path)
 }
@@ -398,8 +432,10 @@ pub fn load_dir(root: &Path) -> Vec<Result<Recording, RecordError>> {
         .collect()
 }
 
-/// The provenance rule, checked on a file read back from disk.
-fn check_dir_provenance(r: Recording) -> Result<Recording, RecordError> {
+/// The provenance rule, checked on a file read back from disk: the recording lies under the
+/// directory of its target (its own name, `emulated-<target>`, `emulated-hip-standin-<target>`
+/// or `emulated-exec-<device>-<target>`), hardware ones only under the bare target name.
+pub fn check_dir_provenance(r: Recording) -> Result<Recording, RecordError> {
     let dir = r
         .path
         .parent()

@@ -3,7 +3,9 @@
 //! launch, compute the model's expectation, diff, write every listed mismatching case to disk
 //! with its replay command, and report each op as it completes (DESIGN.md sections 5, 7 and 9).
 
+mod bisect;
 pub mod diff;
+mod junit;
 pub mod legal;
 pub mod report;
 pub mod select;
@@ -246,6 +248,7 @@ pub fn run_with(
                     if let Some(c) = pipe.push(cfg, &states, device, module, 0, spec, cases) {
                         ctx.fold(cfg, &mut states, c, &names, &mut report)?;
                     }
+                    still_there(device)?;
                 }
                 if let Some(c) = pipe.drain(cfg, &states) {
                     ctx.fold(cfg, &mut states, c, &names, &mut report)?;
@@ -277,6 +280,7 @@ pub fn run_with(
                         if let Some(c) = pipe.push(cfg, &states, device, module, k, spec, cases) {
                             ctx.fold(cfg, &mut states, c, &names, &mut report)?;
                         }
+                        still_there(device)?;
                     }
                 }
             }
@@ -306,6 +310,15 @@ pub fn run_with(
         sink.run_done(device, &report).map_err(RunError::Record)?;
     }
     Ok(report)
+}
+
+/// Stops the run when the device has given up ([`Device::gave_up`]): every later case would be
+/// lost, so the run ends there, exit 3, its results files saying it is not complete.
+fn still_there(device: &dyn Device) -> Result<(), RunError> {
+    match device.gave_up() {
+        Some(why) => Err(RunError::Device(DeviceError::Unavailable(why))),
+        None => Ok(()),
+    }
 }
 
 /// The units of a run, each a row of the results: every op in every wave size, op by op.
@@ -349,6 +362,7 @@ fn finish_op<'s>(
 ) -> Result<(), RunError> {
     let op = DsOp::from_name(&done.op).expect("a run's ops are table ops");
     let wave = done.wave;
+    still_there(device)?;
     report.in_progress.clear();
     report.push(done);
     report.device_stderr = device.stderr_log();

@@ -4,6 +4,7 @@
 //! `<testsuite>` per op, one `<testcase>` per op and variant).
 
 use super::diff::Difference;
+pub use crate::output::escape::{code, md, terminal, xml};
 use ds_reference::wave::{FpMode, WaveSize};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -55,6 +56,10 @@ pub struct RunMeta {
     /// `--allow-unsupported`: cases the device does not support do not fail the run.
     #[serde(default)]
     pub allow_unsupported: bool,
+    /// The device's provenance details (an external device's hello `details`, with the keys the
+    /// harness adds: its command, version, protocol and hardware claim).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub device_details: BTreeMap<String, String>,
 }
 
 fn wave32_only() -> Vec<WaveSize> {
@@ -86,6 +91,10 @@ pub struct OpResult {
     /// allows them.
     #[serde(default)]
     pub unsupported: usize,
+    /// Cases whose outcome differs from the model's and the legal-outcome search could not
+    /// decide (not in `disagree`; they do not fail the run): fidelity class `undecided`.
+    #[serde(default)]
+    pub undecided: usize,
     /// Where the model allows several outcomes: which one the device chose, with counts.
     pub choices: BTreeMap<String, usize>,
     /// Cases where active lanes shared LDS bytes, so the device's lane order could show.
@@ -98,6 +107,10 @@ pub struct OpResult {
     /// Mismatching cases past those listed: counted in `disagree`, without a case file.
     #[serde(default)]
     pub unlisted_mismatches: usize,
+    /// Cases lost to a device error, the first `MAX_LISTED_MISMATCHES` of them, each with its
+    /// case file (a launch that failed was split until only the cases that fail alone were lost).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lost: Vec<Lost>,
     /// Where the cases landed: fidelity class -> cases (every case in exactly one class).
     #[serde(default)]
     pub fidelity: crate::fidelity::Counts,
@@ -129,6 +142,21 @@ pub struct VariantResult {
     pub error: Option<String>,
 }
 
+/// One case lost to a device error.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Lost {
+    /// The case id.
+    pub id: String,
+    /// The variant's tag.
+    pub variant: String,
+    /// The case file written for it (absent if writing it failed).
+    pub path: Option<String>,
+    /// The command that replays it.
+    pub replay: String,
+    /// The device error.
+    pub error: String,
+}
+
 /// One mismatching case.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mismatch {
@@ -146,6 +174,10 @@ pub struct Mismatch {
     pub total_differences: usize,
     /// A remark on the verdict (e.g. the legal-outcome search gave up).
     pub note: Option<String>,
+    /// The legal-outcome search could not decide the case (class `undecided`, counted in
+    /// `undecided`, not in `disagree`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undecided: bool,
 }
 
 /// Sums over ops.
@@ -166,6 +198,9 @@ pub struct Totals {
     /// Cases the device does not support.
     #[serde(default)]
     pub unsupported: usize,
+    /// Cases the legal-outcome search could not decide.
+    #[serde(default)]
+    pub undecided: usize,
 }
 
 /// A whole run's results.
@@ -217,14 +252,19 @@ impl Report {
         if !self.ops.iter().any(|o| o.op == op.op) {
             self.totals.ops += 1;
         }
-        self.totals.cases += op.cases;
-        self.totals.agree += op.agree;
-        self.totals.disagree += op.disagree;
-        self.totals.skipped += op.skipped;
-        self.totals.errors += op.errors;
-        self.totals.unsupported += op.unsupported;
+        // Saturating: a report read from a file (merge) is checked before it is pushed, and a
+        // sum past usize::MAX must not panic or wrap.
+        let t = &mut self.totals;
+        t.cases = t.cases.saturating_add(op.cases);
+        t.agree = t.agree.saturating_add(op.agree);
+        t.disagree = t.disagree.saturating_add(op.disagree);
+        t.skipped = t.skipped.saturating_add(op.skipped);
+        t.errors = t.errors.saturating_add(op.errors);
+        t.unsupported = t.unsupported.saturating_add(op.unsupported);
+        t.undecided = t.undecided.saturating_add(op.undecided);
         for (c, n) in &op.fidelity {
-            *self.fidelity.entry(*c).or_default() += n;
+            let sum = self.fidelity.entry(*c).or_default();
+            *sum = sum.saturating_add(*n);
         }
         self.ops.push(op);
     }
@@ -283,6 +323,9 @@ impl Report {
         if t.unsupported > 0 {
             notes.push(unsupported_note(t.unsupported, self.meta.allow_unsupported));
         }
+        if t.undecided > 0 {
+            notes.push(undecided_note(t.undecided));
+        }
         for o in &self.in_progress {
             notes.push(format!("{} stopped after {} cases", o.op, o.cases));
         }
@@ -304,17 +347,27 @@ impl Report {
     pub fn to_markdown(&self) -> String {
         let m = &self.meta;
         let t = self.totals;
+        let headline = match (self.complete, self.all_agree()) {
+            (true, true) => "All agree",
+            (_, false) => "Disagreements",
+            (false, true) if self.ops.is_empty() => "Nothing finished yet",
+            (false, true) => "No disagreements so far",
+        };
         let mut s = format!(
-            "**{}** on {} ({}, backend `{}`: {}); seed {:#x}{}{}\n\n",
-            if self.all_agree() {
-                "All agree"
-            } else {
-                "Disagreements"
-            },
+            "**{headline}** on {} ({}, backend `{}`: {}){}; seed {:#x}{}{}\n\n",
             md(&m.device),
-            m.target,
-            m.backend,
+            md(&m.target),
+            terminal(&m.backend).replace('`', "'"),
             md(&m.backend_reason),
+            if m.device_details
+                .get(ds_devices::exec::HARDWARE_DETAIL)
+                .map(String::as_str)
+                == Some("true")
+            {
+                ", hardware as reported by the device"
+            } else {
+                ""
+            },
             m.seed,
             m.shard
                 .as_ref()
@@ -335,8 +388,8 @@ impl Report {
         for o in &self.ops {
             let _ = writeln!(
                 s,
-                "| `{}` | {} | {} | {} | {} | {} | {} | {} |",
-                o.op,
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                code(&o.op),
                 o.wave.lanes(),
                 o.cases,
                 o.agree,
@@ -353,6 +406,9 @@ impl Report {
         if t.unsupported > 0 {
             notes.push(unsupported_note(t.unsupported, m.allow_unsupported));
         }
+        if t.undecided > 0 {
+            notes.push(undecided_note(t.undecided));
+        }
         let _ = writeln!(
             s,
             "| **total ({} ops)** | | {} | {} | {} | {} | {} | {} |",
@@ -367,123 +423,13 @@ impl Report {
         for o in &self.in_progress {
             let _ = writeln!(
                 s,
-                "\n`{}` was under way: {} cases so far, {} disagree.",
-                o.op, o.cases, o.disagree
+                "\n{} was under way: {} cases so far, {} disagree.",
+                code(&o.op),
+                o.cases,
+                o.disagree
             );
         }
         s
-    }
-
-    /// JUnit XML: a `<testsuite>` per op, a `<testcase>` per variant; disagreements are
-    /// `<failure>`s listing each case's file and replay command, device errors `<error>`s, and a
-    /// variant whose every case was skipped is `<skipped>`.
-    pub fn to_junit(&self) -> String {
-        let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        let t = self.totals;
-        let failures: usize = self
-            .ops
-            .iter()
-            .map(|o| o.variants.iter().filter(|v| v.disagree > 0).count())
-            .sum();
-        let errors: usize = self
-            .ops
-            .iter()
-            .map(|o| o.variants.iter().filter(|v| v.error.is_some()).count())
-            .sum();
-        let tests: usize = self.ops.iter().map(|o| o.variants.len()).sum();
-        let _ = writeln!(
-            s,
-            "<testsuites name=\"ds-harness {}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">",
-            xml(&self.meta.backend)
-        );
-        let _ = writeln!(
-            s,
-            "  <!-- {} cases: {} agree, {} disagree, {} skipped -->",
-            t.cases, t.agree, t.disagree, t.skipped
-        );
-        for o in &self.ops {
-            let f = o.variants.iter().filter(|v| v.disagree > 0).count();
-            let e = o.variants.iter().filter(|v| v.error.is_some()).count();
-            let sk = o
-                .variants
-                .iter()
-                .filter(|v| v.cases > 0 && v.skipped == v.cases)
-                .count();
-            let _ = writeln!(
-                s,
-                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\" errors=\"{e}\" skipped=\"{sk}\">",
-                xml(&suite_name(o)),
-                o.variants.len()
-            );
-            for v in &o.variants {
-                let _ = write!(
-                    s,
-                    "    <testcase classname=\"ds-harness.{}\" name=\"{} {}\"",
-                    xml(&o.op),
-                    xml(&o.op),
-                    xml(&v.tag)
-                );
-                let mine: Vec<&Mismatch> =
-                    o.mismatches.iter().filter(|m| m.variant == v.tag).collect();
-                if v.error.is_none() && mine.is_empty() && !(v.cases > 0 && v.skipped == v.cases) {
-                    s.push_str("/>\n");
-                    continue;
-                }
-                s.push_str(">\n");
-                if let Some(err) = &v.error {
-                    let _ = writeln!(s, "      <error message=\"{}\"/>", xml(err));
-                }
-                if !mine.is_empty() {
-                    let _ = writeln!(
-                        s,
-                        "      <failure message=\"{} of {} cases disagree with the model ({})\" type=\"disagreement\">",
-                        v.disagree,
-                        v.cases,
-                        xml(&v.inst)
-                    );
-                    for m in mine {
-                        let _ = writeln!(s, "case {}", xml(&m.id));
-                        if let Some(p) = &m.path {
-                            let _ = writeln!(s, "  file: {}", xml(p));
-                        }
-                        let _ = writeln!(s, "  replay: {}", xml(&m.replay));
-                        for d in &m.differences {
-                            let _ = writeln!(s, "  {}", xml(&d.to_string()));
-                        }
-                        if m.total_differences > m.differences.len() {
-                            let _ = writeln!(
-                                s,
-                                "  ... {} more",
-                                m.total_differences - m.differences.len()
-                            );
-                        }
-                    }
-                    s.push_str("      </failure>\n");
-                }
-                if v.cases > 0 && v.skipped == v.cases {
-                    let reasons: Vec<&str> = o.skip_reasons.keys().map(String::as_str).collect();
-                    let _ = writeln!(
-                        s,
-                        "      <skipped message=\"{}\"/>",
-                        xml(&reasons.join("; "))
-                    );
-                }
-                s.push_str("    </testcase>\n");
-            }
-            s.push_str("  </testsuite>\n");
-        }
-        s.push_str("</testsuites>\n");
-        s
-    }
-}
-
-/// The JUnit suite of an op's row: the mnemonic, with the wave size for wave64 rows
-/// (`ds_add_u32 wave64`).
-fn suite_name(o: &OpResult) -> String {
-    if o.wave.is_wave32() {
-        o.op.clone()
-    } else {
-        format!("{} {}", o.op, o.wave)
     }
 }
 
@@ -500,18 +446,19 @@ pub fn summary_header(w: usize) -> String {
     )
 }
 
-/// One op's line of the summary table, names `w` wide (printed as the op completes).
+/// One op's line of the summary table, names `w` wide (printed as the op completes). Text that
+/// came from a device or a file is shown printably ([`terminal`]).
 pub fn summary_row(o: &OpResult, w: usize) -> String {
     format!(
         "{:<w$} {:>4} {:>6} {:>6} {:>8} {:>7}  {:<17}  {}\n",
-        o.op,
+        terminal(&o.op),
         o.wave.lanes(),
         o.cases,
         o.agree,
         o.disagree,
         o.skipped,
         op_class(o),
-        note(o)
+        terminal(&note(o))
     )
 }
 
@@ -529,10 +476,32 @@ fn unsupported_note(n: usize, allowed: bool) -> String {
     }
 }
 
-/// The note column of the summary: the first problem, the skip reasons, or the device's choices.
+/// `N cases undecided ...` for the totals.
+fn undecided_note(n: usize) -> String {
+    format!("{n} cases undecided (the legal-outcome search gave up; not counted as disagreements)")
+}
+
+/// Characters of a note in the summary table and the markdown summary at most.
+pub const MAX_NOTE_CHARS: usize = 300;
+
+/// The note column of the summary: the first problem, the skip reasons, or the device's choices,
+/// cut to [`MAX_NOTE_CHARS`].
 fn note(o: &OpResult) -> String {
+    ds_devices::exec::text::cut(&full_note(o), MAX_NOTE_CHARS)
+}
+
+fn full_note(o: &OpResult) -> String {
     if let Some(v) = o.variants.iter().find_map(|v| v.error.as_ref()) {
-        return format!("device error: {v}");
+        // A row whose cases the device does not support says so; anything else is an error.
+        let only_unsupported = o.unsupported > 0 && o.errors == 0;
+        return if only_unsupported {
+            format!(
+                "unsupported: {}",
+                v.strip_prefix("unsupported by the device: ").unwrap_or(v)
+            )
+        } else {
+            format!("device error: {v}")
+        };
     }
     if let Some(m) = o.mismatches.first() {
         let first = m
@@ -558,37 +527,4 @@ fn note(o: &OpResult) -> String {
         })
         .collect::<Vec<_>>()
         .join("; ")
-}
-
-/// Text safe inside a markdown table cell.
-pub(crate) fn md(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
-}
-
-/// Escapes text for XML attributes and character data; drops characters XML 1.0 forbids.
-pub(crate) fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn xml_escapes_markup_and_drops_control_characters() {
-        assert_eq!(xml("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot;");
-    }
 }

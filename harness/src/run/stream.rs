@@ -8,8 +8,9 @@
 //! verdicts are folded in case order on the calling thread, so results do not depend on the
 //! number of threads or the chunk size.
 
-use super::report::{Mismatch, OpResult, VariantResult, MAX_LISTED_DIFFERENCES};
-use super::{diff, launch_cases, legal, RunConfig};
+use super::bisect::{launch_split, Parts};
+use super::report::{Lost, Mismatch, OpResult, VariantResult, MAX_LISTED_DIFFERENCES};
+use super::{diff, legal, RunConfig};
 use crate::case::{CaseFile, DeviceOutcome};
 use crate::corpus::{self, VariantPlan};
 use crate::fidelity::Class;
@@ -111,8 +112,10 @@ enum Verdict {
     },
     /// The model does not cover the case.
     Skipped(&'static str),
-    /// They disagree (boxed: rare, and large).
+    /// They disagree, or the legal-outcome search could not decide (boxed: rare, and large).
     Disagree(Box<Disagreement>),
+    /// The device error that lost the case (the launch that held it failed), in its class.
+    Lost(Class, String),
 }
 
 #[derive(Debug)]
@@ -123,10 +126,13 @@ struct Disagreement {
     diffs: Vec<diff::Difference>,
     shared: bool,
     note: Option<String>,
+    /// The legal-outcome search gave up: class `undecided`, not `mismatch`.
+    undecided: bool,
 }
 
 /// A chunk launched, waiting for its check (which reads its outcomes back from the launch's
-/// buffers, case by case on the pool).
+/// buffers, case by case on the pool). A launch that failed was split ([`launch_split`]): each
+/// part has its launch or its error.
 #[derive(Debug)]
 pub(super) struct Launched {
     /// Which op state it belongs to.
@@ -135,7 +141,7 @@ pub(super) struct Launched {
     pub target: &'static ds_reference::target::Target,
     pub spec: ChunkSpec,
     pub cases: Vec<Case>,
-    pub launch: Result<Launch, super::LaunchError>,
+    pub parts: Parts,
 }
 
 /// A chunk checked, ready to fold.
@@ -143,8 +149,8 @@ pub(super) struct Launched {
 pub(super) struct Checked {
     state: usize,
     spec: ChunkSpec,
-    verdicts: Result<Vec<Verdict>, super::LaunchError>,
-    /// The chunk's launch, read: its buffers serve a later chunk.
+    verdicts: Vec<Verdict>,
+    /// The chunk's launch, read (when it ran whole): its buffers serve a later chunk.
     spent: Option<Launch>,
 }
 
@@ -169,21 +175,34 @@ pub(super) fn generate(plan: &VariantPlan, spec: ChunkSpec) -> Vec<Case> {
 }
 
 /// Reads a launched chunk's outcomes back and checks them against the model, case by case on the
-/// rayon pool.
+/// rayon pool; the cases of a part that failed are lost to its error.
 pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked {
     let cases = l.cases;
     let mut spent = None;
-    let verdicts = l.launch.and_then(|launch| {
-        let back = abi::Readback::new(&plan.variant, cases.len(), &launch)
-            .map_err(|e| (Class::DeviceError, e.to_string()))?;
-        let verdicts = cases
-            .par_iter()
-            .enumerate()
-            .map(|(c, case)| verdict(cfg, l.target, plan, case, back.outcome(c, case)))
-            .collect();
-        spent = Some(launch);
-        Ok(verdicts)
-    });
+    let whole = l.parts.len() == 1;
+    let mut verdicts = Vec::with_capacity(cases.len());
+    for (range, part) in l.parts {
+        let mine = &cases[range];
+        let read = part.and_then(|launch| {
+            let back = abi::Readback::new(&plan.variant, mine.len(), &launch)
+                .map_err(|e| (Class::DeviceError, e.to_string()))?;
+            let v: Vec<Verdict> = mine
+                .par_iter()
+                .enumerate()
+                .map(|(c, case)| verdict(cfg, l.target, plan, case, back.outcome(c, case)))
+                .collect();
+            if whole {
+                spent = Some(launch);
+            }
+            Ok(v)
+        });
+        match read {
+            Ok(v) => verdicts.extend(v),
+            Err((class, e)) => {
+                verdicts.extend(mine.iter().map(|_| Verdict::Lost(class, e.clone())));
+            }
+        }
+    }
     Checked {
         state: l.state,
         spec: l.spec,
@@ -213,15 +232,17 @@ fn verdict(
             choice: None,
         };
     }
-    let note = match (cfg.judge)(target, v, case, &expected, &dev) {
+    let (note, undecided) = match (cfg.judge)(target, v, case, &expected, &dev) {
         legal::Legality::Legal(choice) => {
             return Verdict::Agree {
                 shared,
                 choice: Some(choice),
             }
         }
-        legal::Legality::Illegal(_) => None,
-        legal::Legality::Undecided(why) => Some(format!("legal-outcome search undecided: {why}")),
+        legal::Legality::Illegal(_) => (None, false),
+        legal::Legality::Undecided(why) => {
+            (Some(format!("legal-outcome search undecided: {why}")), true)
+        }
     };
     Verdict::Disagree(Box::new(Disagreement {
         case: case.clone(),
@@ -230,6 +251,7 @@ fn verdict(
         diffs,
         shared,
         note,
+        undecided,
     }))
 }
 
@@ -258,21 +280,8 @@ pub(super) fn fold(
     let vr = &mut res.variants[c.spec.variant];
     vr.cases += c.spec.len;
     res.cases += c.spec.len;
-    let verdicts = match c.verdicts {
-        Ok(v) => v,
-        Err((class, e)) => {
-            vr.error.get_or_insert(e);
-            *res.fidelity.entry(class).or_default() += c.spec.len;
-            if class == Class::Unsupported {
-                res.unsupported += c.spec.len;
-            } else {
-                res.errors += c.spec.len;
-            }
-            return 0;
-        }
-    };
     let mut disagree = 0;
-    for (k, v) in verdicts.into_iter().enumerate() {
+    for (k, v) in c.verdicts.into_iter().enumerate() {
         let i = c.spec.start + k;
         match v {
             Verdict::Agree { shared, choice } => {
@@ -297,32 +306,45 @@ pub(super) fn fold(
                 res.skipped += 1;
                 *res.skip_reasons.entry(why.to_string()).or_default() += 1;
             }
+            Verdict::Lost(class, e) => {
+                *res.fidelity.entry(class).or_default() += 1;
+                if class == Class::Unsupported {
+                    res.unsupported += 1;
+                } else {
+                    res.errors += 1;
+                    if res.lost.len() < MAX_LISTED_MISMATCHES {
+                        let (id, path, replay, written) =
+                            case_file(cfg, names, st.op, plan, i, None);
+                        res.lost.push(Lost {
+                            id,
+                            variant: plan.tag.clone(),
+                            path: written.then(|| path.display().to_string()),
+                            replay,
+                            error: e.clone(),
+                        });
+                    }
+                }
+                vr.error.get_or_insert(e);
+            }
             Verdict::Disagree(d) => {
-                *res.fidelity.entry(Class::Mismatch).or_default() += 1;
-                disagree += 1;
-                vr.disagree += 1;
-                res.disagree += 1;
+                let class = if d.undecided {
+                    res.undecided += 1;
+                    Class::Undecided
+                } else {
+                    disagree += 1;
+                    vr.disagree += 1;
+                    res.disagree += 1;
+                    Class::Mismatch
+                };
+                *res.fidelity.entry(class).or_default() += 1;
                 res.same_address += usize::from(d.shared);
                 if res.mismatches.len() >= MAX_LISTED_MISMATCHES {
                     res.unlisted_mismatches += 1;
                     continue;
                 }
-                let id = plan.id(i);
-                let mut file = CaseFile::new(&id, cfg.seed, names.target, plan.variant, d.case);
-                file.expected = Some(d.expected);
-                file.device = Some(DeviceOutcome {
-                    backend: names.backend.clone(),
-                    name: names.name.clone(),
-                    outcome: d.device,
-                });
-                let path = cfg.out_dir.join(st.op.name()).join(format!("{id}.json"));
-                let replay = format!(
-                    "ds-harness replay {} {}",
-                    path.display(),
-                    names.replay_flags
-                );
-                file.replay = Some(replay.clone());
-                let written = file.write(&path).is_ok();
+                let d = *d;
+                let outcomes = Some((d.case, d.expected, d.device));
+                let (id, path, replay, written) = case_file(cfg, names, st.op, plan, i, outcomes);
                 res.mismatches.push(Mismatch {
                     id,
                     variant: plan.tag.clone(),
@@ -336,11 +358,48 @@ pub(super) fn fold(
                         .collect(),
                     total_differences: d.diffs.len(),
                     note: d.note,
+                    undecided: d.undecided,
                 });
             }
         }
     }
     disagree
+}
+
+/// Writes the case file of case `i` of `plan` under `<out>/<op>/<id>.json`, with the case's
+/// (case, expected, device) outcomes when known; returns its id, path, replay command and
+/// whether it was written.
+fn case_file(
+    cfg: &RunConfig,
+    names: &DeviceNames,
+    op: DsOp,
+    plan: &VariantPlan,
+    i: usize,
+    outcomes: Option<(Case, Outcome, Outcome)>,
+) -> (String, std::path::PathBuf, String, bool) {
+    let id = plan.id(i);
+    let mut file = match outcomes {
+        Some((case, expected, device)) => {
+            let mut f = CaseFile::new(&id, cfg.seed, names.target, plan.variant, case);
+            f.expected = Some(expected);
+            f.device = Some(DeviceOutcome {
+                backend: names.backend.clone(),
+                name: names.name.clone(),
+                outcome: device,
+            });
+            f
+        }
+        None => CaseFile::new(&id, cfg.seed, names.target, plan.variant, plan.case(i)),
+    };
+    let path = cfg.out_dir.join(op.name()).join(format!("{id}.json"));
+    let replay = format!(
+        "ds-harness replay {} {}",
+        path.display(),
+        names.replay_flags
+    );
+    file.replay = Some(replay.clone());
+    let written = file.write(&path).is_ok();
+    (id, path, replay, written)
 }
 
 /// The pipeline: at most one chunk launched and not yet checked, and the buffers of a spent
@@ -383,7 +442,7 @@ impl Pipeline {
                 let slot = &mut checked;
                 s.spawn(move |_| *slot = Some(check(cfg, plan, p)));
             }
-            launch_cases(device, module, &variant, &cases, self.spare.take())
+            launch_split(device, module, &variant, &cases, self.spare.take())
         });
         if let Some(c) = &mut checked {
             self.spare = c.spent.take();
@@ -393,7 +452,7 @@ impl Pipeline {
             target,
             spec,
             cases,
-            launch,
+            parts: launch,
         });
         checked
     }

@@ -2,6 +2,7 @@
 //! binary, and finding external tools (skip with a reason locally, fail under `CI=true`).
 #![allow(dead_code)] // Each test binary uses its own subset.
 
+pub mod bounded;
 pub mod svg;
 
 /// The LLVM oracles: the one list of releases and generations every oracle test of the workspace
@@ -237,6 +238,7 @@ pub fn meta(device: &str, cases: usize) -> ds_harness::run::report::RunMeta {
         device_version: None,
         against: None,
         allow_unsupported: false,
+        device_details: Default::default(),
     }
 }
 

@@ -9,15 +9,22 @@
 //! for the NaN float add returns (ASSUMPTIONS.md F1-F3, N4 for the packed adds). Everything else must match the model bit for
 //! bit; `ds_permute_b32` collisions are pinned by the guide (highest source lane wins).
 //!
-//! The search runs per group of lanes with overlapping footprints, lanes in ascending order first,
-//! pruning on each lane's returned value (so 32 lanes on one address reconstruct greedily from the
-//! returns), merging interchangeable lanes, remembering failed states and giving up after a budget.
+//! The check runs per group of lanes with overlapping footprints: the ascending and descending
+//! orders first, with the model's results and then with the documented alternative wherever there
+//! is one; then, for a group on one element, a polynomial decision (`decide`: an Euler trail
+//! through the values the returns pin, or the few values a selection op can leave); then a search,
+//! pruning on each lane's returned value, merging interchangeable lanes, remembering failed states
+//! and giving up after a budget ([`Verdict::Undecided`]: an order-dependent update of many lanes
+//! without returns, such as 64 `ds_rsub_u32` on one address, is a subset-sum question no
+//! polynomial check answers).
 
 use super::{rmw, Plan, Unmodelled};
 use crate::isa::{Family, Rmw};
 use crate::target::Target;
 use crate::wave::{Case, Lds, Outcome, Variant};
 use std::collections::{HashMap, HashSet};
+
+mod decide;
 
 /// Search steps (lane executions) per group of overlapping lanes before the answer is
 /// [`Verdict::Undecided`].
@@ -178,10 +185,18 @@ pub fn check_with_budget(
         search.steps = 0;
         // The two fixed orders first (one simulation each), then the search.
         let descending: Vec<u8> = g.lanes.iter().rev().copied().collect();
+        // Then the same two orders with the documented alternative wherever there is one, then
+        // the polynomial decisions (decide.rs), and only then the search.
         let found = if search.runs_as(g, &g.lanes) {
             order = g.lanes.clone();
             Some(true)
         } else if search.runs_as(g, &descending) {
+            order = descending;
+            Some(true)
+        } else if search.runs_as_alternative(g, &g.lanes) {
+            order = g.lanes.clone();
+            Some(true)
+        } else if search.runs_as_alternative(g, &descending) {
             order = descending;
             Some(true)
         } else if matches!(plan.info.family, Family::Store(_) | Family::StoreAddTid) {
@@ -192,6 +207,8 @@ pub fn check_with_budget(
                 }
                 None => Some(false),
             }
+        } else if let Some(decided) = search.decide(g, &mut order) {
+            Some(decided)
         } else {
             search.dfs(g, g.lanes.clone(), &mut order)
         };

@@ -1,0 +1,172 @@
+//! What an exec device answered, checked and put into words: its details (the harness's own
+//! keys first, the device's renamed away from them), the bounds of an answer, a `done` answer's
+//! buffers, an `unsupported` answer's instruction disassembled (LLVM AMDGPUUsage's code object
+//! holds the kernel; `ds_kernels::inst` decodes it), and exit statuses.
+
+use super::protocol::{self, Response};
+use super::text;
+use super::{
+    COMMAND_DETAIL, HARDWARE_DETAIL, MIN_LINE_BYTES, PROTOCOL_DETAIL, QUOTED_CHARS,
+    RESERVED_DETAILS, VERSION_DETAIL,
+};
+use crate::{DeviceError, Launch};
+use ds_reference::target::Target;
+
+/// The device's [`DeviceInfo::details`]: the harness's own keys (command, version, protocol,
+/// hardware: decided here, once) first, then the device's, printable and bounded, a device key
+/// that names one of [`RESERVED_DETAILS`] (or repeats a key) renamed so it can never stand in
+/// for the harness's.
+pub(super) fn own_details(
+    cmd: &str,
+    version: &str,
+    protocol: u32,
+    hardware: bool,
+    details: std::collections::BTreeMap<String, String>,
+) -> Vec<(String, String)> {
+    let mut d = vec![
+        (COMMAND_DETAIL.to_string(), cmd.to_string()),
+        (
+            VERSION_DETAIL.to_string(),
+            text::bounded(version, text::MAX_NAME_CHARS),
+        ),
+        (PROTOCOL_DETAIL.to_string(), protocol.to_string()),
+        (HARDWARE_DETAIL.to_string(), hardware.to_string()),
+    ];
+    for (k, v) in details {
+        let mut key = text::detail_key(&k);
+        if RESERVED_DETAILS.contains(&key.as_str()) {
+            key = format!("device's {key}");
+        }
+        while d.iter().any(|(have, _)| *have == key) {
+            key.push('\'');
+        }
+        d.push((key, text::bounded(&v, text::MAX_MESSAGE_CHARS)));
+    }
+    d
+}
+
+/// The words of a device error without its kind's prefix.
+pub(super) fn message(e: &DeviceError) -> String {
+    match e {
+        DeviceError::Unavailable(m)
+        | DeviceError::Load(m)
+        | DeviceError::Launch(m)
+        | DeviceError::Timeout(m)
+        | DeviceError::BadRequest(m)
+        | DeviceError::Unsupported(m)
+        | DeviceError::Crashed(m)
+        | DeviceError::Protocol(m) => m.clone(),
+    }
+}
+
+/// Bytes an answer to `launch` may need: its output buffers as base64 with their names, every
+/// character of them possibly escaped (`\/` for `/`) and whitespace between the JSON tokens;
+/// at least [`MIN_LINE_BYTES`] (an error's message). Proportional to the request, never more.
+pub fn answer_limit(launch: &Launch) -> usize {
+    let buffers: usize = launch
+        .buffers
+        .iter()
+        .filter(|b| b.copy_back)
+        .map(|b| 2 * 4 * b.bytes.len().div_ceil(3) + 6 * b.name.len() + 256)
+        .sum();
+    (buffers + 4096).max(MIN_LINE_BYTES)
+}
+
+/// A response's type, for messages.
+pub(super) fn kind_of(r: &Response) -> String {
+    match r {
+        Response::Error { kind, message, .. } => format!(
+            "an error ({kind}: {})",
+            text::bounded(message, text::MAX_MESSAGE_CHARS)
+        ),
+        other => format!(
+            "`{}`",
+            serde_json::to_value(other)
+                .ok()
+                .and_then(|v| v.get("type").and_then(|t| t.as_str()).map(String::from))
+                .unwrap_or_default()
+        ),
+    }
+}
+
+pub(super) fn quote(line: &str) -> String {
+    format!("`{}`", text::bounded(line, QUOTED_CHARS))
+}
+
+pub(super) fn describe_status(st: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = st.signal() {
+            return format!("killed by signal {sig}");
+        }
+    }
+    match st.code() {
+        Some(c) => format!("exit status {c}"),
+        None => "no exit status".into(),
+    }
+}
+
+/// The instruction an `unsupported` answer names: its bytes (hex, in memory order, spaces
+/// allowed) disassembled for `target`, or why they do not decode.
+pub(super) fn disassemble(target: &Target, hex: &str) -> String {
+    let digits: String = hex.chars().filter(|c| !c.is_whitespace()).collect();
+    if digits.is_empty() {
+        return String::new();
+    }
+    let bytes: Option<Vec<u8>> = digits
+        .len()
+        .is_multiple_of(2)
+        .then(|| {
+            (0..digits.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(digits.get(i..i + 2)?, 16).ok())
+                .collect()
+        })
+        .flatten();
+    let shown = text::bounded(hex, QUOTED_CHARS);
+    match bytes {
+        None => format!("{shown} (not hex bytes)"),
+        Some(b) => match ds_kernels::inst::decode_in(target.generation, &b) {
+            Ok((inst, _)) => format!("{shown} = `{}`", inst.text(target.generation)),
+            Err(e) => format!("{shown} (does not decode for {target}: {e})"),
+        },
+    }
+}
+
+/// Checks a `done` answer's output buffers against the launch (each one the launch sent, in
+/// order, of its name and size) and copies them into it.
+pub(super) fn take_outputs(
+    launch: &mut Launch,
+    buffers: Vec<protocol::BufferOut>,
+) -> Result<(), DeviceError> {
+    let outputs: Vec<usize> = (0..launch.buffers.len())
+        .filter(|&i| launch.buffers[i].copy_back)
+        .collect();
+    if buffers.len() != outputs.len() {
+        return Err(DeviceError::Protocol(format!(
+            "the launch of `{}` has {} output buffers, the device sent {}",
+            launch.kernel,
+            outputs.len(),
+            buffers.len()
+        )));
+    }
+    for (&i, got) in outputs.iter().zip(&buffers) {
+        let want = &launch.buffers[i];
+        if got.name != want.name || got.bytes.0.len() != want.bytes.len() {
+            return Err(DeviceError::Protocol(format!(
+                "output buffer {i} of `{}` should be `{}` of {} bytes; the device sent `{}` of {} \
+                 bytes",
+                launch.kernel,
+                want.name,
+                want.bytes.len(),
+                text::bounded(&got.name, QUOTED_CHARS),
+                got.bytes.0.len()
+            )));
+        }
+    }
+    for (&i, got) in outputs.iter().zip(buffers) {
+        launch.buffers[i].bytes = got.bytes.0;
+    }
+    Ok(())
+}

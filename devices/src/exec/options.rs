@@ -1,0 +1,66 @@
+//! How an exec device is started and bounded: its command line and time-outs
+//! ([`ExecOptions`]), from what the commands that open a device were asked ([`ExecArgs`]: the
+//! CLI's `--device-cmd` and `--device-timeout`; docs/device-protocol.md).
+
+use super::{DEFAULT_HELLO_TIMEOUT_SECS, DEFAULT_TIMEOUT_SECS};
+use ds_reference::target::Target;
+use std::time::Duration;
+
+/// How to start and bound the external device.
+#[derive(Clone, Debug)]
+pub struct ExecOptions {
+    /// The command line, run as `sh -c COMMAND`.
+    pub command: String,
+    /// Bound on one load or launch.
+    pub timeout: Duration,
+    /// Bound on a start (spawn and hello).
+    pub hello_timeout: Duration,
+    /// The target asked for (`--target`): the device's hello must name it. Without one, the
+    /// device's own target is taken, if kernels can be built for it.
+    pub target: Option<&'static Target>,
+}
+
+impl ExecOptions {
+    /// `command` with the default timeouts, for `target` (or the device's own).
+    pub fn new(command: &str, target: Option<&'static Target>) -> ExecOptions {
+        ExecOptions {
+            command: command.to_string(),
+            timeout: Duration::from_secs_f64(DEFAULT_TIMEOUT_SECS),
+            hello_timeout: Duration::from_secs_f64(DEFAULT_HELLO_TIMEOUT_SECS),
+            target,
+        }
+    }
+}
+
+/// What the commands that open a device were asked for an exec device (`--device-cmd`,
+/// `--device-timeout`; the CLI parses the flags into this).
+#[derive(Clone, Debug, Default)]
+pub struct ExecArgs {
+    /// The device's command line, run as `sh -c 'COMMAND'`, speaking the device protocol on
+    /// stdin/stdout (docs/device-protocol.md).
+    pub device_cmd: Option<String>,
+    /// Seconds one load or launch may take before the device's process group is killed (a
+    /// start may take at least 60 s).
+    pub device_timeout: f64,
+}
+
+impl ExecArgs {
+    /// The options for a device running `target` (or its own), or why the flags do not go
+    /// together.
+    pub fn options(&self, target: Option<&'static Target>) -> Result<ExecOptions, String> {
+        let Some(cmd) = &self.device_cmd else {
+            return Err(
+                "--backend exec needs --device-cmd 'COMMAND ARGS' (the program speaking \
+                        the device protocol, e.g. --device-cmd 'ds-harness serve-device')"
+                    .into(),
+            );
+        };
+        if cmd.trim().is_empty() {
+            return Err("--device-cmd is empty: give the device's command line".into());
+        }
+        let mut o = ExecOptions::new(cmd, target);
+        o.timeout = Duration::from_secs_f64(self.device_timeout);
+        o.hello_timeout = o.hello_timeout.max(o.timeout);
+        Ok(o)
+    }
+}
