@@ -165,7 +165,7 @@ fn gfx10_kernels_build_and_run_on_the_emulated_device() {
         let out = ds_harness(&["kernel", "ds_cmpst_b32", "--target", name], "");
         assert_eq!(out.status.code(), Some(2), "{name}");
         assert!(
-            stderr(&out).contains("not yet modelled in this generation"),
+            stderr(&out).contains("not yet run in this generation"),
             "{}",
             stderr(&out)
         );
