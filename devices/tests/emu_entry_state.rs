@@ -24,6 +24,7 @@ fn variant(wave: WaveSize) -> Variant {
         mode: FpMode::default(),
         wave,
         regs: None,
+        acc: false,
     }
 }
 

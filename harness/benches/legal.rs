@@ -61,6 +61,7 @@ fn main() {
             mode: FpMode::default(),
             wave: ds_reference::wave::WaveSize::Wave32,
             regs: None,
+            acc: false,
         };
         let mut case = Case {
             lds: Lds::zeroed(256),

@@ -226,11 +226,17 @@ pub fn validate(target: &Target, variant: &Variant, case: &Case) -> Result<(), S
     if let Some(regs) = variant.regs {
         // Registers that fit the op, and one value per register in every lane.
         regs.check(variant.op).map_err(|e| format!("variant.{e}"))?;
-        if let Some(c) = regs.conflict(variant.op, &case.wave.lanes) {
+        if let Some(c) = regs.conflict(variant.op, variant.acc, &case.wave.lanes) {
             return Err(format!("case.wave.lanes: {c}"));
         }
     }
-    variant.inst().validate_in(target.generation).map_err(|e| {
+    // AccVGPRs where the target table's ds_features have ACC and the op has data or vdst.
+    variant.check_acc(target).map_err(|e| e.to_string())?;
+    let inst = ds_reference::isa::DsInst {
+        acc: false,
+        ..variant.inst()
+    };
+    inst.validate_in(target.generation).map_err(|e| {
         format!(
             "variant.offset0 {} / offset1 {}: {e}",
             variant.offset0, variant.offset1
@@ -318,6 +324,7 @@ mod tests {
             mode: FpMode::default(),
             wave: ds_reference::wave::WaveSize::Wave32,
             regs: None,
+            acc: false,
         };
         let mut lds = Lds::zeroed(64);
         lds.set_word(8, 0x1234);

@@ -195,9 +195,9 @@ pub fn candidates(variant: &Variant, case: &Case) -> Vec<Case> {
             let exec = c.wave.exec;
             for (i, l) in c.wave.lanes.iter_mut().enumerate() {
                 if exec >> i & 1 == 1 {
-                    regs.harmonise(variant.op, l);
+                    regs.harmonise(variant.op, variant.acc, l);
                 } else {
-                    regs.harmonise_to_vdst(variant.op, l);
+                    regs.harmonise_to_vdst(variant.op, variant.acc, l);
                 }
             }
         }

@@ -189,7 +189,7 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant
     assert!(shrunk.size_after < shrunk.size_before);
     assert!(!shrunk.differences.is_empty());
     let regs = variant.regs.unwrap();
-    assert_eq!(regs.conflict(load, &shrunk.case.wave.lanes), None);
+    assert_eq!(regs.conflict(load, false, &shrunk.case.wave.lanes), None);
     assert!(
         shrunk.case.wave.exec.count_ones() <= 2,
         "{:#x}",

@@ -220,6 +220,7 @@ fn index_40_case(t: &'static Target) -> CaseFile {
         mode: FpMode::default(),
         wave: WaveSize::Wave64,
         regs: None,
+        acc: false,
     };
     let mut wave = Wave::new(WaveSize::Wave64);
     for (i, l) in wave.lanes.iter_mut().enumerate() {

@@ -143,6 +143,7 @@ fn a_code_object_for_another_target_is_refused_with_rocms_error_in_words() {
         mode: Default::default(),
         wave: ds_reference::wave::WaveSize::Wave32,
         regs: None,
+        acc: false,
     };
     let kernel = ds_kernels::generator::generate(&variant).unwrap();
     let foreign = ds_kernels::code_object::write(DEFAULT, std::slice::from_ref(&kernel));
@@ -249,6 +250,7 @@ fn the_standin_runs_on_the_targets_entry_state_and_catches_a_gfx12_template_read
         mode: Default::default(),
         wave: ds_reference::wave::WaveSize::Wave32,
         regs: None,
+        acc: false,
     };
     let cases: Vec<ds_reference::wave::Case> = (0..3u32)
         .map(|c| {

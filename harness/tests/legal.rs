@@ -109,6 +109,7 @@ fn thirty_two_on_one_address(order: &[usize]) -> (Variant, Case, Outcome) {
         mode: FpMode::default(),
         wave: ds_reference::wave::WaveSize::Wave32,
         regs: None,
+        acc: false,
     };
     let mut wave = Wave::default();
     for (i, l) in wave.lanes.iter_mut().enumerate() {

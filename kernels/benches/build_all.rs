@@ -28,6 +28,7 @@ fn variants() -> Vec<Variant> {
                 mode: FpMode::default(),
                 wave: ds_reference::wave::WaveSize::Wave32,
                 regs: None,
+                acc: false,
             }
         })
         .collect()

@@ -423,6 +423,7 @@ mod tests {
             mode: FpMode::default(),
             wave: WaveSize::Wave32,
             regs: None,
+            acc: false,
         }
     }
 

@@ -174,6 +174,7 @@ fn harness_choice(t: &Target, wave: WaveSize) -> Choice {
             mode: FpMode::default(),
             wave,
             regs: None,
+            acc: false,
         },
     )
     .unwrap();

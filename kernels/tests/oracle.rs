@@ -73,6 +73,7 @@ fn kernels(llvm: &Llvm, t: &Target) -> Vec<Kernel> {
                     mode,
                     wave: ds_reference::wave::WaveSize::Wave32,
                     regs: None,
+                    acc: false,
                 },
             )
             .unwrap(),

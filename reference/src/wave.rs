@@ -9,7 +9,9 @@
 //! the kernel generator chooses them, unless the variant names them ([`Variant::regs`], for
 //! instructions whose operands share registers: see [`crate::regs`]).
 
+use crate::ds_features::DsFeatures;
 use crate::isa::{encode::op_by_name, DsInst, DsOp};
+use crate::target::Target;
 pub use crate::regs::Regs;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -126,8 +128,8 @@ impl Default for FpMode {
     }
 }
 
-/// What one kernel is built for: the op, its offset bytes, the LDS allocation, the FP mode and the
-/// wave size.
+/// What one kernel is built for: the op, its offset bytes, the LDS allocation, the FP mode, the
+/// wave size, the operands' registers (`regs`) and their register file (`acc`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Variant {
@@ -149,6 +151,17 @@ pub struct Variant {
     /// inside VDST, DATA0 = DATA1, ...); absent: the generator's layout, where none overlap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regs: Option<Regs>,
+    /// DATA0, DATA1 and VDST live in AccVGPRs (the DS acc bit; absent in case files: false).
+    /// Only on targets whose `ds_features` have ACC, and only for ops with data or vdst
+    /// ([`Variant::check_acc`]). ADDR is a VGPR either way; with `regs`, the numbers of DATA0,
+    /// DATA1 and VDST name AccVGPRs, ADDR's a VGPR, and a VGPR never aliases an AccVGPR of the
+    /// same number (they are two register files: see [`crate::regs`]).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub acc: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Variant {
@@ -158,6 +171,7 @@ impl Variant {
         let mut inst = DsInst {
             offset0: self.offset0,
             offset1: self.offset1,
+            acc: self.acc,
             ..DsInst::new(self.op)
         };
         if let Some(regs) = self.regs {
@@ -170,6 +184,34 @@ impl Variant {
             }
         }
         inst
+    }
+
+    /// Whether `acc` is legal for this variant on `target`: the target's DS encoding has the acc
+    /// bit (its `ds_features` have ACC) and the op has data or vdst to put in AccVGPRs.
+    pub fn check_acc(&self, target: &Target) -> Result<(), AccError> {
+        if !self.acc {
+            return Ok(());
+        }
+        let op = self.op;
+        if !target.ds_features.contains(DsFeatures::ACC) {
+            return Err(AccError::NoAcc {
+                target: target.name,
+            });
+        }
+        if !op.info().acc_capable() {
+            return Err(AccError::NoOperand { op });
+        }
+        Ok(())
+    }
+
+    /// The `acc` settings a run makes of `op` on `target`: `[false, true]` where `acc` is legal
+    /// ([`Variant::check_acc`]), else `[false]`.
+    pub fn acc_settings(op: DsOp, target: &Target) -> &'static [bool] {
+        if target.ds_features.contains(DsFeatures::ACC) && op.info().acc_capable() {
+            &[false, true]
+        } else {
+            &[false]
+        }
     }
 
     /// Lanes in one wave of this variant.
@@ -196,6 +238,34 @@ impl Variant {
         Ok(())
     }
 }
+
+/// Why a variant's `acc` cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AccError {
+    /// The target's DS encoding has no acc bit (its `ds_features` lack ACC).
+    NoAcc { target: &'static str },
+    /// The op has neither data nor vdst: nothing to put in AccVGPRs.
+    NoOperand { op: DsOp },
+}
+
+impl std::fmt::Display for AccError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AccError::NoAcc { target } => write!(
+                f,
+                "variant.acc: {target} has no AccVGPR operands for DS instructions (no acc bit): \
+                 remove \"acc\" or run on a target that has them (`ds-harness info` lists the targets)"
+            ),
+            AccError::NoOperand { op } => write!(
+                f,
+                "variant.acc: {op} has neither data nor vdst, so nothing can live in AccVGPRs: \
+                 remove \"acc\""
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AccError {}
 
 /// Why a wave does not have its variant's shape.
 #[derive(Clone, Debug, PartialEq, Eq)]

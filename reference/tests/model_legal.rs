@@ -38,7 +38,7 @@ fn descending(v: &Variant, c: &Case) -> Outcome {
         data1: None,
     };
     if let Some(regs) = v.regs {
-        regs.settle(v.op, c, &mut out);
+        regs.settle(v.op, v.acc, c, &mut out);
     }
     out
 }

@@ -53,7 +53,7 @@ prop_compose! {
         let size = 4 * words;
         let lds = Lds::from_bytes(bytes[..size as usize].to_vec());
         let mode = FpMode { fp32_denormals: mode.0, fp16_fp64_denormals: mode.1, ieee: mode.2 };
-        let v = Variant { op, offset0, offset1, lds_size: size, mode, wave: wave_size, regs: None, };
+        let v = Variant { op, offset0, offset1, lds_size: size, mode, wave: wave_size, regs: None, acc: false };
         let mut lanes = lanes;
         lanes.truncate(wave_size.lanes());
         let wave = Wave { exec: exec & wave_size.full_exec(), m0, lanes };

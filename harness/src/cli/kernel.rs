@@ -124,6 +124,7 @@ pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         },
         wave: args.wave.unwrap_or_default(),
         regs: None,
+        acc: false,
     };
     let built_for = args.target.unwrap_or(ds_reference::target::DEFAULT);
     if let Err(e) = ds_kernels::check_wave(built_for, variant.wave) {

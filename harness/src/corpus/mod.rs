@@ -123,6 +123,7 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
         mode: FpMode::default(),
         wave: ds_reference::wave::WaveSize::Wave32,
         regs: None,
+        acc: false,
     };
     let single = |o: u16| {
         (
@@ -597,9 +598,9 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
         let exec = wave.exec;
         for (i, l) in wave.lanes.iter_mut().enumerate() {
             if exec >> i & 1 == 1 {
-                regs.harmonise(v.op, l);
+                regs.harmonise(v.op, v.acc, l);
             } else {
-                regs.harmonise_to_vdst(v.op, l);
+                regs.harmonise_to_vdst(v.op, v.acc, l);
             }
         }
     }

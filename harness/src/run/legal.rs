@@ -153,6 +153,7 @@ mod tests {
             mode: FpMode::default(),
             wave: ds_reference::wave::WaveSize::Wave32,
             regs: None,
+            acc: false,
         };
         let mut wave = Wave {
             exec: 0b11,

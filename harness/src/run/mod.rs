@@ -44,7 +44,7 @@ pub fn expectation(
 ) -> Result<Outcome, Unmodelled> {
     let mut out = expect(target, &variant.inst(), variant.mode, case)?;
     if let Some(regs) = variant.regs {
-        regs.settle(variant.op, case, &mut out);
+        regs.settle(variant.op, variant.acc, case, &mut out);
     }
     Ok(out)
 }

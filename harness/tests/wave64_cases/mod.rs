@@ -77,9 +77,9 @@ pub fn run_all(dev: &mut dyn Device, target: &Target, ops: &[DsOp]) -> (usize, V
                     let exec = w.wave.exec;
                     for (i, l) in w.wave.lanes.iter_mut().enumerate() {
                         if exec >> i & 1 == 1 {
-                            regs.harmonise(op, l);
+                            regs.harmonise(op, false, l);
                         } else {
-                            regs.harmonise_to_vdst(op, l);
+                            regs.harmonise_to_vdst(op, false, l);
                         }
                     }
                 }

@@ -32,6 +32,7 @@ fn kernels() -> Vec<Kernel> {
             mode,
             wave: ds_reference::wave::WaveSize::Wave32,
             regs: None,
+            acc: false,
         })
         .unwrap()
     })

@@ -64,6 +64,7 @@ pub fn variant(wave: WaveSize) -> Variant {
         mode: FpMode::default(),
         wave,
         regs: None,
+        acc: false,
     }
 }
 

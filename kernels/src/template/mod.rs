@@ -149,6 +149,7 @@ mod tests {
             mode: FpMode::default(),
             wave: WaveSize::Wave32,
             regs: None,
+            acc: false,
         };
         for t in TARGETS.iter().filter(|t| crate::check_target(t).is_ok()) {
             for wave in WaveSize::ALL {

@@ -142,6 +142,7 @@ pub fn variant(op: DsOp) -> Variant {
         mode: FpMode::default(),
         wave: ds_reference::wave::WaveSize::Wave32,
         regs: None,
+        acc: false,
     }
 }
 

@@ -118,7 +118,7 @@ pub fn check_with_budget(
     if let Some(regs) = variant.regs {
         // Operands that share registers: judge what the instruction computed, read back from the
         // device's VDST (every other register it dumped must follow from it).
-        let raw = match regs.unsettle(variant.op, case, device) {
+        let raw = match regs.unsettle(variant.op, variant.acc, case, device) {
             Ok(raw) => raw,
             Err(why) => return Ok(Verdict::Mismatch(why)),
         };

@@ -94,7 +94,7 @@ pub fn execute_variant(
 ) -> Result<Outcome, Unmodelled> {
     let mut out = execute(target, &variant.inst(), variant.mode, case)?;
     if let Some(regs) = variant.regs {
-        regs.settle(variant.op, case, &mut out);
+        regs.settle(variant.op, variant.acc, case, &mut out);
     }
     Ok(out)
 }

@@ -109,6 +109,7 @@ mod tests {
             mode: FpMode::default(),
             wave: W64,
             regs: None,
+            acc: false,
         };
         assert!(v.check_wave(&Wave::new(W64)).is_ok());
         let e = v.check_wave(&Wave::default()).unwrap_err();

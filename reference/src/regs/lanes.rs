@@ -13,8 +13,10 @@ use std::fmt;
 pub struct Conflict {
     /// The lane.
     pub lane: usize,
-    /// The VGPR.
+    /// The register's number.
     pub reg: u8,
+    /// The register is an AccVGPR (an acc variant's DATA0/DATA1/VDST), else a VGPR.
+    pub agpr: bool,
     /// The first operand word naming it, and its value there.
     pub first: (Field, usize, u32),
     /// A later operand word naming it with another value.
@@ -32,9 +34,10 @@ impl fmt::Display for Conflict {
         };
         write!(
             f,
-            "lane {}: register v{} is {:#010x} as {} but {:#010x} as {}; a register holds one \
+            "lane {}: register {}{} is {:#010x} as {} but {:#010x} as {}; a register holds one \
              value per lane: give it the same value through every operand that names it",
             self.lane,
+            if self.agpr { 'a' } else { 'v' },
             self.reg,
             self.first.2,
             name(self.first),
@@ -65,11 +68,28 @@ fn word_mut(lane: &mut Lane, field: Field, k: usize) -> &mut u32 {
     }
 }
 
+/// The register file operand `field` lives in: AccVGPRs for DATA0, DATA1 and VDST of an `acc`
+/// variant, VGPRs otherwise (ADDR always). Two operand words alias only when file and number
+/// match.
+pub fn in_agprs(field: Field, acc: bool) -> bool {
+    acc && field != Field::Addr
+}
+
 impl Regs {
+    /// Every register an operand of `op` names, as a key unique across the two files (AccVGPR
+    /// numbers + 256 when `acc`), with the operand word it is.
+    fn keyed(&self, op: DsOp, acc: bool) -> Vec<(u16, Field, usize)> {
+        self.words(op.info())
+            .into_iter()
+            .map(|(r, f, k)| (u16::from(r) + 256 * u16::from(in_agprs(f, acc)), f, k))
+            .collect()
+    }
+
     /// The first register of `case` given two values by two operands that name it (in lane order,
-    /// then [`ORDER`](super::ORDER)), if any. Inactive lanes count too: their registers are loaded and dumped.
-    pub fn conflict(&self, op: DsOp, lanes: &[Lane]) -> Option<Conflict> {
-        let words = self.words(op.info());
+    /// then [`ORDER`](super::ORDER)), if any. Inactive lanes count too: their registers are loaded
+    /// and dumped. With `acc`, ADDR's VGPR and an AccVGPR of the same number are two registers.
+    pub fn conflict(&self, op: DsOp, acc: bool, lanes: &[Lane]) -> Option<Conflict> {
+        let words = self.keyed(op, acc);
         for (i, lane) in lanes.iter().enumerate() {
             for (a, &(ra, fa, ka)) in words.iter().enumerate() {
                 for &(rb, fb, kb) in &words[a + 1..] {
@@ -77,7 +97,8 @@ impl Regs {
                     if ra == rb && va != vb {
                         return Some(Conflict {
                             lane: i,
-                            reg: ra,
+                            reg: ra as u8,
+                            agpr: ra >= 256,
                             first: (fa, ka, va),
                             second: (fb, kb, vb),
                         });
@@ -90,18 +111,18 @@ impl Regs {
 
     /// Makes `lane` consistent: every register takes the value of the first operand word that
     /// names it, in [`ORDER`](super::ORDER) (so an address stays an address, and DATA1 = DATA0 takes DATA0's).
-    pub fn harmonise(&self, op: DsOp, lane: &mut Lane) {
-        self.harmonise_in(op, lane, false)
+    pub fn harmonise(&self, op: DsOp, acc: bool, lane: &mut Lane) {
+        self.harmonise_in(op, acc, lane, false)
     }
 
     /// Like [`Regs::harmonise`], but VDST's value wins (then DATA1, DATA0, ADDR): for lanes
     /// whose registers only carry the sentinel (inactive lanes).
-    pub fn harmonise_to_vdst(&self, op: DsOp, lane: &mut Lane) {
-        self.harmonise_in(op, lane, true)
+    pub fn harmonise_to_vdst(&self, op: DsOp, acc: bool, lane: &mut Lane) {
+        self.harmonise_in(op, acc, lane, true)
     }
 
-    fn harmonise_in(&self, op: DsOp, lane: &mut Lane, vdst_first: bool) {
-        let mut words = self.words(op.info());
+    fn harmonise_in(&self, op: DsOp, acc: bool, lane: &mut Lane, vdst_first: bool) {
+        let mut words = self.keyed(op, acc);
         if vdst_first {
             words.reverse();
         }
@@ -123,14 +144,19 @@ impl Regs {
     /// names: VDST as written; ADDR, DATA0 and DATA1 as they were unless a result landed in them.
     /// Sources were all read before any result was written (R1), so only the results matter here.
     /// Sets `data0`/`data1` (the dumps of the data registers) for the operands `regs` names.
-    pub fn settle(&self, op: DsOp, case: &Case, raw: &mut Outcome) {
+    /// With `acc` a result lands only in its own file: VDST in AccVGPRs (where DATA0 and DATA1
+    /// are), the updated ADDR in VGPRs.
+    pub fn settle(&self, op: DsOp, acc: bool, case: &Case, raw: &mut Outcome) {
         let info = op.info();
         let nv = info.operands.vdst;
         let vd = self.vdst.filter(|_| nv > 0);
-        let result = |i: usize, reg: u8, before: u32, raw: &Outcome| -> u32 {
+        let result = |i: usize, field: Field, reg: u8, before: u32, raw: &Outcome| -> u32 {
+            let agpr = in_agprs(field, acc);
             match vd {
-                Some(v) if reg >= v && reg - v < nv => raw.vdst[i][usize::from(reg - v)],
-                _ if info.writes_addr() && Some(reg) == self.addr => raw.addr[i],
+                Some(v) if agpr == acc && reg >= v && reg - v < nv => {
+                    raw.vdst[i][usize::from(reg - v)]
+                }
+                _ if !agpr && info.writes_addr() && Some(reg) == self.addr => raw.addr[i],
                 _ => before,
             }
         };
@@ -144,7 +170,7 @@ impl Regs {
                     for (k, x) in w.iter_mut().enumerate() {
                         let before = word(lane, field, k);
                         *x = if k < n {
-                            result(i, first + k as u8, before, raw)
+                            result(i, field, first + k as u8, before, raw)
                         } else {
                             before
                         };
@@ -160,7 +186,7 @@ impl Regs {
                 } else {
                     case.wave.lanes[i].addr
                 };
-                raw.addr[i] = result(i, a, before, raw);
+                raw.addr[i] = result(i, Field::Addr, a, before, raw);
             }
         }
         [raw.data0, raw.data1] = data;
@@ -170,7 +196,13 @@ impl Regs {
     /// read from the VDST registers (and ADDR for the op that writes it). Refused, in words, when
     /// the device's dumps of one register disagree with each other or a register no result
     /// names changed.
-    pub fn unsettle(&self, op: DsOp, case: &Case, view: &Outcome) -> Result<Outcome, String> {
+    pub fn unsettle(
+        &self,
+        op: DsOp,
+        acc: bool,
+        case: &Case,
+        view: &Outcome,
+    ) -> Result<Outcome, String> {
         let info = op.info();
         let mut raw = Outcome {
             lds: view.lds.clone(),
@@ -184,7 +216,7 @@ impl Regs {
             data1: None,
         };
         let mut again = raw.clone();
-        self.settle(op, case, &mut again);
+        self.settle(op, acc, case, &mut again);
         if again.addr != view.addr {
             let i = (0..again.addr.len().min(view.addr.len()))
                 .find(|&i| again.addr[i] != view.addr[i])

@@ -10,13 +10,20 @@
 //! semantics never see a register change under them. [`Regs::settle`] turns what the instruction
 //! computed (the layout without aliasing) into the final value of every register an operand names;
 //! [`Regs::unsettle`] is its inverse for a device's outcome.
+//!
+//! Two register files (`variant.acc`, targets with AccVGPR operands): ADDR is always a VGPR; with
+//! `acc` DATA0, DATA1 and VDST name AccVGPRs, so `regs` numbers them in that file. A VGPR and an
+//! AccVGPR of the same number are different registers ([`in_agprs`]): ADDR = 0 and VDST = 0 in
+//! an acc variant do not overlap (the result lands in `a0`, `v0` keeps the address), while DATA0,
+//! DATA1 and VDST overlap among themselves as they do in VGPRs. Every method that relates
+//! registers takes `acc` and keys registers by file and number.
 
 use crate::isa::{DsOp, Field, OpInfo};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 mod lanes;
-pub use lanes::{word, Conflict};
+pub use lanes::{in_agprs, word, Conflict};
 
 /// The first VGPR of each operand the op uses; `None` for operands it does not use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

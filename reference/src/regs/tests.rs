@@ -90,16 +90,16 @@ fn a_register_with_two_values_is_named_with_lane_register_and_both_values() {
     let mut lanes = vec![Lane::default(); crate::wave::WaveSize::Wave32.lanes()];
     lanes[7].addr = 0x40;
     lanes[7].vdst = [0xdead_beef, 0x40, 0, 0];
-    assert_eq!(r.conflict(load, &lanes), None);
+    assert_eq!(r.conflict(load, false, &lanes), None);
     lanes[9].addr = 0x10;
     lanes[9].vdst = [0, 0x11, 0, 0];
-    let c = r.conflict(load, &lanes).unwrap();
+    let c = r.conflict(load, false, &lanes).unwrap();
     assert_eq!(
         c.to_string(),
         "lane 9: register v255 is 0x00000010 as addr but 0x00000011 as vdst[1]; a register \
          holds one value per lane: give it the same value through every operand that names it"
     );
-    r.harmonise(load, &mut lanes[9]);
+    r.harmonise(load, false, &mut lanes[9]);
     assert_eq!(lanes[9].vdst[1], 0x10, "the address wins");
-    assert_eq!(r.conflict(load, &lanes), None);
+    assert_eq!(r.conflict(load, false, &lanes), None);
 }

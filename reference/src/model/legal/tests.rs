@@ -16,6 +16,7 @@ fn variant(op: DsOp) -> Variant {
         mode: FpMode::default(),
         wave: crate::wave::WaveSize::Wave32,
         regs: None,
+        acc: false,
     }
 }
 

@@ -153,6 +153,7 @@ fn variant(op: DsOp, offset0: u8, offset1: u8, mode: FpMode) -> Variant {
         mode,
         wave: WaveSize::Wave32,
         regs: None,
+        acc: false,
     }
 }
 
@@ -578,10 +579,10 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
             let mut c = case.clone();
             for (i, l) in c.wave.lanes.iter_mut().enumerate() {
                 if c.wave.exec >> i & 1 == 1 {
-                    regs.harmonise(op, l);
+                    regs.harmonise(op, false, l);
                 } else {
                     // Inactive lanes keep the sentinel in every register.
-                    regs.harmonise_to_vdst(op, l);
+                    regs.harmonise_to_vdst(op, false, l);
                 }
             }
             let v = Variant {

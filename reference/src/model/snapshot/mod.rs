@@ -442,6 +442,7 @@ impl Parser {
                     mode: FpMode::default(),
                     wave: WaveSize::default(),
                     regs: None,
+                    acc: false,
                 };
                 for (k, val) in key_values(&tokens[2..])? {
                     match k.as_str() {

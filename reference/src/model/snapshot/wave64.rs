@@ -80,9 +80,9 @@ pub fn snapshot_corpus_wave64(op: DsOp) -> Vec<(String, Variant, Case)> {
             // upper half's data were changed), as the wave32 case has it (R1-R3 per lane).
             for (i, l) in wide.wave.lanes.iter_mut().enumerate() {
                 if exec >> i & 1 == 1 {
-                    regs.harmonise(op, l);
+                    regs.harmonise(op, false, l);
                 } else {
-                    regs.harmonise_to_vdst(op, l);
+                    regs.harmonise_to_vdst(op, false, l);
                 }
             }
         } else {

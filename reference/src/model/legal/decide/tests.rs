@@ -18,6 +18,7 @@ fn variant(op: DsOp, wave: WaveSize) -> Variant {
         mode: FpMode::default(),
         wave,
         regs: None,
+        acc: false,
     }
 }
 
