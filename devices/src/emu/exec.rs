@@ -14,6 +14,7 @@
 
 use super::memory::Memory;
 use super::{Program, Quirks, Run, WrongEntry};
+use ds_kernels::inst::acc::{AccMove, AccOp};
 use ds_kernels::inst::{
     GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
     Vop3Op, VopcOp,
@@ -89,6 +90,9 @@ pub struct WaveState {
     /// Lanes of `size`.
     lanes: usize,
     v: Vgprs,
+    /// AccVGPRs (targets with a unified register file: the descriptor's share after
+    /// ACCUM_OFFSET; none elsewhere).
+    a: Vgprs,
     lds: Lds,
     /// Scratch for DS operands, reused across instructions.
     ds_wave: Box<Wave>,
@@ -160,7 +164,8 @@ fn sext16(x: u16) -> u32 {
 impl WaveState {
     /// A fresh wave of `size` with `vgprs` VGPRs and an LDS of `lds_size` bytes (what they hold
     /// is set for each workgroup by `run`).
-    pub fn new(vgprs: u32, lds_size: u32, size: WaveSize) -> WaveState {
+    /// `agprs` AccVGPRs as well (0 on a target without them).
+    pub fn with_agprs(vgprs: u32, agprs: u32, lds_size: u32, size: WaveSize) -> WaveState {
         WaveState {
             s: [0; SGPRS],
             ttmp: [0; TTMPS],
@@ -176,6 +181,7 @@ impl WaveState {
             size,
             lanes: size.lanes(),
             v: Vgprs::new(vgprs as usize),
+            a: Vgprs::new(agprs as usize),
             lds: Lds::zeroed(lds_size),
             ds_wave: Box::new(Wave::new(size)),
             ds_vdst: vec![[0; 4]; size.lanes()],
@@ -195,6 +201,7 @@ impl WaveState {
         self.exec = 0;
         self.scc = p.word() & 1 == 1;
         self.v.poison(p);
+        self.a.poison(p);
         p.fill(self.lds.bytes_mut());
     }
 
@@ -688,6 +695,7 @@ impl WaveState {
                 offset,
             } => self.global(op, vdata, vaddr, saddr, offset, mem)?,
             Inst::Ds(ds) => self.ds(&ds, prog, quirks)?,
+            Inst::Acc(m) => self.acc_move(m)?,
         }
         Ok(Flow::Next)
     }
@@ -796,18 +804,22 @@ impl WaveState {
     fn ds(&mut self, inst: &DsInst, prog: &Program, quirks: &Quirks) -> Result<(), String> {
         let info = inst.info();
         let ops = info.operands;
-        let top = Field::ALL
-            .iter()
-            .filter(|&&f| ops.dwords(f) > 0)
-            .map(|&f| inst.reg(f) as usize + ops.dwords(f) as usize)
-            .max()
-            .unwrap_or(0);
-        if top > self.v.len() {
-            return Err(format!(
-                "{inst} uses VGPRs past the {} the descriptor allocates",
-                self.v.len()
-            ));
+        // With the acc bit, data and vdst are AccVGPRs (a broken device ignores it).
+        let in_acc = inst.acc && !quirks.ignore_acc;
+        for f in Field::ALL.into_iter().filter(|&f| ops.dwords(f) > 0) {
+            let (file, name) = if in_acc && f != Field::Addr {
+                (&self.a, "AccVGPRs")
+            } else {
+                (&self.v, "VGPRs")
+            };
+            if inst.reg(f) as usize + ops.dwords(f) as usize > file.len() {
+                return Err(format!(
+                    "{inst} uses {name} past the {} the descriptor allocates",
+                    file.len()
+                ));
+            }
         }
+        let regs = if in_acc { &self.a } else { &self.v };
         let n = self.lanes;
         let exec = self.live_exec();
         let wave = &mut *self.ds_wave;
@@ -823,19 +835,19 @@ impl WaveState {
             }
         }
         for w in 0..ops.data0 as usize {
-            let r = &self.v[inst.data0 as usize + w];
+            let r = &regs[inst.data0 as usize + w];
             for (l, &d) in wave.lanes.iter_mut().zip(r) {
                 l.data0[w] = d;
             }
         }
         for w in 0..ops.data1 as usize {
-            let r = &self.v[inst.data1 as usize + w];
+            let r = &regs[inst.data1 as usize + w];
             for (l, &d) in wave.lanes.iter_mut().zip(r) {
                 l.data1[w] = d;
             }
         }
         for w in 0..ops.vdst as usize {
-            let r = &self.v[inst.vdst as usize + w];
+            let r = &regs[inst.vdst as usize + w];
             for (d, &x) in vdst.iter_mut().zip(r) {
                 d[w] = x;
             }
@@ -882,8 +894,9 @@ impl WaveState {
         {
             vdst[f.lane][f.word] ^= f.xor;
         }
+        let regs = if in_acc { &mut self.a } else { &mut self.v };
         for w in 0..ops.vdst as usize {
-            let r = &mut self.v[inst.vdst as usize + w];
+            let r = &mut regs[inst.vdst as usize + w];
             for (x, d) in r.iter_mut().zip(vdst.iter()) {
                 *x = d[w];
             }
@@ -895,9 +908,49 @@ impl WaveState {
     }
 }
 
+impl WaveState {
+    /// `v_accvgpr_write_b32` / `v_accvgpr_read_b32` over the active lanes.
+    fn acc_move(&mut self, m: AccMove) -> Result<(), String> {
+        let (a, v) = (self.a.len(), self.v.len());
+        let (src_file, dst_file, src_len, dst_len, src_name, dst_name) = match m.op {
+            AccOp::Write => (&self.v, &self.a, v, a, 'v', 'a'),
+            AccOp::Read => (&self.a, &self.v, a, v, 'a', 'v'),
+        };
+        let _ = dst_file;
+        if usize::from(m.src) >= src_len {
+            return Err(format!(
+                "source {src_name}{} is past the {src_len} registers of its file the descriptor allocates",
+                m.src
+            ));
+        }
+        if usize::from(m.dst) >= dst_len {
+            return Err(format!(
+                "destination {dst_name}{} is past the {dst_len} registers of its file the descriptor allocates",
+                m.dst
+            ));
+        }
+        let src = src_file[usize::from(m.src)];
+        let exec = self.live_exec();
+        let dst = match m.op {
+            AccOp::Write => &mut self.a[usize::from(m.dst)],
+            AccOp::Read => &mut self.v[usize::from(m.dst)],
+        };
+        for (lane, (d, s)) in dst.iter_mut().zip(src).enumerate().take(self.lanes) {
+            if exec >> lane & 1 == 1 {
+                *d = s;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Where execution goes after an instruction.
 enum Flow {
     Next,
     Jump(u64),
     End,
 }
+
+#[cfg(test)]
+#[path = "exec_acc_tests.rs"]
+mod acc_tests;

@@ -14,6 +14,7 @@
 //! naming the register and what the entry state does define, as a GPU would likely fault on the
 //! garbage address.
 
+mod acc;
 pub mod descriptor;
 mod exec;
 pub mod memory;
@@ -21,7 +22,7 @@ pub mod memory;
 use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use descriptor::Descriptor;
 use ds_kernels::entry::{delivery, Delivery};
-use ds_kernels::inst::{decode_in, Inst};
+use ds_kernels::inst::{acc::decode_on, Inst};
 use ds_reference::isa::DsOp;
 use ds_reference::isa::Generation;
 use ds_reference::target::{self, Target};
@@ -92,6 +93,9 @@ pub struct Quirks {
     /// (the model asked for a target of `rules_of`): e.g. a gfx12 device with gfx11's half-wave
     /// permutes. On a target of that generation it changes nothing.
     pub rules_of: Option<Generation>,
+    /// A broken device that ignores the DS acc bit: data and vdst from and to the VGPRs of
+    /// their numbers, not the AccVGPRs.
+    pub ignore_acc: bool,
 }
 
 /// One decoded position of the code: an instruction start, or why there is none.
@@ -114,12 +118,13 @@ struct Code {
 }
 
 impl Code {
-    /// Decodes `text` (at address `base`) as generation `gen`'s instructions.
-    fn decode(gen: Generation, text: &[u8], base: u64) -> Code {
+    /// Decodes `text` (at address `base`) as `target` executes it ([`decode_on`]: the acc bit
+    /// and AccVGPR moves only where its `ds_features` have ACC).
+    fn decode(target: &Target, text: &[u8], base: u64) -> Code {
         let mut slots = Vec::with_capacity(text.len() / 4);
         let mut at = 0;
         while at + 4 <= text.len() {
-            match decode_in(gen, &text[at..]) {
+            match decode_on(target, &text[at..]) {
                 Ok((inst, len)) => {
                     slots.push(Slot::Inst(inst, len as u8));
                     for _ in 1..len / 4 {
@@ -163,6 +168,8 @@ struct Program {
     /// The target (the code object's, the device's): for messages, and whose rules its DS
     /// instructions follow.
     target: &'static Target,
+    /// AccVGPRs the descriptor allocates ([`acc::split`]).
+    agprs: u32,
 }
 
 /// The emulated device of one target of the target table.
@@ -290,7 +297,8 @@ impl Device for EmuDevice {
         let mut programs = HashMap::new();
         for k in &co.kernels {
             let bad = |why: String| load_err(format!("kernel `{}`: {why}", k.name));
-            let desc = Descriptor::parse(&k.descriptor.to_bytes()).map_err(|e| bad(e.0))?;
+            let mut desc = Descriptor::parse(&k.descriptor.to_bytes()).map_err(|e| bad(e.0))?;
+            let agprs = acc::split(self.info.target, &k.descriptor, &mut desc).map_err(bad)?;
             desc.check(self.info.target).map_err(|e| bad(e.0))?;
             let entry = k.descriptor_address.wrapping_add(desc.entry_offset as u64);
             if entry != k.entry {
@@ -306,7 +314,8 @@ impl Device for EmuDevice {
                     target: self.info.target,
                     desc,
                     entry,
-                    code: Arc::new(Code::decode(co.target.generation, &k.code, k.entry)),
+                    code: Arc::new(Code::decode(co.target, &k.code, k.entry)),
+                    agprs,
                 }),
             );
         }
@@ -385,8 +394,10 @@ fn run_launch(prog: &Program, launch: &mut Launch, run: &Run) -> Result<(), Devi
     let run_range = |wave: &mut exec::WaveState, mut range: std::ops::Range<u32>| {
         range.try_for_each(|wg| wave.run(prog, wg, KERNARG_BASE, &mem, run))
     };
-    let new_wave =
-        || exec::WaveState::new(prog.desc.vgprs, prog.desc.lds_size, prog.desc.wave_size());
+    let new_wave = || {
+        let d = &prog.desc;
+        exec::WaveState::with_agprs(d.vgprs, prog.agprs, d.lds_size, d.wave_size())
+    };
     // Below a few workgroups a task costs more than it saves. The first failing workgroup (in
     // order) is the one reported, whatever the number of threads: once one fails, only
     // workgroups before it still run, so a launch of many workgroups of a runaway kernel ends

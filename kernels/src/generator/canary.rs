@@ -233,5 +233,6 @@ pub fn build(target: &Target, wave: WaveSize, entry: &KernelEntry) -> Result<Ker
         descriptor,
         vgpr_count: VGPRS,
         sgpr_count: SGPRS,
+        agpr_count: 0,
     })
 }

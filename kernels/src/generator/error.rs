@@ -4,6 +4,7 @@ use crate::abi::AbiError;
 use crate::inst::EncodeError;
 use ds_reference::isa::{DsOp, InstError};
 use ds_reference::regs::RegsError;
+use ds_reference::wave::AccError;
 use std::fmt;
 
 /// Why a variant has no kernel.
@@ -21,6 +22,8 @@ pub enum GenError {
     Regs(RegsError),
     /// The variant's target has no kernel template (its generation has none yet).
     Wave(String),
+    /// The variant's `acc` is not legal on its target or op.
+    Acc(AccError),
 }
 
 impl fmt::Display for GenError {
@@ -35,6 +38,7 @@ impl fmt::Display for GenError {
             GenError::Encode(e) => write!(f, "kernel template bug: {e}"),
             GenError::Regs(e) => e.fmt(f),
             GenError::Wave(why) => f.write_str(why),
+            GenError::Acc(e) => e.fmt(f),
         }
     }
 }

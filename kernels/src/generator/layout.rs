@@ -42,12 +42,23 @@ pub struct Layout {
     pub vgpr_count: u32,
     /// The variant names its operands' registers (`regs`): load and dump exactly them.
     pub named: bool,
+    /// With `acc`: the first of the 12 VGPRs through which DATA0, DATA1 and VDST pass on their
+    /// way to and from their AccVGPRs (4 each, in that order), apart from every operand number.
+    pub stage: Option<u8>,
+    /// AccVGPRs the kernel uses (0 without `acc`): up to the highest operand register.
+    pub agpr_count: u32,
 }
 
 impl Layout {
     /// The layout of `v`: the fixed one without `regs`; with `regs`, the operands where they say
     /// and the template's registers in the lowest VGPRs they leave free.
     pub fn of(v: &Variant) -> Result<Layout, GenError> {
+        let l = Layout::of_vgprs(v)?;
+        Ok(if v.acc { l.with_stage(v) } else { l })
+    }
+
+    /// The layout with every operand in VGPRs.
+    fn of_vgprs(v: &Variant) -> Result<Layout, GenError> {
         let Some(regs) = v.regs else {
             return Ok(Layout {
                 addr: ADDR,
@@ -59,6 +70,8 @@ impl Layout {
                 scratch: 2,
                 vgpr_count: VGPR_COUNT,
                 named: false,
+                stage: None,
+                agpr_count: 0,
             });
         };
         regs.check(v.op).map_err(GenError::Regs)?;
@@ -81,7 +94,49 @@ impl Layout {
             scratch,
             vgpr_count,
             named: true,
+            stage: None,
+            agpr_count: 0,
         })
+    }
+
+    /// An `acc` variant's layout: DATA0, DATA1 and VDST in the AccVGPRs of their numbers, staged
+    /// through the lowest 12 VGPRs that hold neither an operand number nor a template register
+    /// (so a device that reads an operand from the VGPR of its number, not its AccVGPR, reads a
+    /// register the kernel never wrote). The VGPR budget covers the operand numbers too.
+    fn with_stage(mut self, v: &Variant) -> Layout {
+        let info = v.op.info();
+        let mut taken: Vec<u8> = vec![self.addr, self.lane, self.offset, self.scratch];
+        let mut top_agpr = 0u32;
+        for field in [Field::Data0, Field::Data1, Field::Vdst] {
+            let n = if self.named || field != Field::Vdst {
+                info.operands.dwords(field)
+            } else {
+                4
+            };
+            for k in 0..n {
+                let r = self.reg(field) + k;
+                taken.push(r);
+                top_agpr = top_agpr.max(u32::from(r) + 1);
+            }
+        }
+        let stage = (0u8..=244)
+            .find(|&b| (b..b + 12).all(|r| !taken.contains(&r)))
+            .expect("13 operand registers and 4 of the template's leave 12 in a row free");
+        self.vgpr_count = self.vgpr_count.max(u32::from(stage) + 12);
+        self.stage = Some(stage);
+        self.agpr_count = top_agpr;
+        self
+    }
+
+    /// The VGPR an operand's registers are loaded into and dumped from: its own, or with `acc`
+    /// (DATA0, DATA1, VDST) its staging VGPRs.
+    pub fn vgpr_of(&self, field: Field) -> u8 {
+        match (self.stage, field) {
+            (Some(s), Field::Data0) => s,
+            (Some(s), Field::Data1) => s + 4,
+            (Some(s), Field::Vdst) => s + 8,
+            _ => self.reg(field),
+        }
     }
 
     /// The register of operand `field`.
@@ -110,6 +165,7 @@ pub fn test_inst_in(gen: Generation, v: &Variant) -> Result<DsInst, GenError> {
             inst.set_reg(field, layout.reg(field));
         }
     }
-    inst.validate_in(gen).map_err(GenError::Offsets)?;
+    inst.validate_in(crate::inst::acc::ds_isa(gen, &inst))
+        .map_err(GenError::Offsets)?;
     Ok(inst)
 }

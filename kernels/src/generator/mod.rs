@@ -64,12 +64,14 @@
 //! `s_add_co_ci_u32`/`s_add_co_i32`, waits with `s_wait_loadcnt`/`s_wait_kmcnt`/`s_wait_dscnt`,
 //! and its `s_mul_i32` and `s_lshl_b32` read the workgroup id from `ttmp9` (SSRC code 117).
 
+mod acc;
 pub mod canary;
 mod emit;
 mod error;
 mod layout;
 
 pub use crate::name::kernel_name;
+pub use acc::unified_vgprs;
 pub use error::GenError;
 pub use layout::{
     test_inst, test_inst_in, Layout, ADDR, DATA0, DATA1, MAX_VGPRS, VDST, VGPR_COUNT,
@@ -110,6 +112,9 @@ pub struct Kernel {
     pub vgpr_count: u32,
     /// SGPRs used.
     pub sgpr_count: u32,
+    /// AccVGPRs used (an `acc` variant's; 0 otherwise). On a unified register file they follow
+    /// the VGPRs at ACCUM_OFFSET ([`unified_vgprs`]).
+    pub agpr_count: u32,
 }
 
 impl Kernel {
@@ -186,6 +191,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         });
     }
     abi::check_lds_size(variant.lds_size).map_err(GenError::Lds)?;
+    variant.check_acc(target).map_err(GenError::Acc)?;
     let l = Layout::of(variant)?;
     let ds = test_inst_in(gen, variant)?;
     let entry = KernelEntry::of(target, wave);
@@ -320,7 +326,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     ] {
         if dwords > 0 {
             let op = GlobalOp::for_dwords(dwords, false).expect("operands are 1..=4 dwords");
-            a.emit(global(op, l.reg(field), l.offset, 6, at as i16), note)?;
+            a.emit(global(op, l.vgpr_of(field), l.offset, 6, at as i16), note)?;
         }
     }
     a.wait(
@@ -331,6 +337,14 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         },
         "lane registers, EXEC/M0 and the LDS image are in",
     )?;
+    // With `acc`: data and vdst into their AccVGPRs (every lane; no wait state needed before
+    // the DS op reads them: see `acc`).
+    let acc_words = |field: Field| match field {
+        Field::Vdst => vdst_dwords,
+        Field::Addr => 0,
+        f => ops.dwords(f),
+    };
+    acc::write_operands(&mut a, &l, acc_words)?;
 
     // 4.-5. M0 and EXEC from the case, the instruction under test.
     a.emit(mov(Operand::M0, s(17)), "M0 of the case")?;
@@ -351,6 +365,18 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     a.emit(Inst::Ds(ds), "the instruction under test")?;
     a.wait(Waitcnt::lgkm(0), "its results have arrived")?;
     a.emit(all_lanes(wave), "restore EXEC: store every lane")?;
+    let (data0_out, data1_out) = if l.named {
+        (ops.data0, ops.data1)
+    } else {
+        (0, 0)
+    };
+    // With `acc`: the registers the dump stores, back from their AccVGPRs.
+    acc::read_operands(&mut a, &l, |field| match field {
+        Field::Vdst => vdst_dwords,
+        Field::Data0 => data0_out,
+        Field::Data1 => data1_out,
+        Field::Addr => 0,
+    })?;
 
     // 6. Every lane's vdst and addr (with `regs`: every register an operand names), then the
     // LDS image.
@@ -365,11 +391,6 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         ),
         "offset = lane * 64: this lane's lanes_out record",
     )?;
-    let (data0_out, data1_out) = if l.named {
-        (ops.data0, ops.data1)
-    } else {
-        (0, 0)
-    };
     for (field, dwords, at, note) in [
         (Field::Vdst, vdst_dwords, abi::LANE_OUT_VDST, "vdst"),
         (Field::Addr, addr_dwords, abi::LANE_OUT_ADDR, "addr"),
@@ -378,7 +399,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     ] {
         if dwords > 0 {
             let op = GlobalOp::for_dwords(dwords, true).expect("operands are 1..=4 dwords");
-            a.emit(global(op, l.reg(field), l.offset, 10, at as i16), note)?;
+            a.emit(global(op, l.vgpr_of(field), l.offset, 10, at as i16), note)?;
         }
     }
     copy_lds(&mut a, &l, wave, variant.lds_size, 8, false)?;
@@ -398,6 +419,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         insts: a.insts,
         code: a.code,
         vgpr_count: l.vgpr_count,
+        agpr_count: l.agpr_count,
         sgpr_count: match wave {
             WaveSize::Wave32 => SGPR_COUNT,
             WaveSize::Wave64 => SGPR_COUNT_WAVE64,

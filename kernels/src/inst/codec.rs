@@ -26,7 +26,7 @@ const SMEM: u32 = 0x3d;
 /// VOP3: \[31:26\] = 0b11_0101.
 const VOP3: u32 = 0x35;
 /// DS: \[31:26\] = 0b11_0110.
-const DS: u32 = 0x36;
+pub(super) const DS: u32 = 0x36;
 /// FLAT/GLOBAL/SCRATCH: \[31:26\] = 0b11_0111; SEG \[17:16\] = 2 is GLOBAL.
 const FLAT: u32 = 0x37;
 const SEG_GLOBAL: u32 = 2;
@@ -359,8 +359,14 @@ pub fn encode_into_in(
             }
         }
         Inst::Ds(ds) => {
-            out.extend_from_slice(&ds.to_bytes_in(gen).map_err(EncodeError::Ds)?);
+            let isa = super::acc::ds_isa(gen, &ds);
+            out.extend_from_slice(&ds.to_bytes_in(isa).map_err(EncodeError::Ds)?);
             return Ok(8);
+        }
+        Inst::Acc(m) => {
+            let [w0, w1] = super::acc::encode(gen, inst, m)?;
+            words = [w0, w1, 0];
+            len = 2;
         }
     }
     for w in &words[..len] {

@@ -11,6 +11,7 @@
 //! crate's [`DsInst`] (the one DS table). Everything is checked against `llvm-mc-19` and
 //! `llvm-objdump-19` in `tests/llvm_inst.rs` and `tests/vectors/inst.txt`.
 
+pub mod acc;
 mod codec;
 pub mod ops;
 mod print;
@@ -344,6 +345,9 @@ pub enum Inst {
     },
     /// A DS instruction (the reference crate's DS table and encoder).
     Ds(DsInst),
+    /// An AccVGPR move (`v_accvgpr_write_b32` / `v_accvgpr_read_b32`, [`acc`]): targets whose
+    /// DS encoding has the acc bit.
+    Acc(acc::AccMove),
 }
 
 impl Inst {

@@ -234,6 +234,7 @@ impl Display for Text<'_> {
                 Ok(())
             }
             Inst::Ds(ds) => ds.text_in(gen).fmt(f),
+            Inst::Acc(m) => m.fmt(f),
         }
     }
 }

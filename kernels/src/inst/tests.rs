@@ -263,6 +263,10 @@ fn the_vector_file_covers_every_op_of_every_table() {
             Inst::Vopc { op, .. } => op.name(),
             Inst::Global { op, .. } => op.name(),
             Inst::Ds(ds) => ds.op.name(),
+            Inst::Acc(m) => match m.op {
+                acc::AccOp::Read => "v_accvgpr_read_b32",
+                acc::AccOp::Write => "v_accvgpr_write_b32",
+            },
         };
         seen.insert(name);
     }

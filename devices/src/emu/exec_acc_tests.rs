@@ -1,0 +1,145 @@
+//! The AccVGPR file of the emulated wave: `v_accvgpr_write/read_b32` move between the files over
+//! the active lanes, a DS instruction with the acc bit reads data from and writes vdst to
+//! AccVGPRs, and the broken device that ignores the bit reads the VGPRs of those numbers.
+
+use super::*;
+use crate::emu::descriptor::Descriptor;
+use crate::emu::{Code, Program, Quirks};
+use ds_kernels::entry::{delivery, Request};
+use ds_reference::ds_features::DsFeatures;
+use ds_reference::isa::{DsOp, Field};
+use ds_reference::target::{Target, TARGETS};
+use ds_reference::wave::FpMode;
+use std::sync::Arc;
+
+fn acc_target() -> &'static Target {
+    TARGETS
+        .iter()
+        .find(|t| t.ds_features.contains(DsFeatures::ACC))
+        .expect("a target with ACC")
+}
+
+fn program() -> Program {
+    let target = acc_target();
+    let desc = Descriptor {
+        lds_size: 256,
+        entry_offset: 0,
+        vgprs: 16,
+        mode: FpMode::default(),
+        request: Request {
+            user_sgprs: 2,
+            user_fields: 1 << 3,
+            workgroup_ids: [true, false, false],
+            workitem_dims: 0,
+        },
+        wave32: false,
+    };
+    Program {
+        delivery: delivery(target, desc.wave_size(), &desc.request),
+        target,
+        desc,
+        entry: 0,
+        code: Arc::new(Code::decode(target, &[], 0)),
+        agprs: 16,
+    }
+}
+
+/// A wave64 with v1 = lane * 4 (the address), v5 = 0x5000 + lane, a5 = 0xa000 + lane.
+fn wave() -> WaveState {
+    let mut w = WaveState::with_agprs(16, 16, 256, WaveSize::Wave64);
+    w.exec = u64::MAX;
+    for lane in 0..64 {
+        w.v[1][lane] = 4 * lane as u32;
+        w.v[5][lane] = 0x5000 + lane as u32;
+        w.a[5][lane] = 0xa000 + lane as u32;
+    }
+    w
+}
+
+fn step(w: &mut WaveState, inst: Inst, quirks: &Quirks) -> Result<(), String> {
+    let mem = Memory { regions: vec![] };
+    w.step(&inst, 0, &mem, &program(), quirks).map(|_| ())
+}
+
+fn ds(name: &str, acc: bool) -> Inst {
+    let mut d = DsInst::new(DsOp::from_name(name).unwrap());
+    d.acc = acc;
+    d.set_reg(Field::Addr, 1);
+    let ops = d.info().operands;
+    if ops.data0 > 0 {
+        d.set_reg(Field::Data0, 5);
+    }
+    if ops.vdst > 0 {
+        d.set_reg(Field::Vdst, 6);
+    }
+    Inst::Ds(d)
+}
+
+#[test]
+fn accvgpr_moves_copy_between_the_files_in_active_lanes_only() {
+    let mut w = wave();
+    w.exec = 0xffff_0000_0000_00ff;
+    let old = w.a[7];
+    step(&mut w, Inst::Acc(AccMove::write(7, 5)), &Quirks::default()).unwrap();
+    for lane in 0..64 {
+        let want = if w.exec >> lane & 1 == 1 { w.v[5][lane] } else { old[lane] };
+        assert_eq!(w.a[7][lane], want, "lane {lane}");
+    }
+    step(&mut w, Inst::Acc(AccMove::read(9, 5)), &Quirks::default()).unwrap();
+    assert_eq!(w.v[9][3], 0xa003);
+    let e = step(&mut w, Inst::Acc(AccMove::read(2, 40)), &Quirks::default()).unwrap_err();
+    assert!(e.contains("a40") && e.contains("16"), "{e}");
+}
+
+#[test]
+fn ds_with_the_acc_bit_uses_accvgprs_and_the_broken_device_does_not() {
+    let store = ds("ds_store_b32", true);
+    let mut w = wave();
+    step(&mut w, store, &Quirks::default()).unwrap();
+    assert_eq!(w.lds.word(4 * 9), 0xa009, "data0 from a5");
+    let mut w = wave();
+    let broken = Quirks {
+        ignore_acc: true,
+        ..Quirks::default()
+    };
+    step(&mut w, store, &broken).unwrap();
+    assert_eq!(w.lds.word(4 * 9), 0x5009, "the broken device reads v5");
+    // A load with acc lands in a6 and leaves v6 alone.
+    let mut w = wave();
+    w.lds.set_word(4 * 2, 0x1234);
+    let v6 = w.v[6];
+    step(&mut w, ds("ds_load_b32", true), &Quirks::default()).unwrap();
+    assert_eq!(w.a[6][2], 0x1234);
+    assert_eq!(w.v[6], v6);
+    // Without acc the VGPRs, as before.
+    let mut w = wave();
+    step(&mut w, ds("ds_store_b32", false), &Quirks::default()).unwrap();
+    assert_eq!(w.lds.word(4 * 9), 0x5009);
+}
+
+#[test]
+fn an_acc_operand_past_the_accvgprs_is_refused() {
+    let mut w = WaveState::with_agprs(16, 4, 256, WaveSize::Wave64);
+    w.exec = u64::MAX;
+    let e = step(&mut w, ds("ds_store_b32", true), &Quirks::default()).unwrap_err();
+    assert!(e.contains("AccVGPRs past the 4"), "{e}");
+}
+
+#[test]
+fn the_acc_bit_and_accvgpr_moves_decode_only_on_targets_with_acc() {
+    let mut d = DsInst::new(DsOp::from_name("ds_store_b32").unwrap());
+    d.acc = true;
+    let bytes = ds_kernels::inst::encode_in(acc_target().generation, &Inst::Ds(d)).unwrap();
+    let mv = AccMove::write(3, 17).words();
+    let mv: Vec<u8> = mv.iter().flat_map(|w| w.to_le_bytes()).collect();
+    for t in TARGETS.iter().filter(|t| t.generation == acc_target().generation) {
+        let has = t.ds_features.contains(DsFeatures::ACC);
+        let got = ds_kernels::inst::acc::decode_on(t, &bytes);
+        assert_eq!(got.is_ok(), has, "{}: {got:?}", t.name);
+        if has {
+            assert_eq!(got.unwrap().0, Inst::Ds(d));
+            let m = ds_kernels::inst::acc::decode_on(t, &mv).unwrap();
+            assert_eq!(m, (Inst::Acc(AccMove::write(3, 17)), 8));
+        }
+    }
+}

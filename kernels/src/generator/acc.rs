@@ -1,0 +1,76 @@
+//! The generator's AccVGPR steps for an `acc` variant (data and vdst in AccVGPRs): after the lane
+//! registers are loaded into their staging VGPRs ([`Layout::vgpr_of`]), `v_accvgpr_write_b32`
+//! moves each into the AccVGPR of its number; after the instruction (and EXEC restored),
+//! `v_accvgpr_read_b32` moves each register the dump stores back. Both run over every lane.
+//!
+//! Hazards: none to pad. LLVM's hazard recognizer (`post-RA-hazard-rec`, `GCNHazardRecognizer`)
+//! inserts no wait state between a `v_accvgpr_write_b32` and a DS instruction that reads the
+//! AccVGPR it wrote, nor between a DS load into an AccVGPR (after `s_waitcnt lgkmcnt(0)`) and a
+//! `v_accvgpr_read_b32` of it, for gfx90a, gfx942 (llc-19, llc-22) and gfx950 (llc-22), while it
+//! pads a control sequence (a VALU SGPR write then `v_readlane_b32` using it) with `s_nop 3`:
+//! `kernels/tests/acc_hazards.rs`. Its MAI rules (`checkMAIHazards90A`, `checkMAIVALUHazards`)
+//! are about MFMA results, which these kernels never produce.
+//!
+//! Register budget (LLVM AMDGPUUsage, gfx90a unified register file; `getTotalNumVGPRs` in
+//! `AMDGPUBaseInfo.cpp`, reviews.llvm.org/D119912): AccVGPRs follow the architected VGPRs at
+//! `accum_offset` = the VGPR count rounded up to 4, and the descriptor's VGPR count is
+//! `accum_offset` + the AccVGPR count ([`unified_vgprs`]).
+
+use super::emit::Asm;
+use super::error::GenError;
+use super::layout::Layout;
+use crate::inst::acc::AccMove;
+use crate::inst::Inst;
+use ds_reference::isa::Field;
+
+/// The operands that live in AccVGPRs, in the order they are moved.
+const FIELDS: [Field; 3] = [Field::Data0, Field::Data1, Field::Vdst];
+
+/// `v_accvgpr_write_b32` of `dwords(field)` registers of each AccVGPR operand from its staging
+/// VGPRs (nothing without `acc`).
+pub(super) fn write_operands(
+    a: &mut Asm,
+    l: &Layout,
+    dwords: impl Fn(Field) -> u8,
+) -> Result<(), GenError> {
+    if l.stage.is_none() {
+        return Ok(());
+    }
+    let mut note = "data and vdst into their AccVGPRs";
+    for field in FIELDS {
+        for k in 0..dwords(field) {
+            let m = AccMove::write(l.reg(field) + k, l.vgpr_of(field) + k);
+            a.emit(Inst::Acc(m), note)?;
+            note = "";
+        }
+    }
+    Ok(())
+}
+
+/// `v_accvgpr_read_b32` of `dwords(field)` registers of each AccVGPR operand into its staging
+/// VGPRs, for the dump (nothing without `acc`).
+pub(super) fn read_operands(
+    a: &mut Asm,
+    l: &Layout,
+    dwords: impl Fn(Field) -> u8,
+) -> Result<(), GenError> {
+    if l.stage.is_none() {
+        return Ok(());
+    }
+    let mut note = "the AccVGPR operands back, for the dump";
+    for field in FIELDS {
+        for k in 0..dwords(field) {
+            let m = AccMove::read(l.vgpr_of(field) + k, l.reg(field) + k);
+            a.emit(Inst::Acc(m), note)?;
+            note = "";
+        }
+    }
+    Ok(())
+}
+
+/// A unified register file's split for `vgprs` architected VGPRs and `agprs` AccVGPRs:
+/// `(total, accum_offset)`, the descriptor's VGPR count and ACCUM_OFFSET in registers.
+pub fn unified_vgprs(vgprs: u32, agprs: u32) -> (u32, u32) {
+    let accum_offset = vgprs.next_multiple_of(4).max(4);
+    (accum_offset + agprs, accum_offset)
+}

@@ -1,0 +1,175 @@
+//! The two AccVGPR moves an `acc` variant's kernel needs ([`AccMove`]: `v_accvgpr_write_b32 aN,
+//! vM` and `v_accvgpr_read_b32 vN, aM`), their encoding on the targets whose DS encoding has
+//! the acc bit, and the DS encoding and decoding that take the target's features into account
+//! ([`ds_isa`], [`decode_on`]).
+//!
+//! Facts: the VOP3P encoding as `llvm-mc-19`/`-22 -show-encoding` write it for gfx90a and gfx942
+//! (and `llvm-mc-22` for gfx950): `v_accvgpr_write_b32 a3, v17` is `03 40 d9 d3 11 01 00 18`,
+//! `v_accvgpr_read_b32 v5, a9` is `05 40 d8 d3 09 01 00 18`: \[31:23\] = 0x1a7 (VOP3P), OP
+//! \[22:16\] (0x58 read, 0x59 write), OP_SEL_HI\[2\] \[14\] set, VDST \[7:0\]; second dword SRC0
+//! \[8:0\] = 256 + the register (a VGPR for write, an AccVGPR for read: the opcode says which
+//! file), OP_SEL_HI\[1:0\] \[28:27\] set, every other bit zero (AMD's "CDNA3 ISA" guide, VOP3P
+//! and the `V_ACCVGPR_*` opcodes). `kernels/tests/llvm_acc.rs` holds both directions to LLVM.
+//! Only the VGPR <-> AccVGPR forms are modelled (no SGPR or constant source).
+
+use super::{DecodeError, EncodeError, Inst};
+use ds_reference::ds_features::DsFeatures;
+use ds_reference::isa::{DsInst, Generation, Isa};
+use ds_reference::target::{Target, TARGETS};
+use std::fmt;
+
+/// Which way an [`AccMove`] copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AccOp {
+    /// `v_accvgpr_read_b32 vDST, aSRC`.
+    Read,
+    /// `v_accvgpr_write_b32 aDST, vSRC`.
+    Write,
+}
+
+/// One AccVGPR move over the active lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AccMove {
+    /// Read (AccVGPR to VGPR) or write (VGPR to AccVGPR).
+    pub op: AccOp,
+    /// The destination register's number (an AccVGPR for a write, a VGPR for a read).
+    pub dst: u8,
+    /// The source register's number (a VGPR for a write, an AccVGPR for a read).
+    pub src: u8,
+}
+
+/// VOP3P's encoding bits \[31:23\].
+const VOP3P: u32 = 0x1a7;
+/// OP_SEL_HI\[2\] in the first dword, as LLVM sets it.
+const OP_SEL_HI2: u32 = 1 << 14;
+/// OP_SEL_HI\[1:0\] in the second dword, as LLVM sets them.
+const OP_SEL_HI01: u32 = 3 << 27;
+
+impl AccOp {
+    /// The VOP3P opcode.
+    fn opcode(self) -> u32 {
+        match self {
+            AccOp::Read => 0x58,
+            AccOp::Write => 0x59,
+        }
+    }
+}
+
+impl AccMove {
+    /// `v_accvgpr_write_b32 a<dst>, v<src>`.
+    pub fn write(dst: u8, src: u8) -> AccMove {
+        AccMove {
+            op: AccOp::Write,
+            dst,
+            src,
+        }
+    }
+
+    /// `v_accvgpr_read_b32 v<dst>, a<src>`.
+    pub fn read(dst: u8, src: u8) -> AccMove {
+        AccMove {
+            op: AccOp::Read,
+            dst,
+            src,
+        }
+    }
+
+    /// The two dwords.
+    pub fn words(self) -> [u32; 2] {
+        [
+            VOP3P << 23 | self.op.opcode() << 16 | OP_SEL_HI2 | u32::from(self.dst),
+            (256 + u32::from(self.src)) | OP_SEL_HI01,
+        ]
+    }
+
+    /// The move the two dwords encode, if they are one (`None`: not a VOP3P AccVGPR move;
+    /// `Some(Err)`: one with bits this crate does not model).
+    pub fn from_words(w0: u32, w1: u32) -> Option<Result<AccMove, DecodeError>> {
+        if w0 >> 23 != VOP3P {
+            return None;
+        }
+        let op = match w0 >> 16 & 0x7f {
+            0x58 => AccOp::Read,
+            0x59 => AccOp::Write,
+            _ => return None,
+        };
+        let m = AccMove {
+            op,
+            dst: w0 as u8,
+            src: (w1 & 0xff) as u8,
+        };
+        if m.words() != [w0, w1] {
+            return Some(Err(DecodeError::Unmodelled {
+                word: w0,
+                what: "an AccVGPR move with a modifier or a source that is not a register",
+            }));
+        }
+        Some(Ok(m))
+    }
+}
+
+impl fmt::Display for AccMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.op {
+            AccOp::Write => write!(f, "v_accvgpr_write_b32 a{}, v{}", self.dst, self.src),
+            AccOp::Read => write!(f, "v_accvgpr_read_b32 v{}, a{}", self.dst, self.src),
+        }
+    }
+}
+
+/// Some target of `gen` has AccVGPR operands for DS instructions (the target table's
+/// `ds_features`): its kernels may move registers to and from AccVGPRs.
+pub fn gen_has_acc(gen: Generation) -> bool {
+    TARGETS
+        .iter()
+        .any(|t| t.generation == gen && t.ds_features.contains(DsFeatures::ACC))
+}
+
+/// The DS instruction set the generation-level codec encodes `ds` with: the generation's common
+/// one ([`Isa::common`]), plus the acc bit when `ds` sets it and some target of the generation
+/// has it. Whether the target a kernel is built for has it is the generator's check
+/// (`Variant::check_acc`); a device decodes with its own target's features ([`decode_on`]).
+pub fn ds_isa(gen: Generation, ds: &DsInst) -> Isa {
+    let mut isa = Isa::common(gen);
+    if ds.acc && gen_has_acc(gen) {
+        isa.features = isa.features.union(DsFeatures::ACC);
+    }
+    isa
+}
+
+/// Encodes an AccVGPR move for generation `gen` (refused where no target has the acc bit).
+pub(super) fn encode(gen: Generation, inst: &Inst, m: AccMove) -> Result<[u32; 2], EncodeError> {
+    if !gen_has_acc(gen) {
+        return Err(EncodeError::Operand {
+            inst: inst.text(gen).to_string(),
+            why: format!("{gen} has no AccVGPRs for DS operands (no target with ACC)"),
+        });
+    }
+    Ok(m.words())
+}
+
+/// Decodes the instruction at the start of `bytes` as `target` executes it: DS words with the
+/// target's own features (the acc bit only where its `ds_features` have ACC, refused elsewhere),
+/// AccVGPR moves only on such targets, everything else as [`super::decode_in`] for its generation.
+pub fn decode_on(target: &Target, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
+    let gen = target.generation;
+    let dword = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+    };
+    if let (Some(w0), Some(w1)) = (dword(0), dword(4)) {
+        if w0 >> 26 == super::codec::DS {
+            let word = u64::from(w0) | u64::from(w1) << 32;
+            return DsInst::decode_in(target, word)
+                .map(|d| (Inst::Ds(d), 8))
+                .map_err(DecodeError::Ds);
+        }
+        if target.ds_features.contains(DsFeatures::ACC) {
+            if let Some(m) = AccMove::from_words(w0, w1) {
+                return m.map(|m| (Inst::Acc(m), 8));
+            }
+        }
+    }
+    super::decode_in(gen, bytes)
+}
