@@ -10,6 +10,7 @@
 
 use ds_reference::isa::{DsOp, Family, OffsetForm, Rmw};
 use ds_reference::regs::Alias;
+use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 use values::value;
 
@@ -108,6 +109,25 @@ pub fn variants_in(op: DsOp, wave: WaveSize) -> Vec<(Variant, String)> {
     all.into_iter()
         .map(|(v, tag)| (Variant { wave, ..v }, format!("{tag}-w{}", wave.lanes())))
         .collect()
+}
+
+/// The kernel variants a run on `target` makes of `op` in wave `wave`: [`variants_in`], and on a
+/// target whose DS encoding has the acc bit (`ds_features` ACC) each of them once more with
+/// `acc` (data and vdst in AccVGPRs; `-acc` appended to its tag) when the op has data or vdst
+/// ([`Variant::acc_settings`]).
+pub fn variants_for(op: DsOp, wave: WaveSize, target: &Target) -> Vec<(Variant, String)> {
+    with_acc(variants_in(op, wave), op, target, |(v, tag)| {
+        (Variant { acc: true, ..*v }, format!("{tag}-acc"))
+    })
+}
+
+/// `items` followed, where `target` runs `op` with `acc`, by `acc_copy` of each.
+fn with_acc<T>(items: Vec<T>, op: DsOp, target: &Target, acc_copy: impl Fn(&T) -> T) -> Vec<T> {
+    if !Variant::acc_settings(op, target).contains(&true) {
+        return items;
+    }
+    let copies: Vec<T> = items.iter().map(acc_copy).collect();
+    items.into_iter().chain(copies).collect()
 }
 
 /// The kernel variants the default corpus runs for `op` in wave32: a few offsets, for float ops
@@ -303,6 +323,26 @@ pub fn plan_in(op: DsOp, seed: u64, cases: usize, wave: WaveSize) -> Vec<Variant
         })
         .filter(|p| p.count > 0)
         .collect()
+}
+
+/// [`plan_in`] for a run on `target` ([`variants_for`]): each `acc` variant gets the seed and
+/// the count of its twin without `acc`, so both run the very same cases and differ only in the
+/// register file.
+pub fn plan_for(
+    op: DsOp,
+    seed: u64,
+    cases: usize,
+    wave: WaveSize,
+    target: &Target,
+) -> Vec<VariantPlan> {
+    with_acc(plan_in(op, seed, cases, wave), op, target, |p| VariantPlan {
+        variant: Variant {
+            acc: true,
+            ..p.variant
+        },
+        tag: format!("{}-acc", p.tag),
+        ..p.clone()
+    })
 }
 
 /// The default corpus of `op`, every case built: [`plan`] with its cases (for tests and small

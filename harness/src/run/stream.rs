@@ -18,6 +18,7 @@ use ds_devices::{Device, ModuleId};
 use ds_kernels::launch::Launch;
 use ds_kernels::{abi, generator};
 use ds_reference::isa::DsOp;
+use ds_reference::target::Target;
 use ds_reference::wave::{Case, Outcome, WaveSize};
 use rayon::prelude::*;
 
@@ -37,8 +38,8 @@ pub(super) struct OpState {
 }
 
 impl OpState {
-    pub fn new(op: DsOp, wave: WaveSize, cfg: &RunConfig) -> OpState {
-        let plans = corpus::plan_in(op, cfg.seed, cfg.cases_per_op, wave);
+    pub fn new(op: DsOp, wave: WaveSize, cfg: &RunConfig, target: &Target) -> OpState {
+        let plans = corpus::plan_for(op, cfg.seed, cfg.cases_per_op, wave, target);
         let variants = plans
             .iter()
             .map(|p| {
@@ -46,7 +47,14 @@ impl OpState {
                 VariantResult {
                     tag: p.tag.clone(),
                     wave: p.variant.wave,
-                    inst: generator::test_inst(&p.variant).unwrap_or(inst).to_string(),
+                    // An acc variant's instruction exists only in its target's generation.
+                    inst: if p.variant.acc {
+                        let gen = target.generation;
+                        let i = generator::test_inst_in(gen, &p.variant).unwrap_or(inst);
+                        i.text_in(gen).to_string()
+                    } else {
+                        generator::test_inst(&p.variant).unwrap_or(inst).to_string()
+                    },
                     lds_size: p.variant.lds_size,
                     mode: p.variant.mode,
                     cases: 0,
