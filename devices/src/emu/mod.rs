@@ -267,6 +267,13 @@ impl EmuDevice {
         self
     }
 
+    /// Makes the device ignore the DS acc bit (see [`Quirks::ignore_acc`]): a broken device an
+    /// acc variant must catch.
+    pub fn with_acc_ignored(mut self) -> EmuDevice {
+        self.quirks.ignore_acc = true;
+        self
+    }
+
     fn add_module(&mut self, programs: HashMap<String, Arc<Program>>) -> ModuleId {
         self.modules.push(programs);
         ModuleId(self.modules.len() - 1)
