@@ -54,7 +54,8 @@ pub struct RunArgs {
     /// Corpus seed (decimal or 0x hex): the same seed gives the same cases on every machine.
     #[arg(long, value_parser = parse_u64, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Cases per op and wave size (with --duration: per op per round).
+    /// Cases per op and wave size (with --duration: per op per round); on targets with AccVGPR
+    /// DS operands each op with data or vdst runs them once without and once with `acc`.
     #[arg(long, default_value_t = DEFAULT_CASES_PER_OP as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub cases: u32,
     /// The wave size to run in, 32 or 64. Default: every wave size the target's kernels are
