@@ -71,6 +71,14 @@ pub static APPLIES: &[(&str, Applies)] = &[
         i.hip_runnable() && i.returns() && i.two_addresses()
     }),
     ("R4", |i, _| i.hip_runnable() && i.writes_addr()),
+    // Ops with data or vdst on a generation that has a target with AccVGPR DS operands.
+    ("R5", |i, g| {
+        i.hip_runnable()
+            && i.acc_capable()
+            && g
+                .targets()
+                .any(|t| t.ds_features.contains(crate::ds_features::DsFeatures::ACC))
+    }),
     ("F1", |i, _| float_rmw(i, &[Rmw::Min, Rmw::Max])),
     ("F2", |i, _| {
         float_rmw(i, &[Rmw::Add, Rmw::Min, Rmw::Max, Rmw::CmpStore])
