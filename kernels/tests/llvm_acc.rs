@@ -38,7 +38,11 @@ fn accvgpr_moves_encode_and_print_as_llvm_mc_does() {
             let text: String = moves().iter().map(|m| format!("{m}\n")).collect();
             let out = run(
                 &l.mc(),
-                &["-arch=amdgcn", &format!("-mcpu={}", t.name), "-show-encoding"],
+                &[
+                    "-arch=amdgcn",
+                    &format!("-mcpu={}", t.name),
+                    "-show-encoding",
+                ],
                 Some(&text),
             );
             let lines: Vec<&str> = out.lines().filter(|x| x.contains("encoding:")).collect();
@@ -69,7 +73,10 @@ fn accvgpr_moves_encode_and_print_as_llvm_mc_does() {
 
 #[test]
 fn llvm_pads_no_wait_state_between_accvgpr_moves_and_ds_but_does_pad_the_control() {
-    let mir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/acc_hazards.mir");
+    let mir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/acc_hazards.mir"
+    );
     let mut checked = 0;
     for l in llvm::installed() {
         let Some(llc) = tool(&l, "llc") else { continue };
@@ -93,7 +100,10 @@ fn llvm_pads_no_wait_state_between_accvgpr_moves_and_ds_but_does_pad_the_control
                 .filter(|(_, x)| x.trim().starts_with("S_NOP"))
                 .map(|(i, _)| i)
                 .collect();
-            let lines: Vec<&str> = out.lines().skip_while(|x| !x.starts_with("body:")).collect();
+            let lines: Vec<&str> = out
+                .lines()
+                .skip_while(|x| !x.starts_with("body:"))
+                .collect();
             assert_eq!(nops.len(), 1, "{} {}: {lines:?}", l.label(), t.name);
             assert!(
                 lines[nops[0] + 1].contains("V_READLANE_B32"),

@@ -11,8 +11,8 @@
 
 use crate::ds_features::DsFeatures;
 use crate::isa::{encode::op_by_name, DsInst, DsOp};
-use crate::target::Target;
 pub use crate::regs::Regs;
+use crate::target::Target;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The wave sizes RDNA3 runs (RDNA3 ISA guide, "Wave32 and Wave64"; LLVM AMDGPUUsage,

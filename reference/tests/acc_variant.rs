@@ -47,7 +47,10 @@ fn case_files_leave_acc_out_when_false_and_name_it_when_true() {
     let text = serde_json::to_string(&acc).unwrap();
     assert!(text.contains("\"acc\":true"), "{text}");
     assert_eq!(serde_json::from_str::<Variant>(&text).unwrap(), acc);
-    assert!(acc.inst().acc, "the variant's instruction carries the acc bit");
+    assert!(
+        acc.inst().acc,
+        "the variant's instruction carries the acc bit"
+    );
     // A typo is refused, not taken for false.
     let typo = text.replace("\"acc\"", "\"accc\"");
     assert!(serde_json::from_str::<Variant>(&typo).is_err());
@@ -66,7 +69,11 @@ fn acc_is_legal_only_where_the_target_table_says_acc_and_the_op_has_an_operand()
         assert_eq!(load.check_acc(t).is_ok(), has, "{}", t.name);
         assert_eq!(
             Variant::acc_settings(load.op, t),
-            if has { &[false, true][..] } else { &[false][..] },
+            if has {
+                &[false, true][..]
+            } else {
+                &[false][..]
+            },
             "{}",
             t.name
         );

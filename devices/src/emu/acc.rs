@@ -1,12 +1,12 @@
 //! The emulated device's AccVGPR file: how many AccVGPRs a kernel descriptor allocates.
 //!
-//! Facts (LLVM AMDGPUUsage, the kernel descriptor's COMPUTE_PGM_RSRC3 for GFX90A/GFX942:
-//! ACCUM_OFFSET \[5:0\] = offset / 4 - 1; `getTotalNumVGPRs` in `AMDGPUBaseInfo.cpp`,
+//! Facts (LLVM AMDGPUUsage, the kernel descriptor's COMPUTE_PGM_RSRC3 of the unified-VGPR
+//! targets: ACCUM_OFFSET \[5:0\] = offset / 4 - 1; `getTotalNumVGPRs` in `AMDGPUBaseInfo.cpp`,
 //! reviews.llvm.org/D119912): on the targets with AccVGPR DS operands (the target table's
-//! `ds_features` ACC: gfx90a and later, whose register file is unified) the architected VGPRs are
+//! `ds_features` ACC, whose register file is unified) the architected VGPRs are
 //! the first ACCUM_OFFSET registers of the descriptor's VGPR count and the AccVGPRs the rest.
-//! Elsewhere a kernel has no AccVGPRs here (gfx908's separate AccVGPR file is not modelled: its
-//! DS encoding has no acc bit).
+//! Elsewhere a kernel has no AccVGPRs here (a separate AccVGPR file is not modelled: no target
+//! with one has the DS acc bit).
 
 use super::descriptor::Descriptor;
 use ds_kernels::code_object::descriptor::KernelDescriptor;

@@ -81,8 +81,12 @@ fn accvgpr_moves_copy_between_the_files_in_active_lanes_only() {
     w.exec = 0xffff_0000_0000_00ff;
     let old = w.a[7];
     step(&mut w, Inst::Acc(AccMove::write(7, 5)), &Quirks::default()).unwrap();
-    for lane in 0..64 {
-        let want = if w.exec >> lane & 1 == 1 { w.v[5][lane] } else { old[lane] };
+    for (lane, &before) in old.iter().enumerate().take(64) {
+        let want = if w.exec >> lane & 1 == 1 {
+            w.v[5][lane]
+        } else {
+            before
+        };
         assert_eq!(w.a[7][lane], want, "lane {lane}");
     }
     step(&mut w, Inst::Acc(AccMove::read(9, 5)), &Quirks::default()).unwrap();
@@ -132,7 +136,10 @@ fn the_acc_bit_and_accvgpr_moves_decode_only_on_targets_with_acc() {
     let bytes = ds_kernels::inst::encode_in(acc_target().generation, &Inst::Ds(d)).unwrap();
     let mv = AccMove::write(3, 17).words();
     let mv: Vec<u8> = mv.iter().flat_map(|w| w.to_le_bytes()).collect();
-    for t in TARGETS.iter().filter(|t| t.generation == acc_target().generation) {
+    for t in TARGETS
+        .iter()
+        .filter(|t| t.generation == acc_target().generation)
+    {
         let has = t.ds_features.contains(DsFeatures::ACC);
         let got = ds_kernels::inst::acc::decode_on(t, &bytes);
         assert_eq!(got.is_ok(), has, "{}: {got:?}", t.name);

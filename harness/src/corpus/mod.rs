@@ -335,13 +335,15 @@ pub fn plan_for(
     wave: WaveSize,
     target: &Target,
 ) -> Vec<VariantPlan> {
-    with_acc(plan_in(op, seed, cases, wave), op, target, |p| VariantPlan {
-        variant: Variant {
-            acc: true,
-            ..p.variant
-        },
-        tag: format!("{}-acc", p.tag),
-        ..p.clone()
+    with_acc(plan_in(op, seed, cases, wave), op, target, |p| {
+        VariantPlan {
+            variant: Variant {
+                acc: true,
+                ..p.variant
+            },
+            tag: format!("{}-acc", p.tag),
+            ..p.clone()
+        }
     })
 }
 

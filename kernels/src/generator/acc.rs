@@ -5,16 +5,19 @@
 //!
 //! Hazards: none to pad. LLVM's hazard recognizer (`post-RA-hazard-rec`, `GCNHazardRecognizer`)
 //! inserts no wait state between a `v_accvgpr_write_b32` and a DS instruction that reads the
-//! AccVGPR it wrote, nor between a DS load into an AccVGPR (after `s_waitcnt lgkmcnt(0)`) and a
-//! `v_accvgpr_read_b32` of it, for gfx90a, gfx942 (llc-19, llc-22) and gfx950 (llc-22), while it
-//! pads a control sequence (a VALU SGPR write then `v_readlane_b32` using it) with `s_nop 3`:
-//! `kernels/tests/acc_hazards.rs`. Its MAI rules (`checkMAIHazards90A`, `checkMAIVALUHazards`)
-//! are about MFMA results, which these kernels never produce.
+//! AccVGPR it wrote, between a DS load into an AccVGPR (after `s_waitcnt lgkmcnt(0)`) and a
+//! `v_accvgpr_read_b32` of it, nor between that read and a global store of its VGPR, for every
+//! target with ACC each of llc-19 and llc-22 knows, while it pads a control sequence (a VALU SGPR
+//! write then `v_readlane_b32` using it) with `s_nop 3`: `kernels/tests/llvm_acc.rs` on
+//! `tests/fixtures/acc_hazards.mir`. In LLVM's `GCNHazardRecognizer.cpp`, the rule that pads an
+//! AccVGPR read before a load/store using its VGPR (`checkMAILdStHazards`, 2 wait states) returns
+//! 0 on targets with `GFX90AInsts` (their hazards are `checkMAIVALUHazards`', which are about
+//! registers an MFMA or DOT instruction wrote: these kernels run none).
 //!
-//! Register budget (LLVM AMDGPUUsage, gfx90a unified register file; `getTotalNumVGPRs` in
-//! `AMDGPUBaseInfo.cpp`, reviews.llvm.org/D119912): AccVGPRs follow the architected VGPRs at
-//! `accum_offset` = the VGPR count rounded up to 4, and the descriptor's VGPR count is
-//! `accum_offset` + the AccVGPR count ([`unified_vgprs`]).
+//! Register budget (LLVM AMDGPUUsage, the unified register file of the targets with ACC;
+//! `getTotalNumVGPRs` in `AMDGPUBaseInfo.cpp`, reviews.llvm.org/D119912): AccVGPRs follow the
+//! architected VGPRs at `accum_offset` = the VGPR count rounded up to 4, and the descriptor's
+//! VGPR count is `accum_offset` + the AccVGPR count ([`unified_vgprs`]).
 
 use super::emit::Asm;
 use super::error::GenError;

@@ -100,7 +100,7 @@ impl Layout {
     }
 
     /// An `acc` variant's layout: DATA0, DATA1 and VDST in the AccVGPRs of their numbers, staged
-    /// through the lowest 12 VGPRs that hold neither an operand number nor a template register
+    /// through the lowest 12 VGPRs from an even one that hold neither an operand number nor a template register
     /// (so a device that reads an operand from the VGPR of its number, not its AccVGPR, reads a
     /// register the kernel never wrote). The VGPR budget covers the operand numbers too.
     fn with_stage(mut self, v: &Variant) -> Layout {
@@ -119,7 +119,9 @@ impl Layout {
                 top_agpr = top_agpr.max(u32::from(r) + 1);
             }
         }
+        // Even, so every staged tuple starts at an even VGPR (gfx90a and later need it).
         let stage = (0u8..=244)
+            .step_by(2)
             .find(|&b| (b..b + 12).all(|r| !taken.contains(&r)))
             .expect("13 operand registers and 4 of the template's leave 12 in a row free");
         self.vgpr_count = self.vgpr_count.max(u32::from(stage) + 12);

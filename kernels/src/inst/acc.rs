@@ -3,8 +3,8 @@
 //! the acc bit, and the DS encoding and decoding that take the target's features into account
 //! ([`ds_isa`], [`decode_on`]).
 //!
-//! Facts: the VOP3P encoding as `llvm-mc-19`/`-22 -show-encoding` write it for gfx90a and gfx942
-//! (and `llvm-mc-22` for gfx950): `v_accvgpr_write_b32 a3, v17` is `03 40 d9 d3 11 01 00 18`,
+//! Facts: the VOP3P encoding as `llvm-mc-19`/`-22 -show-encoding` write it for every target with
+//! ACC each knows: `v_accvgpr_write_b32 a3, v17` is `03 40 d9 d3 11 01 00 18`,
 //! `v_accvgpr_read_b32 v5, a9` is `05 40 d8 d3 09 01 00 18`: \[31:23\] = 0x1a7 (VOP3P), OP
 //! \[22:16\] (0x58 read, 0x59 write), OP_SEL_HI\[2\] \[14\] set, VDST \[7:0\]; second dword SRC0
 //! \[8:0\] = 256 + the register (a VGPR for write, an AccVGPR for read: the opcode says which

@@ -75,8 +75,7 @@ pub static APPLIES: &[(&str, Applies)] = &[
     ("R5", |i, g| {
         i.hip_runnable()
             && i.acc_capable()
-            && g
-                .targets()
+            && g.targets()
                 .any(|t| t.ds_features.contains(crate::ds_features::DsFeatures::ACC))
     }),
     ("F1", |i, _| float_rmw(i, &[Rmw::Min, Rmw::Max])),
