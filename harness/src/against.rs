@@ -113,7 +113,7 @@ pub fn run_recording(
     }
     let kernels: Result<Vec<_>, _> = groups
         .iter()
-        .map(|(v, _)| generator::generate(v).map_err(|e| e.to_string()))
+        .map(|(v, _)| generator::generate_for(device.info().target, v).map_err(|e| e.to_string()))
         .collect();
     let module = kernels.map_err(DeviceError::Load).and_then(|k| {
         let target = device.info().target;

@@ -174,7 +174,11 @@ pub unsafe extern "C" fn hipDeviceGetPCIBusId(
 ) -> hipError_t {
     match state().physical(device) {
         // A made-up PCI location per stand-in device (nothing real is at it), in HIP's format.
-        Some(p) => write_str(bus_id, len, &format!("{:04x}:{p:02x}:00.0", topology::PCI_DOMAIN)),
+        Some(p) => write_str(
+            bus_id,
+            len,
+            &format!("{:04x}:{p:02x}:00.0", topology::PCI_DOMAIN),
+        ),
         None => fail(
             sys::hipErrorInvalidDevice,
             format!("hipDeviceGetPCIBusId({device}): no such visible device"),

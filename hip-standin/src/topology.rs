@@ -89,7 +89,10 @@ mod tests {
         for (p, dev) in physical().iter().enumerate() {
             let text = kfd_node(p + 1).unwrap().unwrap();
             let v = target_version(dev.arch).unwrap();
-            assert!(text.contains(&format!("gfx_target_version {v}\n")), "{text}");
+            assert!(
+                text.contains(&format!("gfx_target_version {v}\n")),
+                "{text}"
+            );
             if let Some(t) = dev.target {
                 assert_eq!(v, t.kfd_version, "{t}");
             }

@@ -335,7 +335,10 @@ fn from_standin_kfd(f: library::StandinKfdFn, lib: &HipLibrary, pci: Pci) -> Res
     match_kfd_node(
         nodes.into_iter(),
         pci,
-        &format!("the stand-in's simulated topology ({})", library::STANDIN_KFD_SYMBOL),
+        &format!(
+            "the stand-in's simulated topology ({})",
+            library::STANDIN_KFD_SYMBOL
+        ),
     )
 }
 

@@ -135,9 +135,7 @@ pub fn combine(
                 ..r
             },
         }),
-        (Err(kfd), Err(rt)) => Err(format!(
-            "the chip: {kfd}; the runtime's report: {rt}"
-        )),
+        (Err(kfd), Err(rt)) => Err(format!("the chip: {kfd}; the runtime's report: {rt}")),
     }
 }
 
@@ -170,7 +168,12 @@ mod tests {
         assert_eq!((a.name.as_str(), a.source.as_str()), ("gfx1100", "kfd"));
         assert_eq!(a.overridden, None);
         // The variable naming the chip's own version changes nothing.
-        let a = combine(arch("gfx1100", "kfd"), arch("gfx1100", "hsa"), Some("11.0.0")).unwrap();
+        let a = combine(
+            arch("gfx1100", "kfd"),
+            arch("gfx1100", "hsa"),
+            Some("11.0.0"),
+        )
+        .unwrap();
         assert_eq!(a.overridden, None);
     }
 
@@ -204,13 +207,21 @@ mod tests {
 
     #[test]
     fn an_unreadable_chip_under_the_variable_is_unknown_never_the_override() {
-        let a = combine(Err("cannot read /sys".into()), arch("gfx1030", "hsa"), Some("10.3.0"))
-            .unwrap();
+        let a = combine(
+            Err("cannot read /sys".into()),
+            arch("gfx1030", "hsa"),
+            Some("10.3.0"),
+        )
+        .unwrap();
         assert_eq!(a.name, "gfx1030");
         let o = a.overridden.unwrap();
         assert_eq!(o.chip, None);
         assert_eq!(o.chip_name(), UNKNOWN_CHIP);
-        assert!(o.chip_source.contains("cannot read /sys"), "{}", o.chip_source);
+        assert!(
+            o.chip_source.contains("cannot read /sys"),
+            "{}",
+            o.chip_source
+        );
         // Without the variable the report is taken as the chip, and the source says so.
         let a = combine(Err("cannot read /sys".into()), arch("gfx1100", "hsa"), None).unwrap();
         assert_eq!(a.overridden, None);

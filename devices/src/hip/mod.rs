@@ -264,7 +264,9 @@ pub fn open(index: usize, want: Option<&'static Target>) -> Result<HipDevice, De
         ))
     })?;
     if let Some(want) = want.filter(|w| *w != target) {
-        return Err(DeviceError::Unavailable(refuse_target(want, index, &name, target, &arch)));
+        return Err(DeviceError::Unavailable(refuse_target(
+            want, index, &name, target, &arch,
+        )));
     }
     crumb::install();
     let stream = Stream::new(&lib.api).map_err(|e| unavailable(lib, e, "creating a stream"))?;
@@ -322,7 +324,13 @@ pub fn open(index: usize, want: Option<&'static Target>) -> Result<HipDevice, De
 /// Why device `index` (`name`, of `target`) does not run `--target want`, and the fix. A generic
 /// target is no GPU's: a GPU reports its own processor, so no `--device N` is ever one; its code
 /// object runs on the emulated device.
-fn refuse_target(want: &Target, index: usize, name: &str, target: &Target, arch: &arch::Arch) -> String {
+fn refuse_target(
+    want: &Target,
+    index: usize,
+    name: &str,
+    target: &Target,
+    arch: &arch::Arch,
+) -> String {
     let is = format!(
         "--target {want} was asked for, but device {index} ({name}) is {target} (from {})",
         arch.source

@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 
 mod dir;
 mod replay;
-pub use dir::{check_dir_provenance, dir_name, recordable, MAX_SLUG_CHARS};
 use dir::is_stand_in;
+pub use dir::{check_dir_provenance, dir_name, recordable, MAX_SLUG_CHARS};
 pub use replay::{
     check_all, known_divergences, replay, KnownDivergence, ReplaySummary, Replayed, Verdict,
     KNOWN_DIVERGENCES,

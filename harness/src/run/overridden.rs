@@ -24,7 +24,10 @@ impl Overridden {
     pub fn of(info: &DeviceInfo) -> Option<Overridden> {
         Some(Overridden {
             chip: info.detail(CHIP_DETAIL)?.to_string(),
-            chip_source: info.detail(CHIP_SOURCE_DETAIL).unwrap_or_default().to_string(),
+            chip_source: info
+                .detail(CHIP_SOURCE_DETAIL)
+                .unwrap_or_default()
+                .to_string(),
             by: info.detail(OVERRIDE_DETAIL)?.to_string(),
         })
     }
