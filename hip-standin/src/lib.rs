@@ -455,7 +455,7 @@ pub unsafe extern "C" fn ds_hip_standin_gcn_arch_name(
     len: c_int,
 ) -> hipError_t {
     match state().physical(device) {
-        Some(p) => write_str(name, len, &topology::reported(p)),
+        Some(p) => write_str(name, len, &topology::reported(physical()[p].arch)),
         None => fail(
             sys::hipErrorInvalidDevice,
             format!("ds_hip_standin_gcn_arch_name({device}): no such visible device"),
@@ -472,9 +472,13 @@ pub unsafe extern "C" fn ds_hip_standin_kfd_node(
     len: c_int,
 ) -> c_int {
     use ds_devices::hip::library::{STANDIN_KFD_END, STANDIN_KFD_NODE};
+    let chips = physical()
+        .iter()
+        .map(|d| (d.arch, d.target))
+        .collect::<Vec<_>>();
     let answer = usize::try_from(node)
         .map_err(|_| format!("node {node}: no such node"))
-        .and_then(topology::kfd_node);
+        .and_then(|n| topology::kfd_node(n, &chips));
     match answer {
         Ok(None) => STANDIN_KFD_END,
         Ok(Some(text)) => {
@@ -485,5 +489,30 @@ pub unsafe extern "C" fn ds_hip_standin_kfd_node(
             write_str(properties, len, &why);
             STANDIN_KFD_END + 1
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_device_has_a_kfd_node_with_its_chips_version_at_its_pci_location() {
+        let chips: Vec<_> = physical().iter().map(|d| (d.arch, d.target)).collect();
+        for (p, dev) in physical().iter().enumerate() {
+            let text = topology::kfd_node(p + 1, &chips).unwrap().unwrap();
+            let v = topology::target_version(dev.arch).unwrap();
+            if let Some(t) = dev.target {
+                assert_eq!(v, t.kfd_version, "{t}");
+            }
+            for line in [
+                format!("gfx_target_version {v}\n"),
+                format!("location_id {}\n", p << 8),
+                format!("domain {}\n", topology::PCI_DOMAIN),
+            ] {
+                assert!(text.contains(&line), "{line} in {text}");
+            }
+        }
+        assert_eq!(topology::kfd_node(physical().len() + 1, &chips), Ok(None));
     }
 }

@@ -308,7 +308,7 @@ impl State {
         // ROCm's loader takes a code object only for the device's exact ISA (the e_flags
         // machine), and answers hipErrorNoBinaryForGpu otherwise.
         // ROCm runs the device as the target it reports (HSA_OVERRIDE_GFX_VERSION applied).
-        let runs_as = crate::topology::runs_as(device);
+        let runs_as = crate::topology::runs_as(dev.arch);
         let Some(target) = runs_as.filter(|t| *t == co.target) else {
             return Err(fail(
                 sys::hipErrorNoBinaryForGpu,

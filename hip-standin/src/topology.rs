@@ -9,7 +9,6 @@
 //! other than `HSA_OVERRIDE_GFX_VERSION` that makes the runtime report another target, and
 //! [`ENV_KFD`] an unreadable topology.
 
-use crate::state::physical;
 use ds_devices::hip::chip;
 use ds_reference::target::Target;
 
@@ -26,26 +25,26 @@ pub const ENV_KFD: &str = "DS_HIP_STANDIN_KFD";
 /// physical device `p`; nothing real is at it).
 pub const PCI_DOMAIN: u32 = 0x5eed;
 
-/// The target the runtime reports (and loads code objects for) on physical device `p`: the
-/// override's when `HSA_OVERRIDE_GFX_VERSION` is a version, else [`ENV_REPORTS`]' when set, else
-/// the chip's.
-pub fn reported(p: usize) -> String {
+/// The target the runtime reports (and loads code objects for) on a device whose chip is `chip`:
+/// the override's when `HSA_OVERRIDE_GFX_VERSION` is a version, else [`ENV_REPORTS`]' when set,
+/// else the chip's.
+pub fn reported(chip: &str) -> String {
     let by_override = std::env::var(chip::ENV_OVERRIDE)
         .ok()
         .and_then(|v| chip::override_name(&v));
     by_override
         .or_else(|| std::env::var(ENV_REPORTS).ok().filter(|v| !v.is_empty()))
-        .unwrap_or_else(|| physical()[p].arch.to_string())
+        .unwrap_or_else(|| chip.to_string())
 }
 
-/// The target-table row of what device `p` runs as, if it is one.
-pub fn runs_as(p: usize) -> Option<&'static Target> {
-    Target::by_name(&reported(p)).ok()
+/// The target-table row of what a device of chip `chip` runs as, if it is one.
+pub fn runs_as(chip: &str) -> Option<&'static Target> {
+    Target::by_name(&reported(chip)).ok()
 }
 
 /// `gfx{major}{minor:x}{stepping:x}` -> `gfx_target_version` (the inverse of the harness's
 /// `arch::name_from_target_version`), for the decoy, which has no row of the target table.
-fn target_version(arch: &str) -> Option<u32> {
+pub fn target_version(arch: &str) -> Option<u32> {
     let digits = arch.strip_prefix("gfx")?;
     let (major, rest) = digits.split_at(digits.len().checked_sub(2)?);
     let hex = |i: usize| u32::from_str_radix(&rest[i..=i], 16).ok();
@@ -53,8 +52,9 @@ fn target_version(arch: &str) -> Option<u32> {
 }
 
 /// The `properties` text of simulated KFD node `node` (node 0 the CPU, node `p + 1` physical
-/// device `p`), `Ok(None)` past the last node, or why the topology cannot be read.
-pub fn kfd_node(node: usize) -> Result<Option<String>, String> {
+/// device `p`, whose arch and target-table row are `chips[p]`), `Ok(None)` past the last node, or
+/// why the topology cannot be read.
+pub fn kfd_node(node: usize, chips: &[(&str, Option<&Target>)]) -> Result<Option<String>, String> {
     if std::env::var(ENV_KFD).is_ok_and(|v| v == "unreadable") {
         return Err(format!(
             "simulated: the KFD topology cannot be read ({ENV_KFD}=unreadable)"
@@ -66,37 +66,15 @@ pub fn kfd_node(node: usize) -> Result<Option<String>, String> {
                 .into(),
         ));
     }
-    let Some(dev) = physical().get(node - 1) else {
+    let Some(&(arch, target)) = chips.get(node - 1) else {
         return Ok(None);
     };
-    let version = dev
-        .target
+    let version = target
         .map(|t| t.kfd_version)
-        .or_else(|| target_version(dev.arch))
-        .ok_or_else(|| format!("device {} has arch {}, no version", node - 1, dev.arch))?;
+        .or_else(|| target_version(arch))
+        .ok_or_else(|| format!("device {} has arch {arch}, no version", node - 1))?;
     Ok(Some(format!(
         "simd_count 40\ngfx_target_version {version}\nlocation_id {}\ndomain {PCI_DOMAIN}\n",
         (node - 1) << 8
     )))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_device_has_a_node_with_its_chips_version() {
-        for (p, dev) in physical().iter().enumerate() {
-            let text = kfd_node(p + 1).unwrap().unwrap();
-            let v = target_version(dev.arch).unwrap();
-            assert!(
-                text.contains(&format!("gfx_target_version {v}\n")),
-                "{text}"
-            );
-            if let Some(t) = dev.target {
-                assert_eq!(v, t.kfd_version, "{t}");
-            }
-        }
-        assert_eq!(kfd_node(physical().len() + 1), Ok(None));
-    }
 }

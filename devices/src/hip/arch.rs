@@ -15,7 +15,8 @@
 //! simulated topology's node text, read by the same matcher as sysfs), which a real `libamdhip64`
 //! never exports: on a real runtime the chip is always read from the real sysfs.
 
-use super::chip::{self, Overridden};
+use super::chip;
+pub use super::chip::Arch;
 use super::library::{self, HipLibrary, HsaApi};
 use super::result::{self, c_buf};
 use super::sys;
@@ -43,21 +44,6 @@ pub fn supported_list() -> String {
         .map(|t| t.name)
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// A device's arch and where the answer came from.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Arch {
-    /// The processor name ROCm runs the device as (the chip's own, or the one an override such as
-    /// `HSA_OVERRIDE_GFX_VERSION` makes it), e.g. a target table name: code objects are built for
-    /// it.
-    pub name: String,
-    /// e.g. "KFD sysfs /sys/class/kfd/kfd/topology/nodes/1 (gfx_target_version N)".
-    pub source: String,
-    /// When an override makes ROCm run the device as another target: the chip's own processor
-    /// name (or that it could not be read) and the override ([`chip::combine`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub overridden: Option<Overridden>,
 }
 
 /// A PCI location: domain, bus, device (slot).

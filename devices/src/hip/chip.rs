@@ -13,7 +13,20 @@
 //! `info` and the run header say the chip is unknown, and `run --record` is refused, because a
 //! recording must name the hardware its results are of (docs/recordings.md).
 
-use super::arch::Arch;
+/// A device's arch and where the answer came from.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Arch {
+    /// The processor name ROCm runs the device as (the chip's own, or the one an override such as
+    /// `HSA_OVERRIDE_GFX_VERSION` makes it), e.g. a target table name: code objects are built for
+    /// it.
+    pub name: String,
+    /// e.g. "KFD sysfs /sys/class/kfd/kfd/topology/nodes/1 (gfx_target_version N)".
+    pub source: String,
+    /// When an override makes ROCm run the device as another target: the chip's own processor
+    /// name (or that it could not be read) and the override ([`combine`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overridden: Option<Overridden>,
+}
 
 /// The variable that makes ROCm report (and load code objects for) another target than the
 /// chip's: `major.minor.stepping` in decimal (ROCR-Runtime reads it when it builds its agents).

@@ -149,9 +149,9 @@ pub fn check_dir_provenance(r: Recording) -> Result<Recording, RecordError> {
         };
         return Err(bad(format!(
             "a recording made {made} lies under `{dir}`: recordings live under the directory of \
-             the processor they ran on (`{name}`, or `emulated-{name}` for the emulated device, \
-             `emulated-exec-<device>-{name}` for an external one); under an override that is \
-             the chip's name, never the target the override runs it as"
+             their target, or of their chip under an override, never of the target the override \
+             runs it as (`{name}`, or `emulated-{name}` for the emulated device, \
+             `emulated-exec-<device>-{name}` for an external one)"
         )));
     }
     let emulated_dir = dir.starts_with("emulated-");

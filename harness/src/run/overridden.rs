@@ -32,9 +32,8 @@ impl Overridden {
         })
     }
 
-    /// In words, for a device running as `target`: `HSA_OVERRIDE_GFX_VERSION=10.3.0 runs the
-    /// gfx1032 chip as gfx1030; the code object is built for gfx1030, the results are the gfx1032
-    /// chip's`.
+    /// In words, for a device running as `target`: `<override> runs the <chip> chip as <target>;
+    /// the code object is built for <target>, the results are the <chip> chip's`.
     pub fn sentence(&self, target: &str) -> String {
         let chip = &self.chip;
         format!(
