@@ -38,6 +38,36 @@ pub fn supported(name: &str) -> Result<&'static Target, String> {
     ds_kernels::check_target(t).map(|()| t)
 }
 
+/// Why device `index` (`name`, of `target`) does not run `--target want`, and the fix. A generic
+/// target is no GPU's: a GPU reports its own processor, so no `--device N` is ever one; its code
+/// object runs on the emulated device. `visibility` quotes the `*_VISIBLE_DEVICES` variables.
+pub fn refuse_target(
+    want: &Target,
+    index: usize,
+    name: &str,
+    target: &Target,
+    arch: &Arch,
+    visibility: &str,
+) -> String {
+    let is = format!(
+        "--target {want} was asked for, but device {index} ({name}) is {target} (from {})",
+        arch.source
+    );
+    if want.kind == ds_reference::target::Kind::Generic {
+        return format!(
+            "{is}; {want} is a generic target, which no GPU reports (a GPU reports its own \
+             processor, and ROCm loads that processor's code object), so no HIP device is a \
+             {want}. Drop --target to run this device's own {target} code object, or run the \
+             {want} code object on the emulated device (--backend emu --target {want})"
+        );
+    }
+    format!(
+        "{is}; a code object loads only on its exact target. Drop --target to run on this \
+         device's own target, or pick a {want} with --device N ({})",
+        visibility
+    )
+}
+
 /// The targets kernels are built for, comma separated.
 pub fn supported_list() -> String {
     ds_kernels::kernel_targets()

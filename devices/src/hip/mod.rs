@@ -264,8 +264,13 @@ pub fn open(index: usize, want: Option<&'static Target>) -> Result<HipDevice, De
         ))
     })?;
     if let Some(want) = want.filter(|w| *w != target) {
-        return Err(DeviceError::Unavailable(refuse_target(
-            want, index, &name, target, &arch,
+        return Err(DeviceError::Unavailable(arch::refuse_target(
+            want,
+            index,
+            &name,
+            target,
+            &arch,
+            &visibility_note(),
         )));
     }
     crumb::install();
@@ -319,35 +324,6 @@ pub fn open(index: usize, want: Option<&'static Target>) -> Result<HipDevice, De
         launches: 0,
         hung: None,
     })
-}
-
-/// Why device `index` (`name`, of `target`) does not run `--target want`, and the fix. A generic
-/// target is no GPU's: a GPU reports its own processor, so no `--device N` is ever one; its code
-/// object runs on the emulated device.
-fn refuse_target(
-    want: &Target,
-    index: usize,
-    name: &str,
-    target: &Target,
-    arch: &arch::Arch,
-) -> String {
-    let is = format!(
-        "--target {want} was asked for, but device {index} ({name}) is {target} (from {})",
-        arch.source
-    );
-    if want.kind == ds_reference::target::Kind::Generic {
-        return format!(
-            "{is}; {want} is a generic target, which no GPU reports (a GPU reports its own \
-             processor, and ROCm loads that processor's code object), so no HIP device is a \
-             {want}. Drop --target to run this device's own {target} code object, or run the \
-             {want} code object on the emulated device (--backend emu --target {want})"
-        );
-    }
-    format!(
-        "{is}; a code object loads only on its exact target. Drop --target to run on this \
-         device's own target, or pick a {want} with --device N ({})",
-        visibility_note()
-    )
 }
 
 /// HIP's refusal of a code object, in words, when the code object is built for another target
