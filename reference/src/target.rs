@@ -63,6 +63,7 @@
 //! the LDS size a column here.
 
 use crate::ds_features::DsFeatures;
+use crate::errata::Errata;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -390,6 +391,8 @@ pub struct Target {
     pub ds_features: DsFeatures,
     /// The target-id features the processor has (xnack, sramecc).
     pub target_id: TargetIdFeatures,
+    /// The hardware errata the kernels work around: [`Errata`].
+    pub errata: Errata,
 }
 
 /// The target-id features a processor supports (AMDGPUUsage, "Target ID" and the "Target
@@ -419,6 +422,11 @@ const XNACK_SRAMECC: TargetIdFeatures = TargetIdFeatures {
     xnack: true,
     sramecc: true,
 };
+
+/// RDNA 1's errata (LLVM's `GFX10_1_Bugs` and `FeatureLdsMisalignedBug` on gfx1010-gfx1013).
+const RDNA1_ERRATA: Errata = Errata::VMEM_SCALAR_WRITE
+    .union(Errata::LDS_BRANCH_VMEM_WAR)
+    .union(Errata::LDS_MISALIGNED_WGP);
 
 /// `EF_AMDGPU_FEATURE_XNACK_ANY_V4` (AMDGPUUsage, "ELF Header").
 pub const EF_XNACK_ANY: u32 = 0x100;
@@ -476,6 +484,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1101",
@@ -500,6 +509,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1102",
@@ -525,6 +535,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1103",
@@ -544,6 +555,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1150",
@@ -563,6 +575,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1151",
@@ -582,6 +595,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1152",
@@ -601,6 +615,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1153",
@@ -620,6 +635,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1200",
@@ -639,6 +655,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA4,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1201",
@@ -663,6 +680,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA4,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx900",
@@ -687,6 +705,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::VEGA,
         target_id: XNACK,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx906",
@@ -711,6 +730,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::VEGA,
         target_id: XNACK_SRAMECC,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx908",
@@ -730,6 +750,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::VEGA,
         target_id: XNACK_SRAMECC,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx90a",
@@ -749,6 +770,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::CDNA2,
         target_id: XNACK_SRAMECC,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx942",
@@ -772,6 +794,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::CDNA3,
         target_id: XNACK_SRAMECC,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx950",
@@ -791,6 +814,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::CDNA4,
         target_id: XNACK_SRAMECC,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1010",
@@ -815,6 +839,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA1,
         target_id: XNACK,
+        errata: RDNA1_ERRATA,
     },
     Target {
         name: "gfx1011",
@@ -834,6 +859,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA1,
         target_id: XNACK,
+        errata: RDNA1_ERRATA,
     },
     Target {
         name: "gfx1012",
@@ -858,6 +884,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA1,
         target_id: XNACK,
+        errata: RDNA1_ERRATA,
     },
     Target {
         name: "gfx1013",
@@ -879,6 +906,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA1,
         target_id: XNACK,
+        errata: RDNA1_ERRATA,
     },
     Target {
         name: "gfx1030",
@@ -905,6 +933,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1031",
@@ -924,6 +953,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1032",
@@ -948,6 +978,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1033",
@@ -967,6 +998,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1034",
@@ -986,6 +1018,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1035",
@@ -1005,6 +1038,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1036",
@@ -1024,6 +1058,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
 ];
 
@@ -1051,6 +1086,7 @@ pub static GENERIC_TARGETS: &[Target] = &[
         generic_version: 1,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx12-generic",
@@ -1070,6 +1106,7 @@ pub static GENERIC_TARGETS: &[Target] = &[
         generic_version: 1,
         ds_features: features::RDNA4,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
 ];
 
