@@ -161,7 +161,7 @@ fn random_inst(r: &mut Rng, gen: Generation) -> Inst {
             let simm16 = match op {
                 SoppOp::Endpgm => 0,
                 SoppOp::Nop => r.below(16) as u16,
-                SoppOp::Waitcnt => r.next() as u16 & !Waitcnt::unused_bit(gen),
+                SoppOp::Waitcnt => r.next() as u16 & !Waitcnt::unused_bits(gen),
                 _ => r.next() as u16,
             };
             Inst::Sopp { op, simm16 }
