@@ -9,8 +9,9 @@
 //! - LLVM AMDGPUUsage, "Initial Kernel Execution State": the user SGPRs come first, in the order
 //!   of the enabled fields (private segment buffer 4, dispatch ptr 2, queue ptr 2, kernarg segment
 //!   ptr 2, ...), USER_SGPR_COUNT of them; then the enabled system SGPRs (workgroup id x, y, z, in
-//!   that order); the work-item ids are VGPRs (packed into v0 on GFX11+,
-//!   [`ds_reference::target::Generation::packs_workitem_ids`]); EXEC holds the wave's work-items.
+//!   that order); the work-item ids are VGPRs (packed into v0 where the target column
+//!   [`ds_reference::target::Target::packed_workitem_ids`] says so: gfx90a, gfx942, gfx950 and
+//!   GFX11+; in v0, v1, v2 elsewhere); EXEC holds the wave's work-items.
 //! - AMDGPUUsage, "Kernel Descriptor" and "compute_pgm_rsrc2 for GFX6-GFX12": USER_SGPR_COUNT
 //!   \[5:1\], ENABLE_SGPR_WORKGROUP_ID_X/Y/Z \[9:7\]; "Kernel Code Properties":
 //!   ENABLE_SGPR_KERNARG_SEGMENT_PTR.
@@ -244,7 +245,7 @@ pub fn delivery(target: &Target, wave: WaveSize, req: &Request) -> Delivery {
             })
         })
     };
-    let workitem_ids = if target.generation.packs_workitem_ids() {
+    let workitem_ids = if target.packed_workitem_ids {
         std::array::from_fn(|i| Slot {
             reg: Operand::Vgpr(0),
             shift: PACKED_ID_BITS * i as u8,

@@ -52,7 +52,15 @@
 //!   `FeatureUserSGPRInit16Bug` in `FeatureISAVersion11_0_0` and `_11_0_2`, and in the gfx11
 //!   generic target, whose code must run on those two), and what `llc-19`/`llc-22` emit for each
 //!   row in wave32 and wave64 (`kernels/tests/entry_llc.rs`); neither feature is in a gfx9 or
-//!   gfx10 processor of `AMDGPU.td` (not yet checked with llc: no gfx9/gfx10 kernel is built).
+//!   gfx10 processor of `AMDGPU.td` (gfx10 rows checked with llc since the gfx10 template, gfx9
+//!   rows since the gfx9 template);
+//! - packed_workitem_ids: LLVM's `FeaturePackedTID` (`AMDGPU.td`: in `FeatureISAVersion9_0_A`,
+//!   `_9_4_Common`, `_9_5_0` and every GFX11 and GFX12 processor; AMDGPUUsage, "Initial Kernel
+//!   Execution State": packed work-item ids on GFX90A, GFX942 and GFX11+), held to what
+//!   `llc-19`/`llc-22` read for work-item id y on every row (`kernels/tests/entry_llc.rs`);
+//! - unified_vgprs: LLVM's `FeatureGFX90AInsts` (gfx90a, gfx942, gfx950): AMDGPUUsage, "Kernel
+//!   Descriptor" (ACCUM_OFFSET in compute_pgm_rsrc3 for GFX90A and GFX942; VGPR granules of 8),
+//!   held to the descriptors `llvm-mc-19`/`-22` write (`kernels/tests/oracle.rs`).
 //!
 //! Every DS rule that can differ between generations is one [`Generation`] method, asked by the
 //! model and nothing else: [`Generation::permute_span`], [`Generation::swizzle_group`],
@@ -233,20 +241,6 @@ impl Generation {
         }
     }
 
-    /// Work-item ids y and z arrive packed into v0 beside x (x \[9:0\], y \[19:10\], z \[29:20\]),
-    /// not in v1 and v2 (AMDGPUUsage, "Initial Kernel Execution State": packed work-item ids on
-    /// GFX90A, GFX942 and GFX11+; `llc-19`/`llc-22` read work-item id y of gfx11 and gfx12 as
-    /// `v_bfe_u32 v0, v0, 10, 10`). gfx9 has both kinds, so it will need a target-table column.
-    pub fn packs_workitem_ids(self) -> bool {
-        match self {
-            Generation::Gfx11 | Generation::Gfx12 => true,
-            // gfx10: ids in v0, v1, v2. gfx9: per target (gfx90a and later pack, AMDGPUUsage):
-            // not asked while no gfx9 kernel is built (`ds_kernels::check_target`); the gfx9
-            // template needs a target-table column for it.
-            Generation::Gfx9 | Generation::Gfx10 => false,
-        }
-    }
-
     /// The AMD ISA guides (and LLVM sources) the generation's DS table comes from, in words (the
     /// gfx9 and gfx10 table documentation names them).
     pub fn isa_guides(self) -> &'static str {
@@ -372,6 +366,13 @@ pub struct Target {
     /// In wave32, user + system SGPRs must number at least 16: LLVM pads the user SGPRs to
     /// reach it (LLVM `FeatureUserSGPRInit16Bug`, which applies to wave32 only).
     pub user_sgpr_init16_bug: bool,
+    /// Work-item ids y and z arrive packed into v0 beside x (x \[9:0\], y \[19:10\], z
+    /// \[29:20\]), not in v1 and v2 (LLVM `FeaturePackedTID`).
+    pub packed_workitem_ids: bool,
+    /// One register file of 512 VGPRs and AccVGPRs per lane, the AccVGPRs from
+    /// compute_pgm_rsrc3's ACCUM_OFFSET on (LLVM `FeatureGFX90AInsts`; AMDGPUUsage "compute_pgm_rsrc3
+    /// for GFX90A, GFX942"): VGPRs count in granules of 8 and the descriptor carries the offset.
+    pub unified_vgprs: bool,
     /// The architecture family as AMD markets it (RDNA 3, RDNA 3.5).
     pub family: &'static str,
     /// Discrete GPU or APU.
@@ -463,6 +464,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: true,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -488,6 +491,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -512,6 +517,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: true,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -537,6 +544,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3",
         kind: Kind::Apu,
         products: &["Radeon 780M / 760M / 740M (Ryzen 7040 / 8040 \"Phoenix\", \"Hawk Point\")"],
@@ -556,6 +565,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 890M / 880M (Ryzen AI 300 \"Strix Point\")"],
@@ -575,6 +586,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 8060S / 8050S / 8040S (Ryzen AI Max \"Strix Halo\")"],
@@ -594,6 +607,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 860M / 840M (Ryzen AI 300 \"Krackan Point\")"],
@@ -613,6 +628,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["not yet named by AMD (AMDGPUUsage lists *TBA*): an RDNA 3.5 APU"],
@@ -632,6 +649,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: true,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 4",
         kind: Kind::Dgpu,
         products: &["Radeon RX 9060 XT", "Radeon RX 9060"],
@@ -651,6 +670,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: true,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 4",
         kind: Kind::Dgpu,
         products: &[
@@ -675,6 +696,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "GCN 5 (Vega)",
         kind: Kind::Dgpu,
         products: &[
@@ -699,6 +722,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "GCN 5 (Vega 7nm)",
         kind: Kind::Dgpu,
         products: &[
@@ -723,6 +748,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "CDNA",
         kind: Kind::Dgpu,
         products: &["Instinct MI100"],
@@ -742,6 +769,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: true,
         family: "CDNA 2",
         kind: Kind::Dgpu,
         products: &["Instinct MI250X", "Instinct MI250", "Instinct MI210"],
@@ -761,6 +790,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: true,
         family: "CDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -784,6 +815,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1280,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: true,
         family: "CDNA 4",
         kind: Kind::Dgpu,
         products: &["Instinct MI355X", "Instinct MI350X"],
@@ -803,6 +836,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 1",
         kind: Kind::Dgpu,
         products: &[
@@ -827,6 +862,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 1",
         kind: Kind::Dgpu,
         products: &["Radeon Pro V520", "Radeon Pro 5600M"],
@@ -846,6 +883,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 1",
         kind: Kind::Dgpu,
         products: &[
@@ -870,6 +909,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 1",
         kind: Kind::Apu,
         products: &[
@@ -891,6 +932,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Dgpu,
         products: &[
@@ -917,6 +960,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Dgpu,
         products: &["Radeon RX 6750 XT", "Radeon RX 6700 XT", "Radeon RX 6700"],
@@ -936,6 +981,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Dgpu,
         products: &[
@@ -960,6 +1007,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Apu,
         products: &["Steam Deck APU (\"Van Gogh\")"],
@@ -979,6 +1028,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Dgpu,
         products: &["Radeon RX 6500 XT", "Radeon RX 6400"],
@@ -998,6 +1049,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Apu,
         products: &["Radeon 680M / 660M (Ryzen 6000 \"Rembrandt\")"],
@@ -1017,6 +1070,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Apu,
         products: &["Radeon Graphics of Ryzen 7000 desktop (\"Raphael\")"],
@@ -1044,6 +1099,8 @@ pub static GENERIC_TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: true,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3 and RDNA 3.5",
         kind: Kind::Generic,
         products: &[],
@@ -1063,6 +1120,8 @@ pub static GENERIC_TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: true,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 4",
         kind: Kind::Generic,
         products: &[],

@@ -1,6 +1,7 @@
 //! The kernel template's generation-specific parts behind one interface ([`Template`]): how the
 //! template waits for memory, and the kernel descriptor's mode bits and the `.amdhsa_*`
-//! directives that set them. One module per generation ([`gfx11`], [`gfx12`]); [`of`] is the one
+//! directives that set them. One module per generation ([`gfx9`], [`gfx10`], [`gfx11`],
+//! [`gfx12`]); [`of`] is the one
 //! place that maps a [`Generation`] to its module. Everything else the template does is generic
 //! ([`crate::generator`]) or follows the target's entry state ([`crate::entry`]).
 //!
@@ -8,10 +9,11 @@
 //! each checked against LLVM), an arm in [`of`], and its encodings in [`crate::inst`].
 
 pub mod gfx10;
+pub mod gfx9;
 pub mod gfx11;
 pub mod gfx12;
 
-use crate::code_object::descriptor::{props, rsrc1, rsrc2, vgpr_granule, KernelDescriptor};
+use crate::code_object::descriptor::{props, rsrc1, rsrc2, rsrc3, vgpr_granule_on, KernelDescriptor};
 use crate::entry::KernelEntry;
 use crate::inst::{Inst, Waitcnt};
 use ds_reference::target::{Generation, Target};
@@ -40,6 +42,33 @@ pub trait Template: Sync {
     fn branch_fence(&self) -> Vec<Inst> {
         Vec::new()
     }
+
+    /// compute_pgm_rsrc1's GFX10+ bits as the template sets them: WGP_MODE and MEM_ORDERED (as
+    /// LLVM defaults them), FWD_PROGRESS clear. gfx9 has none of them.
+    fn rsrc1_generation_bits(&self) -> u32 {
+        rsrc1::WGP_MODE | rsrc1::MEM_ORDERED
+    }
+
+    /// GRANULATED_WAVEFRONT_SGPR_COUNT for a kernel of `sgprs` SGPRs on `target` (GFX10+: 0,
+    /// the hardware allocates SGPRs itself).
+    fn sgpr_granules(&self, _target: &Target, _sgprs: u32) -> u32 {
+        0
+    }
+
+    /// The `.amdhsa_*` directives of the descriptor fields only some generations have, one per
+    /// line: GFX10+'s wave32, WGP mode, memory-ordered and forward-progress bits (explicit:
+    /// LLVM 22 sets FWD_PROGRESS when its directive is absent, LLVM 19 does not).
+    fn generation_directives(&self, _target: &Target, d: &KernelDescriptor) -> String {
+        let bit = |b: u32| u8::from(d.compute_pgm_rsrc1 & b != 0);
+        format!(
+            "  .amdhsa_wavefront_size32 {}\n  .amdhsa_workgroup_processor_mode {}\n  \
+             .amdhsa_memory_ordered {}\n  .amdhsa_forward_progress {}\n",
+            u8::from(d.wave32()),
+            bit(rsrc1::WGP_MODE),
+            bit(rsrc1::MEM_ORDERED),
+            bit(rsrc1::FWD_PROGRESS)
+        )
+    }
 }
 
 /// The template of `gen`, if kernels are written for it.
@@ -48,19 +77,35 @@ pub fn of(gen: Generation) -> Option<&'static dyn Template> {
         Generation::Gfx10 => Some(&gfx10::Gfx10),
         Generation::Gfx11 => Some(&gfx11::Gfx11),
         Generation::Gfx12 => Some(&gfx12::Gfx12),
-        // Not written yet: `check_target` refuses its targets in words.
-        Generation::Gfx9 => None,
+        Generation::Gfx9 => Some(&gfx9::Gfx9),
     }
 }
 
-/// The kernel descriptor of a generated kernel for `variant` on `target` using `vgprs` VGPRs:
-/// ENABLE_WAVEFRONT_SIZE32 for wave32 only, VGPR granules of the wave size, the kernarg segment
+/// The kernel descriptor of a generated kernel for `variant` on `target` using `vgprs` VGPRs and
+/// the template's SGPRs ([`crate::generator::SGPR_COUNT`]; [`descriptor_with`]).
+pub fn descriptor(target: &Target, variant: &Variant, vgprs: u32) -> KernelDescriptor {
+    let sgprs = match variant.wave {
+        WaveSize::Wave32 => crate::generator::SGPR_COUNT,
+        WaveSize::Wave64 => crate::generator::SGPR_COUNT_WAVE64,
+    };
+    descriptor_with(target, variant, vgprs, sgprs)
+}
+
+/// The kernel descriptor of a kernel for `variant` on `target` using `vgprs` VGPRs and `sgprs`
+/// SGPRs: ENABLE_WAVEFRONT_SIZE32 for wave32 only, VGPR granules of the wave size (8 on a
+/// target with a unified VGPR file, whose compute_pgm_rsrc3 holds ACCUM_OFFSET), the generation's
+/// SGPR granules ([`Template::sgpr_granules`]), the kernarg segment
 /// pointer as the one user field and USER_SGPR_COUNT as the entry state declares it
 /// ([`KernelEntry`]: 2, or 15 where LLVM pads for the init-16 bug), workgroup id x, work-item id
 /// x only, the variant's LDS size and FP mode (the generation's mode bits from
 /// [`Template::rsrc1_mode`]), WGP mode and MEM_ORDERED as LLVM defaults them. Checked field for
 /// field against what `llvm-mc-19` makes of the same directives (`tests/oracle.rs`).
-pub fn descriptor(target: &Target, variant: &Variant, vgprs: u32) -> KernelDescriptor {
+pub fn descriptor_with(
+    target: &Target,
+    variant: &Variant,
+    vgprs: u32,
+    sgprs: u32,
+) -> KernelDescriptor {
     let wave = variant.wave;
     let entry = KernelEntry::of(target, wave);
     let tmpl = of(target.generation).expect("kernels are built for the target's generation");
@@ -77,13 +122,19 @@ pub fn descriptor(target: &Target, variant: &Variant, vgprs: u32) -> KernelDescr
         private_segment_fixed_size: 0,
         kernarg_size: crate::contract::KERNARG_SIZE,
         kernel_code_entry_byte_offset: 0,
-        compute_pgm_rsrc3: 0,
-        compute_pgm_rsrc1: (vgprs.div_ceil(vgpr_granule(wave)).max(1) - 1) << rsrc1::VGPR_SHIFT
+        compute_pgm_rsrc3: if target.unified_vgprs {
+            // The AccVGPRs start past the VGPRs (none is used); TG_SPLIT clear.
+            (vgprs.max(1).next_multiple_of(4) / 4 - 1) << rsrc3::ACCUM_OFFSET_SHIFT
+        } else {
+            0
+        },
+        compute_pgm_rsrc1: (vgprs.div_ceil(vgpr_granule_on(target, wave)).max(1) - 1)
+            << rsrc1::VGPR_SHIFT
+            | tmpl.sgpr_granules(target, sgprs) << rsrc1::SGPR_SHIFT
             | denorm(mode.fp32_denormals) << rsrc1::DENORM_32_SHIFT
             | denorm(mode.fp16_fp64_denormals) << rsrc1::DENORM_16_64_SHIFT
             | tmpl.rsrc1_mode(mode)
-            | rsrc1::WGP_MODE
-            | rsrc1::MEM_ORDERED,
+            | tmpl.rsrc1_generation_bits(),
         compute_pgm_rsrc2: u32::from(entry.user_sgprs) << rsrc2::USER_SGPR_SHIFT
             | rsrc2::WORKGROUP_ID_X,
         kernel_code_properties: props::KERNARG_SEGMENT_PTR
@@ -104,11 +155,7 @@ mod tests {
     #[test]
     fn every_generation_has_a_template_that_says_it_is_its() {
         for gen in Generation::ALL {
-            match of(gen) {
-                Some(t) => assert_eq!(t.generation(), gen),
-                // gfx9: the ISA layer is there, the template not yet.
-                None => assert!(matches!(gen, Generation::Gfx9), "{gen}"),
-            }
+            assert_eq!(of(gen).map(|t| t.generation()), Some(gen));
         }
     }
 
@@ -151,7 +198,7 @@ mod tests {
             regs: None,
         };
         for t in TARGETS.iter().filter(|t| crate::check_target(t).is_ok()) {
-            for wave in WaveSize::ALL {
+            for wave in crate::wave_sizes(t) {
                 let d = descriptor(t, &Variant { wave, ..v }, 20);
                 let e = KernelEntry::of(t, wave);
                 assert_eq!(d.user_sgpr_count(), u32::from(e.user_sgprs), "{t} {wave}");
