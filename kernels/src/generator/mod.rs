@@ -169,6 +169,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     let gen = target.generation;
     let tmpl = template::of(gen)
         .ok_or_else(|| GenError::Wave(crate::check_target(target).unwrap_err()))?;
+    crate::check_wave(target, variant.wave).map_err(GenError::Wave)?;
     let wave = variant.wave;
     let lanes = wave.lanes() as u32;
     let info = variant.op.info();

@@ -21,7 +21,7 @@
 //! "compute_pgm_rsrc3 for GFX90A, GFX942"): ENABLE_DX10_CLAMP and ENABLE_IEEE_MODE as on gfx10 and
 //! gfx11 (bits 21 and 23); no WGP_MODE, MEM_ORDERED or FWD_PROGRESS (bits 29-31 are GFX10+) and no
 //! ENABLE_WAVEFRONT_SIZE32 (gfx9 is wave64 only); GRANULATED_WAVEFRONT_SGPR_COUNT as LLVM
-//! computes it for GFX6-GFX9 (gfx10+ leave it 0). On targets with one unified VGPR/AccVGPR file
+//! computes it for GFX6-GFX9 with its default reservations (gfx10+ leave it 0). On targets with one unified VGPR/AccVGPR file
 //! (target column `unified_vgprs`: gfx90a, gfx942, gfx950) VGPRs count in granules of 8 and
 //! compute_pgm_rsrc3 carries ACCUM_OFFSET \[5:0\] (`accum_offset / 4 - 1`, the AccVGPRs start at
 //! the first multiple of 4 past the VGPRs the kernel uses: it uses none) with TG_SPLIT \[16\]
@@ -40,23 +40,18 @@ use ds_reference::wave::FpMode;
 pub struct Gfx9;
 
 /// SGPRs per GRANULATED_WAVEFRONT_SGPR_COUNT granule on GFX6-GFX9 (AMDGPUUsage,
-/// "compute_pgm_rsrc1 for GFX6-GFX12": `(max(1, sgprs) + 7) / 8 - 1`... in granules of 8 SGPRs).
+/// "compute_pgm_rsrc1 for GFX6-GFX12": granules of 8, minus one).
 const SGPR_GRANULE: u32 = 8;
-/// SGPRs LLVM adds past `.amdhsa_next_free_sgpr` on GFX8-GFX9 for what the kernel reserves
-/// (`AMDGPU::IsaInfo::getNumExtraSGPRs`): VCC 2 (reserved: no), FLAT_SCRATCH 6 (no), XNACK_MASK 4
-/// (on a target with the xnack feature, which LLVM reserves for a code object that leaves it
-/// "any": `.amdhsa_reserve_xnack_mask` defaults to it).
-const XNACK_MASK_SGPRS: u32 = 4;
+/// SGPRs LLVM allocates past `.amdhsa_next_free_sgpr` on GFX8-GFX9 (`AMDGPU::IsaInfo::
+/// getNumExtraSGPRs`): with FLAT_SCRATCH reserved, as `.amdhsa_reserve_flat_scratch` defaults,
+/// 6 (VCC, FLAT_SCRATCH and XNACK_MASK sit at the top of the wave's SGPRs). `llvm-mc-19`/`-22`
+/// write GRANULATED_WAVEFRONT_SGPR_COUNT 3 for 20 SGPRs on all six gfx9 targets.
+const EXTRA_SGPRS: u32 = 6;
 
 impl Gfx9 {
-    /// GRANULATED_WAVEFRONT_SGPR_COUNT for a kernel using `sgprs` SGPRs on `target`.
-    pub fn sgpr_granules(target: &Target, sgprs: u32) -> u32 {
-        let extra = if target.target_id.xnack {
-            XNACK_MASK_SGPRS
-        } else {
-            0
-        };
-        (sgprs + extra).max(1).div_ceil(SGPR_GRANULE) - 1
+    /// GRANULATED_WAVEFRONT_SGPR_COUNT for a kernel using `sgprs` SGPRs.
+    pub fn sgpr_granules(sgprs: u32) -> u32 {
+        (sgprs + EXTRA_SGPRS).max(1).div_ceil(SGPR_GRANULE) - 1
     }
 }
 
@@ -83,8 +78,8 @@ impl Template for Gfx9 {
         0
     }
 
-    fn sgpr_granules(&self, target: &Target, sgprs: u32) -> u32 {
-        Gfx9::sgpr_granules(target, sgprs)
+    fn sgpr_granules(&self, _target: &Target, sgprs: u32) -> u32 {
+        Gfx9::sgpr_granules(sgprs)
     }
 
     /// No wave32 or GFX10 mode directive (`llvm-mc` refuses them for gfx9); `.amdhsa_accum_offset`
