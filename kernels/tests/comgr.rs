@@ -207,7 +207,7 @@ fn comgr_parses_the_note_and_finds_every_kernel_for_every_target() {
 
 /// comgr reads the code object for `t`: the ISA name from the header when comgr knows the
 /// target (and a refusal when it does not), then the metadata and every symbol.
-fn comgr_reads(c: &Comgr, t: &Target, knows: bool) {
+fn comgr_reads(c: &Comgr, t: &'static Target, knows: bool) {
     let kernels = common::all_kernels_for(t);
     let bytes = code_object::write(t, &kernels);
 

@@ -23,7 +23,7 @@ type Header = elf::FileHeader64<Endianness>;
 
 /// Every runnable op of `t`'s generation `llvm` knows, plus variants that move the descriptor's
 /// FP mode and LDS size bits.
-fn kernels(llvm: &Llvm, t: &Target) -> Vec<Kernel> {
+fn kernels(llvm: &Llvm, t: &'static Target) -> Vec<Kernel> {
     let gfx12 = t.generation == ds_reference::isa::Generation::Gfx12;
     let mut ks: Vec<Kernel> = common::all_kernels_for(t)
         .into_iter()
@@ -71,7 +71,7 @@ fn kernels(llvm: &Llvm, t: &Target) -> Vec<Kernel> {
                     offset1: 0,
                     lds_size,
                     mode,
-                    wave: ds_reference::wave::WaveSize::Wave32,
+                    wave: ds_kernels::wave_sizes(t)[0],
                     regs: None,
                 },
             )
@@ -184,7 +184,7 @@ fn llvm_build(
 }
 
 /// Our code object for `t` against what llvm-mc-N -mcpu=`t` and ld.lld-N make of its assembly.
-fn matches_for(llvm: &Llvm, mc: &std::path::PathBuf, lld: &std::path::PathBuf, t: &Target) {
+fn matches_for(llvm: &Llvm, mc: &std::path::PathBuf, lld: &std::path::PathBuf, t: &'static Target) {
     let ks = kernels(llvm, t);
     let dir = common::temp_dir("oracle");
     let (_, theirs_bytes) = llvm_build([mc, lld], &dir, t, &code_object::assembly(t, &ks), &[]);
@@ -244,8 +244,8 @@ fn matches_for(llvm: &Llvm, mc: &std::path::PathBuf, lld: &std::path::PathBuf, t
 /// The wave64 kernels of `t`'s generation: every runnable op `llvm` knows with the tool tests'
 /// variant, and the variants that move the descriptor's FP mode and LDS size bits (LDS sizes of 4,
 /// 132 and 65536 also take the 256-byte copy rounds' partial tail under exec_lo/exec_hi).
-fn wave64_kernels(llvm: &Llvm, t: &Target) -> Vec<Kernel> {
-    let mut ks: Vec<Kernel> = ds_reference::isa::runnable_ops_in(t.generation)
+fn wave64_kernels(llvm: &Llvm, t: &'static Target) -> Vec<Kernel> {
+    let mut ks: Vec<Kernel> = ds_reference::isa::runnable_ops_on(t)
         .map(|op| wave64(t, &common::variant(op)))
         .filter(|k| !common::beyond(k, llvm.major))
         .collect();

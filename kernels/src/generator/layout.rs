@@ -101,7 +101,10 @@ pub fn test_inst(v: &Variant) -> Result<DsInst, GenError> {
 }
 
 /// The instruction under test with the layout's registers, for generation `gen`.
-pub fn test_inst_in(gen: Generation, v: &Variant) -> Result<DsInst, GenError> {
+pub fn test_inst_in(
+    isa: impl Into<ds_reference::isa::Isa>,
+    v: &Variant,
+) -> Result<DsInst, GenError> {
     let layout = Layout::of(v)?;
     let mut inst = v.inst();
     let operands = v.op.info().operands;
@@ -110,6 +113,6 @@ pub fn test_inst_in(gen: Generation, v: &Variant) -> Result<DsInst, GenError> {
             inst.set_reg(field, layout.reg(field));
         }
     }
-    inst.validate_in(gen).map_err(GenError::Offsets)?;
+    inst.validate_in(isa).map_err(GenError::Offsets)?;
     Ok(inst)
 }

@@ -130,7 +130,12 @@ impl Kernel {
         let mut pc = 0;
         for (inst, note) in &self.insts {
             let text = inst.text(self.gen).to_string();
-            let len = encode_in(self.gen, inst).map_or(0, |b| b.len());
+            // A DS word is 8 bytes in every generation (the target's features decide only
+            // whether it has the op, which the kernel was built for).
+            let len = match inst {
+                Inst::Ds(_) => 8,
+                _ => encode_in(self.gen, inst).map_or(0, |b| b.len()),
+            };
             if note.is_empty() {
                 out.push_str(&format!("{pc:04x}  {text}\n"));
             } else {
@@ -188,7 +193,8 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     }
     abi::check_lds_size(variant.lds_size).map_err(GenError::Lds)?;
     let l = Layout::of(variant)?;
-    let ds = test_inst_in(gen, variant)?;
+    // Validated for the target: its DS features decide which ops and registers it has.
+    let ds = test_inst_in(target, variant)?;
     let entry = KernelEntry::of(target, wave);
     let (kernarg, case) = (entry.kernarg, entry.workgroup_id_reg());
     let lane_id = entry.workitem_id_x;
@@ -196,7 +202,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         unreachable!("work-item ids are VGPRs")
     };
     let mut a = Asm {
-        gen,
+        isa: target.into(),
         tmpl,
         insts: Vec::with_capacity(64),
         code: Vec::with_capacity(320),

@@ -9,7 +9,7 @@ use super::{
     null_code, DecodeError, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp,
     SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp, Waitcnt, LITERAL_CODE,
 };
-use ds_reference::isa::{DsInst, Generation};
+use ds_reference::isa::{DsInst, Generation, Isa};
 
 /// SOP1: \[31:23\] = 0b1_0111_1101.
 const SOP1: u32 = 0x17d;
@@ -186,10 +186,11 @@ pub fn encode(inst: &Inst) -> Result<Vec<u8>, EncodeError> {
     encode_in(Generation::Gfx11, inst)
 }
 
-/// Encodes one instruction of generation `gen` as little-endian bytes.
-pub fn encode_in(gen: Generation, inst: &Inst) -> Result<Vec<u8>, EncodeError> {
+/// Encodes one instruction of `isa` (a generation, or a target: whose DS features decide which
+/// DS words it has) as little-endian bytes.
+pub fn encode_in(isa: impl Into<Isa>, inst: &Inst) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::with_capacity(12);
-    encode_into_in(gen, inst, &mut out)?;
+    encode_into_in(isa, inst, &mut out)?;
     Ok(out)
 }
 
@@ -200,10 +201,12 @@ pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError>
 
 /// Appends the encoding of `inst` in generation `gen` to `out`, returning its length in bytes.
 pub fn encode_into_in(
-    gen: Generation,
+    isa: impl Into<Isa>,
     inst: &Inst,
     out: &mut Vec<u8>,
 ) -> Result<usize, EncodeError> {
+    let isa: Isa = isa.into();
+    let gen = isa.gen;
     let mut lit = Lit {
         inst,
         gen,
@@ -438,7 +441,7 @@ pub fn encode_into_in(
             }
         }
         Inst::Ds(ds) => {
-            out.extend_from_slice(&ds.to_bytes_in(gen).map_err(EncodeError::Ds)?);
+            out.extend_from_slice(&ds.to_bytes_in(isa).map_err(EncodeError::Ds)?);
             return Ok(8);
         }
     }
@@ -469,7 +472,12 @@ pub fn decode(bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
 
 /// Decodes the instruction of generation `gen` at the start of `bytes`, returning it and its
 /// length in bytes.
-pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
+///
+/// `isa` is a generation or a target; a DS word decodes only if the target has it (its DS
+/// features: an op it lacks, `acc` or `gds` it cannot set, an odd tuple where it needs even ones).
+pub fn decode_in(isa: impl Into<Isa>, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
+    let isa: Isa = isa.into();
+    let gen = isa.gen;
     let w0 = dword(bytes, 0)?;
     let unknown = DecodeError::Unknown { word: w0 };
     let unmodelled = |what| DecodeError::Unmodelled { word: w0, what };
@@ -709,7 +717,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
         inst
     } else if w0 >> 26 == DS {
         let word = u64::from(w0) | u64::from(w1) << 32;
-        return DsInst::decode_in(gen, word)
+        return DsInst::decode_in(isa, word)
             .map(|d| (Inst::Ds(d), 8))
             .map_err(DecodeError::Ds);
     } else if w0 >> 26 == FLAT && gfx9 {

@@ -152,10 +152,18 @@ pub fn all_kernels() -> Vec<Kernel> {
         .collect()
 }
 
-/// One kernel per runnable op of `target`'s generation, in its encodings (117 gfx11, 121 gfx12).
-pub fn all_kernels_for(target: &ds_reference::target::Target) -> Vec<Kernel> {
-    ds_reference::isa::runnable_ops_in(target.generation)
-        .map(|op| ds_kernels::generator::generate_for(target, &variant(op)).unwrap())
+/// One kernel per runnable op of `target` (117 gfx11, 121 gfx12; gfx9 per target), in its
+/// encodings and its first wave size (wave32 where it runs it; gfx9 wave64).
+pub fn all_kernels_for(target: &'static ds_reference::target::Target) -> Vec<Kernel> {
+    let wave = ds_kernels::wave_sizes(target)[0];
+    ds_reference::isa::runnable_ops_on(target)
+        .map(|op| {
+            let v = Variant {
+                wave,
+                ..variant(op)
+            };
+            ds_kernels::generator::generate_for(target, &v).unwrap()
+        })
         .collect()
 }
 
