@@ -114,12 +114,13 @@ struct Code {
 }
 
 impl Code {
-    /// Decodes `text` (at address `base`) as generation `gen`'s instructions.
-    fn decode(gen: Generation, text: &[u8], base: u64) -> Code {
+    /// Decodes `text` (at address `base`) as instructions of `target` (its generation's
+    /// encodings; a DS word only if the target has it: its DS features).
+    fn decode(target: &Target, text: &[u8], base: u64) -> Code {
         let mut slots = Vec::with_capacity(text.len() / 4);
         let mut at = 0;
         while at + 4 <= text.len() {
-            match decode_in(gen, &text[at..]) {
+            match decode_in(target, &text[at..]) {
                 Ok((inst, len)) => {
                     slots.push(Slot::Inst(inst, len as u8));
                     for _ in 1..len / 4 {
@@ -290,7 +291,8 @@ impl Device for EmuDevice {
         let mut programs = HashMap::new();
         for k in &co.kernels {
             let bad = |why: String| load_err(format!("kernel `{}`: {why}", k.name));
-            let desc = Descriptor::parse(&k.descriptor.to_bytes()).map_err(|e| bad(e.0))?;
+            let desc = Descriptor::parse_on(&k.descriptor.to_bytes(), self.info.target)
+                .map_err(|e| bad(e.0))?;
             desc.check(self.info.target).map_err(|e| bad(e.0))?;
             let entry = k.descriptor_address.wrapping_add(desc.entry_offset as u64);
             if entry != k.entry {
@@ -306,7 +308,7 @@ impl Device for EmuDevice {
                     target: self.info.target,
                     desc,
                     entry,
-                    code: Arc::new(Code::decode(co.target.generation, &k.code, k.entry)),
+                    code: Arc::new(Code::decode(co.target, &k.code, k.entry)),
                 }),
             );
         }

@@ -101,7 +101,14 @@ pub fn lds_size(op: DsOp) -> u32 {
 /// wave64 the same variants, the aliasing ones too (the wave64 template places named registers as
 /// the wave32 one does), each with `wave` set and `-w64` appended to its tag.
 pub fn variants_in(op: DsOp, wave: WaveSize) -> Vec<(Variant, String)> {
-    let all = variants(op);
+    variants_on(op, wave, false)
+}
+
+/// [`variants_in`] for a target that needs every register tuple at an even register or not
+/// (`even_tuples`, [`even_tuples`]): its aliasing variants place tuples so
+/// ([`Alias::for_op_in`]); the other variants are the same.
+pub fn variants_on(op: DsOp, wave: WaveSize, even_tuples: bool) -> Vec<(Variant, String)> {
+    let all = variants_with(op, even_tuples);
     if wave.is_wave32() {
         return all;
     }
@@ -114,6 +121,18 @@ pub fn variants_in(op: DsOp, wave: WaveSize) -> Vec<(Variant, String)> {
 /// (the packed 16-bit adds included) one more with denormals flushed and IEEE mode off, and one
 /// with an allocation of an odd size.
 pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
+    variants_with(op, false)
+}
+
+/// Whether `target` needs every register tuple at an even register (its DS features lack
+/// `unaligned-tuples`: gfx90a and later).
+pub fn even_tuples(target: &ds_reference::target::Target) -> bool {
+    !target
+        .ds_features
+        .contains(ds_reference::isa::DsFeatures::UNALIGNED)
+}
+
+fn variants_with(op: DsOp, even_tuples: bool) -> Vec<(Variant, String)> {
     let info = op.info();
     let base = Variant {
         op,
@@ -190,7 +209,10 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
     ));
     // Operands that share registers, on the first variant's offsets.
     let first = out[0].clone();
-    for (alias, regs) in Alias::for_op(op).into_iter().take(DEFAULT_ALIASES) {
+    for (alias, regs) in Alias::for_op_in(op, even_tuples)
+        .into_iter()
+        .take(DEFAULT_ALIASES)
+    {
         out.push((
             Variant {
                 regs: Some(regs),
@@ -284,7 +306,18 @@ pub fn plan_waves(op: DsOp, seed: u64, cases: usize, waves: &[WaveSize]) -> Vec<
 
 /// [`plan`] in waves of `wave` ([`variants_in`]); wave64's seeds differ from wave32's.
 pub fn plan_in(op: DsOp, seed: u64, cases: usize, wave: WaveSize) -> Vec<VariantPlan> {
-    let variants = variants_in(op, wave);
+    plan_on(op, seed, cases, wave, false)
+}
+
+/// [`plan_in`] for a target that needs even register tuples or not ([`variants_on`]).
+pub fn plan_on(
+    op: DsOp,
+    seed: u64,
+    cases: usize,
+    wave: WaveSize,
+    even_tuples: bool,
+) -> Vec<VariantPlan> {
+    let variants = variants_on(op, wave, even_tuples);
     let n = variants.len();
     let seed = if wave.is_wave32() {
         seed

@@ -152,7 +152,11 @@ pub fn build_code_object(
 ) -> Result<Vec<u8>, RunError> {
     let kernels = ops
         .iter()
-        .flat_map(|&op| waves.iter().flat_map(move |&w| corpus::variants_in(op, w)))
+        .flat_map(|&op| {
+            waves
+                .iter()
+                .flat_map(move |&w| corpus::variants_on(op, w, corpus::even_tuples(target)))
+        })
         .map(|(variant, tag)| {
             generator::generate_for(target, &variant)
                 .map_err(|e| RunError::Build(format!("{} ({tag}): {e}", variant.op)))
@@ -242,7 +246,7 @@ pub fn run_with(
         // Op after op: each op completes before the next starts.
         None => {
             for (op, wave) in units(cfg) {
-                states.push(OpState::new(op, wave, cfg));
+                states.push(OpState::new(op, wave, cfg, names.target));
                 for spec in states[0].round(cfg.chunk) {
                     let cases = stream::generate(&states[0].plans[spec.variant], spec);
                     if let Some(c) = pipe.push(cfg, &states, device, module, 0, spec, cases) {
@@ -268,7 +272,7 @@ pub fn run_with(
         // Round after round over every op until the time is up; the ops complete together.
         Some(deadline) => {
             states = units(cfg)
-                .map(|(op, wave)| OpState::new(op, wave, cfg))
+                .map(|(op, wave)| OpState::new(op, wave, cfg, names.target))
                 .collect();
             'rounds: loop {
                 for k in 0..states.len() {

@@ -37,8 +37,14 @@ pub(super) struct OpState {
 }
 
 impl OpState {
-    pub fn new(op: DsOp, wave: WaveSize, cfg: &RunConfig) -> OpState {
-        let plans = corpus::plan_in(op, cfg.seed, cfg.cases_per_op, wave);
+    pub fn new(
+        op: DsOp,
+        wave: WaveSize,
+        cfg: &RunConfig,
+        target: &ds_reference::target::Target,
+    ) -> OpState {
+        let even = corpus::even_tuples(target);
+        let plans = corpus::plan_on(op, cfg.seed, cfg.cases_per_op, wave, even);
         let variants = plans
             .iter()
             .map(|p| {
