@@ -87,6 +87,32 @@ pub fn select_ops(patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
     select_ops_in(ds_reference::target::DEFAULT.generation, patterns)
 }
 
+/// The runnable ops of `target` the patterns select: [`select_ops_in`] of its generation less
+/// the ops the target lacks (its DS features: gfx942's packed 16-bit adds are not gfx908's). A
+/// selection left with none of its ops on the target is refused with the reason.
+pub fn select_ops_on(
+    target: &'static ds_reference::target::Target,
+    patterns: &[String],
+) -> Result<Vec<DsOp>, SelectError> {
+    let ops = select_ops_in(target.generation, patterns)?;
+    let on: Vec<DsOp> = ops
+        .iter()
+        .copied()
+        .filter(|op| op.info().on_target(target))
+        .collect();
+    match ops.first() {
+        Some(&op) if on.is_empty() => Err(SelectError::NotRunnable {
+            pattern: patterns.join(" "),
+            why: isa::InstError::NotOnTarget {
+                op,
+                isa: isa::Isa::of(target),
+            }
+            .to_string(),
+        }),
+        _ => Ok(on),
+    }
+}
+
 /// The runnable ops of generation `gen` the patterns select, in table order; every runnable op of
 /// the generation when `patterns` is empty. Each pattern must select at least one runnable op; an
 /// op of another generation is named as such.

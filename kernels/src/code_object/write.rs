@@ -20,7 +20,7 @@ use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, Sym, Writer};
 use object::Endianness;
 
 /// `s_code_end` (SOPP opcode 0x1f): what LLVM pads the end of gfx10+ code with.
-const S_CODE_END: [u8; 4] = [0x00, 0x00, 0x9f, 0xbf];
+pub(crate) const S_CODE_END: [u8; 4] = [0x00, 0x00, 0x9f, 0xbf];
 
 /// The metadata of `kernels` built for `target`, as the note carries it.
 pub fn metadata(target: &Target, kernels: &[Kernel]) -> Metadata {
@@ -107,12 +107,14 @@ pub fn write(target: &Target, kernels: &[Kernel]) -> Vec<u8> {
         })
         .collect();
 
-    // The code of every kernel, each at a 256-byte boundary, gaps filled with s_code_end.
+    // The code of every kernel, each at a 256-byte boundary, gaps filled with the generation's
+    // padding (s_code_end; gfx9, which has none, s_nop 0).
+    let pad = crate::template::of(target.generation).map_or(S_CODE_END, |t| t.code_padding());
     let mut text = Vec::new();
     let mut code_at = Vec::with_capacity(kernels.len());
     for k in kernels {
         while text.len() as u64 & (CODE_ALIGN - 1) != 0 {
-            text.extend_from_slice(&S_CODE_END);
+            text.extend_from_slice(&pad);
         }
         code_at.push(text.len() as u64);
         text.extend_from_slice(&k.code);

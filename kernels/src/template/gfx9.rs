@@ -15,7 +15,8 @@
 //! registers are not written again), no DPP, readlane, MFMA or transcendental op, and no SMEM or
 //! VMEM soft clause writes a register another member of it reads (`checkSoftClauseHazards`, which
 //! gfx9 with XNACK needs). gfx10's LDS/branch/VMEM hazard does not exist on gfx9
-//! ([`Template::branch_fence`] stays empty).
+//! ([`Template::branch_fence`] stays empty). Code is padded with `s_nop 0` (gfx9 has no
+//! `s_code_end`).
 //!
 //! Descriptor (LLVM AMDGPUUsage, "Kernel Descriptor", "compute_pgm_rsrc1 for GFX6-GFX12",
 //! "compute_pgm_rsrc3 for GFX90A, GFX942"): ENABLE_DX10_CLAMP and ENABLE_IEEE_MODE as on gfx10 and
@@ -71,6 +72,17 @@ impl Template for Gfx9 {
 
     fn mode_directives(&self, rsrc1: u32) -> String {
         Gfx11.mode_directives(rsrc1)
+    }
+
+    /// `s_nop 0`: gfx9 has no `s_code_end`; it is what `llvm-mc` pads gfx9 code with (its
+    /// assembler backend's nop fill, as `llvm-objdump` shows between two `.p2align 8` kernels).
+    fn code_padding(&self) -> [u8; 4] {
+        let nop = Inst::Sopp {
+            op: crate::inst::SoppOp::Nop,
+            simm16: 0,
+        };
+        let bytes = crate::inst::encode_in(Generation::Gfx9, &nop).expect("s_nop 0 encodes");
+        bytes.try_into().expect("one dword")
     }
 
     /// None of GFX10's bits 29-31.

@@ -49,6 +49,12 @@ pub trait Template: Sync {
         rsrc1::WGP_MODE | rsrc1::MEM_ORDERED
     }
 
+    /// The word that fills the gaps between kernels' code: `s_code_end` (gfx10+: what LLVM's
+    /// code-end padding is, and what the hardware's instruction prefetch stops at).
+    fn code_padding(&self) -> [u8; 4] {
+        crate::code_object::write::S_CODE_END
+    }
+
     /// GRANULATED_WAVEFRONT_SGPR_COUNT for a kernel of `sgprs` SGPRs on `target` (GFX10+: 0,
     /// the hardware allocates SGPRs itself).
     fn sgpr_granules(&self, _target: &Target, _sgprs: u32) -> u32 {
