@@ -743,3 +743,34 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// The stand-in's gfx942 device (CDNA 3, wave64 only) runs every runnable op of gfx942 through
+/// the hip device, chosen by `--device N`, and agrees with the model and with the emulated device's
+/// run of the same corpus: the gfx9 template's code objects load, launch in workgroups of 64 and
+/// return what the emulator returns.
+#[test]
+fn the_gfx942_device_runs_every_gfx942_op_in_wave64_and_agrees() {
+    let Some(lib) = standin_lib() else { return };
+    let t = Target::by_name("gfx942").unwrap();
+    let dir = tmp("gfx942");
+    let index = standin_index(t).to_string();
+    let run = |backend: &[&str], json: &std::path::Path| {
+        let mut args = vec!["run"];
+        args.extend(backend);
+        args.extend(["--cases", "16", "--json", json.to_str().unwrap()]);
+        args.extend(["--out", dir.to_str().unwrap()]);
+        let out = ds_harness_env(&args, &env(&lib));
+        assert_eq!(out.status.code(), Some(0), "{backend:?}: {}", stderr(&out));
+        json_file(json)
+    };
+    let hip = run(&["--backend", "hip", "--device", &index], &dir.join("hip.json"));
+    let emu = run(&["--backend", "emu", "--target", t.name], &dir.join("emu.json"));
+    let ops = ds_reference::isa::runnable_ops_on(t).count();
+    assert_eq!(hip["meta"]["target"], t.name);
+    assert_eq!(hip["meta"]["waves"], serde_json::json!([64]));
+    assert_eq!(hip["totals"]["ops"], ops);
+    assert_eq!(hip["totals"]["cases"], ops * 16);
+    assert_eq!(hip["totals"]["agree"], ops * 16);
+    assert_eq!(hip["totals"], emu["totals"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

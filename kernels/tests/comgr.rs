@@ -249,7 +249,7 @@ fn comgr_reads(c: &Comgr, t: &'static Target, knows: bool) {
             (".symbol", format!("{}.kd", k.name)),
             (".group_segment_fixed_size", k.variant.lds_size.to_string()),
             (".kernarg_segment_size", "40".to_string()),
-            (".wavefront_size", "32".to_string()),
+            (".wavefront_size", k.variant.wave.lanes().to_string()),
         ] {
             let value = c.lookup(node, key);
             assert_eq!(c.string(value), expected, "{}: {key}", k.name);

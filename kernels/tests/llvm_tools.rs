@@ -80,13 +80,7 @@ fn llvm_objdump_disassembles_every_kernel_to_our_listing() {
 fn objdump_matches_listing(llvm: &Llvm, objdump: &std::path::PathBuf, t: &'static Target) {
     let (kernels, path) = write_all("objdump", t);
     let mcpu = format!("--mcpu={t}");
-    // The padding between kernels: s_code_end (gfx10+), or where the generation has none
-    // (gfx9) the s_nop 0 our decoder reads.
-    let padding = ds_kernels::template::of(t.generation).unwrap().code_padding();
-    let pad = match decode_in(t, &padding) {
-        Ok((inst, _)) => inst.text(t.generation).to_string(),
-        Err(_) => "s_code_end".to_string(),
-    };
+    let pad = common::padding_text(t);
     let out = common::run(objdump, &["-d", &mcpu, path.to_str().unwrap()], None);
     // Split the disassembly at `<symbol>:` lines; keep each instruction's text.
     let mut by_symbol = std::collections::HashMap::<String, Vec<String>>::new();

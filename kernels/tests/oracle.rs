@@ -388,7 +388,9 @@ fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::pat
         let lines: Vec<&str> = listing.lines().collect();
         assert_eq!(&got[..lines.len()], &lines[..], "{}", k.name);
         assert!(
-            got[lines.len()..].iter().all(|l| l == "s_code_end"),
+            got[lines.len()..]
+                .iter()
+                .all(|l| *l == common::padding_text(t)),
             "{}",
             k.name
         );

@@ -188,3 +188,15 @@ pub fn comgr() -> Option<libloading::Library> {
     );
     None
 }
+
+/// The text `llvm-objdump` prints for the padding between kernels on `t`: `s_code_end`, or
+/// where the generation has none (gfx9) the `s_nop 0` our decoder reads.
+pub fn padding_text(t: &ds_reference::target::Target) -> String {
+    let padding = ds_kernels::template::of(t.generation)
+        .expect("kernels are built for the target")
+        .code_padding();
+    match ds_kernels::inst::decode_in(t, &padding) {
+        Ok((inst, _)) => inst.text(t.generation).to_string(),
+        Err(_) => "s_code_end".to_string(),
+    }
+}
