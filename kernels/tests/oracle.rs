@@ -9,7 +9,7 @@
 mod common;
 
 use common::llvm::Llvm;
-use ds_kernels::code_object::{self, CodeObject};
+use ds_kernels::code_object::{self, descriptor, CodeObject};
 use ds_kernels::generator::{generate_for, Kernel};
 use ds_kernels::isa::DsOp;
 use ds_reference::target::Target;
@@ -329,10 +329,12 @@ fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::pat
         );
         assert!(!da.wave32(), "{}: the wave32 bit is off", k.name);
         assert_eq!(da.wave_size(), WaveSize::Wave64);
+        // Granules of 4 in wave64 (of 8 on a target with a unified VGPR file).
+        let granule = descriptor::vgpr_granule_on(t, WaveSize::Wave64);
         assert_eq!(
-            da.vgpr_count(),
-            k.vgpr_count.next_multiple_of(4),
-            "{}: VGPRs in granules of 4",
+            da.vgpr_count_on(t),
+            k.vgpr_count.next_multiple_of(granule),
+            "{}: VGPRs in granules of {granule}",
             k.name
         );
         assert_eq!(

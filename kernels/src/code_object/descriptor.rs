@@ -230,7 +230,14 @@ impl KernelDescriptor {
         self.compute_pgm_rsrc2 >> rsrc2::WORKITEM_ID_SHIFT & 3
     }
 
-    /// VGPRs allocated per lane (granules of the descriptor's wave size).
+    /// VGPRs allocated per lane on `target` (granules of [`vgpr_granule_on`]).
+    pub fn vgpr_count_on(&self, target: &ds_reference::target::Target) -> u32 {
+        ((self.compute_pgm_rsrc1 >> rsrc1::VGPR_SHIFT & 0x3f) + 1)
+            * vgpr_granule_on(target, self.wave_size())
+    }
+
+    /// VGPRs allocated per lane (granules of the descriptor's wave size; on a target with a
+    /// unified VGPR file: [`KernelDescriptor::vgpr_count_on`]).
     pub fn vgpr_count(&self) -> u32 {
         ((self.compute_pgm_rsrc1 >> rsrc1::VGPR_SHIFT & 0x3f) + 1) * vgpr_granule(self.wave_size())
     }
