@@ -148,10 +148,7 @@ fn gfx9_kernels_build_and_run_on_the_emulated_device() {
         let report: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
         let ops = ds_reference::isa::runnable_ops_on(t).count();
-        let want = if t
-            .ds_features
-            .contains(ds_reference::isa::DsFeatures::PK16)
-        {
+        let want = if t.ds_features.contains(ds_reference::isa::DsFeatures::PK16) {
             112
         } else {
             108
@@ -163,11 +160,23 @@ fn gfx9_kernels_build_and_run_on_the_emulated_device() {
         assert_eq!(totals["agree"], ops * 16, "{t}");
         assert_eq!(report["meta"]["waves"], serde_json::json!([64]), "{t}");
         let out = ds_harness(
-            &["run", "--backend", "emu", "--target", t.name, "--wave", "32"],
+            &[
+                "run",
+                "--backend",
+                "emu",
+                "--target",
+                t.name,
+                "--wave",
+                "32",
+            ],
             "",
         );
         assert_eq!(out.status.code(), Some(2), "{t}");
-        assert!(stderr(&out).contains("does not run wave32"), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("does not run wave32"),
+            "{}",
+            stderr(&out)
+        );
         let out = ds_harness(&["kernel", "ds_cmpst_b32", "--target", t.name], "");
         assert_eq!(out.status.code(), Some(2), "{t}");
         assert!(
@@ -177,13 +186,24 @@ fn gfx9_kernels_build_and_run_on_the_emulated_device() {
         );
         let co = dir.join(format!("{t}.co"));
         let out = ds_harness(
-            &["kernel", "ds_add_u32", "--target", t.name, "--out", co.to_str().unwrap()],
+            &[
+                "kernel",
+                "ds_add_u32",
+                "--target",
+                t.name,
+                "--out",
+                co.to_str().unwrap(),
+            ],
             "",
         );
         assert_eq!(out.status.code(), Some(0), "{t}: {}", stderr(&out));
         let flags = ds_kernels::code_object::e_flags(t);
         let bytes = std::fs::read(&co).unwrap();
-        assert_eq!(u32::from_le_bytes(bytes[48..52].try_into().unwrap()), flags, "{t}");
+        assert_eq!(
+            u32::from_le_bytes(bytes[48..52].try_into().unwrap()),
+            flags,
+            "{t}"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

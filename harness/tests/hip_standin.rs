@@ -763,8 +763,14 @@ fn the_gfx942_device_runs_every_gfx942_op_in_wave64_and_agrees() {
         assert_eq!(out.status.code(), Some(0), "{backend:?}: {}", stderr(&out));
         json_file(json)
     };
-    let hip = run(&["--backend", "hip", "--device", &index], &dir.join("hip.json"));
-    let emu = run(&["--backend", "emu", "--target", t.name], &dir.join("emu.json"));
+    let hip = run(
+        &["--backend", "hip", "--device", &index],
+        &dir.join("hip.json"),
+    );
+    let emu = run(
+        &["--backend", "emu", "--target", t.name],
+        &dir.join("emu.json"),
+    );
     let ops = ds_reference::isa::runnable_ops_on(t).count();
     assert_eq!(hip["meta"]["target"], t.name);
     assert_eq!(hip["meta"]["waves"], serde_json::json!([64]));

@@ -169,8 +169,8 @@ impl<'l> Comgr<'l> {
 /// (V5 or V6; status 2, invalid argument), listed target or not, while its metadata reader and
 /// symbol lookup read them completely. Asserted, so a comgr that knows more says so here.
 const KNOWN_TO_COMGR: [&str; 15] = [
-    "gfx900", "gfx906", "gfx908", "gfx90a", "gfx1010", "gfx1011", "gfx1012", "gfx1013", "gfx1030", "gfx1031", "gfx1032", "gfx1033",
-    "gfx1034", "gfx1035", "gfx1036",
+    "gfx900", "gfx906", "gfx908", "gfx90a", "gfx1010", "gfx1011", "gfx1012", "gfx1013", "gfx1030",
+    "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036",
 ];
 
 /// `EF_AMDGPU_MACH_AMDGCN_GFX1030` (AMDGPUUsage, "ELF Header"): an RDNA 2 processor comgr 5.2

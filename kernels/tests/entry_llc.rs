@@ -337,7 +337,8 @@ fn work_item_ids_are_packed_where_the_target_table_says() {
                 code.join("\n")
             );
             assert_eq!(
-                packed, t.packed_workitem_ids,
+                packed,
+                t.packed_workitem_ids,
                 "{llc} {t}: llc reads work-item id y {}, the target table says packed = {}",
                 if packed { "from v0 [19:10]" } else { "from v1" },
                 t.packed_workitem_ids

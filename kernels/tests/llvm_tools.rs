@@ -142,9 +142,7 @@ fn objdump_matches_listing(llvm: &Llvm, objdump: &std::path::PathBuf, t: &'stati
                 .unwrap_or_else(|| {
                     panic!("{t}: {}: objdump out of step after the DS line", k.name)
                 });
-            assert!(got[ds + skip + after.len()..]
-                .iter()
-                .all(|l| *l == pad));
+            assert!(got[ds + skip + after.len()..].iter().all(|l| *l == pad));
             continue;
         }
         assert_eq!(&got[..ours.len()], &ours[..], "{t}: {}", k.name);

@@ -155,6 +155,10 @@ mod tests {
             .iter()
             .find(|t| t.unified_vgprs)
             .expect("a target with a unified VGPR file");
-        assert_eq!(Descriptor::parse_on(&b, unified).unwrap().vgprs, 32, "granules of 8");
+        assert_eq!(
+            Descriptor::parse_on(&b, unified).unwrap().vgprs,
+            32,
+            "granules of 8"
+        );
     }
 }

@@ -303,7 +303,8 @@ pub fn encode_into_in(
                 // gfx9: OP [25:18], IMM 17, SOE 14, SDATA [12:6], SBASE [5:0]; the second dword
                 // an immediate offset [20:0] and (SOE) SOFFSET [31:25], or (no IMM) the SGPR
                 // offset's code in [7:0] (Vega and CDNA3 ISA guides, SMEM; `llvm-mc-19`).
-                let w0 = SMEM_GFX9 << 26 | op_code << 18 | u32::from(sdata) << 6 | u32::from(sbase / 2);
+                let w0 =
+                    SMEM_GFX9 << 26 | op_code << 18 | u32::from(sdata) << 6 | u32::from(sbase / 2);
                 match soffset {
                     None => (w0 | SMEM9_IMM, offset as u32 & 0x1f_ffff),
                     Some(_) if offset == 0 => (w0, soff),
@@ -604,15 +605,16 @@ pub fn decode_in(isa: impl Into<Isa>, bytes: &[u8]) -> Result<(Inst, usize), Dec
         let soe = w0 & SMEM9_SOE != 0;
         let (offset, soffset) = match (imm, soe) {
             (true, false) if w1 >> 21 == 0 => (((w1 & 0x1f_ffff) << 11) as i32 >> 11, None),
-            (true, true) if w1 >> 21 & 0xf == 0 => (
-                ((w1 & 0x1f_ffff) << 11) as i32 >> 11,
-                Some(sgpr(w1 >> 25)?),
-            ),
+            (true, true) if w1 >> 21 & 0xf == 0 => {
+                (((w1 & 0x1f_ffff) << 11) as i32 >> 11, Some(sgpr(w1 >> 25)?))
+            }
             (false, false) if w1 >> 8 == 0 => (0, Some(sgpr(w1)?)),
             _ => return Err(unmodelled("this SMEM offset form or its reserved bits")),
         };
         if offset == 0 && soe {
-            return Err(unmodelled("SOE with a zero immediate (LLVM writes the SGPR form)"));
+            return Err(unmodelled(
+                "SOE with a zero immediate (LLVM writes the SGPR form)",
+            ));
         }
         Inst::Smem {
             op,
@@ -726,7 +728,9 @@ pub fn decode_in(isa: impl Into<Isa>, bytes: &[u8]) -> Result<(Inst, usize), Dec
         }
         // LDS 13, GLC/SC0 16, SLC/NT 17, SC1 25 (gfx940), NV 55.
         if w0 & 0x3_2000 != 0 || w0 & (1 << 25) != 0 || w1 & (1 << 23) != 0 {
-            return Err(unmodelled("LDS, GLC/SLC/SC0/SC1/NT/NV or a reserved GLOBAL bit"));
+            return Err(unmodelled(
+                "LDS, GLC/SLC/SC0/SC1/NT/NV or a reserved GLOBAL bit",
+            ));
         }
         let op = GlobalOp::from_opcode_in(gen, (w0 >> 18 & 0x7f) as u16).ok_or(unknown)?;
         let offset = ((w0 & 0x1fff) << 19) as i32 >> 19;

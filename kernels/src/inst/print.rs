@@ -168,7 +168,9 @@ impl Display for Text<'_> {
             Inst::Sopp { op, simm16 } => match op.b() {
                 sopp_kind::NONE => write!(f, "{op}"),
                 // gfx9's LGKM_CNT is 4 bits: a wait for nothing prints its 15.
-                sopp_kind::WAITCNT if gfx9 && Waitcnt::from_simm16_in(gen, simm16) == Waitcnt::NONE => {
+                sopp_kind::WAITCNT
+                    if gfx9 && Waitcnt::from_simm16_in(gen, simm16) == Waitcnt::NONE =>
+                {
                     write!(f, "{op} vmcnt(63) expcnt(7) lgkmcnt(15)")
                 }
                 sopp_kind::WAITCNT => write!(f, "{op} {}", Waitcnt::from_simm16_in(gen, simm16)),

@@ -20,7 +20,11 @@ fn gfx9_decode_prints_what_llvm_prints_and_encode_inverts_it() {
         let (inst, len) = decode_in(Gfx9, &bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(len, bytes.len(), "{text}: length");
         assert_eq!(inst.text(Gfx9).to_string(), text, "{bytes:02x?}");
-        assert_eq!(encode_in(Gfx9, &inst).unwrap(), bytes, "{text}: re-encoding");
+        assert_eq!(
+            encode_in(Gfx9, &inst).unwrap(),
+            bytes,
+            "{text}: re-encoding"
+        );
     }
 }
 
@@ -79,9 +83,15 @@ fn gfx9_has_no_null_no_vscnt_wait_and_sgprs_to_s101() {
     assert!(encode_in(Gfx9, &mov(Operand::Sgpr(102), Operand::Sgpr(1))).is_err());
     assert!(encode_in(Gfx9, &mov(Operand::Sgpr(101), Operand::Sgpr(1))).is_ok());
     // m0 is 124 on gfx9 as on gfx10; 102..105 (flat_scratch, xnack_mask) and 125 do not decode.
-    assert_eq!(encode_in(Gfx9, &mov(Operand::M0, Operand::Sgpr(1))).unwrap()[2], 0xfc);
+    assert_eq!(
+        encode_in(Gfx9, &mov(Operand::M0, Operand::Sgpr(1))).unwrap()[2],
+        0xfc
+    );
     for code in [0x66u8, 0x68, 0x7d] {
-        assert!(decode_in(Gfx9, &[code, 0x00, 0x81, 0xbe]).is_err(), "{code:#x}");
+        assert!(
+            decode_in(Gfx9, &[code, 0x00, 0x81, 0xbe]).is_err(),
+            "{code:#x}"
+        );
     }
     let vscnt = Inst::Sopk {
         op: SopkOp::WaitcntVscnt,
@@ -89,11 +99,14 @@ fn gfx9_has_no_null_no_vscnt_wait_and_sgprs_to_s101() {
         simm16: 0,
     };
     assert!(encode_in(Gfx9, &vscnt).is_err());
-    assert!(encode_in(Gfx9, &Inst::Sop1 {
-        op: Sop1Op::AndSaveexecB32,
-        sdst: Operand::Sgpr(4),
-        src0: Operand::Sgpr(6),
-    })
+    assert!(encode_in(
+        Gfx9,
+        &Inst::Sop1 {
+            op: Sop1Op::AndSaveexecB32,
+            sdst: Operand::Sgpr(4),
+            src0: Operand::Sgpr(6),
+        }
+    )
     .is_err());
 }
 
@@ -157,9 +170,21 @@ fn gfx9_words_are_not_read_as_another_generations() {
         vdst: 1,
         src,
     };
-    assert!(encode_in(Gfx9, &vop3([Operand::Vgpr(0), Operand::Int(2), Operand::Literal(0x80)])).is_err());
-    assert!(encode_in(Gfx9, &vop3([Operand::Sgpr(1), Operand::Int(2), Operand::Sgpr(4)])).is_err());
-    assert!(encode_in(Gfx9, &vop3([Operand::Sgpr(4), Operand::Int(2), Operand::Sgpr(4)])).is_ok());
+    assert!(encode_in(
+        Gfx9,
+        &vop3([Operand::Vgpr(0), Operand::Int(2), Operand::Literal(0x80)])
+    )
+    .is_err());
+    assert!(encode_in(
+        Gfx9,
+        &vop3([Operand::Sgpr(1), Operand::Int(2), Operand::Sgpr(4)])
+    )
+    .is_err());
+    assert!(encode_in(
+        Gfx9,
+        &vop3([Operand::Sgpr(4), Operand::Int(2), Operand::Sgpr(4)])
+    )
+    .is_ok());
 }
 
 #[test]

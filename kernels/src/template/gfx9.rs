@@ -4,30 +4,36 @@
 //! separate store counter: stores count in VM_CNT, and the template never waits for its own
 //! stores (results and the LDS copy-out go to buffers only the host reads after the kernel ends).
 //!
-//! Hazards (LLVM `GCNHazardRecognizer`, the rules that apply to gfx9, gfx90a and gfx940 and to
-//! the template's sequences; `llc-19`/`-22 -mcpu=gfx900|gfx90a|gfx942` on a kernel of the same
-//! shape inserts nothing else): the one wait state between the SALU write of M0 and a DS op that
-//! reads it (`checkReadM0Hazards`, `hasReadM0LdsDmaHazard`/`hasReadM0SendMsgHazard`: gfx9's
-//! `ds_*_addtid` and GWS read M0; the generic template's `s_nop 0` after the EXEC write covers it);
-//! none of the others fires: no VALU writes an SGPR or VCC that a VMEM or SMEM reads
-//! (`checkVMEMHazards`, `checkSMRDHazards` is SI only), no store of more than 8 bytes has its
-//! data overwritten by the next VALU (`checkVALUHazards`' 12-dword-store rule: the stores' data
-//! registers are not written again), no DPP, readlane, MFMA or transcendental op, and no SMEM or
-//! VMEM soft clause writes a register another member of it reads (`checkSoftClauseHazards`, which
-//! gfx9 with XNACK needs). gfx10's LDS/branch/VMEM hazard does not exist on gfx9
-//! ([`Template::branch_fence`] stays empty). Code is padded with `s_nop 0` (gfx9 has no
-//! `s_code_end`).
+//! Hazards (LLVM `GCNHazardRecognizer`, the rules for gfx9, gfx90a and gfx940 that the
+//! template's sequences could meet; `llc-19 -mcpu=gfx900|gfx908|gfx90a|gfx942` and `llc-22
+//! -mcpu=gfx950` on a kernel of the template's shape (copy loops around a global load and an LDS
+//! store, a 16-byte store of results, an LDS atomic) insert one `s_nop 0` each, for the first rule):
+//! - a VALU may not write a VGPR holding the data of a VMEM store of more than 8 bytes within 1
+//!   wait state (2 on gfx940 and later; `checkVALUHazards`): the template's wide stores (the
+//!   lane records) are followed only by writes of the address and scratch registers; held for
+//!   every gfx9 kernel, aliasing variants and canary included, by this module's tests;
+//! - one wait state between the SALU write of M0 and a DS op that reads it (`checkReadM0Hazards`:
+//!   the add-TID and GWS forms): the EXEC writes and `s_nop 0` after it (tested here);
+//! - none of the others can fire: no VALU writes an SGPR or VCC (so none that a VMEM or SMEM
+//!   reads, `checkVMEMHazards`; `checkSMRDHazards` is SI only), no DPP, readlane, MFMA, DOT or
+//!   transcendental op (the gfx90a/gfx940 `checkMAIVALUHazards` family needs one), and no SMEM or
+//!   VMEM soft clause writes a register another member of it reads (`checkSoftClauseHazards`,
+//!   which XNACK-capable targets need: the loads of a clause write only their destinations).
+//!
+//! gfx10's LDS/branch/VMEM hazard does not exist on gfx9 ([`Template::branch_fence`] stays
+//! empty). Code is padded with `s_nop 0` (gfx9 has no `s_code_end`).
 //!
 //! Descriptor (LLVM AMDGPUUsage, "Kernel Descriptor", "compute_pgm_rsrc1 for GFX6-GFX12",
 //! "compute_pgm_rsrc3 for GFX90A, GFX942"): ENABLE_DX10_CLAMP and ENABLE_IEEE_MODE as on gfx10 and
 //! gfx11 (bits 21 and 23); no WGP_MODE, MEM_ORDERED or FWD_PROGRESS (bits 29-31 are GFX10+) and no
 //! ENABLE_WAVEFRONT_SIZE32 (gfx9 is wave64 only); GRANULATED_WAVEFRONT_SGPR_COUNT as LLVM
-//! computes it for GFX6-GFX9 with its default reservations (gfx10+ leave it 0). On targets with one unified VGPR/AccVGPR file
-//! (target column `unified_vgprs`: gfx90a, gfx942, gfx950) VGPRs count in granules of 8 and
+//! computes it for GFX6-GFX9 with its default reservations (gfx10+ leave it 0). On targets with
+//! one unified VGPR/AccVGPR file (target column `unified_vgprs`: gfx90a, gfx942, gfx950) VGPRs
+//! count in granules of 8 and
 //! compute_pgm_rsrc3 carries ACCUM_OFFSET \[5:0\] (`accum_offset / 4 - 1`, the AccVGPRs start at
 //! the first multiple of 4 past the VGPRs the kernel uses: it uses none) with TG_SPLIT \[16\]
 //! clear. Each descriptor equals the one `llvm-mc-19`/`-22` + `ld.lld` write for the same
-//! directives ([`Template::descriptor_directives`]; `tests/oracle.rs`).
+//! directives ([`Template::generation_directives`]; `tests/descriptor.rs`, `tests/oracle.rs`).
 
 use super::gfx11::Gfx11;
 use super::Template;
@@ -101,6 +107,138 @@ impl Template for Gfx9 {
             format!("  .amdhsa_accum_offset {}\n", d.accum_offset())
         } else {
             String::new()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::entry::KernelEntry;
+    use crate::generator::{canary, generate_for, Kernel};
+    use crate::inst::{Inst, SoppOp};
+    use ds_reference::isa::{runnable_ops_on, DsFeatures};
+    use ds_reference::regs::Alias;
+    use ds_reference::target::{Generation, TARGETS};
+    use ds_reference::wave::{FpMode, Variant, WaveSize};
+
+    /// Every kernel of every gfx9 target: each runnable op, plain and in each aliasing pattern
+    /// (tuples even where the target needs it), and the canary.
+    fn kernels() -> Vec<(String, Kernel)> {
+        let mut out = Vec::new();
+        for t in TARGETS.iter().filter(|t| t.generation == Generation::Gfx9) {
+            let even = !t.ds_features.contains(DsFeatures::UNALIGNED);
+            for op in runnable_ops_on(t) {
+                let plain = Variant {
+                    op,
+                    offset0: 0,
+                    offset1: 0,
+                    lds_size: 1024 - 124,
+                    mode: FpMode::default(),
+                    wave: WaveSize::Wave64,
+                    regs: None,
+                };
+                let mut vs = vec![plain];
+                vs.extend(
+                    Alias::for_op_in(op, even)
+                        .into_iter()
+                        .map(|(_, r)| Variant {
+                            regs: Some(r),
+                            ..plain
+                        }),
+                );
+                for v in vs {
+                    let k = generate_for(t, &v).unwrap_or_else(|e| panic!("{t} {op}: {e}"));
+                    out.push((format!("{t} {}", k.name), k));
+                }
+            }
+            let c = canary::build(t, WaveSize::Wave64, &KernelEntry::of(t, WaveSize::Wave64));
+            out.push((format!("{t} canary"), c.unwrap()));
+        }
+        out
+    }
+
+    /// The VGPRs a VALU instruction writes (the template's VALU ops write one).
+    fn valu_dst(i: &Inst) -> Option<u8> {
+        match *i {
+            Inst::Vop1 { vdst, .. } | Inst::Vop2 { vdst, .. } | Inst::Vop3 { vdst, .. } => {
+                Some(vdst)
+            }
+            _ => None,
+        }
+    }
+
+    /// Wait states an instruction stands for (`s_nop N`: N + 1).
+    fn wait_states(i: &Inst) -> u32 {
+        match *i {
+            Inst::Sopp {
+                op: SoppOp::Nop,
+                simm16,
+            } => u32::from(simm16) + 1,
+            _ => 1,
+        }
+    }
+
+    /// LLVM `GCNHazardRecognizer::checkVALUHazards` (store data): a VALU may not write a VGPR
+    /// holding the data of a VMEM store of more than 8 bytes within 1 wait state of it (2 on
+    /// gfx940 and later: `llc-19 -mcpu=gfx942` puts `s_nop 0` between `global_store_dwordx4
+    /// v6, v[2:5]`, a `ds_read_b32` and `v_add_u32 v2`, `-mcpu=gfx900` one wait state). No gfx9
+    /// kernel of the template has such a write within 2 wait states of such a store.
+    #[test]
+    fn no_valu_writes_the_data_of_a_wide_store_within_two_wait_states() {
+        let mut stores = 0;
+        for (name, k) in kernels() {
+            let insts: Vec<&Inst> = k.insts.iter().map(|(i, _)| i).collect();
+            for (at, i) in insts.iter().enumerate() {
+                let Inst::Global { op, vdata, .. } = **i else {
+                    continue;
+                };
+                if !op.is_store() || op.dwords() <= 2 {
+                    continue;
+                }
+                stores += 1;
+                let data = u32::from(vdata)..u32::from(vdata) + u32::from(op.dwords());
+                let mut waited = 0;
+                for next in &insts[at + 1..] {
+                    if waited >= 2 {
+                        break;
+                    }
+                    if let Some(d) = valu_dst(next) {
+                        assert!(
+                            !data.contains(&u32::from(d)),
+                            "{name}: `{}` writes v{d} of `{}`'s data after {waited} wait states",
+                            next.text(Generation::Gfx9),
+                            i.text(Generation::Gfx9)
+                        );
+                    }
+                    waited += wait_states(next);
+                }
+            }
+        }
+        assert!(stores > 100, "only {stores} wide stores looked at");
+    }
+
+    /// LLVM `checkReadM0Hazards`: one wait state between the SALU write of M0 and a DS op that
+    /// reads it (gfx9's add-TID and GWS forms); the template has at least one before every DS op.
+    #[test]
+    fn a_wait_state_stands_between_the_m0_write_and_the_ds_op() {
+        for (name, k) in kernels() {
+            let insts: Vec<&Inst> = k.insts.iter().map(|(i, _)| i).collect();
+            for (at, i) in insts.iter().enumerate() {
+                let writes_m0 = matches!(
+                    i,
+                    Inst::Sop1 {
+                        sdst: crate::inst::Operand::M0,
+                        ..
+                    }
+                );
+                if writes_m0 {
+                    let next = insts.get(at + 1).expect("the DS op follows");
+                    assert!(
+                        !matches!(next, Inst::Ds(_)),
+                        "{name}: DS op right after the M0 write"
+                    );
+                }
+            }
         }
     }
 }

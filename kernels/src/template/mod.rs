@@ -9,11 +9,13 @@
 //! each checked against LLVM), an arm in [`of`], and its encodings in [`crate::inst`].
 
 pub mod gfx10;
-pub mod gfx9;
 pub mod gfx11;
 pub mod gfx12;
+pub mod gfx9;
 
-use crate::code_object::descriptor::{props, rsrc1, rsrc2, rsrc3, vgpr_granule_on, KernelDescriptor};
+use crate::code_object::descriptor::{
+    props, rsrc1, rsrc2, rsrc3, vgpr_granule_on, KernelDescriptor,
+};
 use crate::entry::KernelEntry;
 use crate::inst::{Inst, Waitcnt};
 use ds_reference::target::{Generation, Target};

@@ -125,7 +125,12 @@ fn even_tuple_patterns_start_every_tuple_at_an_even_register_and_keep_their_over
             for a in Field::ALL {
                 for b in Field::ALL {
                     let same = |r: &Regs| r.get(a).is_some() && r.get(a) == r.get(b);
-                    assert_eq!(same(&plain), same(&even), "{op} {} {a:?}/{b:?}", alias.name());
+                    assert_eq!(
+                        same(&plain),
+                        same(&even),
+                        "{op} {} {a:?}/{b:?}",
+                        alias.name()
+                    );
                 }
             }
             moved += usize::from(plain != even);
