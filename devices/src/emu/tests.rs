@@ -44,7 +44,7 @@ fn program_of(target: &'static Target, desc: Descriptor, text: &[u8]) -> Program
         target,
         desc,
         entry: BASE,
-        code: Arc::new(Code::decode(target.generation, text, BASE)),
+        code: Arc::new(Code::decode(target, text, BASE)),
     }
 }
 
