@@ -9,7 +9,7 @@ use super::{
     null_code, DecodeError, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp,
     SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp, Waitcnt, LITERAL_CODE,
 };
-use ds_reference::isa::{DsInst, Generation, Isa};
+use ds_reference::isa::{DsFeatures, DsInst, Generation, Isa};
 
 /// SOP1: \[31:23\] = 0b1_0111_1101.
 const SOP1: u32 = 0x17d;
@@ -121,6 +121,23 @@ fn sdst(inst: &Inst, gen: Generation, op: Operand) -> Result<u32, EncodeError> {
         | Operand::ExecHi => Ok(u32::from(op.code_in(gen))),
         _ => Err(bad(inst, "the destination must be a scalar register")),
     }
+}
+
+/// Why a GLOBAL access's VGPR tuples do not fit `isa`: gfx90a and later (DS features without
+/// `unaligned-tuples`, LLVM `FeatureRequiresAlignedVGPRs`) need every tuple of two or more
+/// VGPRs at an even register (`llvm-mc-22 -mcpu=gfx90a -disassemble` marks an odd one "Invalid
+/// register, operand has 'AV_64_Align2' register class").
+fn odd_tuple(isa: Isa, op: GlobalOp, vdata: u8, vaddr: u8, saddr: Option<u8>) -> Option<String> {
+    if isa.has(DsFeatures::UNALIGNED) {
+        return None;
+    }
+    if op.dwords() > 1 && vdata % 2 == 1 {
+        return Some(format!("{isa} needs the data tuple at an even VGPR, not v{vdata}"));
+    }
+    if saddr.is_none() && vaddr % 2 == 1 {
+        return Some(format!("{isa} needs the address pair at an even VGPR, not v{vaddr}"));
+    }
+    None
 }
 
 /// An operand generation `gen` does not have ([`Operand::exists_in`]) is refused.
@@ -391,6 +408,9 @@ pub fn encode_into_in(
         } => {
             vgpr_tuple(inst, vdata, op.dwords())?;
             vgpr_tuple(inst, vaddr, if saddr.is_some() { 1 } else { 2 })?;
+            if let Some(why) = odd_tuple(isa, op, vdata, vaddr, saddr) {
+                return Err(bad(inst, why));
+            }
             let bits = if gen == Generation::Gfx10 { 12 } else { 13 };
             let sgpr_pairs_end = sgprs(gen) - 2;
             if !(-(1 << (bits - 1))..1 << (bits - 1)).contains(&offset) {
@@ -736,6 +756,9 @@ pub fn decode_in(isa: impl Into<Isa>, bytes: &[u8]) -> Result<(Inst, usize), Dec
         let offset = ((w0 & 0x1fff) << 19) as i32 >> 19;
         let sa = (w1 >> 16 & 0x7f) as u8;
         let (saddr, vdata) = global_regs(op, sa, (w1 >> 24) as u8, (w1 >> 8) as u8)?;
+        if odd_tuple(isa, op, vdata, w1 as u8, saddr).is_some() {
+            return Err(unmodelled("an odd VGPR tuple on a target that needs even ones"));
+        }
         Inst::Global {
             op,
             vdata,

@@ -208,3 +208,31 @@ fn gfx9_random_words_that_decode_re_encode_exactly() {
     }
     assert!(accepted > 50, "only {accepted} random words decoded");
 }
+
+#[test]
+fn gfx90a_and_later_need_even_global_tuples_the_others_do_not() {
+    use ds_reference::isa::DsFeatures;
+    use ds_reference::target::TARGETS;
+    let gfx9 = || TARGETS.iter().filter(|t| t.generation == Gfx9);
+    let aligned = gfx9()
+        .find(|t| !t.ds_features.contains(DsFeatures::UNALIGNED))
+        .unwrap();
+    let any = gfx9()
+        .find(|t| t.ds_features.contains(DsFeatures::UNALIGNED))
+        .unwrap();
+    let g = |vdata, vaddr, saddr| Inst::Global {
+        op: GlobalOp::StoreB64,
+        vdata,
+        vaddr,
+        saddr,
+        offset: 0,
+    };
+    for odd in [g(5, 2, Some(4)), g(4, 3, None)] {
+        let b = encode_in(any, &odd).unwrap();
+        assert_eq!(decode_in(any, &b), Ok((odd, 8)));
+        assert!(encode_in(aligned, &odd).is_err(), "{aligned} {odd:?}");
+        assert!(decode_in(aligned, &b).is_err(), "{aligned} {odd:?}");
+    }
+    let even = g(4, 3, Some(4));
+    assert!(encode_in(aligned, &even).is_ok());
+}
