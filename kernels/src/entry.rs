@@ -10,7 +10,7 @@
 //!   of the enabled fields (private segment buffer 4, dispatch ptr 2, queue ptr 2, kernarg segment
 //!   ptr 2, ...), USER_SGPR_COUNT of them; then the enabled system SGPRs (workgroup id x, y, z, in
 //!   that order); the work-item ids are VGPRs (packed into v0 where the target column
-//!   [`ds_reference::target::Target::packed_workitem_ids`] says so: gfx90a, gfx942, gfx950 and
+//!   [`ds_reference::target::Target::packed_workitem_ids`] says so: CDNA 2 and later and
 //!   GFX11+; in v0, v1, v2 elsewhere); EXEC holds the wave's work-items.
 //! - AMDGPUUsage, "Kernel Descriptor" and "compute_pgm_rsrc2 for GFX6-GFX12": USER_SGPR_COUNT
 //!   \[5:1\], ENABLE_SGPR_WORKGROUP_ID_X/Y/Z \[9:7\]; "Kernel Code Properties":

@@ -74,7 +74,7 @@ impl Descriptor {
 
     /// Reads a descriptor as a device of `target` does: VGPR granules of 8 in either wave size
     /// on a target with a unified VGPR/AccVGPR file (target column `unified_vgprs`; AMDGPUUsage,
-    /// "compute_pgm_rsrc1 for GFX6-GFX12", GRANULATED_WORKITEM_VGPR_COUNT on GFX90A and GFX942).
+    /// "compute_pgm_rsrc1 for GFX6-GFX12", GRANULATED_WORKITEM_VGPR_COUNT on CDNA 2 and later).
     pub fn parse_on(b: &[u8], target: &Target) -> Result<Descriptor, DescriptorError> {
         let mut d = Descriptor::parse(b)?;
         if target.unified_vgprs {

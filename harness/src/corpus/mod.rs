@@ -125,7 +125,7 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
 }
 
 /// Whether `target` needs every register tuple at an even register (its DS features lack
-/// `unaligned-tuples`: gfx90a and later).
+/// `unaligned-tuples`: CDNA 2 and later).
 pub fn even_tuples(target: &ds_reference::target::Target) -> bool {
     !target
         .ds_features

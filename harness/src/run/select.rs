@@ -88,7 +88,7 @@ pub fn select_ops(patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
 }
 
 /// The runnable ops of `target` the patterns select: [`select_ops_in`] of its generation less
-/// the ops the target lacks (its DS features: gfx942's packed 16-bit adds are not gfx908's). A
+/// the ops the target lacks (its DS features: CDNA 3's packed 16-bit adds are not CDNA 1's). A
 /// selection left with none of its ops on the target is refused with the reason.
 pub fn select_ops_on(
     target: &'static ds_reference::target::Target,

@@ -43,8 +43,8 @@ pub mod rsrc1 {
     pub const DENORM_KEEP: u32 = 3;
 }
 
-/// compute_pgm_rsrc3 bits of GFX90A and GFX942 (AMDGPUUsage, "compute_pgm_rsrc3 for GFX90A,
-/// GFX942").
+/// compute_pgm_rsrc3 bits of CDNA 2 and later (AMDGPUUsage, "compute_pgm_rsrc3" for those
+/// processors).
 pub mod rsrc3 {
     /// ACCUM_OFFSET \[5:0\]: the first AccVGPR of the unified register file, in units of 4
     /// VGPRs, minus one.
@@ -87,7 +87,7 @@ pub const fn vgpr_granule(wave: WaveSize) -> u32 {
 
 /// The VGPR encoding granule on `target`: 8 on a target with a unified VGPR/AccVGPR file (target
 /// column `unified_vgprs`; AMDGPUUsage, "compute_pgm_rsrc1 for GFX6-GFX12":
-/// GRANULATED_WORKITEM_VGPR_COUNT "GFX90A, GFX942: ... granule 8"), else [`vgpr_granule`].
+/// GRANULATED_WORKITEM_VGPR_COUNT: granule 8 on CDNA 2 and later), else [`vgpr_granule`].
 pub fn vgpr_granule_on(target: &ds_reference::target::Target, wave: WaveSize) -> u32 {
     if target.unified_vgprs {
         8

@@ -123,19 +123,23 @@ fn sdst(inst: &Inst, gen: Generation, op: Operand) -> Result<u32, EncodeError> {
     }
 }
 
-/// Why a GLOBAL access's VGPR tuples do not fit `isa`: gfx90a and later (DS features without
+/// Why a GLOBAL access's VGPR tuples do not fit `isa`: CDNA 2 and later (DS features without
 /// `unaligned-tuples`, LLVM `FeatureRequiresAlignedVGPRs`) need every tuple of two or more
-/// VGPRs at an even register (`llvm-mc-22 -mcpu=gfx90a -disassemble` marks an odd one "Invalid
+/// VGPRs at an even register (`llvm-mc-22 -disassemble` for a CDNA 2 target marks an odd one "Invalid
 /// register, operand has 'AV_64_Align2' register class").
 fn odd_tuple(isa: Isa, op: GlobalOp, vdata: u8, vaddr: u8, saddr: Option<u8>) -> Option<String> {
     if isa.has(DsFeatures::UNALIGNED) {
         return None;
     }
     if op.dwords() > 1 && vdata % 2 == 1 {
-        return Some(format!("{isa} needs the data tuple at an even VGPR, not v{vdata}"));
+        return Some(format!(
+            "{isa} needs the data tuple at an even VGPR, not v{vdata}"
+        ));
     }
     if saddr.is_none() && vaddr % 2 == 1 {
-        return Some(format!("{isa} needs the address pair at an even VGPR, not v{vaddr}"));
+        return Some(format!(
+            "{isa} needs the address pair at an even VGPR, not v{vaddr}"
+        ));
     }
     None
 }
@@ -150,7 +154,7 @@ fn exists(inst: &Inst, gen: Generation, op: Operand) -> Result<(), EncodeError> 
 }
 
 /// gfx9's VOP3 takes no literal and reads at most one scalar value (the constant bus; Vega
-/// and CDNA3 ISA guides, VOP3A; `llvm-mc-19 -mcpu=gfx900` refuses both: "literal operands are
+/// and CDNA3 ISA guides, VOP3A; `llvm-mc-19` for a Vega target refuses both: "literal operands are
 /// not supported", "violates constant bus restrictions").
 fn gfx9_vop3_sources(inst: &Inst, srcs: &[Operand]) -> Result<(), EncodeError> {
     if srcs.iter().any(|s| matches!(s, Operand::Literal(_))) {
@@ -757,7 +761,9 @@ pub fn decode_in(isa: impl Into<Isa>, bytes: &[u8]) -> Result<(Inst, usize), Dec
         let sa = (w1 >> 16 & 0x7f) as u8;
         let (saddr, vdata) = global_regs(op, sa, (w1 >> 24) as u8, (w1 >> 8) as u8)?;
         if odd_tuple(isa, op, vdata, w1 as u8, saddr).is_some() {
-            return Err(unmodelled("an odd VGPR tuple on a target that needs even ones"));
+            return Err(unmodelled(
+                "an odd VGPR tuple on a target that needs even ones",
+            ));
         }
         Inst::Global {
             op,

@@ -68,7 +68,7 @@ pub(crate) const LAST_SGPR_GFX9: u8 = 101;
 pub(crate) const NULL_CODE: u8 = 124;
 
 /// The code `null` (or `off`) has in an SADDR / SOFFSET field of generation `gen` (gfx9, which
-/// has no `null`: GLOBAL's `off`, 0x7f, as `llvm-mc-19 -mcpu=gfx900|gfx942` encodes it).
+/// has no `null`: GLOBAL's `off`, 0x7f, as `llvm-mc-19` for Vega and CDNA 3 encodes it).
 pub(crate) fn null_code(gen: Generation) -> u8 {
     match gen {
         Generation::Gfx9 => GLOBAL_OFF_GFX9,
@@ -179,7 +179,7 @@ impl Operand {
     }
 
     /// Whether generation `gen` has this operand: gfx9 has no `null` and its SGPRs end at s101
-    /// (Vega and CDNA3 ISA guides, "Scalar and vector operands"; `llvm-mc-19 -mcpu=gfx900`
+    /// (Vega and CDNA3 ISA guides, "Scalar and vector operands"; `llvm-mc-19` for a Vega target
     /// refuses `s102` and `null`).
     pub fn exists_in(self, gen: Generation) -> bool {
         match (gen, self) {
@@ -248,7 +248,7 @@ impl Waitcnt {
     /// gfx10's: VM_CNT \[3:0\] and \[15:14\], EXP_CNT \[6:4\], LGKM_CNT \[13:8\], bit 7 unused
     /// (RDNA 2 ISA guide, SOPP `S_WAITCNT`; `llvm-mc-19` for gfx10 encodes
     /// `s_waitcnt vmcnt(0)` as 0x3f70), or gfx9's: as gfx10's with a 4-bit LGKM_CNT \[11:8\]
-    /// (Vega and CDNA3 ISA guides, SOPP `S_WAITCNT`; `llvm-mc-19 -mcpu=gfx900|gfx942` encodes
+    /// (Vega and CDNA3 ISA guides, SOPP `S_WAITCNT`; `llvm-mc-19` for Vega and CDNA 3 encodes
     /// `s_waitcnt vmcnt(0)` as 0x0f70), so an LGKM count of 15 or more does not wait there.
     pub fn to_simm16_in(self, gen: Generation) -> u16 {
         let lgkm_bits = match gen {

@@ -352,7 +352,7 @@ impl SmemOp {
 impl Vop2Op {
     /// The mnemonic in generation `gen`: gfx9 has no carry-less `_nc` spelling (its
     /// `v_add_u32`/`v_sub_u32` are the carry-less adds, VOP2 0x34/0x35, as `llvm-mc-19` prints
-    /// them for gfx900 and gfx942).
+    /// them for Vega and CDNA 3).
     pub fn name_in(self, gen: Generation) -> &'static str {
         match self {
             Vop2Op::AddNcU32 if gen == Generation::Gfx9 => "v_add_u32",

@@ -1,5 +1,5 @@
 //! The gfx9 forms of the template's instructions against `tests/vectors/inst_gfx9.txt` (`bytes |
-//! text` from llvm-mc-19 for gfx900; `tests/llvm_inst.rs` re-checks them live for every kind of
+//! text` from llvm-mc-19 for the first gfx9 target; `tests/llvm_inst.rs` re-checks them live for every kind of
 //! gfx9 target with LLVM 19 and 22), and what sets gfx9 apart: its opcode column and spellings,
 //! SMEM and VOP3 format codes, SMEM's IMM/SOE offset forms, `off` as 0x7f, no `null`, SGPRs to
 //! s101, the 4-bit LGKM_CNT of `s_waitcnt`, VOP3 without literals.
@@ -126,7 +126,7 @@ fn gfx9_waitcnt_has_a_4_bit_lgkm_count() {
             }
         }
     }
-    // As llvm-mc-19 encodes them for gfx900 and gfx942.
+    // As llvm-mc-19 encodes them for Vega and CDNA 3.
     assert_eq!(Waitcnt::vm(0).to_simm16_in(Gfx9), 0x0f70);
     assert_eq!(Waitcnt::lgkm(0).to_simm16_in(Gfx9), 0xc07f);
     for bit in [0x80, 0x1000, 0x2000] {
@@ -210,7 +210,7 @@ fn gfx9_random_words_that_decode_re_encode_exactly() {
 }
 
 #[test]
-fn gfx90a_and_later_need_even_global_tuples_the_others_do_not() {
+fn cdna2_and_later_need_even_global_tuples_the_others_do_not() {
     use ds_reference::isa::DsFeatures;
     use ds_reference::target::TARGETS;
     let gfx9 = || TARGETS.iter().filter(|t| t.generation == Gfx9);

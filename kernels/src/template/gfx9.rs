@@ -4,9 +4,9 @@
 //! separate store counter: stores count in VM_CNT, and the template never waits for its own
 //! stores (results and the LDS copy-out go to buffers only the host reads after the kernel ends).
 //!
-//! Hazards (LLVM `GCNHazardRecognizer`, the rules for gfx9, gfx90a and gfx940 that the
-//! template's sequences could meet; `llc-19 -mcpu=gfx900|gfx908|gfx90a|gfx942` and `llc-22
-//! -mcpu=gfx950` on a kernel of the template's shape (copy loops around a global load and an LDS
+//! Hazards (LLVM `GCNHazardRecognizer`, the rules for gfx9, CDNA 2 and CDNA 3 that the
+//! template's sequences could meet; `llc-19` and `llc-22` for
+//! each gfx9 target on a kernel of the template's shape (copy loops around a global load and an LDS
 //! store, a 16-byte store of results, an LDS atomic) insert one `s_nop 0` each, for the first rule):
 //! - a VALU may not write a VGPR holding the data of a VMEM store of more than 8 bytes within 1
 //!   wait state (2 on gfx940 and later; `checkVALUHazards`): the template's wide stores (the
@@ -16,7 +16,7 @@
 //!   the add-TID and GWS forms): the EXEC writes and `s_nop 0` after it (tested here);
 //! - none of the others can fire: no VALU writes an SGPR or VCC (so none that a VMEM or SMEM
 //!   reads, `checkVMEMHazards`; `checkSMRDHazards` is SI only), no DPP, readlane, MFMA, DOT or
-//!   transcendental op (the gfx90a/gfx940 `checkMAIVALUHazards` family needs one), and no SMEM or
+//!   transcendental op (the CDNA 2/3 `checkMAIVALUHazards` family needs one), and no SMEM or
 //!   VMEM soft clause writes a register another member of it reads (`checkSoftClauseHazards`,
 //!   which XNACK-capable targets need: the loads of a clause write only their destinations).
 //!
@@ -24,11 +24,11 @@
 //! empty). Code is padded with `s_nop 0` (gfx9 has no `s_code_end`).
 //!
 //! Descriptor (LLVM AMDGPUUsage, "Kernel Descriptor", "compute_pgm_rsrc1 for GFX6-GFX12",
-//! "compute_pgm_rsrc3 for GFX90A, GFX942"): ENABLE_DX10_CLAMP and ENABLE_IEEE_MODE as on gfx10 and
+//! "compute_pgm_rsrc3" of CDNA 2 and later): ENABLE_DX10_CLAMP and ENABLE_IEEE_MODE as on gfx10 and
 //! gfx11 (bits 21 and 23); no WGP_MODE, MEM_ORDERED or FWD_PROGRESS (bits 29-31 are GFX10+) and no
 //! ENABLE_WAVEFRONT_SIZE32 (gfx9 is wave64 only); GRANULATED_WAVEFRONT_SGPR_COUNT as LLVM
 //! computes it for GFX6-GFX9 with its default reservations (gfx10+ leave it 0). On targets with
-//! one unified VGPR/AccVGPR file (target column `unified_vgprs`: gfx90a, gfx942, gfx950) VGPRs
+//! one unified VGPR/AccVGPR file (target column `unified_vgprs`: CDNA 2 and later) VGPRs
 //! count in granules of 8 and
 //! compute_pgm_rsrc3 carries ACCUM_OFFSET \[5:0\] (`accum_offset / 4 - 1`, the AccVGPRs start at
 //! the first multiple of 4 past the VGPRs the kernel uses: it uses none) with TG_SPLIT \[16\]
@@ -180,8 +180,8 @@ mod tests {
 
     /// LLVM `GCNHazardRecognizer::checkVALUHazards` (store data): a VALU may not write a VGPR
     /// holding the data of a VMEM store of more than 8 bytes within 1 wait state of it (2 on
-    /// gfx940 and later: `llc-19 -mcpu=gfx942` puts `s_nop 0` between `global_store_dwordx4
-    /// v6, v[2:5]`, a `ds_read_b32` and `v_add_u32 v2`, `-mcpu=gfx900` one wait state). No gfx9
+    /// gfx940 and later: `llc-19` for CDNA 3 puts `s_nop 0` between `global_store_dwordx4
+    /// v6, v[2:5]`, a `ds_read_b32` and `v_add_u32 v2`, for Vega one wait state). No gfx9
     /// kernel of the template has such a write within 2 wait states of such a store.
     #[test]
     fn no_valu_writes_the_data_of_a_wide_store_within_two_wait_states() {

@@ -202,7 +202,7 @@ impl Alias {
     }
 
     /// [`Alias::regs`] for a target that needs every tuple of two or more registers to start at
-    /// an even register (`even_tuples`: gfx90a and later, whose DS features lack
+    /// an even register (`even_tuples`: CDNA 2 and later, whose DS features lack
     /// `unaligned-tuples`; LLVM "vgpr tuples must be 64 bit aligned"): the patterns at the top of
     /// the file start their tuple at the even register below (ADDR still its last or first
     /// register), and the other operands' tuples at the next even register.
