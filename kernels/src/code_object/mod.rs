@@ -18,7 +18,7 @@ mod asm;
 pub mod descriptor;
 pub mod metadata;
 mod read;
-pub(crate) mod write;
+mod write;
 
 pub use asm::assembly;
 pub use descriptor::KernelDescriptor;

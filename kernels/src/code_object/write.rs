@@ -19,8 +19,6 @@ use object::elf;
 use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, Sym, Writer};
 use object::Endianness;
 
-/// `s_code_end` (SOPP opcode 0x1f): what LLVM pads the end of gfx10+ code with.
-pub(crate) const S_CODE_END: [u8; 4] = [0x00, 0x00, 0x9f, 0xbf];
 
 /// The metadata of `kernels` built for `target`, as the note carries it.
 pub fn metadata(target: &Target, kernels: &[Kernel]) -> Metadata {
@@ -109,7 +107,8 @@ pub fn write(target: &Target, kernels: &[Kernel]) -> Vec<u8> {
 
     // The code of every kernel, each at a 256-byte boundary, gaps filled with the generation's
     // padding (s_code_end; gfx9, which has none, s_nop 0).
-    let pad = crate::template::of(target.generation).map_or(S_CODE_END, |t| t.code_padding());
+    let pad = crate::template::of(target.generation)
+        .map_or(crate::template::S_CODE_END, |t| t.code_padding());
     let mut text = Vec::new();
     let mut code_at = Vec::with_capacity(kernels.len());
     for k in kernels {

@@ -85,10 +85,7 @@ use ds_reference::target::Target;
 use ds_reference::wave::{Variant, WaveSize};
 use emit::{add_offset, all_lanes, copy_lds, global, mov, s, sop2, vop2, zero_tail, Asm};
 
-/// SGPRs the kernel uses (s0..s18); VCC is not used.
-pub const SGPR_COUNT: u32 = 19;
-/// SGPRs the wave64 template uses: s19 holds EXEC\[63:32\] of the case.
-pub const SGPR_COUNT_WAVE64: u32 = 20;
+pub use crate::template::{SGPR_COUNT, SGPR_COUNT_WAVE64};
 
 /// A generated kernel: its code, its listing and what its descriptor says.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -21,6 +21,14 @@ use crate::inst::{Inst, Waitcnt};
 use ds_reference::target::{Generation, Target};
 use ds_reference::wave::{FpMode, Variant, WaveSize};
 
+/// SGPRs the kernel uses (s0..s18); VCC is not used.
+pub const SGPR_COUNT: u32 = 19;
+/// SGPRs the wave64 template uses: s19 holds EXEC\[63:32\] of the case.
+pub const SGPR_COUNT_WAVE64: u32 = 20;
+
+/// `s_code_end` (SOPP opcode 0x1f): what LLVM pads the end of gfx10+ code with.
+pub const S_CODE_END: [u8; 4] = [0x00, 0x00, 0x9f, 0xbf];
+
 /// What differs between the kernel templates of two generations.
 pub trait Template: Sync {
     /// The generation this template is written for.
@@ -54,7 +62,7 @@ pub trait Template: Sync {
     /// The word that fills the gaps between kernels' code: `s_code_end` (gfx10+: what LLVM's
     /// code-end padding is, and what the hardware's instruction prefetch stops at).
     fn code_padding(&self) -> [u8; 4] {
-        crate::code_object::write::S_CODE_END
+        S_CODE_END
     }
 
     /// GRANULATED_WAVEFRONT_SGPR_COUNT for a kernel of `sgprs` SGPRs on `target` (GFX10+: 0,
@@ -90,11 +98,11 @@ pub fn of(gen: Generation) -> Option<&'static dyn Template> {
 }
 
 /// The kernel descriptor of a generated kernel for `variant` on `target` using `vgprs` VGPRs and
-/// the template's SGPRs ([`crate::generator::SGPR_COUNT`]; [`descriptor_with`]).
+/// the template's SGPRs ([`SGPR_COUNT`]; [`descriptor_with`]).
 pub fn descriptor(target: &Target, variant: &Variant, vgprs: u32) -> KernelDescriptor {
     let sgprs = match variant.wave {
-        WaveSize::Wave32 => crate::generator::SGPR_COUNT,
-        WaveSize::Wave64 => crate::generator::SGPR_COUNT_WAVE64,
+        WaveSize::Wave32 => SGPR_COUNT,
+        WaveSize::Wave64 => SGPR_COUNT_WAVE64,
     };
     descriptor_with(target, variant, vgprs, sgprs)
 }
