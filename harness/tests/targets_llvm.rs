@@ -68,9 +68,17 @@ fn kernel_writes_a_code_object_llvm_readelf_reads_as_its_target() {
                     code_object::e_flags(t),
                     t.generic_version
                 )
-            } else if t.target_id.xnack {
-                // llvm-readelf names the xnack-any bit (0x100) the RDNA 1 targets carry.
-                format!("{:#x}, {t}, xnack", code_object::e_flags(t))
+            } else if t.target_id.xnack || t.target_id.sramecc {
+                // llvm-readelf names the xnack-any (0x100) and sramecc-any (0x400) bits the gfx9
+                // and RDNA 1 targets carry.
+                let mut s = format!("{:#x}, {t}", code_object::e_flags(t));
+                if t.target_id.xnack {
+                    s.push_str(", xnack");
+                }
+                if t.target_id.sramecc {
+                    s.push_str(", sramecc");
+                }
+                s
             } else {
                 format!("{:#x}, {t}", t.machine)
             };

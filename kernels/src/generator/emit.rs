@@ -253,7 +253,18 @@ pub(super) fn zero_tail(
         "offset = lane * 4",
     )?;
     let mut masked = false;
+    // The DS offset is 16 bits: past 64 KiB (a target with more LDS: its allocation's end may
+    // pass 65536) the round's base moves into the address register once, by 64 KiB.
+    let mut based = 0u32;
     for at in (size..end).step_by(round as usize) {
+        if at - based > 0xffff {
+            a.emit(
+                vop2(Vop2Op::AddNcU32, l.offset, Operand::Literal(0x1_0000), l.offset),
+                "past the 16-bit offset: address + 64 KiB",
+            )?;
+            based += 0x1_0000;
+        }
+        let imm = at - based;
         let dwords = ((end - at) / 4).min(wave.lanes() as u32);
         if dwords < wave.lanes() as u32 {
             let mask = (1u64 << dwords) - 1;
@@ -273,8 +284,8 @@ pub(super) fn zero_tail(
             Inst::Ds(DsInst {
                 addr: l.offset,
                 data0: l.scratch,
-                offset0: at as u8,
-                offset1: (at >> 8) as u8,
+                offset0: imm as u8,
+                offset1: (imm >> 8) as u8,
                 ..DsInst::new(DsOp::StoreB32)
             }),
             "",
