@@ -345,7 +345,7 @@ pub fn layout_reason(target: &Target, wave: WaveSize) -> &'static str {
 }
 
 /// The entry state of the harness's kernels on every target code objects are built for (the
-/// processors, then the generic targets), in both wave sizes, as the markdown table
+/// processors, then the generic targets), in each wave size it runs, as the markdown table
 /// docs/architecture.md carries (a test keeps them equal).
 pub fn markdown_table() -> String {
     let mut s = String::from(
@@ -353,7 +353,7 @@ pub fn markdown_table() -> String {
          |---|---|---|---|---|---|---|---|\n",
     );
     for t in ds_reference::target::all().filter(|t| crate::check_target(t).is_ok()) {
-        for wave in WaveSize::ALL {
+        for wave in crate::wave_sizes(t) {
             let e = KernelEntry::of(t, wave);
             let why = layout_reason(t, wave);
             let _ = writeln!(
