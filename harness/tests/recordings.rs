@@ -340,8 +340,7 @@ fn recordings_live_under_their_target_and_replay_against_its_model() {
     let root = common::temp_dir("rec-targets");
     for &t in &targets {
         let mut dev = EmuDevice::for_target(t);
-        let path =
-            record::record_op(&root, &mut dev, op("ds_add_rtn_u32"), wave_of(t)).unwrap();
+        let path = record::record_op(&root, &mut dev, op("ds_add_rtn_u32"), wave_of(t)).unwrap();
         // The recording's name says its wave size where it is not wave32 (gfx9: wave64 only).
         let stem = record::recording_stem(op("ds_add_rtn_u32"), wave_of(t));
         assert_eq!(

@@ -335,7 +335,10 @@ fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
         // Every runnable op of the target: 117 on gfx11, 121 on gfx12, 108 or 112 on gfx9.
         let ops = ds_reference::isa::runnable_ops_on(t).count() as u64;
         assert_eq!(totals["ops"], ops, "{t}");
-        assert_eq!(r["meta"]["waves"], serde_json::json!([wave.parse::<u32>().unwrap()]));
+        assert_eq!(
+            r["meta"]["waves"],
+            serde_json::json!([wave.parse::<u32>().unwrap()])
+        );
         assert_eq!(totals["cases"], ops * per_op, "{t}");
         assert_eq!(
             (totals["disagree"].as_u64(), totals["errors"].as_u64()),

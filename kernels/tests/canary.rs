@@ -9,7 +9,6 @@ mod common;
 
 use ds_kernels::canary::Canary;
 use ds_kernels::code_object;
-use ds_reference::wave::WaveSize;
 
 #[test]
 fn llvm_mc_and_ld_lld_build_the_canary_to_our_bytes_in_both_wave_sizes() {

@@ -162,7 +162,6 @@ fn zeroed_bytes(k: &ds_kernels::generator::Kernel) -> std::collections::BTreeSet
 
 #[test]
 fn the_kernel_zeroes_lds_from_its_size_to_the_end_of_the_hardware_allocation() {
-    use ds_reference::wave::WaveSize;
     for t in ds_kernels::kernel_targets() {
         for wave in ds_kernels::wave_sizes(t) {
             for lds_size in [4, 132, 388, 512, 900, 1024, 65532, 65536] {
@@ -184,7 +183,6 @@ fn the_kernel_zeroes_lds_from_its_size_to_the_end_of_the_hardware_allocation() {
 fn no_template_instruction_writes_the_registers_the_entry_state_delivers() {
     use ds_kernels::entry::KernelEntry;
     use ds_kernels::inst::Operand;
-    use ds_reference::wave::WaveSize;
     for t in ds_kernels::kernel_targets() {
         for wave in ds_kernels::wave_sizes(t) {
             let e = KernelEntry::of(t, wave);

@@ -19,7 +19,6 @@ use object::elf;
 use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, Sym, Writer};
 use object::Endianness;
 
-
 /// The metadata of `kernels` built for `target`, as the note carries it.
 pub fn metadata(target: &Target, kernels: &[Kernel]) -> Metadata {
     Metadata {

@@ -259,7 +259,12 @@ pub(super) fn zero_tail(
     for at in (size..end).step_by(round as usize) {
         if at - based > 0xffff {
             a.emit(
-                vop2(Vop2Op::AddNcU32, l.offset, Operand::Literal(0x1_0000), l.offset),
+                vop2(
+                    Vop2Op::AddNcU32,
+                    l.offset,
+                    Operand::Literal(0x1_0000),
+                    l.offset,
+                ),
                 "past the 16-bit offset: address + 64 KiB",
             )?;
             based += 0x1_0000;

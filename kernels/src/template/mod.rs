@@ -140,7 +140,7 @@ pub fn descriptor_with(
         kernel_code_entry_byte_offset: 0,
         compute_pgm_rsrc3: if target.unified_vgprs {
             // The AccVGPRs start past the VGPRs (none is used); TG_SPLIT clear.
-            (vgprs.max(1).next_multiple_of(4) / 4 - 1) << rsrc3::ACCUM_OFFSET_SHIFT
+            (vgprs.max(1).div_ceil(4) - 1) << rsrc3::ACCUM_OFFSET_SHIFT
         } else {
             0
         },
