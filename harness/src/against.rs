@@ -12,6 +12,7 @@ use crate::record::{self, Recording};
 use crate::run::diff;
 use crate::run::legal::{self, Legality};
 use crate::run::report::{Mismatch, OpResult, VariantResult, MAX_LISTED_DIFFERENCES};
+use ds_devices::hip::{CHIP_DETAIL, OVERRIDE_DETAIL};
 use ds_devices::{Device, DeviceError};
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::model::snapshot::Entry;
@@ -71,8 +72,12 @@ pub fn load(dir: &Path) -> Result<Vec<Recording>, AgainstError> {
 /// What the run compares a device with, for reports: the directory and the recording's device.
 pub fn describe(recs: &[Recording], dir: &Path) -> String {
     let p = &recs[0].provenance;
+    let overridden = match (p.get(CHIP_DETAIL), p.get(OVERRIDE_DETAIL)) {
+        (Some(chip), Some(by)) => format!(": the {chip} chip under {by}"),
+        _ => String::new(),
+    };
     format!(
-        "recording {} ({} on {}{})",
+        "recording {} ({} on {}{overridden}{})",
         dir.display(),
         p.get("gpu").unwrap_or("unknown device"),
         p.get("arch").unwrap_or("unknown target"),
@@ -108,7 +113,7 @@ pub fn run_recording(
     }
     let kernels: Result<Vec<_>, _> = groups
         .iter()
-        .map(|(v, _)| generator::generate(v).map_err(|e| e.to_string()))
+        .map(|(v, _)| generator::generate_for(device.info().target, v).map_err(|e| e.to_string()))
         .collect();
     let module = kernels.map_err(DeviceError::Load).and_then(|k| {
         let target = device.info().target;

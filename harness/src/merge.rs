@@ -186,6 +186,12 @@ fn run_identity(m: &RunMeta) -> Vec<(&'static str, String)> {
         ("target", m.target.clone()),
         ("--op selection", format!("{:?}", m.selection)),
         ("time budget", format!("{:?}", m.duration_seconds)),
+        (
+            "chip and override",
+            m.overridden
+                .as_ref()
+                .map_or("none".into(), |o| format!("{} chip, {}", o.chip, o.by)),
+        ),
     ]
 }
 

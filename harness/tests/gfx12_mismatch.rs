@@ -1,7 +1,9 @@
 //! A gfx12-only op's mismatch, end to end: a gfx1200 device that damages its results (the stand-in
 //! with `DS_HIP_STANDIN_FLIP=1`) makes `run` write case files of `ds_cond_sub_rtn_u32` (an op gfx11
 //! lacks), and each of them shrinks, evaluates (`eval`) and replays (`replay`: it agrees on the
-//! emulated device and disagrees again on the damaging device), its target read from the file.
+//! emulated device and disagrees again on the damaging device), its target read from the file
+//! (`replay --backend hip` without `--target` takes the HIP device of the file's target, and
+//! refuses when no device is one).
 
 mod common;
 
@@ -64,6 +66,28 @@ fn a_gfx12_only_ops_mismatch_case_file_shrinks_evaluates_and_replays() {
             &env,
         );
         assert_eq!(hip.status.code(), Some(1), "{path}: {}", stderr(&hip));
+        // Without --target: the device of the case file's target, said so, never device 0 (the
+        // stand-in's gfx11 device) in silence.
+        let hip = ds_harness_env(&["replay", path, "--backend", "hip"], &env);
+        let err = stderr(&hip);
+        assert_eq!(hip.status.code(), Some(1), "{path}: {err}");
+        assert!(
+            err.contains(&format!(") is {t}"))
+                && err.contains(&format!("target: {t} (the case file names {t})")),
+            "{err}"
+        );
+        // No GPU of the file's target: refused, naming the devices and the fix.
+        let mut only0 = env.to_vec();
+        only0.push(("HIP_VISIBLE_DEVICES", "0"));
+        let hip = ds_harness_env(&["replay", path, "--backend", "hip"], &only0);
+        let err = stderr(&hip);
+        assert_eq!(hip.status.code(), Some(3), "{path}: {err}");
+        assert!(
+            err.contains(&format!(
+                "the case file is of {t}, and no usable HIP device is a {t} (device 0 is "
+            )) && err.contains("--backend emu"),
+            "{err}"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -28,36 +28,52 @@ fn tmp(name: &str) -> std::path::PathBuf {
     d
 }
 
+/// Every runnable op of the device's target agrees through the hip device on the stand-in, in
+/// wave32 and wave64, with the same counts as the emulated device of that target reached
+/// directly: the default target's device (device 0, the default device), the gfx10 device
+/// (RDNA 2's gfx1030) and the gfx9 device (CDNA 3's gfx942, wave64 only: the gfx9 template's code
+/// objects load, launch in workgroups of 64 and agree), chosen with `--device N`.
 #[test]
 fn every_runnable_op_agrees_through_the_hip_device_on_the_standin_as_on_emu() {
     let Some(lib) = standin_lib() else { return };
-    let dir = tmp("all");
+    let by_name = |n| Target::by_name(n).unwrap();
+    for t in [DEFAULT, by_name("gfx1030"), by_name("gfx942")] {
+        agrees_through_the_standin_as_on_emu(&lib, t);
+    }
+}
+
+fn agrees_through_the_standin_as_on_emu(lib: &str, t: &'static Target) {
+    let dir = tmp(&format!("all-{t}"));
     let cases = "24";
     let hip_json = dir.join("hip.json");
-    let out = ds_harness_env(
-        &[
-            "run",
-            "--backend",
-            "hip",
-            "--cases",
-            cases,
-            "--out",
-            dir.join("hip").to_str().unwrap(),
-            "--json",
-            hip_json.to_str().unwrap(),
-        ],
-        &env(&lib),
-    );
+    let index = standin_index(t).to_string();
+    let mut args = vec!["run", "--backend", "hip"];
+    if t != DEFAULT {
+        args.extend(["--device", &index]);
+    }
+    let hip_out = dir.join("hip");
+    args.extend([
+        "--cases",
+        cases,
+        "--out",
+        hip_out.to_str().unwrap(),
+        "--json",
+        hip_json.to_str().unwrap(),
+    ]);
+    let out = ds_harness_env(&args, &env(lib));
     assert_eq!(
         out.status.code(),
         Some(0),
-        "{}\n{}",
+        "{t}: {}\n{}",
         stdout(&out),
         stderr(&out)
     );
     let err = stderr(&out);
     assert!(
-        err.contains("backend: hip (--backend hip: HIP device 0 (ds-harness stand-in HIP device"),
+        err.contains(&format!(
+            "backend: hip (--backend hip: HIP device {index} (ds-harness stand-in HIP device \
+             (emulated {t}"
+        )),
         "{err}"
     );
     let emu_json = dir.join("emu.json");
@@ -66,6 +82,8 @@ fn every_runnable_op_agrees_through_the_hip_device_on_the_standin_as_on_emu() {
             "run",
             "--backend",
             "emu",
+            "--target",
+            t.name,
             "--cases",
             cases,
             "--out",
@@ -78,24 +96,25 @@ fn every_runnable_op_agrees_through_the_hip_device_on_the_standin_as_on_emu() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     let (hip, emu) = (json_file(&hip_json), json_file(&emu_json));
-    let runnable = ds_reference::isa::runnable_ops().count() as u64;
+    let runnable = ds_reference::isa::runnable_ops_on(t).count() as u64;
     assert_eq!(hip["meta"]["backend"], "hip");
+    assert_eq!(hip["meta"]["target"], t.name);
     assert!(
         hip["meta"]["device"].as_str().unwrap().contains("stand-in"),
         "never a GPU name: {}",
         hip["meta"]
     );
-    assert_eq!(hip["totals"]["ops"].as_u64(), Some(runnable));
+    assert_eq!(hip["totals"]["ops"].as_u64(), Some(runnable), "{t}");
     assert_eq!(
         hip["totals"]["disagree"].as_u64(),
         Some(0),
-        "{}",
+        "{t}: {}",
         hip["totals"]
     );
     assert_eq!(
         hip["totals"]["errors"].as_u64(),
         Some(0),
-        "{}",
+        "{t}: {}",
         hip["totals"]
     );
     assert_eq!(hip["totals"]["agree"], hip["totals"]["cases"]);
@@ -116,14 +135,14 @@ fn every_runnable_op_agrees_through_the_hip_device_on_the_standin_as_on_emu() {
             })
             .collect()
     };
-    assert_eq!(per_op(&hip), per_op(&emu));
+    assert_eq!(per_op(&hip), per_op(&emu), "{t}");
     let wave64_rows = per_op(&hip).iter().filter(|r| r.1 == 64).count() as u64;
     assert_eq!(
         wave64_rows, runnable,
-        "every runnable op ran in wave64 through the stand-in"
+        "every runnable op of {t} ran in wave64 through the stand-in"
     );
     println!(
-        "stand-in: {} ops, {} cases, all agree",
+        "stand-in {t}: {} ops, {} cases, all agree",
         hip["totals"]["ops"], hip["totals"]["cases"]
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -636,147 +655,4 @@ fn a_gpu_fault_that_aborts_the_process_names_the_kernel_and_cases_it_was_running
             && err.contains("cases 0..1 of variant 0 of ds_add_u32 (seed"),
         "{err}"
     );
-}
-
-/// `HSA_OVERRIDE_GFX_VERSION` makes ROCm run a chip as another target (RX 6000 owners run
-/// gfx1030 code this way): ROCm applies it after the chip is read, so the harness builds the code
-/// object for the target the runtime will load it as, and names the override and the chip in
-/// `info`, the run header and the device's provenance. The stand-in honours the variable as ROCm
-/// does.
-#[test]
-fn an_override_builds_for_the_target_rocm_runs_and_names_the_chip() {
-    let Some(lib) = standin_lib() else { return };
-    let chip = DEFAULT;
-    let other = kernel_targets()
-        .find(|t| t.generation == chip.generation && *t != chip)
-        .unwrap();
-    let version = format!(
-        "{}.{}.{}",
-        other.kfd_version / 10000,
-        (other.kfd_version / 100) % 100,
-        other.kfd_version % 100
-    );
-    let mut e = env(&lib);
-    e.push(("HSA_OVERRIDE_GFX_VERSION", &version));
-    let index = standin_index(chip).to_string();
-    let out = ds_harness_env(&["info"], &e);
-    let text = stdout(&out);
-    assert!(
-        text.contains(&format!(
-            "override: HSA_OVERRIDE_GFX_VERSION={version} runs this {chip} chip as {other}"
-        )),
-        "{text}"
-    );
-    let dir = tmp("override");
-    let rec = dir.join("rec");
-    let out = ds_harness_env(
-        &[
-            "run",
-            "--backend",
-            "hip",
-            "--device",
-            &index,
-            "--op",
-            "ds_add_u32",
-            "--cases",
-            "2",
-            "--wave",
-            "32",
-            "--record",
-            rec.to_str().unwrap(),
-        ],
-        &e,
-    );
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(0), "{err}");
-    assert!(err.contains(&format!("target: {other} (")), "{err}");
-    assert!(
-        err.contains(&format!(
-            "override: HSA_OVERRIDE_GFX_VERSION={version} runs the {chip} chip as {other}"
-        )),
-        "{err}"
-    );
-    // The recording's provenance names both.
-    let files: Vec<_> = walk(&rec);
-    let recording = files
-        .iter()
-        .find(|p| p.extension().is_some_and(|x| x == "txt"))
-        .expect("a recording");
-    let body = std::fs::read_to_string(recording).unwrap();
-    assert!(body.contains(&format!("chip: {chip}")), "{body}");
-    assert!(
-        body.contains(&format!("override: HSA_OVERRIDE_GFX_VERSION={version}")),
-        "{body}"
-    );
-    // A value that is no version is refused in words.
-    let mut bad = env(&lib);
-    bad.push(("HSA_OVERRIDE_GFX_VERSION", "eleven"));
-    let out = ds_harness_env(
-        &[
-            "run",
-            "--backend",
-            "hip",
-            "--op",
-            "ds_add_u32",
-            "--cases",
-            "1",
-        ],
-        &bad,
-    );
-    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("is not a version (major.minor.stepping"),
-        "{}",
-        stderr(&out)
-    );
-}
-
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
-}
-
-/// The stand-in's gfx942 device (CDNA 3, wave64 only) runs every runnable op of gfx942 through
-/// the hip device, chosen by `--device N`, and agrees with the model and with the emulated device's
-/// run of the same corpus: the gfx9 template's code objects load, launch in workgroups of 64 and
-/// return what the emulator returns.
-#[test]
-fn the_gfx942_device_runs_every_gfx942_op_in_wave64_and_agrees() {
-    let Some(lib) = standin_lib() else { return };
-    let t = Target::by_name("gfx942").unwrap();
-    let dir = tmp("gfx942");
-    let index = standin_index(t).to_string();
-    let run = |backend: &[&str], json: &std::path::Path| {
-        let mut args = vec!["run"];
-        args.extend(backend);
-        args.extend(["--cases", "16", "--json", json.to_str().unwrap()]);
-        args.extend(["--out", dir.to_str().unwrap()]);
-        let out = ds_harness_env(&args, &env(&lib));
-        assert_eq!(out.status.code(), Some(0), "{backend:?}: {}", stderr(&out));
-        json_file(json)
-    };
-    let hip = run(
-        &["--backend", "hip", "--device", &index],
-        &dir.join("hip.json"),
-    );
-    let emu = run(
-        &["--backend", "emu", "--target", t.name],
-        &dir.join("emu.json"),
-    );
-    let ops = ds_reference::isa::runnable_ops_on(t).count();
-    assert_eq!(hip["meta"]["target"], t.name);
-    assert_eq!(hip["meta"]["waves"], serde_json::json!([64]));
-    assert_eq!(hip["totals"]["ops"], ops);
-    assert_eq!(hip["totals"]["cases"], ops * 16);
-    assert_eq!(hip["totals"]["agree"], ops * 16);
-    assert_eq!(hip["totals"], emu["totals"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -162,7 +162,14 @@ fn the_hip_device_refuses_a_generic_target_in_words() {
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(3), "{g}: {err}");
         assert!(
-            err.contains(&format!("--target {g} was asked for")),
+            err.contains(&format!("--target {g} was asked for"))
+                && err.contains(&format!("{g} is a generic target, which no GPU reports"))
+                && err.contains(&format!("--backend emu --target {g}")),
+            "{g}: {err}"
+        );
+        // No `--device N` of a generic target can exist: none is suggested.
+        assert!(
+            !err.contains(&format!("pick a {g} with --device N")),
             "{g}: {err}"
         );
     }

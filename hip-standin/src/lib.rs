@@ -28,6 +28,7 @@
 #![allow(clippy::missing_safety_doc)] // Each export's contract is its HIP namesake's.
 
 mod state;
+pub mod topology;
 
 use ds_devices::hip::sys::{self, hipError_t};
 use state::{error_entry, fail, physical, state};
@@ -78,6 +79,7 @@ macro_rules! same_type_as_sys {
 }
 ds_devices::for_each_hip_function!(same_type_as_sys!());
 const _: ds_devices::hip::library::StandinArchFn = ds_hip_standin_gcn_arch_name;
+const _: ds_devices::hip::library::StandinKfdFn = ds_hip_standin_kfd_node;
 
 /// The version the stand-in reports (HIP_VERSION encoding of 7.0.0): newer than the first release
 /// of every target of the target table, so the hip device's runtime check passes. Its API is the
@@ -172,7 +174,11 @@ pub unsafe extern "C" fn hipDeviceGetPCIBusId(
 ) -> hipError_t {
     match state().physical(device) {
         // A made-up PCI location per stand-in device (nothing real is at it), in HIP's format.
-        Some(p) => write_str(bus_id, len, &format!("5eed:{p:02x}:00.0")),
+        Some(p) => write_str(
+            bus_id,
+            len,
+            &format!("{:04x}:{p:02x}:00.0", topology::PCI_DOMAIN),
+        ),
         None => fail(
             sys::hipErrorInvalidDevice,
             format!("hipDeviceGetPCIBusId({device}): no such visible device"),
@@ -440,7 +446,8 @@ pub unsafe extern "C" fn hipEventDestroy(event: sys::hipEvent_t) -> hipError_t {
     state().event_destroy(event as u64)
 }
 
-/// The stand-in's answer to "which arch is device N": see `ds_devices::hip::arch`.
+/// The stand-in's answer to "which target does the runtime report for device N" (ROCm's agent
+/// name, an override applied): see `ds_devices::hip::arch` and [`topology::reported`].
 #[no_mangle]
 pub unsafe extern "C" fn ds_hip_standin_gcn_arch_name(
     device: c_int,
@@ -448,10 +455,64 @@ pub unsafe extern "C" fn ds_hip_standin_gcn_arch_name(
     len: c_int,
 ) -> hipError_t {
     match state().physical(device) {
-        Some(p) => write_str(name, len, physical()[p].arch),
+        Some(p) => write_str(name, len, &topology::reported(physical()[p].arch)),
         None => fail(
             sys::hipErrorInvalidDevice,
             format!("ds_hip_standin_gcn_arch_name({device}): no such visible device"),
         ),
+    }
+}
+
+/// The stand-in's simulated KFD topology, node by node ([`topology::kfd_node`]): see
+/// `ds_devices::hip::library::STANDIN_KFD_SYMBOL` for the answers.
+#[no_mangle]
+pub unsafe extern "C" fn ds_hip_standin_kfd_node(
+    node: c_int,
+    properties: *mut c_char,
+    len: c_int,
+) -> c_int {
+    use ds_devices::hip::library::{STANDIN_KFD_END, STANDIN_KFD_NODE};
+    let chips = physical()
+        .iter()
+        .map(|d| (d.arch, d.target))
+        .collect::<Vec<_>>();
+    let answer = usize::try_from(node)
+        .map_err(|_| format!("node {node}: no such node"))
+        .and_then(|n| topology::kfd_node(n, &chips));
+    match answer {
+        Ok(None) => STANDIN_KFD_END,
+        Ok(Some(text)) => {
+            write_str(properties, len, &text);
+            STANDIN_KFD_NODE
+        }
+        Err(why) => {
+            write_str(properties, len, &why);
+            STANDIN_KFD_END + 1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_device_has_a_kfd_node_with_its_chips_version_at_its_pci_location() {
+        let chips: Vec<_> = physical().iter().map(|d| (d.arch, d.target)).collect();
+        for (p, dev) in physical().iter().enumerate() {
+            let text = topology::kfd_node(p + 1, &chips).unwrap().unwrap();
+            let v = topology::target_version(dev.arch).unwrap();
+            if let Some(t) = dev.target {
+                assert_eq!(v, t.kfd_version, "{t}");
+            }
+            for line in [
+                format!("gfx_target_version {v}\n"),
+                format!("location_id {}\n", p << 8),
+                format!("domain {}\n", topology::PCI_DOMAIN),
+            ] {
+                assert!(text.contains(&line), "{line} in {text}");
+            }
+        }
+        assert_eq!(topology::kfd_node(physical().len() + 1, &chips), Ok(None));
     }
 }

@@ -307,12 +307,8 @@ impl State {
             .map_err(|e| fail(sys::hipErrorInvalidImage, format!("hipModuleLoadData: {e}")))?;
         // ROCm's loader takes a code object only for the device's exact ISA (the e_flags
         // machine), and answers hipErrorNoBinaryForGpu otherwise.
-        // ROCm runs the device as the target HSA_OVERRIDE_GFX_VERSION names, when it is set.
-        let runs_as = match std::env::var(ds_devices::hip::arch::ENV_OVERRIDE) {
-            Ok(v) => ds_devices::hip::arch::override_name(&v)
-                .and_then(|n| ds_reference::target::Target::by_name(&n).ok()),
-            Err(_) => dev.target,
-        };
+        // ROCm runs the device as the target it reports (HSA_OVERRIDE_GFX_VERSION applied).
+        let runs_as = crate::topology::runs_as(dev.arch);
         let Some(target) = runs_as.filter(|t| *t == co.target) else {
             return Err(fail(
                 sys::hipErrorNoBinaryForGpu,

@@ -37,6 +37,7 @@ pub mod code_object;
 pub mod contract;
 pub mod entry;
 pub mod generator;
+pub mod hazard;
 pub mod inst;
 pub mod launch;
 pub mod name;

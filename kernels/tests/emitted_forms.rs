@@ -147,8 +147,9 @@ fn kernels_use_only_the_documented_instruction_forms() {
     };
     assert_eq!(forms[&Generation::Gfx11], expected(&gfx11), "gfx11");
     assert_eq!(forms[&Generation::Gfx12], expected(&gfx12), "gfx12");
-    // gfx10 spells the same forms the gfx9 way (widths in dwords, ds_read/ds_write) and waits
-    // for stores around the copy loops' branches (`s_waitcnt_vscnt`).
+    // gfx10 spells the same forms the gfx9 way (widths in dwords, ds_read/ds_write); on RDNA 1
+    // (errata, ds_reference::errata) it waits for stores around the copy loops' branches
+    // (`s_waitcnt_vscnt`) and for vector memory reads before scalar writes (`s_waitcnt_depctr`).
     let gfx10: BTreeSet<String> = [
         "ds_read_b32",
         "ds_write_b32",
@@ -178,6 +179,7 @@ fn kernels_use_only_the_documented_instruction_forms() {
         "s_mul_i32",
         "s_nop",
         "s_waitcnt",
+        "s_waitcnt_depctr",
         "s_waitcnt_vscnt",
         "v_add_nc_u32_e32",
         "v_and_b32_e32",

@@ -162,6 +162,9 @@ fn random_inst(r: &mut Rng, gen: Generation) -> Inst {
                 SoppOp::Endpgm => 0,
                 SoppOp::Nop => r.below(16) as u16,
                 SoppOp::Waitcnt => r.next() as u16 & !Waitcnt::unused_bits(gen),
+                // LLVM prints most values by field (`depctr_vm_vsrc(3) ...`); the printer
+                // writes the one value the template uses, in hex, as LLVM prints it.
+                SoppOp::WaitcntDepctr => ds_kernels::hazard::DEPCTR_VM_VSRC_0,
                 _ => r.next() as u16,
             };
             Inst::Sopp { op, simm16 }

@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod ds_features;
+pub mod errata;
 pub mod isa;
 pub mod model;
 pub mod regs;

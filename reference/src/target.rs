@@ -71,6 +71,7 @@
 //! the LDS size a column here.
 
 use crate::ds_features::DsFeatures;
+use crate::errata::Errata;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -391,6 +392,8 @@ pub struct Target {
     pub ds_features: DsFeatures,
     /// The target-id features the processor has (xnack, sramecc).
     pub target_id: TargetIdFeatures,
+    /// The hardware errata the kernels work around: [`Errata`].
+    pub errata: Errata,
 }
 
 /// The target-id features a processor supports (AMDGPUUsage, "Target ID" and the "Target
@@ -420,6 +423,11 @@ const XNACK_SRAMECC: TargetIdFeatures = TargetIdFeatures {
     xnack: true,
     sramecc: true,
 };
+
+/// RDNA 1's errata (LLVM's `GFX10_1_Bugs` and `FeatureLdsMisalignedBug` on gfx1010-gfx1013).
+const RDNA1_ERRATA: Errata = Errata::VMEM_SCALAR_WRITE
+    .union(Errata::LDS_BRANCH_VMEM_WAR)
+    .union(Errata::LDS_MISALIGNED_WGP);
 
 /// `EF_AMDGPU_FEATURE_XNACK_ANY_V4` (AMDGPUUsage, "ELF Header").
 pub const EF_XNACK_ANY: u32 = 0x100;
@@ -479,6 +487,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1101",
@@ -505,6 +514,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1102",
@@ -532,6 +542,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1103",
@@ -553,6 +564,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1150",
@@ -574,6 +586,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1151",
@@ -595,6 +608,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1152",
@@ -616,6 +630,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1153",
@@ -637,6 +652,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1200",
@@ -658,6 +674,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA4,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1201",
@@ -684,6 +701,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA4,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx900",
@@ -710,6 +728,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::VEGA,
         target_id: XNACK,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx906",
@@ -736,6 +755,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::VEGA,
         target_id: XNACK_SRAMECC,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx908",
@@ -757,6 +777,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::VEGA,
         target_id: XNACK_SRAMECC,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx90a",
@@ -778,6 +799,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::CDNA2,
         target_id: XNACK_SRAMECC,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx942",
@@ -803,6 +825,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::CDNA3,
         target_id: XNACK_SRAMECC,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx950",
@@ -824,6 +847,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::CDNA4,
         target_id: XNACK_SRAMECC,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1010",
@@ -850,6 +874,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA1,
         target_id: XNACK,
+        errata: RDNA1_ERRATA,
     },
     Target {
         name: "gfx1011",
@@ -871,6 +896,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA1,
         target_id: XNACK,
+        errata: RDNA1_ERRATA,
     },
     Target {
         name: "gfx1012",
@@ -897,6 +923,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA1,
         target_id: XNACK,
+        errata: RDNA1_ERRATA,
     },
     Target {
         name: "gfx1013",
@@ -920,6 +947,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA1,
         target_id: XNACK,
+        errata: RDNA1_ERRATA,
     },
     Target {
         name: "gfx1030",
@@ -948,6 +976,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1031",
@@ -969,6 +998,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1032",
@@ -995,6 +1025,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1033",
@@ -1016,6 +1047,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1034",
@@ -1037,6 +1069,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1035",
@@ -1058,6 +1091,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx1036",
@@ -1079,6 +1113,7 @@ pub static TARGETS: &[Target] = &[
         generic_version: 0,
         ds_features: features::RDNA2,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
 ];
 
@@ -1108,6 +1143,7 @@ pub static GENERIC_TARGETS: &[Target] = &[
         generic_version: 1,
         ds_features: features::RDNA3,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
     Target {
         name: "gfx12-generic",
@@ -1129,6 +1165,7 @@ pub static GENERIC_TARGETS: &[Target] = &[
         generic_version: 1,
         ds_features: features::RDNA4,
         target_id: NO_ID,
+        errata: Errata::NONE,
     },
 ];
 

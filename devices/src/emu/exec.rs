@@ -570,7 +570,8 @@ impl WaveState {
                     | SoppOp::WaitLoadcnt
                     | SoppOp::WaitStorecnt
                     | SoppOp::WaitDscnt
-                    | SoppOp::WaitKmcnt => false,
+                    | SoppOp::WaitKmcnt
+                    | SoppOp::WaitcntDepctr => false,
                     SoppOp::Endpgm => return Ok(Flow::End),
                     SoppOp::Branch => true,
                     SoppOp::CbranchScc0 => !self.scc,

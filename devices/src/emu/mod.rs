@@ -22,6 +22,7 @@ use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use descriptor::Descriptor;
 use ds_kernels::entry::{delivery, Delivery};
 use ds_kernels::inst::{decode_in, Inst};
+use ds_reference::errata::Errata;
 use ds_reference::isa::DsOp;
 use ds_reference::isa::Generation;
 use ds_reference::target::{self, Target};
@@ -136,6 +137,40 @@ impl Code {
             }
         }
         Code { base, slots }
+    }
+
+    /// Refuses code that trips one of `target`'s hardware errata the hardware would not survive
+    /// (the code read in address order): on [`Errata::VMEM_SCALAR_WRITE`] targets, a scalar write
+    /// of a register an earlier DS or vector memory instruction reads, with nothing between that
+    /// resolves it ([`ds_kernels::hazard`]).
+    fn check_errata(&self, target: &Target) -> Result<(), String> {
+        if !target.errata.contains(Errata::VMEM_SCALAR_WRITE) {
+            return Ok(());
+        }
+        let insts: Vec<(usize, &Inst)> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match s {
+                Slot::Inst(inst, _) => Some((i, inst)),
+                _ => None,
+            })
+            .collect();
+        match ds_kernels::hazard::first_hazard(insts.iter().map(|(_, i)| *i)) {
+            None => Ok(()),
+            Some(n) => {
+                let (slot, inst) = insts[n];
+                Err(format!(
+                    "`{}` at {:#x} writes a register that an earlier DS or vector memory \
+                     instruction reads, with no VALU instruction, `s_waitcnt 0` or \
+                     `s_waitcnt_depctr 0xffe3` between them: on {target} (RDNA 1's \
+                     VMEM-to-scalar-write hazard, LLVM `FeatureVMEMtoScalarWriteHazard`) the \
+                     write can overtake the read. Put `s_waitcnt_depctr 0xffe3` before it",
+                    inst.text(target.generation),
+                    self.base + 4 * slot as u64
+                ))
+            }
+        }
     }
 
     /// The instruction starting at `pc`.
@@ -301,6 +336,8 @@ impl Device for EmuDevice {
                     k.entry
                 )));
             }
+            let code = Code::decode(co.target, &k.code, k.entry);
+            code.check_errata(self.info.target).map_err(bad)?;
             programs.insert(
                 k.name.clone(),
                 Arc::new(Program {
@@ -308,7 +345,7 @@ impl Device for EmuDevice {
                     target: self.info.target,
                     desc,
                     entry,
-                    code: Arc::new(Code::decode(co.target, &k.code, k.entry)),
+                    code: Arc::new(code),
                 }),
             );
         }

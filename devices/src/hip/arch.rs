@@ -1,16 +1,22 @@
 //! Naming a HIP device's gfx arch without `hipDeviceProp_t` (whose layout changed in ROCm 6).
 //!
 //! The HIP device's PCI location (`hipDeviceGetPCIBusId`, `"dddd:bb:dd.f"` in hex, the same in
-//! every ROCm version; see sys.rs for why no device attribute is used) is matched against:
+//! every ROCm version; see sys.rs for why no device attribute is used) is matched against both:
 //! 1. the KFD topology in sysfs (`/sys/class/kfd/kfd/topology/nodes/*/properties`: `domain`,
 //!    `location_id` = bus << 8 | device << 3 | function, `gfx_target_version` = major * 10000 +
-//!    minor * 100 + stepping, the target table's `kfd_version`; the amdkfd driver's topology ABI);
-//! 2. else the HSA runtime's agents (`hsa_iterate_agents`, `HSA_AGENT_INFO_NAME`,
-//!    `HSA_AMD_AGENT_INFO_DOMAIN` / `_BDFID`; hsa.h, hsa_ext_amd.h).
+//!    minor * 100 + stepping, the target table's `kfd_version`; the amdkfd driver's topology ABI):
+//!    the chip;
+//! 2. the HSA runtime's agents (`hsa_iterate_agents`, `HSA_AGENT_INFO_NAME`,
+//!    `HSA_AMD_AGENT_INFO_DOMAIN` / `_BDFID`; hsa.h, hsa_ext_amd.h): the target the runtime
+//!    reports, an override applied. chip.rs decides from both (and `HSA_OVERRIDE_GFX_VERSION`).
 //!
-//! The workspace's stand-in runtime has neither: it answers through its own exported symbol
-//! (`library::STANDIN_ARCH_SYMBOL`), which a real `libamdhip64` never exports.
+//! The workspace's stand-in runtime has neither: it answers both through its own exported symbols
+//! (`library::STANDIN_ARCH_SYMBOL`, the reported target; `library::STANDIN_KFD_SYMBOL`, its
+//! simulated topology's node text, read by the same matcher as sysfs), which a real `libamdhip64`
+//! never exports: on a real runtime the chip is always read from the real sysfs.
 
+use super::chip;
+pub use super::chip::Arch;
 use super::library::{self, HipLibrary, HsaApi};
 use super::result::{self, c_buf};
 use super::sys;
@@ -32,82 +38,42 @@ pub fn supported(name: &str) -> Result<&'static Target, String> {
     ds_kernels::check_target(t).map(|()| t)
 }
 
+/// Why device `index` (`name`, of `target`) does not run `--target want`, and the fix. A generic
+/// target is no GPU's: a GPU reports its own processor, so no `--device N` is ever one; its code
+/// object runs on the emulated device. `visibility` quotes the `*_VISIBLE_DEVICES` variables.
+pub fn refuse_target(
+    want: &Target,
+    index: usize,
+    name: &str,
+    target: &Target,
+    arch: &Arch,
+    visibility: &str,
+) -> String {
+    let is = format!(
+        "--target {want} was asked for, but device {index} ({name}) is {target} (from {})",
+        arch.source
+    );
+    if want.kind == ds_reference::target::Kind::Generic {
+        return format!(
+            "{is}; {want} is a generic target, which no GPU reports (a GPU reports its own \
+             processor, and ROCm loads that processor's code object), so no HIP device is a \
+             {want}. Drop --target to run this device's own {target} code object, or run the \
+             {want} code object on the emulated device (--backend emu --target {want})"
+        );
+    }
+    format!(
+        "{is}; a code object loads only on its exact target. Drop --target to run on this \
+         device's own target, or pick a {want} with --device N ({})",
+        visibility
+    )
+}
+
 /// The targets kernels are built for, comma separated.
 pub fn supported_list() -> String {
     ds_kernels::kernel_targets()
         .map(|t| t.name)
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// A device's arch and where the answer came from.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Arch {
-    /// The processor name ROCm runs the device as (the chip's own, or the one
-    /// `HSA_OVERRIDE_GFX_VERSION` makes it), e.g. a target table name: code objects are built for
-    /// it.
-    pub name: String,
-    /// e.g. "KFD sysfs /sys/class/kfd/kfd/topology/nodes/1 (gfx_target_version N)".
-    pub source: String,
-    /// When an override makes ROCm run the device as another target: the chip's own processor
-    /// name and the override (`HSA_OVERRIDE_GFX_VERSION=10.3.0`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub overridden: Option<Overridden>,
-}
-
-/// A device ROCm runs as another target than its chip's.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Overridden {
-    /// The chip's own processor name (KFD sysfs, HSA or the stand-in).
-    pub chip: String,
-    /// The variable and its value, e.g. `HSA_OVERRIDE_GFX_VERSION=10.3.0`.
-    pub by: String,
-}
-
-/// The variable that makes ROCm report (and load code objects for) another target than the
-/// chip's: `major.minor.stepping` in decimal (ROCR-Runtime reads it when it builds its agents).
-pub const ENV_OVERRIDE: &str = "HSA_OVERRIDE_GFX_VERSION";
-
-/// The processor name ROCm runs a device as under `HSA_OVERRIDE_GFX_VERSION=value`: `major.minor.
-/// stepping` -> `gfx{major}{minor:x}{stepping:x}` (the form of the target table's names and of
-/// KFD's `gfx_target_version`); `None` when it is not three decimal numbers with minor and
-/// stepping below 16.
-pub fn override_name(value: &str) -> Option<String> {
-    let parts: Vec<u32> = value
-        .trim()
-        .split('.')
-        .map(|p| p.parse().ok())
-        .collect::<Option<_>>()?;
-    match parts[..] {
-        [major, minor, step] if major > 0 && minor < 16 && step < 16 => {
-            Some(format!("gfx{major}{minor:x}{step:x}"))
-        }
-        _ => None,
-    }
-}
-
-/// `chip` as ROCm runs it under the override in the environment, if any.
-fn apply_override(chip: Arch) -> Result<Arch, String> {
-    let Ok(value) = std::env::var(ENV_OVERRIDE) else {
-        return Ok(chip);
-    };
-    let name = override_name(&value).ok_or_else(|| {
-        format!(
-            "{ENV_OVERRIDE}={value:?} is set, and is not a version (major.minor.stepping, e.g. \
-             11.0.0): ROCm's runtime would not run the device as a known target; fix or unset it"
-        )
-    })?;
-    if name == chip.name {
-        return Ok(chip);
-    }
-    Ok(Arch {
-        name,
-        source: chip.source,
-        overridden: Some(Overridden {
-            chip: chip.name,
-            by: format!("{ENV_OVERRIDE}={value}"),
-        }),
-    })
 }
 
 /// A PCI location: domain, bus, device (slot).
@@ -162,12 +128,23 @@ pub fn name_from_target_version(v: u32) -> Option<String> {
 pub fn from_kfd(nodes_dir: &Path, pci: Pci) -> Result<Arch, String> {
     let entries = std::fs::read_dir(nodes_dir)
         .map_err(|e| format!("cannot read {}: {e}", nodes_dir.display()))?;
+    let nodes = entries.flatten().filter_map(|entry| {
+        let text = std::fs::read_to_string(entry.path().join("properties")).ok()?;
+        Some((format!("KFD sysfs {}", entry.path().display()), text))
+    });
+    match_kfd_node(nodes, pci, &nodes_dir.display().to_string())
+}
+
+/// The arch of the device at `pci` among KFD topology nodes, each a label (where it was read)
+/// and its `properties` text (`key value` lines: `gfx_target_version`, `location_id`, `domain`);
+/// `place` names the topology in the error.
+pub fn match_kfd_node(
+    nodes: impl Iterator<Item = (String, String)>,
+    pci: Pci,
+    place: &str,
+) -> Result<Arch, String> {
     let mut gpus = 0;
-    for entry in entries.flatten() {
-        let props_path = entry.path().join("properties");
-        let Ok(text) = std::fs::read_to_string(&props_path) else {
-            continue;
-        };
+    for (label, text) in nodes {
         let field = |key: &str| {
             text.lines().find_map(|l| {
                 let mut it = l.split_whitespace();
@@ -187,24 +164,17 @@ pub fn from_kfd(nodes_dir: &Path, pci: Pci) -> Result<Arch, String> {
             && (location >> 3) & 0x1f == u64::from(pci.device)
         {
             let name = name_from_target_version(version as u32).ok_or_else(|| {
-                format!(
-                    "{}: gfx_target_version {version} is not a version number",
-                    props_path.display()
-                )
+                format!("{label}: gfx_target_version {version} is not a version number")
             })?;
             return Ok(Arch {
                 name,
-                source: format!(
-                    "KFD sysfs {} (gfx_target_version {version})",
-                    entry.path().display()
-                ),
+                source: format!("{label} (gfx_target_version {version})"),
                 overridden: None,
             });
         }
     }
     Err(format!(
-        "no KFD node under {} is at PCI {pci} ({gpus} GPU node(s) seen)",
-        nodes_dir.display()
+        "no KFD node under {place} is at PCI {pci} ({gpus} GPU node(s) seen)"
     ))
 }
 
@@ -337,7 +307,8 @@ pub fn from_hsa(pci: Pci) -> Result<Arch, String> {
     }
 }
 
-/// The stand-in runtime's own answer.
+/// What the stand-in runtime reports for the device (as ROCm's agent name: the override's
+/// target under `HSA_OVERRIDE_GFX_VERSION`).
 fn from_standin(f: library::StandinArchFn, lib: &HipLibrary, ordinal: i32) -> Result<Arch, String> {
     let mut buf = [0 as c_char; 64];
     // SAFETY: the stand-in writes at most `len` bytes including the terminator.
@@ -354,52 +325,71 @@ fn from_standin(f: library::StandinArchFn, lib: &HipLibrary, ordinal: i32) -> Re
     })
 }
 
+/// The chip of the device at `pci` according to the stand-in runtime's simulated KFD topology
+/// (its nodes' `properties` text through [`library::STANDIN_KFD_SYMBOL`], read with the same
+/// matcher as sysfs).
+fn from_standin_kfd(f: library::StandinKfdFn, lib: &HipLibrary, pci: Pci) -> Result<Arch, String> {
+    let mut nodes = Vec::new();
+    for node in 0.. {
+        let mut buf = [0 as c_char; 512];
+        // SAFETY: the stand-in writes at most `len` bytes including the terminator.
+        match unsafe { f(node, buf.as_mut_ptr(), buf.len() as c_int) } {
+            library::STANDIN_KFD_NODE => nodes.push((
+                format!("the stand-in's simulated KFD node {node}"),
+                c_buf(&buf),
+            )),
+            library::STANDIN_KFD_END => break,
+            _ => {
+                return Err(format!(
+                    "cannot read the stand-in's simulated KFD topology ({}: {})",
+                    lib.path,
+                    c_buf(&buf)
+                ))
+            }
+        }
+    }
+    match_kfd_node(
+        nodes.into_iter(),
+        pci,
+        &format!(
+            "the stand-in's simulated topology ({})",
+            library::STANDIN_KFD_SYMBOL
+        ),
+    )
+}
+
 /// The KFD topology directory.
 pub const KFD_NODES: &str = "/sys/class/kfd/kfd/topology/nodes";
 
-/// The arch ROCm runs HIP device `ordinal` as: its chip's ([`detect_chip`]), or the one
-/// `HSA_OVERRIDE_GFX_VERSION` names, which ROCm applies after the chip is read (so the code
-/// object is built for the target the runtime will load it as, and the chip is named beside it).
+/// The arch ROCm runs HIP device `ordinal` as, with its chip named when they differ
+/// ([`chip::combine`]): the chip from the KFD topology (sysfs; the stand-in's simulated one for
+/// the stand-in runtime), what the runtime reports from its HSA agent (the stand-in's answer for
+/// the stand-in), and `HSA_OVERRIDE_GFX_VERSION`. The error says what each source answered.
 pub fn detect(lib: &HipLibrary, ordinal: i32) -> Result<Arch, String> {
-    apply_override(detect_chip(lib, ordinal)?)
-}
-
-/// The chip of HIP device `ordinal`: the stand-in's answer if the library is the stand-in, else
-/// KFD sysfs, else HSA (which may already report an overridden name). The error says what each
-/// source answered.
-pub fn detect_chip(lib: &HipLibrary, ordinal: i32) -> Result<Arch, String> {
-    if let Some(f) = lib.standin_arch {
-        return from_standin(f, lib, ordinal);
-    }
+    let env = std::env::var(chip::ENV_OVERRIDE).ok();
     let pci =
-        pci_of(lib, ordinal).map_err(|e| format!("cannot find the device's PCI location: {e}"))?;
-    let kfd = match from_kfd(Path::new(KFD_NODES), pci) {
-        Ok(a) => return Ok(a),
-        Err(e) => e,
+        pci_of(lib, ordinal).map_err(|e| format!("cannot find the device's PCI location: {e}"));
+    let (kfd, reported) = match (lib.standin_arch, lib.standin_kfd) {
+        (Some(arch), Some(kfd)) => (
+            pci.clone().and_then(|pci| from_standin_kfd(kfd, lib, pci)),
+            from_standin(arch, lib, ordinal),
+        ),
+        _ => {
+            let pci = pci.clone()?;
+            (from_kfd(Path::new(KFD_NODES), pci), from_hsa(pci))
+        }
     };
-    let hsa = match from_hsa(pci) {
-        Ok(a) => return Ok(a),
-        Err(e) => e,
-    };
-    Err(format!(
-        "the arch of the device at PCI {pci} is unknown: KFD sysfs: {kfd}; HSA: {hsa}"
-    ))
+    chip::combine(kfd, reported, env.as_deref()).map_err(|e| {
+        format!(
+            "the arch of the device at PCI {} is unknown: {e}",
+            pci.map_or_else(|e| e, |p| p.to_string())
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_override_names_the_target_rocm_runs() {
-        assert_eq!(override_name("11.0.1").as_deref(), Some("gfx1101"));
-        assert_eq!(override_name(" 10.3.0 ").as_deref(), Some("gfx1030"));
-        assert_eq!(override_name("9.4.2").as_deref(), Some("gfx942"));
-        assert_eq!(override_name("9.0.10").as_deref(), Some("gfx90a"));
-        for bad in ["", "11", "11.0", "11.0.0.0", "x.y.z", "11.16.0", "0.0.0"] {
-            assert_eq!(override_name(bad), None, "{bad:?}");
-        }
-    }
 
     #[test]
     fn pci_bus_ids_parse_as_hip_prints_them() {

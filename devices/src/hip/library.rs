@@ -42,9 +42,22 @@ pub const HSA_NAME: &str = "libhsa-runtime64.so.1";
 /// never exports it.
 pub const STANDIN_ARCH_SYMBOL: &str = "ds_hip_standin_gcn_arch_name";
 
-/// `int ds_hip_standin_gcn_arch_name(int device, char* name, int len)`: writes the stand-in
-/// device's arch name; returns a `hipError_t`.
+/// `int ds_hip_standin_gcn_arch_name(int device, char* name, int len)`: writes the target the
+/// stand-in runtime reports for the device (as ROCm's agent name: an override applied); returns
+/// a `hipError_t`.
 pub type StandinArchFn = unsafe extern "C" fn(c_int, *mut c_char, c_int) -> sys::hipError_t;
+/// The stand-in's second own symbol: its simulated KFD topology, node by node (the text of a
+/// sysfs node's `properties` file), so the chip of a stand-in device is read by the same matcher
+/// as a real one's (`arch::match_kfd_node`). A real `libamdhip64` never exports it.
+pub const STANDIN_KFD_SYMBOL: &str = "ds_hip_standin_kfd_node";
+/// `int ds_hip_standin_kfd_node(int node, char* properties, int len)`: writes node `node`'s
+/// properties text and returns [`STANDIN_KFD_NODE`], returns [`STANDIN_KFD_END`] past the last
+/// node, or anything else with the reason written when the topology cannot be read.
+pub type StandinKfdFn = unsafe extern "C" fn(c_int, *mut c_char, c_int) -> c_int;
+/// [`StandinKfdFn`]'s answer: the node's text is written.
+pub const STANDIN_KFD_NODE: c_int = 0;
+/// [`StandinKfdFn`]'s answer: no such node (the topology has fewer).
+pub const STANDIN_KFD_END: c_int = 1;
 
 macro_rules! api {
     ($name:ident; $($f:ident),* $(,)?) => {
@@ -99,6 +112,8 @@ pub struct HipLibrary {
     pub api: HipApi,
     /// Present only in the workspace's stand-in runtime: see [`STANDIN_ARCH_SYMBOL`].
     pub standin_arch: Option<StandinArchFn>,
+    /// Present only in the workspace's stand-in runtime: see [`STANDIN_KFD_SYMBOL`].
+    pub standin_kfd: Option<StandinKfdFn>,
     _lib: libloading::Library,
 }
 
@@ -304,10 +319,16 @@ pub fn load_hip_from(paths: &[String]) -> Result<HipLibrary, NotFound> {
                         unsafe { lib.get::<StandinArchFn>(STANDIN_ARCH_SYMBOL.as_bytes()) }
                             .ok()
                             .map(|s| *s);
+                    // SAFETY: the stand-in exports this symbol with exactly `StandinKfdFn`'s type.
+                    let standin_kfd =
+                        unsafe { lib.get::<StandinKfdFn>(STANDIN_KFD_SYMBOL.as_bytes()) }
+                            .ok()
+                            .map(|s| *s);
                     return Ok(HipLibrary {
                         path: describe(path, api.hipInit as usize),
                         api,
                         standin_arch,
+                        standin_kfd,
                         _lib: lib,
                     });
                 }

@@ -11,6 +11,7 @@
 //! reads, sets or re-maps them, it only quotes them in messages.
 
 pub mod arch;
+pub mod chip;
 pub mod crumb;
 pub mod library;
 pub mod probe;
@@ -30,8 +31,11 @@ use std::time::{Duration, Instant};
 /// Environment variable: the longest a launch may run, in seconds (default [`DEFAULT_TIMEOUT`]).
 pub const ENV_TIMEOUT: &str = "DS_HARNESS_HIP_TIMEOUT";
 /// The detail of a hip device's info naming its chip, when an override makes ROCm run it as
-/// another target (the device's `target`).
+/// another target (the device's `target`): the chip's processor name, or
+/// [`chip::UNKNOWN_CHIP`] when it could not be read.
 pub const CHIP_DETAIL: &str = "chip";
+/// The detail saying where the chip's name came from (its KFD node), or why it is unknown.
+pub const CHIP_SOURCE_DETAIL: &str = "chip_source";
 /// The detail of a hip device's info naming the override (`HSA_OVERRIDE_GFX_VERSION=...`).
 pub const OVERRIDE_DETAIL: &str = "override";
 /// The detail of a hip device's info that says whether its runtime supports its target.
@@ -260,12 +264,13 @@ pub fn open(index: usize, want: Option<&'static Target>) -> Result<HipDevice, De
         ))
     })?;
     if let Some(want) = want.filter(|w| *w != target) {
-        return Err(DeviceError::Unavailable(format!(
-            "--target {want} was asked for, but device {index} ({name}) is {target} (from {}); \
-             a code object loads only on its exact target. Drop --target to run on this \
-             device's own target, or pick a {want} with --device N ({})",
-            arch.source,
-            visibility_note()
+        return Err(DeviceError::Unavailable(arch::refuse_target(
+            want,
+            index,
+            &name,
+            target,
+            &arch,
+            &visibility_note(),
         )));
     }
     crumb::install();
@@ -299,7 +304,8 @@ pub fn open(index: usize, want: Option<&'static Target>) -> Result<HipDevice, De
         details.push(("pci".to_string(), pci.to_string()));
     }
     if let Some(o) = &arch.overridden {
-        details.push((CHIP_DETAIL.to_string(), o.chip.clone()));
+        details.push((CHIP_DETAIL.to_string(), o.chip_name().to_string()));
+        details.push((CHIP_SOURCE_DETAIL.to_string(), o.chip_source.clone()));
         details.push((OVERRIDE_DETAIL.to_string(), o.by.clone()));
     }
     Ok(HipDevice {

@@ -35,7 +35,7 @@ pub struct DeviceReport {
     pub arch_source: String,
     /// When an override makes ROCm run the device as another target than its chip's: the chip
     /// and the override.
-    pub overridden: Option<arch::Overridden>,
+    pub overridden: Option<super::chip::Overridden>,
     /// Can the kernels run on it?
     pub usable: bool,
     /// Why (not).
@@ -336,12 +336,22 @@ impl fmt::Display for HipProbe {
             if let Some(o) = &d.overridden {
                 writeln!(
                     f,
-                    "    override: {} runs this {} chip as {}; code objects are built for {}",
+                    "    override: {} runs this {} chip as {}; code objects are built for {}\n    \
+                     chip: {} ({})",
                     o.by,
-                    o.chip,
+                    o.chip_name(),
                     d.arch.as_deref().unwrap_or("unknown"),
-                    d.arch.as_deref().unwrap_or("unknown")
+                    d.arch.as_deref().unwrap_or("unknown"),
+                    o.chip_name(),
+                    o.chip_source
                 )?;
+                if o.chip.is_none() {
+                    writeln!(
+                        f,
+                        "    recordings: refused (`run --record` exits 2): a recording names the \
+                         chip its results are of, and this chip is unknown"
+                    )?;
+                }
             }
             if let Some(r) = &d.runtime {
                 let mark = if r.supported { "" } else { "WARNING: " };

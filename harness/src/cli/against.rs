@@ -147,6 +147,7 @@ pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow:
         against: Some(reference.clone()),
         allow_unsupported: args.allow_unsupported,
         device_details: super::run::exec_details(&info),
+        overridden: crate::run::overridden::Overridden::of(&info),
     });
     for rec in &recs {
         report.push(against::run_recording(

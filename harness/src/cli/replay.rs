@@ -20,7 +20,7 @@ pub struct ReplayArgs {
     #[arg(long, value_enum, default_value_t = super::BackendArg::Auto)]
     pub backend: super::BackendArg,
     /// The target to run the case on. Default: the case file's target (the emulated device of
-    /// it, or a GPU of it for auto); for --backend hip, the GPU's own target.
+    /// it, or a GPU of it for auto and hip; --backend hip refuses when no GPU is one).
     #[arg(long, value_name = "NAME", value_parser = super::parse_kernel_target)]
     pub target: Option<&'static Target>,
     #[command(flatten)]
@@ -61,6 +61,34 @@ fn resize(file: &mut CaseFile, wave: WaveSize) -> Result<(), String> {
     crate::case::validate(file.target, &file.variant, &file.case)
 }
 
+/// `replay --backend hip` without `--target`: the case file's target, when a usable HIP device is
+/// one (the device of that target is opened); else why not and the fix, never a silent replay on a
+/// GPU of another target (whose rules and code object differ).
+fn hip_of_file_target(t: &'static Target) -> Result<&'static Target, String> {
+    let probe = device::hip::probe();
+    let usable: Vec<_> = probe.devices.iter().filter(|d| d.usable).collect();
+    if usable.is_empty() || usable.iter().any(|d| d.target == Some(t)) {
+        // None usable: opening the device says why, as for `run`.
+        return Ok(t);
+    }
+    let have = usable
+        .iter()
+        .map(|d| {
+            format!(
+                "device {} is {}",
+                d.index,
+                d.arch.as_deref().unwrap_or("unknown")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    Err(format!(
+        "the case file is of {t}, and no usable HIP device is a {t} ({have}). Replay it on one of \
+         them under its own target's rules with --target T, or on the emulated {t} with \
+         --backend emu"
+    ))
+}
+
 pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
     let mut file = match CaseFile::read(&args.case) {
         Ok(f) => f,
@@ -88,6 +116,13 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         }
     }
     let target = match args.backend {
+        super::BackendArg::Hip if args.target.is_none() => match hip_of_file_target(file.target) {
+            Ok(t) => Some(t),
+            Err(why) => {
+                eprintln!("error: {}: {why}", args.case.display());
+                return Ok(ExitCode::from(super::EXIT_BACKEND));
+            }
+        },
         super::BackendArg::Hip => args.target,
         super::BackendArg::Auto | super::BackendArg::Emu | super::BackendArg::Exec => {
             Some(args.target.unwrap_or(file.target))

@@ -317,15 +317,9 @@ fn announce(
         shown(&info.name),
         hardware_note(info)
     );
-    if let (Some(chip), Some(by)) = (
-        info.detail(device::hip::CHIP_DETAIL),
-        info.detail(device::hip::OVERRIDE_DETAIL),
-    ) {
-        eprintln!(
-            "override: {by} runs the {chip} chip as {}; the code object is built for {}, the \
-             results are the {chip} chip's",
-            info.target, info.target
-        );
+    if let Some(o) = crate::run::overridden::Overridden::of(info) {
+        eprintln!("override: {}", shown(&o.sentence(info.target.name)));
+        eprintln!("chip: {} ({})", shown(&o.chip), shown(&o.chip_source));
     }
     if let Some(support) = info.detail(device::hip::RUNTIME_SUPPORT_DETAIL) {
         eprintln!("runtime: {support}");
@@ -417,6 +411,7 @@ fn meta(
         against: None,
         allow_unsupported: args.allow_unsupported,
         device_details: exec_details(info),
+        overridden: crate::run::overridden::Overridden::of(info),
     }
 }
 
@@ -562,13 +557,19 @@ pub fn check_outputs(args: &RunArgs) -> Result<(), OutputError> {
     Ok(())
 }
 
-/// Checks, once the device is known, the directory its recordings go to (`--record DIR`'s
-/// `<device dir>`): a name of bounded length that can be created or written.
-fn check_record_dir(args: &RunArgs, info: &DeviceInfo) -> Result<(), OutputError> {
+/// Checks, once the device is known, that its results can be recorded (not under an override
+/// whose chip is unknown: `record::recordable`) and the directory its recordings go to
+/// (`--record DIR`'s `<device dir>`): a name of bounded length that can be created or written.
+fn check_record_dir(args: &RunArgs, info: &DeviceInfo) -> Result<(), String> {
+    if args.record.is_some() {
+        crate::record::recordable(info)?;
+    }
     match &args.record {
         // A root that does not exist yet is created with the device's directory inside it.
         Some(root) if root.is_dir() => {
-            OutputDir::check("--record", &root.join(crate::record::dir_name(info))).map(drop)
+            OutputDir::check("--record", &root.join(crate::record::dir_name(info)))
+                .map(drop)
+                .map_err(|e| e.to_string())
         }
         _ => Ok(()),
     }

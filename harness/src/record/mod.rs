@@ -9,7 +9,7 @@
 //! under `emulated-<arch>` ([`dir_name`]), so no emulated result can pass for hardware.
 
 use crate::case::write_atomic;
-use ds_devices::{Backend, Device, DeviceInfo};
+use ds_devices::{Device, DeviceInfo};
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::isa::DsOp;
 use ds_reference::model::snapshot::{self, Entry};
@@ -19,7 +19,10 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+mod dir;
 mod replay;
+use dir::is_stand_in;
+pub use dir::{check_dir_provenance, dir_name, recordable, MAX_SLUG_CHARS};
 pub use replay::{
     check_all, known_divergences, replay, KnownDivergence, ReplaySummary, Replayed, Verdict,
     KNOWN_DIVERGENCES,
@@ -122,69 +125,6 @@ pub fn fp_mode_name(m: FpMode) -> String {
         (false, true) => "fp32 denormals flushed, fp16/fp64 kept",
     };
     format!("{d}, ieee {}", if m.ieee { "on" } else { "off" })
-}
-
-/// The directory name a recording of `info` goes under: the target for a GPU (so recordings live
-/// under `snapshots/hardware/<target>/`), `emulated-<target>` for the emulated device (never a
-/// bare target name).
-pub fn dir_name(info: &DeviceInfo) -> String {
-    let stand_in = info
-        .details
-        .iter()
-        .any(|(k, v)| k == "provenance" && is_stand_in(v));
-    match info.backend {
-        Backend::Hip if stand_in => format!("emulated-hip-standin-{}", info.target),
-        Backend::Hip => info.target.name.to_string(),
-        Backend::Emu => format!("emulated-{}", info.target),
-        // An external device is hardware only when it says so (a GPU served through the
-        // protocol); anything else is named as emulated, with the device's name.
-        Backend::Exec
-            if !stand_in
-                && info
-                    .details
-                    .iter()
-                    .any(|(k, v)| k == "hardware" && v == "true") =>
-        {
-            info.target.name.to_string()
-        }
-        Backend::Exec => format!("emulated-exec-{}-{}", slug(&info.name), info.target),
-    }
-}
-
-/// Characters of a device's name kept in its directory name (a file name has at most 255 bytes).
-pub const MAX_SLUG_CHARS: usize = 60;
-
-/// `text` as a directory-name part: lowercase letters, digits and single dashes, at most
-/// [`MAX_SLUG_CHARS`] of them; a longer name is cut and given a hash of the whole name, so two
-/// long names that begin alike still get two directories.
-fn slug(text: &str) -> String {
-    let mut s = String::new();
-    for c in text.chars().map(|c| c.to_ascii_lowercase()) {
-        if c.is_ascii_alphanumeric() {
-            s.push(c);
-        } else if !s.ends_with('-') && !s.is_empty() {
-            s.push('-');
-        }
-    }
-    let s = s.trim_end_matches('-').to_string();
-    if s.len() <= MAX_SLUG_CHARS {
-        return s;
-    }
-    // FNV-1a, 64 bits: stable across builds and machines.
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    format!(
-        "{}-{:08x}",
-        s[..MAX_SLUG_CHARS - 9].trim_end_matches('-'),
-        hash as u32
-    )
-}
-
-/// The hip device's `provenance` detail of the stand-in runtime (an emulated device behind
-/// the HIP API, used to test the hip code path without a GPU).
-fn is_stand_in(provenance: &str) -> bool {
-    provenance.contains("stand-in")
 }
 
 /// One recording file, read back.
@@ -432,49 +372,6 @@ pub fn load_dir(root: &Path) -> Vec<Result<Recording, RecordError>> {
         .collect()
 }
 
-/// The provenance rule, checked on a file read back from disk: the recording lies under the
-/// directory of its target (its own name, `emulated-<target>`, `emulated-hip-standin-<target>`
-/// or `emulated-exec-<device>-<target>`), hardware ones only under the bare target name.
-pub fn check_dir_provenance(r: Recording) -> Result<Recording, RecordError> {
-    let dir = r
-        .path
-        .parent()
-        .and_then(|d| d.file_name())
-        .map(|d| d.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let target = r.target().name;
-    let named_for = dir == target
-        || dir.strip_prefix("emulated-").is_some_and(|rest| {
-            rest == target
-                || rest.strip_prefix("hip-standin-") == Some(target)
-                || rest
-                    .strip_prefix("exec-")
-                    .is_some_and(|r| r.ends_with(&format!("-{target}")))
-        });
-    if !named_for {
-        return Err(RecordError::Provenance {
-            path: r.path.clone(),
-            what: format!(
-                "a recording made on {target} lies under `{dir}`: recordings live under the \
-                 directory of their target (`{target}`, or `emulated-{target}` for the emulated \
-                 device, `emulated-exec-<device>-{target}` for an external one)"
-            ),
-        });
-    }
-    let emulated_dir = dir.starts_with("emulated-");
-    if emulated_dir == r.provenance.is_hardware() {
-        return Err(RecordError::Provenance {
-            path: r.path.clone(),
-            what: format!(
-                "backend {} recorded under `{dir}`: only hip recordings go under an arch name, \
-                 emulated ones under `emulated-<arch>`",
-                r.provenance.backend()
-            ),
-        });
-    }
-    Ok(r)
-}
-
 /// The model's snapshot corpus of `op` as (name, variant, case).
 pub fn corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
     snapshot::snapshot_corpus(op)
@@ -555,6 +452,10 @@ pub fn record_op(
 ) -> Result<PathBuf, RecordError> {
     let info = device.info().clone();
     let dir = root.join(dir_name(&info));
+    recordable(&info).map_err(|what| RecordError::Provenance {
+        path: dir.clone(),
+        what,
+    })?;
     let path = dir.join(format!("{}.{EXTENSION}", recording_stem(op, wave)));
     let entries = run_corpus(device, op, wave).map_err(|message| RecordError::Io {
         path: path.clone(),

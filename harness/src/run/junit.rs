@@ -46,6 +46,7 @@ impl Report {
                 xml(&suite_name(o)),
                 o.variants.len()
             );
+            s += &self.override_properties();
             for v in &o.variants {
                 let _ = write!(
                     s,
@@ -114,6 +115,26 @@ impl Report {
 
 /// The JUnit suite of an op's row: the mnemonic, with the wave size for wave64 rows
 /// (`ds_add_u32 wave64`).
+impl Report {
+    /// The override statement as JUnit `<properties>` of a test suite (the target it ran as, the
+    /// chip, where the chip's name came from, and the override), none without an override.
+    fn override_properties(&self) -> String {
+        let Some(o) = &self.meta.overridden else {
+            return String::new();
+        };
+        let mut s = String::from("    <properties>\n");
+        for (k, v) in [
+            ("target", self.meta.target.as_str()),
+            ("chip", &o.chip),
+            ("chip_source", &o.chip_source),
+            ("override", &o.by),
+        ] {
+            let _ = writeln!(s, "      <property name=\"{k}\" value=\"{}\"/>", xml(v));
+        }
+        s + "    </properties>\n"
+    }
+}
+
 fn suite_name(o: &OpResult) -> String {
     if o.wave.is_wave32() {
         o.op.clone()

@@ -7,6 +7,7 @@ mod bisect;
 pub mod diff;
 mod junit;
 pub mod legal;
+pub mod overridden;
 pub mod report;
 pub mod select;
 mod stream;

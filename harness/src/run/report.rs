@@ -60,6 +60,10 @@ pub struct RunMeta {
     /// harness adds: its command, version, protocol and hardware claim).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub device_details: BTreeMap<String, String>,
+    /// When ROCm ran the device as another target than its chip's: the chip and the override
+    /// (`target` is the target it ran as).
+    #[serde(default, rename = "override", skip_serializing_if = "Option::is_none")]
+    pub overridden: Option<super::overridden::Overridden>,
 }
 
 fn wave32_only() -> Vec<WaveSize> {
@@ -378,6 +382,12 @@ impl Report {
                 " (run not complete)"
             },
         );
+        if let Some(o) = &m.overridden {
+            let _ = writeln!(s, "Override: {}.\n", md(&o.sentence(&m.target)));
+        }
+        if let Some(a) = &m.against {
+            let _ = writeln!(s, "Compared with {} instead of the model.\n", md(a));
+        }
         if let Some(d) = m.duration_seconds {
             let _ = writeln!(
                 s,

@@ -239,6 +239,7 @@ pub fn meta(device: &str, cases: usize) -> ds_harness::run::report::RunMeta {
         against: None,
         allow_unsupported: false,
         device_details: Default::default(),
+        overridden: None,
     }
 }
 

@@ -95,12 +95,7 @@ pub fn build(target: &Target, wave: WaveSize, entry: &KernelEntry) -> Result<Ker
     let gen = target.generation;
     let tmpl = template::of(gen)
         .ok_or_else(|| GenError::Wave(crate::check_target(target).unwrap_err()))?;
-    let mut a = Asm {
-        isa: target.into(),
-        tmpl,
-        insts: Vec::with_capacity(40),
-        code: Vec::with_capacity(256),
-    };
+    let mut a = Asm::new(target, tmpl, 40);
     let (k, id) = (entry.kernarg, entry.workgroup_id_reg());
     let lanes = wave.lanes() as u32;
     let Operand::Vgpr(v_ids) = entry.workitem_id_x.reg else {

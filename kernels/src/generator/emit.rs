@@ -5,30 +5,61 @@
 
 use super::error::GenError;
 use super::layout::Layout;
+use crate::hazard;
 use crate::inst::{
     encode_into_in, GlobalOp, Inst, Operand, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op,
     Vop2Op, Waitcnt,
 };
 use crate::template::Template;
+use ds_reference::errata::Errata;
 use ds_reference::isa::{DsInst, DsOp};
+use ds_reference::target::Target;
 use ds_reference::wave::WaveSize;
 
 /// LDS bytes one copy round moves (the wave's lanes x 4 bytes).
 pub(super) const fn round_bytes(wave: WaveSize) -> u32 {
     4 * wave.lanes() as u32
 }
-/// Appends instructions and tracks the byte address of the next one.
+/// Appends instructions and tracks the byte address of the next one; on a target with
+/// [`Errata::VMEM_SCALAR_WRITE`], puts the fence before every scalar write that needs it
+/// ([`hazard::Tracker`]).
 pub(super) struct Asm {
     /// The target's instruction set (its DS features decide which DS words it has).
     pub(super) isa: ds_reference::isa::Isa,
     pub(super) tmpl: &'static dyn Template,
+    pub(super) errata: Errata,
+    pub(super) hazard: hazard::Tracker,
     pub(super) insts: Vec<(Inst, &'static str)>,
     pub(super) code: Vec<u8>,
 }
 
 impl Asm {
+    /// An empty program for `target` in its generation's template.
+    pub(super) fn new(target: &Target, tmpl: &'static dyn Template, insts: usize) -> Asm {
+        Asm {
+            isa: target.into(),
+            tmpl,
+            errata: target.errata,
+            hazard: hazard::Tracker::default(),
+            insts: Vec::with_capacity(insts),
+            code: Vec::with_capacity(4 * insts),
+        }
+    }
+
     pub(super) fn emit(&mut self, inst: Inst, note: &'static str) -> Result<(), GenError> {
+        if self.errata.contains(Errata::VMEM_SCALAR_WRITE) && self.hazard.needs_fence(&inst) {
+            let fence = hazard::Tracker::fence();
+            self.put(
+                fence,
+                "RDNA 1: the scalar write waits for earlier vector memory reads",
+            )?;
+        }
+        self.put(inst, note)
+    }
+
+    fn put(&mut self, inst: Inst, note: &'static str) -> Result<(), GenError> {
         encode_into_in(self.isa, &inst, &mut self.code).map_err(GenError::Encode)?;
+        self.hazard.step(&inst);
         self.insts.push((inst, note));
         Ok(())
     }
@@ -44,8 +75,12 @@ impl Asm {
         Ok(())
     }
 
-    /// The generation's [`Template::branch_fence`], if it has one.
+    /// The generation's [`Template::branch_fence`] on a target with
+    /// [`Errata::LDS_BRANCH_VMEM_WAR`]; nothing elsewhere.
     pub(super) fn fence(&mut self, note: &'static str) -> Result<(), GenError> {
+        if !self.errata.contains(Errata::LDS_BRANCH_VMEM_WAR) {
+            return Ok(());
+        }
         let mut note = note;
         for inst in self.tmpl.branch_fence() {
             self.emit(inst, note)?;

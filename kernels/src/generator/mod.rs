@@ -198,12 +198,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     let Operand::Vgpr(lane_vgpr) = lane_id.reg else {
         unreachable!("work-item ids are VGPRs")
     };
-    let mut a = Asm {
-        isa: target.into(),
-        tmpl,
-        insts: Vec::with_capacity(64),
-        code: Vec::with_capacity(320),
-    };
+    let mut a = Asm::new(target, tmpl, 64);
 
     // 1. Kernarg addresses, moved to this case (the case is workgroup id x, read where the
     // entry state delivers it and never written).

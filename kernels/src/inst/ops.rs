@@ -13,11 +13,14 @@ use ds_reference::isa::Generation;
 
 /// Whether the op named `name` exists in `gen` (gfx11 or gfx12): the gfx12 split waits
 /// (`s_wait_*cnt`, RDNA4 ISA guide, SOPP opcodes) only on gfx12; `s_waitcnt_vscnt` (the gfx10 and
-/// gfx11 store counter wait) not on gfx12, which waits for stores with `s_wait_storecnt`. LLVM 19
-/// still reads `s_waitcnt` for gfx12, so it stays.
+/// gfx11 store counter wait) not on gfx12, which waits for stores with `s_wait_storecnt`;
+/// `s_waitcnt_depctr` not on gfx12 (renamed `s_wait_alu`). LLVM 19 still reads `s_waitcnt` for
+/// gfx12, so it stays.
 fn available_after_gfx10(name: &str, gen: Generation) -> bool {
     match name {
         "s_waitcnt_vscnt" => gen != Generation::Gfx12,
+        // gfx12 spells it `s_wait_alu`; no gfx12 kernel needs it.
+        "s_waitcnt_depctr" => gen != Generation::Gfx12,
         n if n.starts_with("s_wait_") => gen == Generation::Gfx12,
         _ => true,
     }
@@ -159,6 +162,8 @@ pub mod sopp_kind {
     pub const WAITCNT: u8 = 3;
     /// A gfx12 `s_wait_*cnt` count, printed in hex (`s_wait_kmcnt 0x0`).
     pub const WAIT12: u8 = 4;
+    /// A field-packed immediate printed in hex (`s_waitcnt_depctr 0xffe3`).
+    pub const HEX: u8 = 5;
 }
 
 op_table! {
@@ -174,6 +179,7 @@ op_table! {
     (CbranchExecz, "s_cbranch_execz", 0x25, Some(0x08), Some(0x08), 0, 2),
     (CbranchExecnz,"s_cbranch_execnz",0x26, Some(0x09), Some(0x09), 0, 2),
     (Endpgm,       "s_endpgm",        0x30, Some(0x01), Some(0x01), 0, 1),
+    (WaitcntDepctr,"s_waitcnt_depctr",0x08, Some(0x23), None, 0, 5),
     (WaitLoadcnt,  "s_wait_loadcnt",  0x40, None, None, 0, 4),
     (WaitStorecnt, "s_wait_storecnt", 0x41, None, None, 0, 4),
     (WaitDscnt,    "s_wait_dscnt",    0x46, None, None, 0, 4),

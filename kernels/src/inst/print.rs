@@ -174,7 +174,7 @@ impl Display for Text<'_> {
                     write!(f, "{op} vmcnt(63) expcnt(7) lgkmcnt(15)")
                 }
                 sopp_kind::WAITCNT => write!(f, "{op} {}", Waitcnt::from_simm16_in(gen, simm16)),
-                sopp_kind::WAIT12 => write!(f, "{op} {simm16:#x}"),
+                sopp_kind::WAIT12 | sopp_kind::HEX => write!(f, "{op} {simm16:#x}"),
                 _ => write!(f, "{op} {simm16}"),
             },
             Inst::Smem {

@@ -9,9 +9,8 @@
 //! separated by a branch (LLVM `GCNHazardRecognizer::fixLdsBranchVmemWARHazard`, which puts
 //! `s_waitcnt_vscnt null, 0x0` before the second; `llc-19` does so in a copy loop for the RDNA 1
 //! targets, not for RDNA 2 or gfx11): the template's copy loops are that shape, so the gfx10
-//! [`Template::branch_fence`] is that wait, at each loop's head and after its branch, on every
-//! gfx10 target (a wait for stores is never wrong, only slower; the hazard feature is per
-//! target in LLVM, and the template is per generation). Descriptor: ENABLE_DX10_CLAMP and
+//! [`Template::branch_fence`] is that wait, at each loop's head and after its branch, on the
+//! targets whose errata column has the hazard (`Errata::LDS_BRANCH_VMEM_WAR`: the RDNA 1 rows). Descriptor: ENABLE_DX10_CLAMP and
 //! ENABLE_IEEE_MODE as on gfx11 (LLVM AMDGPUUsage, "compute_pgm_rsrc1 for GFX6-GFX12": bits 21
 //! and 23 on GFX6-GFX11), WGP_MODE, MEM_ORDERED and FWD_PROGRESS at bits 29-31 (GFX10+), wave32 in
 //! kernel_code_properties (ENABLE_WAVEFRONT_SIZE32, GFX10+): the same bits and directives as

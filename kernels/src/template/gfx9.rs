@@ -20,6 +20,9 @@
 //!   VMEM soft clause writes a register another member of it reads (`checkSoftClauseHazards`,
 //!   which XNACK-capable targets need: the loads of a clause write only their destinations).
 //!
+//! `tests/hazards_llc.rs` runs LLVM's own hazard recognizer (`llc -run-pass=post-RA-hazard-rec`)
+//! over every gfx9 kernel: it inserts nothing, and it does mend a planted wide-store-data write.
+//!
 //! gfx10's LDS/branch/VMEM hazard does not exist on gfx9 ([`Template::branch_fence`] stays
 //! empty). Code is padded with `s_nop 0` (gfx9 has no `s_code_end`).
 //!
@@ -92,7 +95,7 @@ impl Template for Gfx9 {
     }
 
     /// None of GFX10's bits 29-31.
-    fn rsrc1_generation_bits(&self) -> u32 {
+    fn rsrc1_generation_bits(&self, _target: &Target) -> u32 {
         0
     }
 

@@ -18,6 +18,7 @@ use crate::code_object::descriptor::{
 };
 use crate::entry::KernelEntry;
 use crate::inst::{Inst, Waitcnt};
+use ds_reference::errata::Errata;
 use ds_reference::target::{Generation, Target};
 use ds_reference::wave::{FpMode, Variant, WaveSize};
 
@@ -53,10 +54,11 @@ pub trait Template: Sync {
         Vec::new()
     }
 
-    /// compute_pgm_rsrc1's GFX10+ bits as the template sets them: WGP_MODE and MEM_ORDERED (as
-    /// LLVM defaults them), FWD_PROGRESS clear. gfx9 has none of them.
-    fn rsrc1_generation_bits(&self) -> u32 {
-        rsrc1::WGP_MODE | rsrc1::MEM_ORDERED
+    /// compute_pgm_rsrc1's GFX10+ bits as the template sets them on `target`: WGP_MODE
+    /// ([`wgp_mode`]) and MEM_ORDERED (as LLVM defaults them), FWD_PROGRESS clear. gfx9 has none
+    /// of them.
+    fn rsrc1_generation_bits(&self, target: &Target) -> u32 {
+        wgp_mode(target) | rsrc1::MEM_ORDERED
     }
 
     /// The word that fills the gaps between kernels' code: `s_code_end` (gfx10+: what LLVM's
@@ -114,7 +116,8 @@ pub fn descriptor(target: &Target, variant: &Variant, vgprs: u32) -> KernelDescr
 /// pointer as the one user field and USER_SGPR_COUNT as the entry state declares it
 /// ([`KernelEntry`]: 2, or 15 where LLVM pads for the init-16 bug), workgroup id x, work-item id
 /// x only, the variant's LDS size and FP mode (the generation's mode bits from
-/// [`Template::rsrc1_mode`]), WGP mode and MEM_ORDERED as LLVM defaults them. Checked field for
+/// [`Template::rsrc1_mode`]), the generation's bits ([`Template::rsrc1_generation_bits`]: WGP
+/// mode ([`wgp_mode`]) and MEM_ORDERED as LLVM defaults them on GFX10+). Checked field for
 /// field against what `llvm-mc-19` makes of the same directives (`tests/oracle.rs`).
 pub fn descriptor_with(
     target: &Target,
@@ -150,7 +153,7 @@ pub fn descriptor_with(
             | denorm(mode.fp32_denormals) << rsrc1::DENORM_32_SHIFT
             | denorm(mode.fp16_fp64_denormals) << rsrc1::DENORM_16_64_SHIFT
             | tmpl.rsrc1_mode(mode)
-            | tmpl.rsrc1_generation_bits(),
+            | tmpl.rsrc1_generation_bits(target),
         compute_pgm_rsrc2: u32::from(entry.user_sgprs) << rsrc2::USER_SGPR_SHIFT
             | rsrc2::WORKGROUP_ID_X,
         kernel_code_properties: props::KERNARG_SEGMENT_PTR
@@ -160,6 +163,18 @@ pub fn descriptor_with(
                 0
             },
         kernarg_preload: 0,
+    }
+}
+
+/// WGP_MODE as LLVM defaults it (on), except on targets with [`Errata::LDS_MISALIGNED_WGP`]:
+/// there the kernels run in CU mode, where multi-dword LDS accesses that are not naturally
+/// aligned work as the ISA defines them (LLVM splits them in WGP mode on those targets, not in
+/// CU mode: `-mattr=+cumode`).
+fn wgp_mode(target: &Target) -> u32 {
+    if target.errata.contains(Errata::LDS_MISALIGNED_WGP) {
+        0
+    } else {
+        rsrc1::WGP_MODE
     }
 }
 
