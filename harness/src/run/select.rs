@@ -128,16 +128,11 @@ pub fn select_ops_in(gen: isa::Generation, patterns: &[String]) -> Result<Vec<Ds
         let runnable: Vec<DsOp> = matched
             .iter()
             .copied()
-            .filter(|&op| op.info().hip_runnable() && isa::not_modelled_in(op, gen).is_none())
+            .filter(|&op| op.info().hip_runnable())
             .collect();
         if runnable.is_empty() {
             let op = matched[0];
-            let why = op
-                .info()
-                .hip_unsupported
-                .or(isa::not_modelled_in(op, gen))
-                .unwrap_or("")
-                .to_string();
+            let why = op.info().hip_unsupported.unwrap_or("").to_string();
             return Err(SelectError::NotRunnable {
                 pattern: pattern.clone(),
                 why,

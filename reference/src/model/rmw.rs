@@ -46,6 +46,7 @@ pub fn update(rmw: Rmw, elem: Elem, mode: FpMode, mem: u64, d0: u64, d1: u64) ->
         Rmw::Add if elem == Elem::F32 => {
             u64::from(float::add_f32(mem as u32, d0 as u32, mode.fp32_denormals))
         }
+        Rmw::Add if elem == Elem::F64 => float::add_f64(mem, d0, mode.fp16_fp64_denormals),
         Rmw::Add if elem == Elem::F16x2 => u64::from(float::add_packed(
             float::F16,
             mem as u32,
@@ -170,6 +171,7 @@ pub fn update_alternatives(
                     .into_iter()
                     .map(u64::from),
             ),
+            Rmw::Add if elem == Elem::F64 => out.extend(float::add_f64_nan_alternatives(mem, d0)),
             _ => {}
         }
     }

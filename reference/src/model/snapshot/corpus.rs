@@ -17,7 +17,7 @@ const LDS_SIZE: u32 = 512;
 
 /// (mem, data0, data1) triples for 32-bit integer atomics: at/below/above a limit, zero, the
 /// unsigned and signed extremes, mixed bits.
-const INT32: [(u32, u32, u32); 8] = [
+pub(super) const INT32: [(u32, u32, u32); 8] = [
     (5, 5, 7),
     (4, 5, 7),
     (9, 5, 7),
@@ -29,7 +29,7 @@ const INT32: [(u32, u32, u32); 8] = [
 ];
 
 /// The same for 64-bit atomics, with carries across the 32-bit boundary.
-const INT64: [(u64, u64, u64); 8] = [
+pub(super) const INT64: [(u64, u64, u64); 8] = [
     (5, 5, 7),
     (4, 5, 7),
     (9, 5, 7),
@@ -46,7 +46,7 @@ const INT64: [(u64, u64, u64); 8] = [
 
 /// (mem, data0, data1) for binary32: signed zeros, NaNs with payloads, infinities, denormals, a
 /// rounding tie, overflow.
-const F32S: [(u32, u32, u32); 8] = [
+pub(super) const F32S: [(u32, u32, u32); 8] = [
     (0x3f80_0000, 0x4000_0000, 0x3f80_0000), // 1.0, 2.0, cmp 1.0 (equal)
     (0x0000_0000, 0x8000_0000, 0x8000_0000), // +0, -0, cmp -0 (float-equal to +0)
     (0x7fc0_0000, 0x3f80_0000, 0x7fc0_0000), // qNaN mem, 1.0, cmp same NaN bits
@@ -83,7 +83,7 @@ const PKBF16: [(u32, u32, u32); 8] = [
 ];
 
 /// The same for binary64.
-const F64S: [(u64, u64, u64); 8] = [
+pub(super) const F64S: [(u64, u64, u64); 8] = [
     (
         0x3ff0_0000_0000_0000,
         0x4000_0000_0000_0000,
@@ -130,7 +130,7 @@ const STORE_DATA: [u32; 8] = [
     0x0000_0001,
 ];
 
-fn base_case(exec: u32) -> Case {
+pub(super) fn base_case(exec: u32) -> Case {
     let mut wave = Wave {
         exec: u64::from(exec),
         ..Wave::default()
@@ -144,7 +144,7 @@ fn base_case(exec: u32) -> Case {
     }
 }
 
-fn variant(op: DsOp, offset0: u8, offset1: u8, mode: FpMode) -> Variant {
+pub(super) fn variant(op: DsOp, offset0: u8, offset1: u8, mode: FpMode) -> Variant {
     Variant {
         op,
         offset0,
@@ -172,12 +172,12 @@ fn counting_lds(size: u32) -> Lds {
     )
 }
 
-fn split(v: u64) -> [u32; 2] {
+pub(super) fn split(v: u64) -> [u32; 2] {
     [v as u32, (v >> 32) as u32]
 }
 
 /// The flush-to-zero, non-IEEE mode, to show the mode-dependent rules.
-const FTZ_NON_IEEE: FpMode = FpMode {
+pub(super) const FTZ_NON_IEEE: FpMode = FpMode {
     fp32_denormals: false,
     fp16_fp64_denormals: false,
     ieee: false,
@@ -529,12 +529,13 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
             c.lds.set_word(0, 1);
             c
         }),
+        Family::Src2(_) => {
+            for (name, v, c) in super::src2::cases(op) {
+                add(name, v, c);
+            }
+        }
         // Not modelled yet (the table's hip column says so; `Plan::new` refuses them).
-        Family::Gws
-        | Family::OrderedCount
-        | Family::GsReg
-        | Family::Src2(_)
-        | Family::LoadTranspose(_) => {}
+        Family::Gws | Family::OrderedCount | Family::GsReg | Family::LoadTranspose(_) => {}
     }
     // The one rule near 2^32 (ASSUMPTIONS.md A3) for every multi-dword access: an element that
     // starts below 2^32 and ends past it is out of range as a whole (lane 0: its second dword
