@@ -68,7 +68,7 @@ fn target_of(gen: Generation) -> &'static Target {
 /// generation runs the same model; gfx9's and gfx10's ops differ by target: src2, f64, pk_add).
 fn target_for(gen: Generation, op: DsOp) -> &'static Target {
     gen.targets()
-        .find(|t| op.info().on(t))
+        .find(|&t| op.info().on(t))
         .expect("a runnable op of the generation is on one of its targets")
 }
 
@@ -260,5 +260,6 @@ fn every_gfx9_op_with_its_own_wave64_outcome_has_a_model_snapshot() {
     for want in ["ds_permute_b32", "ds_bpermute_b32", "ds_add_f64", "ds_add_rtn_f64"] {
         assert!(names.contains(&want), "{want}: {names:?}");
     }
-    assert_eq!(ops.len(), 49, "{names:?}");
+    // 8 compare-stores, 2 permutes, 4 pk_add (gfx11 lacks them), 2 f64 adds, 31 src2.
+    assert_eq!(ops.len(), 47, "{names:?}");
 }
