@@ -141,14 +141,14 @@ fn a_gfx11_device_with_gfx12s_whole_wave_permutes_is_caught_on_gfx11_wave64_and_
 }
 
 /// The compare-store rows: a target, the operand order its emulated device's compare-stores take
-/// (`EmuDevice::with_cmpst_order`), and whether that is the target's own order (the run agrees)
-/// or the other one (the run catches it). A gfx9 target joins with one row each way once the gfx9
-/// kernel template lands (`("gfx942", NewValue, false)`, `("gfx942", CompareValue, true)`).
+/// (`EmuDevice::with_cmpst_order`), and whether the run catches it (true: the other generation's
+/// order; false: the target's own, the run agrees). A gfx9 target joins with a row once the gfx9
+/// kernel template lands: `("gfx942", CmpstData0::NewValue, true),` (and its agreeing twin).
 const CMPST_ROWS: &[(&str, CmpstData0, bool)] = &[
-    ("gfx1030", CmpstData0::NewValue, false),
-    ("gfx1030", CmpstData0::CompareValue, true),
-    ("gfx1100", CmpstData0::NewValue, true),
-    ("gfx1100", CmpstData0::CompareValue, false),
+    ("gfx1030", CmpstData0::NewValue, true),
+    ("gfx1030", CmpstData0::CompareValue, false),
+    ("gfx1100", CmpstData0::NewValue, false),
+    ("gfx1100", CmpstData0::CompareValue, true),
 ];
 
 /// A run of every compare-store of `target` in each of its wave sizes on its emulated device
@@ -157,7 +157,7 @@ const CMPST_ROWS: &[(&str, CmpstData0, bool)] = &[
 fn run_cmpst(
     target: &'static Target,
     order: CmpstData0,
-) -> (Vec<(DsOp, WaveSize, usize)>, Vec<Difference>) {
+) -> (Vec<(String, WaveSize, usize)>, Vec<Difference>) {
     let ops: Vec<DsOp> = runnable_ops_on(target)
         .filter(|op| op.info().family == Family::Rmw(Rmw::CmpStore))
         .collect();
@@ -170,10 +170,10 @@ fn run_cmpst(
     };
     let mut dev = EmuDevice::for_target(target).with_cmpst_order(order);
     let report = run::run(&cfg, &mut dev, meta("emu", 40)).unwrap();
-    let rows: Vec<(DsOp, WaveSize, usize)> = report
+    let rows: Vec<(String, WaveSize, usize)> = report
         .ops
         .iter()
-        .map(|o| (o.op, o.wave, o.disagree))
+        .map(|o| (o.op.clone(), o.wave, o.disagree))
         .collect();
     let firsts = report
         .ops
@@ -233,8 +233,8 @@ fn a_device_with_the_other_generations_cmpst_order_is_caught_naming_the_lane_and
         let other = if own == 0x2222 { 0x1111 } else { 0x2222 };
         if caught {
             // Every op and wave size disagrees somewhere; a lane is named with both values.
-            for &(op, w, d) in &rows {
-                assert!(d > 0, "{name} {op} {w}: the swapped order is caught: {rows:?}");
+            for (op, w, d) in &rows {
+                assert!(*d > 0, "{name} {op} {w}: the swapped order is caught: {rows:?}");
             }
             let lane = firsts
                 .iter()
@@ -244,7 +244,7 @@ fn a_device_with_the_other_generations_cmpst_order_is_caught_naming_the_lane_and
             eprintln!("caught on {name}: {lane}");
             assert_eq!(lane1_return(target, order), (other, own), "{name}");
         } else {
-            assert!(rows.iter().all(|&(_, _, d)| d == 0), "{name}: {rows:?}");
+            assert!(rows.iter().all(|(_, _, d)| *d == 0), "{name}: {rows:?}");
             assert!(firsts.is_empty());
             assert_eq!(lane1_return(target, order), (own, own), "{name}");
         }
