@@ -118,12 +118,14 @@ struct Code {
 }
 
 impl Code {
-    /// Decodes `text` (at address `base`) as generation `gen`'s instructions.
-    fn decode(gen: Generation, text: &[u8], base: u64) -> Code {
+    /// Decodes `text` (at address `base`) as the instructions of `isa` (a target's: its DS
+    /// features say which DS ops decode; a generation's: the ops all its targets have).
+    fn decode(isa: impl Into<ds_reference::isa::Isa>, text: &[u8], base: u64) -> Code {
+        let isa = isa.into();
         let mut slots = Vec::with_capacity(text.len() / 4);
         let mut at = 0;
         while at + 4 <= text.len() {
-            match decode_in(gen, &text[at..]) {
+            match decode_in(isa, &text[at..]) {
                 Ok((inst, len)) => {
                     slots.push(Slot::Inst(inst, len as u8));
                     for _ in 1..len / 4 {
@@ -317,7 +319,7 @@ impl Device for EmuDevice {
                     target: self.info.target,
                     desc,
                     entry,
-                    code: Arc::new(Code::decode(co.target.generation, &k.code, k.entry)),
+                    code: Arc::new(Code::decode(co.target, &k.code, k.entry)),
                 }),
             );
         }

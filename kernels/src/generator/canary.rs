@@ -96,7 +96,7 @@ pub fn build(target: &Target, wave: WaveSize, entry: &KernelEntry) -> Result<Ker
     let tmpl = template::of(gen)
         .ok_or_else(|| GenError::Wave(crate::check_target(target).unwrap_err()))?;
     let mut a = Asm {
-        gen,
+        isa: target.into(),
         tmpl,
         insts: Vec::with_capacity(40),
         code: Vec::with_capacity(256),

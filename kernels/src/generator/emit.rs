@@ -10,7 +10,7 @@ use crate::inst::{
     Vop2Op, Waitcnt,
 };
 use crate::template::Template;
-use ds_reference::isa::{DsInst, DsOp, Generation};
+use ds_reference::isa::{DsInst, DsOp, Isa};
 use ds_reference::wave::WaveSize;
 
 /// LDS bytes one copy round moves (the wave's lanes x 4 bytes).
@@ -19,7 +19,8 @@ pub(super) const fn round_bytes(wave: WaveSize) -> u32 {
 }
 /// Appends instructions and tracks the byte address of the next one.
 pub(super) struct Asm {
-    pub(super) gen: Generation,
+    /// The target's instruction set (its DS features: which DS ops encode).
+    pub(super) isa: Isa,
     pub(super) tmpl: &'static dyn Template,
     pub(super) insts: Vec<(Inst, &'static str)>,
     pub(super) code: Vec<u8>,
@@ -27,7 +28,7 @@ pub(super) struct Asm {
 
 impl Asm {
     pub(super) fn emit(&mut self, inst: Inst, note: &'static str) -> Result<(), GenError> {
-        encode_into_in(self.gen, &inst, &mut self.code).map_err(GenError::Encode)?;
+        encode_into_in(self.isa, &inst, &mut self.code).map_err(GenError::Encode)?;
         self.insts.push((inst, note));
         Ok(())
     }

@@ -184,7 +184,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     }
     abi::check_lds_size(variant.lds_size).map_err(GenError::Lds)?;
     let l = Layout::of(variant)?;
-    let ds = test_inst_in(gen, variant)?;
+    let ds = test_inst_in(target, variant)?;
     let entry = KernelEntry::of(target, wave);
     let (kernarg, case) = (entry.kernarg, entry.workgroup_id_reg());
     let lane_id = entry.workitem_id_x;
@@ -192,7 +192,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         unreachable!("work-item ids are VGPRs")
     };
     let mut a = Asm {
-        gen,
+        isa: target.into(),
         tmpl,
         insts: Vec::with_capacity(64),
         code: Vec::with_capacity(320),
