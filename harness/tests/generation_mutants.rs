@@ -234,7 +234,10 @@ fn a_device_with_the_other_generations_cmpst_order_is_caught_naming_the_lane_and
         if caught {
             // Every op and wave size disagrees somewhere; a lane is named with both values.
             for (op, w, d) in &rows {
-                assert!(*d > 0, "{name} {op} {w}: the swapped order is caught: {rows:?}");
+                assert!(
+                    *d > 0,
+                    "{name} {op} {w}: the swapped order is caught: {rows:?}"
+                );
             }
             let lane = firsts
                 .iter()

@@ -176,8 +176,20 @@ fn src2_ops_run_where_the_target_has_them() {
     for wave in ["32", "64"] {
         let out = ds_harness(
             &[
-                "run", "--backend", "emu", "--target", "gfx1010", "--wave", wave, "--cases",
-                "16", "--op", "ds_add_src2_u32", "--op", "ds_max_src2_f64", "--op",
+                "run",
+                "--backend",
+                "emu",
+                "--target",
+                "gfx1010",
+                "--wave",
+                wave,
+                "--cases",
+                "16",
+                "--op",
+                "ds_add_src2_u32",
+                "--op",
+                "ds_max_src2_f64",
+                "--op",
                 "ds_write_src2_b64",
             ],
             "",
@@ -185,9 +197,21 @@ fn src2_ops_run_where_the_target_has_them() {
         assert_eq!(out.status.code(), Some(0), "{wave}: {}", stderr(&out));
     }
     let out = ds_harness(
-        &["run", "--backend", "emu", "--target", "gfx1030", "--op", "ds_add_src2_u32"],
+        &[
+            "run",
+            "--backend",
+            "emu",
+            "--target",
+            "gfx1030",
+            "--op",
+            "ds_add_src2_u32",
+        ],
         "",
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("needs the src2 feature"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("needs the src2 feature"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -51,7 +51,7 @@ fn every_target_gets_a_kernel_per_runnable_op_that_decodes_back() {
             assert_eq!(k.gen, t.generation);
             let mut at = 0;
             for (inst, _) in &k.insts {
-                let (back, len) = decode_in(k.gen, &k.code[at..])
+                let (back, len) = decode_in(t, &k.code[at..])
                     .unwrap_or_else(|e| panic!("{t} {}: byte {at}: {e}", k.name));
                 assert_eq!(&back, inst, "{t} {} at byte {at}", k.name);
                 at += len;
@@ -168,7 +168,7 @@ fn known_lines(llvm: &Llvm, t: &Target) -> (Vec<String>, Vec<Vec<u8>>) {
                 continue;
             }
             lines.push(inst.text(t.generation).to_string());
-            bytes.push(encode_in(t.generation, inst).unwrap());
+            bytes.push(encode_in(t, inst).unwrap());
         }
     }
     (lines, bytes)

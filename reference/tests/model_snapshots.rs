@@ -231,7 +231,10 @@ fn every_gfx10_op_with_its_own_outcome_has_a_model_snapshot() {
         ),
         (
             WaveSize::Wave64,
-            concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference/gfx10/wave64"),
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../snapshots/reference/gfx10/wave64"
+            ),
         ),
     ] {
         let ops = own_snapshots(Generation::Gfx10, wave, dir);
@@ -254,10 +257,18 @@ fn every_gfx9_op_with_its_own_wave64_outcome_has_a_model_snapshot() {
     let ops = own_snapshots(
         Generation::Gfx9,
         WaveSize::Wave64,
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference/gfx9/wave64"),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../snapshots/reference/gfx9/wave64"
+        ),
     );
     let names: Vec<&str> = ops.iter().map(|op| op.name()).collect();
-    for want in ["ds_permute_b32", "ds_bpermute_b32", "ds_add_f64", "ds_add_rtn_f64"] {
+    for want in [
+        "ds_permute_b32",
+        "ds_bpermute_b32",
+        "ds_add_f64",
+        "ds_add_rtn_f64",
+    ] {
         assert!(names.contains(&want), "{want}: {names:?}");
     }
     // 8 compare-stores, 2 permutes, 4 pk_add (gfx11 lacks them), 2 f64 adds, 31 src2.

@@ -850,7 +850,9 @@ impl WaveState {
             .rules_of
             .and_then(|g| g.targets().next())
             .unwrap_or(prog.target);
-        if quirks.cmpst_order.is_some_and(|o| o != target.generation.cmpst_data0())
+        if quirks
+            .cmpst_order
+            .is_some_and(|o| o != target.generation.cmpst_data0())
             && matches!(info.family, Family::Rmw(Rmw::CmpStore))
         {
             // The broken device: the other generation's operand order, i.e. DATA0 and DATA1

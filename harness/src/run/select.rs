@@ -264,7 +264,10 @@ mod tests {
         );
         assert_eq!((a.len(), src2(&a), b.len(), src2(&b)), (147, 31, 116, 0));
         // A glob takes what the target has; an exact name it lacks is refused naming the feature.
-        assert_eq!(src2(&select_ops_on(with, &["ds_*src2*".into()]).unwrap()), 31);
+        assert_eq!(
+            src2(&select_ops_on(with, &["ds_*src2*".into()]).unwrap()),
+            31
+        );
         assert!(select_ops_on(without, &["ds_*".into()]).unwrap() == b);
         let e = select_ops_on(without, &["ds_add_src2_u32".into()]).unwrap_err();
         assert!(e.to_string().contains("needs the src2 feature"), "{e}");

@@ -384,9 +384,7 @@ pub fn runnable_ops() -> impl Iterator<Item = DsOp> {
 pub fn runnable_ops_in(gen: Generation) -> impl Iterator<Item = DsOp> {
     DS_TABLE
         .iter()
-        .filter(move |r| {
-            r.in_generation(gen) && r.hip_runnable()
-        })
+        .filter(move |r| r.in_generation(gen) && r.hip_runnable())
         .map(|r| r.op)
 }
 
@@ -394,9 +392,7 @@ pub fn runnable_ops_in(gen: Generation) -> impl Iterator<Item = DsOp> {
 pub fn runnable_ops_on(target: &'static crate::target::Target) -> impl Iterator<Item = DsOp> {
     DS_TABLE
         .iter()
-        .filter(move |r| {
-            r.on(target) && r.hip_runnable()
-        })
+        .filter(move |r| r.on(target) && r.hip_runnable())
         .map(|r| r.op)
 }
 

@@ -637,7 +637,9 @@ fn rows_not_yet_modelled_are_the_transpose_rows() {
         .iter()
         .all(|r| matches!(r.family, Family::LoadTranspose(_))));
     for r in DS_TABLE {
-        if matches!(r.family, Family::Src2(_)) || (r.elem == Elem::F64 && r.family == Family::Rmw(Rmw::Add)) {
+        if matches!(r.family, Family::Src2(_))
+            || (r.elem == Elem::F64 && r.family == Family::Rmw(Rmw::Add))
+        {
             assert!(r.hip_runnable(), "{}", r.name);
         }
     }

@@ -171,7 +171,9 @@ pub fn float_eq(f: Fmt, a: u64, b: u64, keep_denormals: bool) -> bool {
 /// exact too: a sum below the smallest normal is a multiple of 2^-149 and so is never rounded.
 pub fn add_f32(mem: u32, data: u32, keep_denormals: bool) -> u32 {
     let host = |a: u64, b: u64| (f32::from_bits(a as u32) + f32::from_bits(b as u32)).to_bits();
-    add_with(F32, mem.into(), data.into(), keep_denormals, |a, b| host(a, b).into()) as u32
+    add_with(F32, mem.into(), data.into(), keep_denormals, |a, b| {
+        host(a, b).into()
+    }) as u32
 }
 
 /// `mem + data` in binary64 (`ds_add_f64`, CDNA 2 and later): [`add_f32`]'s rules in the wider
@@ -203,7 +205,12 @@ fn add_with(f: Fmt, mem: u64, data: u64, keep: bool, host: impl Fn(u64, u64) -> 
 /// The NaN results a device may legally return for `mem + data` besides the model's: either input
 /// NaN quieted, or the default NaN. Empty when the sum is not a NaN.
 pub fn add_f32_nan_alternatives(mem: u32, data: u32) -> Vec<u32> {
-    let alts = add_nan_alternatives(F32, mem.into(), data.into(), add_f32(mem, data, true).into());
+    let alts = add_nan_alternatives(
+        F32,
+        mem.into(),
+        data.into(),
+        add_f32(mem, data, true).into(),
+    );
     alts.into_iter().map(|x| x as u32).collect()
 }
 

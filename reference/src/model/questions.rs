@@ -138,7 +138,9 @@ pub static APPLIES: &[(&str, Applies)] = &[
     ("V2", |i, g| {
         matches!(i.family, Family::Permute | Family::Bpermute) && g.gfx9_mnemonics()
     }),
-    ("V3", |i, g| i.family == Family::Swizzle && g.gfx9_mnemonics()),
+    ("V3", |i, g| {
+        i.family == Family::Swizzle && g.gfx9_mnemonics()
+    }),
     ("V4", |i, _| matches!(i.family, Family::Src2(_))),
     ("V5", |i, _| matches!(i.family, Family::Src2(_))),
     ("V6", |i, _| {

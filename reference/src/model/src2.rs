@@ -66,13 +66,19 @@ mod tests {
         assert_eq!(second_address(0x100, 0x3fff), 0x100 + 4 * 0x3fff);
         // 0x7fff: bit 14 set, {1, 0x7fff} = 0xffff = -1: one dword down.
         assert_eq!(second_address(0x100, 0x7fff), 0xfc);
-        assert_eq!(second_address(0x100, 0x4000), 0x100u32.wrapping_sub(4 * 0x4000));
+        assert_eq!(
+            second_address(0x100, 0x4000),
+            0x100u32.wrapping_sub(4 * 0x4000)
+        );
         assert_eq!(second_address(0, 0x7ffe), 0u32.wrapping_sub(8));
         // Offset bit 15 set: the rest of the offset is ignored, k = A[31:17] sign-extended.
         assert_eq!(second_address(0x100, 0x8000), 0x100);
         assert_eq!(second_address(0x100, 0xffff), 0x100);
         assert_eq!(second_address(0x0006_0010, 0x8000), 0x0006_0010 + 4 * 3);
-        assert_eq!(second_address(0x8000_0000, 0x8000), 0x8000_0000 - 4 * 0x4000);
+        assert_eq!(
+            second_address(0x8000_0000, 0x8000),
+            0x8000_0000 - 4 * 0x4000
+        );
         assert_eq!(second_address(0xffff_fffc, 0x8123), 0xffff_fffc - 4);
     }
 
@@ -129,7 +135,9 @@ mod tests {
     fn offset_zero_doubles_the_element() {
         // B = A: MEM[A] op MEM[A] (add doubles, xor clears, write keeps) for every A.
         for a in (0..64u32).step_by(4) {
-            let words: Vec<u32> = (0..17).map(|i| 0x0101_0101u32.wrapping_mul(i + 1)).collect();
+            let words: Vec<u32> = (0..17)
+                .map(|i| 0x0101_0101u32.wrapping_mul(i + 1))
+                .collect();
             let i = (a / 4) as usize;
             let mut m = lds(&words);
             step(Rmw::Add, Elem::U32, FpMode::default(), a, 0, &mut m);

@@ -43,16 +43,28 @@ pub(super) fn cases(op: DsOp) -> Vec<(&'static str, Variant, Case)> {
     let next = (eb / 4) as u8;
     out.push(("edges", variant(op, next, 0, dm), edges.clone()));
     if elem.is_float() {
-        out.push(("edges_ftz_non_ieee", variant(op, next, 0, FTZ_NON_IEEE), edges.clone()));
+        out.push((
+            "edges_ftz_non_ieee",
+            variant(op, next, 0, FTZ_NON_IEEE),
+            edges.clone(),
+        ));
     }
     // Offset 0: B = A, each element combined with itself. (`edges` settles V4: were the offset
     // added to A too, every lane would update its B element from the one above.)
     out.push(("offset_zero_b_is_a", variant(op, 0, 0, dm), edges.clone()));
     // V5: 0x7fff is -1 dword (bit 14 the sign): B = A - 4, an element's upper half for 64 bits.
-    out.push(("offset_0x7fff_one_dword_down", variant(op, 0xff, 0x7f, dm), edges.clone()));
+    out.push((
+        "offset_0x7fff_one_dword_down",
+        variant(op, 0xff, 0x7f, dm),
+        edges.clone(),
+    ));
     // V5: bit 15 set takes k from A[31:17] (0 for every LDS address): B = A whatever the low bits
     // say (0x123 dwords up if they were read).
-    out.push(("offset_bit15_from_address", variant(op, 0x23, 0x81, dm), edges.clone()));
+    out.push((
+        "offset_bit15_from_address",
+        variant(op, 0x23, 0x81, dm),
+        edges.clone(),
+    ));
     // V6: a 64-bit op with offset 1: B = A + 4 (the guide's factor), not A + 8.
     if eb == 8 {
         out.push(("offset_one_dword", variant(op, 1, 0, dm), edges.clone()));
@@ -61,7 +73,12 @@ pub(super) fn cases(op: DsOp) -> Vec<(&'static str, Variant, Case)> {
     // in ascending lane order each lane reads the value the lane before it just wrote.
     let mut chain = base_case(0b1111);
     for j in 0..5u32 {
-        put(&mut chain, 0x30 + 2 * eb - 2 * eb * j, eb, edge(elem, 0).1 + u64::from(j));
+        put(
+            &mut chain,
+            0x30 + 2 * eb - 2 * eb * j,
+            eb,
+            edge(elem, 0).1 + u64::from(j),
+        );
     }
     for i in 0..4 {
         chain.wave.lanes[i].addr = 0x30 - 2 * eb * i as u32;
