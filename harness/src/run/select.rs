@@ -148,9 +148,9 @@ pub fn select_ops_in(gen: isa::Generation, patterns: &[String]) -> Result<Vec<Ds
 }
 
 /// The runnable ops of `target` the patterns select: [`select_ops_in`] for its generation, less
-/// the ops the target lacks a feature for (gfx1030 has no src2 ops, gfx900 no `ds_add_f64`); an
-/// op named exactly that the target lacks is refused naming the feature and the targets that
-/// have it.
+/// the ops the target lacks a feature for (a gfx10 target without the src2 feature has no src2
+/// ops); an op named exactly that the target lacks is refused naming the feature and the targets
+/// that have it.
 pub fn select_ops_on(
     target: &'static ds_reference::target::Target,
     patterns: &[String],

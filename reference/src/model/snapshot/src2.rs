@@ -2,7 +2,7 @@
 //! from LDS at `B`, so each case sets both elements in memory. One case per question of
 //! ASSUMPTIONS.md V4-V7 besides the value edges of the same tables as the register atomics.
 
-use super::corpus::{base_case, split, variant, F32S, F64S, FTZ_NON_IEEE, INT32, INT64};
+use super::values::{base_case, split, variant, F32S, F64S, FTZ_NON_IEEE, INT32, INT64};
 use crate::isa::{DsOp, Elem};
 use crate::wave::{Case, FpMode, Variant};
 
