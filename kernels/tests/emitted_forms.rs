@@ -21,10 +21,11 @@ fn kernels(t: &'static ds_reference::target::Target, wave: WaveSize) -> Vec<Kern
         ..common::variant(op)
     };
     let mut ks: Vec<Kernel> = ds_reference::isa::runnable_ops_in(t.generation)
+        .filter(|op| op.info().on(t))
         .map(|op| generate_for(t, &base(op)).unwrap())
         .collect();
     if wave.is_wave32() {
-        for op in ds_reference::isa::runnable_ops_in(t.generation) {
+        for op in ds_reference::isa::runnable_ops_in(t.generation).filter(|op| op.info().on(t)) {
             for (_, regs) in ds_reference::regs::Alias::for_op(op) {
                 let v = Variant {
                     regs: Some(regs),

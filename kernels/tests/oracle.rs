@@ -246,6 +246,7 @@ fn matches_for(llvm: &Llvm, mc: &std::path::PathBuf, lld: &std::path::PathBuf, t
 /// 132 and 65536 also take the 256-byte copy rounds' partial tail under exec_lo/exec_hi).
 fn wave64_kernels(llvm: &Llvm, t: &Target) -> Vec<Kernel> {
     let mut ks: Vec<Kernel> = ds_reference::isa::runnable_ops_in(t.generation)
+        .filter(|op| op.info().on(t))
         .map(|op| wave64(t, &common::variant(op)))
         .filter(|k| !common::beyond(k, llvm.major))
         .collect();

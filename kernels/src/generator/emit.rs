@@ -12,7 +12,7 @@ use crate::inst::{
 };
 use crate::template::Template;
 use ds_reference::errata::Errata;
-use ds_reference::isa::{DsInst, DsOp, Generation};
+use ds_reference::isa::{DsInst, DsOp, Isa};
 use ds_reference::target::Target;
 use ds_reference::wave::WaveSize;
 
@@ -24,7 +24,8 @@ pub(super) const fn round_bytes(wave: WaveSize) -> u32 {
 /// [`Errata::VMEM_SCALAR_WRITE`], puts the fence before every scalar write that needs it
 /// ([`hazard::Tracker`]).
 pub(super) struct Asm {
-    pub(super) gen: Generation,
+    /// The target's instruction set (its DS features: which DS ops encode).
+    pub(super) isa: Isa,
     pub(super) tmpl: &'static dyn Template,
     pub(super) errata: Errata,
     pub(super) hazard: hazard::Tracker,
@@ -36,7 +37,7 @@ impl Asm {
     /// An empty program for `target` in its generation's template.
     pub(super) fn new(target: &Target, tmpl: &'static dyn Template, insts: usize) -> Asm {
         Asm {
-            gen: target.generation,
+            isa: target.into(),
             tmpl,
             errata: target.errata,
             hazard: hazard::Tracker::default(),
@@ -57,7 +58,7 @@ impl Asm {
     }
 
     fn put(&mut self, inst: Inst, note: &'static str) -> Result<(), GenError> {
-        encode_into_in(self.gen, &inst, &mut self.code).map_err(GenError::Encode)?;
+        encode_into_in(self.isa, &inst, &mut self.code).map_err(GenError::Encode)?;
         self.hazard.step(&inst);
         self.insts.push((inst, note));
         Ok(())

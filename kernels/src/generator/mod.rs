@@ -176,10 +176,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         let op = variant.op;
         return Err(GenError::Offsets(InstError::NotInGeneration { op, gen }));
     }
-    if let Some(why) = info
-        .hip_unsupported
-        .or(ds_reference::isa::not_modelled_in(variant.op, gen))
-    {
+    if let Some(why) = info.hip_unsupported {
         return Err(GenError::NotRunnable {
             op: variant.op,
             why,
@@ -187,7 +184,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     }
     abi::check_lds_size(variant.lds_size).map_err(GenError::Lds)?;
     let l = Layout::of(variant)?;
-    let ds = test_inst_in(gen, variant)?;
+    let ds = test_inst_in(target, variant)?;
     let entry = KernelEntry::of(target, wave);
     let (kernarg, case) = (entry.kernarg, entry.workgroup_id_reg());
     let lane_id = entry.workitem_id_x;

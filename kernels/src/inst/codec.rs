@@ -9,7 +9,7 @@ use super::{
     null_code, DecodeError, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp,
     SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp, Waitcnt, LITERAL_CODE,
 };
-use ds_reference::isa::{DsInst, Generation};
+use ds_reference::isa::{DsInst, Generation, Isa};
 
 /// SOP1: \[31:23\] = 0b1_0111_1101.
 const SOP1: u32 = 0x17d;
@@ -128,10 +128,12 @@ pub fn encode(inst: &Inst) -> Result<Vec<u8>, EncodeError> {
     encode_in(Generation::Gfx11, inst)
 }
 
-/// Encodes one instruction of generation `gen` as little-endian bytes.
-pub fn encode_in(gen: Generation, inst: &Inst) -> Result<Vec<u8>, EncodeError> {
+/// Encodes one instruction of generation `isa` as little-endian bytes (a target's `Isa` for its
+/// DS instructions that need a feature: the src2 ops, `ds_add_f64`, ...; a generation alone takes
+/// the DS ops all its targets have).
+pub fn encode_in(isa: impl Into<Isa>, inst: &Inst) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::with_capacity(12);
-    encode_into_in(gen, inst, &mut out)?;
+    encode_into_in(isa, inst, &mut out)?;
     Ok(out)
 }
 
@@ -140,12 +142,15 @@ pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError>
     encode_into_in(Generation::Gfx11, inst, out)
 }
 
-/// Appends the encoding of `inst` in generation `gen` to `out`, returning its length in bytes.
+/// Appends the encoding of `inst` in generation `isa` to `out` (see [`encode_in`]), returning its
+/// length in bytes.
 pub fn encode_into_in(
-    gen: Generation,
+    isa: impl Into<Isa>,
     inst: &Inst,
     out: &mut Vec<u8>,
 ) -> Result<usize, EncodeError> {
+    let isa: Isa = isa.into();
+    let gen = isa.gen;
     let mut lit = Lit {
         inst,
         gen,
@@ -359,7 +364,7 @@ pub fn encode_into_in(
             }
         }
         Inst::Ds(ds) => {
-            out.extend_from_slice(&ds.to_bytes_in(gen).map_err(EncodeError::Ds)?);
+            out.extend_from_slice(&ds.to_bytes_in(isa).map_err(EncodeError::Ds)?);
             return Ok(8);
         }
     }
@@ -388,9 +393,11 @@ pub fn decode(bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
     decode_in(Generation::Gfx11, bytes)
 }
 
-/// Decodes the instruction of generation `gen` at the start of `bytes`, returning it and its
-/// length in bytes.
-pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
+/// Decodes the instruction of generation `isa` at the start of `bytes` (a target's `Isa` for its
+/// DS instructions that need a feature), returning it and its length in bytes.
+pub fn decode_in(isa: impl Into<Isa>, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
+    let isa: Isa = isa.into();
+    let gen = isa.gen;
     let w0 = dword(bytes, 0)?;
     let unknown = DecodeError::Unknown { word: w0 };
     let unmodelled = |what| DecodeError::Unmodelled { word: w0, what };
@@ -587,7 +594,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
         }
     } else if w0 >> 26 == DS {
         let word = u64::from(w0) | u64::from(w1) << 32;
-        return DsInst::decode_in(gen, word)
+        return DsInst::decode_in(isa, word)
             .map(|d| (Inst::Ds(d), 8))
             .map_err(DecodeError::Ds);
     } else if w0 >> 26 == FLAT && gen == Generation::Gfx10 {

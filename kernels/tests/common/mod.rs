@@ -152,10 +152,13 @@ pub fn all_kernels() -> Vec<Kernel> {
         .collect()
 }
 
-/// One kernel per runnable op of `target`'s generation, in its encodings (117 gfx11, 121 gfx12).
+/// One kernel per runnable op of `target`, in its encodings (117 gfx11, 121 gfx12; gfx10 116, 147
+/// with the src2 ops).
 pub fn all_kernels_for(target: &ds_reference::target::Target) -> Vec<Kernel> {
-    ds_reference::isa::runnable_ops_in(target.generation)
-        .map(|op| ds_kernels::generator::generate_for(target, &variant(op)).unwrap())
+    ds_reference::isa::DS_TABLE
+        .iter()
+        .filter(|r| r.on(target) && r.hip_runnable())
+        .map(|r| ds_kernels::generator::generate_for(target, &variant(r.op)).unwrap())
         .collect()
 }
 
