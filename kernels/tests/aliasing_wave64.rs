@@ -17,7 +17,7 @@ use ds_reference::wave::{Variant, WaveSize};
 /// Every aliasing variant of every runnable op of `t`'s generation: (wave32 kernel, wave64 kernel).
 fn pairs(t: &Target) -> Vec<(Kernel, Kernel)> {
     let mut out = Vec::new();
-    for op in runnable_ops_in(t.generation) {
+    for op in runnable_ops_in(t.generation).filter(|op| op.info().on(t)) {
         for (_, regs) in Alias::for_op(op) {
             let v32 = Variant {
                 regs: Some(regs),

@@ -15,26 +15,21 @@ use common::llvm::Llvm;
 use ds_kernels::code_object;
 use ds_kernels::generator::Kernel;
 use ds_kernels::inst::{decode_in, encode_in, Inst};
+use ds_reference::ds_features::DsFeatures;
 use ds_reference::target::Target;
 
-/// Runnable ops per generation: gfx11 117, gfx12 121 (its 123 less the two 8-dword BVH forms the
-/// case format cannot carry), gfx9 108 or 112 (below), gfx10 108 (its 116 runnable ones less the 8 compare-stores the
-/// model does not hold for gfx10 yet, `ds_reference::isa::not_modelled_in`; the src2 ops of
-/// gfx1010-1013 are not modelled at all).
+/// Runnable ops per target: gfx11 117, gfx12 121 (its 123 less the two 8-dword BVH forms the
+/// case format cannot carry), gfx10 116, gfx9 the same 116, then on gfx9/gfx10 by DS feature: 31 src2 ops
+/// (gfx1010-1013, gfx900-908), the 2 f64 adds (gfx90a and later), the 4 packed 16-bit adds
+/// (gfx942, gfx950). gfx950's transpose loads are not run (the model does not hold them).
 fn expected_runnable(t: &Target) -> usize {
+    let has = |f| usize::from(t.ds_features.contains(f));
     match t.generation {
-        ds_reference::isa::Generation::Gfx10 => 108,
+        ds_reference::isa::Generation::Gfx9 | ds_reference::isa::Generation::Gfx10 => {
+            116 + 31 * has(DsFeatures::SRC2) + 2 * has(DsFeatures::F64) + 4 * has(DsFeatures::PK16)
+        }
         ds_reference::isa::Generation::Gfx11 => 117,
         ds_reference::isa::Generation::Gfx12 => 121,
-        // gfx10's 108 (the compare-stores, src2, f64 and transpose ops are not held by the model
-        // for gfx9 yet), and the 4 packed 16-bit adds where the target has them (gfx942, gfx950).
-        ds_reference::isa::Generation::Gfx9 => {
-            if t.ds_features.contains(ds_reference::isa::DsFeatures::PK16) {
-                112
-            } else {
-                108
-            }
-        }
     }
 }
 

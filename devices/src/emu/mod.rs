@@ -25,7 +25,7 @@ use ds_kernels::inst::{decode_in, Inst};
 use ds_reference::errata::Errata;
 use ds_reference::isa::DsOp;
 use ds_reference::isa::Generation;
-use ds_reference::target::{self, Target};
+use ds_reference::target::{self, CmpstData0, Target};
 use memory::{Memory, Region, BUFFER_BASE, BUFFER_STRIDE, KERNARG_BASE};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -93,6 +93,10 @@ pub struct Quirks {
     /// (the model asked for a target of `rules_of`): e.g. a gfx12 device with gfx11's half-wave
     /// permutes. On a target of that generation it changes nothing.
     pub rules_of: Option<Generation>,
+    /// A device whose compare-stores take DATA0 as `order` says, whatever its generation's rule
+    /// (`Generation::cmpst_data0`): on a generation of the other order the operands are swapped
+    /// (a broken device), on one of the same order nothing changes.
+    pub cmpst_order: Option<CmpstData0>,
 }
 
 /// One decoded position of the code: an instruction start, or why there is none.
@@ -115,13 +119,14 @@ struct Code {
 }
 
 impl Code {
-    /// Decodes `text` (at address `base`) as instructions of `target` (its generation's
-    /// encodings; a DS word only if the target has it: its DS features).
-    fn decode(target: &Target, text: &[u8], base: u64) -> Code {
+    /// Decodes `text` (at address `base`) as the instructions of `isa` (a target's: its DS
+    /// features say which DS ops decode; a generation's: the ops all its targets have).
+    fn decode(isa: impl Into<ds_reference::isa::Isa>, text: &[u8], base: u64) -> Code {
+        let isa = isa.into();
         let mut slots = Vec::with_capacity(text.len() / 4);
         let mut at = 0;
         while at + 4 <= text.len() {
-            match decode_in(target, &text[at..]) {
+            match decode_in(isa, &text[at..]) {
                 Ok((inst, len)) => {
                     slots.push(Slot::Inst(inst, len as u8));
                     for _ in 1..len / 4 {
@@ -293,6 +298,13 @@ impl EmuDevice {
     /// target (see [`Quirks::rules_of`]): a broken device when `gen` is not its target's.
     pub fn with_rules_of(mut self, gen: Generation) -> EmuDevice {
         self.quirks.rules_of = Some(gen);
+        self
+    }
+
+    /// Makes the device's compare-stores take DATA0 as `order` says (see [`Quirks::cmpst_order`]):
+    /// a broken device when `order` is not its generation's.
+    pub fn with_cmpst_order(mut self, order: CmpstData0) -> EmuDevice {
+        self.quirks.cmpst_order = Some(order);
         self
     }
 

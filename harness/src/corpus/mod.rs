@@ -179,6 +179,9 @@ fn variants_with(op: DsOp, even_tuples: bool) -> Vec<(Variant, String)> {
             Family::StoreAddTid | Family::LoadAddTid => vec![single(0), single(4), single(0x104)],
             Family::Permute | Family::Bpermute => vec![single(0), single(4), single(0x1fe)],
             Family::BvhStack => vec![single(0), single(4)],
+            // src2: the offset names the second operand's distance from ADDR in dwords (up, down
+            // from 0x4000 on), or with bit 15 set hands it to ADDR's bits 31:17.
+            Family::Src2(_) => vec![single(0), single(8), single(0x7ff0), single(0x8000)],
             _ => vec![single(0), single(8), single(0x103), single(0xfff0)],
         },
     };
@@ -487,6 +490,8 @@ fn geometry(v: &Variant) -> (u32, u32) {
         OffsetForm::Pair | OffsetForm::Stride64 => {
             v.offset0.max(v.offset1) as u32 * info.offset_scale() + e
         }
+        // src2's offset does not move ADDR's own access (see `ds_reference::model::src2`).
+        OffsetForm::Single if matches!(info.family, Family::Src2(_)) => e,
         OffsetForm::Single => v.inst().offset16() as u32 + e,
         OffsetForm::Swizzle | OffsetForm::NoOffset => e,
     };
@@ -605,19 +610,25 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
             };
             wave.m0 = (rng.next_u32() & 0xffff_0000) | (base & 0xffff);
         }
-        // Half the lanes compare equal to memory, so the store happens.
+        // A quarter of the lanes hold memory's value in DATA1 (the compare value from gfx11 on),
+        // a quarter in DATA0 (the compare value in gfx9 and gfx10: `Generation::cmpst_data0`),
+        // so under either order some stores happen, and an order swapped shows.
         Family::Rmw(Rmw::CmpStore) => {
             let offset = v.inst().offset16() as u32;
             for l in wave.lanes.iter_mut() {
                 let at = l.addr.wrapping_add(offset);
-                if rng.below(2) == 0
-                    && at % 4 == 0
+                let slot = match rng.below(4) {
+                    0 => &mut l.data1,
+                    1 => &mut l.data0,
+                    _ => continue,
+                };
+                if at % 4 == 0
                     && at
                         .checked_add(4 * d1 as u32)
                         .is_some_and(|end| end <= v.lds_size)
                 {
-                    for w in 0..d1 {
-                        l.data1[w] = lds.word(at + 4 * w as u32);
+                    for (w, word) in slot.iter_mut().enumerate().take(d1) {
+                        *word = lds.word(at + 4 * w as u32);
                     }
                 }
             }

@@ -12,7 +12,7 @@ use crate::inst::{
 };
 use crate::template::Template;
 use ds_reference::errata::Errata;
-use ds_reference::isa::{DsInst, DsOp};
+use ds_reference::isa::{DsInst, DsOp, Isa};
 use ds_reference::target::Target;
 use ds_reference::wave::WaveSize;
 
@@ -24,8 +24,8 @@ pub(super) const fn round_bytes(wave: WaveSize) -> u32 {
 /// [`Errata::VMEM_SCALAR_WRITE`], puts the fence before every scalar write that needs it
 /// ([`hazard::Tracker`]).
 pub(super) struct Asm {
-    /// The target's instruction set (its DS features decide which DS words it has).
-    pub(super) isa: ds_reference::isa::Isa,
+    /// The target's instruction set (its DS features: which DS ops encode).
+    pub(super) isa: Isa,
     pub(super) tmpl: &'static dyn Template,
     pub(super) errata: Errata,
     pub(super) hazard: hazard::Tracker,

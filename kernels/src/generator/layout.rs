@@ -4,7 +4,7 @@
 //! the generation or the target, only on the variant (its op's operand shapes and its `regs`).
 
 use super::error::GenError;
-use ds_reference::isa::{DsInst, Field, Generation};
+use ds_reference::isa::{DsInst, Field, Generation, Isa};
 use ds_reference::wave::Variant;
 
 /// VGPR of the instruction's ADDR operand.
@@ -100,11 +100,8 @@ pub fn test_inst(v: &Variant) -> Result<DsInst, GenError> {
     test_inst_in(Generation::Gfx11, v)
 }
 
-/// The instruction under test with the layout's registers, for generation `gen`.
-pub fn test_inst_in(
-    isa: impl Into<ds_reference::isa::Isa>,
-    v: &Variant,
-) -> Result<DsInst, GenError> {
+/// The instruction under test with the layout's registers, for generation or target `isa`.
+pub fn test_inst_in(isa: impl Into<Isa>, v: &Variant) -> Result<DsInst, GenError> {
     let layout = Layout::of(v)?;
     let mut inst = v.inst();
     let operands = v.op.info().operands;

@@ -179,10 +179,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         let op = variant.op;
         return Err(GenError::Offsets(InstError::NotInGeneration { op, gen }));
     }
-    if let Some(why) = info
-        .hip_unsupported
-        .or(ds_reference::isa::not_modelled_in(variant.op, gen))
-    {
+    if let Some(why) = info.hip_unsupported {
         return Err(GenError::NotRunnable {
             op: variant.op,
             why,

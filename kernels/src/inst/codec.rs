@@ -220,7 +220,8 @@ pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError>
     encode_into_in(Generation::Gfx11, inst, out)
 }
 
-/// Appends the encoding of `inst` in generation `gen` to `out`, returning its length in bytes.
+/// Appends the encoding of `inst` in generation `isa` to `out` (see [`encode_in`]), returning its
+/// length in bytes.
 pub fn encode_into_in(
     isa: impl Into<Isa>,
     inst: &Inst,
