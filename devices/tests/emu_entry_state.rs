@@ -106,7 +106,7 @@ fn first(pred: impl Fn(&Target) -> bool) -> &'static Target {
 #[test]
 fn the_kernels_run_on_every_targets_entry_state_in_both_wave_sizes() {
     for t in ds_kernels::kernel_targets() {
-        for wave in WaveSize::ALL {
+        for wave in ds_kernels::wave_sizes(t) {
             let v = variant(wave);
             let k = generate_for(t, &v).unwrap();
             let cs = cases(&v, 5);

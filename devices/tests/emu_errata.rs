@@ -52,6 +52,10 @@ fn an_rdna1_kernel_without_its_fence_is_refused_and_with_it_loads() {
         .iter()
         .filter(|t| ds_kernels::check_target(t).is_ok())
     {
+        let v = Variant {
+            wave: ds_kernels::wave_sizes(t)[0],
+            ..v
+        };
         let k = generate_for(t, &v).unwrap();
         let mut dev = EmuDevice::for_target(t);
         dev.load(&code_object::write(t, std::slice::from_ref(&k)))

@@ -93,7 +93,7 @@ impl CaseFile {
                 found: file.format,
             });
         }
-        if !file.variant.op.info().on_target(file.target) {
+        if !file.variant.op.info().on(file.target) {
             return Err(CaseFileError::Invalid {
                 path: origin.to_path_buf(),
                 message: format!(
@@ -425,7 +425,7 @@ mod tests {
             .find(|&g| g != file.target.generation)
             .unwrap();
         let op = DsOp::all_in(other)
-            .find(|op| !op.info().on_target(file.target) && op.info().hip_runnable())
+            .find(|op| !op.info().on(file.target) && op.info().hip_runnable())
             .unwrap();
         file.variant.op = op;
         let msg = CaseFile::parse(&file.to_json(), Path::new("c.json"))

@@ -1,9 +1,15 @@
 //! AccVGPR variants (issue 21): a run on a target whose DS encoding has the acc bit makes every
 //! op with data or vdst with and without `acc`, the same cases both ways. Which targets have it is
-//! asked of the target table (`ds_features` ACC), never a name. (The runs themselves, on the
-//! emulated device and against a device that ignores the acc bit, need the gfx9 kernel template.)
+//! asked of the target table (`ds_features` ACC), never a name. Every such target runs every op
+//! both ways on the emulated device and all agree; a device that ignores the acc bit (data and
+//! vdst in the VGPRs of their numbers) is caught on the acc twins only, naming the lane.
 
+mod common;
+
+use common::{ds_harness, meta, stderr, temp_dir};
+use ds_devices::emu::EmuDevice;
 use ds_harness::corpus;
+use ds_harness::run::{self, RunConfig};
 use ds_reference::ds_features::DsFeatures;
 use ds_reference::isa::DsOp;
 use ds_reference::target::{Target, TARGETS};
@@ -63,4 +69,132 @@ fn acc_targets_get_an_acc_twin_of_every_variant_and_other_targets_none() {
         corpus::variants_for(nop, WaveSize::Wave64, t),
         corpus::variants_in(nop, WaveSize::Wave64)
     );
+}
+
+/// `ds-harness run --backend emu --target T` on every target with AccVGPR operands: every runnable
+/// op, every variant once in VGPRs and once in AccVGPRs (tag `-acc`, `a` registers in the
+/// instruction's text, as many cases as its twin), and every case agrees with the model.
+#[test]
+fn every_acc_target_runs_every_op_with_and_without_acc_on_the_emulated_device_and_all_agree() {
+    let dir = temp_dir("acc-emu");
+    let mut targets = 0;
+    for t in acc_targets() {
+        targets += 1;
+        let json = dir.join(format!("{t}.json"));
+        let out = ds_harness(
+            &[
+                "run",
+                "--backend",
+                "emu",
+                "--target",
+                t.name,
+                "--cases",
+                "8",
+                "--json",
+                json.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(out.status.code(), Some(0), "{t}: {}", stderr(&out));
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let totals = &report["totals"];
+        assert_eq!(totals["agree"], totals["cases"], "{t}");
+        let ops = report["ops"].as_array().unwrap();
+        assert_eq!(ops.len(), ds_reference::isa::runnable_ops_on(t).count());
+        let mut twinned = 0;
+        for o in ops {
+            let vs = o["variants"].as_array().unwrap();
+            let (acc, plain): (Vec<_>, Vec<_>) = vs
+                .iter()
+                .partition(|v| v["tag"].as_str().unwrap().ends_with("-acc"));
+            let op = DsOp::from_name(o["op"].as_str().unwrap()).unwrap();
+            if !Variant::acc_settings(op, t).contains(&true) {
+                assert!(acc.is_empty(), "{t} {op}");
+                continue;
+            }
+            twinned += 1;
+            assert_eq!(acc.len(), plain.len(), "{t} {op}");
+            for (p, a) in plain.iter().zip(&acc) {
+                assert_eq!(
+                    format!("{}-acc", p["tag"].as_str().unwrap()),
+                    a["tag"].as_str().unwrap()
+                );
+                assert_eq!(p["cases"], a["cases"], "{t} {op}");
+                assert_eq!(a["agree"], a["cases"], "{t} {op}");
+                let inst = a["inst"].as_str().unwrap();
+                assert!(
+                    inst.contains(" a") || inst.contains(", a"),
+                    "{t} {op}: {inst}"
+                );
+                assert!(!p["inst"].as_str().unwrap().contains(" a"));
+            }
+        }
+        eprintln!(
+            "{t}: {} ops, {twinned} with acc twins, {} cases agree",
+            ops.len(),
+            totals["agree"]
+        );
+        assert!(twinned > 100, "{t}: {twinned}");
+    }
+    assert!(
+        targets >= 3,
+        "gfx90a, gfx942 and gfx950 have AccVGPR operands"
+    );
+}
+
+/// An emulated device that ignores the acc bit (data from, and vdst to, the VGPRs of the
+/// AccVGPRs' numbers) is caught on the first target with AccVGPR operands: every op with data
+/// or vdst disagrees on its acc twins and nowhere else, the first difference naming the lane (a
+/// store's: the LDS byte).
+#[test]
+fn a_device_ignoring_the_acc_bit_is_caught_on_the_acc_twins_only() {
+    let t = acc_targets().next().unwrap();
+    let ops: Vec<DsOp> = [
+        "ds_add_rtn_u32",
+        "ds_write_b64",
+        "ds_read_b128",
+        "ds_cmpst_rtn_b32",
+    ]
+    .iter()
+    .map(|n| DsOp::from_name_in(t.generation, n).unwrap())
+    .collect();
+    let dir = temp_dir("acc-ignored");
+    let cfg = RunConfig {
+        waves: vec![WaveSize::Wave64],
+        cases_per_op: 24,
+        out_dir: dir.join("out"),
+        ..RunConfig::new(ops.clone())
+    };
+    let mut dev = EmuDevice::for_target(t).with_acc_ignored();
+    let report = run::run(&cfg, &mut dev, meta("emu", 24)).unwrap();
+    assert_eq!(report.ops.len(), ops.len());
+    for o in &report.ops {
+        let bad: Vec<&str> = o
+            .variants
+            .iter()
+            .filter(|v| v.disagree > 0)
+            .map(|v| v.tag.as_str())
+            .collect();
+        eprintln!("{t} {}: disagreeing variants {bad:?}", o.op);
+        assert!(!bad.is_empty(), "{}: caught", o.op);
+        assert!(
+            bad.iter().all(|tag| tag.ends_with("-acc")),
+            "{}: {bad:?}",
+            o.op
+        );
+        let first = o
+            .mismatches
+            .iter()
+            .flat_map(|m| m.differences.iter())
+            .next()
+            .expect("a listed difference");
+        let text = first.to_string();
+        eprintln!("  first difference: {text}");
+        // A load's or a return's difference names the lane; a store's the LDS byte it left.
+        assert!(
+            text.starts_with("lane ") || text.starts_with("lds["),
+            "{text}"
+        );
+    }
 }

@@ -121,7 +121,11 @@ fn a_standin_that_gives_every_workgroup_id_0_fails_info_check_and_run_before_any
     assert_eq!(v["check"]["held"], false);
     for d in v["check"]["hip"].as_array().unwrap() {
         if d["skipped"].is_null() {
-            assert_eq!(broken(d, 32), ["workgroup id"], "{d}");
+            // Each wave size the device's target runs (gfx9: wave64 only).
+            for w in d["waves"].as_array().unwrap() {
+                let wave = w["wave"].as_u64().unwrap();
+                assert_eq!(broken(d, wave), ["workgroup id"], "{d}");
+            }
         }
     }
     let dir = temp_dir("canary-wrong-id");

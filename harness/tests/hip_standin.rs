@@ -30,12 +30,14 @@ fn tmp(name: &str) -> std::path::PathBuf {
 
 /// Every runnable op of the device's target agrees through the hip device on the stand-in, in
 /// wave32 and wave64, with the same counts as the emulated device of that target reached
-/// directly: the default target's device (device 0, the default device) and the gfx10 device
-/// (RDNA 2's gfx1030, chosen with `--device N`).
+/// directly: the default target's device (device 0, the default device), the gfx10 device
+/// (RDNA 2's gfx1030) and the gfx9 device (CDNA 3's gfx942, wave64 only: the gfx9 template's code
+/// objects load, launch in workgroups of 64 and agree), chosen with `--device N`.
 #[test]
 fn every_runnable_op_agrees_through_the_hip_device_on_the_standin_as_on_emu() {
     let Some(lib) = standin_lib() else { return };
-    for t in [DEFAULT, Target::by_name("gfx1030").unwrap()] {
+    let by_name = |n| Target::by_name(n).unwrap();
+    for t in [DEFAULT, by_name("gfx1030"), by_name("gfx942")] {
         agrees_through_the_standin_as_on_emu(&lib, t);
     }
 }

@@ -329,18 +329,24 @@ fn a_recording_of_every_runnable_op_on_the_emulated_device_replays_clean() {
     );
 }
 
+/// The wave size a target's recordings are made in here: its first (wave32 where it runs it).
+fn wave_of(t: &ds_reference::target::Target) -> WaveSize {
+    ds_kernels::wave_sizes(t)[0]
+}
+
 #[test]
 fn recordings_live_under_their_target_and_replay_against_its_model() {
     let targets: Vec<_> = ds_kernels::kernel_targets().collect();
     let root = common::temp_dir("rec-targets");
     for &t in &targets {
         let mut dev = EmuDevice::for_target(t);
-        let path =
-            record::record_op(&root, &mut dev, op("ds_add_rtn_u32"), WaveSize::Wave32).unwrap();
+        let path = record::record_op(&root, &mut dev, op("ds_add_rtn_u32"), wave_of(t)).unwrap();
+        // The recording's name says its wave size where it is not wave32 (gfx9: wave64 only).
+        let stem = record::recording_stem(op("ds_add_rtn_u32"), wave_of(t));
         assert_eq!(
             path,
             root.join(format!("emulated-{t}"))
-                .join("ds_add_rtn_u32.txt")
+                .join(format!("{stem}.txt"))
         );
         let rec = record::read(&path).unwrap();
         assert_eq!(rec.target(), t);

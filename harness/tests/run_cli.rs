@@ -296,11 +296,13 @@ fn eval_prints_the_model_outcome_and_replay_agrees_on_emu() {
 #[test]
 fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
     let dir = temp_dir("run-targets");
-    // Wave32 only: this is about targets (the default run's test covers wave64 through the CLI,
-    // tests/wave64.rs every gfx11 target in wave64); doubling it would double its time.
+    // One wave size per target, its first (wave32 where it runs it; gfx9 wave64): this is about
+    // targets (the default run's test covers wave64 through the CLI, tests/wave64.rs every gfx11
+    // target in wave64); doubling it would double its time.
     let per_op = 12u64;
     for t in ds_kernels::kernel_targets() {
         let json = dir.join(format!("{t}.json"));
+        let wave = ds_kernels::wave_sizes(t)[0].lanes().to_string();
         let out = ds(&[
             "run",
             "--backend",
@@ -308,7 +310,7 @@ fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
             "--target",
             t.name,
             "--wave",
-            "32",
+            &wave,
             "--cases",
             &per_op.to_string(),
             "--out",
@@ -330,10 +332,13 @@ fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
             format!("emulated {t} (ds-harness emu)")
         );
         let totals = &r["totals"];
-        // Every runnable op of the target's generation: 117 on gfx11, 121 on gfx12.
-        let ops = ds_reference::isa::runnable_ops_in(t.generation).count() as u64;
+        // Every runnable op of the target: 117 on gfx11, 121 on gfx12, 116 to 147 on gfx9/gfx10.
+        let ops = ds_reference::isa::runnable_ops_on(t).count() as u64;
         assert_eq!(totals["ops"], ops, "{t}");
-        assert_eq!(r["meta"]["waves"], serde_json::json!([32]));
+        assert_eq!(
+            r["meta"]["waves"],
+            serde_json::json!([wave.parse::<u32>().unwrap()])
+        );
         assert_eq!(totals["cases"], ops * per_op, "{t}");
         assert_eq!(
             (totals["disagree"].as_u64(), totals["errors"].as_u64()),
@@ -346,7 +351,7 @@ fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
                 o["op"]
             );
         }
-        println!("emu {t}: 117 ops, {} cases, all agree", totals["cases"]);
+        println!("emu {t}: {ops} ops, {} cases, all agree", totals["cases"]);
     }
     // A target of the table kernels are not built for yet: refused as bad usage, saying why.
     for t in ds_reference::target::TARGETS {

@@ -68,9 +68,17 @@ fn kernel_writes_a_code_object_llvm_readelf_reads_as_its_target() {
                     code_object::e_flags(t),
                     t.generic_version
                 )
-            } else if t.target_id.xnack {
-                // llvm-readelf names the xnack-any bit (0x100) the RDNA 1 targets carry.
-                format!("{:#x}, {t}, xnack", code_object::e_flags(t))
+            } else if t.target_id.xnack || t.target_id.sramecc {
+                // llvm-readelf names the xnack-any (0x100) and sramecc-any (0x400) bits the gfx9
+                // and RDNA 1 targets carry.
+                let mut s = format!("{:#x}, {t}", code_object::e_flags(t));
+                if t.target_id.xnack {
+                    s.push_str(", xnack");
+                }
+                if t.target_id.sramecc {
+                    s.push_str(", sramecc");
+                }
+                s
             } else {
                 format!("{:#x}, {t}", t.machine)
             };
@@ -118,7 +126,7 @@ fn the_emulated_device_runs_every_op_of_a_generic_target_in_both_wave_sizes() {
             .collect();
         assert_eq!(ds_kernels::wave_sizes(g), ds_kernels::wave_sizes(member));
         assert_eq!(r["meta"]["waves"], serde_json::json!(waves), "{g}");
-        let ops = ds_reference::isa::runnable_ops_in(g.generation).count() as u64;
+        let ops = ds_reference::isa::runnable_ops_on(g).count() as u64;
         assert_eq!(r["totals"]["ops"], ops, "{g}");
         assert_eq!(r["totals"]["disagree"], 0, "{g}");
         assert_eq!(r["totals"]["errors"], 0, "{g}");

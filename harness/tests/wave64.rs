@@ -81,7 +81,7 @@ fn the_gfx12_wave64_template_runs_every_gfx12_op_on_emu_in_agreement_with_the_mo
     for t in gfx12 {
         assert!(t.wave_sizes.contains(&64), "{t}");
         assert!(ds_kernels::check_wave(t, ds_reference::wave::WaveSize::Wave64).is_ok());
-        let ops: Vec<DsOp> = ds_reference::isa::runnable_ops_in(t.generation).collect();
+        let ops: Vec<DsOp> = ds_reference::isa::runnable_ops_on(t).collect();
         let (count, bad) = run_all(&mut EmuDevice::for_target(t), t, &ops);
         assert!(
             bad.is_empty(),

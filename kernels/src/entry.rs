@@ -9,8 +9,9 @@
 //! - LLVM AMDGPUUsage, "Initial Kernel Execution State": the user SGPRs come first, in the order
 //!   of the enabled fields (private segment buffer 4, dispatch ptr 2, queue ptr 2, kernarg segment
 //!   ptr 2, ...), USER_SGPR_COUNT of them; then the enabled system SGPRs (workgroup id x, y, z, in
-//!   that order); the work-item ids are VGPRs (packed into v0 on GFX11+,
-//!   [`ds_reference::target::Generation::packs_workitem_ids`]); EXEC holds the wave's work-items.
+//!   that order); the work-item ids are VGPRs (packed into v0 where the target column
+//!   [`ds_reference::target::Target::packed_workitem_ids`] says so: CDNA 2 and later and
+//!   GFX11+; in v0, v1, v2 elsewhere); EXEC holds the wave's work-items.
 //! - AMDGPUUsage, "Kernel Descriptor" and "compute_pgm_rsrc2 for GFX6-GFX12": USER_SGPR_COUNT
 //!   \[5:1\], ENABLE_SGPR_WORKGROUP_ID_X/Y/Z \[9:7\]; "Kernel Code Properties":
 //!   ENABLE_SGPR_KERNARG_SEGMENT_PTR.
@@ -244,7 +245,7 @@ pub fn delivery(target: &Target, wave: WaveSize, req: &Request) -> Delivery {
             })
         })
     };
-    let workitem_ids = if target.generation.packs_workitem_ids() {
+    let workitem_ids = if target.packed_workitem_ids {
         std::array::from_fn(|i| Slot {
             reg: Operand::Vgpr(0),
             shift: PACKED_ID_BITS * i as u8,
@@ -344,7 +345,7 @@ pub fn layout_reason(target: &Target, wave: WaveSize) -> &'static str {
 }
 
 /// The entry state of the harness's kernels on every target code objects are built for (the
-/// processors, then the generic targets), in both wave sizes, as the markdown table
+/// processors, then the generic targets), in each wave size it runs, as the markdown table
 /// docs/architecture.md carries (a test keeps them equal).
 pub fn markdown_table() -> String {
     let mut s = String::from(
@@ -352,7 +353,7 @@ pub fn markdown_table() -> String {
          |---|---|---|---|---|---|---|---|\n",
     );
     for t in ds_reference::target::all().filter(|t| crate::check_target(t).is_ok()) {
-        for wave in WaveSize::ALL {
+        for wave in crate::wave_sizes(t) {
             let e = KernelEntry::of(t, wave);
             let why = layout_reason(t, wave);
             let _ = writeln!(

@@ -136,10 +136,7 @@ mod target_tests {
             kernel_targets().count(),
             ds_reference::target::TARGETS
                 .iter()
-                .filter(|t| matches!(
-                    t.generation,
-                    Generation::Gfx10 | Generation::Gfx11 | Generation::Gfx12
-                ))
+                .filter(|t| Generation::ALL.contains(&t.generation))
                 .count()
         );
     }
@@ -150,7 +147,7 @@ mod target_tests {
             let lanes: Vec<u32> = wave_sizes(t).iter().map(|w| w.lanes() as u32).collect();
             assert_eq!(lanes, t.wave_sizes, "{t}");
         }
-        // A row that lists one wave size (as gfx9 rows will: wave64 only).
+        // A row that lists one wave size (as gfx9 rows do: wave64 only).
         let t = &ds_reference::target::TARGETS[0];
         let narrow = Target {
             wave_sizes: &[32],

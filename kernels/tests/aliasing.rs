@@ -6,40 +6,44 @@
 
 mod common;
 
-use ds_kernels::generator::{generate_in, Kernel, Layout};
+use ds_kernels::generator::{generate_for, Kernel, Layout};
 use ds_kernels::inst::{encode_in, Inst};
-use ds_kernels::isa::{runnable_ops_in, Field, Generation};
+use ds_kernels::isa::{runnable_ops_on, DsFeatures, Field, Generation};
 use ds_reference::regs::Alias;
+use ds_reference::target::Target;
 use ds_reference::wave::Variant;
 
 /// Every aliasing variant of every runnable gfx11 op, with its kernel.
 fn aliasing_kernels() -> Vec<(Variant, Alias, Kernel)> {
-    aliasing_kernels_in(Generation::Gfx11, u32::MAX)
+    aliasing_kernels_on(Generation::Gfx11.targets().next().unwrap(), u32::MAX)
 }
 
-/// Every aliasing variant of every runnable op of `gen` LLVM `major` knows, with its kernel.
-fn aliasing_kernels_in(gen: Generation, major: u32) -> Vec<(Variant, Alias, Kernel)> {
+/// Every aliasing variant of every runnable op of `t` LLVM `major` knows, with its kernel, in
+/// the target's first wave size (gfx9: wave64), tuples even where the target needs it.
+fn aliasing_kernels_on(t: &'static Target, major: u32) -> Vec<(Variant, Alias, Kernel)> {
     let mut out = Vec::new();
-    for op in runnable_ops_in(gen).filter(|op| op.info().oracle.known_to(major)) {
-        for (alias, regs) in Alias::for_op(op) {
+    let even = !t.ds_features.contains(DsFeatures::UNALIGNED);
+    for op in runnable_ops_on(t).filter(|op| op.info().oracle.known_to(major)) {
+        for (alias, regs) in Alias::for_op_in(op, even) {
             let v = Variant {
                 regs: Some(regs),
+                wave: ds_kernels::wave_sizes(t)[0],
                 ..common::variant(op)
             };
-            out.push((v, alias, generate_in(gen, &v).unwrap()));
+            out.push((v, alias, generate_for(t, &v).unwrap()));
         }
     }
     out
 }
 
 /// The instruction under test and its byte offset in the kernel's code.
-fn under_test(k: &Kernel) -> (Inst, usize) {
+fn under_test(t: &Target, k: &Kernel) -> (Inst, usize) {
     let mut pc = 0;
     for (inst, note) in &k.insts {
         if *note == "the instruction under test" {
             return (*inst, pc);
         }
-        pc += encode_in(k.gen, inst).unwrap().len();
+        pc += encode_in(t, inst).unwrap().len();
     }
     panic!("{}: no instruction under test", k.name)
 }
@@ -63,14 +67,15 @@ fn every_aliasing_instruction_names_the_variants_registers() {
         .into_iter()
         .filter(|&g| ds_kernels::template::of(g).is_some())
     {
-        let kernels = aliasing_kernels_in(gen, u32::MAX);
+        let t = gen.targets().next().unwrap();
+        let kernels = aliasing_kernels_on(t, u32::MAX);
         assert!(
             kernels.len() > 150,
             "{gen}: only {} aliasing variants",
             kernels.len()
         );
         for (v, _, k) in &kernels {
-            let (inst, _) = under_test(k);
+            let (inst, _) = under_test(t, k);
             let Inst::Ds(ds) = inst else {
                 panic!("{}: not a DS instruction", k.name)
             };
@@ -93,11 +98,11 @@ fn every_aliasing_instruction_names_the_variants_registers() {
 #[test]
 fn llvm_mc_assembles_every_aliasing_instruction_to_the_bytes_the_kernel_contains() {
     for pair in common::kernel_pairs() {
-        let kernels = aliasing_kernels_in(pair.gen, pair.llvm.major);
+        let kernels = aliasing_kernels_on(pair.cpu, pair.llvm.major);
         let mut input = String::new();
         let mut want = Vec::new();
         for (_, alias, k) in &kernels {
-            let (inst, pc) = under_test(k);
+            let (inst, pc) = under_test(pair.cpu, k);
             let text = inst.text(pair.gen).to_string();
             input.push_str(&text);
             input.push('\n');
@@ -136,7 +141,7 @@ fn llvm_mc_assembles_every_aliasing_instruction_to_the_bytes_the_kernel_contains
 #[test]
 fn llvm_mc_assembles_every_aliasing_kernel_listing_to_its_code() {
     for pair in common::kernel_pairs() {
-        let kernels = aliasing_kernels_in(pair.gen, pair.llvm.major);
+        let kernels = aliasing_kernels_on(pair.cpu, pair.llvm.major);
         // Every line a release knows (the op under test of a newer op aside: filtered above).
         let input: String = kernels.iter().map(|(_, _, k)| k.listing()).collect();
         let out = common::run(
@@ -210,7 +215,9 @@ fn aliasing_kernels_move_their_own_registers_and_load_and_dump_every_operand_reg
             .iter()
             .find(|(v, a, _)| v.op.name() == name && *a == alias)
             .unwrap();
-        under_test(k).0.to_string()
+        under_test(Generation::Gfx11.targets().next().unwrap(), k)
+            .0
+            .to_string()
     };
     assert!(listing(
         "ds_storexchg_2addr_stride64_rtn_b64",

@@ -17,7 +17,7 @@ use ds_reference::wave::{Variant, WaveSize};
 /// Every aliasing variant of every runnable op of `t`'s generation: (wave32 kernel, wave64 kernel).
 fn pairs(t: &Target) -> Vec<(Kernel, Kernel)> {
     let mut out = Vec::new();
-    for op in runnable_ops_in(t.generation) {
+    for op in runnable_ops_in(t.generation).filter(|op| op.info().on(t)) {
         for (_, regs) in Alias::for_op(op) {
             let v32 = Variant {
                 regs: Some(regs),
@@ -72,6 +72,11 @@ fn the_wave64_template_places_named_registers_as_the_wave32_one_does() {
         .filter(|&g| ds_kernels::template::of(g).is_some())
     {
         let t = gen.targets().next().expect("a target");
+        // A generation without wave32 (gfx9) has no wave32 kernel to compare with: its wave64
+        // aliasing kernels are `aliasing.rs`'s.
+        if !t.wave_sizes.contains(&32) {
+            continue;
+        }
         for (k32, k64) in pairs(t) {
             let what = format!("{t} {}", k64.name);
             assert!(k64.name.ends_with("_w64"), "{what}");
@@ -99,6 +104,9 @@ fn llvm_mc_assembles_every_wave64_aliasing_kernel_to_its_code() {
             let Some(t) = llvm.targets(gen).into_iter().next() else {
                 continue;
             };
+            if !t.wave_sizes.contains(&32) {
+                continue; // gfx9: aliasing.rs
+            }
             let ks: Vec<Kernel> = pairs(t)
                 .into_iter()
                 .map(|(_, k)| k)

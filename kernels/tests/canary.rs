@@ -9,7 +9,6 @@ mod common;
 
 use ds_kernels::canary::Canary;
 use ds_kernels::code_object;
-use ds_reference::wave::WaveSize;
 
 #[test]
 fn llvm_mc_and_ld_lld_build_the_canary_to_our_bytes_in_both_wave_sizes() {
@@ -18,7 +17,7 @@ fn llvm_mc_and_ld_lld_build_the_canary_to_our_bytes_in_both_wave_sizes() {
         let Some(lld) = common::tool(&llvm, "ld.lld") else {
             continue;
         };
-        for wave in WaveSize::ALL {
+        for wave in ds_kernels::wave_sizes(t) {
             let c = Canary::new(t, wave).unwrap();
             let dir = common::temp_dir(&format!("canary-{}-{t}-{}", llvm.major, wave.lanes()));
             let (asm, obj, so) = (dir.join("c.s"), dir.join("c.o"), dir.join("c.so"));

@@ -163,13 +163,14 @@ impl<'l> Comgr<'l> {
 }
 
 /// The kernel targets of the table ROCm 5.2's comgr (Debian's libamd-comgr2 2.4.0) lists by ISA
-/// name: the gfx10 ones (its ISA list ends with gfx1036, RDNA 2). Its ISA-name query knows code
+/// name: gfx900 to gfx90a and the gfx10 ones (its ISA list ends with gfx1036, RDNA 2; no
+/// gfx942 or gfx950). Its ISA-name query knows code
 /// object V4 headers at most, so `amd_comgr_get_data_isa_name` refuses every code object of ours
 /// (V5 or V6; status 2, invalid argument), listed target or not, while its metadata reader and
 /// symbol lookup read them completely. Asserted, so a comgr that knows more says so here.
-const KNOWN_TO_COMGR: [&str; 11] = [
-    "gfx1010", "gfx1011", "gfx1012", "gfx1013", "gfx1030", "gfx1031", "gfx1032", "gfx1033",
-    "gfx1034", "gfx1035", "gfx1036",
+const KNOWN_TO_COMGR: [&str; 15] = [
+    "gfx900", "gfx906", "gfx908", "gfx90a", "gfx1010", "gfx1011", "gfx1012", "gfx1013", "gfx1030",
+    "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036",
 ];
 
 /// `EF_AMDGPU_MACH_AMDGCN_GFX1030` (AMDGPUUsage, "ELF Header"): an RDNA 2 processor comgr 5.2
@@ -207,7 +208,7 @@ fn comgr_parses_the_note_and_finds_every_kernel_for_every_target() {
 
 /// comgr reads the code object for `t`: the ISA name from the header when comgr knows the
 /// target (and a refusal when it does not), then the metadata and every symbol.
-fn comgr_reads(c: &Comgr, t: &Target, knows: bool) {
+fn comgr_reads(c: &Comgr, t: &'static Target, knows: bool) {
     let kernels = common::all_kernels_for(t);
     let bytes = code_object::write(t, &kernels);
 
@@ -248,7 +249,7 @@ fn comgr_reads(c: &Comgr, t: &Target, knows: bool) {
             (".symbol", format!("{}.kd", k.name)),
             (".group_segment_fixed_size", k.variant.lds_size.to_string()),
             (".kernarg_segment_size", "40".to_string()),
-            (".wavefront_size", "32".to_string()),
+            (".wavefront_size", k.variant.wave.lanes().to_string()),
         ] {
             let value = c.lookup(node, key);
             assert_eq!(c.string(value), expected, "{}: {key}", k.name);

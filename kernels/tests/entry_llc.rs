@@ -2,7 +2,9 @@
 //! asks for what the harness's kernels ask for (a kernarg segment pointer, workgroup id x,
 //! work-item id x; every other input switched off with the `amdgpu-no-*` attributes) and stores
 //! `llvm.amdgcn.workgroup.id.x`, for every target code objects are built for (processors and
-//! generic targets) in wave32 and wave64.
+//! generic targets) in each wave size it runs. And where the work-item ids arrive: a kernel storing
+//! `llvm.amdgcn.workitem.id.y` reads it from v0 \[19:10\] (`v_bfe_u32 vN, v0, 10, 10`) on the
+//! targets whose `packed_workitem_ids` column says so and from v1 on the others.
 //! The user SGPR count LLVM declares (`.amdhsa_user_sgpr_count`), the register its code reads the
 //! workgroup id from, and the kernarg pointer's SGPRs must equal what the harness's descriptor
 //! declares and its kernel reads (LLVM pads the user SGPRs of gfx1100/gfx1102 in wave32 to 15,
@@ -225,7 +227,7 @@ fn the_entry_state_is_llvms_for_every_target_and_wave_size() {
         }
         ran = true;
         for t in targets() {
-            for wave in WaveSize::ALL {
+            for wave in ds_kernels::wave_sizes(t) {
                 let Some(theirs) = llc_choice(llc, t, wave) else {
                     continue;
                 };
@@ -269,4 +271,81 @@ fn the_parser_finds_the_register_and_count_in_llcs_output() {
             kernarg: "s[0:1]".into()
         }
     );
+}
+
+/// Stores work-item id y: packed ids read it from v0 \[19:10\], unpacked ones from v1.
+const KERNEL_Y: &str = r#"
+declare i32 @llvm.amdgcn.workitem.id.y()
+define amdgpu_kernel void @k(ptr addrspace(1) %out) #0 {
+  %id = call i32 @llvm.amdgcn.workitem.id.y()
+  store i32 %id, ptr addrspace(1) %out
+  ret void
+}
+attributes #0 = { "amdgpu-no-dispatch-ptr" "amdgpu-no-queue-ptr" "amdgpu-no-implicitarg-ptr" }
+"#;
+
+#[test]
+fn work_item_ids_are_packed_where_the_target_table_says() {
+    let mut checked = Vec::new();
+    for llc in ["llc-19", "llc-22"] {
+        if Command::new(llc).arg("--version").output().is_err() {
+            common::missing(llc, &format!("the Debian package llvm-{}", &llc[4..]));
+            continue;
+        }
+        for t in targets().into_iter().filter(|t| !t.is_generic()) {
+            let wave = ds_kernels::wave_sizes(t)[0];
+            let out = Command::new(llc)
+                .args([
+                    "-mtriple=amdgcn-amd-amdhsa",
+                    &format!("-mcpu={t}"),
+                    &format!("-mattr=+wavefrontsize{}", wave.lanes()),
+                    "-o",
+                    "-",
+                ])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .and_then(|mut c| {
+                    use std::io::Write;
+                    c.stdin.take().unwrap().write_all(KERNEL_Y.as_bytes())?;
+                    c.wait_with_output()
+                })
+                .expect("llc runs");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if stderr.contains("not a recognized processor") {
+                continue;
+            }
+            assert!(out.status.success(), "{llc} -mcpu={t}: {stderr}");
+            let asm = String::from_utf8(out.stdout).unwrap();
+            let code: Vec<&str> = asm
+                .lines()
+                .skip_while(|l| !l.starts_with("k:"))
+                .take_while(|l| !l.contains("s_endpgm"))
+                .collect();
+            let packed = code
+                .iter()
+                .any(|l| l.contains("v_bfe_u32") && l.contains(", v0, 10, 10"));
+            // Unpacked: the store's data operand (the second) is v1 itself.
+            let unpacked = code.iter().any(|l| {
+                let l = l.trim_start();
+                (l.starts_with("global_store") || l.starts_with("flat_store"))
+                    && l.split(',').nth(1).map(str::trim) == Some("v1")
+            });
+            assert!(
+                packed != unpacked,
+                "{llc} {t}: cannot tell where work-item id y is read from:\n{}",
+                code.join("\n")
+            );
+            assert_eq!(
+                packed,
+                t.packed_workitem_ids,
+                "{llc} {t}: llc reads work-item id y {}, the target table says packed = {}",
+                if packed { "from v0 [19:10]" } else { "from v1" },
+                t.packed_workitem_ids
+            );
+            checked.push(format!("{llc} {t}"));
+        }
+    }
+    println!("work-item ids where the table says: {}", checked.join(", "));
 }

@@ -112,10 +112,12 @@ fn unrunnable_ops_and_bad_variants_are_refused_with_reasons() {
 /// The LDS bytes the kernel's zeroing stores cover (the `ds_store_b32`s of the register the
 /// zeroing `v_mov_b32` clears, under the EXEC the kernel has set at each).
 fn zeroed_bytes(k: &ds_kernels::generator::Kernel) -> std::collections::BTreeSet<u32> {
-    use ds_kernels::inst::{Operand, Sop1Op, Vop1Op};
+    use ds_kernels::inst::{Operand, Sop1Op, Vop1Op, Vop2Op};
     let lanes = k.variant.wave.lanes();
     let mut exec = u64::MAX;
     let mut zero = None;
+    // What the zeroing adds to its address register (past the 16-bit DS offset).
+    let mut base = 0u32;
     let mut bytes = std::collections::BTreeSet::new();
     for (inst, _) in &k.insts {
         match *inst {
@@ -141,8 +143,13 @@ fn zeroed_bytes(k: &ds_kernels::generator::Kernel) -> std::collections::BTreeSet
                 sdst: Operand::ExecLo,
                 ..
             } => exec = u64::MAX,
+            Inst::Vop2 {
+                op: Vop2Op::AddNcU32,
+                src0: Operand::Literal(v),
+                ..
+            } if zero.is_some() => base += v,
             Inst::Ds(d) if d.op == DsOp::StoreB32 && Some(d.data0) == zero => {
-                let offset = u32::from(d.offset0) | u32::from(d.offset1) << 8;
+                let offset = base + (u32::from(d.offset0) | u32::from(d.offset1) << 8);
                 for lane in (0..lanes).filter(|l| exec >> l & 1 == 1) {
                     assert!(bytes.insert(offset + 4 * lane as u32), "{} twice", k.name);
                 }
@@ -155,9 +162,8 @@ fn zeroed_bytes(k: &ds_kernels::generator::Kernel) -> std::collections::BTreeSet
 
 #[test]
 fn the_kernel_zeroes_lds_from_its_size_to_the_end_of_the_hardware_allocation() {
-    use ds_reference::wave::WaveSize;
     for t in ds_kernels::kernel_targets() {
-        for wave in WaveSize::ALL {
+        for wave in ds_kernels::wave_sizes(t) {
             for lds_size in [4, 132, 388, 512, 900, 1024, 65532, 65536] {
                 let v = Variant {
                     lds_size,
@@ -177,9 +183,8 @@ fn the_kernel_zeroes_lds_from_its_size_to_the_end_of_the_hardware_allocation() {
 fn no_template_instruction_writes_the_registers_the_entry_state_delivers() {
     use ds_kernels::entry::KernelEntry;
     use ds_kernels::inst::Operand;
-    use ds_reference::wave::WaveSize;
     for t in ds_kernels::kernel_targets() {
-        for wave in WaveSize::ALL {
+        for wave in ds_kernels::wave_sizes(t) {
             let e = KernelEntry::of(t, wave);
             let k = ds_kernels::generator::generate_for(
                 t,

@@ -60,8 +60,8 @@ fn vector_files(gen: ds_reference::isa::Generation) -> Vec<(Vectors, Vec<&'stati
                 vec!["-mattr=+wavefrontsize64"],
             ),
         ],
-        // No template encodings yet.
-        Generation::Gfx9 => vec![],
+        // Wave64 only: one file.
+        Generation::Gfx9 => vec![(parse(include_str!("vectors/inst_gfx9.txt")), vec![])],
     }
 }
 

@@ -8,7 +8,7 @@
 mod common;
 
 use ds_kernels::inst::*;
-use ds_reference::isa::Generation;
+use ds_reference::isa::{DsFeatures, Generation};
 
 /// xorshift64*: small, seeded, the same on every machine.
 struct Rng(u64);
@@ -161,7 +161,7 @@ fn random_inst(r: &mut Rng, gen: Generation) -> Inst {
             let simm16 = match op {
                 SoppOp::Endpgm => 0,
                 SoppOp::Nop => r.below(16) as u16,
-                SoppOp::Waitcnt => r.next() as u16 & !Waitcnt::unused_bit(gen),
+                SoppOp::Waitcnt => r.next() as u16 & !Waitcnt::unused_bits(gen),
                 // LLVM prints most values by field (`depctr_vm_vsrc(3) ...`); the printer
                 // writes the one value the template uses, in hex, as LLVM prints it.
                 SoppOp::WaitcntDepctr => ds_kernels::hazard::DEPCTR_VM_VSRC_0,
@@ -252,20 +252,27 @@ fn random_instructions_print_as_llvm_mc_disassembles_them() {
         .ok()
         .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
         .unwrap_or(0x5eed_0d50_6fc1_1100);
-    // Every generation with the template's encodings (gfx9: not yet), kernels or not.
-    for pair in common::llvm::pairs()
-        .into_iter()
-        .filter(|p| p.gen != Generation::Gfx9)
-    {
+    // Every generation with the template's encodings, kernels or not.
+    for pair in common::llvm::pairs() {
         let (gen, cpu, mc) = (pair.gen, pair.cpu.name, pair.llvm.mc());
         let mut r = Rng(seed | 1);
-        let insts: Vec<Inst> = (0..3000).map(|_| random_inst(&mut r, gen)).collect();
+        let insts: Vec<Inst> = (0..3000)
+            .map(|_| {
+                let inst = random_inst(&mut r, gen);
+                if gen == Generation::Gfx9 {
+                    let even = !pair.cpu.ds_features.contains(DsFeatures::UNALIGNED);
+                    fit_gfx9(inst, even)
+                } else {
+                    inst
+                }
+            })
+            .collect();
         let mut input = String::new();
         for inst in &insts {
-            let bytes = encode_in(gen, inst)
+            let bytes = encode_in(pair.cpu, inst)
                 .unwrap_or_else(|e| panic!("{cpu} seed {seed:#x}: {inst:?}: {e}"));
             assert_eq!(
-                decode_in(gen, &bytes),
+                decode_in(pair.cpu, &bytes),
                 Ok((*inst, bytes.len())),
                 "{cpu} seed {seed:#x}"
             );
@@ -296,7 +303,7 @@ fn random_instructions_print_as_llvm_mc_disassembles_them() {
             if ours != *llvm {
                 bad.push(format!(
                     "  ours `{ours}`\n  llvm `{llvm}`\n  {:02x?}",
-                    encode_in(gen, inst).unwrap()
+                    encode_in(pair.cpu, inst).unwrap()
                 ));
             }
         }
@@ -313,5 +320,132 @@ fn random_instructions_print_as_llvm_mc_disassembles_them() {
             pair.label(),
             insts.len()
         );
+    }
+}
+
+/// gfx9's operand space: s0..s101 (102..105 are `flat_scratch` and `xnack_mask`), no `null`, no
+/// `s_and_saveexec_b32`, VOP3 without literals and with one scalar read (the constant bus), SMEM
+/// and GLOBAL SGPR pairs within s0..s101. A random instruction is moved into it (registers past
+/// s101 wrap to s0.., keeping their parity; `null` becomes `m0`; a VOP3 literal an inline
+/// constant, a second scalar source a VGPR; with `even_tuples`, gfx90a and later, GLOBAL's VGPR
+/// tuples at the even register below), so every generated instruction is one the target has.
+fn fit_gfx9(inst: Inst, even_tuples: bool) -> Inst {
+    let even = |v: u8, dwords: u8| {
+        if even_tuples && dwords > 1 {
+            v & !1
+        } else {
+            v
+        }
+    };
+    let reg = |op: Operand| match op {
+        Operand::Sgpr(n) if n > 101 => Operand::Sgpr(n % 100),
+        Operand::Null => Operand::M0,
+        other => other,
+    };
+    let sgpr = |n: u8, dwords: u8| {
+        if u32::from(n) + u32::from(dwords) > 102 {
+            n % 4
+        } else {
+            n
+        }
+    };
+    match inst {
+        Inst::Sop1 { op, sdst, src0 } => Inst::Sop1 {
+            op: if op == Sop1Op::AndSaveexecB32 {
+                Sop1Op::MovB32
+            } else {
+                op
+            },
+            sdst: reg(sdst),
+            src0: reg(src0),
+        },
+        Inst::Sop2 {
+            op,
+            sdst,
+            src0,
+            src1,
+        } => Inst::Sop2 {
+            op,
+            sdst: reg(sdst),
+            src0: reg(src0),
+            src1: reg(src1),
+        },
+        Inst::Sopk { op, sdst, simm16 } => Inst::Sopk {
+            op,
+            sdst: reg(sdst),
+            simm16,
+        },
+        Inst::Sopc { op, src0, src1 } => Inst::Sopc {
+            op,
+            src0: reg(src0),
+            src1: reg(src1),
+        },
+        Inst::Smem {
+            op,
+            sdata,
+            sbase,
+            offset,
+            soffset,
+        } => Inst::Smem {
+            op,
+            sdata: sgpr(sdata, op.dwords()),
+            sbase: sgpr(sbase, 2),
+            offset,
+            soffset: soffset.map(|s| sgpr(s, 1)),
+        },
+        Inst::Vop1 { op, vdst, src0 } => Inst::Vop1 {
+            op,
+            vdst,
+            src0: reg(src0),
+        },
+        Inst::Vop2 {
+            op,
+            vdst,
+            src0,
+            vsrc1,
+        } => Inst::Vop2 {
+            op,
+            vdst,
+            src0: reg(src0),
+            vsrc1,
+        },
+        Inst::Vop3 { op, vdst, src } => {
+            let mut scalar = None;
+            let mut out = src;
+            for (i, s) in out.iter_mut().enumerate().take(op.sources()) {
+                *s = match reg(*s) {
+                    Operand::Literal(v) => Operand::Int((v % 65) as i8),
+                    Operand::Vgpr(v) => Operand::Vgpr(v),
+                    r if r.is_register() => match scalar {
+                        Some(first) if first != r => Operand::Vgpr(i as u8),
+                        _ => {
+                            scalar = Some(r);
+                            r
+                        }
+                    },
+                    c => c,
+                };
+            }
+            Inst::Vop3 { op, vdst, src: out }
+        }
+        Inst::Vopc { op, src0, vsrc1 } => Inst::Vopc {
+            op,
+            src0: reg(src0),
+            vsrc1,
+        },
+        Inst::Global {
+            op,
+            vdata,
+            vaddr,
+            saddr,
+            offset,
+        } => Inst::Global {
+            op,
+            vdata: even(vdata, op.dwords()),
+            vaddr: even(vaddr, if saddr.is_some() { 1 } else { 2 }),
+            saddr: saddr.map(|s| sgpr(s, 2)),
+            offset,
+        },
+        other => other,
     }
 }

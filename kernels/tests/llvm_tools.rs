@@ -15,23 +15,25 @@ use common::llvm::Llvm;
 use ds_kernels::code_object;
 use ds_kernels::generator::Kernel;
 use ds_kernels::inst::{decode_in, encode_in, Inst};
+use ds_reference::ds_features::DsFeatures;
 use ds_reference::target::Target;
 
-/// Runnable ops per generation: gfx11 117, gfx12 121 (its 123 less the two 8-dword BVH forms the
-/// case format cannot carry), gfx10 108 (its 116 runnable ones less the 8 compare-stores the
-/// model does not hold for gfx10 yet, `ds_reference::isa::not_modelled_in`; the src2 ops of
-/// gfx1010-1013 are not modelled at all).
+/// Runnable ops per target: gfx11 117, gfx12 121 (its 123 less the two 8-dword BVH forms the
+/// case format cannot carry), gfx10 116, gfx9 the same 116, then on gfx9/gfx10 by DS feature: 31 src2 ops
+/// (gfx1010-1013, gfx900-908), the 2 f64 adds (gfx90a and later), the 4 packed 16-bit adds
+/// (gfx942, gfx950). gfx950's transpose loads are not run (the model does not hold them).
 fn expected_runnable(t: &Target) -> usize {
+    let has = |f| usize::from(t.ds_features.contains(f));
     match t.generation {
-        ds_reference::isa::Generation::Gfx10 => 108,
+        ds_reference::isa::Generation::Gfx9 | ds_reference::isa::Generation::Gfx10 => {
+            116 + 31 * has(DsFeatures::SRC2) + 2 * has(DsFeatures::F64) + 4 * has(DsFeatures::PK16)
+        }
         ds_reference::isa::Generation::Gfx11 => 117,
         ds_reference::isa::Generation::Gfx12 => 121,
-        // No kernels yet (its template is not written: `ds_kernels::check_target`).
-        ds_reference::isa::Generation::Gfx9 => 0,
     }
 }
 
-fn write_all(test: &str, target: &Target) -> (Vec<Kernel>, std::path::PathBuf) {
+fn write_all(test: &str, target: &'static Target) -> (Vec<Kernel>, std::path::PathBuf) {
     let kernels = common::all_kernels_for(target);
     assert_eq!(kernels.len(), expected_runnable(target), "{target}");
     let path = common::temp_dir(test).join(format!("all-{target}.co"));
@@ -50,7 +52,7 @@ fn every_target_gets_a_kernel_per_runnable_op_that_decodes_back() {
             assert_eq!(k.gen, t.generation);
             let mut at = 0;
             for (inst, _) in &k.insts {
-                let (back, len) = decode_in(k.gen, &k.code[at..])
+                let (back, len) = decode_in(t, &k.code[at..])
                     .unwrap_or_else(|e| panic!("{t} {}: byte {at}: {e}", k.name));
                 assert_eq!(&back, inst, "{t} {} at byte {at}", k.name);
                 at += len;
@@ -70,9 +72,10 @@ fn llvm_objdump_disassembles_every_kernel_to_our_listing() {
     }
 }
 
-fn objdump_matches_listing(llvm: &Llvm, objdump: &std::path::PathBuf, t: &Target) {
+fn objdump_matches_listing(llvm: &Llvm, objdump: &std::path::PathBuf, t: &'static Target) {
     let (kernels, path) = write_all("objdump", t);
     let mcpu = format!("--mcpu={t}");
+    let pad = common::padding_text(t);
     let out = common::run(objdump, &["-d", &mcpu, path.to_str().unwrap()], None);
     // Split the disassembly at `<symbol>:` lines; keep each instruction's text.
     let mut by_symbol = std::collections::HashMap::<String, Vec<String>>::new();
@@ -134,15 +137,13 @@ fn objdump_matches_listing(llvm: &Llvm, objdump: &std::path::PathBuf, t: &Target
                 .unwrap_or_else(|| {
                     panic!("{t}: {}: objdump out of step after the DS line", k.name)
                 });
-            assert!(got[ds + skip + after.len()..]
-                .iter()
-                .all(|l| l == "s_code_end"));
+            assert!(got[ds + skip + after.len()..].iter().all(|l| *l == pad));
             continue;
         }
         assert_eq!(&got[..ours.len()], &ours[..], "{t}: {}", k.name);
         // After the kernel: only the s_code_end padding up to the next 256-byte boundary.
         assert!(
-            got[ours.len()..].iter().all(|l| l == "s_code_end"),
+            got[ours.len()..].iter().all(|l| *l == pad),
             "{}: {:?}",
             k.name,
             &got[ours.len()..]
@@ -158,7 +159,7 @@ fn objdump_matches_listing(llvm: &Llvm, objdump: &std::path::PathBuf, t: &Target
 
 /// Every line of every kernel a release knows (all but the DS line of an op newer than it), with
 /// our bytes for it.
-fn known_lines(llvm: &Llvm, t: &Target) -> (Vec<String>, Vec<Vec<u8>>) {
+fn known_lines(llvm: &Llvm, t: &'static Target) -> (Vec<String>, Vec<Vec<u8>>) {
     let (mut lines, mut bytes) = (Vec::new(), Vec::new());
     for k in &common::all_kernels_for(t) {
         for (inst, _) in &k.insts {
@@ -167,7 +168,7 @@ fn known_lines(llvm: &Llvm, t: &Target) -> (Vec<String>, Vec<Vec<u8>>) {
                 continue;
             }
             lines.push(inst.text(t.generation).to_string());
-            bytes.push(encode_in(t.generation, inst).unwrap());
+            bytes.push(encode_in(t, inst).unwrap());
         }
     }
     (lines, bytes)
@@ -302,7 +303,7 @@ fn llvm_readelf_finds_header_segments_symbols_and_complete_metadata() {
     }
 }
 
-fn readelf_finds_everything(llvm: &Llvm, readelf: &std::path::PathBuf, t: &Target) {
+fn readelf_finds_everything(llvm: &Llvm, readelf: &std::path::PathBuf, t: &'static Target) {
     let (kernels, path) = write_all("readelf", t);
     let out = common::run(
         readelf,
@@ -409,10 +410,13 @@ fn readelf_finds_everything(llvm: &Llvm, readelf: &std::path::PathBuf, t: &Targe
             k.variant.lds_size.to_string()
         );
         assert_eq!(m[".kernarg_segment_size"], "40");
-        assert_eq!(m[".wavefront_size"], "32");
+        assert_eq!(m[".wavefront_size"], k.variant.wave.lanes().to_string());
         assert_eq!(m[".vgpr_count"], k.vgpr_count.to_string());
         assert_eq!(m[".sgpr_count"], k.sgpr_count.to_string());
-        assert_eq!(m[".max_flat_workgroup_size"], "32");
+        assert_eq!(
+            m[".max_flat_workgroup_size"],
+            k.variant.wave.lanes().to_string()
+        );
     }
     // Five global_buffer args per kernel.
     assert_eq!(

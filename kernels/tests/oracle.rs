@@ -9,7 +9,7 @@
 mod common;
 
 use common::llvm::Llvm;
-use ds_kernels::code_object::{self, CodeObject};
+use ds_kernels::code_object::{self, descriptor, CodeObject};
 use ds_kernels::generator::{generate_for, Kernel};
 use ds_kernels::isa::DsOp;
 use ds_reference::target::Target;
@@ -23,7 +23,7 @@ type Header = elf::FileHeader64<Endianness>;
 
 /// Every runnable op of `t`'s generation `llvm` knows, plus variants that move the descriptor's
 /// FP mode and LDS size bits.
-fn kernels(llvm: &Llvm, t: &Target) -> Vec<Kernel> {
+fn kernels(llvm: &Llvm, t: &'static Target) -> Vec<Kernel> {
     let gfx12 = t.generation == ds_reference::isa::Generation::Gfx12;
     let mut ks: Vec<Kernel> = common::all_kernels_for(t)
         .into_iter()
@@ -71,7 +71,7 @@ fn kernels(llvm: &Llvm, t: &Target) -> Vec<Kernel> {
                     offset1: 0,
                     lds_size,
                     mode,
-                    wave: ds_reference::wave::WaveSize::Wave32,
+                    wave: ds_kernels::wave_sizes(t)[0],
                     regs: None,
                     acc: false,
                 },
@@ -185,7 +185,7 @@ fn llvm_build(
 }
 
 /// Our code object for `t` against what llvm-mc-N -mcpu=`t` and ld.lld-N make of its assembly.
-fn matches_for(llvm: &Llvm, mc: &std::path::PathBuf, lld: &std::path::PathBuf, t: &Target) {
+fn matches_for(llvm: &Llvm, mc: &std::path::PathBuf, lld: &std::path::PathBuf, t: &'static Target) {
     let ks = kernels(llvm, t);
     let dir = common::temp_dir("oracle");
     let (_, theirs_bytes) = llvm_build([mc, lld], &dir, t, &code_object::assembly(t, &ks), &[]);
@@ -244,9 +244,10 @@ fn matches_for(llvm: &Llvm, mc: &std::path::PathBuf, lld: &std::path::PathBuf, t
 
 /// The wave64 kernels of `t`'s generation: every runnable op `llvm` knows with the tool tests'
 /// variant, and the variants that move the descriptor's FP mode and LDS size bits (LDS sizes of 4,
-/// 132 and 65536 also take the 256-byte copy rounds' partial tail under exec_lo/exec_hi).
-fn wave64_kernels(llvm: &Llvm, t: &Target) -> Vec<Kernel> {
-    let mut ks: Vec<Kernel> = ds_reference::isa::runnable_ops_in(t.generation)
+/// 132 and 65536 also take the 256-byte copy rounds' partial tail under exec_lo/exec_hi), and
+/// where the target has AccVGPR operands every op's `acc` twin.
+fn wave64_kernels(llvm: &Llvm, t: &'static Target) -> Vec<Kernel> {
+    let mut ks: Vec<Kernel> = ds_reference::isa::runnable_ops_on(t)
         .map(|op| wave64(t, &common::variant(op)))
         .filter(|k| !common::beyond(k, llvm.major))
         .collect();
@@ -257,6 +258,23 @@ fn wave64_kernels(llvm: &Llvm, t: &Target) -> Vec<Kernel> {
             .take(3)
             .map(|k| wave64(t, &k.variant)),
     );
+    // On a target with AccVGPR operands, every op that has them once more with `acc` (the
+    // AccVGPRs past ACCUM_OFFSET in the descriptor and `.agpr_count` in the metadata).
+    let acc: Vec<Kernel> = ds_reference::isa::runnable_ops_on(t)
+        .filter(|&op| Variant::acc_settings(op, t).contains(&true))
+        .map(|op| {
+            wave64(
+                t,
+                &Variant {
+                    acc: true,
+                    ..common::variant(op)
+                },
+            )
+        })
+        .filter(|k| !common::beyond(k, llvm.major))
+        .collect();
+    assert!(acc.iter().all(|k| k.agpr_count > 0));
+    ks.extend(acc);
     ks
 }
 
@@ -302,7 +320,8 @@ fn wave64_kernels_match_llvm_mc_wavefrontsize64_plus_ld_lld_and_llvm_objdump() {
 fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::path::PathBuf; 4]) {
     let dir = common::temp_dir("oracle64");
     let source = code_object::assembly(t, ks);
-    assert!(source.contains(".amdhsa_wavefront_size32 0"));
+    // Where the target also runs wave32, the wave size is a directive (gfx9 has none).
+    assert!(source.contains(".amdhsa_wavefront_size32 0") || !t.wave_sizes.contains(&32));
     let (so, theirs_bytes) = llvm_build([mc, lld], &dir, t, &source, &["-mattr=+wavefrontsize64"]);
     let ours_bytes = code_object::write(t, ks);
     let ours: CodeObject = code_object::read(&ours_bytes).unwrap();
@@ -329,10 +348,12 @@ fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::pat
         );
         assert!(!da.wave32(), "{}: the wave32 bit is off", k.name);
         assert_eq!(da.wave_size(), WaveSize::Wave64);
+        // Granules of 4 in wave64 (of 8 on a target with a unified VGPR file).
+        let granule = descriptor::vgpr_granule_on(t, WaveSize::Wave64);
         assert_eq!(
-            da.vgpr_count(),
-            k.vgpr_count.next_multiple_of(4),
-            "{}: VGPRs in granules of 4",
+            da.vgpr_count_on(t),
+            k.vgpr_total().next_multiple_of(granule),
+            "{}: VGPRs (AccVGPRs included) in granules of {granule}",
             k.name
         );
         assert_eq!(
@@ -388,7 +409,9 @@ fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::pat
         let lines: Vec<&str> = listing.lines().collect();
         assert_eq!(&got[..lines.len()], &lines[..], "{}", k.name);
         assert!(
-            got[lines.len()..].iter().all(|l| l == "s_code_end"),
+            got[lines.len()..]
+                .iter()
+                .all(|l| *l == common::padding_text(t)),
             "{}",
             k.name
         );

@@ -158,3 +158,60 @@ fn aliasing_listings() {
         });
     }
 }
+
+/// The gfx9 template, pinned in `snapshots/kernels/gfx9/`, on gfx942 (CDNA 3): a load, a store,
+/// a returning atomic, an exchange, a two-address op and a packed 16-bit add, and the atomic on
+/// gfx900 (Vega) and gfx90a (CDNA 2); all wave64, gfx9's only size. Visible in them: the gfx9
+/// spellings (`s_load_dwordx8 ... 0x0`, `global_load_dword`, `v_add_u32`, `ds_write_b32`), gfx9's
+/// `s_waitcnt` fields, the work-item id mask (packed ids on gfx90a and gfx942, v0 whole on
+/// gfx900) and the descriptor's fields (no GFX10 bits; VGPR granules of 8 and ACCUM_OFFSET on
+/// gfx90a and gfx942).
+#[test]
+fn gfx9_listings() {
+    use ds_kernels::generator::generate_for;
+    use ds_reference::target::Target;
+    use ds_reference::wave::{Variant, WaveSize};
+    let on = |name: &str, ops: &[DsOp]| -> Vec<(&'static Target, DsOp)> {
+        let t = Target::by_name(name).unwrap();
+        ops.iter().map(|&op| (t, op)).collect()
+    };
+    let mut kernels = on(
+        "gfx942",
+        &[
+            DsOp::LoadB32,
+            DsOp::StoreB32,
+            DsOp::AddRtnU32,
+            DsOp::StorexchgRtnB32,
+            DsOp::Load2addrB64,
+            DsOp::PkAddRtnF16,
+        ],
+    );
+    kernels.extend(on("gfx900", &[DsOp::AddRtnU32]));
+    kernels.extend(on("gfx90a", &[DsOp::AddRtnU32]));
+    for (t, op) in kernels {
+        let v = Variant {
+            wave: WaveSize::Wave64,
+            ..common::variant(op)
+        };
+        let k = generate_for(t, &v).unwrap();
+        let d = &k.descriptor;
+        let header = format!(
+            "kernel {} ({t}, {})\n{} bytes of code\ncompute_pgm_rsrc1 {:#010x}, rsrc2 {:#010x}, \
+             rsrc3 {:#010x}, kernel_code_properties {:#06x}\n\n",
+            k.name,
+            v.wave,
+            k.code.len(),
+            d.compute_pgm_rsrc1,
+            d.compute_pgm_rsrc2,
+            d.compute_pgm_rsrc3,
+            d.kernel_code_properties
+        );
+        insta::with_settings!({
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx9"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(format!("listing_{t}_{}", k.name), header + &k.annotated());
+        });
+    }
+}

@@ -52,7 +52,15 @@
 //!   `FeatureUserSGPRInit16Bug` in `FeatureISAVersion11_0_0` and `_11_0_2`, and in the gfx11
 //!   generic target, whose code must run on those two), and what `llc-19`/`llc-22` emit for each
 //!   row in wave32 and wave64 (`kernels/tests/entry_llc.rs`); neither feature is in a gfx9 or
-//!   gfx10 processor of `AMDGPU.td` (not yet checked with llc: no gfx9/gfx10 kernel is built).
+//!   gfx10 processor of `AMDGPU.td` (gfx10 rows checked with llc since the gfx10 template, gfx9
+//!   rows since the gfx9 template);
+//! - packed_workitem_ids: LLVM's `FeaturePackedTID` (`AMDGPU.td`: in `FeatureISAVersion9_0_A`,
+//!   `_9_4_Common`, `_9_5_0` and every GFX11 and GFX12 processor; AMDGPUUsage, "Initial Kernel
+//!   Execution State": packed work-item ids on GFX90A, GFX942 and GFX11+), held to what
+//!   `llc-19`/`llc-22` read for work-item id y on every row (`kernels/tests/entry_llc.rs`);
+//! - unified_vgprs: LLVM's `FeatureGFX90AInsts` (gfx90a, gfx942, gfx950): AMDGPUUsage, "Kernel
+//!   Descriptor" (ACCUM_OFFSET in compute_pgm_rsrc3 for GFX90A and GFX942; VGPR granules of 8),
+//!   held to the descriptors `llvm-mc-19`/`-22` write (`kernels/tests/oracle.rs`).
 //!
 //! Every DS rule that can differ between generations is one [`Generation`] method, asked by the
 //! model and nothing else: [`Generation::permute_span`], [`Generation::swizzle_group`],
@@ -234,20 +242,6 @@ impl Generation {
         }
     }
 
-    /// Work-item ids y and z arrive packed into v0 beside x (x \[9:0\], y \[19:10\], z \[29:20\]),
-    /// not in v1 and v2 (AMDGPUUsage, "Initial Kernel Execution State": packed work-item ids on
-    /// GFX90A, GFX942 and GFX11+; `llc-19`/`llc-22` read work-item id y of gfx11 and gfx12 as
-    /// `v_bfe_u32 v0, v0, 10, 10`). gfx9 has both kinds, so it will need a target-table column.
-    pub fn packs_workitem_ids(self) -> bool {
-        match self {
-            Generation::Gfx11 | Generation::Gfx12 => true,
-            // gfx10: ids in v0, v1, v2. gfx9: per target (gfx90a and later pack, AMDGPUUsage):
-            // not asked while no gfx9 kernel is built (`ds_kernels::check_target`); the gfx9
-            // template needs a target-table column for it.
-            Generation::Gfx9 | Generation::Gfx10 => false,
-        }
-    }
-
     /// The AMD ISA guides (and LLVM sources) the generation's DS table comes from, in words (the
     /// gfx9 and gfx10 table documentation names them).
     pub fn isa_guides(self) -> &'static str {
@@ -373,6 +367,13 @@ pub struct Target {
     /// In wave32, user + system SGPRs must number at least 16: LLVM pads the user SGPRs to
     /// reach it (LLVM `FeatureUserSGPRInit16Bug`, which applies to wave32 only).
     pub user_sgpr_init16_bug: bool,
+    /// Work-item ids y and z arrive packed into v0 beside x (x \[9:0\], y \[19:10\], z
+    /// \[29:20\]), not in v1 and v2 (LLVM `FeaturePackedTID`).
+    pub packed_workitem_ids: bool,
+    /// One register file of 512 VGPRs and AccVGPRs per lane, the AccVGPRs from
+    /// compute_pgm_rsrc3's ACCUM_OFFSET on (LLVM `FeatureGFX90AInsts`; AMDGPUUsage "compute_pgm_rsrc3
+    /// for GFX90A, GFX942"): VGPRs count in granules of 8 and the descriptor carries the offset.
+    pub unified_vgprs: bool,
     /// The architecture family as AMD markets it (RDNA 3, RDNA 3.5).
     pub family: &'static str,
     /// Discrete GPU or APU.
@@ -471,6 +472,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: true,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -497,6 +500,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -522,6 +527,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: true,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -548,6 +555,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3",
         kind: Kind::Apu,
         products: &["Radeon 780M / 760M / 740M (Ryzen 7040 / 8040 \"Phoenix\", \"Hawk Point\")"],
@@ -568,6 +577,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 890M / 880M (Ryzen AI 300 \"Strix Point\")"],
@@ -588,6 +599,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 8060S / 8050S / 8040S (Ryzen AI Max \"Strix Halo\")"],
@@ -608,6 +621,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["Radeon 860M / 840M (Ryzen AI 300 \"Krackan Point\")"],
@@ -628,6 +643,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3.5",
         kind: Kind::Apu,
         products: &["not yet named by AMD (AMDGPUUsage lists *TBA*): an RDNA 3.5 APU"],
@@ -648,6 +665,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: true,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 4",
         kind: Kind::Dgpu,
         products: &["Radeon RX 9060 XT", "Radeon RX 9060"],
@@ -668,6 +687,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: true,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 4",
         kind: Kind::Dgpu,
         products: &[
@@ -693,6 +714,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "GCN 5 (Vega)",
         kind: Kind::Dgpu,
         products: &[
@@ -718,6 +741,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "GCN 5 (Vega 7nm)",
         kind: Kind::Dgpu,
         products: &[
@@ -743,6 +768,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "CDNA",
         kind: Kind::Dgpu,
         products: &["Instinct MI100"],
@@ -763,6 +790,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: true,
         family: "CDNA 2",
         kind: Kind::Dgpu,
         products: &["Instinct MI250X", "Instinct MI250", "Instinct MI210"],
@@ -783,6 +812,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: true,
         family: "CDNA 3",
         kind: Kind::Dgpu,
         products: &[
@@ -807,6 +838,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1280,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: true,
         family: "CDNA 4",
         kind: Kind::Dgpu,
         products: &["Instinct MI355X", "Instinct MI350X"],
@@ -827,6 +860,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 1",
         kind: Kind::Dgpu,
         products: &[
@@ -852,6 +887,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 1",
         kind: Kind::Dgpu,
         products: &["Radeon Pro V520", "Radeon Pro 5600M"],
@@ -872,6 +909,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 1",
         kind: Kind::Dgpu,
         products: &[
@@ -897,6 +936,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 512,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 1",
         kind: Kind::Apu,
         products: &[
@@ -919,6 +960,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Dgpu,
         products: &[
@@ -946,6 +989,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Dgpu,
         products: &["Radeon RX 6750 XT", "Radeon RX 6700 XT", "Radeon RX 6700"],
@@ -966,6 +1011,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Dgpu,
         products: &[
@@ -991,6 +1038,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Apu,
         products: &["Steam Deck APU (\"Van Gogh\")"],
@@ -1011,6 +1060,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Dgpu,
         products: &["Radeon RX 6500 XT", "Radeon RX 6400"],
@@ -1031,6 +1082,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Apu,
         products: &["Radeon 680M / 660M (Ryzen 6000 \"Rembrandt\")"],
@@ -1051,6 +1104,8 @@ pub static TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: false,
+        unified_vgprs: false,
         family: "RDNA 2",
         kind: Kind::Apu,
         products: &["Radeon Graphics of Ryzen 7000 desktop (\"Raphael\")"],
@@ -1079,6 +1134,8 @@ pub static GENERIC_TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: false,
         user_sgpr_init16_bug: true,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 3 and RDNA 3.5",
         kind: Kind::Generic,
         products: &[],
@@ -1099,6 +1156,8 @@ pub static GENERIC_TARGETS: &[Target] = &[
         lds_granule: 1024,
         architected_sgprs: true,
         user_sgpr_init16_bug: false,
+        packed_workitem_ids: true,
+        unified_vgprs: false,
         family: "RDNA 4",
         kind: Kind::Generic,
         products: &[],

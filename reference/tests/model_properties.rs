@@ -136,3 +136,68 @@ proptest! {
         );
     }
 }
+
+/// The register atomic that computes what src2 op `op` computes: the same update and element type,
+/// one address, in the src2 op's generation (`ds_write_src2_b32` <-> `ds_wrxchg_rtn_b32`).
+fn register_twin(op: DsOp) -> DsOp {
+    let info = op.info();
+    let Family::Src2(rmw) = info.family else {
+        panic!("{op} is not a src2 op")
+    };
+    ds_reference::isa::DS_TABLE
+        .iter()
+        .find(|r| {
+            r.family == Family::Rmw(rmw)
+                && r.elem == info.elem
+                && !r.two_addresses()
+                && r.in_generation(ds_reference::isa::Generation::Gfx10)
+        })
+        .unwrap_or_else(|| panic!("{op} has a register twin"))
+        .op
+}
+
+fn src2_ops() -> Vec<DsOp> {
+    ds_reference::isa::DS_TABLE
+        .iter()
+        .filter(|r| matches!(r.family, Family::Src2(_)))
+        .map(|r| r.op)
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// A src2 op leaves the LDS its register twin leaves when DATA0 holds the element at
+    /// `model::src2::second_address` (read by the model's out-of-range rule): the src2 form is the
+    /// register form with its operand fetched from LDS, for every address, offset and FP mode.
+    #[test]
+    fn a_src2_op_is_its_register_twin_with_data0_from_lds(
+        op in proptest::sample::select(src2_ops()),
+        a in prop_oneof![4 => (0u32..64).prop_map(|k| 4 * k), 1 => any::<u32>()],
+        offset in prop_oneof![2 => 0u16..8, 1 => 0x7ff0u16..0x8000, 1 => any::<u16>()],
+        mode in (any::<bool>(), any::<bool>(), any::<bool>()),
+        bytes in proptest::collection::vec(any::<u8>(), 256),
+    ) {
+        let target = ds_reference::target::Target::by_name("gfx1010").unwrap();
+        let mode = FpMode { fp32_denormals: mode.0, fp16_fp64_denormals: mode.1, ieee: mode.2 };
+        let mut wave = Wave { exec: 1, ..Wave::new(WaveSize::Wave32) };
+        wave.lanes[0].addr = a;
+        let case = Case { lds: Lds::from_bytes(bytes), wave };
+        let src2 = ds_reference::isa::DsInst {
+            offset0: offset as u8,
+            offset1: (offset >> 8) as u8,
+            ..ds_reference::isa::DsInst::new(op)
+        };
+        let got = execute(target, &src2, mode, &case).unwrap();
+        let eb = op.info().elem.bytes();
+        let b = ds_reference::model::src2::second_address(a, offset);
+        let v = ds_reference::model::mem::read_elem(case.lds.bytes(), b, eb);
+        let mut twin_case = case.clone();
+        twin_case.wave.lanes[0].data0 = [v as u32, (v >> 32) as u32, 0, 0];
+        let twin = execute(target, &ds_reference::isa::DsInst::new(register_twin(op)), mode, &twin_case)
+            .unwrap();
+        prop_assert_eq!(&got.lds, &twin.lds, "{} at {:#x} offset {:#x}", op, a, offset);
+        // No register changes.
+        prop_assert_eq!(&got.vdst, &case.wave.lanes.iter().map(|l| l.vdst).collect::<Vec<_>>());
+    }
+}

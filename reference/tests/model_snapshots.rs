@@ -1,9 +1,12 @@
 //! The model's results on the snapshot corpus: one readable insta snapshot per runnable op under
 //! `snapshots/reference/` (gfx11's rules; `wave64/` in wave64), and under
-//! `snapshots/reference/gfx12/` (`wave64/`) for every gfx12 op whose outcome is its own (the op is
-//! gfx12's, or gfx12's rules change it); the text format round-trips (parse inverts render).
+//! `snapshots/reference/gfx12/`, `gfx10/` (`wave64/` each) and `gfx9/wave64/` (gfx9 is wave64
+//! only) for every op of the generation whose outcome is its own (gfx11 lacks the op, or the
+//! generation's rules change it); the text format round-trips (parse inverts render).
 
-use ds_reference::isa::{runnable_ops, runnable_ops_in, runnable_ops_on, DsOp, Generation};
+use ds_reference::isa::{
+    runnable_ops, runnable_ops_in, runnable_ops_on, DsOp, Family, Generation, Rmw,
+};
 use ds_reference::model::snapshot::{model_entries, model_entries_in, parse, render};
 use ds_reference::target::{Target, DEFAULT};
 use ds_reference::wave::WaveSize;
@@ -61,31 +64,39 @@ fn target_of(gen: Generation) -> &'static Target {
     gen.targets().next().expect("every generation has a target")
 }
 
-/// The ops of gfx12 whose snapshots live under `snapshots/reference/gfx12[/wave64]`: those gfx11
-/// lacks, and those whose outcome on the snapshot corpus differs from gfx11's by gfx12's rules
+/// The target of `gen` the snapshots of `op` run on: the first that has it (every target of a
+/// generation runs the same model; gfx9's and gfx10's ops differ by target: src2, f64, pk_add).
+fn target_for(gen: Generation, op: DsOp) -> &'static Target {
+    gen.targets()
+        .find(|&t| op.info().on(t))
+        .expect("a runnable op of the generation is on one of its targets")
+}
+
+/// The ops of `gen` whose snapshots live under `snapshots/reference/<gen>[/wave64]`: those gfx11
+/// lacks, and those whose outcome on the snapshot corpus differs from gfx11's by `gen`'s rules
 /// (the others share gfx11's snapshots, and this proves they may: same cases, same outcomes).
-fn gfx12_own(wave: WaveSize) -> Vec<DsOp> {
-    let (g11, g12) = (target_of(Generation::Gfx11), target_of(Generation::Gfx12));
-    runnable_ops_in(Generation::Gfx12)
+fn own_ops(gen: Generation, wave: WaveSize) -> Vec<DsOp> {
+    let g11 = target_of(Generation::Gfx11);
+    runnable_ops_in(gen)
         .filter(|op| {
             !op.info().in_generation(Generation::Gfx11)
                 || model_entries_in(g11, *op, wave).unwrap()
-                    != model_entries_in(g12, *op, wave).unwrap()
+                    != model_entries_in(target_for(gen, *op), *op, wave).unwrap()
         })
         .collect()
 }
 
-/// Every op of [`gfx12_own`] has its snapshot under `dir` and `dir` holds no other.
-fn gfx12_snapshots(wave: WaveSize, dir: &str) -> Vec<DsOp> {
-    let ops = gfx12_own(wave);
-    let g12 = target_of(Generation::Gfx12);
+/// Every op of [`own_ops`] has its snapshot under `dir` and `dir` holds no other.
+fn own_snapshots(gen: Generation, wave: WaveSize, dir: &str) -> Vec<DsOp> {
+    let ops = own_ops(gen, wave);
     insta::with_settings!({
         snapshot_path => dir,
         prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {
         for &op in &ops {
-            let entries = model_entries_in(g12, op, wave).expect("runnable ops are modelled");
+            let entries = model_entries_in(target_for(gen, op), op, wave)
+                .expect("runnable ops are modelled");
             assert!(!entries.is_empty(), "{op} has no corpus cases");
             assert!(entries.iter().all(|e| e.variant.wave == wave));
             let text = render(op, &entries);
@@ -100,10 +111,14 @@ fn gfx12_snapshots(wave: WaveSize, dir: &str) -> Vec<DsOp> {
         }
         assert!(
             ops.iter().any(|op| file == format!("{}.snap", op.name())),
-            "{dir}/{file} belongs to no gfx12 op whose {wave} outcome is its own: delete it"
+            "{dir}/{file} belongs to no {gen} op whose {wave} outcome is its own: delete it"
         );
     }
     ops
+}
+
+fn gfx12_snapshots(wave: WaveSize, dir: &str) -> Vec<DsOp> {
+    own_snapshots(Generation::Gfx12, wave, dir)
 }
 
 #[test]
@@ -191,6 +206,8 @@ fn no_orphan_model_snapshots() {
         if file.starts_with("ds_table")
             || !file.ends_with(".snap")
             || file == "gfx12"
+            || file == "gfx10"
+            || file == "gfx9"
             || file == "wave64"
         {
             continue;
@@ -200,4 +217,60 @@ fn no_orphan_model_snapshots() {
             "snapshots/reference/{file} belongs to no runnable op: delete it"
         );
     }
+}
+
+/// gfx10's own outcomes: the compare-stores (DATA0 the compare value, ASSUMPTIONS.md V1) and the
+/// src2 ops gfx11 lacks; in wave64 the permutes take gfx11's half-wave rule (W1/W2), so they share
+/// gfx11's snapshots.
+#[test]
+fn every_gfx10_op_with_its_own_outcome_has_a_model_snapshot() {
+    for (wave, dir) in [
+        (
+            WaveSize::Wave32,
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference/gfx10"),
+        ),
+        (
+            WaveSize::Wave64,
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../snapshots/reference/gfx10/wave64"
+            ),
+        ),
+    ] {
+        let ops = own_snapshots(Generation::Gfx10, wave, dir);
+        let cmpst = ops
+            .iter()
+            .filter(|op| op.info().family == Family::Rmw(Rmw::CmpStore))
+            .count();
+        let src2 = ops
+            .iter()
+            .filter(|op| matches!(op.info().family, Family::Src2(_)))
+            .count();
+        assert_eq!((cmpst, src2, ops.len()), (8, 31, 39), "{wave}: {ops:?}");
+    }
+}
+
+/// gfx9's own wave64 outcomes: the compare-stores (V1), the src2 ops (gfx900-908), `ds_add_f64`
+/// (gfx90a on), and the permutes, which span the whole wave64 (W9/W10, as gfx12).
+#[test]
+fn every_gfx9_op_with_its_own_wave64_outcome_has_a_model_snapshot() {
+    let ops = own_snapshots(
+        Generation::Gfx9,
+        WaveSize::Wave64,
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../snapshots/reference/gfx9/wave64"
+        ),
+    );
+    let names: Vec<&str> = ops.iter().map(|op| op.name()).collect();
+    for want in [
+        "ds_permute_b32",
+        "ds_bpermute_b32",
+        "ds_add_f64",
+        "ds_add_rtn_f64",
+    ] {
+        assert!(names.contains(&want), "{want}: {names:?}");
+    }
+    // 8 compare-stores, 2 permutes, 4 pk_add (gfx11 lacks them), 2 f64 adds, 31 src2.
+    assert_eq!(ops.len(), 47, "{names:?}");
 }

@@ -72,6 +72,18 @@ impl Descriptor {
         })
     }
 
+    /// Reads a descriptor as a device of `target` does: VGPR granules of 8 in either wave size
+    /// on a target with a unified VGPR/AccVGPR file (target column `unified_vgprs`; AMDGPUUsage,
+    /// "compute_pgm_rsrc1 for GFX6-GFX12", GRANULATED_WORKITEM_VGPR_COUNT on CDNA 2 and later).
+    pub fn parse_on(b: &[u8], target: &Target) -> Result<Descriptor, DescriptorError> {
+        let mut d = Descriptor::parse(b)?;
+        if target.unified_vgprs {
+            d.vgprs = (u32_at(b, 48) & 0x3f) + 1;
+            d.vgprs *= 8;
+        }
+        Ok(d)
+    }
+
     /// The wave size (ENABLE_WAVEFRONT_SIZE32 set: wave32, else wave64).
     pub fn wave_size(&self) -> WaveSize {
         if self.wave32 {
@@ -139,5 +151,14 @@ mod tests {
         assert_eq!(d.wave_size(), ds_reference::wave::WaveSize::Wave64);
         assert_eq!(d.vgprs, 16, "wave64 VGPR granules are 4");
         assert!(d.check(ds_reference::target::DEFAULT).is_ok());
+        let unified = ds_reference::target::TARGETS
+            .iter()
+            .find(|t| t.unified_vgprs)
+            .expect("a target with a unified VGPR file");
+        assert_eq!(
+            Descriptor::parse_on(&b, unified).unwrap().vgprs,
+            32,
+            "granules of 8"
+        );
     }
 }

@@ -19,7 +19,7 @@ use ds_kernels::inst::{
     GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
     Vop3Op, VopcOp,
 };
-use ds_reference::isa::{DsInst, Family, Field};
+use ds_reference::isa::{DsInst, Family, Field, Rmw};
 use ds_reference::model;
 use ds_reference::wave::{Lds, Wave, WaveSize};
 use std::cell::Cell;
@@ -863,6 +863,17 @@ impl WaveState {
             .rules_of
             .and_then(|g| g.targets().next())
             .unwrap_or(prog.target);
+        if quirks
+            .cmpst_order
+            .is_some_and(|o| o != target.generation.cmpst_data0())
+            && matches!(info.family, Family::Rmw(Rmw::CmpStore))
+        {
+            // The broken device: the other generation's operand order, i.e. DATA0 and DATA1
+            // trade places before the target's rule reads them.
+            for l in wave.lanes.iter_mut() {
+                std::mem::swap(&mut l.data0, &mut l.data1);
+            }
+        }
         if quirks.bpermute_lower_half && info.family == Family::Bpermute {
             // The broken device: every lane reads DATA0 of lane (ADDR + offset)[6:2] of the lower
             // half (a wave64 run as wave32).

@@ -26,7 +26,7 @@ use ds_kernels::inst::{acc::decode_on, Inst};
 use ds_reference::errata::Errata;
 use ds_reference::isa::DsOp;
 use ds_reference::isa::Generation;
-use ds_reference::target::{self, Target};
+use ds_reference::target::{self, CmpstData0, Target};
 use memory::{Memory, Region, BUFFER_BASE, BUFFER_STRIDE, KERNARG_BASE};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -97,6 +97,10 @@ pub struct Quirks {
     /// A broken device that ignores the DS acc bit: data and vdst from and to the VGPRs of
     /// their numbers, not the AccVGPRs.
     pub ignore_acc: bool,
+    /// A device whose compare-stores take DATA0 as `order` says, whatever its generation's rule
+    /// (`Generation::cmpst_data0`): on a generation of the other order the operands are swapped
+    /// (a broken device), on one of the same order nothing changes.
+    pub cmpst_order: Option<CmpstData0>,
 }
 
 /// One decoded position of the code: an instruction start, or why there is none.
@@ -309,6 +313,13 @@ impl EmuDevice {
         self
     }
 
+    /// Makes the device's compare-stores take DATA0 as `order` says (see [`Quirks::cmpst_order`]):
+    /// a broken device when `order` is not its generation's.
+    pub fn with_cmpst_order(mut self, order: CmpstData0) -> EmuDevice {
+        self.quirks.cmpst_order = Some(order);
+        self
+    }
+
     fn add_module(&mut self, programs: HashMap<String, Arc<Program>>) -> ModuleId {
         self.modules.push(programs);
         ModuleId(self.modules.len() - 1)
@@ -339,7 +350,8 @@ impl Device for EmuDevice {
         let mut programs = HashMap::new();
         for k in &co.kernels {
             let bad = |why: String| load_err(format!("kernel `{}`: {why}", k.name));
-            let mut desc = Descriptor::parse(&k.descriptor.to_bytes()).map_err(|e| bad(e.0))?;
+            let mut desc = Descriptor::parse_on(&k.descriptor.to_bytes(), self.info.target)
+                .map_err(|e| bad(e.0))?;
             let agprs = acc::split(self.info.target, &k.descriptor, &mut desc).map_err(bad)?;
             desc.check(self.info.target).map_err(|e| bad(e.0))?;
             let entry = k.descriptor_address.wrapping_add(desc.entry_offset as u64);

@@ -51,7 +51,7 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
         );
         return Ok(ExitCode::from(EXIT_USAGE));
     };
-    if !op.info().on_target(target) {
+    if !op.info().on(target) {
         let isa = Isa::of(target);
         eprintln!("error: {}", InstError::NotOnTarget { op, isa }.in_gen(gen));
         return Ok(ExitCode::from(EXIT_USAGE));

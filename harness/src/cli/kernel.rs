@@ -41,7 +41,8 @@ pub struct KernelArgs {
     /// Turn IEEE mode off (default: on).
     #[arg(long)]
     pub no_ieee: bool,
-    /// The wave size the kernel runs in, 32 (default) or 64: a wave64 kernel has the wave32 bit
+    /// The wave size the kernel runs in, 32 (default where the target runs it; gfx9 targets run
+    /// 64 only) or 64: a wave64 kernel has the wave32 bit
     /// off in its descriptor, `.wavefront_size: 64`, a 64-bit EXEC and workgroups of 64.
     #[arg(long, value_name = "32|64", value_parser = super::parse_wave)]
     pub wave: Option<WaveSize>,
@@ -112,6 +113,7 @@ pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         Some(o) => o.to_le_bytes(),
         None => [args.offset0.unwrap_or(0), args.offset1.unwrap_or(0)],
     };
+    let built_for = args.target.unwrap_or(ds_reference::target::DEFAULT);
     let variant = Variant {
         op,
         offset0,
@@ -122,11 +124,18 @@ pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
             fp16_fp64_denormals: !args.flush_fp16_fp64_denormals,
             ieee: !args.no_ieee,
         },
-        wave: args.wave.unwrap_or_default(),
+        // Without --wave: wave32 where the target runs it, else its one size (gfx9: wave64).
+        wave: args.wave.unwrap_or_else(|| {
+            let sizes = ds_kernels::wave_sizes(built_for);
+            if sizes.contains(&WaveSize::default()) {
+                WaveSize::default()
+            } else {
+                sizes.first().copied().unwrap_or_default()
+            }
+        }),
         regs: None,
         acc: false,
     };
-    let built_for = args.target.unwrap_or(ds_reference::target::DEFAULT);
     if let Err(e) = ds_kernels::check_wave(built_for, variant.wave) {
         eprintln!("error: --wave {}: {e}", variant.wave.lanes());
         return Ok(ExitCode::from(EXIT_USAGE));

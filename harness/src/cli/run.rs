@@ -9,10 +9,10 @@ use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::corpus::{DEFAULT_CASES_PER_OP, DEFAULT_SEED};
 use crate::output::{check_distinct, check_not_inputs, Dash, OutputDir, OutputError, OutputPath};
 use crate::run::report::{self, Report, RunMeta};
-use crate::run::select::{select_ops_in, Shard};
+use crate::run::select::{select_ops_on, Shard};
 use crate::run::{self, RunConfig, RunError};
 use ds_devices::{self as device, Device, DeviceInfo};
-use ds_reference::isa::{DsOp, Generation};
+use ds_reference::isa::DsOp;
 use ds_reference::target::Target;
 use ds_reference::wave::WaveSize;
 use std::io::{IsTerminal, Write};
@@ -225,38 +225,35 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
 /// target), so a bad request is exit 2 before any device starts.
 struct Plan {
     shard: Option<Shard>,
-    /// The generation the selection was made for, and the ops it chose.
-    gen: Generation,
+    /// The target the selection was made for, and the ops it chose.
+    target: &'static Target,
     ops: Vec<DsOp>,
 }
 
 impl Plan {
     fn new(args: &RunArgs) -> Result<Plan, String> {
-        let gen = args
-            .target
-            .unwrap_or(ds_reference::target::DEFAULT)
-            .generation;
-        let ops = select_ops_in(gen, &args.ops).map_err(|e| e.to_string())?;
+        let target = args.target.unwrap_or(ds_reference::target::DEFAULT);
+        let ops = select_ops_on(target, &args.ops).map_err(|e| e.to_string())?;
         let shard = match &args.shard {
             None => None,
             Some(spec) => Some(Shard::parse(spec).map_err(|e| e.to_string())?),
         };
         check_outputs(args).map_err(|e| e.to_string())?;
         check_jobs(args.jobs)?;
-        Ok(Plan { shard, gen, ops })
+        Ok(Plan { shard, target, ops })
     }
 
-    /// The ops (of the target's generation: a device of another generation than the one the
-    /// selection was checked for gets its own generation's ops) and the wave sizes to run.
+    /// The ops (of the target: a device of another target than the one the selection was
+    /// checked for gets its own target's ops) and the wave sizes to run.
     fn for_target(
         &self,
         args: &RunArgs,
         target: &'static Target,
     ) -> Result<(Vec<DsOp>, Vec<WaveSize>), String> {
-        let all = if target.generation == self.gen {
+        let all = if std::ptr::eq(target, self.target) {
             self.ops.clone()
         } else {
-            select_ops_in(target.generation, &args.ops).map_err(|e| e.to_string())?
+            select_ops_on(target, &args.ops).map_err(|e| e.to_string())?
         };
         let ops = self.shard.map_or(all.clone(), |s| s.take(&all));
         let waves = match args.wave {
@@ -271,11 +268,11 @@ impl Plan {
     }
 
     /// How many ops the selection has in all, before the shard takes its part.
-    fn selected(&self, args: &RunArgs, target: &Target) -> usize {
-        if target.generation == self.gen {
+    fn selected(&self, args: &RunArgs, target: &'static Target) -> usize {
+        if std::ptr::eq(target, self.target) {
             self.ops.len()
         } else {
-            select_ops_in(target.generation, &args.ops).map_or(0, |o| o.len())
+            select_ops_on(target, &args.ops).map_or(0, |o| o.len())
         }
     }
 }

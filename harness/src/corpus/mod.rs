@@ -102,7 +102,14 @@ pub fn lds_size(op: DsOp) -> u32 {
 /// wave64 the same variants, the aliasing ones too (the wave64 template places named registers as
 /// the wave32 one does), each with `wave` set and `-w64` appended to its tag.
 pub fn variants_in(op: DsOp, wave: WaveSize) -> Vec<(Variant, String)> {
-    let all = variants(op);
+    variants_on(op, wave, false)
+}
+
+/// [`variants_in`] for a target that needs every register tuple at an even register or not
+/// (`even_tuples`, [`even_tuples`]): its aliasing variants place tuples so
+/// ([`Alias::for_op_in`]); the other variants are the same.
+pub fn variants_on(op: DsOp, wave: WaveSize, even_tuples: bool) -> Vec<(Variant, String)> {
+    let all = variants_with(op, even_tuples);
     if wave.is_wave32() {
         return all;
     }
@@ -116,9 +123,12 @@ pub fn variants_in(op: DsOp, wave: WaveSize) -> Vec<(Variant, String)> {
 /// `acc` (data and vdst in AccVGPRs; `-acc` appended to its tag) when the op has data or vdst
 /// ([`Variant::acc_settings`]).
 pub fn variants_for(op: DsOp, wave: WaveSize, target: &Target) -> Vec<(Variant, String)> {
-    with_acc(variants_in(op, wave), op, target, |(v, tag)| {
-        (Variant { acc: true, ..*v }, format!("{tag}-acc"))
-    })
+    with_acc(
+        variants_on(op, wave, even_tuples(target)),
+        op,
+        target,
+        |(v, tag)| (Variant { acc: true, ..*v }, format!("{tag}-acc")),
+    )
 }
 
 /// `items` followed, where `target` runs `op` with `acc`, by `acc_copy` of each.
@@ -134,6 +144,18 @@ fn with_acc<T>(items: Vec<T>, op: DsOp, target: &Target, acc_copy: impl Fn(&T) -
 /// (the packed 16-bit adds included) one more with denormals flushed and IEEE mode off, and one
 /// with an allocation of an odd size.
 pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
+    variants_with(op, false)
+}
+
+/// Whether `target` needs every register tuple at an even register (its DS features lack
+/// `unaligned-tuples`: CDNA 2 and later).
+pub fn even_tuples(target: &ds_reference::target::Target) -> bool {
+    !target
+        .ds_features
+        .contains(ds_reference::isa::DsFeatures::UNALIGNED)
+}
+
+fn variants_with(op: DsOp, even_tuples: bool) -> Vec<(Variant, String)> {
     let info = op.info();
     let base = Variant {
         op,
@@ -181,6 +203,9 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
             Family::StoreAddTid | Family::LoadAddTid => vec![single(0), single(4), single(0x104)],
             Family::Permute | Family::Bpermute => vec![single(0), single(4), single(0x1fe)],
             Family::BvhStack => vec![single(0), single(4)],
+            // src2: the offset names the second operand's distance from ADDR in dwords (up, down
+            // from 0x4000 on), or with bit 15 set hands it to ADDR's bits 31:17.
+            Family::Src2(_) => vec![single(0), single(8), single(0x7ff0), single(0x8000)],
             _ => vec![single(0), single(8), single(0x103), single(0xfff0)],
         },
     };
@@ -211,7 +236,10 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
     ));
     // Operands that share registers, on the first variant's offsets.
     let first = out[0].clone();
-    for (alias, regs) in Alias::for_op(op).into_iter().take(DEFAULT_ALIASES) {
+    for (alias, regs) in Alias::for_op_in(op, even_tuples)
+        .into_iter()
+        .take(DEFAULT_ALIASES)
+    {
         out.push((
             Variant {
                 regs: Some(regs),
@@ -305,7 +333,18 @@ pub fn plan_waves(op: DsOp, seed: u64, cases: usize, waves: &[WaveSize]) -> Vec<
 
 /// [`plan`] in waves of `wave` ([`variants_in`]); wave64's seeds differ from wave32's.
 pub fn plan_in(op: DsOp, seed: u64, cases: usize, wave: WaveSize) -> Vec<VariantPlan> {
-    let variants = variants_in(op, wave);
+    plan_on(op, seed, cases, wave, false)
+}
+
+/// [`plan_in`] for a target that needs even register tuples or not ([`variants_on`]).
+pub fn plan_on(
+    op: DsOp,
+    seed: u64,
+    cases: usize,
+    wave: WaveSize,
+    even_tuples: bool,
+) -> Vec<VariantPlan> {
+    let variants = variants_on(op, wave, even_tuples);
     let n = variants.len();
     let seed = if wave.is_wave32() {
         seed
@@ -335,16 +374,19 @@ pub fn plan_for(
     wave: WaveSize,
     target: &Target,
 ) -> Vec<VariantPlan> {
-    with_acc(plan_in(op, seed, cases, wave), op, target, |p| {
-        VariantPlan {
+    with_acc(
+        plan_on(op, seed, cases, wave, even_tuples(target)),
+        op,
+        target,
+        |p| VariantPlan {
             variant: Variant {
                 acc: true,
                 ..p.variant
             },
             tag: format!("{}-acc", p.tag),
             ..p.clone()
-        }
-    })
+        },
+    )
 }
 
 /// The default corpus of `op`, every case built: [`plan`] with its cases (for tests and small
@@ -497,6 +539,8 @@ fn geometry(v: &Variant) -> (u32, u32) {
         OffsetForm::Pair | OffsetForm::Stride64 => {
             v.offset0.max(v.offset1) as u32 * info.offset_scale() + e
         }
+        // src2's offset does not move ADDR's own access (see `ds_reference::model::src2`).
+        OffsetForm::Single if matches!(info.family, Family::Src2(_)) => e,
         OffsetForm::Single => v.inst().offset16() as u32 + e,
         OffsetForm::Swizzle | OffsetForm::NoOffset => e,
     };
@@ -615,19 +659,25 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
             };
             wave.m0 = (rng.next_u32() & 0xffff_0000) | (base & 0xffff);
         }
-        // Half the lanes compare equal to memory, so the store happens.
+        // A quarter of the lanes hold memory's value in DATA1 (the compare value from gfx11 on),
+        // a quarter in DATA0 (the compare value in gfx9 and gfx10: `Generation::cmpst_data0`),
+        // so under either order some stores happen, and an order swapped shows.
         Family::Rmw(Rmw::CmpStore) => {
             let offset = v.inst().offset16() as u32;
             for l in wave.lanes.iter_mut() {
                 let at = l.addr.wrapping_add(offset);
-                if rng.below(2) == 0
-                    && at % 4 == 0
+                let slot = match rng.below(4) {
+                    0 => &mut l.data1,
+                    1 => &mut l.data0,
+                    _ => continue,
+                };
+                if at % 4 == 0
                     && at
                         .checked_add(4 * d1 as u32)
                         .is_some_and(|end| end <= v.lds_size)
                 {
-                    for w in 0..d1 {
-                        l.data1[w] = lds.word(at + 4 * w as u32);
+                    for (w, word) in slot.iter_mut().enumerate().take(d1) {
+                        *word = lds.word(at + 4 * w as u32);
                     }
                 }
             }

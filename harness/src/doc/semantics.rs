@@ -137,7 +137,7 @@ pub fn semantics(info: &OpInfo, gen: Generation) -> Vec<String> {
         )),
         Family::Nop => s.push("Does nothing.".into()),
         Family::Gws | Family::OrderedCount | Family::GsReg => s.push("Drives GDS-only hardware (global wave sync, ordered count, streamout registers); not modelled.".into()),
-        Family::Src2(_) => s.push(format!("The gfx9/gfx10 src2 form: the update of the element at {at} with a second operand read from LDS instead of a register; not modelled yet.")),
+        Family::Src2(_) => s.push("The gfx9/gfx10 src2 form: MEM[A] = MEM[A] op MEM[B] with A = addr (the offset not added) and B = A + 4 x (offset bit 15 set ? addr[31:17] : offset[14:0]), each read as a signed 16-bit number (ASSUMPTIONS.md V4-V7); no register is written.".into()),
         Family::LoadTranspose(bits) => s.push(format!("Transpose load: each lane gathers {bits}-bit elements from the rows its lane group reads at {at}; not modelled yet.")),
     }
     s

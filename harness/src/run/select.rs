@@ -128,16 +128,11 @@ pub fn select_ops_in(gen: isa::Generation, patterns: &[String]) -> Result<Vec<Ds
         let runnable: Vec<DsOp> = matched
             .iter()
             .copied()
-            .filter(|&op| op.info().hip_runnable() && isa::not_modelled_in(op, gen).is_none())
+            .filter(|&op| op.info().hip_runnable())
             .collect();
         if runnable.is_empty() {
             let op = matched[0];
-            let why = op
-                .info()
-                .hip_unsupported
-                .or(isa::not_modelled_in(op, gen))
-                .unwrap_or("")
-                .to_string();
+            let why = op.info().hip_unsupported.unwrap_or("").to_string();
             return Err(SelectError::NotRunnable {
                 pattern: pattern.clone(),
                 why,
@@ -150,6 +145,51 @@ pub fn select_ops_in(gen: isa::Generation, patterns: &[String]) -> Result<Vec<Ds
     Ok(DsOp::all_in(gen)
         .filter(|&op| chosen[op as usize])
         .collect())
+}
+
+/// The runnable ops of `target` the patterns select: [`select_ops_in`] for its generation, less
+/// the ops the target lacks a feature for (a gfx10 target without the src2 feature has no src2
+/// ops; CDNA 3's packed 16-bit adds are not CDNA 1's); an op named exactly that the target lacks
+/// is refused naming the feature and the targets that have it, as is a selection left with none
+/// of its ops on the target.
+pub fn select_ops_on(
+    target: &'static ds_reference::target::Target,
+    patterns: &[String],
+) -> Result<Vec<DsOp>, SelectError> {
+    let gen = target.generation;
+    if patterns.is_empty() {
+        return Ok(isa::runnable_ops_on(target).collect());
+    }
+    let ops = select_ops_in(gen, patterns)?;
+    for pattern in patterns.iter().filter(|p| !p.contains(['*', '?'])) {
+        if let Some(op) = DsOp::from_name_in(gen, pattern).filter(|op| !op.info().on(target)) {
+            return Err(SelectError::NotRunnable {
+                pattern: pattern.clone(),
+                why: isa::InstError::NotOnTarget {
+                    op,
+                    isa: target.into(),
+                }
+                .to_string(),
+            });
+        }
+    }
+    let on: Vec<DsOp> = ops
+        .iter()
+        .copied()
+        .filter(|op| op.info().on(target))
+        .collect();
+    match ops.first() {
+        // A glob that selects ops of the generation, none of them on the target.
+        Some(&op) if on.is_empty() => Err(SelectError::NotRunnable {
+            pattern: patterns.join(" "),
+            why: isa::InstError::NotOnTarget {
+                op,
+                isa: target.into(),
+            }
+            .to_string(),
+        }),
+        _ => Ok(on),
+    }
 }
 
 /// One shard of N: `K/N`, 1-based.
@@ -221,6 +261,34 @@ mod tests {
         assert!(err.to_string().contains("did you mean ds_add_u32"), "{err}");
         let err = select_ops(&["ds_gws_init".into()]).unwrap_err();
         assert!(matches!(err, SelectError::NotRunnable { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_targets_selection_takes_the_ops_its_features_give() {
+        use ds_reference::target::Target;
+        let (with, without) = (
+            Target::by_name("gfx1010").unwrap(),
+            Target::by_name("gfx1030").unwrap(),
+        );
+        let src2 = |ops: &[DsOp]| {
+            ops.iter()
+                .filter(|o| matches!(o.info().family, isa::Family::Src2(_)))
+                .count()
+        };
+        let (a, b) = (
+            select_ops_on(with, &[]).unwrap(),
+            select_ops_on(without, &[]).unwrap(),
+        );
+        assert_eq!((a.len(), src2(&a), b.len(), src2(&b)), (147, 31, 116, 0));
+        // A glob takes what the target has; an exact name it lacks is refused naming the feature.
+        assert_eq!(
+            src2(&select_ops_on(with, &["ds_*src2*".into()]).unwrap()),
+            31
+        );
+        assert!(select_ops_on(without, &["ds_*".into()]).unwrap() == b);
+        let e = select_ops_on(without, &["ds_add_src2_u32".into()]).unwrap_err();
+        assert!(e.to_string().contains("needs the src2 feature"), "{e}");
+        assert!(e.to_string().contains("gfx1010"), "{e}");
     }
 
     #[test]

@@ -43,18 +43,14 @@ impl OpState {
         let variants = plans
             .iter()
             .map(|p| {
-                let inst = p.variant.inst();
+                // The instruction as the target's generation spells it, with the kernel's
+                // registers (AccVGPRs for an acc variant).
+                let inst = generator::test_inst_in(target, &p.variant)
+                    .unwrap_or_else(|_| p.variant.inst());
                 VariantResult {
                     tag: p.tag.clone(),
                     wave: p.variant.wave,
-                    // An acc variant's instruction exists only in its target's generation.
-                    inst: if p.variant.acc {
-                        let gen = target.generation;
-                        let i = generator::test_inst_in(gen, &p.variant).unwrap_or(inst);
-                        i.text_in(gen).to_string()
-                    } else {
-                        generator::test_inst(&p.variant).unwrap_or(inst).to_string()
-                    },
+                    inst: inst.text_in(target.generation).to_string(),
                     lds_size: p.variant.lds_size,
                     mode: p.variant.mode,
                     cases: 0,

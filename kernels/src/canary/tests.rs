@@ -98,7 +98,7 @@ fn gfx11() -> &'static Target {
 #[test]
 fn a_device_that_delivers_the_entry_state_holds_every_assumption() {
     for t in crate::kernel_targets() {
-        for wave in WaveSize::ALL {
+        for wave in crate::wave_sizes(t) {
             let a = run(t, wave, Wrong::default());
             assert_eq!(a.iter().map(|x| x.name).collect::<Vec<_>>(), ALL);
             assert!(a.iter().all(Assumption::held), "{t} {wave}: {a:#?}");
@@ -268,7 +268,7 @@ fn m0_lds_and_the_kernarg_segment_are_each_named() {
 #[test]
 fn the_launch_passes_what_the_metadata_declares() {
     for t in crate::kernel_targets() {
-        for wave in WaveSize::ALL {
+        for wave in crate::wave_sizes(t) {
             let c = Canary::new(t, wave).unwrap();
             let co = code_object::read(&c.code_object()).unwrap();
             let k = co.kernel(&c.kernel.name).unwrap();

@@ -5,7 +5,6 @@
 //! and `ld.lld-N -shared` (N = 19 and 22), it is
 //! the oracle the written code object is compared with, and the baseline of the benchmark.
 
-use super::descriptor::rsrc1;
 use super::metadata::Metadata;
 use super::write::metadata;
 use crate::generator::Kernel;
@@ -39,7 +38,6 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
              \x20 .amdhsa_next_free_vgpr {}\n\
              \x20 .amdhsa_next_free_sgpr {}\n\
              \x20 .amdhsa_reserve_vcc 0\n\
-             \x20 .amdhsa_wavefront_size32 {}\n\
              \x20 .amdhsa_user_sgpr_kernarg_segment_ptr 1\n\
              \x20 .amdhsa_user_sgpr_count {}\n\
              \x20 .amdhsa_system_sgpr_workgroup_id_x 1\n\
@@ -48,14 +46,10 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
              \x20 .amdhsa_kernarg_size {}\n\
              \x20 .amdhsa_float_denorm_mode_32 {d32}\n\
              \x20 .amdhsa_float_denorm_mode_16_64 {d16}\n\
-             {}\
-             \x20 .amdhsa_workgroup_processor_mode {}\n\
-             \x20 .amdhsa_memory_ordered {}\n\
-             \x20 .amdhsa_forward_progress {}\n\
+             {}{}\
              .end_amdhsa_kernel\n.protected {n}.kd\n",
-            k.vgpr_count,
+            k.vgpr_total(),
             k.sgpr_count,
-            u8::from(d.wave32()),
             d.user_sgpr_count(),
             d.group_segment_fixed_size,
             d.kernarg_size,
@@ -64,10 +58,10 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
             crate::template::of(k.gen)
                 .map(|t| t.mode_directives(d.compute_pgm_rsrc1))
                 .unwrap_or_default(),
-            u8::from(d.compute_pgm_rsrc1 & rsrc1::WGP_MODE != 0),
-            u8::from(d.compute_pgm_rsrc1 & rsrc1::MEM_ORDERED != 0),
-            // Explicit: LLVM 22 sets FWD_PROGRESS when the directive is absent, LLVM 19 does not.
-            u8::from(d.compute_pgm_rsrc1 & rsrc1::FWD_PROGRESS != 0),
+            // The generation's own fields (wave32, WGP mode ... on GFX10+; gfx9's accum_offset).
+            crate::template::of(k.gen)
+                .map(|t| t.generation_directives(target, d))
+                .unwrap_or_default(),
         );
     }
     s.push_str("\n.amdgpu_metadata\n");
@@ -103,6 +97,10 @@ fn yaml(m: &Metadata) -> String {
             (".wavefront_size", k.wavefront_size.to_string()),
             (".sgpr_count", k.sgpr_count.to_string()),
             (".vgpr_count", k.vgpr_count.to_string()),
+            (
+                ".agpr_count",
+                k.agpr_count.map(|n| n.to_string()).unwrap_or_default(),
+            ),
             (".sgpr_spill_count", k.sgpr_spill_count.to_string()),
             (".vgpr_spill_count", k.vgpr_spill_count.to_string()),
             (
@@ -111,6 +109,10 @@ fn yaml(m: &Metadata) -> String {
             ),
             (".uses_dynamic_stack", k.uses_dynamic_stack.to_string()),
         ] {
+            // Absent fields (`.agpr_count` off the unified-register targets) are not written.
+            if value.is_empty() {
+                continue;
+            }
             let _ = writeln!(s, "    {key}: {value}");
         }
         s.push_str("    .args:\n");

@@ -28,6 +28,8 @@ pub mod rsrc1 {
     pub const DX10_CLAMP: u32 = 1 << 21;
     /// ENABLE_IEEE_MODE \[23\] (GFX6-GFX11; reserved on GFX12, which has no IEEE mode).
     pub const IEEE_MODE: u32 = 1 << 23;
+    /// GRANULATED_WAVEFRONT_SGPR_COUNT \[9:6\] (GFX6-GFX9; 0 on GFX10+).
+    pub const SGPR_SHIFT: u32 = 6;
     /// WGP_MODE \[29\] (GFX10+): the workgroup runs in work-group-processor mode.
     pub const WGP_MODE: u32 = 1 << 29;
     /// MEM_ORDERED \[30\] (GFX10+).
@@ -39,6 +41,16 @@ pub mod rsrc1 {
     pub const DENORM_FLUSH: u32 = 0;
     /// Denorm mode value: keep denormals.
     pub const DENORM_KEEP: u32 = 3;
+}
+
+/// compute_pgm_rsrc3 bits of CDNA 2 and later (AMDGPUUsage, "compute_pgm_rsrc3" for those
+/// processors).
+pub mod rsrc3 {
+    /// ACCUM_OFFSET \[5:0\]: the first AccVGPR of the unified register file, in units of 4
+    /// VGPRs, minus one.
+    pub const ACCUM_OFFSET_SHIFT: u32 = 0;
+    /// TG_SPLIT \[16\]: clear (waves of a workgroup share a CU).
+    pub const TG_SPLIT: u32 = 1 << 16;
 }
 
 /// compute_pgm_rsrc2 bits.
@@ -70,6 +82,17 @@ pub const fn vgpr_granule(wave: WaveSize) -> u32 {
     match wave {
         WaveSize::Wave32 => 8,
         WaveSize::Wave64 => 4,
+    }
+}
+
+/// The VGPR encoding granule on `target`: 8 on a target with a unified VGPR/AccVGPR file (target
+/// column `unified_vgprs`; AMDGPUUsage, "compute_pgm_rsrc1 for GFX6-GFX12":
+/// GRANULATED_WORKITEM_VGPR_COUNT: granule 8 on CDNA 2 and later), else [`vgpr_granule`].
+pub fn vgpr_granule_on(target: &ds_reference::target::Target, wave: WaveSize) -> u32 {
+    if target.unified_vgprs {
+        8
+    } else {
+        vgpr_granule(wave)
     }
 }
 
@@ -207,7 +230,14 @@ impl KernelDescriptor {
         self.compute_pgm_rsrc2 >> rsrc2::WORKITEM_ID_SHIFT & 3
     }
 
-    /// VGPRs allocated per lane (granules of the descriptor's wave size).
+    /// VGPRs allocated per lane on `target` (granules of [`vgpr_granule_on`]).
+    pub fn vgpr_count_on(&self, target: &ds_reference::target::Target) -> u32 {
+        ((self.compute_pgm_rsrc1 >> rsrc1::VGPR_SHIFT & 0x3f) + 1)
+            * vgpr_granule_on(target, self.wave_size())
+    }
+
+    /// VGPRs allocated per lane (granules of the descriptor's wave size; on a target with a
+    /// unified VGPR file: [`KernelDescriptor::vgpr_count_on`]).
     pub fn vgpr_count(&self) -> u32 {
         ((self.compute_pgm_rsrc1 >> rsrc1::VGPR_SHIFT & 0x3f) + 1) * vgpr_granule(self.wave_size())
     }
@@ -220,6 +250,12 @@ impl KernelDescriptor {
             fp16_fp64_denormals: r >> rsrc1::DENORM_16_64_SHIFT & 3 == rsrc1::DENORM_KEEP,
             ieee: r & rsrc1::IEEE_MODE != 0,
         }
+    }
+
+    /// `.amdhsa_accum_offset` as compute_pgm_rsrc3's ACCUM_OFFSET encodes it (for a target with
+    /// a unified VGPR file: `unified_vgprs`).
+    pub fn accum_offset(&self) -> u32 {
+        ((self.compute_pgm_rsrc3 >> rsrc3::ACCUM_OFFSET_SHIFT & 0x3f) + 1) * 4
     }
 
     /// FLOAT_DENORM_MODE_32 and FLOAT_DENORM_MODE_16_64 as raw 2-bit values.

@@ -50,9 +50,17 @@ pub struct KernelMeta {
     /// `.sgpr_count`.
     #[serde(rename = ".sgpr_count")]
     pub sgpr_count: u32,
-    /// `.vgpr_count`.
+    /// `.vgpr_count`: on a unified register file the VGPRs and AccVGPRs together.
     #[serde(rename = ".vgpr_count")]
     pub vgpr_count: u32,
+    /// `.agpr_count`: the AccVGPRs, on a target with a unified register file (llc writes it
+    /// there, 0 included, and nowhere else).
+    #[serde(
+        rename = ".agpr_count",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub agpr_count: Option<u32>,
     /// `.sgpr_spill_count`.
     #[serde(rename = ".sgpr_spill_count", default)]
     pub sgpr_spill_count: u32,

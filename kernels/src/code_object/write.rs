@@ -19,9 +19,6 @@ use object::elf;
 use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, Sym, Writer};
 use object::Endianness;
 
-/// `s_code_end` (SOPP opcode 0x1f): what LLVM pads the end of gfx10+ code with.
-const S_CODE_END: [u8; 4] = [0x00, 0x00, 0x9f, 0xbf];
-
 /// The metadata of `kernels` built for `target`, as the note carries it.
 pub fn metadata(target: &Target, kernels: &[Kernel]) -> Metadata {
     Metadata {
@@ -38,7 +35,8 @@ pub fn metadata(target: &Target, kernels: &[Kernel]) -> Metadata {
                 private_segment_fixed_size: 0,
                 wavefront_size: k.descriptor.wave_size().lanes() as u32,
                 sgpr_count: k.sgpr_count,
-                vgpr_count: k.vgpr_count,
+                vgpr_count: k.vgpr_total(),
+                agpr_count: target.unified_vgprs.then_some(k.agpr_count),
                 sgpr_spill_count: 0,
                 vgpr_spill_count: 0,
                 max_flat_workgroup_size: abi::workgroup_size(k.descriptor.wave_size()),
@@ -107,12 +105,15 @@ pub fn write(target: &Target, kernels: &[Kernel]) -> Vec<u8> {
         })
         .collect();
 
-    // The code of every kernel, each at a 256-byte boundary, gaps filled with s_code_end.
+    // The code of every kernel, each at a 256-byte boundary, gaps filled with the generation's
+    // padding (s_code_end; gfx9, which has none, s_nop 0).
+    let pad = crate::template::of(target.generation)
+        .map_or(crate::template::S_CODE_END, |t| t.code_padding());
     let mut text = Vec::new();
     let mut code_at = Vec::with_capacity(kernels.len());
     for k in kernels {
         while text.len() as u64 & (CODE_ALIGN - 1) != 0 {
-            text.extend_from_slice(&S_CODE_END);
+            text.extend_from_slice(&pad);
         }
         code_at.push(text.len() as u64);
         text.extend_from_slice(&k.code);

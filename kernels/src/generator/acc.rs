@@ -17,7 +17,7 @@
 //! Register budget (LLVM AMDGPUUsage, the unified register file of the targets with ACC;
 //! `getTotalNumVGPRs` in `AMDGPUBaseInfo.cpp`, reviews.llvm.org/D119912): AccVGPRs follow the
 //! architected VGPRs at `accum_offset` = the VGPR count rounded up to 4, and the descriptor's
-//! VGPR count is `accum_offset` + the AccVGPR count ([`unified_vgprs`]).
+//! VGPR count is `accum_offset` + the AccVGPR count ([`crate::template::unified_vgprs`]).
 
 use super::emit::Asm;
 use super::error::GenError;
@@ -69,11 +69,4 @@ pub(super) fn read_operands(
         }
     }
     Ok(())
-}
-
-/// A unified register file's split for `vgprs` architected VGPRs and `agprs` AccVGPRs:
-/// `(total, accum_offset)`, the descriptor's VGPR count and ACCUM_OFFSET in registers.
-pub fn unified_vgprs(vgprs: u32, agprs: u32) -> (u32, u32) {
-    let accum_offset = vgprs.next_multiple_of(4).max(4);
-    (accum_offset + agprs, accum_offset)
 }

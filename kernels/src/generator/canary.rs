@@ -215,7 +215,7 @@ pub fn build(target: &Target, wave: WaveSize, entry: &KernelEntry) -> Result<Ker
         "",
     )?;
     let variant = variant(wave);
-    let mut descriptor = template::descriptor(target, &variant, VGPRS);
+    let mut descriptor = template::descriptor_with(target, &variant, VGPRS, 0, SGPRS);
     let field = crate::code_object::descriptor::rsrc2::USER_SGPR_SHIFT;
     descriptor.compute_pgm_rsrc2 =
         descriptor.compute_pgm_rsrc2 & !(0x1f << field) | u32::from(entry.user_sgprs) << field;

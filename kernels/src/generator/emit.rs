@@ -12,7 +12,7 @@ use crate::inst::{
 };
 use crate::template::Template;
 use ds_reference::errata::Errata;
-use ds_reference::isa::{DsInst, DsOp, Generation};
+use ds_reference::isa::{DsInst, DsOp, Isa};
 use ds_reference::target::Target;
 use ds_reference::wave::WaveSize;
 
@@ -24,7 +24,8 @@ pub(super) const fn round_bytes(wave: WaveSize) -> u32 {
 /// [`Errata::VMEM_SCALAR_WRITE`], puts the fence before every scalar write that needs it
 /// ([`hazard::Tracker`]).
 pub(super) struct Asm {
-    pub(super) gen: Generation,
+    /// The target's instruction set (its DS features: which DS ops encode).
+    pub(super) isa: Isa,
     pub(super) tmpl: &'static dyn Template,
     pub(super) errata: Errata,
     pub(super) hazard: hazard::Tracker,
@@ -36,7 +37,7 @@ impl Asm {
     /// An empty program for `target` in its generation's template.
     pub(super) fn new(target: &Target, tmpl: &'static dyn Template, insts: usize) -> Asm {
         Asm {
-            gen: target.generation,
+            isa: target.into(),
             tmpl,
             errata: target.errata,
             hazard: hazard::Tracker::default(),
@@ -57,7 +58,7 @@ impl Asm {
     }
 
     fn put(&mut self, inst: Inst, note: &'static str) -> Result<(), GenError> {
-        encode_into_in(self.gen, &inst, &mut self.code).map_err(GenError::Encode)?;
+        encode_into_in(self.isa, &inst, &mut self.code).map_err(GenError::Encode)?;
         self.hazard.step(&inst);
         self.insts.push((inst, note));
         Ok(())
@@ -287,7 +288,23 @@ pub(super) fn zero_tail(
         "offset = lane * 4",
     )?;
     let mut masked = false;
+    // The DS offset is 16 bits: past 64 KiB (a target with more LDS: its allocation's end may
+    // pass 65536) the round's base moves into the address register once, by 64 KiB.
+    let mut based = 0u32;
     for at in (size..end).step_by(round as usize) {
+        if at - based > 0xffff {
+            a.emit(
+                vop2(
+                    Vop2Op::AddNcU32,
+                    l.offset,
+                    Operand::Literal(0x1_0000),
+                    l.offset,
+                ),
+                "past the 16-bit offset: address + 64 KiB",
+            )?;
+            based += 0x1_0000;
+        }
+        let imm = at - based;
         let dwords = ((end - at) / 4).min(wave.lanes() as u32);
         if dwords < wave.lanes() as u32 {
             let mask = (1u64 << dwords) - 1;
@@ -307,8 +324,8 @@ pub(super) fn zero_tail(
             Inst::Ds(DsInst {
                 addr: l.offset,
                 data0: l.scratch,
-                offset0: at as u8,
-                offset1: (at >> 8) as u8,
+                offset0: imm as u8,
+                offset1: (imm >> 8) as u8,
                 ..DsInst::new(DsOp::StoreB32)
             }),
             "",

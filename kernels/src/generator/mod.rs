@@ -71,7 +71,7 @@ mod error;
 mod layout;
 
 pub use crate::name::kernel_name;
-pub use acc::unified_vgprs;
+pub use crate::template::unified_vgprs;
 pub use error::GenError;
 pub use layout::{
     test_inst, test_inst_in, Layout, ADDR, DATA0, DATA1, MAX_VGPRS, VDST, VGPR_COUNT,
@@ -87,10 +87,7 @@ use ds_reference::target::Target;
 use ds_reference::wave::{Variant, WaveSize};
 use emit::{add_offset, all_lanes, copy_lds, global, mov, s, sop2, vop2, zero_tail, Asm};
 
-/// SGPRs the kernel uses (s0..s18); VCC is not used.
-pub const SGPR_COUNT: u32 = 19;
-/// SGPRs the wave64 template uses: s19 holds EXEC\[63:32\] of the case.
-pub const SGPR_COUNT_WAVE64: u32 = 20;
+pub use crate::template::{SGPR_COUNT, SGPR_COUNT_WAVE64};
 
 /// A generated kernel: its code, its listing and what its descriptor says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,6 +117,17 @@ pub struct Kernel {
 impl Kernel {
     /// One instruction per line in LLVM syntax, exactly as `llvm-objdump-19 -d` prints them
     /// (made on demand: building kernels for a run does not need it).
+    /// The VGPRs the kernel allocates: its VGPRs, and with AccVGPRs (a unified register file)
+    /// those past ACCUM_OFFSET as well ([`unified_vgprs`]): what `.amdhsa_next_free_vgpr` and
+    /// the metadata's `.vgpr_count` count.
+    pub fn vgpr_total(&self) -> u32 {
+        if self.agpr_count == 0 {
+            self.vgpr_count
+        } else {
+            unified_vgprs(self.vgpr_count, self.agpr_count).0
+        }
+    }
+
     pub fn listing(&self) -> String {
         use std::fmt::Write;
         let mut out = String::with_capacity(48 * self.insts.len());
@@ -135,7 +143,12 @@ impl Kernel {
         let mut pc = 0;
         for (inst, note) in &self.insts {
             let text = inst.text(self.gen).to_string();
-            let len = encode_in(self.gen, inst).map_or(0, |b| b.len());
+            // A DS word is 8 bytes in every generation (the target's features decide only
+            // whether it has the op, which the kernel was built for).
+            let len = match inst {
+                Inst::Ds(_) => 8,
+                _ => encode_in(self.gen, inst).map_or(0, |b| b.len()),
+            };
             if note.is_empty() {
                 out.push_str(&format!("{pc:04x}  {text}\n"));
             } else {
@@ -174,6 +187,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     let gen = target.generation;
     let tmpl = template::of(gen)
         .ok_or_else(|| GenError::Wave(crate::check_target(target).unwrap_err()))?;
+    crate::check_wave(target, variant.wave).map_err(GenError::Wave)?;
     let wave = variant.wave;
     let lanes = wave.lanes() as u32;
     let info = variant.op.info();
@@ -181,10 +195,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         let op = variant.op;
         return Err(GenError::Offsets(InstError::NotInGeneration { op, gen }));
     }
-    if let Some(why) = info
-        .hip_unsupported
-        .or(ds_reference::isa::not_modelled_in(variant.op, gen))
-    {
+    if let Some(why) = info.hip_unsupported {
         return Err(GenError::NotRunnable {
             op: variant.op,
             why,
@@ -193,7 +204,8 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     abi::check_lds_size(variant.lds_size).map_err(GenError::Lds)?;
     variant.check_acc(target).map_err(GenError::Acc)?;
     let l = Layout::of(variant)?;
-    let ds = test_inst_in(gen, variant)?;
+    // Validated for the target: its DS features decide which ops and registers it has.
+    let ds = test_inst_in(target, variant)?;
     let entry = KernelEntry::of(target, wave);
     let (kernarg, case) = (entry.kernarg, entry.workgroup_id_reg());
     let lane_id = entry.workitem_id_x;
@@ -410,7 +422,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         name: kernel_name(variant),
         variant: *variant,
         gen,
-        descriptor: template::descriptor(target, variant, l.vgpr_count),
+        descriptor: template::descriptor(target, variant, l.vgpr_count, l.agpr_count),
         insts: a.insts,
         code: a.code,
         vgpr_count: l.vgpr_count,

@@ -148,28 +148,15 @@ pub(super) fn encode(gen: Generation, inst: &Inst, m: AccMove) -> Result<[u32; 2
     Ok(m.words())
 }
 
-/// Decodes the instruction at the start of `bytes` as `target` executes it: DS words with the
-/// target's own features (the acc bit only where its `ds_features` have ACC, refused elsewhere),
-/// AccVGPR moves only on such targets, everything else as [`super::decode_in`] for its generation.
+/// Decodes the instruction at the start of `bytes` as `target` executes it: AccVGPR moves only
+/// where its `ds_features` have ACC, everything else as [`super::decode_in`] for the target (DS
+/// words with its own features: the acc bit refused where it lacks ACC).
 pub fn decode_on(target: &Target, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
-    let gen = target.generation;
-    let dword = |at: usize| {
-        bytes
-            .get(at..at + 4)
-            .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
-    };
-    if let (Some(w0), Some(w1)) = (dword(0), dword(4)) {
-        if w0 >> 26 == super::codec::DS {
-            let word = u64::from(w0) | u64::from(w1) << 32;
-            return DsInst::decode_in(target, word)
-                .map(|d| (Inst::Ds(d), 8))
-                .map_err(DecodeError::Ds);
-        }
-        if target.ds_features.contains(DsFeatures::ACC) {
-            if let Some(m) = AccMove::from_words(w0, w1) {
-                return m.map(|m| (Inst::Acc(m), 8));
-            }
+    if target.ds_features.contains(DsFeatures::ACC) && bytes.len() >= 8 {
+        let w = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        if let Some(m) = AccMove::from_words(w(0), w(4)) {
+            return m.map(|m| (Inst::Acc(m), 8));
         }
     }
-    super::decode_in(gen, bytes)
+    super::decode_in(target, bytes)
 }

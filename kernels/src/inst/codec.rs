@@ -9,7 +9,7 @@ use super::{
     null_code, DecodeError, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp,
     SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp, Waitcnt, LITERAL_CODE,
 };
-use ds_reference::isa::{DsInst, Generation};
+use ds_reference::isa::{DsFeatures, DsInst, Generation, Isa};
 
 /// SOP1: \[31:23\] = 0b1_0111_1101.
 const SOP1: u32 = 0x17d;
@@ -21,10 +21,27 @@ const SOPP: u32 = 0x17f;
 const SOPK: u32 = 0xb;
 /// SOP2: \[31:30\] = 0b10.
 const SOP2: u32 = 0b10;
-/// SMEM: \[31:26\] = 0b11_1101.
+/// SMEM: \[31:26\] = 0b11_1101 (gfx9: [`SMEM_GFX9`]).
 const SMEM: u32 = 0x3d;
-/// VOP3: \[31:26\] = 0b11_0101.
+/// VOP3: \[31:26\] = 0b11_0101 (gfx9: [`VOP3_GFX9`]).
 const VOP3: u32 = 0x35;
+/// gfx9 SMEM: \[31:26\] = 0b11_0000 (Vega and CDNA3 ISA guides, "Microcode Formats", SMEM).
+const SMEM_GFX9: u32 = 0x30;
+/// gfx9 VOP3: \[31:26\] = 0b11_0100 (same guides, VOP3A; VOP3P shares the prefix with
+/// \[25:23\] = 0b111, opcodes no VOP3 op of the template has).
+const VOP3_GFX9: u32 = 0x34;
+/// gfx9 SMEM bits: IMM (the offset field is an immediate) 17, GLC 16, NV 15, SOE (an SGPR
+/// offset in \[63:57\] besides the immediate) 14.
+const SMEM9_IMM: u32 = 1 << 17;
+const SMEM9_SOE: u32 = 1 << 14;
+
+/// The SMEM and VOP3 format codes (\[31:26\]) of generation `gen`.
+fn smem_vop3(gen: Generation) -> (u32, u32) {
+    match gen {
+        Generation::Gfx9 => (SMEM_GFX9, VOP3_GFX9),
+        Generation::Gfx10 | Generation::Gfx11 | Generation::Gfx12 => (SMEM, VOP3),
+    }
+}
 /// DS: \[31:26\] = 0b11_0110.
 pub(super) const DS: u32 = 0x36;
 /// FLAT/GLOBAL/SCRATCH: \[31:26\] = 0b11_0111; SEG \[17:16\] = 2 is GLOBAL.
@@ -67,6 +84,7 @@ impl Lit<'_> {
 
 /// A scalar source code (8 bits): no VGPRs; an SGPR within s0..s105, a ttmp within ttmp0..15.
 fn ssrc(inst: &Inst, op: Operand, lit: &mut Lit) -> Result<u32, EncodeError> {
+    exists(inst, lit.gen, op)?;
     match op {
         Operand::Vgpr(_) => Err(bad(inst, "a VGPR in a scalar source field")),
         Operand::Sgpr(n) if n > 105 => Err(bad(inst, format!("s{n} is past s105"))),
@@ -80,6 +98,7 @@ fn ssrc(inst: &Inst, op: Operand, lit: &mut Lit) -> Result<u32, EncodeError> {
 
 /// A vector source code (9 bits).
 fn vsrc(inst: &Inst, op: Operand, lit: &mut Lit) -> Result<u32, EncodeError> {
+    exists(inst, lit.gen, op)?;
     match op {
         Operand::Sgpr(n) if n > 105 => return Err(bad(inst, format!("s{n} is past s105"))),
         Operand::Ttmp(n) if n > 15 => return Err(bad(inst, format!("ttmp{n} is past ttmp15"))),
@@ -91,6 +110,7 @@ fn vsrc(inst: &Inst, op: Operand, lit: &mut Lit) -> Result<u32, EncodeError> {
 
 /// A scalar destination code (7 bits): a register, not a constant.
 fn sdst(inst: &Inst, gen: Generation, op: Operand) -> Result<u32, EncodeError> {
+    exists(inst, gen, op)?;
     match op {
         Operand::Sgpr(n) if n <= 105 => Ok(u32::from(n)),
         Operand::VccLo
@@ -103,11 +123,70 @@ fn sdst(inst: &Inst, gen: Generation, op: Operand) -> Result<u32, EncodeError> {
     }
 }
 
-fn sgpr_tuple(inst: &Inst, first: u8, dwords: u8) -> Result<(), EncodeError> {
-    if u32::from(first) + u32::from(dwords) > 106 {
+/// Why a GLOBAL access's VGPR tuples do not fit `isa`: CDNA 2 and later (DS features without
+/// `unaligned-tuples`, LLVM `FeatureRequiresAlignedVGPRs`) need every tuple of two or more
+/// VGPRs at an even register (`llvm-mc-22 -disassemble` for a CDNA 2 target marks an odd one "Invalid
+/// register, operand has 'AV_64_Align2' register class").
+fn odd_tuple(isa: Isa, op: GlobalOp, vdata: u8, vaddr: u8, saddr: Option<u8>) -> Option<String> {
+    if isa.has(DsFeatures::UNALIGNED) {
+        return None;
+    }
+    if op.dwords() > 1 && vdata % 2 == 1 {
+        return Some(format!(
+            "{isa} needs the data tuple at an even VGPR, not v{vdata}"
+        ));
+    }
+    if saddr.is_none() && vaddr % 2 == 1 {
+        return Some(format!(
+            "{isa} needs the address pair at an even VGPR, not v{vaddr}"
+        ));
+    }
+    None
+}
+
+/// An operand generation `gen` does not have ([`Operand::exists_in`]) is refused.
+fn exists(inst: &Inst, gen: Generation, op: Operand) -> Result<(), EncodeError> {
+    if op.exists_in(gen) {
+        Ok(())
+    } else {
+        Err(bad(inst, format!("{gen} has no operand {op}")))
+    }
+}
+
+/// gfx9's VOP3 takes no literal and reads at most one scalar value (the constant bus; Vega
+/// and CDNA3 ISA guides, VOP3A; `llvm-mc-19` for a Vega target refuses both: "literal operands are
+/// not supported", "violates constant bus restrictions").
+fn gfx9_vop3_sources(inst: &Inst, srcs: &[Operand]) -> Result<(), EncodeError> {
+    if srcs.iter().any(|s| matches!(s, Operand::Literal(_))) {
+        return Err(bad(inst, "gfx9's VOP3 takes no literal"));
+    }
+    let mut scalars: Vec<Operand> = srcs
+        .iter()
+        .copied()
+        .filter(|s| s.is_register() && !matches!(s, Operand::Vgpr(_)))
+        .collect();
+    scalars.dedup();
+    if scalars.len() > 1 {
+        return Err(bad(inst, "gfx9's VOP3 reads one scalar register at most"));
+    }
+    Ok(())
+}
+
+/// SGPRs of generation `gen` (s0..s105; gfx9 s0..s101).
+fn sgprs(gen: Generation) -> u32 {
+    if gen == Generation::Gfx9 {
+        u32::from(super::LAST_SGPR_GFX9) + 1
+    } else {
+        106
+    }
+}
+
+fn sgpr_tuple(inst: &Inst, gen: Generation, first: u8, dwords: u8) -> Result<(), EncodeError> {
+    let n = sgprs(gen);
+    if u32::from(first) + u32::from(dwords) > n {
         return Err(bad(
             inst,
-            format!("s{first} plus {dwords} dwords runs past s105"),
+            format!("s{first} plus {dwords} dwords runs past s{}", n - 1),
         ));
     }
     Ok(())
@@ -128,10 +207,11 @@ pub fn encode(inst: &Inst) -> Result<Vec<u8>, EncodeError> {
     encode_in(Generation::Gfx11, inst)
 }
 
-/// Encodes one instruction of generation `gen` as little-endian bytes.
-pub fn encode_in(gen: Generation, inst: &Inst) -> Result<Vec<u8>, EncodeError> {
+/// Encodes one instruction of `isa` (a generation, or a target: whose DS features decide which
+/// DS words it has) as little-endian bytes.
+pub fn encode_in(isa: impl Into<Isa>, inst: &Inst) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::with_capacity(12);
-    encode_into_in(gen, inst, &mut out)?;
+    encode_into_in(isa, inst, &mut out)?;
     Ok(out)
 }
 
@@ -140,12 +220,15 @@ pub fn encode_into(inst: &Inst, out: &mut Vec<u8>) -> Result<usize, EncodeError>
     encode_into_in(Generation::Gfx11, inst, out)
 }
 
-/// Appends the encoding of `inst` in generation `gen` to `out`, returning its length in bytes.
+/// Appends the encoding of `inst` in generation `isa` to `out` (see [`encode_in`]), returning its
+/// length in bytes.
 pub fn encode_into_in(
-    gen: Generation,
+    isa: impl Into<Isa>,
     inst: &Inst,
     out: &mut Vec<u8>,
 ) -> Result<usize, EncodeError> {
+    let isa: Isa = isa.into();
+    let gen = isa.gen;
     let mut lit = Lit {
         inst,
         gen,
@@ -201,8 +284,8 @@ pub fn encode_into_in(
             if op.b() == sopp_kind::NONE && simm16 != 0 {
                 return Err(bad(inst, format!("{op} takes no immediate")));
             }
-            if op.b() == sopp_kind::WAITCNT && simm16 & Waitcnt::unused_bit(gen) != 0 {
-                return Err(bad(inst, "the s_waitcnt bit no counter uses must be 0"));
+            if op.b() == sopp_kind::WAITCNT && simm16 & Waitcnt::unused_bits(gen) != 0 {
+                return Err(bad(inst, "the s_waitcnt bits no counter uses must be 0"));
             }
             let w = SOPP << 23
                 | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 16
@@ -216,11 +299,11 @@ pub fn encode_into_in(
             offset,
             soffset,
         } => {
-            sgpr_tuple(inst, sdata, op.dwords())?;
-            if sbase % 2 != 0 || sbase > 104 {
+            sgpr_tuple(inst, gen, sdata, op.dwords())?;
+            if sbase % 2 != 0 || u32::from(sbase) + 2 > sgprs(gen) {
                 return Err(bad(
                     inst,
-                    format!("sbase s{sbase} must be an even SGPR pair within s0..s105"),
+                    format!("sbase s{sbase} must be an even SGPR pair within the SGPRs"),
                 ));
             }
             let bits = if gfx12 { 24 } else { 21 };
@@ -231,11 +314,28 @@ pub fn encode_into_in(
                 ));
             }
             let soff = match soffset {
+                Some(s) if u32::from(s) >= sgprs(gen) => {
+                    return Err(bad(inst, format!("soffset s{s} is past the SGPRs")))
+                }
+                Some(s) => u32::from(s),
                 None => u32::from(null_code(gen)),
-                Some(s) if s <= 105 => u32::from(s),
-                Some(s) => return Err(bad(inst, format!("soffset s{s} is past s105"))),
             };
-            let (w0, w1) = if gfx12 {
+            let op_code = u32::from(op.opcode_in(gen).ok_or_else(absent)?);
+            let (w0, w1) = if gen == Generation::Gfx9 {
+                // gfx9: OP [25:18], IMM 17, SOE 14, SDATA [12:6], SBASE [5:0]; the second dword
+                // an immediate offset [20:0] and (SOE) SOFFSET [31:25], or (no IMM) the SGPR
+                // offset's code in [7:0] (Vega and CDNA3 ISA guides, SMEM; `llvm-mc-19`).
+                let w0 =
+                    SMEM_GFX9 << 26 | op_code << 18 | u32::from(sdata) << 6 | u32::from(sbase / 2);
+                match soffset {
+                    None => (w0 | SMEM9_IMM, offset as u32 & 0x1f_ffff),
+                    Some(_) if offset == 0 => (w0, soff),
+                    Some(_) => (
+                        w0 | SMEM9_IMM | SMEM9_SOE,
+                        (offset as u32 & 0x1f_ffff) | soff << 25,
+                    ),
+                }
+            } else if gfx12 {
                 // gfx12: OP [20:13]; IOFFSET [23:0] of the second dword.
                 (
                     SMEM << 26
@@ -288,7 +388,10 @@ pub fn encode_into_in(
                 }
                 codes[i] = vsrc(inst, *s, &mut lit)?;
             }
-            let w0 = VOP3 << 26
+            if gen == Generation::Gfx9 {
+                gfx9_vop3_sources(inst, &src[..op.sources()])?;
+            }
+            let w0 = smem_vop3(gen).1 << 26
                 | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 16
                 | u32::from(vdst);
             let w1 = codes[0] | codes[1] << 9 | codes[2] << 18;
@@ -310,7 +413,11 @@ pub fn encode_into_in(
         } => {
             vgpr_tuple(inst, vdata, op.dwords())?;
             vgpr_tuple(inst, vaddr, if saddr.is_some() { 1 } else { 2 })?;
+            if let Some(why) = odd_tuple(isa, op, vdata, vaddr, saddr) {
+                return Err(bad(inst, why));
+            }
             let bits = if gen == Generation::Gfx10 { 12 } else { 13 };
+            let sgpr_pairs_end = sgprs(gen) - 2;
             if !(-(1 << (bits - 1))..1 << (bits - 1)).contains(&offset) {
                 return Err(bad(
                     inst,
@@ -319,7 +426,7 @@ pub fn encode_into_in(
             }
             let sa = match saddr {
                 None => u32::from(null_code(gen)),
-                Some(s) if s % 2 == 0 && s <= 104 => u32::from(s),
+                Some(s) if s % 2 == 0 && u32::from(s) <= sgpr_pairs_end => u32::from(s),
                 Some(s) => {
                     return Err(bad(
                         inst,
@@ -340,13 +447,14 @@ pub fn encode_into_in(
                 let w1 = u32::from(vdst) | u32::from(data) << 23;
                 let w2 = u32::from(vaddr) | (i32::from(offset) as u32 & 0xff_ffff) << 8;
                 (words, len) = ([w0, w1, w2], 3);
-            } else if gen == Generation::Gfx10 {
+            } else if matches!(gen, Generation::Gfx9 | Generation::Gfx10) {
                 // gfx10 FLAT: OFFSET [11:0] (signed), SEG [15:14], OP [24:18]; the second dword
-                // as gfx11's (RDNA 2 ISA guide, "FLAT, Scratch and Global").
+                // as gfx11's (RDNA 2 ISA guide, "FLAT, Scratch and Global"). gfx9 the same with
+                // a 13-bit signed OFFSET [12:0] (LDS at 13; Vega and CDNA3 ISA guides, FLAT).
                 let w0 = FLAT << 26
                     | u32::from(op.opcode_in(gen).ok_or_else(absent)?) << 18
                     | SEG_GLOBAL << 14
-                    | (offset as u32 & 0xfff);
+                    | (offset as u32 & if bits == 12 { 0xfff } else { 0x1fff });
                 let w1 = u32::from(vaddr) | u32::from(data) << 8 | sa << 16 | u32::from(vdst) << 24;
                 (words, len) = ([w0, w1, 0], 2);
             } else {
@@ -359,7 +467,6 @@ pub fn encode_into_in(
             }
         }
         Inst::Ds(ds) => {
-            let isa = super::acc::ds_isa(gen, &ds);
             out.extend_from_slice(&ds.to_bytes_in(isa).map_err(EncodeError::Ds)?);
             return Ok(8);
         }
@@ -396,7 +503,12 @@ pub fn decode(bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
 
 /// Decodes the instruction of generation `gen` at the start of `bytes`, returning it and its
 /// length in bytes.
-pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
+///
+/// `isa` is a generation or a target; a DS word decodes only if the target has it (its DS
+/// features: an op it lacks, `acc` or `gds` it cannot set, an odd tuple where it needs even ones).
+pub fn decode_in(isa: impl Into<Isa>, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
+    let isa: Isa = isa.into();
+    let gen = isa.gen;
     let w0 = dword(bytes, 0)?;
     let unknown = DecodeError::Unknown { word: w0 };
     let unmodelled = |what| DecodeError::Unmodelled { word: w0, what };
@@ -406,7 +518,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
     let global_regs = |op: GlobalOp, sa: u8, vdst: u8, data: u8| {
         let saddr = match sa {
             n if n == null => None,
-            s if s % 2 == 0 && s <= 104 => Some(s),
+            s if s % 2 == 0 && u32::from(s) + 2 <= sgprs(gen) => Some(s),
             _ => return Err(unmodelled("an SADDR that is not an even SGPR pair or off")),
         };
         let vdata = if op.is_store() {
@@ -423,11 +535,16 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
         Ok((saddr, vdata))
     };
     let gfx12 = gen == Generation::Gfx12;
+    let gfx9 = gen == Generation::Gfx9;
+    let (smem, vop3) = smem_vop3(gen);
     // Length of the base instruction in dwords; a literal follows it.
     let base = match w0 >> 26 {
         _ if gfx12 && w0 >> 24 == VGLOBAL => 3,
         FLAT if gfx12 => return Err(unknown),
-        SMEM | VOP3 | DS | FLAT => 2,
+        f if f == smem || f == vop3 => 2,
+        DS | FLAT => 2,
+        // Another generation's SMEM or VOP3 prefix: not an instruction of the template here.
+        f if f == SMEM || f == VOP3 || f == SMEM_GFX9 || f == VOP3_GFX9 => return Err(unknown),
         _ => 1,
     };
     let w1 = if base >= 2 { dword(bytes, 4)? } else { 0 };
@@ -482,7 +599,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
         if op.b() == sopp_kind::NONE && simm16 != 0 {
             return Err(unmodelled("a non-zero immediate on an op without one"));
         }
-        if op.b() == sopp_kind::WAITCNT && simm16 & Waitcnt::unused_bit(gen) != 0 {
+        if op.b() == sopp_kind::WAITCNT && simm16 & Waitcnt::unused_bits(gen) != 0 {
             return Err(unmodelled("s_waitcnt with its unused bit set"));
         }
         Inst::Sopp { op, simm16 }
@@ -500,6 +617,41 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
             sdst: sdst_of(w0 >> 16 & 0x7f)?,
             src0: src(w0 & 0xff)?,
             src1: src(w0 >> 8 & 0xff)?,
+        }
+    } else if w0 >> 26 == smem && gfx9 {
+        let op = SmemOp::from_opcode_in(gen, (w0 >> 18 & 0xff) as u16).ok_or(unknown)?;
+        if w0 & 0x3_a000 & !SMEM9_IMM != 0 {
+            return Err(unmodelled("GLC, NV or a reserved SMEM bit"));
+        }
+        let sdata = (w0 >> 6 & 0x7f) as u8;
+        if u32::from(sdata) + u32::from(op.dwords()) > sgprs(gen) {
+            return Err(unmodelled("an SMEM destination outside s0..s101"));
+        }
+        let sgpr = |code: u32| match Operand::from_code_in(gen, code as u16, 0) {
+            Some(Operand::Sgpr(s)) => Ok(s),
+            _ => Err(unmodelled("an SGPR offset that is not an SGPR")),
+        };
+        let imm = w0 & SMEM9_IMM != 0;
+        let soe = w0 & SMEM9_SOE != 0;
+        let (offset, soffset) = match (imm, soe) {
+            (true, false) if w1 >> 21 == 0 => (((w1 & 0x1f_ffff) << 11) as i32 >> 11, None),
+            (true, true) if w1 >> 21 & 0xf == 0 => {
+                (((w1 & 0x1f_ffff) << 11) as i32 >> 11, Some(sgpr(w1 >> 25)?))
+            }
+            (false, false) if w1 >> 8 == 0 => (0, Some(sgpr(w1)?)),
+            _ => return Err(unmodelled("this SMEM offset form or its reserved bits")),
+        };
+        if offset == 0 && soe {
+            return Err(unmodelled(
+                "SOE with a zero immediate (LLVM writes the SGPR form)",
+            ));
+        }
+        Inst::Smem {
+            op,
+            sdata,
+            sbase: ((w0 & 0x3f) * 2) as u8,
+            offset,
+            soffset,
         }
     } else if w0 >> 26 == SMEM && gfx12 {
         let op = SmemOp::from_opcode_in(gen, (w0 >> 13 & 0xff) as u16).ok_or(unknown)?;
@@ -568,7 +720,7 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
             offset,
             soffset,
         }
-    } else if w0 >> 26 == VOP3 {
+    } else if w0 >> 26 == vop3 {
         let op = Vop3Op::from_opcode_in(gen, (w0 >> 16 & 0x3ff) as u16).ok_or(unknown)?;
         if w0 & 0xff00 != 0 || w1 >> 27 != 0 {
             return Err(unmodelled(
@@ -586,16 +738,46 @@ pub fn decode_in(gen: Generation, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
                 *s = src(code)?;
             }
         }
-        Inst::Vop3 {
+        let inst = Inst::Vop3 {
             op,
             vdst: w0 as u8,
             src: srcs,
+        };
+        if gfx9 && gfx9_vop3_sources(&inst, &srcs[..op.sources()]).is_err() {
+            return Err(unmodelled("a gfx9 VOP3 literal or second scalar read"));
         }
+        inst
     } else if w0 >> 26 == DS {
         let word = u64::from(w0) | u64::from(w1) << 32;
-        return DsInst::decode_in(gen, word)
+        return DsInst::decode_in(isa, word)
             .map(|d| (Inst::Ds(d), 8))
             .map_err(DecodeError::Ds);
+    } else if w0 >> 26 == FLAT && gfx9 {
+        if w0 >> 14 & 3 != SEG_GLOBAL {
+            return Err(unmodelled("FLAT and SCRATCH segments"));
+        }
+        // LDS 13, GLC/SC0 16, SLC/NT 17, SC1 25 (gfx940), NV 55.
+        if w0 & 0x3_2000 != 0 || w0 & (1 << 25) != 0 || w1 & (1 << 23) != 0 {
+            return Err(unmodelled(
+                "LDS, GLC/SLC/SC0/SC1/NT/NV or a reserved GLOBAL bit",
+            ));
+        }
+        let op = GlobalOp::from_opcode_in(gen, (w0 >> 18 & 0x7f) as u16).ok_or(unknown)?;
+        let offset = ((w0 & 0x1fff) << 19) as i32 >> 19;
+        let sa = (w1 >> 16 & 0x7f) as u8;
+        let (saddr, vdata) = global_regs(op, sa, (w1 >> 24) as u8, (w1 >> 8) as u8)?;
+        if odd_tuple(isa, op, vdata, w1 as u8, saddr).is_some() {
+            return Err(unmodelled(
+                "an odd VGPR tuple on a target that needs even ones",
+            ));
+        }
+        Inst::Global {
+            op,
+            vdata,
+            vaddr: w1 as u8,
+            saddr,
+            offset: offset as i16,
+        }
     } else if w0 >> 26 == FLAT && gen == Generation::Gfx10 {
         if w0 >> 14 & 3 != SEG_GLOBAL {
             return Err(unmodelled("FLAT and SCRATCH segments"));

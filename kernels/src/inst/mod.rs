@@ -63,13 +63,22 @@ pub enum Operand {
 pub(crate) const LITERAL_CODE: u16 = 255;
 /// The code of `ttmp0` in an SSRC/SRC field.
 pub(crate) const TTMP_CODE: u16 = 108;
+/// The last SGPR of gfx9 (s101; 102..105 are `flat_scratch` and `xnack_mask`).
+pub(crate) const LAST_SGPR_GFX9: u8 = 101;
 /// The SGPR number `null` stands for in an SDST / SADDR / SOFFSET field (gfx11, gfx12).
 pub(crate) const NULL_CODE: u8 = 124;
 
-/// The code `null` (or `off`) has in an SADDR / SOFFSET field of generation `gen`.
+/// The code `null` (or `off`) has in an SADDR / SOFFSET field of generation `gen` (gfx9, which
+/// has no `null`: GLOBAL's `off`, 0x7f, as `llvm-mc-19` for Vega and CDNA 3 encodes it).
 pub(crate) fn null_code(gen: Generation) -> u8 {
-    Operand::Null.code_in(gen) as u8
+    match gen {
+        Generation::Gfx9 => GLOBAL_OFF_GFX9,
+        _ => Operand::Null.code_in(gen) as u8,
+    }
 }
+
+/// gfx9 GLOBAL's SADDR code for `off`.
+const GLOBAL_OFF_GFX9: u8 = 0x7f;
 
 impl Operand {
     /// The operand for constant `value`: an inline constant when one fits, else a literal.
@@ -146,23 +155,38 @@ impl Operand {
         })
     }
 
-    /// The field code of this operand in generation `gen`: gfx10 has `m0` at 124 and `null` at
-    /// 125 (RDNA 2 ISA guide, "Scalar and vector operands"; `llvm-mc-19` encodes them so
-    /// for every gfx10 target), gfx11 and gfx12 the other way round; every other code is shared.
+    /// The field code of this operand in generation `gen`: gfx9 and gfx10 have `m0` at 124
+    /// (RDNA 2 ISA guide and Vega ISA guide, "Scalar and vector operands"; `llvm-mc-19` encodes
+    /// it so for every gfx9 and gfx10 target), gfx10 `null` at 125, gfx11 and gfx12 the other
+    /// way round; gfx9 has no `null` ([`Operand::exists_in`]); every other code is shared.
     pub fn code_in(self, gen: Generation) -> u16 {
         match (gen, self) {
-            (Generation::Gfx10, Operand::M0) => u16::from(NULL_CODE),
+            (Generation::Gfx9 | Generation::Gfx10, Operand::M0) => u16::from(NULL_CODE),
             (Generation::Gfx10, Operand::Null) => 125,
             _ => self.code(),
         }
     }
 
-    /// The operand with field code `code` in generation `gen` (see [`Operand::code_in`]).
+    /// The operand with field code `code` in generation `gen` (see [`Operand::code_in`]). On
+    /// gfx9, codes 102..105 are `flat_scratch` and `xnack_mask` (not SGPRs: the Vega guide's
+    /// SGPRs end at s101) and 125 is reserved: neither is modelled.
     pub fn from_code_in(gen: Generation, code: u16, literal: u32) -> Option<Operand> {
         match (gen, code) {
-            (Generation::Gfx10, 124) => Some(Operand::M0),
+            (Generation::Gfx9, 102..=105 | 125) => None,
+            (Generation::Gfx9 | Generation::Gfx10, 124) => Some(Operand::M0),
             (Generation::Gfx10, 125) => Some(Operand::Null),
             _ => Operand::from_code(code, literal),
+        }
+    }
+
+    /// Whether generation `gen` has this operand: gfx9 has no `null` and its SGPRs end at s101
+    /// (Vega and CDNA3 ISA guides, "Scalar and vector operands"; `llvm-mc-19` for a Vega target
+    /// refuses `s102` and `null`).
+    pub fn exists_in(self, gen: Generation) -> bool {
+        match (gen, self) {
+            (Generation::Gfx9, Operand::Null) => false,
+            (Generation::Gfx9, Operand::Sgpr(n)) => n <= LAST_SGPR_GFX9,
+            _ => true,
         }
     }
 
@@ -224,37 +248,48 @@ impl Waitcnt {
     /// The 16-bit immediate in generation `gen`: gfx11's layout ([`Waitcnt::to_simm16`]), or
     /// gfx10's: VM_CNT \[3:0\] and \[15:14\], EXP_CNT \[6:4\], LGKM_CNT \[13:8\], bit 7 unused
     /// (RDNA 2 ISA guide, SOPP `S_WAITCNT`; `llvm-mc-19` for gfx10 encodes
-    /// `s_waitcnt vmcnt(0)` as 0x3f70).
+    /// `s_waitcnt vmcnt(0)` as 0x3f70), or gfx9's: as gfx10's with a 4-bit LGKM_CNT \[11:8\]
+    /// (Vega and CDNA3 ISA guides, SOPP `S_WAITCNT`; `llvm-mc-19` for Vega and CDNA 3 encodes
+    /// `s_waitcnt vmcnt(0)` as 0x0f70), so an LGKM count of 15 or more does not wait there.
     pub fn to_simm16_in(self, gen: Generation) -> u16 {
-        if gen != Generation::Gfx10 {
-            return self.to_simm16();
-        }
+        let lgkm_bits = match gen {
+            Generation::Gfx9 => 15,
+            Generation::Gfx10 => 63,
+            Generation::Gfx11 | Generation::Gfx12 => return self.to_simm16(),
+        };
         let vm = u16::from(self.vmcnt & 63);
         (vm & 15)
             | (vm >> 4) << 14
-            | u16::from(self.lgkmcnt & 63) << 8
+            | u16::from(self.lgkmcnt.min(lgkm_bits)) << 8
             | u16::from(self.expcnt & 7) << 4
     }
 
-    /// The fields of generation `gen`'s 16-bit immediate (its unused bit ignored).
+    /// The fields of generation `gen`'s 16-bit immediate (its unused bits ignored). gfx9's
+    /// LGKM_CNT of 15 (no wait) reads as [`Waitcnt::LGKM_MAX`].
     pub fn from_simm16_in(gen: Generation, simm16: u16) -> Waitcnt {
-        if gen != Generation::Gfx10 {
-            return Waitcnt::from_simm16(simm16);
-        }
+        let lgkm_bits = match gen {
+            Generation::Gfx9 => 15,
+            Generation::Gfx10 => 63,
+            Generation::Gfx11 | Generation::Gfx12 => return Waitcnt::from_simm16(simm16),
+        };
+        let lgkmcnt = match (simm16 >> 8) as u8 & lgkm_bits {
+            n if n == lgkm_bits => Waitcnt::LGKM_MAX,
+            n => n,
+        };
         Waitcnt {
             vmcnt: (simm16 & 15 | (simm16 >> 14) << 4) as u8,
-            lgkmcnt: (simm16 >> 8) as u8 & 63,
+            lgkmcnt,
             expcnt: (simm16 >> 4) as u8 & 7,
         }
     }
 
-    /// The bit of generation `gen`'s immediate that no counter uses (gfx11 bit 3, gfx10 bit 7):
-    /// the encoder refuses it and [`decode`] rejects it.
-    pub fn unused_bit(gen: Generation) -> u16 {
-        if gen == Generation::Gfx10 {
-            0x80
-        } else {
-            8
+    /// The bits of generation `gen`'s immediate that no counter uses (gfx11 bit 3, gfx10 bit
+    /// 7, gfx9 bits 7, 12 and 13): the encoder refuses them and [`decode`] rejects them.
+    pub fn unused_bits(gen: Generation) -> u16 {
+        match gen {
+            Generation::Gfx9 => 0x3080,
+            Generation::Gfx10 => 0x80,
+            Generation::Gfx11 | Generation::Gfx12 => 8,
         }
     }
 
@@ -438,3 +473,5 @@ impl std::error::Error for EncodeError {}
 mod tests;
 #[cfg(test)]
 mod tests_gfx10;
+#[cfg(test)]
+mod tests_gfx9;

@@ -143,6 +143,7 @@ impl Display for Text<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let gen = self.gen;
         let gfx12 = gen == Generation::Gfx12;
+        let gfx9 = gen == Generation::Gfx9;
         match *self.inst {
             Inst::Sop1 { op, sdst, src0 } => {
                 write!(f, "{op} {}, {}", Wide(sdst, op.a()), Wide(src0, op.b()))
@@ -166,6 +167,12 @@ impl Display for Text<'_> {
             Inst::Sopc { op, src0, src1 } => write!(f, "{op} {src0}, {src1}"),
             Inst::Sopp { op, simm16 } => match op.b() {
                 sopp_kind::NONE => write!(f, "{op}"),
+                // gfx9's LGKM_CNT is 4 bits: a wait for nothing prints its 15.
+                sopp_kind::WAITCNT
+                    if gfx9 && Waitcnt::from_simm16_in(gen, simm16) == Waitcnt::NONE =>
+                {
+                    write!(f, "{op} vmcnt(63) expcnt(7) lgkmcnt(15)")
+                }
                 sopp_kind::WAITCNT => write!(f, "{op} {}", Waitcnt::from_simm16_in(gen, simm16)),
                 sopp_kind::WAIT12 | sopp_kind::HEX => write!(f, "{op} {simm16:#x}"),
                 _ => write!(f, "{op} {simm16}"),
@@ -188,6 +195,8 @@ impl Display for Text<'_> {
                     // gfx12 prints the immediate offset even when it is zero.
                     (None, off) if gfx12 => SignedHex(off).fmt(f),
                     (Some(s), off) if gfx12 => write!(f, "s{s} offset:{}", SignedHex(off)),
+                    // gfx9 has no `null`: an absent offset prints as 0x0.
+                    (None, 0) if gfx9 => f.write_str("0x0"),
                     (None, 0) => f.write_str("null"),
                     (None, off) => SignedHex(off).fmt(f),
                     (Some(s), 0) => write!(f, "s{s}"),
@@ -200,14 +209,16 @@ impl Display for Text<'_> {
                 vdst,
                 src0,
                 vsrc1,
-            } => write!(f, "{op}_e32 v{vdst}, {src0}, v{vsrc1}"),
+            } => write!(f, "{}_e32 v{vdst}, {src0}, v{vsrc1}", op.name_in(gen)),
             Inst::Vop3 { op, vdst, src } => {
-                write!(f, "{op} v{vdst}")?;
+                write!(f, "{} v{vdst}", op.name_in(gen))?;
                 for s in &src[..op.sources()] {
                     write!(f, ", {s}")?;
                 }
                 Ok(())
             }
+            // gfx9 is wave64 only: its compares write `vcc`.
+            Inst::Vopc { op, src0, vsrc1 } if gfx9 => write!(f, "{op}_e32 vcc, {src0}, v{vsrc1}"),
             Inst::Vopc { op, src0, vsrc1 } => write!(f, "{op}_e32 vcc_lo, {src0}, v{vsrc1}"),
             Inst::Global {
                 op,

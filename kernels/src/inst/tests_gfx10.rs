@@ -104,7 +104,7 @@ fn gfx10_swaps_m0_and_null_and_lays_out_waitcnt_its_own_way() {
                     lgkmcnt: lgkm,
                 };
                 let s = w.to_simm16_in(Gfx10);
-                assert_eq!(s & Waitcnt::unused_bit(Gfx10), 0);
+                assert_eq!(s & Waitcnt::unused_bits(Gfx10), 0);
                 assert_eq!(Waitcnt::from_simm16_in(Gfx10, s), w);
             }
         }

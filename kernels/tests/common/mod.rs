@@ -153,10 +153,18 @@ pub fn all_kernels() -> Vec<Kernel> {
         .collect()
 }
 
-/// One kernel per runnable op of `target`'s generation, in its encodings (117 gfx11, 121 gfx12).
-pub fn all_kernels_for(target: &ds_reference::target::Target) -> Vec<Kernel> {
-    ds_reference::isa::runnable_ops_in(target.generation)
-        .map(|op| ds_kernels::generator::generate_for(target, &variant(op)).unwrap())
+/// One kernel per runnable op of `target` (117 gfx11, 121 gfx12; gfx9 per target), in its
+/// encodings and its first wave size (wave32 where it runs it; gfx9 wave64).
+pub fn all_kernels_for(target: &'static ds_reference::target::Target) -> Vec<Kernel> {
+    let wave = ds_kernels::wave_sizes(target)[0];
+    ds_reference::isa::runnable_ops_on(target)
+        .map(|op| {
+            let v = Variant {
+                wave,
+                ..variant(op)
+            };
+            ds_kernels::generator::generate_for(target, &v).unwrap()
+        })
         .collect()
 }
 
@@ -180,4 +188,16 @@ pub fn comgr() -> Option<libloading::Library> {
         "the Debian package libamd-comgr2",
     );
     None
+}
+
+/// The text `llvm-objdump` prints for the padding between kernels on `t`: `s_code_end`, or
+/// where the generation has none (gfx9) the `s_nop 0` our decoder reads.
+pub fn padding_text(t: &ds_reference::target::Target) -> String {
+    let padding = ds_kernels::template::of(t.generation)
+        .expect("kernels are built for the target")
+        .code_padding();
+    match ds_kernels::inst::decode_in(t, &padding) {
+        Ok((inst, _)) => inst.text(t.generation).to_string(),
+        Err(_) => "s_code_end".to_string(),
+    }
 }

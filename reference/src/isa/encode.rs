@@ -197,7 +197,7 @@ impl InstError {
                 let lacking = needs.difference(isa.features);
                 let on: Vec<&str> = crate::target::TARGETS
                     .iter()
-                    .filter(|t| op.info().on_target(t))
+                    .filter(|t| op.info().on(*t))
                     .map(|t| t.name)
                     .collect();
                 write!(

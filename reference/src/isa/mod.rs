@@ -279,12 +279,6 @@ impl OpInfo {
         self.in_generation(isa.gen) && isa.has(self.needs)
     }
 
-    /// The op exists on `target` (the one place the model, the corpus and the CLI ask which ops
-    /// a target has).
-    pub fn on_target(&self, target: &crate::target::Target) -> bool {
-        self.on(target)
-    }
-
     /// Whether the gds bit may, must or must not be set in the instruction set `isa`: as
     /// [`OpInfo::gds_in`], and forbidden on an op whose gds is optional when the target has no
     /// GDS (the GWS ops keep the bit).
@@ -380,40 +374,20 @@ pub fn runnable_ops() -> impl Iterator<Item = DsOp> {
     DS_OPS.iter().filter(|r| r.hip_runnable()).map(|r| r.op)
 }
 
-/// The ops of generation `gen` that a HIP compute kernel can run and the model holds for `gen`
-/// ([`not_modelled_in`]), in table order.
+/// The ops of generation `gen` that a HIP compute kernel can run, in table order.
 pub fn runnable_ops_in(gen: Generation) -> impl Iterator<Item = DsOp> {
     DS_TABLE
         .iter()
-        .filter(move |r| {
-            r.in_generation(gen) && r.hip_runnable() && not_modelled_in(r.op, gen).is_none()
-        })
+        .filter(move |r| r.in_generation(gen) && r.hip_runnable())
         .map(|r| r.op)
 }
 
-/// The ops of `target` that a HIP compute kernel can run and the model holds for its generation,
-/// in table order.
+/// The ops of `target` that a HIP compute kernel can run, in table order.
 pub fn runnable_ops_on(target: &'static crate::target::Target) -> impl Iterator<Item = DsOp> {
     DS_TABLE
         .iter()
-        .filter(move |r| {
-            r.on(target) && r.hip_runnable() && not_modelled_in(r.op, target.generation).is_none()
-        })
+        .filter(move |r| r.on(target) && r.hip_runnable())
         .map(|r| r.op)
-}
-
-/// Why `op` is not run in generation `gen` yet, for an op whose semantics differ between the
-/// generations that have it: the compare-store family takes DATA0 as the compare value where
-/// [`Generation::cmpst_data0`] says so (gfx9 and gfx10: AMD "Vega" and "RDNA 2" ISA guides,
-/// `DS_CMPST_B32`: `tmp == DATA ? DATA2 : tmp`). The model executes that order, but so far only
-/// its unit tests have driven it; these ops join the runs of those generations once a test holds
-/// the order to a case that tells the two apart on the emulated device and the oracle listing.
-pub fn not_modelled_in(op: DsOp, gen: Generation) -> Option<&'static str> {
-    let cmpst = matches!(op.info().family, Family::Rmw(Rmw::CmpStore));
-    (cmpst && gen.cmpst_data0() == crate::target::CmpstData0::CompareValue).then_some(
-        "not yet run in this generation: its compare-store takes DATA0 as the compare value, an \
-         order the model holds but no run has checked yet",
-    )
 }
 
 /// The table's mnemonics closest to `name` (edit distance), best first: for "did you mean".

@@ -62,14 +62,9 @@ const DATA8: Option<&str> = Some(
 );
 const HIP: Option<&str> = None;
 /// Ops whose semantics the model does not hold yet: `run` leaves them out (the model's work turns
-/// each to `HIP` as it implements the family).
-const SRC2_MODEL: Option<&str> = Some(
-    "not yet modelled: the src2 family (second operand read from LDS) has no semantics in the model",
-);
-const F64_MODEL: Option<&str> =
-    Some("not yet modelled: the model's float add covers f32 and packed f16/bf16, not f64");
+/// each to `HIP` as it implements the family; the src2 ops and `ds_add_f64` are done).
 const TR_MODEL: Option<&str> = Some(
-    "not yet modelled: the transpose loads (lanes gather from their group's rows) have no semantics in the model",
+    "not yet modelled: which bytes of its lane group's rows each lane of a transpose load gathers is not pinned by the sources read (ASSUMPTIONS.md V9)",
 );
 
 ds_table! {
@@ -224,39 +219,39 @@ ds_table! {
     // gfx9 and gfx10 only (LLVM's DSInstructions.td and gfx9/gfx10 MC tests; llvm-mc-19 and -22 for
     // every gfx9 and gfx10 target), in gfx9 opcode order; the transpose loads are CDNA 4's
     // (LLVM 22; AMD "CDNA4 ISA" guide, DS_READ_B64_TR_B4 and the rest).
-    (AddF64,                "ds_add_f64",                        0x5c, __  , __  , __  , 0, 1, 2, 0, Single,   Allowed,   Rmw(Add),                     F64,   None,                          F64,  F64_MODEL, L19),
-    (AddRtnF64,             "ds_add_rtn_f64",                    0x7c, __  , __  , __  , 2, 1, 2, 0, Single,   Allowed,   Rmw(Add),                     F64,   None,                          F64,  F64_MODEL, L19),
-    (AddSrc2U32,            "ds_add_src2_u32",                   0x80, 0x80, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Add),                    U32,   None,                          SRC2, SRC2_MODEL, L19),
-    (SubSrc2U32,            "ds_sub_src2_u32",                   0x81, 0x81, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Sub),                    U32,   None,                          SRC2, SRC2_MODEL, L19),
-    (RsubSrc2U32,           "ds_rsub_src2_u32",                  0x82, 0x82, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Rsub),                   U32,   None,                          SRC2, SRC2_MODEL, L19),
-    (IncSrc2U32,            "ds_inc_src2_u32",                   0x83, 0x83, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Inc),                    U32,   None,                          SRC2, SRC2_MODEL, L19),
-    (DecSrc2U32,            "ds_dec_src2_u32",                   0x84, 0x84, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Dec),                    U32,   None,                          SRC2, SRC2_MODEL, L19),
-    (MinSrc2I32,            "ds_min_src2_i32",                   0x85, 0x85, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Min),                    I32,   None,                          SRC2, SRC2_MODEL, L19),
-    (MaxSrc2I32,            "ds_max_src2_i32",                   0x86, 0x86, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Max),                    I32,   None,                          SRC2, SRC2_MODEL, L19),
-    (MinSrc2U32,            "ds_min_src2_u32",                   0x87, 0x87, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Min),                    U32,   None,                          SRC2, SRC2_MODEL, L19),
-    (MaxSrc2U32,            "ds_max_src2_u32",                   0x88, 0x88, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Max),                    U32,   None,                          SRC2, SRC2_MODEL, L19),
-    (AndSrc2B32,            "ds_and_src2_b32",                   0x89, 0x89, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(And),                    B32,   None,                          SRC2, SRC2_MODEL, L19),
-    (OrSrc2B32,             "ds_or_src2_b32",                    0x8a, 0x8a, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Or),                     B32,   None,                          SRC2, SRC2_MODEL, L19),
-    (XorSrc2B32,            "ds_xor_src2_b32",                   0x8b, 0x8b, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Xor),                    B32,   None,                          SRC2, SRC2_MODEL, L19),
-    (WriteSrc2B32,          "ds_write_src2_b32",                 0x8d, 0x8d, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Xchg),                   B32,   None,                          SRC2, SRC2_MODEL, L19),
-    (MinSrc2F32,            "ds_min_src2_f32",                   0x92, 0x92, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Min),                    F32,   None,                          SRC2, SRC2_MODEL, L19),
-    (MaxSrc2F32,            "ds_max_src2_f32",                   0x93, 0x93, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Max),                    F32,   None,                          SRC2, SRC2_MODEL, L19),
-    (AddSrc2F32,            "ds_add_src2_f32",                   0x95, 0x95, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Add),                    F32,   None,                          SRC2, SRC2_MODEL, L19),
-    (AddSrc2U64,            "ds_add_src2_u64",                   0xc0, 0xc0, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Add),                    U64,   None,                          SRC2, SRC2_MODEL, L19),
-    (SubSrc2U64,            "ds_sub_src2_u64",                   0xc1, 0xc1, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Sub),                    U64,   None,                          SRC2, SRC2_MODEL, L19),
-    (RsubSrc2U64,           "ds_rsub_src2_u64",                  0xc2, 0xc2, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Rsub),                   U64,   None,                          SRC2, SRC2_MODEL, L19),
-    (IncSrc2U64,            "ds_inc_src2_u64",                   0xc3, 0xc3, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Inc),                    U64,   None,                          SRC2, SRC2_MODEL, L19),
-    (DecSrc2U64,            "ds_dec_src2_u64",                   0xc4, 0xc4, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Dec),                    U64,   None,                          SRC2, SRC2_MODEL, L19),
-    (MinSrc2I64,            "ds_min_src2_i64",                   0xc5, 0xc5, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Min),                    I64,   None,                          SRC2, SRC2_MODEL, L19),
-    (MaxSrc2I64,            "ds_max_src2_i64",                   0xc6, 0xc6, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Max),                    I64,   None,                          SRC2, SRC2_MODEL, L19),
-    (MinSrc2U64,            "ds_min_src2_u64",                   0xc7, 0xc7, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Min),                    U64,   None,                          SRC2, SRC2_MODEL, L19),
-    (MaxSrc2U64,            "ds_max_src2_u64",                   0xc8, 0xc8, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Max),                    U64,   None,                          SRC2, SRC2_MODEL, L19),
-    (AndSrc2B64,            "ds_and_src2_b64",                   0xc9, 0xc9, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(And),                    B64,   None,                          SRC2, SRC2_MODEL, L19),
-    (OrSrc2B64,             "ds_or_src2_b64",                    0xca, 0xca, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Or),                     B64,   None,                          SRC2, SRC2_MODEL, L19),
-    (XorSrc2B64,            "ds_xor_src2_b64",                   0xcb, 0xcb, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Xor),                    B64,   None,                          SRC2, SRC2_MODEL, L19),
-    (WriteSrc2B64,          "ds_write_src2_b64",                 0xcd, 0xcd, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Xchg),                   B64,   None,                          SRC2, SRC2_MODEL, L19),
-    (MinSrc2F64,            "ds_min_src2_f64",                   0xd2, 0xd2, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Min),                    F64,   None,                          SRC2, SRC2_MODEL, L19),
-    (MaxSrc2F64,            "ds_max_src2_f64",                   0xd3, 0xd3, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Max),                    F64,   None,                          SRC2, SRC2_MODEL, L19),
+    (AddF64,                "ds_add_f64",                        0x5c, __  , __  , __  , 0, 1, 2, 0, Single,   Allowed,   Rmw(Add),                     F64,   None,                          F64,  HIP,  L19),
+    (AddRtnF64,             "ds_add_rtn_f64",                    0x7c, __  , __  , __  , 2, 1, 2, 0, Single,   Allowed,   Rmw(Add),                     F64,   None,                          F64,  HIP,  L19),
+    (AddSrc2U32,            "ds_add_src2_u32",                   0x80, 0x80, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Add),                    U32,   None,                          SRC2, HIP,  L19),
+    (SubSrc2U32,            "ds_sub_src2_u32",                   0x81, 0x81, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Sub),                    U32,   None,                          SRC2, HIP,  L19),
+    (RsubSrc2U32,           "ds_rsub_src2_u32",                  0x82, 0x82, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Rsub),                   U32,   None,                          SRC2, HIP,  L19),
+    (IncSrc2U32,            "ds_inc_src2_u32",                   0x83, 0x83, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Inc),                    U32,   None,                          SRC2, HIP,  L19),
+    (DecSrc2U32,            "ds_dec_src2_u32",                   0x84, 0x84, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Dec),                    U32,   None,                          SRC2, HIP,  L19),
+    (MinSrc2I32,            "ds_min_src2_i32",                   0x85, 0x85, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Min),                    I32,   None,                          SRC2, HIP,  L19),
+    (MaxSrc2I32,            "ds_max_src2_i32",                   0x86, 0x86, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Max),                    I32,   None,                          SRC2, HIP,  L19),
+    (MinSrc2U32,            "ds_min_src2_u32",                   0x87, 0x87, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Min),                    U32,   None,                          SRC2, HIP,  L19),
+    (MaxSrc2U32,            "ds_max_src2_u32",                   0x88, 0x88, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Max),                    U32,   None,                          SRC2, HIP,  L19),
+    (AndSrc2B32,            "ds_and_src2_b32",                   0x89, 0x89, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(And),                    B32,   None,                          SRC2, HIP,  L19),
+    (OrSrc2B32,             "ds_or_src2_b32",                    0x8a, 0x8a, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Or),                     B32,   None,                          SRC2, HIP,  L19),
+    (XorSrc2B32,            "ds_xor_src2_b32",                   0x8b, 0x8b, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Xor),                    B32,   None,                          SRC2, HIP,  L19),
+    (WriteSrc2B32,          "ds_write_src2_b32",                 0x8d, 0x8d, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Xchg),                   B32,   None,                          SRC2, HIP,  L19),
+    (MinSrc2F32,            "ds_min_src2_f32",                   0x92, 0x92, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Min),                    F32,   None,                          SRC2, HIP,  L19),
+    (MaxSrc2F32,            "ds_max_src2_f32",                   0x93, 0x93, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Max),                    F32,   None,                          SRC2, HIP,  L19),
+    (AddSrc2F32,            "ds_add_src2_f32",                   0x95, 0x95, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Add),                    F32,   None,                          SRC2, HIP,  L19),
+    (AddSrc2U64,            "ds_add_src2_u64",                   0xc0, 0xc0, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Add),                    U64,   None,                          SRC2, HIP,  L19),
+    (SubSrc2U64,            "ds_sub_src2_u64",                   0xc1, 0xc1, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Sub),                    U64,   None,                          SRC2, HIP,  L19),
+    (RsubSrc2U64,           "ds_rsub_src2_u64",                  0xc2, 0xc2, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Rsub),                   U64,   None,                          SRC2, HIP,  L19),
+    (IncSrc2U64,            "ds_inc_src2_u64",                   0xc3, 0xc3, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Inc),                    U64,   None,                          SRC2, HIP,  L19),
+    (DecSrc2U64,            "ds_dec_src2_u64",                   0xc4, 0xc4, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Dec),                    U64,   None,                          SRC2, HIP,  L19),
+    (MinSrc2I64,            "ds_min_src2_i64",                   0xc5, 0xc5, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Min),                    I64,   None,                          SRC2, HIP,  L19),
+    (MaxSrc2I64,            "ds_max_src2_i64",                   0xc6, 0xc6, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Max),                    I64,   None,                          SRC2, HIP,  L19),
+    (MinSrc2U64,            "ds_min_src2_u64",                   0xc7, 0xc7, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Min),                    U64,   None,                          SRC2, HIP,  L19),
+    (MaxSrc2U64,            "ds_max_src2_u64",                   0xc8, 0xc8, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Max),                    U64,   None,                          SRC2, HIP,  L19),
+    (AndSrc2B64,            "ds_and_src2_b64",                   0xc9, 0xc9, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(And),                    B64,   None,                          SRC2, HIP,  L19),
+    (OrSrc2B64,             "ds_or_src2_b64",                    0xca, 0xca, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Or),                     B64,   None,                          SRC2, HIP,  L19),
+    (XorSrc2B64,            "ds_xor_src2_b64",                   0xcb, 0xcb, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Xor),                    B64,   None,                          SRC2, HIP,  L19),
+    (WriteSrc2B64,          "ds_write_src2_b64",                 0xcd, 0xcd, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Xchg),                   B64,   None,                          SRC2, HIP,  L19),
+    (MinSrc2F64,            "ds_min_src2_f64",                   0xd2, 0xd2, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Min),                    F64,   None,                          SRC2, HIP,  L19),
+    (MaxSrc2F64,            "ds_max_src2_f64",                   0xd3, 0xd3, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Max),                    F64,   None,                          SRC2, HIP,  L19),
     (ReadB64TrB4,           "ds_read_b64_tr_b4",                 0xe0, __  , __  , __  , 2, 1, 0, 0, Single,   Allowed,   LoadTranspose(4),             B64,   None,                          TR,   TR_MODEL, L22),
     (ReadB96TrB6,           "ds_read_b96_tr_b6",                 0xe1, __  , __  , __  , 3, 1, 0, 0, Single,   Allowed,   LoadTranspose(6),             B96,   None,                          TR,   TR_MODEL, L22),
     (ReadB64TrB8,           "ds_read_b64_tr_b8",                 0xe2, __  , __  , __  , 2, 1, 0, 0, Single,   Allowed,   LoadTranspose(8),             B64,   None,                          TR,   TR_MODEL, L22),

@@ -170,34 +170,63 @@ pub fn float_eq(f: Fmt, a: u64, b: u64, keep_denormals: bool) -> bool {
 /// differs from AMD is the NaN bit pattern, handled above. Flushing the result after rounding is
 /// exact too: a sum below the smallest normal is a multiple of 2^-149 and so is never rounded.
 pub fn add_f32(mem: u32, data: u32, keep_denormals: bool) -> u32 {
-    let f = F32;
-    let m = flush(f, u64::from(mem), keep_denormals);
-    let d = flush(f, u64::from(data), keep_denormals);
+    let host = |a: u64, b: u64| (f32::from_bits(a as u32) + f32::from_bits(b as u32)).to_bits();
+    add_with(F32, mem.into(), data.into(), keep_denormals, |a, b| {
+        host(a, b).into()
+    }) as u32
+}
+
+/// `mem + data` in binary64 (`ds_add_f64`, CDNA 2 and later): [`add_f32`]'s rules in the wider
+/// format, denormals by the FP16/FP64 switch (ASSUMPTIONS.md F5), inf + -inf the default NaN
+/// `0x7ff8_0000_0000_0000`. Rust's `f64` addition is exact binary64 as `f32`'s is binary32.
+pub fn add_f64(mem: u64, data: u64, keep_denormals: bool) -> u64 {
+    add_with(F64, mem, data, keep_denormals, |a, b| {
+        (f64::from_bits(a) + f64::from_bits(b)).to_bits()
+    })
+}
+
+/// The add of either width: flush, the first NaN quieted, the host sum, the default NaN for
+/// inf + -inf, the result flushed.
+fn add_with(f: Fmt, mem: u64, data: u64, keep: bool, host: impl Fn(u64, u64) -> u64) -> u64 {
+    let (m, d) = (flush(f, mem, keep), flush(f, data, keep));
     if is_nan(f, m) {
-        return quiet(f, m) as u32;
+        return quiet(f, m);
     }
     if is_nan(f, d) {
-        return quiet(f, d) as u32;
+        return quiet(f, d);
     }
-    let sum = (f32::from_bits(m as u32) + f32::from_bits(d as u32)).to_bits();
-    if is_nan(f, u64::from(sum)) {
-        return F32_DEFAULT_NAN; // inf + -inf
+    let sum = host(m, d);
+    if is_nan(f, sum) {
+        return f.exp_mask() | f.quiet_bit(); // inf + -inf: the default NaN
     }
-    flush(f, u64::from(sum), keep_denormals) as u32
+    flush(f, sum, keep)
 }
 
 /// The NaN results a device may legally return for `mem + data` besides the model's: either input
 /// NaN quieted, or the default NaN. Empty when the sum is not a NaN.
 pub fn add_f32_nan_alternatives(mem: u32, data: u32) -> Vec<u32> {
-    let f = F32;
-    let mut alts = Vec::new();
-    for x in [mem, data] {
-        if is_nan(f, u64::from(x)) {
-            alts.push(quiet(f, u64::from(x)) as u32);
-        }
-    }
-    if !alts.is_empty() || is_nan(f, u64::from(add_f32(mem, data, true))) {
-        alts.push(F32_DEFAULT_NAN);
+    let alts = add_nan_alternatives(
+        F32,
+        mem.into(),
+        data.into(),
+        add_f32(mem, data, true).into(),
+    );
+    alts.into_iter().map(|x| x as u32).collect()
+}
+
+/// [`add_f32_nan_alternatives`] for [`add_f64`].
+pub fn add_f64_nan_alternatives(mem: u64, data: u64) -> Vec<u64> {
+    add_nan_alternatives(F64, mem, data, add_f64(mem, data, true))
+}
+
+fn add_nan_alternatives(f: Fmt, mem: u64, data: u64, sum: u64) -> Vec<u64> {
+    let mut alts: Vec<u64> = [mem, data]
+        .into_iter()
+        .filter(|&x| is_nan(f, x))
+        .map(|x| quiet(f, x))
+        .collect();
+    if !alts.is_empty() || is_nan(f, sum) {
+        alts.push(f.exp_mask() | f.quiet_bit());
     }
     alts
 }

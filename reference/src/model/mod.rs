@@ -31,6 +31,7 @@ pub mod questions;
 pub mod rmw;
 pub mod snapshot;
 mod special;
+pub mod src2;
 #[cfg(test)]
 mod wide;
 
@@ -239,7 +240,7 @@ impl Plan {
     pub fn new(target: &Target, inst: &DsInst, mode: FpMode) -> Result<Plan, Unmodelled> {
         let info = inst.op.info();
         let gen = target.generation;
-        if !info.on_target(target) {
+        if !info.on(target) {
             return Err(Unmodelled {
                 op: inst.op,
                 why: NOT_ON_TARGET_WHY,
@@ -376,8 +377,9 @@ impl Plan {
             | Family::Gws
             | Family::OrderedCount
             | Family::GsReg => unreachable!("{} is not a per-lane family", info.name),
+            Family::Src2(op) => src2::step(op, info.elem, self.mode, lane.addr, self.offset16, mem),
             // Refused by `Plan::new`: the table marks them not yet modelled.
-            Family::Src2(_) | Family::LoadTranspose(_) => {
+            Family::LoadTranspose(_) => {
                 unreachable!("{} is not modelled yet", info.name)
             }
         }

@@ -10,7 +10,7 @@
 //! entry, so the two cannot drift apart.
 
 use crate::isa::{DsOp, Family, Gds, Generation, OpInfo, Rmw};
-use crate::target::PermuteSpan;
+use crate::target::{CmpstData0, PermuteSpan};
 
 /// The assumptions file, as committed.
 pub const ASSUMPTIONS_MD: &str = include_str!("../../ASSUMPTIONS.md");
@@ -137,6 +137,28 @@ pub static APPLIES: &[(&str, Applies)] = &[
     ("W10", |i, g| {
         i.family == Family::Permute && g.permute_span() == PermuteSpan::Wave
     }),
+    // gfx9 and gfx10: asked of their rules (`cmpst_data0`) or, for the entries that restate
+    // another generation's rule for them, of the generations with the older spellings.
+    ("V1", |i, g| {
+        i.family == Family::Rmw(Rmw::CmpStore) && g.cmpst_data0() == CmpstData0::CompareValue
+    }),
+    ("V2", |i, g| {
+        matches!(i.family, Family::Permute | Family::Bpermute) && g.gfx9_mnemonics()
+    }),
+    ("V3", |i, g| {
+        i.family == Family::Swizzle && g.gfx9_mnemonics()
+    }),
+    ("V4", |i, _| matches!(i.family, Family::Src2(_))),
+    ("V5", |i, _| matches!(i.family, Family::Src2(_))),
+    ("V6", |i, _| {
+        matches!(i.family, Family::Src2(_)) && i.elem.bytes() == 8
+    }),
+    ("V7", |i, _| matches!(i.family, Family::Src2(_))),
+    ("V8", |i, _| {
+        i.family == Family::Rmw(Rmw::Add) && i.elem == crate::isa::Elem::F64
+    }),
+    ("V9", |i, _| matches!(i.family, Family::LoadTranspose(_))),
+    ("V10", |i, g| i.elem.is_packed16() && g.gfx9_mnemonics()),
 ];
 
 /// Every entry of ASSUMPTIONS.md, in file order.

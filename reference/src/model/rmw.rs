@@ -46,6 +46,7 @@ pub fn update(rmw: Rmw, elem: Elem, mode: FpMode, mem: u64, d0: u64, d1: u64) ->
         Rmw::Add if elem == Elem::F32 => {
             u64::from(float::add_f32(mem as u32, d0 as u32, mode.fp32_denormals))
         }
+        Rmw::Add if elem == Elem::F64 => float::add_f64(mem, d0, mode.fp16_fp64_denormals),
         Rmw::Add if elem == Elem::F16x2 => u64::from(float::add_packed(
             float::F16,
             mem as u32,
@@ -170,6 +171,7 @@ pub fn update_alternatives(
                     .into_iter()
                     .map(u64::from),
             ),
+            Rmw::Add if elem == Elem::F64 => out.extend(float::add_f64_nan_alternatives(mem, d0)),
             _ => {}
         }
     }
@@ -366,6 +368,65 @@ mod tests {
         assert_eq!(
             update_alternatives(Rmw::Add, Elem::U32, M, 1, 2, 0),
             vec![3]
+        );
+    }
+
+    /// `ds_add_f64` (ASSUMPTIONS.md V8), hand-computed: `ds_add_f32`'s rules in binary64.
+    #[test]
+    fn f64_add_rounds_flushes_and_quiets_as_f32_add_does() {
+        let add =
+            |m: f64, d: f64, mode| update(Rmw::Add, Elem::F64, mode, m.to_bits(), d.to_bits(), 0);
+        let ftz = FpMode {
+            fp16_fp64_denormals: false,
+            ..M
+        };
+        assert_eq!(add(1.0, 2.0, M), 3.0f64.to_bits());
+        // 1 + 2^-53 is a tie between 1 and 1 + 2^-52: to even, 1.
+        assert_eq!(add(1.0, 2f64.powi(-53), M), 1.0f64.to_bits());
+        // 1 + 3 x 2^-53 rounds up to 1 + 2^-51.
+        assert_eq!(
+            add(1.0, 3.0 * 2f64.powi(-53), M),
+            (1.0 + 2f64.powi(-51)).to_bits()
+        );
+        assert_eq!(add(1.0, -1.0, M), 0); // +0
+        assert_eq!(add(-0.0, -0.0, M), 1 << 63);
+        assert_eq!(add(f64::MAX, f64::MAX, M), f64::INFINITY.to_bits());
+        // Denormals: kept, or flushed (inputs and result) by the FP16/FP64 switch, not FP32's.
+        let tiny = f64::from_bits(1);
+        assert_eq!(add(tiny, tiny, M), 2);
+        assert_eq!(add(tiny, tiny, ftz), 0);
+        assert_eq!(add(-tiny, 0.0, ftz), 0); // -denormal flushed to -0, + +0 = +0
+        let f32_ftz = FpMode {
+            fp32_denormals: false,
+            ..M
+        };
+        assert_eq!(add(tiny, tiny, f32_ftz), 2);
+        // NaNs: the first of (memory, data) quieted; inf - inf the default NaN.
+        let snan = 0x7ff0_0000_0000_0001;
+        let mem_nan = update(Rmw::Add, Elem::F64, M, snan, 1.0f64.to_bits(), 0);
+        assert_eq!(mem_nan, 0x7ff8_0000_0000_0001);
+        let data_nan = update(
+            Rmw::Add,
+            Elem::F64,
+            M,
+            1.0f64.to_bits(),
+            0xfff0_0000_0000_0005,
+            0,
+        );
+        assert_eq!(data_nan, 0xfff8_0000_0000_0005);
+        assert_eq!(
+            add(f64::INFINITY, f64::NEG_INFINITY, M),
+            0x7ff8_0000_0000_0000
+        );
+        // The legal alternatives: the other NaN quieted, the default NaN.
+        let alts = update_alternatives(Rmw::Add, Elem::F64, M, snan, 0xfff0_0000_0000_0005, 0);
+        assert_eq!(
+            alts,
+            vec![
+                0x7ff8_0000_0000_0001,
+                0xfff8_0000_0000_0005,
+                0x7ff8_0000_0000_0000
+            ]
         );
     }
 }

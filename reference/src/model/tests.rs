@@ -37,7 +37,7 @@ fn inst(op: DsOp, offset0: u8, offset1: u8) -> DsInst {
 fn target_of(op: DsOp) -> &'static crate::target::Target {
     crate::target::TARGETS
         .iter()
-        .find(|t| op.info().on_target(t))
+        .find(|t| op.info().on(*t))
         .expect("every op is on some target")
 }
 
@@ -753,7 +753,7 @@ fn an_op_the_targets_generation_lacks_is_unmodelled_with_the_reason() {
     for t in crate::target::TARGETS {
         for op in DsOp::all_in(Generation::Gfx11)
             .chain(DsOp::all_in(Generation::Gfx12))
-            .filter(|op| !op.info().on_target(t) && op.info().hip_runnable())
+            .filter(|op| !op.info().on(t) && op.info().hip_runnable())
         {
             let e = execute(t, &inst(op, 0, 0), mode(), &c).unwrap_err();
             assert_eq!(e.op, op);

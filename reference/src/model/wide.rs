@@ -50,7 +50,7 @@ mod tests {
     }
 
     fn run(op: DsOp, offset: u16, lds: &Lds, wave: &Wave) -> Outcome {
-        let t = if op.info().on_target(DEFAULT) {
+        let t = if op.info().on(DEFAULT) {
             DEFAULT
         } else {
             target_with(PermuteSpan::Wave)

@@ -205,6 +205,22 @@ impl Alias {
     /// operand to overlap, or the BVH stack op's two results in one register). The registers
     /// reach both ends of the file: v0 (the template's lane id must move) and v255.
     pub fn regs(self, op: DsOp) -> Option<Regs> {
+        self.regs_in(op, false)
+    }
+
+    /// [`Alias::regs`] for a target that needs every tuple of two or more registers to start at
+    /// an even register (`even_tuples`: CDNA 2 and later, whose DS features lack
+    /// `unaligned-tuples`; LLVM "vgpr tuples must be 64 bit aligned"): the patterns at the top of
+    /// the file start their tuple at the even register below (ADDR still its last or first
+    /// register), and the other operands' tuples at the next even register.
+    pub fn regs_in(self, op: DsOp, even_tuples: bool) -> Option<Regs> {
+        let even = |first: u32, n: u8| {
+            if even_tuples && n > 1 {
+                first & !1
+            } else {
+                first
+            }
+        };
         let info = op.info();
         if !info.hip_runnable() {
             return None;
@@ -218,8 +234,8 @@ impl Alias {
                 (r.vdst, r.addr) = (Some(0), Some(0));
             }
             Alias::AddrLastVdst if has_addr && nv > 1 && !two_results => {
-                let first = (256 - u32::from(nv)) as u8;
-                (r.vdst, r.addr) = (Some(first), Some(255));
+                let first = even(256 - u32::from(nv), nv) as u8;
+                (r.vdst, r.addr) = (Some(first), Some(first + (nv - 1)));
             }
             Alias::Data0InVdst if nv > 0 && n0 > 0 => {
                 (r.vdst, r.data0) = (Some(8), Some(8));
@@ -233,7 +249,7 @@ impl Alias {
                 (r.vdst, r.addr, r.data0, r.data1) = (Some(30), Some(31), Some(40), Some(40));
             }
             Alias::AddrData0 if has_addr && n0 > 0 => {
-                let first = (256 - u32::from(n0)) as u8;
+                let first = even(256 - u32::from(n0), n0) as u8;
                 (r.data0, r.addr) = (Some(first), Some(first));
             }
             _ => return None,
@@ -243,6 +259,9 @@ impl Alias {
         for field in ORDER {
             let n = o.dwords(field);
             if n > 0 && r.get(field).is_none() {
+                if even_tuples && n > 1 && next % 2 == 1 {
+                    next += 1;
+                }
                 r.set(field, Some(next));
                 next += n;
             }
@@ -253,9 +272,14 @@ impl Alias {
 
     /// The patterns `op` has, with their registers.
     pub fn for_op(op: DsOp) -> Vec<(Alias, Regs)> {
+        Alias::for_op_in(op, false)
+    }
+
+    /// The patterns `op` has on a target that needs even tuples or not ([`Alias::regs_in`]).
+    pub fn for_op_in(op: DsOp, even_tuples: bool) -> Vec<(Alias, Regs)> {
         Alias::ALL
             .into_iter()
-            .filter_map(|a| a.regs(op).map(|r| (a, r)))
+            .filter_map(|a| a.regs_in(op, even_tuples).map(|r| (a, r)))
             .collect()
     }
 }

@@ -103,3 +103,38 @@ fn a_register_with_two_values_is_named_with_lane_register_and_both_values() {
     assert_eq!(lanes[9].vdst[1], 0x10, "the address wins");
     assert_eq!(r.conflict(load, false, &lanes), None);
 }
+
+#[test]
+fn even_tuple_patterns_start_every_tuple_at_an_even_register_and_keep_their_overlap() {
+    use crate::isa::{Field, DS_OPS};
+    let mut moved = 0;
+    for row in DS_OPS.iter().filter(|r| r.hip_runnable()) {
+        let op = row.op;
+        let o = op.info().operands;
+        for (alias, even) in Alias::for_op_in(op, true) {
+            assert_eq!(even.check(op), Ok(()), "{op} {}", alias.name());
+            for f in Field::ALL {
+                if let Some(first) = even.get(f) {
+                    if o.dwords(f) > 1 {
+                        assert_eq!(first % 2, 0, "{op} {} {f:?} v{first}", alias.name());
+                    }
+                }
+            }
+            let plain = alias.regs(op).unwrap();
+            // The same overlap: which operands share a first register.
+            for a in Field::ALL {
+                for b in Field::ALL {
+                    let same = |r: &Regs| r.get(a).is_some() && r.get(a) == r.get(b);
+                    assert_eq!(
+                        same(&plain),
+                        same(&even),
+                        "{op} {} {a:?}/{b:?}",
+                        alias.name()
+                    );
+                }
+            }
+            moved += usize::from(plain != even);
+        }
+    }
+    assert!(moved > 0, "no pattern needed moving");
+}

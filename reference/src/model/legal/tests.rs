@@ -244,7 +244,7 @@ fn nan_sums_accept_either_inputs_nan_for_add_f32_and_each_half_of_pk_add() {
     ] {
         let t = crate::target::TARGETS
             .iter()
-            .find(|t| op.info().on_target(t))
+            .find(|t| op.info().on(*t))
             .unwrap();
         let v = variant(op);
         let mut c = same_address_case();

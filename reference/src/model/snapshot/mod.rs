@@ -29,6 +29,8 @@ use std::fmt::{self, Write};
 
 mod corpus;
 mod nan_pair;
+mod src2;
+mod values;
 mod wave64;
 pub use corpus::{snapshot_corpus, SENTINEL};
 pub use wave64::snapshot_corpus_wave64;
