@@ -119,7 +119,8 @@ impl Layout {
                 top_agpr = top_agpr.max(u32::from(r) + 1);
             }
         }
-        // Even, so every staged tuple starts at an even VGPR (gfx90a and later need it).
+        // Even, so every staged tuple starts at an even VGPR (targets without unaligned tuples
+        // need it).
         let stage = (0u8..=244)
             .step_by(2)
             .find(|&b| (b..b + 12).all(|r| !taken.contains(&r)))

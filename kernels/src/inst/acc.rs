@@ -1,7 +1,7 @@
 //! The two AccVGPR moves an `acc` variant's kernel needs ([`AccMove`]: `v_accvgpr_write_b32 aN,
 //! vM` and `v_accvgpr_read_b32 vN, aM`), their encoding on the targets whose DS encoding has
-//! the acc bit, and the DS encoding and decoding that take the target's features into account
-//! ([`ds_isa`], [`decode_on`]).
+//! the acc bit, and the decoding of a target's code that knows them ([`decode_on`]; DS words
+//! with the acc bit encode and decode by the target's features, `codec::encode_in(target, ..)`).
 //!
 //! Facts: the VOP3P encoding as `llvm-mc-19`/`-22 -show-encoding` write it for every target with
 //! ACC each knows: `v_accvgpr_write_b32 a3, v17` is `03 40 d9 d3 11 01 00 18`,
@@ -123,18 +123,6 @@ pub fn gen_has_acc(gen: Generation) -> bool {
     TARGETS
         .iter()
         .any(|t| t.generation == gen && t.ds_features.contains(DsFeatures::ACC))
-}
-
-/// The DS instruction set the generation-level codec encodes `ds` with: the generation's common
-/// one ([`Isa::common`]), plus the acc bit when `ds` sets it and some target of the generation
-/// has it. Whether the target a kernel is built for has it is the generator's check
-/// (`Variant::check_acc`); a device decodes with its own target's features ([`decode_on`]).
-pub fn ds_isa(gen: Generation, ds: &DsInst) -> Isa {
-    let mut isa = Isa::common(gen);
-    if ds.acc && gen_has_acc(gen) {
-        isa.features = isa.features.union(DsFeatures::ACC);
-    }
-    isa
 }
 
 /// Encodes an AccVGPR move for generation `gen` (refused where no target has the acc bit).
