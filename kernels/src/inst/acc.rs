@@ -14,7 +14,7 @@
 
 use super::{DecodeError, EncodeError, Inst};
 use ds_reference::ds_features::DsFeatures;
-use ds_reference::isa::{DsInst, Generation, Isa};
+use ds_reference::isa::Generation;
 use ds_reference::target::{Target, TARGETS};
 use std::fmt;
 
