@@ -21,9 +21,11 @@
 //!   stepping of the target name's digits, e.g. IP version 11.5.3 -> 110503);
 //! - rocm_since: the first ROCm release supporting the target, as reported in AMD's ROCm release
 //!   notes (collected in the project's issue 25: gfx1100/1102/1103 5.3, gfx1101 5.5,
-//!   gfx1150/1151 6.1, gfx1200/1201 6.2, gfx1152 and gfx1153 none yet). Checked here only in
-//!   part: Debian's ROCm 5.2 code-object manager lists no gfx11 or gfx12 ISA (its ISA names end
-//!   at gfx1036);
+//!   gfx1150/1151 6.1, gfx1200/1201 6.2, gfx1152 and gfx1153 none yet; gfx942 6.0, the MI300
+//!   launch release; gfx950 7.0, whose library release notes say "Added gfx950 support", e.g.
+//!   hipFFT's for ROCm 7.0.0; gfx900-gfx90a and gfx10 5.2 or earlier). Checked here only in
+//!   part: Debian's ROCm 5.2 code-object manager lists no gfx11, gfx12, gfx942 or gfx950 ISA
+//!   (its ISA names end at gfx1036) and lists gfx900-gfx90a and the gfx10 targets;
 //! - lds_bytes: the LDS one workgroup can allocate: AMD "RDNA3 Instruction Set Architecture
 //!   Reference Guide", chapter "Local Data Share Operations" (64 KiB per workgroup), and
 //!   AMDGPUUsage, "Memory Spaces" (group segment); RDNA 3.5 keeps the RDNA3 LDS (AMD "RDNA3.5
