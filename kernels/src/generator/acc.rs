@@ -36,18 +36,13 @@ pub(super) fn write_operands(
     l: &Layout,
     dwords: impl Fn(Field) -> u8,
 ) -> Result<(), GenError> {
-    if l.stage.is_none() {
-        return Ok(());
-    }
-    let mut note = "data and vdst into their AccVGPRs";
-    for field in FIELDS {
-        for k in 0..dwords(field) {
-            let m = AccMove::write(l.reg(field) + k, l.vgpr_of(field) + k);
-            a.emit(Inst::Acc(m), note)?;
-            note = "";
-        }
-    }
-    Ok(())
+    moves(
+        a,
+        l,
+        dwords,
+        "data and vdst into their AccVGPRs",
+        AccMove::write,
+    )
 }
 
 /// `v_accvgpr_read_b32` of `dwords(field)` registers of each AccVGPR operand into its staging
@@ -57,14 +52,29 @@ pub(super) fn read_operands(
     l: &Layout,
     dwords: impl Fn(Field) -> u8,
 ) -> Result<(), GenError> {
+    moves(
+        a,
+        l,
+        dwords,
+        "the AccVGPR operands back, for the dump",
+        |agpr, vgpr| AccMove::read(vgpr, agpr),
+    )
+}
+
+/// One move per register of each AccVGPR operand, `mv(agpr, staging vgpr)`, the first noted.
+fn moves(
+    a: &mut Asm,
+    l: &Layout,
+    dwords: impl Fn(Field) -> u8,
+    mut note: &'static str,
+    mv: impl Fn(u8, u8) -> AccMove,
+) -> Result<(), GenError> {
     if l.stage.is_none() {
         return Ok(());
     }
-    let mut note = "the AccVGPR operands back, for the dump";
     for field in FIELDS {
         for k in 0..dwords(field) {
-            let m = AccMove::read(l.vgpr_of(field) + k, l.reg(field) + k);
-            a.emit(Inst::Acc(m), note)?;
+            a.emit(Inst::Acc(mv(l.reg(field) + k, l.vgpr_of(field) + k)), note)?;
             note = "";
         }
     }
