@@ -7,12 +7,12 @@
 
 use ds_devices::emu::EmuDevice;
 use ds_devices::Device;
+use ds_isa::ds::DsOp;
+use ds_isa::inst::{encode_into_in, Inst, Operand};
+use ds_isa::target::{Target, TARGETS};
 use ds_kernels::code_object;
 use ds_kernels::entry::KernelEntry;
 use ds_kernels::generator::{generate_for, Kernel};
-use ds_kernels::inst::{encode_into_in, Inst, Operand};
-use ds_kernels::isa::DsOp;
-use ds_reference::target::{Target, TARGETS};
 use ds_reference::wave::{Case, FpMode, Lds, Outcome, Variant, Wave, WaveSize};
 
 fn variant(wave: WaveSize) -> Variant {

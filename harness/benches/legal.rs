@@ -4,9 +4,9 @@
 //! Target: <= 5 ms per check in release. Prints the time per check for each op and order.
 
 use ds_harness::run::legal::{judge, Legality};
-use ds_reference::isa::DsOp;
+use ds_isa::ds::DsOp;
+use ds_isa::target::DEFAULT;
 use ds_reference::model;
-use ds_reference::target::DEFAULT;
 use ds_reference::wave::{Case, FpMode, Lds, Outcome, Variant, WaveSize};
 
 const LANES: usize = WaveSize::Wave32.lanes();

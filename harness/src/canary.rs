@@ -8,8 +8,8 @@
 
 use ds_devices::hip::probe::HipProbe;
 use ds_devices::{Backend, Device, DeviceError, DeviceInfo};
+use ds_isa::target::Target;
 use ds_kernels::canary::{Assumption, Canary, Verdict};
-use ds_reference::target::Target;
 use ds_reference::wave::WaveSize;
 use std::fmt::Write;
 

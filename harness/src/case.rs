@@ -2,7 +2,7 @@
 //! `ds-harness replay` and `ds-harness eval`. The format is documented in `docs/case-format.md`;
 //! the data types come from `ds_reference::wave` (DESIGN.md section 5).
 
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 use ds_reference::wave::{Case, Outcome, Variant};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -24,7 +24,7 @@ pub struct CaseFile {
     /// The target the case was run on (a row of the target table, by name). Files written
     /// before targets were named were all made on the default target, so that is what an absent
     /// field means.
-    #[serde(with = "ds_reference::target::by_name", default = "default_target")]
+    #[serde(with = "ds_isa::target::by_name", default = "default_target")]
     pub target: &'static Target,
     /// The kernel the case runs on: op, offsets, LDS size, FP mode.
     pub variant: Variant,
@@ -42,7 +42,7 @@ pub struct CaseFile {
 }
 
 fn default_target() -> &'static Target {
-    ds_reference::target::DEFAULT
+    ds_isa::target::DEFAULT
 }
 
 /// A device's result for a case, with the device that produced it.
@@ -232,7 +232,7 @@ pub fn validate(target: &Target, variant: &Variant, case: &Case) -> Result<(), S
     }
     // AccVGPRs where the target table's ds_features have ACC and the op has data or vdst.
     variant.check_acc(target).map_err(|e| e.to_string())?;
-    let inst = ds_reference::isa::DsInst {
+    let inst = ds_isa::ds::DsInst {
         acc: false,
         ..variant.inst()
     };
@@ -312,7 +312,7 @@ impl std::error::Error for CaseFileError {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ds_reference::isa::DsOp;
+    use ds_isa::ds::DsOp;
     use ds_reference::wave::{FpMode, Lds, Wave};
 
     fn sample() -> CaseFile {
@@ -332,7 +332,7 @@ mod tests {
         wave.lanes[3].addr = 8;
         wave.lanes[3].data0[0] = 7;
         // A target other than the default, so reading back proves the field is kept.
-        let target = ds_reference::target::TARGETS.last().unwrap();
+        let target = ds_isa::target::TARGETS.last().unwrap();
         CaseFile::new("ds_add_u32.x.0", 42, target, variant, Case { lds, wave })
     }
 
@@ -348,7 +348,7 @@ mod tests {
         let old = json.replace(&format!("  \"target\": \"{}\",\n", file.target), "");
         assert!(!old.contains("\"target\""), "{old}");
         let back = CaseFile::parse(&old, Path::new("old.json")).unwrap();
-        assert_eq!(back.target, ds_reference::target::DEFAULT);
+        assert_eq!(back.target, ds_isa::target::DEFAULT);
         let typo = json.replace(
             &format!("\"target\": \"{}\"", file.target),
             "\"target\": \"gfx115\"",
@@ -419,8 +419,8 @@ mod tests {
     #[test]
     fn an_op_the_files_target_lacks_is_refused_naming_both() {
         let mut file = sample();
-        file.target = ds_reference::target::DEFAULT;
-        let other = ds_reference::isa::Generation::ALL
+        file.target = ds_isa::target::DEFAULT;
+        let other = ds_isa::ds::Generation::ALL
             .into_iter()
             .find(|&g| g != file.target.generation)
             .unwrap();
@@ -443,7 +443,7 @@ mod tests {
     /// A wave64 case file of a gfx11 target.
     fn sample64() -> CaseFile {
         let mut file = sample();
-        file.target = ds_reference::target::DEFAULT;
+        file.target = ds_isa::target::DEFAULT;
         file.variant.wave = ds_reference::wave::WaveSize::Wave64;
         file.case.wave = Wave::new(file.variant.wave);
         file.case.wave.lanes[40].addr = 8;

@@ -4,7 +4,7 @@
 
 use crate::fidelity::{self, Class, Counts, CLASSES};
 use crate::run::report::{code, md, xml};
-use ds_reference::isa::DsOp;
+use ds_isa::ds::DsOp;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;

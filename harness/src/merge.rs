@@ -9,7 +9,7 @@ use crate::fidelity;
 use crate::record::{self, RunStatus, EXTENSION, RUN_STATUS};
 use crate::run::report::{Report, RunMeta, Totals, FORMAT};
 use crate::run::select::{select_ops, Shard};
-use ds_reference::isa::DsOp;
+use ds_isa::ds::DsOp;
 use ds_reference::wave::WaveSize;
 use std::collections::BTreeMap;
 use std::fmt;

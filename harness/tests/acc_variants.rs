@@ -10,9 +10,9 @@ use common::{ds_harness, meta, stderr, temp_dir};
 use ds_devices::emu::EmuDevice;
 use ds_harness::corpus;
 use ds_harness::run::{self, RunConfig};
-use ds_reference::ds_features::DsFeatures;
-use ds_reference::isa::DsOp;
-use ds_reference::target::{Target, TARGETS};
+use ds_isa::ds::DsOp;
+use ds_isa::ds_features::DsFeatures;
+use ds_isa::target::{Target, TARGETS};
 use ds_reference::wave::{Variant, WaveSize};
 
 fn acc_targets() -> impl Iterator<Item = &'static Target> {
@@ -101,7 +101,7 @@ fn every_acc_target_runs_every_op_with_and_without_acc_on_the_emulated_device_an
         let totals = &report["totals"];
         assert_eq!(totals["agree"], totals["cases"], "{t}");
         let ops = report["ops"].as_array().unwrap();
-        assert_eq!(ops.len(), ds_reference::isa::runnable_ops_on(t).count());
+        assert_eq!(ops.len(), ds_isa::ds::runnable_ops_on(t).count());
         let mut twinned = 0;
         for o in ops {
             let vs = o["variants"].as_array().unwrap();

@@ -8,7 +8,7 @@
 mod common;
 
 use common::op;
-use ds_reference::target::DEFAULT;
+use ds_isa::target::DEFAULT;
 
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_devices::emu::EmuDevice;
@@ -18,10 +18,10 @@ use ds_harness::corpus::{self, DEFAULT_SEED};
 use ds_harness::run::diff::{diff, Difference};
 
 use ds_harness::run::{self, RunConfig};
+use ds_isa::ds::{runnable_ops, DsInst, DsOp};
+use ds_isa::inst::{encode_into, Inst, Waitcnt};
 use ds_kernels::code_object;
 use ds_kernels::generator::{self, Kernel};
-use ds_kernels::inst::{encode_into, Inst, Waitcnt};
-use ds_reference::isa::{runnable_ops, DsInst, DsOp};
 use ds_reference::model::{self, snapshot::snapshot_corpus};
 use ds_reference::regs::Alias;
 use std::collections::BTreeMap;
@@ -136,7 +136,7 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant
         .collect();
     let mut dev = SwappedDevice {
         inner: EmuDevice::new(),
-        code_object: code_object::write(ds_reference::target::DEFAULT, &kernels),
+        code_object: code_object::write(ds_isa::target::DEFAULT, &kernels),
     };
     let dir = temp_dir("alias-mutant");
     let cfg = RunConfig {
@@ -201,7 +201,7 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant
     let k = split_pair_load(&generator::generate(&plain.variant).unwrap());
     let mut dev = SwappedDevice {
         inner: EmuDevice::new(),
-        code_object: code_object::write(ds_reference::target::DEFAULT, &[k]),
+        code_object: code_object::write(ds_isa::target::DEFAULT, &[k]),
     };
     for gc in &plain.cases {
         let got = run::run_one(&mut dev, &plain.variant, &gc.case).unwrap();
@@ -217,7 +217,7 @@ fn alias_case_file(op: DsOp, alias: Alias) -> CaseFile {
         .into_iter()
         .find(|(n, _, _)| *n == want)
         .unwrap();
-    CaseFile::new(name, 0, ds_reference::target::DEFAULT, variant, case)
+    CaseFile::new(name, 0, ds_isa::target::DEFAULT, variant, case)
 }
 
 #[test]

@@ -12,9 +12,9 @@ use common::{ds_harness_env, standin_lib, stderr, stdout, temp_dir};
 use ds_devices::emu::EmuDevice;
 use ds_devices::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::canary::{check_wave, RAN};
+use ds_isa::inst::Operand;
 use ds_kernels::canary::{Canary, Verdict};
 use ds_kernels::entry::{KernelEntry, Slot};
-use ds_kernels::inst::Operand;
 use ds_kernels::kernel_targets;
 use ds_reference::wave::WaveSize;
 use serde_json::Value;
@@ -67,7 +67,7 @@ fn info_check_holds_every_assumption_on_every_standin_device() {
             assert!(d["skipped"].as_str().unwrap().contains("not usable"), "{d}");
             continue;
         }
-        let t = ds_reference::target::Target::by_name(d["target"].as_str().unwrap()).unwrap();
+        let t = ds_isa::target::Target::by_name(d["target"].as_str().unwrap()).unwrap();
         let waves: Vec<u64> = d["waves"]
             .as_array()
             .unwrap()
@@ -205,7 +205,7 @@ fn a_standin_that_runs_half_a_wave64_fails_in_wave64_and_passes_in_wave32() {
 #[test]
 fn the_canary_runs_first_through_serve_device_and_not_on_the_in_process_emulator() {
     let gfx12 = kernel_targets().find(|t| t.architected_sgprs).unwrap();
-    for target in [ds_reference::target::DEFAULT, gfx12] {
+    for target in [ds_isa::target::DEFAULT, gfx12] {
         let cmd = format!("'{BIN}' serve-device --backend emu --target {target}");
         let dir = temp_dir(&format!("canary-exec-{target}"));
         let out = common::ds_harness_no_env(&[

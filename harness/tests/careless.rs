@@ -241,9 +241,9 @@ fn against_checks_the_recordings_directory_wave_and_flags() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/hardware/emulated-gfx1100");
     let dir = temp_dir("careless-against");
     // The recordings of the default target under another target's emulated directory.
-    let other = ds_reference::target::TARGETS
+    let other = ds_isa::target::TARGETS
         .iter()
-        .find(|t| *t != ds_reference::target::DEFAULT && ds_kernels::check_target(t).is_ok())
+        .find(|t| *t != ds_isa::target::DEFAULT && ds_kernels::check_target(t).is_ok())
         .expect("a second target");
     let wrong = dir.join(format!("emulated-{other}"));
     std::fs::create_dir_all(&wrong).unwrap();
@@ -302,7 +302,7 @@ fn a_file_where_the_recordings_go_is_refused_before_the_run_naming_it() {
     let dir = temp_dir("careless-record-file");
     let root = dir.join("rec");
     std::fs::create_dir_all(&root).unwrap();
-    let sub = root.join(format!("emulated-{}", ds_reference::target::DEFAULT));
+    let sub = root.join(format!("emulated-{}", ds_isa::target::DEFAULT));
     std::fs::write(&sub, "in the way").unwrap();
     let o = ds(&[
         "run",
@@ -361,8 +361,7 @@ fn case_files_with_a_word_given_twice_are_refused() {
         let vc = &ds_harness::corpus::for_op(common::op("ds_add_u32"), 1, 1)[0];
         (vc.variant, vc.cases[0].case.clone())
     };
-    let file =
-        ds_harness::case::CaseFile::new("dup", 1, ds_reference::target::DEFAULT, variant, case);
+    let file = ds_harness::case::CaseFile::new("dup", 1, ds_isa::target::DEFAULT, variant, case);
     let mut v: Value = serde_json::from_str(&file.to_json()).unwrap();
     v["case"]["lds"]["words"] = serde_json::json!([[0, 1], [0, 2]]);
     let path = dir.join("dup.json");
@@ -480,7 +479,7 @@ fn a_faulting_case_loses_only_itself_and_gets_a_case_file() {
 fn a_case_the_search_cannot_decide_is_undecided_not_a_mismatch() {
     use ds_harness::run::legal::Legality;
     fn give_up(
-        _: &ds_reference::target::Target,
+        _: &ds_isa::target::Target,
         _: &ds_reference::wave::Variant,
         _: &ds_reference::wave::Case,
         _: &ds_reference::wave::Outcome,
@@ -523,7 +522,7 @@ fn the_shrunk_report_shows_every_active_lanes_inputs() {
     case.wave.lanes[3].addr = 8;
     case.wave.lanes[3].data0[0] = 0x1234;
     let expected = ds_reference::model::execute(
-        ds_reference::target::DEFAULT,
+        ds_isa::target::DEFAULT,
         &plan.variant.inst(),
         plan.variant.mode,
         &case,
@@ -541,7 +540,7 @@ fn the_shrunk_report_shows_every_active_lanes_inputs() {
     let sh = ds_harness::shrink::Shrunk {
         id: "x".into(),
         seed: 1,
-        target: ds_reference::target::DEFAULT,
+        target: ds_isa::target::DEFAULT,
         variant: plan.variant,
         case,
         expected,

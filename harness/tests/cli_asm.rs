@@ -194,7 +194,7 @@ fn list_json_has_every_row_of_the_table() {
 fn list_markdown_is_the_table_docs() {
     let out = ds_harness(&["list", "--markdown"], "");
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(stdout(&out), ds_reference::isa::render_markdown());
+    assert_eq!(stdout(&out), ds_isa::ds::render_markdown());
     let plain = stdout(&ds_harness(&["list"], ""));
     // The wave64 column: the questions that apply, or `same`.
     let row = |op: &str| {
@@ -224,11 +224,11 @@ fn list_markdown_is_the_table_docs() {
 
 #[test]
 fn list_and_the_text_tools_take_every_target_and_refuse_unknown_ones() {
-    use ds_reference::target::{DEFAULT, TARGETS};
+    use ds_isa::target::{DEFAULT, TARGETS};
     let default_list = stdout(&ds_harness(&["list"], ""));
     // (gfx9 and gfx10 spell the load by its gfx9 name.)
-    let input = |t: &ds_reference::target::Target| {
-        let load = ds_reference::isa::DsOp::LoadB32.mnemonic_in(t.generation);
+    let input = |t: &ds_isa::target::Target| {
+        let load = ds_isa::ds::DsOp::LoadB32.mnemonic_in(t.generation);
         format!("ds_add_u32 v1, v2\n{load} v1, v2 offset:8\n")
     };
     // Everything but the last line (which names the target).
@@ -288,7 +288,7 @@ fn list_and_the_text_tools_take_every_target_and_refuse_unknown_ones() {
 fn info_lists_every_target_with_its_products_and_kernel_support() {
     let out = ds_harness(&["info"], "");
     let text = stdout(&out);
-    for t in ds_reference::target::TARGETS {
+    for t in ds_isa::target::TARGETS {
         let line = text
             .lines()
             .find(|l| l.trim_start().starts_with(&format!("{} ", t.name)))

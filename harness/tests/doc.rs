@@ -42,13 +42,13 @@ fn card_of_ds_min_u64() {
 
 #[test]
 fn every_op_has_a_card_naming_its_opcode_row() {
-    for op in ds_reference::isa::DsOp::all() {
-        let text = ds_harness::doc::card(op, ds_reference::target::DEFAULT, &[]);
+    for op in ds_isa::ds::DsOp::all() {
+        let text = ds_harness::doc::card(op, ds_isa::target::DEFAULT, &[]);
         assert!(text.starts_with(op.name()), "{op}");
         assert!(
             text.contains(&format!(
                 "{:#04x} (this op's row",
-                op.opcode_in(ds_reference::isa::Generation::Gfx11).unwrap()
+                op.opcode_in(ds_isa::ds::Generation::Gfx11).unwrap()
             )),
             "{op}"
         );
@@ -68,8 +68,8 @@ fn an_unknown_op_is_exit_2_with_close_names() {
 /// and why (the binary's output, for a target of each generation).
 #[test]
 fn the_wave64_card_of_a_permute_says_which_rule_applies_on_the_target_and_why() {
-    use ds_reference::isa::Generation;
-    use ds_reference::target::{PermuteSpan, Rule};
+    use ds_isa::ds::Generation;
+    use ds_isa::target::{PermuteSpan, Rule};
     for gen in Generation::ALL {
         for t in gen.targets() {
             let out = ds_harness(

@@ -39,7 +39,7 @@ fn adapter_cmd() -> String {
     format!(
         "python3 '{}' --target {} --ds-harness '{BIN}'",
         script.display(),
-        ds_reference::target::DEFAULT.name
+        ds_isa::target::DEFAULT.name
     )
 }
 
@@ -391,7 +391,7 @@ fn serve_device_answers_hello_load_errors_and_shutdown_line_by_line() {
     assert_eq!(lines[0]["type"], "hello");
     assert_eq!(lines[0]["protocol"], 1);
     assert_eq!(lines[0]["hardware"], false);
-    assert_eq!(lines[0]["target"], ds_reference::target::DEFAULT.name);
+    assert_eq!(lines[0]["target"], ds_isa::target::DEFAULT.name);
     // Each answer's type and id, in order: the bad line has no id to answer.
     let kinds: Vec<(&str, &Value)> = lines
         .iter()

@@ -14,13 +14,13 @@ use std::process::{Command, Output, Stdio};
 fn case_file(dir: &Path) -> String {
     use ds_harness::case::CaseFile;
     use ds_harness::corpus;
-    let op = ds_reference::isa::DsOp::from_name("ds_add_u32").unwrap();
+    let op = ds_isa::ds::DsOp::from_name("ds_add_u32").unwrap();
     let vcs = corpus::for_op(op, corpus::DEFAULT_SEED, 4);
     let (vc, gc) = (&vcs[0], &vcs[0].cases[0]);
     let file = CaseFile::new(
         &gc.id,
         corpus::DEFAULT_SEED,
-        ds_reference::target::DEFAULT,
+        ds_isa::target::DEFAULT,
         vc.variant,
         gc.case.clone(),
     );

@@ -1,5 +1,5 @@
 //! No code path chooses a rule by comparing names: every rule that can differ between generations
-//! is asked of the generation in one place (a `Generation` method in `reference/src/target.rs`, a
+//! is asked of the generation in one place (a `Generation` method in `isa/src/target.rs`, a
 //! target-table column, the DS table's generation column), never by testing which generation or
 //! target a value is (DESIGN.md section 12). The scan flags, in each crate's code (`src/` without
 //! its tests, `benches/`, `build.rs`):
@@ -10,10 +10,10 @@
 //! - a comparison with a target or generation name literal: `name == "gfx..."`,
 //!   `.starts_with("gfx")`, `"gfx..." =>`.
 //!
-//! Exempt, each for its reason: `reference/src/target.rs` (the one place the rules are answered),
-//! `reference/src/isa/table.rs` (the DS table), `kernels/src/template/` (the kernel template,
+//! Exempt, each for its reason: `isa/src/target.rs` (the one place the rules are answered),
+//! `isa/src/ds/table.rs` (the DS table), `kernels/src/template/` (the kernel template,
 //! one module per generation by design: its `of(gen)` maps a generation to its module) and
-//! `kernels/src/inst/` (the template's non-DS instruction encodings, which differ per generation
+//! `isa/src/inst/` (the template's non-DS instruction encodings, which differ per generation
 //! as encodings, not as DS rules; DESIGN.md section 12 puts them in the per-generation template).
 //! Naming a generation to pick a default (`encode_in(Generation::Gfx11, ..)`) is no comparison and
 //! passes.
@@ -24,12 +24,9 @@ use std::path::{Path, PathBuf};
 
 /// Paths (relative to the workspace root) the rule does not cover, with the reason.
 const EXEMPT: &[(&str, &str)] = &[
+    ("isa/src/target.rs", "the Generation methods: the one place"),
     (
-        "reference/src/target.rs",
-        "the Generation methods: the one place",
-    ),
-    (
-        "reference/src/isa/table.rs",
+        "isa/src/ds/table.rs",
         "the DS table and its generation columns",
     ),
     (
@@ -37,7 +34,7 @@ const EXEMPT: &[(&str, &str)] = &[
         "one kernel template module per generation",
     ),
     (
-        "kernels/src/inst/",
+        "isa/src/inst/",
         "the template's per-generation instruction encodings",
     ),
 ];
@@ -205,7 +202,7 @@ fn no_code_path_chooses_a_rule_by_comparing_names() {
     }
     assert!(
         found.is_empty(),
-        "rules chosen by name (ask a Generation method in reference/src/target.rs or a table \
+        "rules chosen by name (ask a Generation method in isa/src/target.rs or a table \
          column instead):\n{}",
         found.join("\n")
     );
@@ -217,7 +214,7 @@ fn the_scan_finds_planted_strays_and_spares_defaults_and_tests() {
     let planted = "\
         let half = target.generation == Generation::Gfx11;\n\
         if Generation::Gfx12 != gen { }\n\
-        let w = matches!(gen, ds_reference::isa::Generation::Gfx12);\n\
+        let w = matches!(gen, ds_isa::ds::Generation::Gfx12);\n\
         let old = info.in_generation(Generation::Gfx11);\n\
         Generation::Gfx11 | Generation::Gfx12 => execute,\n\
         if t.name == \"gfx1200\" { }\n\

@@ -8,7 +8,7 @@
 mod common;
 
 use common::{ds_harness, ds_harness_env, standin_lib, stderr, stdout};
-use ds_reference::isa::{runnable_ops_in, Generation};
+use ds_isa::ds::{runnable_ops_in, Generation};
 use serde_json::Value;
 
 const RUNNABLE: usize = 121;

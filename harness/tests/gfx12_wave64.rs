@@ -11,9 +11,9 @@ use common::{
     code, ds_harness_env, ds_harness_no_env as ds, standin_lib, stderr, stdout, temp_dir,
 };
 use ds_harness::case::CaseFile;
+use ds_isa::ds::{runnable_ops_in, DsOp, Generation};
+use ds_isa::target::Target;
 use ds_kernels::code_object;
-use ds_reference::isa::{runnable_ops_in, DsOp, Generation};
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 use serde_json::Value;
 use std::time::Instant;

@@ -5,9 +5,9 @@
 mod common;
 
 use common::{ds_harness, stderr, stdout};
-use ds_reference::isa::doc::example_in;
-use ds_reference::isa::DsOp;
-use ds_reference::target::{Target, TARGETS};
+use ds_isa::ds::doc::example_in;
+use ds_isa::ds::DsOp;
+use ds_isa::target::{Target, TARGETS};
 
 fn gfx9_gfx10() -> impl Iterator<Item = &'static Target> {
     TARGETS.iter().filter(|t| t.generation.gfx9_mnemonics())
@@ -84,7 +84,7 @@ fn asm_and_disasm_round_trip_every_example_on_every_target() {
         for op in DsOp::all_on(t) {
             let ex = example_in(t, op);
             texts.push(ex.text_in(t.generation).to_string());
-            let acc = ds_reference::isa::DsInst { acc: true, ..ex };
+            let acc = ds_isa::ds::DsInst { acc: true, ..ex };
             if acc.to_bytes_in(t).is_ok() {
                 texts.push(acc.text_in(t.generation).to_string());
             }
@@ -123,7 +123,7 @@ fn asm_and_disasm_round_trip_every_example_on_every_target() {
 fn gfx9_kernels_build_and_run_on_the_emulated_device() {
     let mut gfx9: Vec<&Target> = TARGETS
         .iter()
-        .filter(|t| t.generation == ds_reference::isa::Generation::Gfx9)
+        .filter(|t| t.generation == ds_isa::ds::Generation::Gfx9)
         .collect();
     gfx9.sort_by_key(|t| t.name != "gfx942");
     assert_eq!(gfx9.len(), 6);
@@ -147,7 +147,7 @@ fn gfx9_kernels_build_and_run_on_the_emulated_device() {
         assert_eq!(out.status.code(), Some(0), "{t}: {}", stderr(&out));
         let report: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-        let ops = ds_reference::isa::runnable_ops_on(t).count();
+        let ops = ds_isa::ds::runnable_ops_on(t).count();
         let want = match t.name {
             "gfx900" | "gfx906" | "gfx908" => 147,
             "gfx90a" => 118,
@@ -157,12 +157,12 @@ fn gfx9_kernels_build_and_run_on_the_emulated_device() {
         let totals = &report["totals"];
         assert_eq!(totals["ops"], ops, "{t}");
         // Where the target has AccVGPR operands, every op with data or vdst runs twice.
-        let twins = ds_reference::isa::runnable_ops_on(t)
+        let twins = ds_isa::ds::runnable_ops_on(t)
             .filter(|&op| ds_reference::wave::Variant::acc_settings(op, t).contains(&true))
             .count();
         assert_eq!(
             twins == 0,
-            !t.ds_features.contains(ds_reference::isa::DsFeatures::ACC)
+            !t.ds_features.contains(ds_isa::ds::DsFeatures::ACC)
         );
         assert_eq!(totals["cases"], (ops + twins) * 16, "{t}");
         assert_eq!(totals["agree"], totals["cases"], "{t}");

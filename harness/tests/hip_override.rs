@@ -9,8 +9,8 @@
 mod common;
 
 use common::{ds_harness_env, standin_lib, stderr, stdout};
+use ds_isa::target::{Target, DEFAULT, TARGETS};
 use ds_kernels::kernel_targets;
-use ds_reference::target::{Target, DEFAULT, TARGETS};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

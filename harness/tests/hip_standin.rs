@@ -6,8 +6,8 @@
 mod common;
 
 use common::{ds_harness_env, standin_lib, stderr, stdout};
+use ds_isa::target::{Target, DEFAULT, TARGETS};
 use ds_kernels::kernel_targets;
-use ds_reference::target::{Target, DEFAULT, TARGETS};
 use serde_json::Value;
 
 fn env(lib: &str) -> Vec<(&str, &str)> {
@@ -96,7 +96,7 @@ fn agrees_through_the_standin_as_on_emu(lib: &str, t: &'static Target) {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     let (hip, emu) = (json_file(&hip_json), json_file(&emu_json));
-    let runnable = ds_reference::isa::runnable_ops_on(t).count() as u64;
+    let runnable = ds_isa::ds::runnable_ops_on(t).count() as u64;
     assert_eq!(hip["meta"]["backend"], "hip");
     assert_eq!(hip["meta"]["target"], t.name);
     assert!(

@@ -384,7 +384,7 @@ fn a_hardware_device_is_named_as_the_devices_own_word() {
         "{}",
         ran.stderr
     );
-    let target = ds_reference::target::DEFAULT.name;
+    let target = ds_isa::target::DEFAULT.name;
     assert!(root.join(target).is_dir());
     let md = std::fs::read_to_string(root.parent().unwrap().join("r.md")).unwrap();
     assert!(md.contains("hardware as reported by the device"), "{md}");
@@ -479,9 +479,9 @@ fn an_unsupported_answer_names_the_instruction_and_its_row_says_unsupported() {
     }
     // The bytes of ds_add_u32 v1, v2 (offset 0) as the gfx11 encoding has them.
     let bytes = {
-        let inst = ds_reference::isa::DsInst::new(common::op("ds_add_u32"));
+        let inst = ds_isa::ds::DsInst::new(common::op("ds_add_u32"));
         let b = inst
-            .to_bytes_in(ds_reference::target::DEFAULT.generation)
+            .to_bytes_in(ds_isa::target::DEFAULT.generation)
             .unwrap();
         b.iter().map(|x| format!("{x:02x}")).collect::<String>()
     };

@@ -1,4 +1,4 @@
-//! The workspace's layers (DESIGN.md section 14): reference -> kernels -> devices -> harness, and
+//! The workspace's layers (DESIGN.md section 14): isa -> reference -> kernels -> devices -> harness, and
 //! no import circle between the files of any crate.
 //!
 //! A file *imports* another when it names one of its items by path: a `use` declaration or an
@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// The workspace's crates, lowest layer first: a crate may depend only on crates before it.
 const LAYERS: &[(&str, &str)] = &[
+    ("isa", "ds-isa"),
     ("reference", "ds-reference"),
     ("kernels", "ds-kernels"),
     ("devices", "ds-devices"),

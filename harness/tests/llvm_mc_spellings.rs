@@ -10,8 +10,8 @@ mod common;
 
 use common::llvm::{installed, line_printed_by, pairs};
 use common::{ds_harness, run, stderr, stdout};
-use ds_reference::isa::DsOp;
-use ds_reference::target::Target;
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
 
 /// (spelling, bytes, which MC test file) per line of the spelling file.
 fn spellings() -> Vec<(String, Vec<u8>, String)> {
@@ -130,7 +130,7 @@ fn asm_reads_every_alias_of_each_generation_as_each_llvm_does() {
         let mut lines = Vec::new();
         for op in DsOp::all_in(pair.gen).filter(|op| op.info().oracle.known_to(pair.llvm.major)) {
             for alias in op.aliases_in(pair.gen) {
-                let text = ds_reference::isa::doc::example(op).to_string();
+                let text = ds_isa::ds::doc::example(op).to_string();
                 lines.push(text.replacen(op.name(), alias, 1));
             }
         }

@@ -6,8 +6,8 @@ mod common;
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus;
-use ds_reference::isa::{runnable_ops, DsOp};
-use ds_reference::target::DEFAULT;
+use ds_isa::ds::{runnable_ops, DsOp};
+use ds_isa::target::DEFAULT;
 use serde_json::Value;
 
 #[test]
@@ -268,7 +268,7 @@ fn eval_prints_the_model_outcome_and_replay_agrees_on_emu() {
     let file = CaseFile::new(
         &gc.id,
         1,
-        ds_reference::target::DEFAULT,
+        ds_isa::target::DEFAULT,
         vc.variant,
         gc.case.clone(),
     );
@@ -333,14 +333,14 @@ fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
         );
         let totals = &r["totals"];
         // Every runnable op of the target: 117 on gfx11, 121 on gfx12, 116 to 147 on gfx9/gfx10.
-        let ops = ds_reference::isa::runnable_ops_on(t).count() as u64;
+        let ops = ds_isa::ds::runnable_ops_on(t).count() as u64;
         assert_eq!(totals["ops"], ops, "{t}");
         assert_eq!(
             r["meta"]["waves"],
             serde_json::json!([wave.parse::<u32>().unwrap()])
         );
         // Ops with AccVGPR twins (targets with ACC) run each of their cases twice.
-        let twins = ds_reference::isa::runnable_ops_on(t)
+        let twins = ds_isa::ds::runnable_ops_on(t)
             .filter(|&op| ds_reference::wave::Variant::acc_settings(op, t).contains(&true))
             .count() as u64;
         assert_eq!(totals["cases"], (ops + twins) * per_op, "{t}");
@@ -358,7 +358,7 @@ fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
         println!("emu {t}: {ops} ops, {} cases, all agree", totals["cases"]);
     }
     // A target of the table kernels are not built for yet: refused as bad usage, saying why.
-    for t in ds_reference::target::TARGETS {
+    for t in ds_isa::target::TARGETS {
         let Err(why) = ds_kernels::check_target(t) else {
             continue;
         };
@@ -377,7 +377,7 @@ fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
 
 #[test]
 fn a_case_file_names_its_target_and_replays_on_it() {
-    let t = ds_reference::target::Target::by_name("gfx1151").unwrap();
+    let t = ds_isa::target::Target::by_name("gfx1151").unwrap();
     let dir = temp_dir("replay-target");
     let op = DsOp::from_name("ds_add_rtn_u32").unwrap();
     let vc = &corpus::for_op(op, 1, 9)[1];

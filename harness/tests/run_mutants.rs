@@ -16,11 +16,11 @@ use ds_harness::run::diff::{diff, Difference};
 use ds_harness::run::legal::Legality;
 use ds_harness::run::report::{Report, RunMeta};
 use ds_harness::run::{self, RunConfig};
+use ds_isa::ds::DsInst;
+use ds_isa::inst::{encode, GlobalOp, Inst};
+use ds_isa::target::Target;
 use ds_kernels::generator;
-use ds_kernels::inst::{encode, GlobalOp, Inst};
-use ds_reference::isa::DsInst;
 use ds_reference::model::{self, Unmodelled};
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Outcome, Variant};
 use serde_json::Value;
 

@@ -303,13 +303,13 @@ fn a_bad_hip_timeout_is_bad_input_for_run_and_replay() {
 fn sample_case_json() -> String {
     use ds_harness::case::CaseFile;
     use ds_harness::corpus;
-    let op = ds_reference::isa::DsOp::from_name("ds_add_u32").unwrap();
+    let op = ds_isa::ds::DsOp::from_name("ds_add_u32").unwrap();
     let vcs = corpus::for_op(op, corpus::DEFAULT_SEED, 4);
     let (vc, gc) = (&vcs[0], &vcs[0].cases[0]);
     CaseFile::new(
         &gc.id,
         corpus::DEFAULT_SEED,
-        ds_reference::target::DEFAULT,
+        ds_isa::target::DEFAULT,
         vc.variant,
         gc.case.clone(),
     )
@@ -458,13 +458,13 @@ fn eval_prints_the_kernels_registers_not_v0_everywhere() {
     use ds_harness::case::CaseFile;
     use ds_harness::corpus;
     let dir = temp_dir("safety-eval-regs");
-    let op = ds_reference::isa::DsOp::from_name("ds_load_b64").unwrap();
+    let op = ds_isa::ds::DsOp::from_name("ds_load_b64").unwrap();
     let vcs = corpus::for_op(op, corpus::DEFAULT_SEED, 4);
     let (vc, gc) = (&vcs[0], &vcs[0].cases[0]);
     let file = CaseFile::new(
         &gc.id,
         1,
-        ds_reference::target::DEFAULT,
+        ds_isa::target::DEFAULT,
         vc.variant,
         gc.case.clone(),
     );

@@ -87,7 +87,7 @@ fn a_billion_workgroups_with_buffers_for_one_is_an_error_not_an_allocation() {
     let (v, c) = variant_and_case();
     let k = generator::generate(&v).unwrap();
     let name = k.name.clone();
-    let code = code_object::write(ds_reference::target::DEFAULT, &[k]);
+    let code = code_object::write(ds_isa::target::DEFAULT, &[k]);
     let mut lines = start(&code);
     lines.push(launch(3, &name, 1_000_000_000, &one_case_buffers(&v, &c)));
     lines.push(launch(4, &name, 1, &one_case_buffers(&v, &c)));
@@ -118,7 +118,7 @@ fn bad_lines_and_requests_get_errors_of_the_documented_kind_and_the_session_goes
     let (v, c) = variant_and_case();
     let k = generator::generate(&v).unwrap();
     let name = k.name.clone();
-    let code = code_object::write(ds_reference::target::DEFAULT, &[k]);
+    let code = code_object::write(ds_isa::target::DEFAULT, &[k]);
     let bufs = one_case_buffers(&v, &c);
     let mut lines = start(&code);
     let mut unknown_module: Value = serde_json::from_str(&launch(3, &name, 1, &bufs)).unwrap();
@@ -159,7 +159,7 @@ fn every_output_buffer_comes_back_under_the_name_it_was_sent_with() {
     let (v, c) = variant_and_case();
     let k = generator::generate(&v).unwrap();
     let name = k.name.clone();
-    let code = code_object::write(ds_reference::target::DEFAULT, &[k]);
+    let code = code_object::write(ds_isa::target::DEFAULT, &[k]);
     let mut lines = start(&code);
     // 14 launches of 5 buffers, each with names never seen before: 70 distinct names.
     for l in 0..14u64 {
@@ -187,13 +187,13 @@ fn a_kernel_that_loops_in_65536_workgroups_is_a_fault_within_its_budget() {
     let (v, _) = variant_and_case();
     let mut k = generator::generate(&v).unwrap();
     // s_branch -1: every wave jumps to itself until its instruction budget runs out.
-    k.code = ds_kernels::inst::encode(&ds_kernels::inst::Inst::Sopp {
-        op: ds_kernels::inst::SoppOp::Branch,
+    k.code = ds_isa::inst::encode(&ds_isa::inst::Inst::Sopp {
+        op: ds_isa::inst::SoppOp::Branch,
         simm16: 0xffff,
     })
     .unwrap();
     let name = k.name.clone();
-    let code = code_object::write(ds_reference::target::DEFAULT, &[k]);
+    let code = code_object::write(ds_isa::target::DEFAULT, &[k]);
     let mut lines = start(&code);
     let groups = 65536u64;
     let bufs: Vec<_> = (0..5)

@@ -1,5 +1,5 @@
 //! No target name, HSA target id, KFD version or machine value of the target table is written
-//! anywhere in the code but the table itself (`reference/src/target.rs`) and tests: every
+//! anywhere in the code but the table itself (`isa/src/target.rs`) and tests: every
 //! consumer asks the table (DESIGN.md section 8). Scanned: each crate's `src/` (a file's
 //! `#[cfg(test)]` module and `tests.rs` files are tests), `benches/`, `build.rs` and
 //! `Cargo.toml`, the workspace's `Cargo.toml`, `scripts/`, `.ci/` and `.github/`. Not scanned:
@@ -7,10 +7,10 @@
 
 mod common;
 
-use ds_reference::target::{all, TARGETS};
+use ds_isa::target::{all, TARGETS};
 use std::path::{Path, PathBuf};
 
-const TABLE: &str = "reference/src/target.rs";
+const TABLE: &str = "isa/src/target.rs";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -8,9 +8,9 @@ mod common;
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus;
+use ds_isa::ds::{runnable_ops_in, DsOp, Generation};
+use ds_isa::target::{DEFAULT, TARGETS};
 use ds_kernels::code_object;
-use ds_reference::isa::{runnable_ops_in, DsOp, Generation};
-use ds_reference::target::{DEFAULT, TARGETS};
 use ds_reference::wave::WaveSize;
 use serde_json::Value;
 

@@ -7,7 +7,7 @@ mod common;
 mod wave64_cases;
 
 use ds_devices::{hip, Device};
-use ds_reference::isa::{runnable_ops, DsOp, Generation};
+use ds_isa::ds::{runnable_ops, DsOp, Generation};
 
 #[test]
 fn every_runnable_op_in_wave64_agrees_through_the_standin() {

@@ -3,10 +3,10 @@
 //! assembly form (`code_object::assembly`). Target: ours >= 50x faster. Prints its figures;
 //! `cargo bench -p ds-kernels`.
 
+use ds_isa::ds::{runnable_ops, OffsetForm};
+use ds_isa::target::DEFAULT;
 use ds_kernels::code_object;
 use ds_kernels::generator::generate;
-use ds_kernels::isa::{runnable_ops, OffsetForm};
-use ds_reference::target::DEFAULT;
 use ds_reference::wave::{FpMode, Variant};
 use std::process::Command;
 use std::time::{Duration, Instant};

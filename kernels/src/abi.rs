@@ -411,7 +411,7 @@ impl<'a> Readback<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ds_reference::isa::DsOp;
+    use ds_isa::ds::DsOp;
     use ds_reference::wave::{FpMode, Wave};
 
     fn variant(lds_size: u32) -> Variant {

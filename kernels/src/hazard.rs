@@ -10,10 +10,10 @@
 //! `s_waitcnt 0` or `s_waitcnt_depctr` with VM_VSRC \[4:2\] 0. `kernels/tests/hazards_llc.rs`
 //! holds the generator's kernels to LLVM's own recognizer.
 //!
-//! [`Errata::VMEM_SCALAR_WRITE`]: ds_reference::errata::Errata::VMEM_SCALAR_WRITE
+//! [`Errata::VMEM_SCALAR_WRITE`]: ds_isa::errata::Errata::VMEM_SCALAR_WRITE
 
-use crate::inst::{Inst, Operand, SopkOp, SoppOp};
-use ds_reference::isa::Family;
+use ds_isa::ds::Family;
+use ds_isa::inst::{Inst, Operand, SopkOp, SoppOp};
 
 /// The `s_waitcnt_depctr` immediate that waits for VM_VSRC 0 and leaves every other counter at
 /// its maximum (what `llc-19` inserts for this hazard).

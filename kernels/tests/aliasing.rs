@@ -6,11 +6,11 @@
 
 mod common;
 
+use ds_isa::ds::{runnable_ops_on, DsFeatures, Field, Generation};
+use ds_isa::inst::{encode_in, Inst};
+use ds_isa::target::Target;
 use ds_kernels::generator::{generate_for, Kernel, Layout};
-use ds_kernels::inst::{encode_in, Inst};
-use ds_kernels::isa::{runnable_ops_on, DsFeatures, Field, Generation};
 use ds_reference::regs::Alias;
-use ds_reference::target::Target;
 use ds_reference::wave::Variant;
 
 /// Every aliasing variant of every runnable gfx11 op, with its kernel.

@@ -7,11 +7,11 @@
 
 mod common;
 
+use ds_isa::ds::{runnable_ops_in, Generation};
+use ds_isa::inst::Inst;
+use ds_isa::target::Target;
 use ds_kernels::generator::{generate_for, Kernel};
-use ds_kernels::inst::Inst;
-use ds_reference::isa::{runnable_ops_in, Generation};
 use ds_reference::regs::Alias;
-use ds_reference::target::Target;
 use ds_reference::wave::{Variant, WaveSize};
 
 /// Every aliasing variant of every runnable op of `t`'s generation: (wave32 kernel, wave64 kernel).

@@ -4,9 +4,9 @@
 
 mod common;
 
+use ds_isa::ds::{DsOp, Field, DS_OPS};
+use ds_isa::inst::{decode, Inst};
 use ds_kernels::generator::{generate, kernel_name, GenError, ADDR, DATA0, DATA1, VDST};
-use ds_kernels::inst::{decode, Inst};
-use ds_kernels::isa::{DsOp, Field, DS_OPS};
 use ds_reference::wave::{FpMode, Variant};
 use std::collections::HashSet;
 
@@ -112,7 +112,7 @@ fn unrunnable_ops_and_bad_variants_are_refused_with_reasons() {
 /// The LDS bytes the kernel's zeroing stores cover (the `ds_store_b32`s of the register the
 /// zeroing `v_mov_b32` clears, under the EXEC the kernel has set at each).
 fn zeroed_bytes(k: &ds_kernels::generator::Kernel) -> std::collections::BTreeSet<u32> {
-    use ds_kernels::inst::{Operand, Sop1Op, Vop1Op, Vop2Op};
+    use ds_isa::inst::{Operand, Sop1Op, Vop1Op, Vop2Op};
     let lanes = k.variant.wave.lanes();
     let mut exec = u64::MAX;
     let mut zero = None;
@@ -181,8 +181,8 @@ fn the_kernel_zeroes_lds_from_its_size_to_the_end_of_the_hardware_allocation() {
 
 #[test]
 fn no_template_instruction_writes_the_registers_the_entry_state_delivers() {
+    use ds_isa::inst::Operand;
     use ds_kernels::entry::KernelEntry;
-    use ds_kernels::inst::Operand;
     for t in ds_kernels::kernel_targets() {
         for wave in ds_kernels::wave_sizes(t) {
             let e = KernelEntry::of(t, wave);

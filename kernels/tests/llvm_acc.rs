@@ -7,10 +7,10 @@
 mod common;
 
 use common::{llvm, run, tool};
-use ds_kernels::inst::acc::AccMove;
-use ds_kernels::inst::{encode_in, Inst};
-use ds_reference::ds_features::DsFeatures;
-use ds_reference::target::{Target, TARGETS};
+use ds_isa::ds_features::DsFeatures;
+use ds_isa::inst::acc::AccMove;
+use ds_isa::inst::{encode_in, Inst};
+use ds_isa::target::{Target, TARGETS};
 
 fn acc_targets() -> Vec<&'static Target> {
     TARGETS
@@ -58,7 +58,7 @@ fn accvgpr_moves_encode_and_print_as_llvm_mc_does() {
                 );
                 assert_eq!(line.split(';').next().unwrap().trim(), m.to_string());
                 // And the bytes decode back on the target.
-                let (back, len) = ds_kernels::inst::acc::decode_on(t, &bytes).unwrap();
+                let (back, len) = ds_isa::inst::acc::decode_on(t, &bytes).unwrap();
                 assert_eq!((back, len), (Inst::Acc(*m), 8));
                 checked += 1;
             }

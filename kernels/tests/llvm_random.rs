@@ -7,8 +7,8 @@
 
 mod common;
 
-use ds_kernels::inst::*;
-use ds_reference::isa::{DsFeatures, Generation};
+use ds_isa::ds::{DsFeatures, Generation};
+use ds_isa::inst::*;
 
 /// xorshift64*: small, seeded, the same on every machine.
 struct Rng(u64);

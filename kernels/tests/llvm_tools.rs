@@ -12,11 +12,11 @@
 mod common;
 
 use common::llvm::Llvm;
+use ds_isa::ds_features::DsFeatures;
+use ds_isa::inst::{decode_in, encode_in, Inst};
+use ds_isa::target::Target;
 use ds_kernels::code_object;
 use ds_kernels::generator::Kernel;
-use ds_kernels::inst::{decode_in, encode_in, Inst};
-use ds_reference::ds_features::DsFeatures;
-use ds_reference::target::Target;
 
 /// Runnable ops per target: gfx11 117, gfx12 121 (its 123 less the two 8-dword BVH forms the
 /// case format cannot carry), gfx10 116, gfx9 the same 116, then on gfx9/gfx10 by DS feature: 31 src2 ops
@@ -25,11 +25,11 @@ use ds_reference::target::Target;
 fn expected_runnable(t: &Target) -> usize {
     let has = |f| usize::from(t.ds_features.contains(f));
     match t.generation {
-        ds_reference::isa::Generation::Gfx9 | ds_reference::isa::Generation::Gfx10 => {
+        ds_isa::ds::Generation::Gfx9 | ds_isa::ds::Generation::Gfx10 => {
             116 + 31 * has(DsFeatures::SRC2) + 2 * has(DsFeatures::F64) + 4 * has(DsFeatures::PK16)
         }
-        ds_reference::isa::Generation::Gfx11 => 117,
-        ds_reference::isa::Generation::Gfx12 => 121,
+        ds_isa::ds::Generation::Gfx11 => 117,
+        ds_isa::ds::Generation::Gfx12 => 121,
     }
 }
 
@@ -115,9 +115,7 @@ fn objdump_matches_listing(llvm: &Llvm, objdump: &std::path::PathBuf, t: &'stati
             let ds = k
                 .insts
                 .iter()
-                .position(
-                    |(i, _)| matches!(i, ds_kernels::inst::Inst::Ds(d) if d.op == k.variant.op),
-                )
+                .position(|(i, _)| matches!(i, ds_isa::inst::Inst::Ds(d) if d.op == k.variant.op))
                 .expect("the instruction under test");
             assert_eq!(&got[..ds], &ours[..ds], "{t}: {}", k.name);
             assert_ne!(

@@ -3,8 +3,8 @@
 
 mod common;
 
+use ds_isa::ds::{runnable_ops, DsOp};
 use ds_kernels::generator::generate;
-use ds_kernels::isa::{runnable_ops, DsOp};
 
 /// The first runnable op of every operand shape, in table order.
 fn one_op_per_shape() -> Vec<DsOp> {
@@ -54,8 +54,8 @@ fn one_listing_per_operand_shape() {
 /// in `snapshots/kernels/gfx12/`: the split wait counters, gfx12 SMEM and VGLOBAL are visible in it.
 #[test]
 fn gfx12_listings_per_new_operand_shape() {
+    use ds_isa::ds::{runnable_ops_in, Generation};
     use ds_kernels::generator::generate_in;
-    use ds_kernels::isa::{runnable_ops_in, Generation};
     let gen = Generation::Gfx12;
     let mut seen = Vec::new();
     let mut ops = vec![DsOp::LoadB32];
@@ -90,8 +90,8 @@ fn gfx12_listings_per_new_operand_shape() {
 /// `s_waitcnt_vscnt null, 0x0` around the copy loops' branches are visible in them.
 #[test]
 fn gfx10_listings() {
+    use ds_isa::ds::Generation;
     use ds_kernels::generator::generate_in;
-    use ds_kernels::isa::Generation;
     use ds_reference::wave::{Variant, WaveSize};
     let gen = Generation::Gfx10;
     let ops = [
@@ -168,8 +168,8 @@ fn aliasing_listings() {
 /// gfx90a and gfx942).
 #[test]
 fn gfx9_listings() {
+    use ds_isa::target::Target;
     use ds_kernels::generator::generate_for;
-    use ds_reference::target::Target;
     use ds_reference::wave::{Variant, WaveSize};
     let on = |name: &str, ops: &[DsOp]| -> Vec<(&'static Target, DsOp)> {
         let t = Target::by_name(name).unwrap();

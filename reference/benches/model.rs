@@ -2,9 +2,9 @@
 //! Target (issue 3): >= 100 M lane-ops/s for 32-bit integer atomics on unique addresses.
 //! Run with `cargo bench -p ds-reference`.
 
-use ds_reference::isa::{DsInst, DsOp};
+use ds_isa::ds::{DsInst, DsOp};
+use ds_isa::target::DEFAULT;
 use ds_reference::model::execute_in_place;
-use ds_reference::target::DEFAULT;
 use ds_reference::wave::{FpMode, Lds, Wave};
 use std::hint::black_box;
 use std::time::{Duration, Instant};

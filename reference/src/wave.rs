@@ -9,10 +9,10 @@
 //! the kernel generator chooses them, unless the variant names them ([`Variant::regs`], for
 //! instructions whose operands share registers: see [`crate::regs`]).
 
-use crate::ds_features::DsFeatures;
-use crate::isa::{encode::op_by_name, DsInst, DsOp};
 pub use crate::regs::Regs;
-use crate::target::Target;
+use ds_isa::ds::{encode::op_by_name, DsInst, DsOp};
+use ds_isa::ds_features::DsFeatures;
+use ds_isa::target::Target;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The wave sizes RDNA3 runs (RDNA3 ISA guide, "Wave32 and Wave64"; LLVM AMDGPUUsage,

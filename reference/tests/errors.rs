@@ -1,9 +1,9 @@
 //! Every error says what is wrong and how to fix it: each message is checked for the facts it
 //! must name (the op, the field, the limit, the suggestion).
 
-use ds_reference::isa::encode::{DecodeError, InstError};
-use ds_reference::isa::syntax::{parse, ParseError};
-use ds_reference::isa::{DsInst, DsOp, Field};
+use ds_isa::ds::encode::{DecodeError, InstError};
+use ds_isa::ds::syntax::{parse, ParseError};
+use ds_isa::ds::{DsInst, DsOp, Field};
 
 fn parse_err(line: &str) -> (ParseError, String) {
     let e = parse(line).expect_err(line);
@@ -68,7 +68,7 @@ fn a_word_that_is_not_ds_is_named_as_such() {
     let undefined = DsInst::decode(0b110110u64 << 26 | 0x16 << 18).expect_err("opcode 0x16");
     assert_eq!(
         undefined,
-        DecodeError::UnknownOpcode(0x16, ds_reference::isa::Generation::Gfx11)
+        DecodeError::UnknownOpcode(0x16, ds_isa::ds::Generation::Gfx11)
     );
     has_all(
         &undefined.to_string(),

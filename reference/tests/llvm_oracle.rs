@@ -22,9 +22,9 @@ use common::{
     bytes_line, legalize_in, mc_assemble_for, mc_disassemble_for, report, spell_in, vectors_in,
     CANONICAL,
 };
-use ds_reference::isa::encode::{field_shift, DecodeError, InstError};
-use ds_reference::isa::syntax::parse_in;
-use ds_reference::isa::{
+use ds_isa::ds::encode::{field_shift, DecodeError, InstError};
+use ds_isa::ds::syntax::parse_in;
+use ds_isa::ds::{
     DsFeatures, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm, Oracle, DS_TABLE,
 };
 use std::collections::HashSet;

@@ -14,8 +14,8 @@ use common::llvm::{pairs, printed_by, Pair};
 use common::{
     legalize_in, mc_assemble_for, mc_disassemble_for, report, respell, spell_in, CANONICAL,
 };
-use ds_reference::isa::syntax::{llvm_mc_line_in, parse_in};
-use ds_reference::isa::{DsInst, DsOp, GENERATION_ALIASES};
+use ds_isa::ds::syntax::{llvm_mc_line_in, parse_in};
+use ds_isa::ds::{DsInst, DsOp, GENERATION_ALIASES};
 use std::collections::HashSet;
 
 fn both(pair: &Pair) -> Both<'_> {

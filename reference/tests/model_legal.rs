@@ -2,11 +2,11 @@
 //! order-sensitive op in descending order yields a result the check accepts (and names), and the
 //! model's own result is always accepted as ascending.
 
-use ds_reference::isa::{runnable_ops, Family};
+use ds_isa::ds::{runnable_ops, Family};
+use ds_isa::target::DEFAULT;
 use ds_reference::model::legal::{check, Explanation, Verdict};
 use ds_reference::model::snapshot::snapshot_corpus;
 use ds_reference::model::{execute_in_place, execute_variant};
-use ds_reference::target::DEFAULT;
 use ds_reference::wave::{Case, Outcome, Variant, Wave};
 
 /// The outcome of running the active lanes one at a time, highest lane first.

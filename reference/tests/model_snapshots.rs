@@ -4,11 +4,9 @@
 //! only) for every op of the generation whose outcome is its own (gfx11 lacks the op, or the
 //! generation's rules change it); the text format round-trips (parse inverts render).
 
-use ds_reference::isa::{
-    runnable_ops, runnable_ops_in, runnable_ops_on, DsOp, Family, Generation, Rmw,
-};
+use ds_isa::ds::{runnable_ops, runnable_ops_in, runnable_ops_on, DsOp, Family, Generation, Rmw};
+use ds_isa::target::{Target, DEFAULT};
 use ds_reference::model::snapshot::{model_entries, model_entries_in, parse, render};
-use ds_reference::target::{Target, DEFAULT};
 use ds_reference::wave::WaveSize;
 
 #[test]

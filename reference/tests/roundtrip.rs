@@ -4,8 +4,8 @@
 mod common;
 
 use common::{legalize, same_swizzle};
-use ds_reference::isa::syntax::parse;
-use ds_reference::isa::{DsInst, DS_OPS};
+use ds_isa::ds::syntax::parse;
+use ds_isa::ds::{DsInst, DS_OPS};
 use proptest::prelude::*;
 
 /// Random legal instructions: any op, any field values, made legal by [`legalize`].

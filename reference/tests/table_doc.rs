@@ -1,7 +1,7 @@
 //! The DS table's documentation (the table rendered as markdown) is pinned by an insta
 //! snapshot, so any change to a row shows up as a reviewed diff of the docs.
 
-use ds_reference::isa::{render_markdown, render_markdown_in, DsOp, Generation, DS_OPS};
+use ds_isa::ds::{render_markdown, render_markdown_in, DsOp, Generation, DS_OPS};
 
 #[test]
 fn table_renders_as_markdown_docs() {
@@ -47,8 +47,8 @@ fn gfx12_table_renders_as_markdown_docs() {
 /// generation, in the gfx9 spellings, with exactly the target's ops.
 #[test]
 fn gfx9_and_gfx10_tables_render_for_every_target_in_their_spelling() {
-    use ds_reference::isa::Isa;
-    use ds_reference::target::TARGETS;
+    use ds_isa::ds::Isa;
+    use ds_isa::target::TARGETS;
     for t in TARGETS.iter().filter(|t| t.generation.gfx9_mnemonics()) {
         let md = render_markdown_in(t);
         for op in DsOp::all_in(t.generation) {
@@ -60,7 +60,7 @@ fn gfx9_and_gfx10_tables_render_for_every_target_in_their_spelling() {
         assert!(!mnemonics.contains(&" `ds_store_b32` "), "{t}");
         assert!(md.starts_with(&format!("# {t} DS instructions")));
     }
-    let gfx90a = render_markdown_in(ds_reference::target::Target::by_name("gfx90a").unwrap());
+    let gfx90a = render_markdown_in(ds_isa::target::Target::by_name("gfx90a").unwrap());
     assert!(
         gfx90a.contains("a[") && gfx90a.contains("lacks") && gfx90a.contains("ds_add_src2_u32")
     );

@@ -9,9 +9,9 @@ mod common;
 
 use common::llvm::{installed, Llvm};
 use common::{legalize_acc, mc_assemble_for};
-use ds_reference::isa::syntax::llvm_mc_line_in;
-use ds_reference::isa::{DsFeatures, DsOp, Isa, OffsetForm};
-use ds_reference::target::{all, Target};
+use ds_isa::ds::syntax::llvm_mc_line_in;
+use ds_isa::ds::{DsFeatures, DsOp, Isa, OffsetForm};
+use ds_isa::target::{all, Target};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -212,7 +212,7 @@ fn every_target_assembles_its_generation_ds_table_as_the_encoder_does() {
                     t.name
                 );
                 assert!(
-                    ds_reference::isa::syntax::parse_in(isa, text).is_err(),
+                    ds_isa::ds::syntax::parse_in(isa, text).is_err(),
                     "{t}: we read `{text}`"
                 );
             }

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{bytes_line, vectors};
-use ds_reference::isa::syntax::parse;
-use ds_reference::isa::{DsInst, DsOp};
+use ds_isa::ds::syntax::parse;
+use ds_isa::ds::{DsInst, DsOp};
 use std::collections::HashSet;
 
 #[test]

@@ -14,12 +14,12 @@
 
 use super::memory::Memory;
 use super::{Program, Quirks, Run, WrongEntry};
-use ds_kernels::inst::acc::{AccMove, AccOp};
-use ds_kernels::inst::{
+use ds_isa::ds::{DsInst, Family, Field, Rmw};
+use ds_isa::inst::acc::{AccMove, AccOp};
+use ds_isa::inst::{
     GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
     Vop3Op, VopcOp,
 };
-use ds_reference::isa::{DsInst, Family, Field, Rmw};
 use ds_reference::model;
 use ds_reference::wave::{Lds, Wave, WaveSize};
 use std::cell::Cell;

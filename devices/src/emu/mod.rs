@@ -21,12 +21,12 @@ pub mod memory;
 
 use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use descriptor::Descriptor;
+use ds_isa::ds::DsOp;
+use ds_isa::ds::Generation;
+use ds_isa::errata::Errata;
+use ds_isa::inst::{acc::decode_on, Inst};
+use ds_isa::target::{self, CmpstData0, Target};
 use ds_kernels::entry::{delivery, Delivery};
-use ds_kernels::inst::{acc::decode_on, Inst};
-use ds_reference::errata::Errata;
-use ds_reference::isa::DsOp;
-use ds_reference::isa::Generation;
-use ds_reference::target::{self, CmpstData0, Target};
 use memory::{Memory, Region, BUFFER_BASE, BUFFER_STRIDE, KERNARG_BASE};
 use std::collections::HashMap;
 use std::sync::Arc;

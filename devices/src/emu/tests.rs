@@ -3,9 +3,9 @@
 
 use super::*;
 use crate::Buffer;
+use ds_isa::ds::DsInst;
+use ds_isa::inst::{encode, GlobalOp, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op};
 use ds_kernels::entry::Request;
-use ds_kernels::inst::{encode, GlobalOp, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op};
-use ds_reference::isa::DsInst;
 use ds_reference::wave::FpMode;
 
 const BASE: u64 = 0x1000;
@@ -87,7 +87,7 @@ fn prologue() -> Vec<Inst> {
             offset: 0,
             soffset: None,
         },
-        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
+        Inst::waitcnt(ds_isa::inst::Waitcnt::lgkm(0)),
         Inst::Vop2 {
             op: Vop2Op::LshlrevB32,
             vdst: 1,
@@ -125,7 +125,7 @@ fn neighbour_kernel() -> Vec<Inst> {
             offset0: 4,
             ..ds("ds_load_b32")
         }),
-        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
+        Inst::waitcnt(ds_isa::inst::Waitcnt::lgkm(0)),
         Inst::Global {
             op: GlobalOp::StoreB32,
             vdata: 4,
@@ -282,7 +282,7 @@ fn carry_kernel(carry: bool) -> Vec<Inst> {
             offset: 0,
             soffset: None,
         },
-        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
+        Inst::waitcnt(ds_isa::inst::Waitcnt::lgkm(0)),
         Inst::Sop2 {
             op: Sop2Op::AddU32,
             sdst: Operand::Sgpr(4),
@@ -361,7 +361,7 @@ fn launch64(out_bytes: usize) -> Launch {
     }
 }
 
-fn sop1(op: ds_kernels::inst::Sop1Op, sdst: Operand, src0: Operand) -> Inst {
+fn sop1(op: ds_isa::inst::Sop1Op, sdst: Operand, src0: Operand) -> Inst {
     Inst::Sop1 { op, sdst, src0 }
 }
 
@@ -414,7 +414,7 @@ fn a_wave64_workgroup_runs_64_lanes_under_a_64_bit_exec() {
     // EXEC_LO cleared: only the upper half stores; the lower half keeps the buffer's bytes.
     let out = run64(
         vec![sop1(
-            ds_kernels::inst::Sop1Op::MovB32,
+            ds_isa::inst::Sop1Op::MovB32,
             Operand::ExecLo,
             Operand::Int(0),
         )],
@@ -426,17 +426,17 @@ fn a_wave64_workgroup_runs_64_lanes_under_a_64_bit_exec() {
     let out = run64(
         vec![
             sop1(
-                ds_kernels::inst::Sop1Op::MovB32,
+                ds_isa::inst::Sop1Op::MovB32,
                 Operand::Sgpr(8),
                 Operand::Int(0),
             ),
             sop1(
-                ds_kernels::inst::Sop1Op::MovB32,
+                ds_isa::inst::Sop1Op::MovB32,
                 Operand::Sgpr(9),
                 Operand::Literal(1 << 31),
             ),
             sop1(
-                ds_kernels::inst::Sop1Op::AndSaveexecB64,
+                ds_isa::inst::Sop1Op::AndSaveexecB64,
                 Operand::Sgpr(10),
                 Operand::Sgpr(8),
             ),
@@ -484,7 +484,7 @@ fn bpermute_mirror() -> Vec<Inst> {
             data0: 0,
             ..ds("ds_bpermute_b32")
         }),
-        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
+        Inst::waitcnt(ds_isa::inst::Waitcnt::lgkm(0)),
     ]
 }
 
@@ -515,7 +515,7 @@ fn a_wave64_bpermute_reads_within_its_half_as_the_model_says() {
         wave,
     };
     let model = execute(
-        ds_reference::target::DEFAULT,
+        ds_isa::target::DEFAULT,
         &ds("ds_bpermute_b32"),
         FpMode::default(),
         &case,
@@ -532,10 +532,10 @@ fn a_wave64_bpermute_reads_within_its_half_as_the_model_says() {
 /// rules of a generation whose permutes span the wave reads lane 63 - i in lane i.
 #[test]
 fn a_device_taking_another_generations_rules_reads_the_whole_wave() {
-    use ds_reference::target::PermuteSpan;
-    let own = ds_reference::target::DEFAULT.generation;
+    use ds_isa::target::PermuteSpan;
+    let own = ds_isa::target::DEFAULT.generation;
     assert_eq!(own.permute_span(), PermuteSpan::Halves);
-    let whole = ds_reference::isa::Generation::ALL
+    let whole = ds_isa::ds::Generation::ALL
         .into_iter()
         .find(|g| g.permute_span() == PermuteSpan::Wave)
         .unwrap();

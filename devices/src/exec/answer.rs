@@ -1,7 +1,7 @@
 //! What an exec device answered, checked and put into words: its details (the harness's own
 //! keys first, the device's renamed away from them), the bounds of an answer, a `done` answer's
 //! buffers, an `unsupported` answer's instruction disassembled (LLVM AMDGPUUsage's code object
-//! holds the kernel; `ds_kernels::inst` decodes it), and exit statuses.
+//! holds the kernel; `ds_isa::inst` decodes it), and exit statuses.
 
 use super::protocol::{self, Response};
 use super::text;
@@ -10,7 +10,7 @@ use super::{
     RESERVED_DETAILS, VERSION_DETAIL,
 };
 use crate::{DeviceError, Launch};
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 
 /// The device's [`DeviceInfo::details`]: the harness's own keys (command, version, protocol,
 /// hardware: decided here, once) first, then the device's, printable and bounded, a device key
@@ -127,7 +127,7 @@ pub(super) fn disassemble(target: &Target, hex: &str) -> String {
     let shown = text::bounded(hex, QUOTED_CHARS);
     match bytes {
         None => format!("{shown} (not hex bytes)"),
-        Some(b) => match ds_kernels::inst::decode_in(target.generation, &b) {
+        Some(b) => match ds_isa::inst::decode_in(target.generation, &b) {
             Ok((inst, _)) => format!("{shown} = `{}`", inst.text(target.generation)),
             Err(e) => format!("{shown} (does not decode for {target}: {e})"),
         },

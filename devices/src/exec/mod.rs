@@ -26,7 +26,7 @@ use answer::{
     answer_limit, describe_status, disassemble, kind_of, message, own_details, quote, take_outputs,
 };
 use child::{Child, Line, NoLine, StderrLog};
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 pub use options::{ExecArgs, ExecOptions};
 use protocol::{BufferIn, Bytes, ErrorKind, Request, Response, PROTOCOL_VERSION};
 use std::collections::HashMap;
@@ -135,7 +135,7 @@ impl ExecDevice {
             info: DeviceInfo {
                 backend: Backend::Exec,
                 name: String::new(),
-                target: ds_reference::target::DEFAULT,
+                target: ds_isa::target::DEFAULT,
                 details: Vec::new(),
             },
             hardware: false,

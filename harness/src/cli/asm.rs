@@ -3,8 +3,8 @@
 //! still processed, and the exit status is 2 if any line failed.
 
 use super::{EXIT_OK, EXIT_USAGE};
-use ds_reference::isa::{syntax, DsInst};
-use ds_reference::target::Target;
+use ds_isa::ds::{syntax, DsInst};
+use ds_isa::target::Target;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
@@ -132,7 +132,7 @@ pub fn parse_bytes(text: &str) -> Result<Vec<u8>, String> {
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())
         .map(|t| {
-            ds_reference::text::parse_int(t)
+            ds_isa::text::parse_int(t)
                 .filter(|&v| v <= 0xff)
                 .map(|v| v as u8)
                 .ok_or_else(|| format!("`{t}` is not a byte (write 0x00 to 0xff)"))

@@ -3,8 +3,8 @@
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::record;
-use ds_reference::isa::{doc as table_doc, suggest_in, DsOp, InstError, Isa};
-use ds_reference::target::Target;
+use ds_isa::ds::{doc as table_doc, suggest_in, DsOp, InstError, Isa};
+use ds_isa::target::Target;
 use ds_reference::wave::WaveSize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,7 +32,7 @@ pub struct DocArgs {
 }
 
 pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
-    let target = args.target.unwrap_or(ds_reference::target::DEFAULT);
+    let target = args.target.unwrap_or(ds_isa::target::DEFAULT);
     let gen = target.generation;
     let Some(op) = DsOp::from_name_in(gen, &args.op) else {
         if let Some(op) = DsOp::from_name(&args.op) {
@@ -121,7 +121,7 @@ fn encoding_on(op: DsOp, target: &'static Target) -> String {
         layout.op_shift,
         layout.gds_bit,
         match layout.acc_bit {
-            Some(bit) if Isa::of(target).has(ds_reference::isa::DsFeatures::ACC) => {
+            Some(bit) if Isa::of(target).has(ds_isa::ds::DsFeatures::ACC) => {
                 format!(", acc bit {bit} (vdst and data in AccVGPRs)")
             }
             _ => String::new(),

@@ -6,9 +6,9 @@
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::output::{Dash, OutputPath};
+use ds_isa::ds::{suggest, DsOp, OffsetForm};
+use ds_isa::target::Target;
 use ds_kernels::{code_object, generator};
-use ds_reference::isa::{suggest, DsOp, OffsetForm};
-use ds_reference::target::Target;
 use ds_reference::wave::{FpMode, Variant, WaveSize};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -113,7 +113,7 @@ pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         Some(o) => o.to_le_bytes(),
         None => [args.offset0.unwrap_or(0), args.offset1.unwrap_or(0)],
     };
-    let built_for = args.target.unwrap_or(ds_reference::target::DEFAULT);
+    let built_for = args.target.unwrap_or(ds_isa::target::DEFAULT);
     let variant = Variant {
         op,
         offset0,
@@ -242,7 +242,7 @@ mod tests {
         assert_eq!(k.name, "ds_load_2addr_b32_o3_9_l256_m110");
         assert_eq!(k.descriptor.group_segment_fixed_size, 256);
         assert!(!k.descriptor.fp_mode().ieee);
-        assert_eq!(co.target, ds_reference::target::DEFAULT);
+        assert_eq!(co.target, ds_isa::target::DEFAULT);
     }
 
     #[test]
@@ -263,7 +263,7 @@ mod tests {
             assert_eq!(co.e_flags & 0xff, u32::from(t.machine));
         }
         // A target kernels are not built for: the CLI refuses it before it gets here.
-        for t in ds_reference::target::TARGETS {
+        for t in ds_isa::target::TARGETS {
             let parsed = crate::cli::parse_kernel_target(t.name);
             assert_eq!(parsed.is_ok(), ds_kernels::check_target(t).is_ok(), "{t}");
         }

@@ -1,10 +1,10 @@
 //! `ds-harness list`: the DS table of a target as a readable table, every row as JSON, or the
-//! table's markdown documentation (`ds_reference::isa::render_markdown_in`): the ops the target
+//! table's markdown documentation (`ds_isa::ds::render_markdown_in`): the ops the target
 //! has (its generation's column and its DS features), in the generation's spelling.
 
 use super::EXIT_OK;
-use ds_reference::isa::{Isa, OffsetForm, OpInfo, DS_TABLE};
-use ds_reference::target::{Generation, Target};
+use ds_isa::ds::{Isa, OffsetForm, OpInfo, DS_TABLE};
+use ds_isa::target::{Generation, Target};
 use ds_reference::wave::WaveSize;
 use std::io::Write;
 use std::process::ExitCode;
@@ -24,7 +24,7 @@ pub struct ListArgs {
 }
 
 pub fn run(args: &ListArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let target = args.target.unwrap_or(ds_reference::target::DEFAULT);
+    let target = args.target.unwrap_or(ds_isa::target::DEFAULT);
     let isa = Isa::of(target);
     if args.json {
         let rows: Vec<&OpInfo> = rows(isa);
@@ -36,9 +36,9 @@ pub fn run(args: &ListArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             .targets()
             .all(|t| t.ds_features == target.ds_features);
         let md = if same {
-            ds_reference::isa::render_markdown_in(target.generation)
+            ds_isa::ds::render_markdown_in(target.generation)
         } else {
-            ds_reference::isa::render_markdown_in(isa)
+            ds_isa::ds::render_markdown_in(isa)
         };
         write!(out, "{md}")?;
     } else {

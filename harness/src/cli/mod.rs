@@ -2,7 +2,7 @@
 //! dispatches. Exit codes: [`EXIT_OK`], [`EXIT_DISAGREE`], [`EXIT_USAGE`], [`EXIT_BACKEND`].
 
 use clap::{Parser, Subcommand};
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -173,7 +173,7 @@ pub struct TextArgs {
 impl TextArgs {
     /// The target asked for, or the default target.
     pub fn target(&self) -> &'static Target {
-        self.target.unwrap_or(ds_reference::target::DEFAULT)
+        self.target.unwrap_or(ds_isa::target::DEFAULT)
     }
 }
 

@@ -6,7 +6,7 @@ use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::case::CaseFile;
 use crate::run::{self, diff, legal, RunError};
 use ds_devices as device;
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 use ds_reference::wave::{Outcome, WaveSize};
 use std::fmt::Write as _;
 use std::path::PathBuf;

@@ -12,8 +12,8 @@ use crate::run::report::{self, Report, RunMeta};
 use crate::run::select::{select_ops_on, Shard};
 use crate::run::{self, RunConfig, RunError};
 use ds_devices::{self as device, Device, DeviceInfo};
-use ds_reference::isa::DsOp;
-use ds_reference::target::Target;
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
 use ds_reference::wave::WaveSize;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -232,7 +232,7 @@ struct Plan {
 
 impl Plan {
     fn new(args: &RunArgs) -> Result<Plan, String> {
-        let target = args.target.unwrap_or(ds_reference::target::DEFAULT);
+        let target = args.target.unwrap_or(ds_isa::target::DEFAULT);
         let ops = select_ops_on(target, &args.ops).map_err(|e| e.to_string())?;
         let shard = match &args.shard {
             None => None,

@@ -8,9 +8,9 @@
 //! the case's index, so the same seed gives the same cases on every machine, and any case can be
 //! built without the ones before it (a run streams its cases in chunks on many threads).
 
-use ds_reference::isa::{DsOp, Family, OffsetForm, Rmw};
+use ds_isa::ds::{DsOp, Family, OffsetForm, Rmw};
+use ds_isa::target::Target;
 use ds_reference::regs::Alias;
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 use values::value;
 
@@ -149,10 +149,10 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
 
 /// Whether `target` needs every register tuple at an even register (its DS features lack
 /// `unaligned-tuples`: CDNA 2 and later).
-pub fn even_tuples(target: &ds_reference::target::Target) -> bool {
+pub fn even_tuples(target: &ds_isa::target::Target) -> bool {
     !target
         .ds_features
-        .contains(ds_reference::isa::DsFeatures::UNALIGNED)
+        .contains(ds_isa::ds::DsFeatures::UNALIGNED)
 }
 
 fn variants_with(op: DsOp, even_tuples: bool) -> Vec<(Variant, String)> {
@@ -702,7 +702,7 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ds_reference::isa::runnable_ops;
+    use ds_isa::ds::runnable_ops;
 
     #[test]
     fn splitmix64_matches_the_reference_sequence() {
@@ -796,9 +796,9 @@ mod tests {
     /// halves follow one denormal switch each (ASSUMPTIONS.md N3).
     #[test]
     fn the_packed_16_bit_adds_run_with_denormals_flushed_too() {
-        let packed: Vec<DsOp> = ds_reference::isa::Generation::ALL
+        let packed: Vec<DsOp> = ds_isa::ds::Generation::ALL
             .into_iter()
-            .flat_map(ds_reference::isa::runnable_ops_in)
+            .flat_map(ds_isa::ds::runnable_ops_in)
             .filter(|o| o.info().elem.is_packed16())
             .collect();
         assert!(packed.len() >= 4, "gfx12's four at least: {packed:?}");

@@ -4,17 +4,17 @@
 //! the model, and which of them a hardware recording under `snapshots/hardware/` confirms.
 //!
 //! Sources: the bit layout is measured from the project's own encoder and decoder
-//! (`ds_reference::isa::encode`, after the RDNA3 ISA guide's "Microcode Formats", DS) by flipping
+//! (`ds_isa::ds::encode`, after the RDNA3 ISA guide's "Microcode Formats", DS) by flipping
 //! one bit at a time of a known instruction; every per-op fact comes from the table row
-//! (`ds_reference::isa::DS_OPS`); semantics in words follow the row's family and element type as
+//! (`ds_isa::ds::DS_OPS`); semantics in words follow the row's family and element type as
 //! `ds_reference::model` executes them; open questions come from `ds_reference::model::questions`.
 
 use crate::record::Recording;
+use ds_isa::ds::encode::{field_shift, DecodeError, DS_ENCODING};
+use ds_isa::ds::{doc, DsInst, DsOp, Family, Field, Gds, OffsetForm, OpInfo};
+use ds_isa::target::{Kind, Target};
 use ds_kernels::generator;
-use ds_reference::isa::encode::{field_shift, DecodeError, DS_ENCODING};
-use ds_reference::isa::{doc, DsInst, DsOp, Family, Field, Gds, OffsetForm, OpInfo};
 use ds_reference::model::{questions, snapshot};
-use ds_reference::target::{Kind, Target};
 use ds_reference::wave::WaveSize;
 use std::fmt::Write as _;
 
@@ -77,7 +77,7 @@ impl RegField {
 /// calls "not DS" is an ENCODING bit; "reserved bit" is reserved; otherwise the field that changed
 /// (or an opcode the table lacks) names the bit. Contiguous bits of one part form one range.
 pub fn layout() -> Vec<BitField> {
-    let probe = ds_reference::isa::DS_OPS
+    let probe = ds_isa::ds::DS_OPS
         .iter()
         .find(|r| {
             Field::ALL.iter().all(|&f| r.operands.dwords(f) > 0)
@@ -470,7 +470,7 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
     if let Some(l) = info.legacy_name {
         // The older spelling may be another row's mnemonic (gfx12 renamed gfx11's min/max on
         // floats to `_num`): the table says whose.
-        match ds_reference::isa::DS_TABLE.iter().find(|r| r.name == l) {
+        match ds_isa::ds::DS_TABLE.iter().find(|r| r.name == l) {
             None => {
                 let _ = writeln!(s, "Also accepted as the older name {l}.");
             }

@@ -1,14 +1,14 @@
 //! What a target's generation decides for an op (`ds-harness doc OP --target T [--wave 64]`): the
 //! generation rules that concern it, each with the `Generation` method that answers it, the
-//! choice, its sources ([`ds_reference::target::Generation::rule`]) and what the other
+//! choice, its sources ([`ds_isa::target::Generation::rule`]) and what the other
 //! generations choose; and the wave64 card (the wave64 questions of ASSUMPTIONS.md that apply on
 //! the target's generation, and the model's wave64 examples by its rules).
 
 use super::{card, confirmations, example, wrap};
 use crate::record::Recording;
-use ds_reference::isa::{DsOp, Family, Generation, OpInfo, Rmw};
+use ds_isa::ds::{DsOp, Family, Generation, OpInfo, Rmw};
+use ds_isa::target::{Rule, Target};
 use ds_reference::model::{questions, snapshot};
-use ds_reference::target::{Rule, Target};
 use ds_reference::wave::WaveSize;
 use std::fmt::Write as _;
 
@@ -34,7 +34,7 @@ pub(super) fn section(s: &mut String, op: DsOp, target: &Target, wave: WaveSize)
     let gen = target.generation;
     let _ = writeln!(
         s,
-        "\nRules of {target} ({gen}) in {wave} (asked of the generation: reference/src/target.rs):"
+        "\nRules of {target} ({gen}) in {wave} (asked of the generation: isa/src/target.rs):"
     );
     for rule in rules {
         let text = gen.rule(rule);

@@ -3,8 +3,8 @@
 //! (`Generation::cmpst_data0`).
 
 use super::words;
-use ds_reference::isa::{Elem, Family, Generation, OffsetForm, OpInfo, Rmw, D16};
-use ds_reference::target::CmpstData0;
+use ds_isa::ds::{Elem, Family, Generation, OffsetForm, OpInfo, Rmw, D16};
+use ds_isa::target::CmpstData0;
 
 /// The element type in words.
 pub(super) fn elem_words(e: Elem) -> String {

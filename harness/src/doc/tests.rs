@@ -1,10 +1,10 @@
 //! The op cards' unit tests: the measured layout, the semantics in words, the wave64 card.
 
 use super::*;
-use ds_reference::isa::Generation;
-use ds_reference::target::Rule;
+use ds_isa::ds::Generation;
+use ds_isa::target::Rule;
 
-use ds_reference::target::{PermuteSpan, Target, DEFAULT};
+use ds_isa::target::{PermuteSpan, Target, DEFAULT};
 
 /// The first target of the generation whose permutes take `span`.
 fn target_with(span: PermuteSpan) -> &'static Target {

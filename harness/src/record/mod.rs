@@ -10,10 +10,10 @@
 
 use crate::case::write_atomic;
 use ds_devices::{Device, DeviceInfo};
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
 use ds_kernels::{abi, code_object, generator};
-use ds_reference::isa::DsOp;
 use ds_reference::model::snapshot::{self, Entry};
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Outcome, Variant, WaveSize};
 use std::collections::BTreeMap;
 use std::fmt;

@@ -4,9 +4,9 @@
 //! (`ds_reference::model::legal::check`); this module turns its verdict into the words the
 //! reports use.
 
-use ds_reference::isa::Family;
+use ds_isa::ds::Family;
+use ds_isa::target::Target;
 use ds_reference::model::legal::{self, Explanation, Verdict};
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, Outcome, Variant, WaveSize};
 
 /// What the diff concludes about a device outcome that differs from the model's own.
@@ -138,9 +138,9 @@ pub fn accepts(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ds_reference::isa::DsOp;
+    use ds_isa::ds::DsOp;
+    use ds_isa::target::DEFAULT;
     use ds_reference::model;
-    use ds_reference::target::DEFAULT;
     use ds_reference::wave::{FpMode, Lds, Wave};
 
     /// Lanes 0 and 1 store different values to one address.
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn sharing_is_decided_as_the_pairwise_definition_says() {
         let (mut shared, mut total) = (0, 0);
-        for op in ds_reference::isa::runnable_ops() {
+        for op in ds_isa::ds::runnable_ops() {
             for vc in crate::corpus::for_op(op, 7, 60) {
                 for c in &vc.cases {
                     let want = share_pairwise(&vc.variant, &c.case);

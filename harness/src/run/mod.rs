@@ -16,11 +16,11 @@ use crate::corpus;
 use crate::fidelity::Class;
 use crate::output;
 use ds_devices::{Device, DeviceError, ModuleId};
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
 use ds_kernels::launch::Launch;
 use ds_kernels::{abi, code_object, generator};
-use ds_reference::isa::DsOp;
 use ds_reference::model::{self, Unmodelled};
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Outcome, Variant, WaveSize};
 use report::{OpResult, Report, RunMeta};
 use std::fmt;
@@ -31,8 +31,7 @@ use stream::{DeviceNames, OpState, Pipeline};
 
 /// What computes the expected outcome of an instruction on a target (whose rules it follows): the
 /// reference model, or (in tests of the harness) a deliberately broken stand-in.
-pub type ExpectFn =
-    fn(&Target, &ds_reference::isa::DsInst, FpMode, &Case) -> Result<Outcome, Unmodelled>;
+pub type ExpectFn = fn(&Target, &ds_isa::ds::DsInst, FpMode, &Case) -> Result<Outcome, Unmodelled>;
 
 /// The expectation of `variant` on `case` on `target`: `expect` (what the instruction computes by
 /// the target's rules), with the results landed in the registers the variant names when it has

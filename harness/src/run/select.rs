@@ -2,7 +2,7 @@
 //! globs over the DS table's gfx11 and legacy names) and `--shard K/N` (a deterministic split of the selected
 //! ops, so N machines together run each op exactly once).
 
-use ds_reference::isa::{self, DsOp};
+use ds_isa::ds::{self, DsOp};
 use std::fmt;
 
 /// Why a selection could not be made.
@@ -84,17 +84,17 @@ pub fn glob(pattern: &str, text: &str) -> bool {
 /// The runnable ops of the default target's generation the patterns select (see
 /// [`select_ops_in`]).
 pub fn select_ops(patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
-    select_ops_in(ds_reference::target::DEFAULT.generation, patterns)
+    select_ops_in(ds_isa::target::DEFAULT.generation, patterns)
 }
 
 /// The runnable ops of generation `gen` the patterns select, in table order; every runnable op of
 /// the generation when `patterns` is empty. Each pattern must select at least one runnable op; an
 /// op of another generation is named as such.
-pub fn select_ops_in(gen: isa::Generation, patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
+pub fn select_ops_in(gen: ds::Generation, patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
     if patterns.is_empty() {
-        return Ok(isa::runnable_ops_in(gen).collect());
+        return Ok(ds::runnable_ops_in(gen).collect());
     }
-    let mut chosen = vec![false; isa::DS_TABLE.len()];
+    let mut chosen = vec![false; ds::DS_TABLE.len()];
     for pattern in patterns {
         if pattern.contains(['[', ']', '{', '}']) {
             return Err(SelectError::UnsupportedGlob(pattern.clone()));
@@ -113,7 +113,7 @@ pub fn select_ops_in(gen: isa::Generation, patterns: &[String]) -> Result<Vec<Ds
                 (None, Some(op)) => {
                     return Err(SelectError::NotRunnable {
                         pattern: pattern.clone(),
-                        why: isa::InstError::NotInGeneration { op, gen }.to_string(),
+                        why: ds::InstError::NotInGeneration { op, gen }.to_string(),
                     })
                 }
                 (found, _) => found.into_iter().collect(),
@@ -122,7 +122,7 @@ pub fn select_ops_in(gen: isa::Generation, patterns: &[String]) -> Result<Vec<Ds
         if matched.is_empty() {
             return Err(SelectError::UnknownOp {
                 pattern: pattern.clone(),
-                suggestions: isa::suggest_in(gen, &pattern.replace(['*', '?'], ""), 3),
+                suggestions: ds::suggest_in(gen, &pattern.replace(['*', '?'], ""), 3),
             });
         }
         let runnable: Vec<DsOp> = matched
@@ -153,19 +153,19 @@ pub fn select_ops_in(gen: isa::Generation, patterns: &[String]) -> Result<Vec<Ds
 /// is refused naming the feature and the targets that have it, as is a selection left with none
 /// of its ops on the target.
 pub fn select_ops_on(
-    target: &'static ds_reference::target::Target,
+    target: &'static ds_isa::target::Target,
     patterns: &[String],
 ) -> Result<Vec<DsOp>, SelectError> {
     let gen = target.generation;
     if patterns.is_empty() {
-        return Ok(isa::runnable_ops_on(target).collect());
+        return Ok(ds::runnable_ops_on(target).collect());
     }
     let ops = select_ops_in(gen, patterns)?;
     for pattern in patterns.iter().filter(|p| !p.contains(['*', '?'])) {
         if let Some(op) = DsOp::from_name_in(gen, pattern).filter(|op| !op.info().on(target)) {
             return Err(SelectError::NotRunnable {
                 pattern: pattern.clone(),
-                why: isa::InstError::NotOnTarget {
+                why: ds::InstError::NotOnTarget {
                     op,
                     isa: target.into(),
                 }
@@ -182,7 +182,7 @@ pub fn select_ops_on(
         // A glob that selects ops of the generation, none of them on the target.
         Some(&op) if on.is_empty() => Err(SelectError::NotRunnable {
             pattern: patterns.join(" "),
-            why: isa::InstError::NotOnTarget {
+            why: ds::InstError::NotOnTarget {
                 op,
                 isa: target.into(),
             }
@@ -251,7 +251,7 @@ mod tests {
         assert_eq!(names, ["ds_add_u32", "ds_load_b32"]);
         let all = select_ops(&["ds_add*".into()]).unwrap();
         assert!(all.len() >= 6 && all.iter().all(|o| o.name().starts_with("ds_add")));
-        let every: Vec<DsOp> = isa::runnable_ops().collect();
+        let every: Vec<DsOp> = ds::runnable_ops().collect();
         assert_eq!(select_ops(&["ds_*".into()]).unwrap(), every);
     }
 
@@ -265,14 +265,14 @@ mod tests {
 
     #[test]
     fn a_targets_selection_takes_the_ops_its_features_give() {
-        use ds_reference::target::Target;
+        use ds_isa::target::Target;
         let (with, without) = (
             Target::by_name("gfx1010").unwrap(),
             Target::by_name("gfx1030").unwrap(),
         );
         let src2 = |ops: &[DsOp]| {
             ops.iter()
-                .filter(|o| matches!(o.info().family, isa::Family::Src2(_)))
+                .filter(|o| matches!(o.info().family, ds::Family::Src2(_)))
                 .count()
         };
         let (a, b) = (
@@ -302,7 +302,7 @@ mod tests {
 
     #[test]
     fn gfx12_selections_take_gfx12_ops_and_old_names() {
-        let gen = isa::Generation::Gfx12;
+        let gen = ds::Generation::Gfx12;
         let all = select_ops_in(gen, &[]).unwrap();
         assert_eq!(all.len(), 121);
         let ops = select_ops_in(gen, &["ds_min_f32".into(), "ds_cond_sub*".into()]).unwrap();
@@ -321,7 +321,7 @@ mod tests {
 
     #[test]
     fn shards_partition_the_ops() {
-        let ops: Vec<DsOp> = isa::runnable_ops().collect();
+        let ops: Vec<DsOp> = ds::runnable_ops().collect();
         let mut seen: Vec<DsOp> = (1..=3)
             .flat_map(|k| Shard { index: k, count: 3 }.take(&ops))
             .collect();

@@ -15,10 +15,10 @@ use crate::case::{CaseFile, DeviceOutcome};
 use crate::corpus::{self, VariantPlan};
 use crate::fidelity::Class;
 use ds_devices::{Device, ModuleId};
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
 use ds_kernels::launch::Launch;
 use ds_kernels::{abi, generator};
-use ds_reference::isa::DsOp;
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, Outcome, WaveSize};
 use rayon::prelude::*;
 
@@ -142,7 +142,7 @@ pub(super) struct Launched {
     /// Which op state it belongs to.
     pub state: usize,
     /// The device's target: whose rules the check follows.
-    pub target: &'static ds_reference::target::Target,
+    pub target: &'static ds_isa::target::Target,
     pub spec: ChunkSpec,
     pub cases: Vec<Case>,
     pub parts: Parts,
@@ -217,7 +217,7 @@ pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked
 
 fn verdict(
     cfg: &RunConfig,
-    target: &ds_reference::target::Target,
+    target: &ds_isa::target::Target,
     plan: &VariantPlan,
     case: &Case,
     dev: Outcome,
@@ -265,7 +265,7 @@ pub(super) struct DeviceNames {
     pub backend: String,
     pub name: String,
     /// The target the device runs (case files name it).
-    pub target: &'static ds_reference::target::Target,
+    pub target: &'static ds_isa::target::Target,
     /// The `--backend ...` flags of replay commands.
     pub replay_flags: String,
 }

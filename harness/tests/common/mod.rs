@@ -216,8 +216,8 @@ pub fn standin_lib() -> Option<String> {
 }
 
 /// The table op named `name` (a test's typo is a panic naming it).
-pub fn op(name: &str) -> ds_reference::isa::DsOp {
-    ds_reference::isa::DsOp::from_name(name).unwrap_or_else(|| panic!("no op {name}"))
+pub fn op(name: &str) -> ds_isa::ds::DsOp {
+    ds_isa::ds::DsOp::from_name(name).unwrap_or_else(|| panic!("no op {name}"))
 }
 
 /// The results' metadata of a wave32 run of the default target on a device named `device`,
@@ -227,7 +227,7 @@ pub fn meta(device: &str, cases: usize) -> ds_harness::run::report::RunMeta {
         backend: "emu".into(),
         backend_reason: "test".into(),
         device: device.into(),
-        target: ds_reference::target::DEFAULT.name.into(),
+        target: ds_isa::target::DEFAULT.name.into(),
         seed: ds_harness::corpus::DEFAULT_SEED,
         cases_per_op: cases,
         waves: vec![ds_reference::wave::WaveSize::Wave32],

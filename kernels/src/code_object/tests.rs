@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::generator::{generate, Kernel};
-use ds_reference::isa::DsOp;
-use ds_reference::target::{DEFAULT, TARGETS};
+use ds_isa::ds::DsOp;
+use ds_isa::target::{DEFAULT, TARGETS};
 use ds_reference::wave::{FpMode, Variant};
 
 fn kernels() -> Vec<Kernel> {
@@ -231,7 +231,7 @@ fn every_target_gets_its_machine_value_and_target_id() {
 
 #[test]
 fn generic_targets_are_code_object_v6_with_their_generic_version() {
-    use ds_reference::target::GENERIC_TARGETS;
+    use ds_isa::target::GENERIC_TARGETS;
     let ks = kernels();
     for g in GENERIC_TARGETS {
         let bytes = write(g, &ks);

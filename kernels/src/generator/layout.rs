@@ -4,7 +4,7 @@
 //! the generation or the target, only on the variant (its op's operand shapes and its `regs`).
 
 use super::error::GenError;
-use ds_reference::isa::{DsInst, Field, Generation, Isa};
+use ds_isa::ds::{DsInst, Field, Generation, Isa};
 use ds_reference::wave::Variant;
 
 /// VGPR of the instruction's ADDR operand.

@@ -1,6 +1,6 @@
 //! The kernel generator: for a [`Variant`] (any runnable DS op, its offsets, LDS size and FP
 //! mode) and a target, the kernel that runs that one instruction over a batch of cases, built
-//! from one template with the project's own assembler ([`crate::inst`], and the DS table's encoder
+//! from one template with the project's own assembler ([`ds_isa::inst`], and the DS table's encoder
 //! for every DS instruction). The buffers it reads and writes are [`crate::abi`]'s; what differs
 //! per generation (waits, descriptor mode bits) is asked of [`crate::template`]; where the
 //! kernarg pointer, the workgroup id and the work-item id arrive is the target's entry state
@@ -80,10 +80,10 @@ pub use layout::{
 use crate::abi;
 use crate::code_object::descriptor::KernelDescriptor;
 use crate::entry::KernelEntry;
-use crate::inst::{encode_in, GlobalOp, Inst, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op, Waitcnt};
 use crate::template;
-use ds_reference::isa::{Field, Generation, InstError};
-use ds_reference::target::Target;
+use ds_isa::ds::{Field, Generation, InstError};
+use ds_isa::inst::{encode_in, GlobalOp, Inst, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op, Waitcnt};
+use ds_isa::target::Target;
 use ds_reference::wave::{Variant, WaveSize};
 use emit::{add_offset, all_lanes, copy_lds, global, mov, s, sop2, vop2, zero_tail, Asm};
 
@@ -160,9 +160,9 @@ impl Kernel {
     }
 }
 
-/// Builds the kernel for `variant` for the default target ([`ds_reference::target::DEFAULT`]).
+/// Builds the kernel for `variant` for the default target ([`ds_isa::target::DEFAULT`]).
 pub fn generate(variant: &Variant) -> Result<Kernel, GenError> {
-    generate_for(ds_reference::target::DEFAULT, variant)
+    generate_for(ds_isa::target::DEFAULT, variant)
 }
 
 /// Builds the kernel for `variant` for the first target of generation `gen` in the target table

@@ -18,8 +18,8 @@
 
 use super::gfx11::Gfx11;
 use super::Template;
-use crate::inst::{Inst, Operand, SopkOp, Waitcnt};
-use ds_reference::target::Generation;
+use ds_isa::inst::{Inst, Operand, SopkOp, Waitcnt};
+use ds_isa::target::Generation;
 use ds_reference::wave::FpMode;
 
 /// The gfx10 template.

@@ -15,9 +15,9 @@
 //! group (`Generation::swizzle_group`, W3-W4). The [`Wave`]-typed functions are the model's entry
 //! points.
 
-use crate::isa::swizzle::Pattern;
-pub use crate::target::PermuteSpan;
 use crate::wave::{Lane, Wave};
+use ds_isa::ds::swizzle::Pattern;
+pub use ds_isa::target::PermuteSpan;
 
 /// Reverses the low five bits of `i`.
 fn reverse5(i: usize) -> usize {

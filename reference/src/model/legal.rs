@@ -19,9 +19,9 @@
 //! polynomial check answers).
 
 use super::{rmw, Plan, Unmodelled};
-use crate::isa::{Family, Rmw};
-use crate::target::Target;
 use crate::wave::{Case, Lds, Outcome, Variant};
+use ds_isa::ds::{Family, Rmw};
+use ds_isa::target::Target;
 use std::collections::{HashMap, HashSet};
 
 mod decide;

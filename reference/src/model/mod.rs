@@ -18,9 +18,9 @@
 //! nothing and keep their vdst; register numbers of the instruction are ignored. [`legal`] answers
 //! whether a device result that differs is one the hardware may legally produce.
 
-use crate::isa::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, Rmw, D16};
-use crate::target::{CmpstData0, PermuteSpan, Target};
 use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave};
+use ds_isa::ds::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, Rmw, D16};
+use ds_isa::target::{CmpstData0, PermuteSpan, Target};
 use std::fmt;
 
 pub mod float;

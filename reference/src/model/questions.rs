@@ -9,8 +9,8 @@
 //! ([`APPLIES`]), and a test fails when an entry of the file has no mapping or a mapping names no
 //! entry, so the two cannot drift apart.
 
-use crate::isa::{DsOp, Family, Gds, Generation, OpInfo, Rmw};
-use crate::target::{CmpstData0, PermuteSpan};
+use ds_isa::ds::{DsOp, Family, Gds, Generation, OpInfo, Rmw};
+use ds_isa::target::{CmpstData0, PermuteSpan};
 
 /// The assumptions file, as committed.
 pub const ASSUMPTIONS_MD: &str = include_str!("../../ASSUMPTIONS.md");
@@ -76,7 +76,7 @@ pub static APPLIES: &[(&str, Applies)] = &[
         i.hip_runnable()
             && i.acc_capable()
             && g.targets()
-                .any(|t| t.ds_features.contains(crate::ds_features::DsFeatures::ACC))
+                .any(|t| t.ds_features.contains(ds_isa::ds_features::DsFeatures::ACC))
     }),
     ("F1", |i, _| float_rmw(i, &[Rmw::Min, Rmw::Max])),
     ("F2", |i, _| {
@@ -155,7 +155,7 @@ pub static APPLIES: &[(&str, Applies)] = &[
     }),
     ("V7", |i, _| matches!(i.family, Family::Src2(_))),
     ("V8", |i, _| {
-        i.family == Family::Rmw(Rmw::Add) && i.elem == crate::isa::Elem::F64
+        i.family == Family::Rmw(Rmw::Add) && i.elem == ds_isa::ds::Elem::F64
     }),
     ("V9", |i, _| matches!(i.family, Family::LoadTranspose(_))),
     ("V10", |i, g| i.elem.is_packed16() && g.gfx9_mnemonics()),
@@ -285,7 +285,7 @@ mod tests {
         assert!(ids("ds_append").contains(&"W5".to_string()));
         assert!(!ids("ds_load_b32").contains(&"W6".to_string()));
         for gen in Generation::ALL {
-            for op in crate::isa::runnable_ops_in(gen) {
+            for op in ds_isa::ds::runnable_ops_in(gen) {
                 if op.info().accesses_lds() {
                     assert!(!for_op(op, gen).is_empty(), "{op} has no open question");
                 }
@@ -298,7 +298,7 @@ mod tests {
         // Each permute op gets exactly one wave64 span entry on every generation: the one its
         // generation's `permute_span` answer names (W1/W2 within halves, W9/W10 whole wave).
         for gen in Generation::ALL {
-            for op in crate::isa::runnable_ops_in(gen) {
+            for op in ds_isa::ds::runnable_ops_in(gen) {
                 let info = op.info();
                 let ids: Vec<String> = for_op(op, gen).into_iter().map(|q| q.id).collect();
                 let span_entries: Vec<&str> = ids

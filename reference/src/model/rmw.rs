@@ -7,8 +7,8 @@
 //! same shape. Float rules live in [`super::float`].
 
 use super::float::{self, Fmt};
-use crate::isa::{Elem, Rmw};
 use crate::wave::FpMode;
+use ds_isa::ds::{Elem, Rmw};
 
 /// All-ones in the low `bytes * 8` bits.
 #[inline(always)]

@@ -13,8 +13,8 @@
 //! address (base shifted by 15 instead of 18); ASSUMPTIONS.md B5-B8.
 
 use super::{mem, Plan};
-use crate::isa::{Bvh, Family};
 use crate::wave::{Lane, Wave};
+use ds_isa::ds::{Bvh, Family};
 
 /// `ds_append` / `ds_consume`: one update of the dword at `M0[15:0] + offset` by the number of
 /// active lanes; every active lane gets the value before it.

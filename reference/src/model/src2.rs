@@ -12,8 +12,8 @@
 //! each with the case that settles it.
 
 use super::{mem, rmw};
-use crate::isa::{Elem, Rmw};
 use crate::wave::FpMode;
+use ds_isa::ds::{Elem, Rmw};
 
 /// The second operand's address `B` of a lane whose ADDR is `a`, for the instruction's 16-bit
 /// offset `{offset1, offset0}`: `a + 4 * k` where `k` is, with offset bit 15 (offset1[7]) set,
@@ -46,7 +46,7 @@ pub fn step(op: Rmw, elem: Elem, mode: FpMode, a: u32, offset: u16, mem: &mut [u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::Elem;
+    use ds_isa::ds::Elem;
 
     /// A little LDS with dword `i` = `words[i]`.
     fn lds(words: &[u32]) -> Vec<u8> {

@@ -1,8 +1,8 @@
 //! Edge rules of each family, one wave at a time. Bit constants carry their meaning.
 
 use super::*;
-use crate::isa::{DsOp, Generation};
-use crate::target::DEFAULT;
+use ds_isa::ds::{DsOp, Generation};
+use ds_isa::target::DEFAULT;
 
 const SENTINEL: u32 = 0xdead_beef; // vdst before the instruction
 
@@ -34,8 +34,8 @@ fn inst(op: DsOp, offset0: u8, offset1: u8) -> DsInst {
 }
 
 /// The first target of the table that has `op`.
-fn target_of(op: DsOp) -> &'static crate::target::Target {
-    crate::target::TARGETS
+fn target_of(op: DsOp) -> &'static ds_isa::target::Target {
+    ds_isa::target::TARGETS
         .iter()
         .find(|t| op.info().on(*t))
         .expect("every op is on some target")
@@ -543,7 +543,7 @@ fn nop_changes_nothing() {
 #[test]
 fn the_32_bit_atomic_fast_path_equals_the_per_lane_step() {
     let mut checked = 0;
-    for op in crate::isa::runnable_ops() {
+    for op in ds_isa::ds::runnable_ops() {
         for (name, v, c) in snapshot::snapshot_corpus(op) {
             let mut c = c;
             // Words past the operand width must not matter: fill them with noise.
@@ -607,7 +607,7 @@ fn every_multi_dword_access_near_2_32_follows_one_rule() {
             Family::Load(_) | Family::Store(_) | Family::Rmw(_)
         ) && (info.elem.bytes() >= 8 || (info.two_addresses() && info.elem.bytes() >= 4))
     };
-    let ops: Vec<DsOp> = crate::isa::runnable_ops()
+    let ops: Vec<DsOp> = ds_isa::ds::runnable_ops()
         .filter(|op| multi_dword(op.info()))
         .collect();
     assert!(ops.len() >= 40, "only {} multi-dword ops swept", ops.len());
@@ -750,7 +750,7 @@ fn gfx12_push8_forms_are_refused_by_the_runner_with_the_reason() {
 fn an_op_the_targets_generation_lacks_is_unmodelled_with_the_reason() {
     let c = case(512, 1);
     let mut checked = 0;
-    for t in crate::target::TARGETS {
+    for t in ds_isa::target::TARGETS {
         for op in DsOp::all_in(Generation::Gfx11)
             .chain(DsOp::all_in(Generation::Gfx12))
             .filter(|op| !op.info().on(t) && op.info().hip_runnable())

@@ -18,10 +18,10 @@
 
 #[cfg(test)]
 mod tests {
-    use crate::isa::{DsInst, DsOp, Generation};
     use crate::model::{execute, lanes, snapshot::snapshot_corpus};
-    use crate::target::{PermuteSpan, Target, DEFAULT};
     use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSize};
+    use ds_isa::ds::{DsInst, DsOp, Generation};
+    use ds_isa::target::{PermuteSpan, Target, DEFAULT};
 
     const W64: WaveSize = WaveSize::Wave64;
 
@@ -77,7 +77,7 @@ mod tests {
     #[test]
     fn an_inactive_upper_half_leaves_the_wave32_result() {
         let mut cases = 0;
-        for op in crate::isa::runnable_ops() {
+        for op in ds_isa::ds::runnable_ops() {
             for (name, v, c) in snapshot_corpus(op) {
                 let Ok(want) = execute(DEFAULT, &v.inst(), v.mode, &c) else {
                     continue;
@@ -376,7 +376,7 @@ mod tests {
             let ops: Vec<DsOp> = Generation::ALL
                 .into_iter()
                 .flat_map(|g| {
-                    crate::isa::runnable_ops_in(g)
+                    ds_isa::ds::runnable_ops_in(g)
                         .filter(move |op| questions::for_op(*op, g).iter().any(|x| x.id == id))
                 })
                 .collect();

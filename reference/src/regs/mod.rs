@@ -18,7 +18,7 @@
 //! DATA1 and VDST overlap among themselves as they do in VGPRs. Every method that relates
 //! registers takes `acc` and keys registers by file and number.
 
-use crate::isa::{DsOp, Field, OpInfo};
+use ds_isa::ds::{DsOp, Field, OpInfo};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -1,8 +1,8 @@
 //! Tests of register aliasing.
 
 use super::*;
-use crate::isa::runnable_ops;
 use crate::wave::Lane;
+use ds_isa::ds::runnable_ops;
 
 fn op(name: &str) -> DsOp {
     DsOp::from_name(name).unwrap()
@@ -106,7 +106,7 @@ fn a_register_with_two_values_is_named_with_lane_register_and_both_values() {
 
 #[test]
 fn even_tuple_patterns_start_every_tuple_at_an_even_register_and_keep_their_overlap() {
-    use crate::isa::{Field, DS_OPS};
+    use ds_isa::ds::{Field, DS_OPS};
     let mut moved = 0;
     for row in DS_OPS.iter().filter(|r| r.hip_runnable()) {
         let op = row.op;

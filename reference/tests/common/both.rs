@@ -7,8 +7,8 @@ use super::{
     bytes_line, legalize_acc, mc_assemble_for, mc_disassemble_for, report, same_swizzle, spell_in,
     spellings_in, CANONICAL,
 };
-use ds_reference::isa::syntax::{llvm_mc_line_in, parse_in};
-use ds_reference::isa::{DsFeatures, DsInst, DsOp, Generation, Isa, OffsetForm};
+use ds_isa::ds::syntax::{llvm_mc_line_in, parse_in};
+use ds_isa::ds::{DsFeatures, DsInst, DsOp, Generation, Isa, OffsetForm};
 use std::path::PathBuf;
 
 /// One pair's oracle: llvm-mc of `pair.llvm` run for `pair.cpu`, our side for `pair.gen`.

@@ -11,9 +11,7 @@ pub mod both;
 pub mod data;
 pub mod llvm;
 
-use ds_reference::isa::{
-    DsFeatures, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm,
-};
+use ds_isa::ds::{DsFeatures, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::Path;

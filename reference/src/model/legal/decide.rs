@@ -19,8 +19,8 @@
 //! can explain the device's value), or `None` (undecided here: the search takes over).
 
 use super::{Group, Search};
-use crate::isa::Family;
 use crate::model::{join, mem, rmw};
+use ds_isa::ds::Family;
 use std::collections::{HashMap, VecDeque};
 
 /// Values of the element followed at most (beyond these the op is no selection: the search takes

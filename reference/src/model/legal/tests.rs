@@ -2,10 +2,10 @@
 //! impossible results are rejected, 32 lanes on one address stay fast.
 
 use super::*;
-use crate::isa::DsOp;
 use crate::model::execute;
-use crate::target::DEFAULT;
 use crate::wave::{FpMode, Wave};
+use ds_isa::ds::DsOp;
+use ds_isa::target::DEFAULT;
 
 fn variant(op: DsOp) -> Variant {
     Variant {
@@ -242,7 +242,7 @@ fn nan_sums_accept_either_inputs_nan_for_add_f32_and_each_half_of_pk_add() {
             0x4000_7e03,
         ),
     ] {
-        let t = crate::target::TARGETS
+        let t = ds_isa::target::TARGETS
             .iter()
             .find(|t| op.info().on(*t))
             .unwrap();

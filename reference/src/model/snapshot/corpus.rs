@@ -8,9 +8,9 @@ use super::values::{
     base_case, counting_lds, split, variant, F32S, F64S, FTZ_NON_IEEE, INT32, INT64, LDS_SIZE,
     PKBF16, PKF16, STORE_DATA,
 };
-use crate::isa::{DsOp, Elem, Family, OffsetForm, Rmw};
 use crate::regs::Alias;
 use crate::wave::{Case, FpMode, Lds, Variant, WaveSize};
+use ds_isa::ds::{DsOp, Elem, Family, OffsetForm, Rmw};
 
 /// Every corpus case of `op`, named; empty for the ops the model does not run.
 pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {

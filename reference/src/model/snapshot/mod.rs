@@ -22,9 +22,9 @@
 //! vdst.
 
 use super::Unmodelled;
-use crate::isa::DsOp;
-use crate::target::Target;
 use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSize};
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
 use std::fmt::{self, Write};
 
 mod corpus;

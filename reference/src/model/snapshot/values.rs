@@ -1,8 +1,8 @@
 //! The values and building blocks of the snapshot corpora (`corpus`, `src2`): the edge tables of
 //! each element type, the base case, the variant, the counting LDS image. Deterministic.
 
-use crate::isa::DsOp;
 use crate::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
+use ds_isa::ds::DsOp;
 
 /// The vdst value of every lane before the instruction, so partial and skipped writes show.
 pub const SENTINEL: u32 = 0xdead_beef;

@@ -8,8 +8,8 @@
 //! as the wave32 one does.
 
 use super::corpus::{snapshot_corpus, SENTINEL};
-use crate::isa::{DsOp, Family};
 use crate::wave::{Case, Lane, Variant, Wave, WaveSize};
+use ds_isa::ds::{DsOp, Family};
 
 const W64: WaveSize = WaveSize::Wave64;
 const HALF: usize = WaveSize::HALF;

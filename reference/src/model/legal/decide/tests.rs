@@ -4,10 +4,10 @@
 //! only some order gives.
 
 use super::super::*;
-use crate::isa::DsOp;
 use crate::model::{execute, rmw};
-use crate::target::DEFAULT;
 use crate::wave::{FpMode, Wave, WaveSize};
+use ds_isa::ds::DsOp;
+use ds_isa::target::DEFAULT;
 
 fn variant(op: DsOp, wave: WaveSize) -> Variant {
     Variant {
@@ -74,7 +74,7 @@ fn every_outcome(v: &Variant, c: &Case) -> Vec<Outcome> {
     fn go(
         v: &Variant,
         c: &Case,
-        op: crate::isa::Rmw,
+        op: ds_isa::ds::Rmw,
         left: Vec<usize>,
         mem: u32,
         steps: &mut Vec<(usize, usize)>,

@@ -6,7 +6,7 @@
 
 use super::tests::parse_vectors;
 use super::*;
-use ds_reference::isa::Generation::{Gfx10, Gfx11, Gfx9};
+use crate::ds::Generation::{Gfx10, Gfx11, Gfx9};
 
 fn vectors_gfx9() -> Vec<(Vec<u8>, String)> {
     parse_vectors(include_str!("../../tests/vectors/inst_gfx9.txt"))
@@ -211,8 +211,8 @@ fn gfx9_random_words_that_decode_re_encode_exactly() {
 
 #[test]
 fn cdna2_and_later_need_even_global_tuples_the_others_do_not() {
-    use ds_reference::isa::DsFeatures;
-    use ds_reference::target::TARGETS;
+    use crate::ds::DsFeatures;
+    use crate::target::TARGETS;
     let gfx9 = || TARGETS.iter().filter(|t| t.generation == Gfx9);
     let aligned = gfx9()
         .find(|t| !t.ds_features.contains(DsFeatures::UNALIGNED))

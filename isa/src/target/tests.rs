@@ -1,7 +1,7 @@
 //! Invariants of the target table: rows that cannot be inconsistent.
 
 use super::*;
-use crate::isa::Isa;
+use crate::ds::Isa;
 use std::collections::HashSet;
 
 #[test]

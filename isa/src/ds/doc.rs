@@ -38,7 +38,7 @@ pub(super) fn render(isa: Isa) -> String {
     if gfx11 {
         let _ = write!(
             s,
-            "Generated from the DS table in `reference/src/isa/table.rs` (source: AMD RDNA3 ISA \
+            "Generated from the DS table in `isa/src/ds/table.rs` (source: AMD RDNA3 ISA \
              reference guide, DS opcode list). Encodings and syntax follow LLVM \
              (`llvm-mc-19` and `llvm-mc-22 -arch=amdgcn -mcpu={cpu}`, which agree on every op).\n\n"
         );
@@ -52,7 +52,7 @@ pub(super) fn render(isa: Isa) -> String {
         let newer = rows.iter().filter(|r| r.oracle == Oracle::Llvm22).count();
         let _ = write!(
             s,
-            "Generated from the DS table in `reference/src/isa/table.rs` (source: AMD RDNA4 ISA \
+            "Generated from the DS table in `isa/src/ds/table.rs` (source: AMD RDNA4 ISA \
              reference guide, section 16.15 \"VDS Instructions\"). Encodings and syntax follow \
              LLVM (`llvm-mc-19` and `llvm-mc-22 -arch=amdgcn -mcpu={cpu}`); the oracle column \
              says which LLVM first knows each op: `llvm-mc-22` for the {newer} that LLVM 19 does not \

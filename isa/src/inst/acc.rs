@@ -13,9 +13,9 @@
 //! Only the VGPR <-> AccVGPR forms are modelled (no SGPR or constant source).
 
 use super::{DecodeError, EncodeError, Inst};
-use ds_reference::ds_features::DsFeatures;
-use ds_reference::isa::Generation;
-use ds_reference::target::{Target, TARGETS};
+use crate::ds::Generation;
+use crate::ds_features::DsFeatures;
+use crate::target::{Target, TARGETS};
 use std::fmt;
 
 /// Which way an [`AccMove`] copies.

@@ -6,10 +6,10 @@
 //! opcode lists); the gfx10 column from the "RDNA 2" (and "RDNA 1.0") ISA guides' same chapter.
 //! Every row is checked against `llvm-mc-19`/`-22 -mcpu=<target> -show-encoding` by
 //! `tests/llvm_inst.rs` (gfx10 with `tests/vectors/inst_gfx10.txt`). DS opcodes are not here: they live in the one DS table of
-//! [`ds_reference::isa`].
+//! [`crate::ds`].
 #![allow(clippy::zero_prefixed_literal)]
 
-use ds_reference::isa::Generation;
+use crate::ds::Generation;
 
 /// Whether the op named `name` exists in `gen` (gfx11 or gfx12): the gfx12 split waits
 /// (`s_wait_*cnt`, RDNA4 ISA guide, SOPP opcodes) only on gfx12; `s_waitcnt_vscnt` (the gfx10 and

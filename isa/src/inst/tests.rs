@@ -2,7 +2,7 @@
 //! (`bytes | text` lines taken from llvm-mc-19; `tests/llvm_inst.rs` re-checks them live).
 
 use super::*;
-use ds_reference::isa::Generation;
+use crate::ds::Generation;
 
 /// The vectors: (bytes, text) per line.
 pub(crate) fn vectors() -> Vec<(Vec<u8>, String)> {
@@ -414,9 +414,7 @@ fn the_generations_refuse_each_others_forms() {
         Err(DecodeError::Truncated { needed: 12, .. })
     ));
     // DS words follow the generation's table: cond_sub is gfx12 only.
-    let cond = Inst::Ds(ds_reference::isa::DsInst::new(
-        ds_reference::isa::DsOp::CondSubU32,
-    ));
+    let cond = Inst::Ds(crate::ds::DsInst::new(crate::ds::DsOp::CondSubU32));
     assert!(encode(&cond).is_err());
     let b = encode_in(Generation::Gfx12, &cond).unwrap();
     assert!(matches!(decode(&b), Err(DecodeError::Ds(_))));

@@ -6,7 +6,7 @@
 
 use super::ops::sopp_kind;
 use super::{Inst, Operand, Waitcnt};
-use ds_reference::isa::Generation;
+use crate::ds::Generation;
 use std::fmt::{self, Display, Formatter};
 
 /// An operand printed with a width in dwords.

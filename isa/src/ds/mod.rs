@@ -36,17 +36,17 @@ macro_rules! ds_table {
         pub enum DsOp { $($v),* }
 
         /// The DS table: one row per op of any generation; `DS_TABLE[op as usize].op == op`.
-        pub static DS_TABLE: &[$crate::isa::OpInfo] = &[
-            $($crate::isa::OpInfo {
+        pub static DS_TABLE: &[$crate::ds::OpInfo] = &[
+            $($crate::ds::OpInfo {
                 op: DsOp::$v,
                 name: $name,
                 opcodes: [ds_table!(@opc $o9), ds_table!(@opc $o10), ds_table!(@opc $o11),
                           ds_table!(@opc $o12)],
-                operands: $crate::isa::Operands { vdst: $vd, addr: $a, data0: $d0, data1: $d1 },
-                offset: $crate::isa::OffsetForm::$off,
-                gds: $crate::isa::Gds::$gds,
+                operands: $crate::ds::Operands { vdst: $vd, addr: $a, data0: $d0, data1: $d1 },
+                offset: $crate::ds::OffsetForm::$off,
+                gds: $crate::ds::Gds::$gds,
                 family: $fam,
-                elem: $crate::isa::Elem::$elem,
+                elem: $crate::ds::Elem::$elem,
                 legacy_name: ds_table!(@legacy $older $(($oname))?),
                 gfx9_only_name: ds_table!(@old $older $(($oname))?),
                 needs: ds_table!(@needs $needs),
@@ -57,14 +57,14 @@ macro_rules! ds_table {
     };
     (@opc __) => { None };
     (@opc $o:literal) => { Some($o) };
-    (@oracle L19) => { $crate::isa::Oracle::Llvm19 };
-    (@oracle L22) => { $crate::isa::Oracle::Llvm22 };
+    (@oracle L19) => { $crate::ds::Oracle::Llvm19 };
+    (@oracle L22) => { $crate::ds::Oracle::Llvm22 };
     (@legacy Some($n:literal)) => { Some($n) };
     (@legacy $other:ident $(($n:literal))?) => { None };
     (@old Old($n:literal)) => { Some($n) };
     (@old $other:ident $(($n:literal))?) => { None };
-    (@needs __) => { $crate::isa::DsFeatures::NONE };
-    (@needs $f:ident) => { $crate::isa::DsFeatures::$f };
+    (@needs __) => { $crate::ds::DsFeatures::NONE };
+    (@needs $f:ident) => { $crate::ds::DsFeatures::$f };
 }
 
 mod table;

@@ -22,7 +22,7 @@ pub use ops::{
 };
 pub use print::Text;
 
-use ds_reference::isa::{DsInst, Generation};
+use crate::ds::{DsInst, Generation};
 use std::fmt;
 
 /// A scalar or vector source (or a scalar destination), as the 8-bit SSRC / 9-bit SRC field
@@ -423,7 +423,7 @@ pub enum DecodeError {
     /// bit, operand kind): may be legal, but the template never emits it.
     Unmodelled { word: u32, what: &'static str },
     /// A DS word that the DS table rejects.
-    Ds(ds_reference::isa::DecodeError),
+    Ds(crate::ds::DecodeError),
 }
 
 impl fmt::Display for DecodeError {
@@ -455,7 +455,7 @@ pub enum EncodeError {
     /// the file, two different literals).
     Operand { inst: String, why: String },
     /// The DS fields do not fit the op.
-    Ds(ds_reference::isa::InstError),
+    Ds(crate::ds::InstError),
 }
 
 impl fmt::Display for EncodeError {

@@ -32,7 +32,7 @@ pub fn render(isa: Isa) -> String {
     let guides = gen.isa_guides();
     let _ = write!(
         s,
-        "Generated from the DS table in `reference/src/isa/table.rs` (sources: LLVM's \
+        "Generated from the DS table in `isa/src/ds/table.rs` (sources: LLVM's \
          `DSInstructions.td` and MC tests, {guides}). Encodings and syntax follow LLVM \
          (`llvm-mc-19` and `llvm-mc-22 -arch=amdgcn -mcpu={cpu}`).\n\n"
     );

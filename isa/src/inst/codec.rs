@@ -9,7 +9,7 @@ use super::{
     null_code, DecodeError, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp,
     SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp, Waitcnt, LITERAL_CODE,
 };
-use ds_reference::isa::{DsFeatures, DsInst, Generation, Isa};
+use crate::ds::{DsFeatures, DsInst, Generation, Isa};
 
 /// SOP1: \[31:23\] = 0b1_0111_1101.
 const SOP1: u32 = 0x17d;
