@@ -69,7 +69,7 @@ fn an_unknown_op_is_exit_2_with_close_names() {
 #[test]
 fn the_wave64_card_of_a_permute_says_which_rule_applies_on_the_target_and_why() {
     use ds_isa::ds::Generation;
-    use ds_isa::target::{PermuteSpan, Rule};
+    use ds_isa::gen::{PermuteSpan, Rule};
     for gen in Generation::ALL {
         for t in gen.targets() {
             let out = ds_harness(

@@ -5,6 +5,8 @@
 //! - [`target`]: the one target table (every GPU target: name, machine value, driver version, LDS
 //!   size, generation, wave sizes, DS features, errata), with [`ds_features`] and [`errata`], two
 //!   of its columns.
+//! - [`gen`]: the generations, one module of data each (DS layout and rules with their sources,
+//!   the non-DS formats, `s_waitcnt` layout, operand codes, spellings).
 //! - [`ds`]: the one DS table of every generation and what is derived from it (encoder, decoder,
 //!   LLVM assembly syntax, swizzle patterns, the table as markdown).
 //! - [`inst`]: the kernel template's non-DS instructions as data ([`inst::Inst`]), with their
@@ -15,6 +17,7 @@
 pub mod ds;
 pub mod ds_features;
 pub mod errata;
+pub mod gen;
 pub mod inst;
 pub mod target;
 pub mod text;

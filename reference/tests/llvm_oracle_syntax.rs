@@ -15,7 +15,7 @@ use common::{
     legalize_in, mc_assemble_for, mc_disassemble_for, report, respell, spell_in, CANONICAL,
 };
 use ds_isa::ds::syntax::{llvm_mc_line_in, parse_in};
-use ds_isa::ds::{DsInst, DsOp, GENERATION_ALIASES};
+use ds_isa::ds::{generation_aliases, DsInst, DsOp};
 use std::collections::HashSet;
 
 fn both(pair: &Pair) -> Both<'_> {
@@ -245,8 +245,7 @@ fn every_alias_is_read_as_each_llvm_reads_it() {
         }
         let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
         b.accept_lines("aliases", &refs);
-        let foreign: Vec<String> = GENERATION_ALIASES
-            .iter()
+        let foreign: Vec<String> = generation_aliases()
             .filter(|a| a.gen != pair.gen && a.op.info().in_generation(pair.gen))
             .map(|a| {
                 let inst = legalize_in(pair.isa(), a.op, [5, 1, 2, 3], 8, false);

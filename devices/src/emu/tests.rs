@@ -532,7 +532,7 @@ fn a_wave64_bpermute_reads_within_its_half_as_the_model_says() {
 /// rules of a generation whose permutes span the wave reads lane 63 - i in lane i.
 #[test]
 fn a_device_taking_another_generations_rules_reads_the_whole_wave() {
-    use ds_isa::target::PermuteSpan;
+    use ds_isa::gen::PermuteSpan;
     let own = ds_isa::target::DEFAULT.generation;
     assert_eq!(own.permute_span(), PermuteSpan::Halves);
     let whole = ds_isa::ds::Generation::ALL

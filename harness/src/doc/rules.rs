@@ -7,7 +7,8 @@
 use super::{card, confirmations, example, wrap};
 use crate::record::Recording;
 use ds_isa::ds::{DsOp, Family, Generation, OpInfo, Rmw};
-use ds_isa::target::{Rule, Target};
+use ds_isa::gen::Rule;
+use ds_isa::target::Target;
 use ds_reference::model::{questions, snapshot};
 use ds_reference::wave::WaveSize;
 use std::fmt::Write as _;
@@ -34,7 +35,7 @@ pub(super) fn section(s: &mut String, op: DsOp, target: &Target, wave: WaveSize)
     let gen = target.generation;
     let _ = writeln!(
         s,
-        "\nRules of {target} ({gen}) in {wave} (asked of the generation: isa/src/target.rs):"
+        "\nRules of {target} ({gen}) in {wave} (asked of the generation: its module, isa/src/gen/{gen}.rs):"
     );
     for rule in rules {
         let text = gen.rule(rule);

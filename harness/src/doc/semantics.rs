@@ -4,7 +4,7 @@
 
 use super::words;
 use ds_isa::ds::{Elem, Family, Generation, OffsetForm, OpInfo, Rmw, D16};
-use ds_isa::target::CmpstData0;
+use ds_isa::gen::CmpstData0;
 
 /// The element type in words.
 pub(super) fn elem_words(e: Elem) -> String {

@@ -2,9 +2,10 @@
 
 use super::*;
 use ds_isa::ds::Generation;
-use ds_isa::target::Rule;
+use ds_isa::gen::Rule;
 
-use ds_isa::target::{PermuteSpan, Target, DEFAULT};
+use ds_isa::gen::PermuteSpan;
+use ds_isa::target::{Target, DEFAULT};
 
 /// The first target of the generation whose permutes take `span`.
 fn target_with(span: PermuteSpan) -> &'static Target {

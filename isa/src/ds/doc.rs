@@ -58,9 +58,7 @@ pub(super) fn render(isa: Isa) -> String {
              says which LLVM first knows each op: `llvm-mc-22` for the {newer} that LLVM 19 does not \
              know (their opcodes are also the guide's).\n\n"
         );
-        let aliases: Vec<String> = super::GENERATION_ALIASES
-            .iter()
-            .filter(|a| a.gen == gen)
+        let aliases: Vec<String> = super::aliases_of(gen)
             .map(|a| format!("`{}` ({})", a.name, a.op))
             .collect();
         let _ = writeln!(

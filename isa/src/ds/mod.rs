@@ -23,7 +23,7 @@ mod types;
 pub use doc::render_markdown;
 pub use encode::{DecodeError, DsInst, EncodeError, InstError};
 pub use features::{DsFeatures, Isa};
-pub use oracle::{GenerationAlias, Oracle};
+pub use oracle::{aliases_of, generation_aliases, GenerationAlias, Oracle};
 pub use types::{Bvh, Elem, Family, Field, Gds, OffsetForm, Operands, Rmw, D16};
 
 /// Expands the table rows of `table.rs` into [`DsOp`] and [`DS_TABLE`].
@@ -68,9 +68,9 @@ macro_rules! ds_table {
 }
 
 mod table;
-pub use table::{DsOp, DS_TABLE, GENERATION_ALIASES};
+pub use table::{DsOp, DS_TABLE};
 
-pub use crate::target::Generation;
+pub use crate::gen::Generation;
 
 /// The DS table of an instruction set (a generation, or one target: [`Isa`]) as one markdown
 /// document: a legend, one row per opcode of it, then the notes, in the generation's spelling.
@@ -119,7 +119,7 @@ pub struct OpInfo {
     /// The element type the family works on (from the mnemonic's type suffix).
     pub elem: Elem,
     /// The older mnemonic that LLVM still accepts as input in every generation of the op, printed
-    /// as the row's name (aliases of one generation only are in [`GENERATION_ALIASES`]). For a
+    /// as the row's name (aliases of one generation only are [`aliases_of`] it). For a
     /// row of gfx9 or gfx10 it is also the mnemonic those generations print and read.
     pub legacy_name: Option<&'static str>,
     /// The gfx9 and gfx10 mnemonic where gfx11 renamed the op and LLVM reads the old name no
@@ -183,7 +183,7 @@ impl DsOp {
     /// The op spelled `name` (any case), in any generation: a row's own mnemonic first, then the
     /// older spellings LLVM accepts (so `ds_min_f32` is gfx11's op, not gfx12's `ds_min_num_f32`),
     /// then gfx9's names that gfx11 dropped (`ds_cmpst_b32`), then the spellings only some
-    /// generations accept ([`GENERATION_ALIASES`]).
+    /// generations accept ([`generation_aliases`]).
     pub fn from_name(name: &str) -> Option<DsOp> {
         let is = |n: &str| n.eq_ignore_ascii_case(name);
         DS_TABLE
@@ -192,7 +192,7 @@ impl DsOp {
             .or_else(|| DS_TABLE.iter().find(|r| r.legacy_name.is_some_and(is)))
             .or_else(|| DS_TABLE.iter().find(|r| r.gfx9_only_name.is_some_and(is)))
             .map(|r| r.op)
-            .or_else(|| GENERATION_ALIASES.iter().find(|a| is(a.name)).map(|a| a.op))
+            .or_else(|| generation_aliases().find(|a| is(a.name)).map(|a| a.op))
     }
 
     /// The op of generation `gen` spelled `name` (any case) as LLVM reads it for that generation:
@@ -209,12 +209,7 @@ impl DsOp {
             .find(|r| is(r.name))
             .or_else(|| rows().find(|r| r.legacy_name.is_some_and(is)))
             .map(|r| r.op)
-            .or_else(|| {
-                GENERATION_ALIASES
-                    .iter()
-                    .find(|a| a.gen == gen && is(a.name))
-                    .map(|a| a.op)
-            })
+            .or_else(|| aliases_of(gen).find(|a| is(a.name)).map(|a| a.op))
     }
 
     /// The mnemonic generation `gen` prints for the op: gfx9 and gfx10 spell it by its gfx9 name
@@ -394,7 +389,7 @@ pub fn runnable_ops_on(target: &'static crate::target::Target) -> impl Iterator<
 pub fn suggest(name: &str, max: usize) -> Vec<&'static str> {
     suggest_among(
         DS_TABLE.iter(),
-        GENERATION_ALIASES.iter().map(|a| a.name),
+        generation_aliases().map(|a| a.name),
         name,
         max,
     )
@@ -403,10 +398,7 @@ pub fn suggest(name: &str, max: usize) -> Vec<&'static str> {
 /// The mnemonics of generation `gen` closest to `name`, best first (gfx9 and gfx10: their own
 /// spellings).
 pub fn suggest_in(gen: Generation, name: &str, max: usize) -> Vec<&'static str> {
-    let aliases = GENERATION_ALIASES
-        .iter()
-        .filter(|a| a.gen == gen)
-        .map(|a| a.name);
+    let aliases = aliases_of(gen).map(|a| a.name);
     let rows = DS_TABLE.iter().filter(|r| r.in_generation(gen));
     if gen.gfx9_mnemonics() {
         let names = rows.map(|r| r.op.mnemonic_in(gen));

@@ -1,11 +1,12 @@
 //! Which LLVM confirms each row of the DS table (its oracle column), and the spellings LLVM's
-//! assembler reads as a row's op in one generation only ([`super::GENERATION_ALIASES`]).
+//! assembler reads as a row's op in one generation only ([`aliases_of`]: each generation's
+//! `Spec::ds_aliases`).
 //!
 //! Facts: Debian 12's `llvm-mc-19` and `llvm-mc-22` (`-arch=amdgcn -mcpu=<a target of each
 //! generation>`), both directions, as `reference/tests/llvm_oracle.rs` checks them; LLVM's GFX12 MC
 //! alias tests (`llvm/test/MC/AMDGPU/gfx12_asm_ds_alias.s`).
 
-use super::{DsOp, Generation, GENERATION_ALIASES};
+use super::{DsOp, Generation, DS_TABLE};
 use serde::Serialize;
 
 /// Which LLVM confirms a row: the oldest of the oracle LLVMs (Debian 12's `llvm-19` and `llvm-22`)
@@ -56,10 +57,30 @@ impl DsOp {
             .filter(|_| info.in_generation(gen) && !gen.gfx9_mnemonics())
             .into_iter()
             .chain(
-                GENERATION_ALIASES
-                    .iter()
-                    .filter(move |a| a.op == self && a.gen == gen)
+                aliases_of(gen)
+                    .filter(move |a| a.op == self)
                     .map(|a| a.name),
             )
     }
+}
+
+/// The spellings LLVM reads as a row's op in generation `gen` only (its `Spec::ds_aliases`).
+pub fn aliases_of(gen: Generation) -> impl Iterator<Item = GenerationAlias> {
+    gen.spec()
+        .ds_aliases
+        .iter()
+        .map(move |&(name, row)| GenerationAlias {
+            op: DS_TABLE
+                .iter()
+                .find(|r| r.name == row)
+                .unwrap_or_else(|| panic!("{gen}'s DS alias {name} names no row ({row})"))
+                .op,
+            name,
+            gen,
+        })
+}
+
+/// The spellings LLVM reads as a row's op in one generation only, of every generation.
+pub fn generation_aliases() -> impl Iterator<Item = GenerationAlias> {
+    Generation::ALL.into_iter().flat_map(aliases_of)
 }

@@ -40,12 +40,11 @@
 //!   `*_MODEL` reasons: its semantics are not modelled yet; the model turns them to `HIP`);
 //! - oracle: the oldest LLVM that confirms the row: `L19` (LLVM 19 and 22) or `L22` (LLVM 22 only).
 //!
-//! After the rows, [`GENERATION_ALIASES`]: the spellings LLVM's assembler reads as a row's op in
-//! one generation only (LLVM's GFX12 MC alias tests, `gfx12_asm_ds_alias.s`, and `llvm-mc-19` /
-//! `llvm-mc-22` themselves, which refuse them for gfx11).
+//! The spellings LLVM's assembler reads as a row's op in one generation only are that
+//! generation's (`Spec::ds_aliases` in its module of `crate::gen`).
 #![allow(clippy::zero_prefixed_literal)]
 
-use super::{Bvh, Family::*, Generation, GenerationAlias, Rmw::*, D16};
+use super::{Bvh, Family::*, Rmw::*, D16};
 
 /// Why an op cannot run from a HIP compute kernel (the GDS / GWS state it needs).
 const GWS: Option<&str> = Some(
@@ -257,35 +256,3 @@ ds_table! {
     (ReadB64TrB8,           "ds_read_b64_tr_b8",                 0xe2, __  , __  , __  , 2, 1, 0, 0, Single,   Allowed,   LoadTranspose(8),             B64,   None,                          TR,   TR_MODEL, L22),
     (ReadB64TrB16,          "ds_read_b64_tr_b16",                0xe3, __  , __  , __  , 2, 1, 0, 0, Single,   Allowed,   LoadTranspose(16),            B64,   None,                          TR,   TR_MODEL, L22),
 }
-
-/// Spellings LLVM reads as a row's op in one generation only: gfx12 takes `ds_subrev_*` for the
-/// `ds_rsub_*` ops (`data0 - mem`), which gfx11's assembler refuses, and (LLVM 22, which knows the
-/// op) gfx11's `ds_bvh_stack_rtn_b32` for `ds_bvh_stack_push4_pop1_rtn_b32`, the same operands
-/// under RDNA4's name. LLVM prints the row's mnemonic.
-pub static GENERATION_ALIASES: &[GenerationAlias] = &[
-    GenerationAlias {
-        op: DsOp::RsubU32,
-        name: "ds_subrev_u32",
-        gen: Generation::Gfx12,
-    },
-    GenerationAlias {
-        op: DsOp::RsubRtnU32,
-        name: "ds_subrev_rtn_u32",
-        gen: Generation::Gfx12,
-    },
-    GenerationAlias {
-        op: DsOp::RsubU64,
-        name: "ds_subrev_u64",
-        gen: Generation::Gfx12,
-    },
-    GenerationAlias {
-        op: DsOp::RsubRtnU64,
-        name: "ds_subrev_rtn_u64",
-        gen: Generation::Gfx12,
-    },
-    GenerationAlias {
-        op: DsOp::BvhStackPush4Pop1RtnB32,
-        name: "ds_bvh_stack_rtn_b32",
-        gen: Generation::Gfx12,
-    },
-];

@@ -20,7 +20,8 @@
 
 use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave};
 use ds_isa::ds::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, Rmw, D16};
-use ds_isa::target::{CmpstData0, PermuteSpan, Target};
+use ds_isa::gen::{CmpstData0, PermuteSpan};
+use ds_isa::target::Target;
 use std::fmt;
 
 pub mod float;

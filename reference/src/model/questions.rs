@@ -10,7 +10,7 @@
 //! entry, so the two cannot drift apart.
 
 use ds_isa::ds::{DsOp, Family, Gds, Generation, OpInfo, Rmw};
-use ds_isa::target::{CmpstData0, PermuteSpan};
+use ds_isa::gen::{CmpstData0, PermuteSpan};
 
 /// The assumptions file, as committed.
 pub const ASSUMPTIONS_MD: &str = include_str!("../../ASSUMPTIONS.md");

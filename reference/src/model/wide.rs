@@ -21,7 +21,8 @@ mod tests {
     use crate::model::{execute, lanes, snapshot::snapshot_corpus};
     use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSize};
     use ds_isa::ds::{DsInst, DsOp, Generation};
-    use ds_isa::target::{PermuteSpan, Target, DEFAULT};
+    use ds_isa::gen::PermuteSpan;
+    use ds_isa::target::{Target, DEFAULT};
 
     const W64: WaveSize = WaveSize::Wave64;
 
