@@ -9,7 +9,7 @@ use ds_devices::emu::EmuDevice;
 use ds_devices::Device;
 use ds_isa::ds::DsOp;
 use ds_isa::errata::Errata;
-use ds_isa::inst::{encode_into_in, Inst, SoppOp};
+use ds_isa::inst::{encode_into, Inst, SoppOp};
 use ds_isa::target::TARGETS;
 use ds_kernels::code_object;
 use ds_kernels::generator::{generate_for, Kernel};
@@ -30,7 +30,7 @@ fn stripped(mut k: Kernel) -> (Kernel, usize) {
     let removed = before - k.insts.len();
     k.code.clear();
     for (i, _) in &k.insts {
-        encode_into_in(k.gen, i, &mut k.code).unwrap();
+        encode_into(k.gen, i, &mut k.code).unwrap();
     }
     (k, removed)
 }

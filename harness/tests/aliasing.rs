@@ -93,7 +93,10 @@ fn split_pair_load(k: &Kernel) -> Kernel {
                     ..DsInst::new(DsOp::LoadB32)
                 };
                 insts.push((Inst::Ds(half(ds.vdst, ds.offset0)), note));
-                insts.push((Inst::waitcnt(Waitcnt::lgkm(0)), "mutant: vdst[0] written"));
+                insts.push((
+                    Inst::waitcnt(k.gen, Waitcnt::lgkm(0)),
+                    "mutant: vdst[0] written",
+                ));
                 insts.push((
                     Inst::Ds(half(ds.vdst + 1, ds.offset1)),
                     "mutant: addr read now",
@@ -105,7 +108,7 @@ fn split_pair_load(k: &Kernel) -> Kernel {
     assert_eq!(insts.len(), k.insts.len() + 2);
     let mut code = Vec::new();
     for (inst, _) in &insts {
-        encode_into(inst, &mut code).unwrap();
+        encode_into(k.gen, inst, &mut code).unwrap();
     }
     Kernel {
         insts,

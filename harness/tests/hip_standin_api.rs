@@ -229,7 +229,7 @@ fn the_pci_location_comes_from_hip_device_get_pci_bus_id() {
 
 #[test]
 fn the_standin_runs_on_the_targets_entry_state_and_catches_a_gfx12_template_reading_s2() {
-    use ds_isa::inst::{encode_into_in, Inst, Operand};
+    use ds_isa::inst::{encode_into, Inst, Operand};
     use ds_isa::target::{DEFAULT, TARGETS};
     // Device 2 and up: the targets after the default one, in table order.
     let (at, t) = TARGETS
@@ -274,7 +274,7 @@ fn the_standin_runs_on_the_targets_entry_state_and_catches_a_gfx12_template_read
     }
     planted.code.clear();
     for (inst, _) in &planted.insts {
-        encode_into_in(planted.gen, inst, &mut planted.code).unwrap();
+        encode_into(planted.gen, inst, &mut planted.code).unwrap();
     }
     planted.name.push_str("_reads_s2");
     let module = dev

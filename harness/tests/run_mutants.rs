@@ -478,8 +478,8 @@ fn a_kernel_storing_vdst_at_the_wrong_offset_is_caught_on_every_lane() {
     };
     let mut dev = PatchedDevice {
         inner: EmuDevice::new(),
-        from: encode(&store).unwrap().try_into().unwrap(),
-        to: encode(&moved).unwrap().try_into().unwrap(),
+        from: encode(kernel.gen, &store).unwrap().try_into().unwrap(),
+        to: encode(kernel.gen, &moved).unwrap().try_into().unwrap(),
     };
     let cfg = config(&["ds_load_b32"], "mutant-store");
     let report = run::run(&cfg, &mut dev, meta()).unwrap();

@@ -187,10 +187,13 @@ fn a_kernel_that_loops_in_65536_workgroups_is_a_fault_within_its_budget() {
     let (v, _) = variant_and_case();
     let mut k = generator::generate(&v).unwrap();
     // s_branch -1: every wave jumps to itself until its instruction budget runs out.
-    k.code = ds_isa::inst::encode(&ds_isa::inst::Inst::Sopp {
-        op: ds_isa::inst::SoppOp::Branch,
-        simm16: 0xffff,
-    })
+    k.code = ds_isa::inst::encode(
+        k.gen,
+        &ds_isa::inst::Inst::Sopp {
+            op: ds_isa::inst::SoppOp::Branch,
+            simm16: 0xffff,
+        },
+    )
     .unwrap();
     let name = k.name.clone();
     let code = code_object::write(ds_isa::target::DEFAULT, &[k]);

@@ -25,7 +25,7 @@ fn every_runnable_op_builds_for_every_lds_size_shape_and_decodes_back() {
             // The code is exactly the instructions, back to back.
             let mut at = 0;
             for (inst, _) in &k.insts {
-                let (got, len) = decode(&k.code[at..]).unwrap();
+                let (got, len) = decode(k.gen, &k.code[at..]).unwrap();
                 assert_eq!(&got, inst, "{} at {at:#x}", k.name);
                 at += len;
             }

@@ -18,8 +18,7 @@ mod common;
 use common::llvm::Llvm;
 use ds_isa::ds::{runnable_ops_on, Bvh, Family, Field};
 use ds_isa::inst::{
-    encode_in, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op,
-    VopcOp,
+    encode, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp,
 };
 use ds_isa::target::Target;
 use ds_kernels::generator::{canary, generate_for, Kernel};
@@ -371,7 +370,7 @@ fn function(name: &str, t: &Target, k: &Kernel, wave: WaveSize) -> String {
     let mut pc = 0u64;
     for (inst, _) in &k.insts {
         pcs.push(pc);
-        pc += encode_in(t, inst)
+        pc += encode(t, inst)
             .expect("the template's instructions encode")
             .len() as u64;
     }
@@ -380,7 +379,7 @@ fn function(name: &str, t: &Target, k: &Kernel, wave: WaveSize) -> String {
     for ((inst, _), &pc) in k.insts.iter().zip(&pcs) {
         if let Some(to) = inst.branch_target(pc) {
             starts.insert(to);
-            starts.insert(pc + encode_in(t, inst).unwrap().len() as u64);
+            starts.insert(pc + encode(t, inst).unwrap().len() as u64);
         }
     }
     let block = |at: u64| {

@@ -13,7 +13,7 @@ mod common;
 
 use common::llvm::Llvm;
 use ds_isa::ds_features::DsFeatures;
-use ds_isa::inst::{decode_in, encode_in, Inst};
+use ds_isa::inst::{decode, encode, Inst};
 use ds_isa::target::Target;
 use ds_kernels::code_object;
 use ds_kernels::generator::Kernel;
@@ -52,7 +52,7 @@ fn every_target_gets_a_kernel_per_runnable_op_that_decodes_back() {
             assert_eq!(k.gen, t.generation);
             let mut at = 0;
             for (inst, _) in &k.insts {
-                let (back, len) = decode_in(t, &k.code[at..])
+                let (back, len) = decode(t, &k.code[at..])
                     .unwrap_or_else(|e| panic!("{t} {}: byte {at}: {e}", k.name));
                 assert_eq!(&back, inst, "{t} {} at byte {at}", k.name);
                 at += len;
@@ -166,7 +166,7 @@ fn known_lines(llvm: &Llvm, t: &'static Target) -> (Vec<String>, Vec<Vec<u8>>) {
                 continue;
             }
             lines.push(inst.text(t.generation).to_string());
-            bytes.push(encode_in(t, inst).unwrap());
+            bytes.push(encode(t, inst).unwrap());
         }
     }
     (lines, bytes)

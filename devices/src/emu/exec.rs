@@ -423,8 +423,9 @@ impl WaveState {
             let flow = self.step(&inst, pc, mem, prog, quirks);
             if let Some(reg) = self.undefined.take() {
                 return Err(format!(
-                    "workgroup {wg}, pc {pc:#x} (`{inst}`): reads {reg}, which holds no value: \
+                    "workgroup {wg}, pc {pc:#x} (`{}`): reads {reg}, which holds no value: \
                      nothing wrote it and the {} {} entry state does not define it (it defines {})",
+                    inst.text(prog.target.generation),
                     prog.target,
                     self.size,
                     prog.delivery.describe(&prog.desc.request)
@@ -434,7 +435,10 @@ impl WaveState {
                 Ok(Flow::Next) => pc = next,
                 Ok(Flow::Jump(to)) => pc = to,
                 Ok(Flow::End) => return Ok(()),
-                Err(e) => return Err(format!("workgroup {wg}, pc {pc:#x} (`{inst}`): {e}")),
+                Err(e) => {
+                    let inst = inst.text(prog.target.generation);
+                    return Err(format!("workgroup {wg}, pc {pc:#x} (`{inst}`): {e}"));
+                }
             }
         }
     }

@@ -133,7 +133,7 @@ fn an_acc_operand_past_the_accvgprs_is_refused() {
 fn the_acc_bit_and_accvgpr_moves_decode_only_on_targets_with_acc() {
     let mut d = DsInst::new(DsOp::from_name("ds_store_b32").unwrap());
     d.acc = true;
-    let bytes = ds_isa::inst::encode_in(acc_target(), &Inst::Ds(d)).unwrap();
+    let bytes = ds_isa::inst::encode(acc_target(), &Inst::Ds(d)).unwrap();
     let mv = AccMove::write(3, 17).words();
     let mv: Vec<u8> = mv.iter().flat_map(|w| w.to_le_bytes()).collect();
     for t in TARGETS

@@ -50,7 +50,10 @@ fn program_of(target: &'static Target, desc: Descriptor, text: &[u8]) -> Program
 }
 
 fn program(insts: &[Inst], lds_size: u32) -> Program {
-    let text: Vec<u8> = insts.iter().flat_map(|i| encode(i).unwrap()).collect();
+    let text: Vec<u8> = insts
+        .iter()
+        .flat_map(|i| encode(plain(), i).unwrap())
+        .collect();
     program_of(plain(), desc(lds_size), &text)
 }
 
@@ -87,7 +90,7 @@ fn prologue() -> Vec<Inst> {
             offset: 0,
             soffset: None,
         },
-        Inst::waitcnt(ds_isa::inst::Waitcnt::lgkm(0)),
+        Inst::waitcnt(plain().generation, ds_isa::inst::Waitcnt::lgkm(0)),
         Inst::Vop2 {
             op: Vop2Op::LshlrevB32,
             vdst: 1,
@@ -125,7 +128,7 @@ fn neighbour_kernel() -> Vec<Inst> {
             offset0: 4,
             ..ds("ds_load_b32")
         }),
-        Inst::waitcnt(ds_isa::inst::Waitcnt::lgkm(0)),
+        Inst::waitcnt(plain().generation, ds_isa::inst::Waitcnt::lgkm(0)),
         Inst::Global {
             op: GlobalOp::StoreB32,
             vdata: 4,
@@ -225,10 +228,13 @@ fn an_out_of_bounds_store_names_the_buffer() {
 
 #[test]
 fn an_unknown_instruction_names_its_word_and_address() {
-    let mut text: Vec<u8> = encode(&Inst::Sopp {
-        op: SoppOp::Nop,
-        simm16: 0,
-    })
+    let mut text: Vec<u8> = encode(
+        Generation::Gfx11,
+        &Inst::Sopp {
+            op: SoppOp::Nop,
+            simm16: 0,
+        },
+    )
     .unwrap();
     text.extend(0xffff_ffffu32.to_le_bytes());
     let prog = program_of(plain(), desc(128), &text);
@@ -282,7 +288,7 @@ fn carry_kernel(carry: bool) -> Vec<Inst> {
             offset: 0,
             soffset: None,
         },
-        Inst::waitcnt(ds_isa::inst::Waitcnt::lgkm(0)),
+        Inst::waitcnt(plain().generation, ds_isa::inst::Waitcnt::lgkm(0)),
         Inst::Sop2 {
             op: Sop2Op::AddU32,
             sdst: Operand::Sgpr(4),
@@ -346,7 +352,10 @@ fn scalar_adds_carry_through_scc_across_a_4_gib_boundary() {
 }
 
 fn program64(insts: &[Inst], lds_size: u32) -> Program {
-    let text: Vec<u8> = insts.iter().flat_map(|i| encode(i).unwrap()).collect();
+    let text: Vec<u8> = insts
+        .iter()
+        .flat_map(|i| encode(plain(), i).unwrap())
+        .collect();
     let desc = Descriptor {
         wave32: false,
         ..desc(lds_size)
@@ -484,7 +493,7 @@ fn bpermute_mirror() -> Vec<Inst> {
             data0: 0,
             ..ds("ds_bpermute_b32")
         }),
-        Inst::waitcnt(ds_isa::inst::Waitcnt::lgkm(0)),
+        Inst::waitcnt(plain().generation, ds_isa::inst::Waitcnt::lgkm(0)),
     ]
 }
 

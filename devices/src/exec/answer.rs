@@ -127,7 +127,7 @@ pub(super) fn disassemble(target: &Target, hex: &str) -> String {
     let shown = text::bounded(hex, QUOTED_CHARS);
     match bytes {
         None => format!("{shown} (not hex bytes)"),
-        Some(b) => match ds_isa::inst::decode_in(target.generation, &b) {
+        Some(b) => match ds_isa::inst::decode(target.generation, &b) {
             Ok((inst, _)) => format!("{shown} = `{}`", inst.text(target.generation)),
             Err(e) => format!("{shown} (does not decode for {target}: {e})"),
         },

@@ -1,7 +1,7 @@
 //! The two AccVGPR moves an `acc` variant's kernel needs ([`AccMove`]: `v_accvgpr_write_b32 aN,
 //! vM` and `v_accvgpr_read_b32 vN, aM`), their encoding on the targets whose DS encoding has
 //! the acc bit, and the decoding of a target's code that knows them ([`decode_on`]; DS words
-//! with the acc bit encode and decode by the target's features, `codec::encode_in(target, ..)`).
+//! with the acc bit encode and decode by the target's features, `codec::encode(target, ..)`).
 //!
 //! Facts: the VOP3P encoding as `llvm-mc-19`/`-22 -show-encoding` write it for every target with
 //! ACC each knows: `v_accvgpr_write_b32 a3, v17` is `03 40 d9 d3 11 01 00 18`,
@@ -15,7 +15,7 @@
 use super::{DecodeError, EncodeError, Inst};
 use crate::ds::Generation;
 use crate::ds_features::DsFeatures;
-use crate::target::{Target, TARGETS};
+use crate::target::Target;
 use std::fmt;
 
 /// Which way an [`AccMove`] copies.
@@ -120,9 +120,8 @@ impl fmt::Display for AccMove {
 /// Some target of `gen` has AccVGPR operands for DS instructions (the target table's
 /// `ds_features`): its kernels may move registers to and from AccVGPRs.
 pub fn gen_has_acc(gen: Generation) -> bool {
-    TARGETS
-        .iter()
-        .any(|t| t.generation == gen && t.ds_features.contains(DsFeatures::ACC))
+    gen.targets()
+        .any(|t| t.ds_features.contains(DsFeatures::ACC))
 }
 
 /// Encodes an AccVGPR move for generation `gen` (refused where no target has the acc bit).
@@ -137,7 +136,7 @@ pub(super) fn encode(gen: Generation, inst: &Inst, m: AccMove) -> Result<[u32; 2
 }
 
 /// Decodes the instruction at the start of `bytes` as `target` executes it: AccVGPR moves only
-/// where its `ds_features` have ACC, everything else as [`super::decode_in`] for the target (DS
+/// where its `ds_features` have ACC, everything else as [`super::decode`] for the target (DS
 /// words with its own features: the acc bit refused where it lacks ACC).
 pub fn decode_on(target: &Target, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
     if target.ds_features.contains(DsFeatures::ACC) && bytes.len() >= 8 {
@@ -146,5 +145,5 @@ pub fn decode_on(target: &Target, bytes: &[u8]) -> Result<(Inst, usize), DecodeE
             return m.map(|m| (Inst::Acc(m), 8));
         }
     }
-    super::decode_in(target, bytes)
+    super::decode(target, bytes)
 }

@@ -1,28 +1,31 @@
-//! The kernel template's instructions as data: [`Inst`], a structured gfx11 instruction an
+//! The kernel template's instructions as data: [`Inst`], a structured instruction an
 //! interpreter can execute (operands as fields), with [`encode`], [`decode`] and LLVM syntax
-//! through `Display` (the text `llvm-objdump-19 -d --mcpu=<target>` prints for every gfx11 target).
+//! ([`Inst::text`]: the text `llvm-objdump-19 -d --mcpu=<target>` prints), each for the
+//! generation (or target) it is asked for.
 //!
-//! Formats and field layouts come from AMD's "RDNA3 Instruction Set Architecture Reference Guide",
-//! chapter "Microcode Formats" (SOP1, SOP2, SOPK, SOPC, SOPP, SMEM, VOP1, VOP2, VOP3, VOPC, FLAT,
-//! DS); operand codes from its "Scalar and vector operands" tables (SSRC / SRC encodings: SGPRs
-//! 0..105, VCC 106/107, trap temporaries TTMP0..15 108..123, NULL 124, M0 125, EXEC 126/127,
-//! integer inline constants 128..208, float inline constants 240..248, literal 255, VGPRs
-//! 256..511; the RDNA4 guide's tables give gfx12 the same codes). DS instructions are the reference
-//! crate's [`DsInst`] (the one DS table). Everything is checked against `llvm-mc-19` and
-//! `llvm-objdump-19` in `tests/llvm_inst.rs` and `tests/vectors/inst.txt`.
+//! The formats are the ISA guides' "Microcode Formats" (SOP1, SOP2, SOPK, SOPC, SOPP, SMEM, VOP1,
+//! VOP2, VOP3, VOPC, FLAT/GLOBAL, DS); operand codes their "Scalar and vector operands" tables
+//! (SSRC / SRC encodings: SGPRs from 0, VCC 106/107, trap temporaries TTMP0..15 108..123, EXEC
+//! 126/127, integer inline constants 128..208, float inline constants 240..248, literal 255, VGPRs
+//! 256..511, the same in every generation; M0, NULL and the last SGPR are each generation's:
+//! [`crate::gen::OperandCodes`]). Where a generation's formats differ, its module of
+//! [`crate::gen`] says so and the codec reads it. DS instructions are the DS table's [`DsInst`].
+//! Everything is checked against `llvm-mc-19` and `llvm-objdump-19` in
+//! `kernels/tests/llvm_inst.rs` with `isa/tests/vectors/inst*.txt`.
 
 pub mod acc;
 mod codec;
 pub mod ops;
 mod print;
 
-pub use codec::{decode, decode_in, encode, encode_in, encode_into, encode_into_in};
+pub use codec::{decode, encode, encode_into};
 pub use ops::{
     GlobalOp, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp,
 };
 pub use print::Text;
 
-use crate::ds::{DsInst, Generation};
+use crate::ds::DsInst;
+use crate::gen::Generation;
 use std::fmt;
 
 /// A scalar or vector source (or a scalar destination), as the 8-bit SSRC / 9-bit SRC field
@@ -59,26 +62,10 @@ pub enum Operand {
     Vgpr(u8),
 }
 
-/// The encoding of an operand in an SSRC/SRC field.
+/// The code of a literal in an SSRC/SRC field.
 pub(crate) const LITERAL_CODE: u16 = 255;
 /// The code of `ttmp0` in an SSRC/SRC field.
-pub(crate) const TTMP_CODE: u16 = 108;
-/// The last SGPR of gfx9 (s101; 102..105 are `flat_scratch` and `xnack_mask`).
-pub(crate) const LAST_SGPR_GFX9: u8 = 101;
-/// The SGPR number `null` stands for in an SDST / SADDR / SOFFSET field (gfx11, gfx12).
-pub(crate) const NULL_CODE: u8 = 124;
-
-/// The code `null` (or `off`) has in an SADDR / SOFFSET field of generation `gen` (gfx9, which
-/// has no `null`: GLOBAL's `off`, 0x7f, as `llvm-mc-19` for Vega and CDNA 3 encodes it).
-pub(crate) fn null_code(gen: Generation) -> u8 {
-    match gen {
-        Generation::Gfx9 => GLOBAL_OFF_GFX9,
-        _ => Operand::Null.code_in(gen) as u8,
-    }
-}
-
-/// gfx9 GLOBAL's SADDR code for `off`.
-const GLOBAL_OFF_GFX9: u8 = 0x7f;
+const TTMP_CODE: u16 = 108;
 
 impl Operand {
     /// The operand for constant `value`: an inline constant when one fits, else a literal.
@@ -115,15 +102,20 @@ impl Operand {
         })
     }
 
-    /// The field code of this operand (9-bit space; scalar fields use the low 256 codes).
-    pub fn code(self) -> u16 {
-        match self {
+    /// The field code of this operand in generation `gen` (9-bit space; scalar fields use the
+    /// low 256 codes): `m0` and `null` where the generation puts them ([`OperandCodes`](crate::gen::OperandCodes)), the
+    /// shared codes otherwise. `None` where the generation has no such operand (gfx9's `null`,
+    /// an SGPR past its last).
+    pub fn code(self, gen: Generation) -> Option<u16> {
+        let c = gen.spec().operands;
+        Some(match self {
+            Operand::Sgpr(n) if n >= c.sgprs => return None,
             Operand::Sgpr(n) => u16::from(n),
             Operand::VccLo => 106,
             Operand::VccHi => 107,
             Operand::Ttmp(n) => TTMP_CODE + u16::from(n),
-            Operand::Null => u16::from(NULL_CODE),
-            Operand::M0 => 125,
+            Operand::Null => return c.null,
+            Operand::M0 => c.m0,
             Operand::ExecLo => 126,
             Operand::ExecHi => 127,
             Operand::Int(v) if v >= 0 => 128 + v as u16,
@@ -131,19 +123,28 @@ impl Operand {
             Operand::Float(code) => u16::from(code),
             Operand::Literal(_) => LITERAL_CODE,
             Operand::Vgpr(n) => 256 + u16::from(n),
-        }
+        })
     }
 
-    /// The operand with field code `code` (`literal` supplies the dword for code 255), or `None`
-    /// for a code this crate does not model (e.g. `src_scc`, DPP markers).
-    pub fn from_code(code: u16, literal: u32) -> Option<Operand> {
+    /// The operand with field code `code` in generation `gen` (`literal` supplies the dword for
+    /// code 255), or `None` for a code this crate does not model there (e.g. `src_scc`, DPP
+    /// markers, gfx9's `flat_scratch`: [`OperandCodes::unmodelled`](crate::gen::OperandCodes::unmodelled)).
+    pub fn from_code(gen: Generation, code: u16, literal: u32) -> Option<Operand> {
+        let c = gen.spec().operands;
+        if c.unmodelled.iter().any(|&(a, b)| (a..=b).contains(&code)) {
+            return None;
+        }
+        if code == c.m0 {
+            return Some(Operand::M0);
+        }
+        if c.null == Some(code) {
+            return Some(Operand::Null);
+        }
         Some(match code {
-            0..=105 => Operand::Sgpr(code as u8),
+            0..=105 if code < u16::from(c.sgprs) => Operand::Sgpr(code as u8),
             106 => Operand::VccLo,
             107 => Operand::VccHi,
             108..=123 => Operand::Ttmp((code - TTMP_CODE) as u8),
-            124 => Operand::Null,
-            125 => Operand::M0,
             126 => Operand::ExecLo,
             127 => Operand::ExecHi,
             128..=192 => Operand::Int((code - 128) as i8),
@@ -155,49 +156,15 @@ impl Operand {
         })
     }
 
-    /// The field code of this operand in generation `gen`: gfx9 and gfx10 have `m0` at 124
-    /// (RDNA 2 ISA guide and Vega ISA guide, "Scalar and vector operands"; `llvm-mc-19` encodes
-    /// it so for every gfx9 and gfx10 target), gfx10 `null` at 125, gfx11 and gfx12 the other
-    /// way round; gfx9 has no `null` ([`Operand::exists_in`]); every other code is shared.
-    pub fn code_in(self, gen: Generation) -> u16 {
-        match (gen, self) {
-            (Generation::Gfx9 | Generation::Gfx10, Operand::M0) => u16::from(NULL_CODE),
-            (Generation::Gfx10, Operand::Null) => 125,
-            _ => self.code(),
-        }
-    }
-
-    /// The operand with field code `code` in generation `gen` (see [`Operand::code_in`]). On
-    /// gfx9, codes 102..105 are `flat_scratch` and `xnack_mask` (not SGPRs: the Vega guide's
-    /// SGPRs end at s101) and 125 is reserved: neither is modelled.
-    pub fn from_code_in(gen: Generation, code: u16, literal: u32) -> Option<Operand> {
-        match (gen, code) {
-            (Generation::Gfx9, 102..=105 | 125) => None,
-            (Generation::Gfx9 | Generation::Gfx10, 124) => Some(Operand::M0),
-            (Generation::Gfx10, 125) => Some(Operand::Null),
-            _ => Operand::from_code(code, literal),
-        }
-    }
-
-    /// Whether generation `gen` has this operand: gfx9 has no `null` and its SGPRs end at s101
-    /// (Vega and CDNA3 ISA guides, "Scalar and vector operands"; `llvm-mc-19` for a Vega target
-    /// refuses `s102` and `null`).
-    pub fn exists_in(self, gen: Generation) -> bool {
-        match (gen, self) {
-            (Generation::Gfx9, Operand::Null) => false,
-            (Generation::Gfx9, Operand::Sgpr(n)) => n <= LAST_SGPR_GFX9,
-            _ => true,
-        }
-    }
-
     /// A register (SGPR, special scalar register or VGPR), as opposed to a constant.
     pub fn is_register(self) -> bool {
         self.constant().is_none()
     }
 }
 
-/// The gfx11 `s_waitcnt` immediate: VM_CNT \[15:10\], LGKM_CNT \[9:4\], EXP_CNT \[2:0\] (bit 3 unused).
-/// A field at its maximum does not wait.
+/// The counts an `s_waitcnt` waits for: at most this many operations of each kind may be
+/// outstanding. A count at its maximum does not wait. Where each count sits in the immediate is
+/// the generation's ([`WaitcntLayout`](crate::gen::WaitcntLayout): [`Waitcnt::to_simm16`], [`Waitcnt::from_simm16`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Waitcnt {
     /// Outstanding vector memory loads allowed (0..=63).
@@ -238,72 +205,51 @@ impl Waitcnt {
         }
     }
 
-    /// The 16-bit immediate (bit 3 zero).
-    pub fn to_simm16(self) -> u16 {
-        u16::from(self.vmcnt & 63) << 10
-            | u16::from(self.lgkmcnt & 63) << 4
-            | u16::from(self.expcnt & 7)
+    /// The 16-bit immediate in generation `gen`'s layout, its unused bits zero. A count past its
+    /// field's largest value is that value (no wait): gfx9's 4-bit LGKM_CNT cannot wait for 15
+    /// or more.
+    pub fn to_simm16(self, gen: Generation) -> u16 {
+        let l = gen.spec().waitcnt;
+        let mut w = [0u32];
+        let mut vm = u32::from(self.vmcnt).min(l.vm_max());
+        for f in l.vm {
+            f.put(&mut w, vm);
+            vm >>= f.bits;
+        }
+        l.exp.put(&mut w, u32::from(self.expcnt).min(l.exp.max()));
+        l.lgkm
+            .put(&mut w, u32::from(self.lgkmcnt).min(l.lgkm.max()));
+        w[0] as u16
     }
 
-    /// The 16-bit immediate in generation `gen`: gfx11's layout ([`Waitcnt::to_simm16`]), or
-    /// gfx10's: VM_CNT \[3:0\] and \[15:14\], EXP_CNT \[6:4\], LGKM_CNT \[13:8\], bit 7 unused
-    /// (RDNA 2 ISA guide, SOPP `S_WAITCNT`; `llvm-mc-19` for gfx10 encodes
-    /// `s_waitcnt vmcnt(0)` as 0x3f70), or gfx9's: as gfx10's with a 4-bit LGKM_CNT \[11:8\]
-    /// (Vega and CDNA3 ISA guides, SOPP `S_WAITCNT`; `llvm-mc-19` for Vega and CDNA 3 encodes
-    /// `s_waitcnt vmcnt(0)` as 0x0f70), so an LGKM count of 15 or more does not wait there.
-    pub fn to_simm16_in(self, gen: Generation) -> u16 {
-        let lgkm_bits = match gen {
-            Generation::Gfx9 => 15,
-            Generation::Gfx10 => 63,
-            Generation::Gfx11 | Generation::Gfx12 => return self.to_simm16(),
-        };
-        let vm = u16::from(self.vmcnt & 63);
-        (vm & 15)
-            | (vm >> 4) << 14
-            | u16::from(self.lgkmcnt.min(lgkm_bits)) << 8
-            | u16::from(self.expcnt & 7) << 4
-    }
-
-    /// The fields of generation `gen`'s 16-bit immediate (its unused bits ignored). gfx9's
-    /// LGKM_CNT of 15 (no wait) reads as [`Waitcnt::LGKM_MAX`].
-    pub fn from_simm16_in(gen: Generation, simm16: u16) -> Waitcnt {
-        let lgkm_bits = match gen {
-            Generation::Gfx9 => 15,
-            Generation::Gfx10 => 63,
-            Generation::Gfx11 | Generation::Gfx12 => return Waitcnt::from_simm16(simm16),
-        };
-        let lgkmcnt = match (simm16 >> 8) as u8 & lgkm_bits {
-            n if n == lgkm_bits => Waitcnt::LGKM_MAX,
-            n => n,
-        };
+    /// The counts of generation `gen`'s 16-bit immediate (its unused bits ignored). A field at
+    /// its largest value reads as the count's maximum (no wait): gfx9's LGKM_CNT of 15 is
+    /// [`Waitcnt::LGKM_MAX`].
+    pub fn from_simm16(gen: Generation, simm16: u16) -> Waitcnt {
+        let l = gen.spec().waitcnt;
+        let w = [u32::from(simm16)];
+        let mut vm = 0;
+        let mut at = 0;
+        for f in l.vm {
+            vm |= f.get(&w) << at;
+            at += f.bits;
+        }
+        let read = |v: u32, max: u32, none: u8| if v == max { none } else { v as u8 };
         Waitcnt {
-            vmcnt: (simm16 & 15 | (simm16 >> 14) << 4) as u8,
-            lgkmcnt,
-            expcnt: (simm16 >> 4) as u8 & 7,
+            vmcnt: read(vm, l.vm_max(), Waitcnt::VM_MAX),
+            expcnt: read(l.exp.get(&w), l.exp.max(), Waitcnt::EXP_MAX),
+            lgkmcnt: read(l.lgkm.get(&w), l.lgkm.max(), Waitcnt::LGKM_MAX),
         }
     }
 
-    /// The bits of generation `gen`'s immediate that no counter uses (gfx11 bit 3, gfx10 bit
-    /// 7, gfx9 bits 7, 12 and 13): the encoder refuses them and [`decode`] rejects them.
+    /// The bits of generation `gen`'s immediate that no counter uses (gfx11 bit 3, gfx10 bit 7,
+    /// gfx9 bits 7, 12 and 13): the encoder refuses them and [`decode`] rejects them.
     pub fn unused_bits(gen: Generation) -> u16 {
-        match gen {
-            Generation::Gfx9 => 0x3080,
-            Generation::Gfx10 => 0x80,
-            Generation::Gfx11 | Generation::Gfx12 => 8,
-        }
-    }
-
-    /// The fields of a 16-bit immediate (bit 3 ignored; [`decode`] rejects it).
-    pub fn from_simm16(simm16: u16) -> Waitcnt {
-        Waitcnt {
-            vmcnt: (simm16 >> 10) as u8 & 63,
-            lgkmcnt: (simm16 >> 4) as u8 & 63,
-            expcnt: simm16 as u8 & 7,
-        }
+        gen.spec().waitcnt.unused()
     }
 }
 
-/// One gfx11 instruction of the kernel template. Register numbers are first registers of tuples;
+/// One instruction of the kernel template. Register numbers are first registers of tuples;
 /// tuple widths come from the op's table row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Inst {
@@ -398,16 +344,11 @@ impl Inst {
         }
     }
 
-    /// `s_waitcnt` with the given counts.
-    pub fn waitcnt(w: Waitcnt) -> Inst {
-        Inst::waitcnt_in(Generation::Gfx11, w)
-    }
-
     /// `s_waitcnt` with the given counts in generation `gen`'s layout.
-    pub fn waitcnt_in(gen: Generation, w: Waitcnt) -> Inst {
+    pub fn waitcnt(gen: Generation, w: Waitcnt) -> Inst {
         Inst::Sopp {
             op: SoppOp::Waitcnt,
-            simm16: w.to_simm16_in(gen),
+            simm16: w.to_simm16(gen),
         }
     }
 }
@@ -419,7 +360,7 @@ pub enum DecodeError {
     Truncated { needed: usize, have: usize },
     /// The word belongs to no format, or names no opcode, this crate knows.
     Unknown { word: u32 },
-    /// A valid gfx11 instruction using something this crate does not model (a modifier, cache
+    /// A valid instruction using something this crate does not model (a modifier, cache
     /// bit, operand kind): may be legal, but the template never emits it.
     Unmodelled { word: u32, what: &'static str },
     /// A DS word that the DS table rejects.

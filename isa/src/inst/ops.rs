@@ -1,35 +1,25 @@
-//! The non-DS opcodes the kernel template uses, one table per gfx11 encoding format, one row per
-//! opcode.
+//! The non-DS opcodes the kernel template uses, one table per encoding format, one row per op,
+//! one opcode column per generation (gfx9, gfx10, gfx11, gfx12: the order of `Generation::ALL`,
+//! as in the DS table), `__` where the generation lacks the op. Which ops a generation has is its
+//! column, nothing else; how it spells them is its `Spec::renames`.
 //!
-//! Opcodes come from AMD's "RDNA3 Instruction Set Architecture Reference Guide", chapter
-//! "Microcode Formats" (SOP1, SOP2, SOPK, SOPC, SOPP, SMEM, VOP1, VOP2, VOP3, VOPC, FLAT/GLOBAL
-//! opcode lists); the gfx10 column from the "RDNA 2" (and "RDNA 1.0") ISA guides' same chapter.
-//! Every row is checked against `llvm-mc-19`/`-22 -mcpu=<target> -show-encoding` by
-//! `tests/llvm_inst.rs` (gfx10 with `tests/vectors/inst_gfx10.txt`). DS opcodes are not here: they live in the one DS table of
-//! [`crate::ds`].
+//! Opcodes come from each generation's ISA guide, chapter "Microcode Formats" (SOP1, SOP2, SOPK,
+//! SOPC, SOPP, SMEM, VOP1, VOP2, VOP3, VOPC, FLAT/GLOBAL opcode lists): AMD's "Vega" and "CDNA3"
+//! guides (gfx9), "RDNA 1.0" and "RDNA 2" (gfx10), "RDNA3" (gfx11), "RDNA4" (gfx12: the split
+//! waits `s_wait_*cnt` are its SOPP opcodes; it has no `s_waitcnt_vscnt`, waiting for stores with
+//! `s_wait_storecnt`, and spells `s_waitcnt_depctr` `s_wait_alu`, which no gfx12 kernel needs;
+//! LLVM 19 still reads `s_waitcnt` for gfx12). Every row is checked against `llvm-mc-19`/`-22
+//! -mcpu=<target> -show-encoding` by `kernels/tests/llvm_inst.rs` with each generation's vector
+//! file (`isa/tests/vectors/inst*.txt`). DS opcodes are not here: they live in the one DS table
+//! ([`crate::ds`]).
 #![allow(clippy::zero_prefixed_literal)]
 
-use crate::ds::Generation;
-
-/// Whether the op named `name` exists in `gen` (gfx11 or gfx12): the gfx12 split waits
-/// (`s_wait_*cnt`, RDNA4 ISA guide, SOPP opcodes) only on gfx12; `s_waitcnt_vscnt` (the gfx10 and
-/// gfx11 store counter wait) not on gfx12, which waits for stores with `s_wait_storecnt`;
-/// `s_waitcnt_depctr` not on gfx12 (renamed `s_wait_alu`). LLVM 19 still reads `s_waitcnt` for
-/// gfx12, so it stays.
-fn available_after_gfx10(name: &str, gen: Generation) -> bool {
-    match name {
-        "s_waitcnt_vscnt" => gen != Generation::Gfx12,
-        // gfx12 spells it `s_wait_alu`; no gfx12 kernel needs it.
-        "s_waitcnt_depctr" => gen != Generation::Gfx12,
-        n if n.starts_with("s_wait_") => gen == Generation::Gfx12,
-        _ => true,
-    }
-}
+use crate::gen::Generation;
 
 /// Expands one format's rows into an op enum with `name`, `opcode`, `a`, `b` and `from_opcode`.
 macro_rules! op_table {
     ($(#[$meta:meta])* $enum:ident, a: $adoc:literal, b: $bdoc:literal,
-     { $( ($v:ident, $name:literal, $opc:literal, $g10:expr, $g9:expr, $a:literal, $b:literal) ),* $(,)? }) => {
+     { $( ($v:ident, $name:literal, $g9:tt, $g10:tt, $g11:tt, $g12:tt, $a:literal, $b:literal) ),* $(,)? }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum $enum { $(#[doc = $name] $v),* }
@@ -38,14 +28,35 @@ macro_rules! op_table {
             /// Every op of this format, in table order.
             pub const ALL: &'static [$enum] = &[$($enum::$v),*];
 
-            /// The LLVM mnemonic, as `llvm-objdump-19` prints it.
+            /// The row's mnemonic (LLVM's gfx11 spelling, the op's name in this crate); a
+            /// generation's spelling is [`Self::mnemonic`].
             pub fn name(self) -> &'static str {
                 match self { $($enum::$v => $name),* }
             }
 
-            /// The opcode field.
-            pub fn opcode(self) -> u16 {
-                match self { $($enum::$v => $opc),* }
+            /// The mnemonic LLVM prints for the op in generation `gen` (its `Spec::renames`).
+            pub fn mnemonic(self, gen: Generation) -> &'static str {
+                rename(gen, self.name())
+            }
+
+            /// The opcode field in generation `gen` (its column), `None` where the generation
+            /// has no such op.
+            pub fn opcode(self, gen: Generation) -> Option<u16> {
+                let column: [Option<u16>; Generation::COUNT] = match self {
+                    $($enum::$v => [op_table!(@opc $g9), op_table!(@opc $g10),
+                                    op_table!(@opc $g11), op_table!(@opc $g12)]),*
+                };
+                column[gen.column()]
+            }
+
+            /// The op with opcode field `opcode` in generation `gen`.
+            pub fn from_opcode(gen: Generation, opcode: u16) -> Option<$enum> {
+                $enum::ALL.iter().copied().find(|op| op.opcode(gen) == Some(opcode))
+            }
+
+            /// The op exists in generation `gen`.
+            pub fn in_generation(self, gen: Generation) -> bool {
+                self.opcode(gen).is_some()
             }
 
             #[doc = $adoc]
@@ -57,78 +68,57 @@ macro_rules! op_table {
             pub fn b(self) -> u8 {
                 match self { $($enum::$v => $b),* }
             }
-
-            /// The op with opcode field `opcode`, if this table has one.
-            pub fn from_opcode(opcode: u16) -> Option<$enum> {
-                match opcode { $($opc => Some($enum::$v),)* _ => None }
-            }
-
-            /// The gfx10 opcode field (the table's gfx10 column), `None` where gfx10 has no
-            /// such op.
-            pub fn gfx10_opcode(self) -> Option<u16> {
-                match self { $($enum::$v => $g10),* }
-            }
-
-            /// The gfx9 opcode field (the table's gfx9 column), `None` where gfx9 has no such
-            /// op.
-            pub fn gfx9_opcode(self) -> Option<u16> {
-                match self { $($enum::$v => $g9),* }
-            }
-
-            /// The opcode field in generation `gen`: the gfx10 column on gfx10, the gfx11 one
-            /// the gfx9 column on gfx9, the gfx11 one on gfx11 and gfx12
-            /// (the gfx12 split waits only on gfx12, `s_waitcnt_vscnt` not there), `None` where
-            /// the generation has no such op.
-            pub fn opcode_in(self, gen: Generation) -> Option<u16> {
-                match gen {
-                    Generation::Gfx9 => self.gfx9_opcode(),
-                    Generation::Gfx10 => self.gfx10_opcode(),
-                    Generation::Gfx11 | Generation::Gfx12 => {
-                        available_after_gfx10(self.name(), gen).then(|| self.opcode())
-                    }
-                }
-            }
-
-            /// The op with opcode field `opcode` in generation `gen`.
-            pub fn from_opcode_in(gen: Generation, opcode: u16) -> Option<$enum> {
-                $enum::ALL.iter().copied().find(|op| op.opcode_in(gen) == Some(opcode))
-            }
         }
 
         impl std::fmt::Display for $enum {
+            /// The row's mnemonic (see [`Self::mnemonic`] for a generation's).
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.name())
             }
         }
     };
+    (@opc __) => { None };
+    (@opc $o:literal) => { Some($o) };
+}
+
+/// The spelling of the row mnemonic `name` in generation `gen`: its `Spec::renames`, else the row's.
+fn rename(gen: Generation, name: &'static str) -> &'static str {
+    gen.spec()
+        .renames
+        .iter()
+        .flat_map(|list| list.iter())
+        .find(|(row, _)| *row == name)
+        .map_or(name, |&(_, spelled)| spelled)
 }
 
 op_table! {
     /// SOP1 ops (one scalar source): opcode bits \[15:8\].
     Sop1Op, a: "Dwords of SDST.", b: "Dwords of SSRC0.", {
-    (MovB32,         "s_mov_b32",          0x00, Some(0x03), Some(0x00), 1, 1),
-    (MovB64,         "s_mov_b64",          0x01, Some(0x04), Some(0x01), 2, 2),
-    (NotB32,         "s_not_b32",          0x1e, Some(0x07), Some(0x04), 1, 1),
-    (AndSaveexecB32, "s_and_saveexec_b32", 0x20, Some(0x3c), None, 1, 1),
-    (AndSaveexecB64, "s_and_saveexec_b64", 0x21, Some(0x24), Some(0x20), 2, 2),
+    // variant       mnemonic              gfx9  gfx10 gfx11 gfx12 a  b
+    (MovB32,         "s_mov_b32",          0x00, 0x03, 0x00, 0x00, 1, 1),
+    (MovB64,         "s_mov_b64",          0x01, 0x04, 0x01, 0x01, 2, 2),
+    (NotB32,         "s_not_b32",          0x04, 0x07, 0x1e, 0x1e, 1, 1),
+    (AndSaveexecB32, "s_and_saveexec_b32", __,   0x3c, 0x20, 0x20, 1, 1),
+    (AndSaveexecB64, "s_and_saveexec_b64", 0x20, 0x24, 0x21, 0x21, 2, 2),
 }}
 
 op_table! {
     /// SOP2 ops (two scalar sources): opcode bits \[29:23\].
     Sop2Op, a: "Dwords of SDST.", b: "Dwords of each source.", {
-    (AddU32,  "s_add_u32",  0x00, Some(0x00), Some(0x00), 1, 1),
-    (SubU32,  "s_sub_u32",  0x01, Some(0x01), Some(0x01), 1, 1),
-    (AddI32,  "s_add_i32",  0x02, Some(0x02), Some(0x02), 1, 1),
-    (SubI32,  "s_sub_i32",  0x03, Some(0x03), Some(0x03), 1, 1),
-    (AddcU32, "s_addc_u32", 0x04, Some(0x04), Some(0x04), 1, 1),
-    (SubbU32, "s_subb_u32", 0x05, Some(0x05), Some(0x05), 1, 1),
-    (LshlB32, "s_lshl_b32", 0x08, Some(0x1e), Some(0x1c), 1, 1),
-    (LshrB32, "s_lshr_b32", 0x0a, Some(0x20), Some(0x1e), 1, 1),
-    (AndB32,  "s_and_b32",  0x16, Some(0x0e), Some(0x0c), 1, 1),
-    (OrB32,   "s_or_b32",   0x18, Some(0x10), Some(0x0e), 1, 1),
-    (OrB64,   "s_or_b64",   0x19, Some(0x11), Some(0x0f), 2, 2),
-    (XorB32,  "s_xor_b32",  0x1a, Some(0x12), Some(0x10), 1, 1),
-    (MulI32,  "s_mul_i32",  0x2c, Some(0x26), Some(0x24), 1, 1),
+    // variant mnemonic     gfx9  gfx10 gfx11 gfx12 a  b
+    (AddU32,  "s_add_u32",  0x00, 0x00, 0x00, 0x00, 1, 1),
+    (SubU32,  "s_sub_u32",  0x01, 0x01, 0x01, 0x01, 1, 1),
+    (AddI32,  "s_add_i32",  0x02, 0x02, 0x02, 0x02, 1, 1),
+    (SubI32,  "s_sub_i32",  0x03, 0x03, 0x03, 0x03, 1, 1),
+    (AddcU32, "s_addc_u32", 0x04, 0x04, 0x04, 0x04, 1, 1),
+    (SubbU32, "s_subb_u32", 0x05, 0x05, 0x05, 0x05, 1, 1),
+    (LshlB32, "s_lshl_b32", 0x1c, 0x1e, 0x08, 0x08, 1, 1),
+    (LshrB32, "s_lshr_b32", 0x1e, 0x20, 0x0a, 0x0a, 1, 1),
+    (AndB32,  "s_and_b32",  0x0c, 0x0e, 0x16, 0x16, 1, 1),
+    (OrB32,   "s_or_b32",   0x0e, 0x10, 0x18, 0x18, 1, 1),
+    (OrB64,   "s_or_b64",   0x0f, 0x11, 0x19, 0x19, 2, 2),
+    (XorB32,  "s_xor_b32",  0x10, 0x12, 0x1a, 0x1a, 1, 1),
+    (MulI32,  "s_mul_i32",  0x24, 0x26, 0x2c, 0x2c, 1, 1),
 }}
 
 op_table! {
@@ -136,18 +126,20 @@ op_table! {
     /// `s_waitcnt_vscnt` (gfx10, gfx11) waits until at most simm16 vector memory stores are
     /// outstanding; its SDST is `null` (an SGPR there would add its value).
     SopkOp, a: "1 when SDST is also read (`s_addk_i32`).", b: "Unused (0).", {
-    (MovkI32, "s_movk_i32", 0x00, Some(0x00), Some(0x00), 0, 0),
-    (AddkI32, "s_addk_i32", 0x0f, Some(0x0f), Some(0x0e), 1, 0),
-    (WaitcntVscnt, "s_waitcnt_vscnt", 0x18, Some(0x17), None, 0, 0),
+    // variant     mnemonic           gfx9  gfx10 gfx11 gfx12 a  b
+    (MovkI32,      "s_movk_i32",      0x00, 0x00, 0x00, 0x00, 0, 0),
+    (AddkI32,      "s_addk_i32",      0x0e, 0x0f, 0x0f, 0x0f, 1, 0),
+    (WaitcntVscnt, "s_waitcnt_vscnt", __,   0x17, 0x18, __,   0, 0),
 }}
 
 op_table! {
     /// SOPC ops (compare two scalar sources into SCC): opcode bits \[22:16\].
     SopcOp, a: "Dwords of each source.", b: "Unused (0).", {
-    (CmpEqU32, "s_cmp_eq_u32", 0x06, Some(0x06), Some(0x06), 1, 0),
-    (CmpLgU32, "s_cmp_lg_u32", 0x07, Some(0x07), Some(0x07), 1, 0),
-    (CmpGtU32, "s_cmp_gt_u32", 0x08, Some(0x08), Some(0x08), 1, 0),
-    (CmpLtU32, "s_cmp_lt_u32", 0x0a, Some(0x0a), Some(0x0a), 1, 0),
+    // variant mnemonic        gfx9  gfx10 gfx11 gfx12 a  b
+    (CmpEqU32, "s_cmp_eq_u32", 0x06, 0x06, 0x06, 0x06, 1, 0),
+    (CmpLgU32, "s_cmp_lg_u32", 0x07, 0x07, 0x07, 0x07, 1, 0),
+    (CmpGtU32, "s_cmp_gt_u32", 0x08, 0x08, 0x08, 0x08, 1, 0),
+    (CmpLtU32, "s_cmp_lt_u32", 0x0a, 0x0a, 0x0a, 0x0a, 1, 0),
 }}
 
 /// How a SOPP op reads its 16-bit immediate (the `b` column of [`SoppOp`]).
@@ -169,129 +161,95 @@ pub mod sopp_kind {
 op_table! {
     /// SOPP ops (program control, a 16-bit immediate): opcode bits \[22:16\].
     SoppOp, a: "Unused (0).", b: "How the immediate is read: a [`sopp_kind`] constant.", {
-    (Nop,          "s_nop",           0x00, Some(0x00), Some(0x00), 0, 0),
-    (Waitcnt,      "s_waitcnt",       0x09, Some(0x0c), Some(0x0c), 0, 3),
-    (Branch,       "s_branch",        0x20, Some(0x02), Some(0x02), 0, 2),
-    (CbranchScc0,  "s_cbranch_scc0",  0x21, Some(0x04), Some(0x04), 0, 2),
-    (CbranchScc1,  "s_cbranch_scc1",  0x22, Some(0x05), Some(0x05), 0, 2),
-    (CbranchVccz,  "s_cbranch_vccz",  0x23, Some(0x06), Some(0x06), 0, 2),
-    (CbranchVccnz, "s_cbranch_vccnz", 0x24, Some(0x07), Some(0x07), 0, 2),
-    (CbranchExecz, "s_cbranch_execz", 0x25, Some(0x08), Some(0x08), 0, 2),
-    (CbranchExecnz,"s_cbranch_execnz",0x26, Some(0x09), Some(0x09), 0, 2),
-    (Endpgm,       "s_endpgm",        0x30, Some(0x01), Some(0x01), 0, 1),
-    (WaitcntDepctr,"s_waitcnt_depctr",0x08, Some(0x23), None, 0, 5),
-    (WaitLoadcnt,  "s_wait_loadcnt",  0x40, None, None, 0, 4),
-    (WaitStorecnt, "s_wait_storecnt", 0x41, None, None, 0, 4),
-    (WaitDscnt,    "s_wait_dscnt",    0x46, None, None, 0, 4),
-    (WaitKmcnt,    "s_wait_kmcnt",    0x47, None, None, 0, 4),
+    // variant      mnemonic            gfx9  gfx10 gfx11 gfx12 a  b
+    (Nop,           "s_nop",            0x00, 0x00, 0x00, 0x00, 0, 0),
+    (Waitcnt,       "s_waitcnt",        0x0c, 0x0c, 0x09, 0x09, 0, 3),
+    (Branch,        "s_branch",         0x02, 0x02, 0x20, 0x20, 0, 2),
+    (CbranchScc0,   "s_cbranch_scc0",   0x04, 0x04, 0x21, 0x21, 0, 2),
+    (CbranchScc1,   "s_cbranch_scc1",   0x05, 0x05, 0x22, 0x22, 0, 2),
+    (CbranchVccz,   "s_cbranch_vccz",   0x06, 0x06, 0x23, 0x23, 0, 2),
+    (CbranchVccnz,  "s_cbranch_vccnz",  0x07, 0x07, 0x24, 0x24, 0, 2),
+    (CbranchExecz,  "s_cbranch_execz",  0x08, 0x08, 0x25, 0x25, 0, 2),
+    (CbranchExecnz, "s_cbranch_execnz", 0x09, 0x09, 0x26, 0x26, 0, 2),
+    (Endpgm,        "s_endpgm",         0x01, 0x01, 0x30, 0x30, 0, 1),
+    (WaitcntDepctr, "s_waitcnt_depctr", __,   0x23, 0x08, __,   0, 5),
+    (WaitLoadcnt,   "s_wait_loadcnt",   __,   __,   __,   0x40, 0, 4),
+    (WaitStorecnt,  "s_wait_storecnt",  __,   __,   __,   0x41, 0, 4),
+    (WaitDscnt,     "s_wait_dscnt",     __,   __,   __,   0x46, 0, 4),
+    (WaitKmcnt,     "s_wait_kmcnt",     __,   __,   __,   0x47, 0, 4),
 }}
-
-impl SoppOp {
-    /// The op exists in generation `gen` ([`SoppOp::opcode_in`]).
-    pub fn in_generation(self, gen: Generation) -> bool {
-        self.opcode_in(gen).is_some()
-    }
-}
-
-impl Sop2Op {
-    /// The mnemonic in generation `gen`: gfx12 renamed the carry-writing adds and subtracts
-    /// (same opcodes, as `llvm-mc-19` prints them for the gfx12 targets).
-    pub fn name_in(self, gen: Generation) -> &'static str {
-        if gen != Generation::Gfx12 {
-            return self.name();
-        }
-        match self {
-            Sop2Op::AddU32 => "s_add_co_u32",
-            Sop2Op::SubU32 => "s_sub_co_u32",
-            Sop2Op::AddI32 => "s_add_co_i32",
-            Sop2Op::SubI32 => "s_sub_co_i32",
-            Sop2Op::AddcU32 => "s_add_co_ci_u32",
-            Sop2Op::SubbU32 => "s_sub_co_ci_u32",
-            other => other.name(),
-        }
-    }
-}
-
-impl SopkOp {
-    /// The op exists in generation `gen` ([`SopkOp::opcode_in`]).
-    pub fn in_generation(self, gen: Generation) -> bool {
-        self.opcode_in(gen).is_some()
-    }
-
-    /// The mnemonic in generation `gen` (gfx12 renamed `s_addk_i32`).
-    pub fn name_in(self, gen: Generation) -> &'static str {
-        match self {
-            SopkOp::AddkI32 if gen == Generation::Gfx12 => "s_addk_co_i32",
-            other => other.name(),
-        }
-    }
-}
 
 op_table! {
     /// SMEM ops (scalar loads through the constant cache): opcode bits \[25:18\].
     SmemOp, a: "Dwords loaded into SDATA.", b: "Unused (0).", {
-    (LoadB32,  "s_load_b32",  0x00, Some(0x00), Some(0x00), 1, 0),
-    (LoadB64,  "s_load_b64",  0x01, Some(0x01), Some(0x01), 2, 0),
-    (LoadB128, "s_load_b128", 0x02, Some(0x02), Some(0x02), 4, 0),
-    (LoadB256, "s_load_b256", 0x03, Some(0x03), Some(0x03), 8, 0),
-    (LoadB512, "s_load_b512", 0x04, Some(0x04), Some(0x04), 16, 0),
+    // variant mnemonic       gfx9  gfx10 gfx11 gfx12 a   b
+    (LoadB32,  "s_load_b32",  0x00, 0x00, 0x00, 0x00, 1,  0),
+    (LoadB64,  "s_load_b64",  0x01, 0x01, 0x01, 0x01, 2,  0),
+    (LoadB128, "s_load_b128", 0x02, 0x02, 0x02, 0x02, 4,  0),
+    (LoadB256, "s_load_b256", 0x03, 0x03, 0x03, 0x03, 8,  0),
+    (LoadB512, "s_load_b512", 0x04, 0x04, 0x04, 0x04, 16, 0),
 }}
 
 op_table! {
     /// VOP1 ops (one source, 32-bit encoding `_e32`): opcode bits \[16:9\].
     Vop1Op, a: "Unused (0).", b: "Unused (0).", {
-    (MovB32, "v_mov_b32", 0x01, Some(0x01), Some(0x01), 0, 0),
-    (NotB32, "v_not_b32", 0x37, Some(0x37), Some(0x2b), 0, 0),
+    // variant mnemonic   gfx9  gfx10 gfx11 gfx12 a  b
+    (MovB32, "v_mov_b32", 0x01, 0x01, 0x01, 0x01, 0, 0),
+    (NotB32, "v_not_b32", 0x2b, 0x37, 0x37, 0x37, 0, 0),
 }}
 
 op_table! {
     /// VOP2 ops (SRC0 any operand, VSRC1 a VGPR, `_e32`): opcode bits \[30:25\].
     Vop2Op, a: "Unused (0).", b: "Unused (0).", {
-    (MulU32U24, "v_mul_u32_u24",  0x0b, Some(0x0b), Some(0x08), 0, 0),
-    (LshlrevB32,"v_lshlrev_b32",  0x18, Some(0x1a), Some(0x12), 0, 0),
-    (LshrrevB32,"v_lshrrev_b32",  0x19, Some(0x16), Some(0x10), 0, 0),
-    (AndB32,    "v_and_b32",      0x1b, Some(0x1b), Some(0x13), 0, 0),
-    (OrB32,     "v_or_b32",       0x1c, Some(0x1c), Some(0x14), 0, 0),
-    (XorB32,    "v_xor_b32",      0x1d, Some(0x1d), Some(0x15), 0, 0),
-    (AddNcU32,  "v_add_nc_u32",   0x25, Some(0x25), Some(0x34), 0, 0),
-    (SubNcU32,  "v_sub_nc_u32",   0x26, Some(0x26), Some(0x35), 0, 0),
+    // variant   mnemonic         gfx9  gfx10 gfx11 gfx12 a  b
+    (MulU32U24,  "v_mul_u32_u24", 0x08, 0x0b, 0x0b, 0x0b, 0, 0),
+    (LshlrevB32, "v_lshlrev_b32", 0x12, 0x1a, 0x18, 0x18, 0, 0),
+    (LshrrevB32, "v_lshrrev_b32", 0x10, 0x16, 0x19, 0x19, 0, 0),
+    (AndB32,     "v_and_b32",     0x13, 0x1b, 0x1b, 0x1b, 0, 0),
+    (OrB32,      "v_or_b32",      0x14, 0x1c, 0x1c, 0x1c, 0, 0),
+    (XorB32,     "v_xor_b32",     0x15, 0x1d, 0x1d, 0x1d, 0, 0),
+    (AddNcU32,   "v_add_nc_u32",  0x34, 0x25, 0x25, 0x25, 0, 0),
+    (SubNcU32,   "v_sub_nc_u32",  0x35, 0x26, 0x26, 0x26, 0, 0),
 }}
 
 op_table! {
     /// VOP3 ops (64-bit encoding, up to three sources): opcode bits \[25:16\]. VOP1 and VOP2 ops
     /// promoted to VOP3 keep their mnemonic with `_e64` (opcode 384 + VOP1, 256 + VOP2).
     Vop3Op, a: "Sources read (1, 2 or 3).", b: "Unused (0).", {
-    (MadU32U24,    "v_mad_u32_u24",      0x20b, Some(0x143), Some(0x1c3), 3, 0),
-    (LshlAddU32,   "v_lshl_add_u32",     0x246, Some(0x346), Some(0x1fd), 3, 0),
-    (Add3U32,      "v_add3_u32",         0x255, Some(0x36d), Some(0x1ff), 3, 0),
-    (LshlOrB32,    "v_lshl_or_b32",      0x256, Some(0x36f), Some(0x200), 3, 0),
-    (AndOrB32,     "v_and_or_b32",       0x257, Some(0x371), Some(0x201), 3, 0),
-    (LshlrevB32E64,"v_lshlrev_b32_e64",  0x118, Some(0x11a), Some(0x112), 2, 0),
-    (AndB32E64,    "v_and_b32_e64",      0x11b, Some(0x11b), Some(0x113), 2, 0),
-    (AddNcU32E64,  "v_add_nc_u32_e64",   0x125, Some(0x125), Some(0x134), 2, 0),
-    (MovB32E64,    "v_mov_b32_e64",      0x181, Some(0x181), Some(0x141), 1, 0),
+    // variant      mnemonic             gfx9   gfx10  gfx11  gfx12  a  b
+    (MadU32U24,     "v_mad_u32_u24",     0x1c3, 0x143, 0x20b, 0x20b, 3, 0),
+    (LshlAddU32,    "v_lshl_add_u32",    0x1fd, 0x346, 0x246, 0x246, 3, 0),
+    (Add3U32,       "v_add3_u32",        0x1ff, 0x36d, 0x255, 0x255, 3, 0),
+    (LshlOrB32,     "v_lshl_or_b32",     0x200, 0x36f, 0x256, 0x256, 3, 0),
+    (AndOrB32,      "v_and_or_b32",      0x201, 0x371, 0x257, 0x257, 3, 0),
+    (LshlrevB32E64, "v_lshlrev_b32_e64", 0x112, 0x11a, 0x118, 0x118, 2, 0),
+    (AndB32E64,     "v_and_b32_e64",     0x113, 0x11b, 0x11b, 0x11b, 2, 0),
+    (AddNcU32E64,   "v_add_nc_u32_e64",  0x134, 0x125, 0x125, 0x125, 2, 0),
+    (MovB32E64,     "v_mov_b32_e64",     0x141, 0x181, 0x181, 0x181, 1, 0),
 }}
 
 op_table! {
     /// VOPC ops (compare SRC0 with VSRC1 per lane into VCC_LO, `_e32`): opcode bits \[24:17\].
     VopcOp, a: "Unused (0).", b: "Unused (0).", {
-    (CmpLtU32, "v_cmp_lt_u32", 0x49, Some(0xc1), Some(0xc9), 0, 0),
-    (CmpEqU32, "v_cmp_eq_u32", 0x4a, Some(0xc2), Some(0xca), 0, 0),
-    (CmpGtU32, "v_cmp_gt_u32", 0x4c, Some(0xc4), Some(0xcc), 0, 0),
-    (CmpNeU32, "v_cmp_ne_u32", 0x4d, Some(0xc5), Some(0xcd), 0, 0),
+    // variant mnemonic        gfx9  gfx10 gfx11 gfx12 a  b
+    (CmpLtU32, "v_cmp_lt_u32", 0xc9, 0xc1, 0x49, 0x49, 0, 0),
+    (CmpEqU32, "v_cmp_eq_u32", 0xca, 0xc2, 0x4a, 0x4a, 0, 0),
+    (CmpGtU32, "v_cmp_gt_u32", 0xcc, 0xc4, 0x4c, 0x4c, 0, 0),
+    (CmpNeU32, "v_cmp_ne_u32", 0xcd, 0xc5, 0x4d, 0x4d, 0, 0),
 }}
 
 op_table! {
     /// GLOBAL ops (FLAT encoding with SEG = 2): opcode bits \[24:18\].
     GlobalOp, a: "Dwords of VDST (loads) or DATA (stores).", b: "1 for a store, 0 for a load.", {
-    (LoadB32,   "global_load_b32",   0x14, Some(0x0c), Some(0x14), 1, 0),
-    (LoadB64,   "global_load_b64",   0x15, Some(0x0d), Some(0x15), 2, 0),
-    (LoadB96,   "global_load_b96",   0x16, Some(0x0f), Some(0x16), 3, 0),
-    (LoadB128,  "global_load_b128",  0x17, Some(0x0e), Some(0x17), 4, 0),
-    (StoreB32,  "global_store_b32",  0x1a, Some(0x1c), Some(0x1c), 1, 1),
-    (StoreB64,  "global_store_b64",  0x1b, Some(0x1d), Some(0x1d), 2, 1),
-    (StoreB96,  "global_store_b96",  0x1c, Some(0x1f), Some(0x1e), 3, 1),
-    (StoreB128, "global_store_b128", 0x1d, Some(0x1e), Some(0x1f), 4, 1),
+    // variant  mnemonic             gfx9  gfx10 gfx11 gfx12 a  b
+    (LoadB32,   "global_load_b32",   0x14, 0x0c, 0x14, 0x14, 1, 0),
+    (LoadB64,   "global_load_b64",   0x15, 0x0d, 0x15, 0x15, 2, 0),
+    (LoadB96,   "global_load_b96",   0x16, 0x0f, 0x16, 0x16, 3, 0),
+    (LoadB128,  "global_load_b128",  0x17, 0x0e, 0x17, 0x17, 4, 0),
+    (StoreB32,  "global_store_b32",  0x1c, 0x1c, 0x1a, 0x1a, 1, 1),
+    (StoreB64,  "global_store_b64",  0x1d, 0x1d, 0x1b, 0x1b, 2, 1),
+    (StoreB96,  "global_store_b96",  0x1e, 0x1f, 0x1c, 0x1c, 3, 1),
+    (StoreB128, "global_store_b128", 0x1f, 0x1e, 0x1d, 0x1d, 4, 1),
 }}
 
 impl GlobalOp {
@@ -303,25 +261,6 @@ impl GlobalOp {
     /// Dwords moved per lane.
     pub fn dwords(self) -> u8 {
         self.a()
-    }
-
-    /// The mnemonic in generation `gen`: gfx9 and gfx10 name the width in dwords
-    /// (`global_load_dword`, `global_store_dwordx3`, as `llvm-mc-19` prints them for gfx9 and
-    /// gfx10), gfx11 in bits.
-    pub fn name_in(self, gen: Generation) -> &'static str {
-        if !gen.gfx9_mnemonics() {
-            return self.name();
-        }
-        match self {
-            GlobalOp::LoadB32 => "global_load_dword",
-            GlobalOp::LoadB64 => "global_load_dwordx2",
-            GlobalOp::LoadB96 => "global_load_dwordx3",
-            GlobalOp::LoadB128 => "global_load_dwordx4",
-            GlobalOp::StoreB32 => "global_store_dword",
-            GlobalOp::StoreB64 => "global_store_dwordx2",
-            GlobalOp::StoreB96 => "global_store_dwordx3",
-            GlobalOp::StoreB128 => "global_store_dwordx4",
-        }
     }
 
     /// The load (`store == false`) or store of `dwords` dwords.
@@ -338,45 +277,9 @@ impl SmemOp {
     pub fn dwords(self) -> u8 {
         self.a()
     }
-
-    /// The mnemonic in generation `gen`: gfx9 and gfx10 name the width in dwords
-    /// (`s_load_dword`, `s_load_dwordx2`, as `llvm-mc-19` prints them there), gfx11 in bits.
-    pub fn name_in(self, gen: Generation) -> &'static str {
-        if !gen.gfx9_mnemonics() {
-            return self.name();
-        }
-        match self {
-            SmemOp::LoadB32 => "s_load_dword",
-            SmemOp::LoadB64 => "s_load_dwordx2",
-            SmemOp::LoadB128 => "s_load_dwordx4",
-            SmemOp::LoadB256 => "s_load_dwordx8",
-            SmemOp::LoadB512 => "s_load_dwordx16",
-        }
-    }
-}
-
-impl Vop2Op {
-    /// The mnemonic in generation `gen`: gfx9 has no carry-less `_nc` spelling (its
-    /// `v_add_u32`/`v_sub_u32` are the carry-less adds, VOP2 0x34/0x35, as `llvm-mc-19` prints
-    /// them for Vega and CDNA 3).
-    pub fn name_in(self, gen: Generation) -> &'static str {
-        match self {
-            Vop2Op::AddNcU32 if gen == Generation::Gfx9 => "v_add_u32",
-            Vop2Op::SubNcU32 if gen == Generation::Gfx9 => "v_sub_u32",
-            other => other.name(),
-        }
-    }
 }
 
 impl Vop3Op {
-    /// The mnemonic in generation `gen` (gfx9's `v_add_u32_e64`; see [`Vop2Op::name_in`]).
-    pub fn name_in(self, gen: Generation) -> &'static str {
-        match self {
-            Vop3Op::AddNcU32E64 if gen == Generation::Gfx9 => "v_add_u32_e64",
-            other => other.name(),
-        }
-    }
-
     /// Sources the op reads.
     pub fn sources(self) -> usize {
         usize::from(self.a())

@@ -6,7 +6,7 @@
 
 use super::ops::sopp_kind;
 use super::{Inst, Operand, Waitcnt};
-use crate::ds::Generation;
+use crate::gen::Generation;
 use std::fmt::{self, Display, Formatter};
 
 /// An operand printed with a width in dwords.
@@ -92,38 +92,39 @@ impl Display for SignedHex {
     }
 }
 
-impl Display for Waitcnt {
+/// An `s_waitcnt`'s counts in LLVM's words: the counts that wait, or, when none does, every
+/// field at its largest value in the generation's layout (`WaitcntLayout`: gfx9's LGKM_CNT is 15).
+struct WaitText(Waitcnt, Generation);
+
+impl Display for WaitText {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let WaitText(w, gen) = *self;
         let mut parts = Vec::with_capacity(3);
-        if self.vmcnt != Waitcnt::VM_MAX {
-            parts.push(format!("vmcnt({})", self.vmcnt));
+        if w.vmcnt != Waitcnt::VM_MAX {
+            parts.push(format!("vmcnt({})", w.vmcnt));
         }
-        if self.expcnt != Waitcnt::EXP_MAX {
-            parts.push(format!("expcnt({})", self.expcnt));
+        if w.expcnt != Waitcnt::EXP_MAX {
+            parts.push(format!("expcnt({})", w.expcnt));
         }
-        if self.lgkmcnt != Waitcnt::LGKM_MAX {
-            parts.push(format!("lgkmcnt({})", self.lgkmcnt));
+        if w.lgkmcnt != Waitcnt::LGKM_MAX {
+            parts.push(format!("lgkmcnt({})", w.lgkmcnt));
         }
         if parts.is_empty() {
             // Nothing waits: LLVM prints every field.
+            let l = gen.spec().waitcnt;
             return write!(
                 f,
                 "vmcnt({}) expcnt({}) lgkmcnt({})",
-                self.vmcnt, self.expcnt, self.lgkmcnt
+                l.vm_max(),
+                l.exp.max(),
+                l.lgkm.max()
             );
         }
         f.write_str(&parts.join(" "))
     }
 }
 
-impl Display for Inst {
-    /// The gfx11 text (see [`Inst::text`]).
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        self.text(Generation::Gfx11).fmt(f)
-    }
-}
-
-/// An instruction's text in one generation's syntax.
+/// An instruction's text in one generation's syntax ([`Inst::text`]).
 #[derive(Debug)]
 pub struct Text<'a> {
     gen: Generation,
@@ -131,9 +132,9 @@ pub struct Text<'a> {
 }
 
 impl Inst {
-    /// The text `llvm-objdump-19` prints for this instruction on a target of generation `gen`
-    /// (gfx12 renames some scalar ops and prints SMEM offsets always; gfx10 names SMEM and GLOBAL
-    /// widths in dwords).
+    /// The text `llvm-objdump-19` prints for this instruction on a target of generation `gen`:
+    /// the generation's mnemonics (`Spec::renames`), its SMEM offsets, compare destination and
+    /// `s_waitcnt` fields.
     pub fn text(&self, gen: Generation) -> Text<'_> {
         Text { gen, inst: self }
     }
@@ -142,12 +143,15 @@ impl Inst {
 impl Display for Text<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let gen = self.gen;
-        let gfx12 = gen == Generation::Gfx12;
-        let gfx9 = gen == Generation::Gfx9;
+        let spec = gen.spec();
         match *self.inst {
-            Inst::Sop1 { op, sdst, src0 } => {
-                write!(f, "{op} {}, {}", Wide(sdst, op.a()), Wide(src0, op.b()))
-            }
+            Inst::Sop1 { op, sdst, src0 } => write!(
+                f,
+                "{} {}, {}",
+                op.mnemonic(gen),
+                Wide(sdst, op.a()),
+                Wide(src0, op.b())
+            ),
             Inst::Sop2 {
                 op,
                 sdst,
@@ -156,27 +160,27 @@ impl Display for Text<'_> {
             } => write!(
                 f,
                 "{} {}, {}, {}",
-                op.name_in(gen),
+                op.mnemonic(gen),
                 Wide(sdst, op.a()),
                 Wide(src0, op.b()),
                 Wide(src1, op.b())
             ),
             Inst::Sopk { op, sdst, simm16 } => {
-                write!(f, "{} {sdst}, {simm16:#x}", op.name_in(gen))
+                write!(f, "{} {sdst}, {simm16:#x}", op.mnemonic(gen))
             }
-            Inst::Sopc { op, src0, src1 } => write!(f, "{op} {src0}, {src1}"),
-            Inst::Sopp { op, simm16 } => match op.b() {
-                sopp_kind::NONE => write!(f, "{op}"),
-                // gfx9's LGKM_CNT is 4 bits: a wait for nothing prints its 15.
-                sopp_kind::WAITCNT
-                    if gfx9 && Waitcnt::from_simm16_in(gen, simm16) == Waitcnt::NONE =>
-                {
-                    write!(f, "{op} vmcnt(63) expcnt(7) lgkmcnt(15)")
+            Inst::Sopc { op, src0, src1 } => write!(f, "{} {src0}, {src1}", op.mnemonic(gen)),
+            Inst::Sopp { op, simm16 } => {
+                let name = op.mnemonic(gen);
+                match op.b() {
+                    sopp_kind::NONE => f.write_str(name),
+                    sopp_kind::WAITCNT => {
+                        let w = Waitcnt::from_simm16(gen, simm16);
+                        write!(f, "{name} {}", WaitText(w, gen))
+                    }
+                    sopp_kind::WAIT12 | sopp_kind::HEX => write!(f, "{name} {simm16:#x}"),
+                    _ => write!(f, "{name} {simm16}"),
                 }
-                sopp_kind::WAITCNT => write!(f, "{op} {}", Waitcnt::from_simm16_in(gen, simm16)),
-                sopp_kind::WAIT12 | sopp_kind::HEX => write!(f, "{op} {simm16:#x}"),
-                _ => write!(f, "{op} {simm16}"),
-            },
+            }
             Inst::Smem {
                 op,
                 sdata,
@@ -187,39 +191,40 @@ impl Display for Text<'_> {
                 write!(
                     f,
                     "{} {}, {}, ",
-                    op.name_in(gen),
+                    op.mnemonic(gen),
                     SReg(sdata, op.dwords()),
                     SReg(sbase, 2)
                 )?;
+                let smem = spec.smem;
                 match (soffset, offset) {
-                    // gfx12 prints the immediate offset even when it is zero.
-                    (None, off) if gfx12 => SignedHex(off).fmt(f),
-                    (Some(s), off) if gfx12 => write!(f, "s{s} offset:{}", SignedHex(off)),
-                    // gfx9 has no `null`: an absent offset prints as 0x0.
-                    (None, 0) if gfx9 => f.write_str("0x0"),
-                    (None, 0) => f.write_str("null"),
+                    (None, 0) if smem.prints_null => f.write_str("null"),
                     (None, off) => SignedHex(off).fmt(f),
-                    (Some(s), 0) => write!(f, "s{s}"),
+                    (Some(s), 0) if !smem.prints_zero_offset => write!(f, "s{s}"),
                     (Some(s), off) => write!(f, "s{s} offset:{}", SignedHex(off)),
                 }
             }
-            Inst::Vop1 { op, vdst, src0 } => write!(f, "{op}_e32 v{vdst}, {src0}"),
+            Inst::Vop1 { op, vdst, src0 } => {
+                write!(f, "{}_e32 v{vdst}, {src0}", op.mnemonic(gen))
+            }
             Inst::Vop2 {
                 op,
                 vdst,
                 src0,
                 vsrc1,
-            } => write!(f, "{}_e32 v{vdst}, {src0}, v{vsrc1}", op.name_in(gen)),
+            } => write!(f, "{}_e32 v{vdst}, {src0}, v{vsrc1}", op.mnemonic(gen)),
             Inst::Vop3 { op, vdst, src } => {
-                write!(f, "{} v{vdst}", op.name_in(gen))?;
+                write!(f, "{} v{vdst}", op.mnemonic(gen))?;
                 for s in &src[..op.sources()] {
                     write!(f, ", {s}")?;
                 }
                 Ok(())
             }
-            // gfx9 is wave64 only: its compares write `vcc`.
-            Inst::Vopc { op, src0, vsrc1 } if gfx9 => write!(f, "{op}_e32 vcc, {src0}, v{vsrc1}"),
-            Inst::Vopc { op, src0, vsrc1 } => write!(f, "{op}_e32 vcc_lo, {src0}, v{vsrc1}"),
+            Inst::Vopc { op, src0, vsrc1 } => write!(
+                f,
+                "{}_e32 {}, {src0}, v{vsrc1}",
+                op.mnemonic(gen),
+                spec.vopc_sdst
+            ),
             Inst::Global {
                 op,
                 vdata,
@@ -229,7 +234,7 @@ impl Display for Text<'_> {
             } => {
                 let addr = VReg(vaddr, if saddr.is_some() { 1 } else { 2 });
                 let data = VReg(vdata, op.dwords());
-                let name = op.name_in(gen);
+                let name = op.mnemonic(gen);
                 if op.is_store() {
                     write!(f, "{name} {addr}, {data}, ")?;
                 } else {

@@ -39,10 +39,19 @@ fn decode_prints_what_llvm_prints_and_encode_inverts_it() {
     let v = vectors();
     assert!(v.len() > 100, "vector file too short: {}", v.len());
     for (bytes, text) in v {
-        let (inst, len) = decode(&bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let (inst, len) =
+            decode(Generation::Gfx11, &bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(len, bytes.len(), "{text}: length");
-        assert_eq!(inst.to_string(), text, "{bytes:02x?}");
-        assert_eq!(encode(&inst).unwrap(), bytes, "{text}: re-encoding");
+        assert_eq!(
+            inst.text(Generation::Gfx11).to_string(),
+            text,
+            "{bytes:02x?}"
+        );
+        assert_eq!(
+            encode(Generation::Gfx11, &inst).unwrap(),
+            bytes,
+            "{text}: re-encoding"
+        );
     }
 }
 
@@ -118,8 +127,12 @@ fn every_table_op_round_trips() {
         offset: -4096,
     }));
     for inst in insts {
-        let bytes = encode(&inst).unwrap_or_else(|e| panic!("{inst}: {e}"));
-        assert_eq!(decode(&bytes), Ok((inst, bytes.len())), "{inst}");
+        let bytes = encode(Generation::Gfx11, &inst).unwrap_or_else(|e| panic!("{inst:?}: {e}"));
+        assert_eq!(
+            decode(Generation::Gfx11, &bytes),
+            Ok((inst, bytes.len())),
+            "{inst:?}"
+        );
     }
 }
 
@@ -127,31 +140,34 @@ fn every_table_op_round_trips() {
 fn decode_rejects_what_is_not_modelled_or_not_there() {
     // global_load_b32 v2, v1, s[4:5] glc: legal, but the template never sets GLC.
     let glc = [0x00, 0x40, 0x52, 0xdc, 0x01, 0x00, 0x04, 0x02];
-    assert!(matches!(decode(&glc), Err(DecodeError::Unmodelled { .. })));
+    assert!(matches!(
+        decode(Generation::Gfx11, &glc),
+        Err(DecodeError::Unmodelled { .. })
+    ));
     // A literal operand whose literal dword is missing.
     let mov = [0xff, 0x00, 0x81, 0xbe, 0x78, 0x56];
     assert_eq!(
-        decode(&mov),
+        decode(Generation::Gfx11, &mov),
         Err(DecodeError::Truncated { needed: 8, have: 6 })
     );
     // Half of a 64-bit instruction.
     assert!(matches!(
-        decode(&[0x00, 0x01, 0x0c, 0xf4]),
+        decode(Generation::Gfx11, &[0x00, 0x01, 0x0c, 0xf4]),
         Err(DecodeError::Truncated { .. })
     ));
     // VOP3P (0xcc prefix) is no format of the template.
     assert!(matches!(
-        decode(&[0, 0, 0x00, 0xcc, 0, 0, 0, 0]),
+        decode(Generation::Gfx11, &[0, 0, 0x00, 0xcc, 0, 0, 0, 0]),
         Err(DecodeError::Unknown { .. })
     ));
     // s_waitcnt with the unused bit 3 set.
     assert!(matches!(
-        decode(&[0x0f, 0x00, 0x89, 0xbf]),
+        decode(Generation::Gfx11, &[0x0f, 0x00, 0x89, 0xbf]),
         Err(DecodeError::Unmodelled { .. })
     ));
     // A DS word the DS table rejects (reserved bit 16).
     assert!(matches!(
-        decode(&[0, 0, 0x35, 0xd8, 1, 2, 0, 0]),
+        decode(Generation::Gfx11, &[0, 0, 0x35, 0xd8, 1, 2, 0, 0]),
         Err(DecodeError::Ds(_))
     ));
 }
@@ -164,26 +180,26 @@ fn encode_rejects_operands_that_do_not_fit() {
         src0: Operand::Literal(1000),
         src1: Operand::Literal(2000),
     };
-    assert!(encode(&two_literals).is_err());
+    assert!(encode(Generation::Gfx11, &two_literals).is_err());
     let same_literal = Inst::Sop2 {
         op: Sop2Op::AddU32,
         sdst: Operand::Sgpr(1),
         src0: Operand::Literal(1000),
         src1: Operand::Literal(1000),
     };
-    assert_eq!(encode(&same_literal).unwrap().len(), 8);
+    assert_eq!(encode(Generation::Gfx11, &same_literal).unwrap().len(), 8);
     let vgpr_in_salu = Inst::Sop1 {
         op: Sop1Op::MovB32,
         sdst: Operand::Sgpr(1),
         src0: Operand::Vgpr(0),
     };
-    assert!(encode(&vgpr_in_salu).is_err());
+    assert!(encode(Generation::Gfx11, &vgpr_in_salu).is_err());
     let const_dst = Inst::Sop1 {
         op: Sop1Op::MovB32,
         sdst: Operand::Int(1),
         src0: Operand::Sgpr(0),
     };
-    assert!(encode(&const_dst).is_err());
+    assert!(encode(Generation::Gfx11, &const_dst).is_err());
     let odd_base = Inst::Smem {
         op: SmemOp::LoadB32,
         sdata: 0,
@@ -191,7 +207,7 @@ fn encode_rejects_operands_that_do_not_fit() {
         offset: 0,
         soffset: None,
     };
-    assert!(encode(&odd_base).is_err());
+    assert!(encode(Generation::Gfx11, &odd_base).is_err());
     let far = Inst::Global {
         op: GlobalOp::LoadB32,
         vdata: 0,
@@ -199,7 +215,7 @@ fn encode_rejects_operands_that_do_not_fit() {
         saddr: Some(0),
         offset: 4096,
     };
-    assert!(encode(&far).is_err());
+    assert!(encode(Generation::Gfx11, &far).is_err());
     let wide = Inst::Global {
         op: GlobalOp::LoadB128,
         vdata: 253,
@@ -207,15 +223,15 @@ fn encode_rejects_operands_that_do_not_fit() {
         saddr: Some(0),
         offset: 0,
     };
-    assert!(encode(&wide).is_err());
+    assert!(encode(Generation::Gfx11, &wide).is_err());
 }
 
 #[test]
 fn waitcnt_fields_sit_where_gfx11_puts_them() {
-    assert_eq!(Waitcnt::vm(0).to_simm16(), 0x03f7);
-    assert_eq!(Waitcnt::lgkm(0).to_simm16(), 0xfc07);
+    assert_eq!(Waitcnt::vm(0).to_simm16(Generation::Gfx11), 0x03f7);
+    assert_eq!(Waitcnt::lgkm(0).to_simm16(Generation::Gfx11), 0xfc07);
     assert_eq!(
-        Waitcnt::from_simm16(0x0c57),
+        Waitcnt::from_simm16(Generation::Gfx11, 0x0c57),
         Waitcnt {
             vmcnt: 3,
             expcnt: 7,
@@ -223,7 +239,9 @@ fn waitcnt_fields_sit_where_gfx11_puts_them() {
         }
     );
     assert_eq!(
-        Inst::waitcnt(Waitcnt::NONE).to_string(),
+        Inst::waitcnt(Generation::Gfx11, Waitcnt::NONE)
+            .text(Generation::Gfx11)
+            .to_string(),
         "s_waitcnt vmcnt(63) expcnt(7) lgkmcnt(63)"
     );
 }
@@ -249,7 +267,7 @@ fn branch_target_counts_dwords_from_the_next_instruction() {
 fn the_vector_file_covers_every_op_of_every_table() {
     let mut seen = std::collections::HashSet::new();
     for (bytes, _) in vectors() {
-        let (inst, _) = decode(&bytes).unwrap();
+        let (inst, _) = decode(Generation::Gfx11, &bytes).unwrap();
         let name = match inst {
             Inst::Sop1 { op, .. } => op.name(),
             Inst::Sop2 { op, .. } => op.name(),
@@ -310,9 +328,13 @@ fn decode_never_panics_and_what_it_accepts_re_encodes_exactly() {
             b.copy_from_slice(&v[..b.len()]);
         }
         let len = i % 13;
-        if let Ok((inst, n)) = decode(&bytes[..len]) {
+        if let Ok((inst, n)) = decode(Generation::Gfx11, &bytes[..len]) {
             accepted += 1;
-            assert_eq!(encode(&inst).unwrap(), bytes[..n], "{inst}");
+            assert_eq!(
+                encode(Generation::Gfx11, &inst).unwrap(),
+                bytes[..n],
+                "{inst:?}"
+            );
         }
     }
     assert!(accepted > 100, "only {accepted} random words decoded");
@@ -324,7 +346,7 @@ fn gfx12_decode_prints_what_llvm_prints_and_encode_inverts_it() {
     assert!(v.len() > 100, "vector file too short: {}", v.len());
     for (bytes, text) in v {
         let (inst, len) =
-            decode_in(Generation::Gfx12, &bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
+            decode(Generation::Gfx12, &bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(len, bytes.len(), "{text}: length");
         assert_eq!(
             inst.text(Generation::Gfx12).to_string(),
@@ -332,7 +354,7 @@ fn gfx12_decode_prints_what_llvm_prints_and_encode_inverts_it() {
             "{bytes:02x?}"
         );
         assert_eq!(
-            encode_in(Generation::Gfx12, &inst).unwrap(),
+            encode(Generation::Gfx12, &inst).unwrap(),
             bytes,
             "{text}: re-encoding"
         );
@@ -343,7 +365,7 @@ fn gfx12_decode_prints_what_llvm_prints_and_encode_inverts_it() {
 fn gfx12_vectors_cover_the_changed_formats_and_every_op() {
     let decoded: Vec<Inst> = vectors_gfx12()
         .iter()
-        .map(|(b, _)| decode_in(Generation::Gfx12, b).unwrap().0)
+        .map(|(b, _)| decode(Generation::Gfx12, b).unwrap().0)
         .collect();
     for op in SoppOp::ALL
         .iter()
@@ -382,9 +404,15 @@ fn the_generations_refuse_each_others_forms() {
         op: SoppOp::WaitKmcnt,
         simm16: 0,
     };
-    assert!(encode(&wait).is_err(), "s_wait_kmcnt is gfx12 only");
-    let bytes = encode_in(Generation::Gfx12, &wait).unwrap();
-    assert!(matches!(decode(&bytes), Err(DecodeError::Unknown { .. })));
+    assert!(
+        encode(Generation::Gfx11, &wait).is_err(),
+        "s_wait_kmcnt is gfx12 only"
+    );
+    let bytes = encode(Generation::Gfx12, &wait).unwrap();
+    assert!(matches!(
+        decode(Generation::Gfx11, &bytes),
+        Err(DecodeError::Unknown { .. })
+    ));
     let far = Inst::Smem {
         op: SmemOp::LoadB32,
         sdata: 0,
@@ -392,8 +420,11 @@ fn the_generations_refuse_each_others_forms() {
         offset: 1 << 20,
         soffset: None,
     };
-    assert!(encode(&far).is_err(), "21-bit SMEM offset on gfx11");
-    assert!(encode_in(Generation::Gfx12, &far).is_ok());
+    assert!(
+        encode(Generation::Gfx11, &far).is_err(),
+        "21-bit SMEM offset on gfx11"
+    );
+    assert!(encode(Generation::Gfx12, &far).is_ok());
     // A gfx11 GLOBAL word is no gfx12 instruction, and a VGLOBAL word no gfx11 one.
     let global = Inst::Global {
         op: GlobalOp::LoadB32,
@@ -402,20 +433,23 @@ fn the_generations_refuse_each_others_forms() {
         saddr: Some(4),
         offset: 8,
     };
-    let g11 = encode(&global).unwrap();
-    let g12 = encode_in(Generation::Gfx12, &global).unwrap();
+    let g11 = encode(Generation::Gfx11, &global).unwrap();
+    let g12 = encode(Generation::Gfx12, &global).unwrap();
     assert_eq!((g11.len(), g12.len()), (8, 12));
-    assert!(decode_in(Generation::Gfx12, &g11).is_err());
-    assert!(decode(&g12).is_err());
-    assert_eq!(decode_in(Generation::Gfx12, &g12), Ok((global, 12)));
+    assert!(decode(Generation::Gfx12, &g11).is_err());
+    assert!(decode(Generation::Gfx11, &g12).is_err());
+    assert_eq!(decode(Generation::Gfx12, &g12), Ok((global, 12)));
     // A 12-byte VGLOBAL cut short is truncated, not misread.
     assert!(matches!(
-        decode_in(Generation::Gfx12, &g12[..8]),
+        decode(Generation::Gfx12, &g12[..8]),
         Err(DecodeError::Truncated { needed: 12, .. })
     ));
     // DS words follow the generation's table: cond_sub is gfx12 only.
     let cond = Inst::Ds(crate::ds::DsInst::new(crate::ds::DsOp::CondSubU32));
-    assert!(encode(&cond).is_err());
-    let b = encode_in(Generation::Gfx12, &cond).unwrap();
-    assert!(matches!(decode(&b), Err(DecodeError::Ds(_))));
+    assert!(encode(Generation::Gfx11, &cond).is_err());
+    let b = encode(Generation::Gfx12, &cond).unwrap();
+    assert!(matches!(
+        decode(Generation::Gfx11, &b),
+        Err(DecodeError::Ds(_))
+    ));
 }

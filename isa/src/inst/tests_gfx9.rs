@@ -17,14 +17,10 @@ fn gfx9_decode_prints_what_llvm_prints_and_encode_inverts_it() {
     let v = vectors_gfx9();
     assert!(v.len() > 150, "vector file too short: {}", v.len());
     for (bytes, text) in v {
-        let (inst, len) = decode_in(Gfx9, &bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let (inst, len) = decode(Gfx9, &bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(len, bytes.len(), "{text}: length");
         assert_eq!(inst.text(Gfx9).to_string(), text, "{bytes:02x?}");
-        assert_eq!(
-            encode_in(Gfx9, &inst).unwrap(),
-            bytes,
-            "{text}: re-encoding"
-        );
+        assert_eq!(encode(Gfx9, &inst).unwrap(), bytes, "{text}: re-encoding");
     }
 }
 
@@ -32,7 +28,7 @@ fn gfx9_decode_prints_what_llvm_prints_and_encode_inverts_it() {
 fn gfx9_vectors_cover_every_op_gfx9_has() {
     let texts: Vec<String> = vectors_gfx9()
         .iter()
-        .map(|(b, _)| decode_in(Gfx9, b).unwrap().0.text(Gfx9).to_string())
+        .map(|(b, _)| decode(Gfx9, b).unwrap().0.text(Gfx9).to_string())
         .collect();
     let has = |name: &str| {
         texts
@@ -42,28 +38,28 @@ fn gfx9_vectors_cover_every_op_gfx9_has() {
     let mut missing = Vec::new();
     macro_rules! check {
         ($($t:ident),*) => {$(
-            for op in $t::ALL.iter().filter(|o| o.opcode_in(Gfx9).is_some()) {
+            for op in $t::ALL.iter().filter(|o| o.opcode(Gfx9).is_some()) {
                 if !has(op.name()) { missing.push(op.name()); }
             }
         )*};
     }
     check!(Sop1Op, SopcOp, SoppOp, Vop1Op, VopcOp, SopkOp, Sop2Op);
     for op in Vop2Op::ALL {
-        if !has(op.name_in(Gfx9)) {
-            missing.push(op.name_in(Gfx9));
+        if !has(op.mnemonic(Gfx9)) {
+            missing.push(op.mnemonic(Gfx9));
         }
     }
     for op in Vop3Op::ALL {
-        if !has(op.name_in(Gfx9)) {
-            missing.push(op.name_in(Gfx9));
+        if !has(op.mnemonic(Gfx9)) {
+            missing.push(op.mnemonic(Gfx9));
         }
     }
-    for n in SmemOp::ALL.iter().map(|o| o.name_in(Gfx9)) {
+    for n in SmemOp::ALL.iter().map(|o| o.mnemonic(Gfx9)) {
         if !has(n) {
             missing.push(n);
         }
     }
-    for n in GlobalOp::ALL.iter().map(|o| o.name_in(Gfx9)) {
+    for n in GlobalOp::ALL.iter().map(|o| o.mnemonic(Gfx9)) {
         if !has(n) {
             missing.push(n);
         }
@@ -78,18 +74,18 @@ fn gfx9_has_no_null_no_vscnt_wait_and_sgprs_to_s101() {
         sdst: d,
         src0: s,
     };
-    assert!(encode_in(Gfx9, &mov(Operand::Null, Operand::Sgpr(1))).is_err());
-    assert!(encode_in(Gfx9, &mov(Operand::Sgpr(1), Operand::Null)).is_err());
-    assert!(encode_in(Gfx9, &mov(Operand::Sgpr(102), Operand::Sgpr(1))).is_err());
-    assert!(encode_in(Gfx9, &mov(Operand::Sgpr(101), Operand::Sgpr(1))).is_ok());
+    assert!(encode(Gfx9, &mov(Operand::Null, Operand::Sgpr(1))).is_err());
+    assert!(encode(Gfx9, &mov(Operand::Sgpr(1), Operand::Null)).is_err());
+    assert!(encode(Gfx9, &mov(Operand::Sgpr(102), Operand::Sgpr(1))).is_err());
+    assert!(encode(Gfx9, &mov(Operand::Sgpr(101), Operand::Sgpr(1))).is_ok());
     // m0 is 124 on gfx9 as on gfx10; 102..105 (flat_scratch, xnack_mask) and 125 do not decode.
     assert_eq!(
-        encode_in(Gfx9, &mov(Operand::M0, Operand::Sgpr(1))).unwrap()[2],
+        encode(Gfx9, &mov(Operand::M0, Operand::Sgpr(1))).unwrap()[2],
         0xfc
     );
     for code in [0x66u8, 0x68, 0x7d] {
         assert!(
-            decode_in(Gfx9, &[code, 0x00, 0x81, 0xbe]).is_err(),
+            decode(Gfx9, &[code, 0x00, 0x81, 0xbe]).is_err(),
             "{code:#x}"
         );
     }
@@ -98,8 +94,8 @@ fn gfx9_has_no_null_no_vscnt_wait_and_sgprs_to_s101() {
         sdst: Operand::Null,
         simm16: 0,
     };
-    assert!(encode_in(Gfx9, &vscnt).is_err());
-    assert!(encode_in(
+    assert!(encode(Gfx9, &vscnt).is_err());
+    assert!(encode(
         Gfx9,
         &Inst::Sop1 {
             op: Sop1Op::AndSaveexecB32,
@@ -120,21 +116,21 @@ fn gfx9_waitcnt_has_a_4_bit_lgkm_count() {
                     expcnt: exp,
                     lgkmcnt: lgkm,
                 };
-                let s = w.to_simm16_in(Gfx9);
+                let s = w.to_simm16(Gfx9);
                 assert_eq!(s & Waitcnt::unused_bits(Gfx9), 0);
-                assert_eq!(Waitcnt::from_simm16_in(Gfx9, s), w);
+                assert_eq!(Waitcnt::from_simm16(Gfx9, s), w);
             }
         }
     }
     // As llvm-mc-19 encodes them for Vega and CDNA 3.
-    assert_eq!(Waitcnt::vm(0).to_simm16_in(Gfx9), 0x0f70);
-    assert_eq!(Waitcnt::lgkm(0).to_simm16_in(Gfx9), 0xc07f);
+    assert_eq!(Waitcnt::vm(0).to_simm16(Gfx9), 0x0f70);
+    assert_eq!(Waitcnt::lgkm(0).to_simm16(Gfx9), 0xc07f);
     for bit in [0x80, 0x1000, 0x2000] {
         let w = Inst::Sopp {
             op: SoppOp::Waitcnt,
             simm16: 0x0f70 | bit,
         };
-        assert!(encode_in(Gfx9, &w).is_err(), "{bit:#x}");
+        assert!(encode(Gfx9, &w).is_err(), "{bit:#x}");
     }
 }
 
@@ -155,32 +151,32 @@ fn gfx9_words_are_not_read_as_another_generations() {
         offset,
     };
     for inst in [smem, g(-4096), g(4095)] {
-        let b = encode_in(Gfx9, &inst).unwrap();
-        assert_eq!(decode_in(Gfx9, &b), Ok((inst, 8)));
+        let b = encode(Gfx9, &inst).unwrap();
+        assert_eq!(decode(Gfx9, &b), Ok((inst, 8)));
         for other in [Gfx10, Gfx11] {
-            assert_ne!(decode_in(other, &b).map(|d| d.0), Ok(inst), "{other}");
+            assert_ne!(decode(other, &b).map(|d| d.0), Ok(inst), "{other}");
         }
     }
-    assert!(encode_in(Gfx9, &g(4096)).is_err());
-    let b11 = encode(&smem).unwrap();
-    assert!(decode_in(Gfx9, &b11).is_err());
+    assert!(encode(Gfx9, &g(4096)).is_err());
+    let b11 = encode(Generation::Gfx11, &smem).unwrap();
+    assert!(decode(Gfx9, &b11).is_err());
     // No VOP3 literal, one scalar read.
     let vop3 = |src| Inst::Vop3 {
         op: Vop3Op::LshlAddU32,
         vdst: 1,
         src,
     };
-    assert!(encode_in(
+    assert!(encode(
         Gfx9,
         &vop3([Operand::Vgpr(0), Operand::Int(2), Operand::Literal(0x80)])
     )
     .is_err());
-    assert!(encode_in(
+    assert!(encode(
         Gfx9,
         &vop3([Operand::Sgpr(1), Operand::Int(2), Operand::Sgpr(4)])
     )
     .is_err());
-    assert!(encode_in(
+    assert!(encode(
         Gfx9,
         &vop3([Operand::Sgpr(4), Operand::Int(2), Operand::Sgpr(4)])
     )
@@ -201,9 +197,9 @@ fn gfx9_random_words_that_decode_re_encode_exactly() {
             b.copy_from_slice(&v[..b.len()]);
         }
         let len = i % 13;
-        if let Ok((inst, n)) = decode_in(Gfx9, &bytes[..len]) {
+        if let Ok((inst, n)) = decode(Gfx9, &bytes[..len]) {
             accepted += 1;
-            assert_eq!(encode_in(Gfx9, &inst).unwrap(), bytes[..n], "{inst:?}");
+            assert_eq!(encode(Gfx9, &inst).unwrap(), bytes[..n], "{inst:?}");
         }
     }
     assert!(accepted > 50, "only {accepted} random words decoded");
@@ -228,11 +224,11 @@ fn cdna2_and_later_need_even_global_tuples_the_others_do_not() {
         offset: 0,
     };
     for odd in [g(5, 2, Some(4)), g(4, 3, None)] {
-        let b = encode_in(any, &odd).unwrap();
-        assert_eq!(decode_in(any, &b), Ok((odd, 8)));
-        assert!(encode_in(aligned, &odd).is_err(), "{aligned} {odd:?}");
-        assert!(decode_in(aligned, &b).is_err(), "{aligned} {odd:?}");
+        let b = encode(any, &odd).unwrap();
+        assert_eq!(decode(any, &b), Ok((odd, 8)));
+        assert!(encode(aligned, &odd).is_err(), "{aligned} {odd:?}");
+        assert!(decode(aligned, &b).is_err(), "{aligned} {odd:?}");
     }
     let even = g(4, 3, Some(4));
-    assert!(encode_in(aligned, &even).is_ok());
+    assert!(encode(aligned, &even).is_ok());
 }

@@ -10,8 +10,8 @@ use crate::template::Template;
 use ds_isa::ds::{DsInst, DsOp, Isa};
 use ds_isa::errata::Errata;
 use ds_isa::inst::{
-    encode_into_in, GlobalOp, Inst, Operand, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op,
-    Vop2Op, Waitcnt,
+    encode_into, GlobalOp, Inst, Operand, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
+    Waitcnt,
 };
 use ds_isa::target::Target;
 use ds_reference::wave::WaveSize;
@@ -58,7 +58,7 @@ impl Asm {
     }
 
     fn put(&mut self, inst: Inst, note: &'static str) -> Result<(), GenError> {
-        encode_into_in(self.isa, &inst, &mut self.code).map_err(GenError::Encode)?;
+        encode_into(self.isa, &inst, &mut self.code).map_err(GenError::Encode)?;
         self.hazard.step(&inst);
         self.insts.push((inst, note));
         Ok(())

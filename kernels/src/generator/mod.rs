@@ -82,7 +82,7 @@ use crate::code_object::descriptor::KernelDescriptor;
 use crate::entry::KernelEntry;
 use crate::template;
 use ds_isa::ds::{Field, Generation, InstError};
-use ds_isa::inst::{encode_in, GlobalOp, Inst, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op, Waitcnt};
+use ds_isa::inst::{encode, GlobalOp, Inst, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op, Waitcnt};
 use ds_isa::target::Target;
 use ds_reference::wave::{Variant, WaveSize};
 use emit::{add_offset, all_lanes, copy_lds, global, mov, s, sop2, vop2, zero_tail, Asm};
@@ -147,7 +147,7 @@ impl Kernel {
             // whether it has the op, which the kernel was built for).
             let len = match inst {
                 Inst::Ds(_) => 8,
-                _ => encode_in(self.gen, inst).map_or(0, |b| b.len()),
+                _ => encode(self.gen, inst).map_or(0, |b| b.len()),
             };
             if note.is_empty() {
                 out.push_str(&format!("{pc:04x}  {text}\n"));

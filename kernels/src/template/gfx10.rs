@@ -32,7 +32,7 @@ impl Template for Gfx10 {
     }
 
     fn wait(&self, w: Waitcnt) -> Vec<Inst> {
-        vec![Inst::waitcnt_in(Generation::Gfx10, w)]
+        vec![Inst::waitcnt(Generation::Gfx10, w)]
     }
 
     /// As gfx11: DX10 clamp always (LLVM's default), IEEE mode as the variant says.

@@ -20,7 +20,7 @@ impl Template for Gfx11 {
     }
 
     fn wait(&self, w: Waitcnt) -> Vec<Inst> {
-        vec![Inst::waitcnt(w)]
+        vec![Inst::waitcnt(Generation::Gfx11, w)]
     }
 
     /// DX10 clamp always (LLVM's default), IEEE mode as the variant says.

@@ -71,7 +71,7 @@ impl Template for Gfx9 {
     }
 
     fn wait(&self, w: Waitcnt) -> Vec<Inst> {
-        vec![Inst::waitcnt_in(Generation::Gfx9, w)]
+        vec![Inst::waitcnt(Generation::Gfx9, w)]
     }
 
     /// As gfx11: DX10 clamp always (LLVM's default), IEEE mode as the variant says.
@@ -90,7 +90,7 @@ impl Template for Gfx9 {
             op: ds_isa::inst::SoppOp::Nop,
             simm16: 0,
         };
-        let bytes = ds_isa::inst::encode_in(Generation::Gfx9, &nop).expect("s_nop 0 encodes");
+        let bytes = ds_isa::inst::encode(Generation::Gfx9, &nop).expect("s_nop 0 encodes");
         bytes.try_into().expect("one dword")
     }
 

@@ -211,7 +211,7 @@ mod tests {
         let ops = |gen, w| -> Vec<Inst> { of(gen).unwrap().wait(w) };
         assert_eq!(
             ops(Generation::Gfx11, Waitcnt::lgkm(0)),
-            vec![Inst::waitcnt(Waitcnt::lgkm(0))]
+            vec![Inst::waitcnt(Generation::Gfx11, Waitcnt::lgkm(0))]
         );
         let both = Waitcnt {
             vmcnt: 0,

@@ -196,7 +196,7 @@ pub fn padding_text(t: &ds_isa::target::Target) -> String {
     let padding = ds_kernels::template::of(t.generation)
         .expect("kernels are built for the target")
         .code_padding();
-    match ds_isa::inst::decode_in(t, &padding) {
+    match ds_isa::inst::decode(t, &padding) {
         Ok((inst, _)) => inst.text(t.generation).to_string(),
         Err(_) => "s_code_end".to_string(),
     }
