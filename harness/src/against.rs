@@ -125,8 +125,9 @@ pub fn run_recording(
         let mut vr = VariantResult {
             tag: tag.clone(),
             wave: variant.wave,
-            inst: generator::test_inst(variant)
+            inst: generator::test_inst(device.info().target, variant)
                 .unwrap_or(variant.inst())
+                .text(device.info().target.generation)
                 .to_string(),
             lds_size: variant.lds_size,
             mode: variant.mode,

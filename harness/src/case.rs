@@ -236,7 +236,7 @@ pub fn validate(target: &Target, variant: &Variant, case: &Case) -> Result<(), S
         acc: false,
         ..variant.inst()
     };
-    inst.validate_in(target.generation).map_err(|e| {
+    inst.validate(target.generation).map_err(|e| {
         format!(
             "variant.offset0 {} / offset1 {}: {e}",
             variant.offset0, variant.offset1
@@ -424,7 +424,7 @@ mod tests {
             .into_iter()
             .find(|&g| g != file.target.generation)
             .unwrap();
-        let op = DsOp::all_in(other)
+        let op = DsOp::all(other)
             .find(|op| !op.info().on(file.target) && op.info().hip_runnable())
             .unwrap();
         file.variant.op = op;

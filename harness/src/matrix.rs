@@ -141,7 +141,7 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
         .collect();
     let order = |n: &String| {
         DsOp::from_name(n.split(' ').next().unwrap_or(n))
-            .and_then(|op| DsOp::all().position(|o| o == op))
+            .map(|op| op as usize)
             .unwrap_or(usize::MAX)
     };
     names.sort_by(|a, b| order(a).cmp(&order(b)).then(a.cmp(b)));

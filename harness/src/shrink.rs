@@ -386,10 +386,9 @@ impl Shrunk {
     pub fn report(&self, replay: &str) -> String {
         let mut s = String::new();
         let gen = self.target.generation;
-        let inst =
-            generator::test_inst_in(gen, &self.variant).unwrap_or_else(|_| self.variant.inst());
+        let inst = generator::test_inst(gen, &self.variant).unwrap_or_else(|_| self.variant.inst());
         let bytes = inst
-            .to_bytes_in(gen)
+            .to_bytes(gen)
             .map(|b| {
                 b.iter()
                     .map(|x| format!("{x:02x}"))
@@ -403,7 +402,7 @@ impl Shrunk {
             "SHRUNK {} ({}), seed {:#x}",
             self.id, self.variant.op, self.seed
         );
-        let _ = writeln!(s, "  instruction: {inst}   [{bytes}]");
+        let _ = writeln!(s, "  instruction: {}   [{bytes}]", inst.text(gen));
         let _ = writeln!(
             s,
             "  minimal case: exec {:#010x}, m0 {:#010x}, {} active lanes (was {}), {} non-zero LDS words (was {}); {} steps, {} candidates in {} launches",

@@ -7,6 +7,7 @@ mod common;
 
 use common::llvm::{installed, line_printed_by, Llvm};
 use common::{ds_harness, run, stderr, stdout};
+use ds_isa::gen::Generation;
 
 const GFX1100: [&str; 2] = ["-arch=amdgcn", "-mcpu=gfx1100"];
 
@@ -194,7 +195,7 @@ fn list_json_has_every_row_of_the_table() {
 fn list_markdown_is_the_table_docs() {
     let out = ds_harness(&["list", "--markdown"], "");
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(stdout(&out), ds_isa::ds::render_markdown());
+    assert_eq!(stdout(&out), ds_isa::ds::render_markdown(Generation::Gfx11));
     let plain = stdout(&ds_harness(&["list"], ""));
     // The wave64 column: the questions that apply, or `same`.
     let row = |op: &str| {
@@ -228,7 +229,7 @@ fn list_and_the_text_tools_take_every_target_and_refuse_unknown_ones() {
     let default_list = stdout(&ds_harness(&["list"], ""));
     // (gfx9 and gfx10 spell the load by its gfx9 name.)
     let input = |t: &ds_isa::target::Target| {
-        let load = ds_isa::ds::DsOp::LoadB32.mnemonic_in(t.generation);
+        let load = ds_isa::ds::DsOp::LoadB32.mnemonic(t.generation);
         format!("ds_add_u32 v1, v2\n{load} v1, v2 offset:8\n")
     };
     // Everything but the last line (which names the target).

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{ds_harness, stderr, stdout};
+use ds_isa::gen::Generation;
 
 fn snapshot(name: &str, text: &str) {
     insta::with_settings!({
@@ -42,13 +43,13 @@ fn card_of_ds_min_u64() {
 
 #[test]
 fn every_op_has_a_card_naming_its_opcode_row() {
-    for op in ds_isa::ds::DsOp::all() {
+    for op in ds_isa::ds::DsOp::all(Generation::Gfx11) {
         let text = ds_harness::doc::card(op, ds_isa::target::DEFAULT, &[]);
         assert!(text.starts_with(op.name()), "{op}");
         assert!(
             text.contains(&format!(
                 "{:#04x} (this op's row",
-                op.opcode_in(ds_isa::ds::Generation::Gfx11).unwrap()
+                op.opcode(ds_isa::ds::Generation::Gfx11).unwrap()
             )),
             "{op}"
         );

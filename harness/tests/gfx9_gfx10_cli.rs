@@ -5,7 +5,7 @@
 mod common;
 
 use common::{ds_harness, stderr, stdout};
-use ds_isa::ds::doc::example_in;
+use ds_isa::ds::doc::example;
 use ds_isa::ds::DsOp;
 use ds_isa::target::{Target, TARGETS};
 
@@ -23,7 +23,7 @@ fn list_shows_each_targets_ops_in_the_gfx9_spelling() {
         let ops: Vec<DsOp> = DsOp::all_on(t).collect();
         assert_eq!(rows.len(), ops.len(), "{t}");
         for op in ops {
-            let name = op.mnemonic_in(t.generation);
+            let name = op.mnemonic(t.generation);
             assert!(
                 rows.iter()
                     .any(|r| r.split_whitespace().nth(1) == Some(name)),
@@ -42,8 +42,8 @@ fn list_shows_each_targets_ops_in_the_gfx9_spelling() {
 fn doc_cards_name_the_targets_encoding_and_refuse_ops_it_lacks() {
     for name in ["gfx900", "gfx950", "gfx1030"] {
         let t = Target::by_name(name).unwrap();
-        for op in DsOp::all_in(t.generation) {
-            let spelled = op.mnemonic_in(t.generation);
+        for op in DsOp::all(t.generation) {
+            let spelled = op.mnemonic(t.generation);
             let out = ds_harness(&["doc", spelled, "--target", name], "");
             if !op.info().on(t) {
                 assert_eq!(out.status.code(), Some(2), "{t} {spelled}");
@@ -60,13 +60,13 @@ fn doc_cards_name_the_targets_encoding_and_refuse_ops_it_lacks() {
                 "{t} {spelled}: {}",
                 stderr(&out)
             );
-            let ex = example_in(t, op);
-            let bytes = ex.to_bytes_in(t).unwrap();
+            let ex = example(t, op);
+            let bytes = ex.to_bytes(t).unwrap();
             let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
             let line = format!(
                 "On {t} ({}): spelled {spelled}, opcode {:#04x}",
                 t.generation,
-                op.opcode_in(t.generation).unwrap()
+                op.opcode(t.generation).unwrap()
             );
             let text = stdout(&out);
             assert!(text.contains(&line), "{t} {spelled}:\n{text}");
@@ -82,11 +82,11 @@ fn asm_and_disasm_round_trip_every_example_on_every_target() {
     for t in gfx9_gfx10() {
         let mut texts = Vec::new();
         for op in DsOp::all_on(t) {
-            let ex = example_in(t, op);
-            texts.push(ex.text_in(t.generation).to_string());
+            let ex = example(t, op);
+            texts.push(ex.text(t.generation).to_string());
             let acc = ds_isa::ds::DsInst { acc: true, ..ex };
-            if acc.to_bytes_in(t).is_ok() {
-                texts.push(acc.text_in(t.generation).to_string());
+            if acc.to_bytes(t).is_ok() {
+                texts.push(acc.text(t.generation).to_string());
             }
         }
         let input: String = texts.iter().map(|l| format!("{l}\n")).collect();

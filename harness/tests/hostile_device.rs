@@ -480,9 +480,7 @@ fn an_unsupported_answer_names_the_instruction_and_its_row_says_unsupported() {
     // The bytes of ds_add_u32 v1, v2 (offset 0) as the gfx11 encoding has them.
     let bytes = {
         let inst = ds_isa::ds::DsInst::new(common::op("ds_add_u32"));
-        let b = inst
-            .to_bytes_in(ds_isa::target::DEFAULT.generation)
-            .unwrap();
+        let b = inst.to_bytes(ds_isa::target::DEFAULT.generation).unwrap();
         b.iter().map(|x| format!("{x:02x}")).collect::<String>()
     };
     let dir = temp_dir("hostile-unsupported");

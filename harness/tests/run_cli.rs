@@ -7,6 +7,7 @@ use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus;
 use ds_isa::ds::{runnable_ops, DsOp};
+use ds_isa::gen::Generation;
 use ds_isa::target::DEFAULT;
 use serde_json::Value;
 
@@ -38,7 +39,7 @@ fn run_without_a_gpu_runs_every_runnable_op_on_emu_and_all_agree() {
         .find(|l| l.starts_with("backend: "))
         .expect("backend line");
     assert!(line.contains("--backend auto: "), "{line}");
-    let ops: Vec<DsOp> = runnable_ops().collect();
+    let ops: Vec<DsOp> = runnable_ops(Generation::Gfx11).collect();
     assert_eq!(ops.len(), 117);
 
     let r: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
@@ -174,7 +175,7 @@ fn shards_split_the_ops_and_together_cover_them() {
     }
     seen.sort();
     // Each op once per wave size (wave32 and wave64), in one shard.
-    let mut want: Vec<String> = runnable_ops()
+    let mut want: Vec<String> = runnable_ops(Generation::Gfx11)
         .filter(|o| o.name().starts_with("ds_load"))
         .flat_map(|o| [o.name().to_string(), o.name().to_string()])
         .collect();
@@ -287,8 +288,9 @@ fn eval_prints_the_model_outcome_and_replay_agrees_on_emu() {
     let so = stdout(&out);
     assert_eq!(code(&out), 0, "{so}\n{}", stderr(&out));
     assert!(so.contains("AGREE"), "{so}");
-    let shown = ds_kernels::generator::test_inst(&vc.variant)
+    let shown = ds_kernels::generator::test_inst(Generation::Gfx11, &vc.variant)
         .unwrap()
+        .text(Generation::Gfx11)
         .to_string();
     assert!(so.contains(&shown), "{so}");
 }

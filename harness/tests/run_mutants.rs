@@ -6,6 +6,7 @@
 mod common;
 
 use common::op;
+use ds_isa::gen::Generation;
 
 use common::temp_dir;
 use ds_devices::emu::{EmuDevice, Fault};
@@ -257,12 +258,12 @@ fn a_broken_kernel_is_caught_in_its_variant_only() {
     // The ds_add_u32 kernels with offset:0 (variants `o0` and the odd LDS size) get offset:4.
     let variant = corpus::variants(op("ds_add_u32"))[0].0;
     assert_eq!(variant.inst().offset16(), 0);
-    let good = generator::test_inst(&variant).unwrap();
+    let good = generator::test_inst(Generation::Gfx11, &variant).unwrap();
     let bad = DsInst { offset0: 4, ..good };
     let mut dev = PatchedDevice {
         inner: EmuDevice::new(),
-        from: good.to_bytes().unwrap(),
-        to: bad.to_bytes().unwrap(),
+        from: good.to_bytes(Generation::Gfx11).unwrap(),
+        to: bad.to_bytes(Generation::Gfx11).unwrap(),
     };
     let cfg = config(&["ds_add_u32"], "mutant-kernel");
     let report: Report = run::run(&cfg, &mut dev, meta()).unwrap();

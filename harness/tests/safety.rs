@@ -6,6 +6,7 @@
 mod common;
 
 use common::{code, ds_harness_env as ds_env, ds_harness_no_env as ds, stderr, stdout, temp_dir};
+use ds_isa::gen::Generation;
 use std::fs;
 use std::os::unix::fs::{symlink, FileTypeExt, MetadataExt};
 use std::path::Path;
@@ -473,8 +474,9 @@ fn eval_prints_the_kernels_registers_not_v0_everywhere() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let inst = v["inst"].as_str().unwrap();
-    let kernel = ds_kernels::generator::test_inst(&vc.variant)
+    let kernel = ds_kernels::generator::test_inst(Generation::Gfx11, &vc.variant)
         .unwrap()
+        .text(Generation::Gfx11)
         .to_string();
     assert_eq!(inst, kernel);
     assert!(!inst.contains("v[0:1], v0"), "{inst}");

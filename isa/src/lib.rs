@@ -11,12 +11,14 @@
 //!   LLVM assembly syntax, swizzle patterns, the table as markdown).
 //! - [`inst`]: the kernel template's non-DS instructions as data ([`inst::Inst`]), with their
 //!   encoder, decoder and LLVM syntax.
+//! - [`error`]: the errors of every encoder, decoder and parser, one family.
 //! - [`text`]: small text helpers (did-you-mean, LLVM's integer syntax).
 #![forbid(unsafe_code)]
 
 pub mod ds;
 pub mod ds_features;
 pub mod errata;
+pub mod error;
 pub mod gen;
 pub mod inst;
 pub mod target;

@@ -4,7 +4,8 @@
 
 mod common;
 
-use ds_isa::ds::{DsOp, Field, DS_OPS};
+use ds_isa::ds::{DsOp, Field, DS_TABLE};
+use ds_isa::gen::Generation;
 use ds_isa::inst::{decode, Inst};
 use ds_kernels::generator::{generate, kernel_name, GenError, ADDR, DATA0, DATA1, VDST};
 use ds_reference::wave::{FpMode, Variant};
@@ -14,7 +15,10 @@ use std::collections::HashSet;
 fn every_runnable_op_builds_for_every_lds_size_shape_and_decodes_back() {
     let mut names = HashSet::new();
     for lds_size in [4, 132, 1024, 65536] {
-        for r in DS_OPS.iter().filter(|r| r.hip_runnable()) {
+        for r in DS_TABLE
+            .iter()
+            .filter(|r| r.in_generation(Generation::Gfx11) && r.hip_runnable())
+        {
             let v = Variant {
                 lds_size,
                 ..common::variant(r.op)
@@ -79,7 +83,10 @@ fn a_partial_last_round_runs_under_the_mask_of_the_remaining_lanes() {
 
 #[test]
 fn unrunnable_ops_and_bad_variants_are_refused_with_reasons() {
-    for r in DS_OPS.iter().filter(|r| !r.hip_runnable()) {
+    for r in DS_TABLE
+        .iter()
+        .filter(|r| r.in_generation(Generation::Gfx11) && !r.hip_runnable())
+    {
         let err = generate(&common::variant(r.op)).unwrap_err();
         assert!(matches!(err, GenError::NotRunnable { .. }), "{}", r.name);
         assert!(err.to_string().contains("HIP"), "{err}");

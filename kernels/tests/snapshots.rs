@@ -4,13 +4,14 @@
 mod common;
 
 use ds_isa::ds::{runnable_ops, DsOp};
+use ds_isa::gen::Generation;
 use ds_kernels::generator::generate;
 
 /// The first runnable op of every operand shape, in table order.
 fn one_op_per_shape() -> Vec<DsOp> {
     let mut seen = Vec::new();
     let mut ops = Vec::new();
-    for op in runnable_ops() {
+    for op in runnable_ops(Generation::Gfx11) {
         let info = op.info();
         let shape = (info.operands, info.offset);
         if !seen.contains(&shape) {
@@ -54,12 +55,12 @@ fn one_listing_per_operand_shape() {
 /// in `snapshots/kernels/gfx12/`: the split wait counters, gfx12 SMEM and VGLOBAL are visible in it.
 #[test]
 fn gfx12_listings_per_new_operand_shape() {
-    use ds_isa::ds::{runnable_ops_in, Generation};
+    use ds_isa::ds::{runnable_ops, Generation};
     use ds_kernels::generator::generate_in;
     let gen = Generation::Gfx12;
     let mut seen = Vec::new();
     let mut ops = vec![DsOp::LoadB32];
-    for op in runnable_ops_in(gen).filter(|op| !op.info().in_generation(Generation::Gfx11)) {
+    for op in runnable_ops(gen).filter(|op| !op.info().in_generation(Generation::Gfx11)) {
         let shape = (op.info().operands, op.info().family);
         if !seen.contains(&shape) {
             seen.push(shape);

@@ -2,6 +2,7 @@
 //! lane order of an order-sensitive op is accepted by the legal-outcome check (never a mismatch).
 
 use ds_isa::ds::{runnable_ops, DsOp, Family};
+use ds_isa::gen::Generation;
 use ds_isa::target::DEFAULT;
 use ds_reference::model::legal::{check_with_budget, Verdict};
 use ds_reference::model::snapshot::{parse, render, Entry};
@@ -10,7 +11,7 @@ use ds_reference::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSi
 use proptest::prelude::*;
 
 fn ops() -> Vec<DsOp> {
-    runnable_ops().collect()
+    runnable_ops(Generation::Gfx11).collect()
 }
 
 /// Addresses drawn from a few dwords (collisions likely), sometimes misaligned or out of range.

@@ -819,7 +819,8 @@ impl WaveState {
             };
             if inst.reg(f) as usize + ops.dwords(f) as usize > file.len() {
                 return Err(format!(
-                    "{inst} uses {name} past the {} the descriptor allocates",
+                    "{} uses {name} past the {} the descriptor allocates",
+                    inst.text(prog.target.generation),
                     file.len()
                 ));
             }

@@ -4,6 +4,7 @@
 
 use super::{EXIT_OK, EXIT_USAGE};
 use ds_isa::ds::{syntax, DsInst};
+use ds_isa::error::ParseError;
 use ds_isa::target::Target;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -22,9 +23,9 @@ pub fn assemble(
             failed += 1;
             continue;
         };
-        match syntax::parse_in(target, &line) {
-            Ok(inst) => writeln!(out, "{}", syntax::llvm_mc_line_in(target, &inst)?)?,
-            Err(syntax::ParseError::Empty) => {}
+        match syntax::parse(target, &line) {
+            Ok(inst) => writeln!(out, "{}", syntax::llvm_mc_line(target, &inst)?)?,
+            Err(ParseError::Empty) => {}
             Err(e) => {
                 failed += 1;
                 eprintln!(
@@ -62,8 +63,8 @@ pub fn disassemble(
                     let word: [u8; 8] = chunk
                         .try_into()
                         .expect("whole words: checked by parse_bytes");
-                    match DsInst::from_bytes_in(target, word) {
-                        Ok(inst) => writeln!(out, "\t{}", inst.text_in(gen))?,
+                    match DsInst::from_bytes(target, word) {
+                        Ok(inst) => writeln!(out, "\t{}", inst.text(gen))?,
                         Err(e) => {
                             failed += 1;
                             eprintln!("<stdin>:{n}: error: instruction {} on the line: {e}", i + 1);

@@ -3,7 +3,8 @@
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::record;
-use ds_isa::ds::{doc as table_doc, suggest_in, DsOp, InstError, Isa};
+use ds_isa::ds::{doc as table_doc, suggest_in, DsOp, Isa};
+use ds_isa::error::InstError;
 use ds_isa::target::Target;
 use ds_reference::wave::WaveSize;
 use std::path::PathBuf;
@@ -53,7 +54,7 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
     };
     if !op.info().on(target) {
         let isa = Isa::of(target);
-        eprintln!("error: {}", InstError::NotOnTarget { op, isa }.in_gen(gen));
+        eprintln!("error: {}", InstError::NotOnTarget { op, isa });
         return Ok(ExitCode::from(EXIT_USAGE));
     }
     // Without --wave, the full card (a wave64-only target, gfx9, gets it too).
@@ -103,20 +104,20 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
 fn encoding_on(op: DsOp, target: &'static Target) -> String {
     let gen = target.generation;
     let layout = gen.ds_layout();
-    let ex = table_doc::example_in(target, op);
+    let ex = table_doc::example(target, op);
     let bytes = ex
-        .to_bytes_in(target)
+        .to_bytes(target)
         .map(|b| {
             b.iter()
                 .map(|b| format!("{b:02x}"))
                 .collect::<Vec<_>>()
                 .join(" ")
         })
-        .unwrap_or_else(|e| e.in_gen(gen).to_string());
+        .unwrap_or_else(|e| e.to_string());
     format!(
         "On {target} ({gen}): spelled {}, opcode {:#04x} in bits [{}:{}], gds bit {}{}; e.g. {}  =>  {bytes}",
-        op.mnemonic_in(gen),
-        op.opcode_in(gen).expect("the target has the op"),
+        op.mnemonic(gen),
+        op.opcode(gen).expect("the target has the op"),
         layout.op_shift + 7,
         layout.op_shift,
         layout.gds_bit,
@@ -126,6 +127,6 @@ fn encoding_on(op: DsOp, target: &'static Target) -> String {
             }
             _ => String::new(),
         },
-        ex.text_in(gen)
+        ex.text(gen)
     )
 }

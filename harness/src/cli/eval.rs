@@ -31,8 +31,9 @@ pub fn run(args: &EvalArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exi
                 "target": file.target.name,
                 // The instruction as the kernel holds it (the template's registers), not the
                 // register-less form the model reads.
-                "inst": ds_kernels::generator::test_inst(&file.variant)
+                "inst": ds_kernels::generator::test_inst(file.target, &file.variant)
                     .unwrap_or(inst)
+                    .text(file.target.generation)
                     .to_string(),
                 "outcome": outcome,
             });

@@ -36,9 +36,9 @@ pub fn run(args: &ListArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             .targets()
             .all(|t| t.ds_features == target.ds_features);
         let md = if same {
-            ds_isa::ds::render_markdown_in(target.generation)
+            ds_isa::ds::render_markdown(target.generation)
         } else {
-            ds_isa::ds::render_markdown_in(isa)
+            ds_isa::ds::render_markdown(isa)
         };
         write!(out, "{md}")?;
     } else {
@@ -77,7 +77,7 @@ pub fn generation_line(target: &Target) -> String {
 fn rows(isa: Isa) -> Vec<&'static OpInfo> {
     let gen = isa.gen;
     let mut rows: Vec<&OpInfo> = DS_TABLE.iter().filter(|r| r.on(isa)).collect();
-    rows.sort_by_key(|r| r.op.opcode_in(gen));
+    rows.sort_by_key(|r| r.op.opcode(gen));
     rows
 }
 
@@ -127,8 +127,8 @@ pub fn render_text_in(isa: impl Into<Isa>) -> String {
         let family = format!("{:?} {}", r.family, r.elem.suffix());
         s += &format!(
             "{:#04x}   {:<38} {:<18} {:<9} {:<9} {:<22} {:<4} {}\n",
-            r.op.opcode_in(gen).expect("rows of the generation"),
-            r.op.mnemonic_in(gen),
+            r.op.opcode(gen).expect("rows of the generation"),
+            r.op.mnemonic(gen),
             format!("{}/{}/{}/{}", o.vdst, o.addr, o.data0, o.data1),
             offset,
             format!("{:?}", r.gds_on(isa)),

@@ -201,7 +201,9 @@ pub fn side_by_side(file: &CaseFile, model: &Outcome, device: &Outcome, name: &s
         "case {} (seed {:#x}): {}  exec {:#010x}  m0 {:#010x}  lds {} bytes",
         file.id,
         file.seed,
-        ds_kernels::generator::test_inst(&file.variant).unwrap_or(file.variant.inst()),
+        ds_kernels::generator::test_inst(file.target, &file.variant)
+            .unwrap_or(file.variant.inst())
+            .text(file.target.generation),
         wave.exec,
         wave.m0,
         file.variant.lds_size

@@ -10,8 +10,9 @@
 //! `ds_reference::model` executes them; open questions come from `ds_reference::model::questions`.
 
 use crate::record::Recording;
-use ds_isa::ds::encode::{field_shift, DecodeError, DS_ENCODING};
-use ds_isa::ds::{doc, DsInst, DsOp, Family, Field, Gds, OffsetForm, OpInfo};
+use ds_isa::ds::encode::{field_shift, DS_ENCODING};
+use ds_isa::ds::{doc, DsInst, DsOp, Family, Field, Gds, Generation, OffsetForm, OpInfo};
+use ds_isa::error::{DecodeError, InstError};
 use ds_isa::target::{Kind, Target};
 use ds_kernels::generator;
 use ds_reference::model::{questions, snapshot};
@@ -72,29 +73,36 @@ impl RegField {
     }
 }
 
-/// The DS word's layout, measured: take an op that uses every field (the first such table row),
-/// encode it with distinct small values, flip each of the 64 bits and decode. A flip the decoder
-/// calls "not DS" is an ENCODING bit; "reserved bit" is reserved; otherwise the field that changed
+/// Generation `gen`'s DS word layout, measured: take an op of it that uses every field (the
+/// first such table row, one whose gds is optional where there is one), encode it with distinct
+/// small values, flip each of the 64 bits and decode (as every target of `gen` would). A flip the
+/// decoder calls "not DS" is an ENCODING bit; "reserved bit", or a gds bit the generation does
+/// not have, is reserved; a gds bit the targets may lack is GDS; otherwise the field that changed
 /// (or an opcode the table lacks) names the bit. Contiguous bits of one part form one range.
-pub fn layout() -> Vec<BitField> {
-    let probe = ds_isa::ds::DS_OPS
+pub fn layout(gen: Generation) -> Vec<BitField> {
+    let every_field = |r: &&ds_isa::ds::OpInfo| {
+        r.in_generation(gen)
+            && Field::ALL.iter().all(|&f| r.operands.dwords(f) > 0)
+            && r.offset == OffsetForm::Single
+    };
+    let probe = ds_isa::ds::DS_TABLE
         .iter()
-        .find(|r| {
-            Field::ALL.iter().all(|&f| r.operands.dwords(f) > 0)
-                && r.offset == OffsetForm::Single
-                && r.gds == Gds::Allowed
-        })
-        .expect("the table has an op with every register field, an offset and optional gds");
+        .filter(every_field)
+        .find(|r| r.gds_in(gen) == Gds::Allowed || !gen.has_gds())
+        .expect("the table has an op with every register field and an offset");
     let mut inst = DsInst::new(probe.op);
     for (k, f) in Field::ALL.into_iter().enumerate() {
         inst.set_reg(f, 1 + k as u8);
     }
     let inst = inst.with_offset16(0x0201);
-    let word = inst.encode().expect("the probe instruction is legal");
+    let word = inst.encode(gen).expect("the probe instruction is legal");
     let part_of = |bit: u32| -> Part {
-        match DsInst::decode(word ^ (1 << bit)) {
+        match DsInst::decode(gen, word ^ (1 << bit)) {
             Err(DecodeError::NotDs { .. }) => Part::Encoding,
-            Err(DecodeError::ReservedBit(_)) => Part::Reserved,
+            Err(DecodeError::ReservedBit(_) | DecodeError::Inst(InstError::NoGdsBit { .. })) => {
+                Part::Reserved
+            }
+            Err(DecodeError::Inst(InstError::NoGds { .. })) => Part::Gds,
             Err(_) => Part::Op,
             Ok(d) if d.op != inst.op => Part::Op,
             Ok(d) if d.offset0 != inst.offset0 => Part::Offset0,
@@ -178,12 +186,7 @@ fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField]) -> String {
                     .filter(move |g| !later || !g.gfx9_mnemonics())
             };
             let opcodes: Vec<String> = gens()
-                .map(|g| {
-                    format!(
-                        "{:#04x}",
-                        info.op.opcode_in(g).expect("the op's generation")
-                    )
-                })
+                .map(|g| format!("{:#04x}", info.op.opcode(g).expect("the op's generation")))
                 .collect();
             let gens: Vec<&str> = gens().map(|g| g.name()).collect();
             if opcodes.windows(2).all(|w| w[0] == w[1]) {
@@ -303,11 +306,12 @@ fn hex_words(v: &[u32]) -> String {
 }
 
 /// One worked example: the case's active lanes' inputs, vdst out, and the LDS words it changed.
-pub(super) fn example(s: &mut String, e: &snapshot::Entry) {
+pub(super) fn example(s: &mut String, e: &snapshot::Entry, target: &Target) {
     let info = e.variant.op.info();
     let w = &e.case.wave;
     let o = &info.operands;
-    let inst = generator::test_inst(&e.variant).unwrap_or_else(|_| e.variant.inst());
+    let inst = generator::test_inst(target, &e.variant).unwrap_or_else(|_| e.variant.inst());
+    let inst = inst.text(target.generation);
     let _ = writeln!(
         s,
         "  case {}: {inst}   exec {:#010x}{}",
@@ -494,7 +498,7 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
         }
     );
 
-    let fields = layout();
+    let fields = layout(gen);
     let _ = writeln!(s, "\nEncoding (64 bits, little-endian in memory):");
     let _ = writeln!(s, "  {:<8} {:<9} {}", "bits", "field", info.name);
     for f in fields.iter().rev() {
@@ -506,10 +510,10 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
             field_use(info, f, &fields)
         );
     }
-    let ex = doc::example(op);
-    if let Ok(bytes) = ex.to_bytes() {
+    let ex = doc::example(target, op);
+    if let Ok(bytes) = ex.to_bytes(target) {
         let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        let _ = writeln!(s, "  e.g. {ex}  =>  {}", hex.join(" "));
+        let _ = writeln!(s, "  e.g. {}  =>  {}", ex.text(gen), hex.join(" "));
     }
 
     let _ = writeln!(s, "\nOperands: {}", operands(info));
@@ -545,7 +549,7 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
                  rules; hex):"
             );
             for e in &entries {
-                example(&mut s, e);
+                example(&mut s, e, target);
                 let marks = confirmations(e, recordings);
                 if !marks.iter().any(|m| !m.contains("not hardware")) {
                     let _ = writeln!(s, "    hardware: no recording of this case yet");

@@ -6,7 +6,7 @@
 
 use super::{card, confirmations, example, wrap};
 use crate::record::Recording;
-use ds_isa::ds::{DsOp, Family, Generation, OpInfo, Rmw};
+use ds_isa::ds::{DsOp, Family, OpInfo, Rmw};
 use ds_isa::gen::Rule;
 use ds_isa::target::Target;
 use ds_reference::model::{questions, snapshot};
@@ -42,9 +42,8 @@ pub(super) fn section(s: &mut String, op: DsOp, target: &Target, wave: WaveSize)
         let _ = writeln!(s, "  {}:", text.method);
         wrap(s, "      applies: ", text.choice);
         wrap(s, "      why: ", text.why);
-        let others: Vec<String> = Generation::ALL
-            .into_iter()
-            .filter(|&g| g != gen)
+        let others: Vec<String> = gen
+            .others()
             .map(|g| {
                 let t = g.rule(rule);
                 if t.choice == text.choice {
@@ -115,7 +114,7 @@ pub fn card_in(op: DsOp, target: &Target, recordings: &[Recording], wave: WaveSi
                  the reference model by {target}'s rules; hex):"
             );
             for e in entries.iter().filter(|e| e.name.starts_with("w64_")) {
-                example(&mut s, e);
+                example(&mut s, e, target);
                 let marks = confirmations(e, recordings);
                 if !marks.iter().any(|m| !m.contains("not hardware")) {
                     let _ = writeln!(s, "    hardware: no {wave} recording of this case yet");

@@ -86,7 +86,7 @@ fn the_wave64_card_says_which_generation_rule_applies_and_why() {
 
 #[test]
 fn measured_layout_covers_64_bits_in_the_guides_ranges() {
-    let l = layout();
+    let l = layout(DEFAULT.generation);
     assert_eq!(l.first().map(|f| f.lo), Some(0));
     assert_eq!(l.last().map(|f| f.hi), Some(63));
     for w in l.windows(2) {

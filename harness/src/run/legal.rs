@@ -139,6 +139,7 @@ pub fn accepts(
 mod tests {
     use super::*;
     use ds_isa::ds::DsOp;
+    use ds_isa::gen::Generation;
     use ds_isa::target::DEFAULT;
     use ds_reference::model;
     use ds_reference::wave::{FpMode, Lds, Wave};
@@ -209,7 +210,7 @@ mod tests {
     #[test]
     fn sharing_is_decided_as_the_pairwise_definition_says() {
         let (mut shared, mut total) = (0, 0);
-        for op in ds_isa::ds::runnable_ops() {
+        for op in ds_isa::ds::runnable_ops(Generation::Gfx11) {
             for vc in crate::corpus::for_op(op, 7, 60) {
                 for c in &vc.cases {
                     let want = share_pairwise(&vc.variant, &c.case);

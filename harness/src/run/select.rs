@@ -92,7 +92,7 @@ pub fn select_ops(patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
 /// op of another generation is named as such.
 pub fn select_ops_in(gen: ds::Generation, patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
     if patterns.is_empty() {
-        return Ok(ds::runnable_ops_in(gen).collect());
+        return Ok(ds::runnable_ops(gen).collect());
     }
     let mut chosen = vec![false; ds::DS_TABLE.len()];
     for pattern in patterns {
@@ -102,7 +102,7 @@ pub fn select_ops_in(gen: ds::Generation, patterns: &[String]) -> Result<Vec<DsO
         let matched: Vec<DsOp> = if pattern.contains(['*', '?']) {
             // Globs match the generation's names and the older ones it still reads, as exact
             // names do.
-            DsOp::all_in(gen)
+            DsOp::all(gen)
                 .filter(|op| {
                     glob(pattern, op.name())
                         || op.info().legacy_name.is_some_and(|l| glob(pattern, l))
@@ -113,7 +113,7 @@ pub fn select_ops_in(gen: ds::Generation, patterns: &[String]) -> Result<Vec<DsO
                 (None, Some(op)) => {
                     return Err(SelectError::NotRunnable {
                         pattern: pattern.clone(),
-                        why: ds::InstError::NotInGeneration { op, gen }.to_string(),
+                        why: ds_isa::error::InstError::NotInGeneration { op, gen }.to_string(),
                     })
                 }
                 (found, _) => found.into_iter().collect(),
@@ -142,9 +142,7 @@ pub fn select_ops_in(gen: ds::Generation, patterns: &[String]) -> Result<Vec<DsO
             chosen[op as usize] = true;
         }
     }
-    Ok(DsOp::all_in(gen)
-        .filter(|&op| chosen[op as usize])
-        .collect())
+    Ok(DsOp::all(gen).filter(|&op| chosen[op as usize]).collect())
 }
 
 /// The runnable ops of `target` the patterns select: [`select_ops_in`] for its generation, less
@@ -165,7 +163,7 @@ pub fn select_ops_on(
         if let Some(op) = DsOp::from_name_in(gen, pattern).filter(|op| !op.info().on(target)) {
             return Err(SelectError::NotRunnable {
                 pattern: pattern.clone(),
-                why: ds::InstError::NotOnTarget {
+                why: ds_isa::error::InstError::NotOnTarget {
                     op,
                     isa: target.into(),
                 }
@@ -182,7 +180,7 @@ pub fn select_ops_on(
         // A glob that selects ops of the generation, none of them on the target.
         Some(&op) if on.is_empty() => Err(SelectError::NotRunnable {
             pattern: patterns.join(" "),
-            why: ds::InstError::NotOnTarget {
+            why: ds_isa::error::InstError::NotOnTarget {
                 op,
                 isa: target.into(),
             }
@@ -234,6 +232,7 @@ impl fmt::Display for Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ds_isa::gen::Generation;
 
     #[test]
     fn globs_match_like_a_shell() {
@@ -251,7 +250,7 @@ mod tests {
         assert_eq!(names, ["ds_add_u32", "ds_load_b32"]);
         let all = select_ops(&["ds_add*".into()]).unwrap();
         assert!(all.len() >= 6 && all.iter().all(|o| o.name().starts_with("ds_add")));
-        let every: Vec<DsOp> = ds::runnable_ops().collect();
+        let every: Vec<DsOp> = ds::runnable_ops(Generation::Gfx11).collect();
         assert_eq!(select_ops(&["ds_*".into()]).unwrap(), every);
     }
 
@@ -321,7 +320,7 @@ mod tests {
 
     #[test]
     fn shards_partition_the_ops() {
-        let ops: Vec<DsOp> = ds::runnable_ops().collect();
+        let ops: Vec<DsOp> = ds::runnable_ops(Generation::Gfx11).collect();
         let mut seen: Vec<DsOp> = (1..=3)
             .flat_map(|k| Shard { index: k, count: 3 }.take(&ops))
             .collect();

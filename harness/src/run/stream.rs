@@ -45,12 +45,12 @@ impl OpState {
             .map(|p| {
                 // The instruction as the target's generation spells it, with the kernel's
                 // registers (AccVGPRs for an acc variant).
-                let inst = generator::test_inst_in(target, &p.variant)
-                    .unwrap_or_else(|_| p.variant.inst());
+                let inst =
+                    generator::test_inst(target, &p.variant).unwrap_or_else(|_| p.variant.inst());
                 VariantResult {
                     tag: p.tag.clone(),
                     wave: p.variant.wave,
-                    inst: inst.text_in(target.generation).to_string(),
+                    inst: inst.text(target.generation).to_string(),
                     lds_size: p.variant.lds_size,
                     mode: p.variant.mode,
                     cases: 0,

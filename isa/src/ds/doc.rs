@@ -7,15 +7,9 @@
 //! llvm-mc-19 and llvm-mc-22 by `reference/tests/llvm_oracle.rs`.
 
 use super::{
-    DsFeatures, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm, OpInfo, Oracle,
-    DS_TABLE,
+    DsFeatures, DsInst, DsOp, Family, Field, Gds, Isa, OffsetForm, OpInfo, Oracle, DS_TABLE,
 };
 use std::fmt::Write;
-
-/// The gfx11 table as one markdown document (see [`super::render_markdown_in`]).
-pub fn render_markdown() -> String {
-    render(Isa::from(Generation::Gfx11))
-}
 
 /// The gfx11 or gfx12 DS table of an instruction set (a generation, or one target) as one
 /// markdown document: a legend, one row per opcode, then the notes (gfx9 and gfx10:
@@ -24,7 +18,7 @@ pub(super) fn render(isa: Isa) -> String {
     let gen = isa.gen;
     let rows: Vec<&OpInfo> = DS_TABLE.iter().filter(|r| r.on(isa)).collect();
     let mut rows = rows;
-    rows.sort_by_key(|r| r.opcodes[gen as usize]);
+    rows.sort_by_key(|r| r.opcodes[gen.column()]);
     // A generation with GDS gets the gds column (and RDNA3's preface), one without the oracle
     // column (and RDNA4's).
     let gfx11 = gen.has_gds();
@@ -93,15 +87,15 @@ pub(super) fn render(isa: Isa) -> String {
         s += "|---|---|---|---|---|---|---|---|---|---|---|\n";
     }
     for r in &rows {
-        let example = example(r.op);
+        let example = example(isa, r.op);
         let bytes = example
-            .to_bytes_in(gen)
+            .to_bytes(gen)
             .expect("the example is legal: table invariant");
         let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
         let _ = writeln!(
             s,
             "| `{:#04x}` | `{}` | {} | {} | {} | {} | {} | {} | {} | `{}` | `{}` |",
-            r.opcodes[gen as usize].expect("rows of the generation"),
+            r.opcodes[gen.column()].expect("rows of the generation"),
             r.name,
             r.legacy_name.map_or("".into(), |l| format!("`{l}`")),
             operands(r),
@@ -117,7 +111,7 @@ pub(super) fn render(isa: Isa) -> String {
             family(r.family),
             r.elem.suffix(),
             if r.hip_runnable() { "yes" } else { "no" },
-            example,
+            example.text(gen),
             hex.join(" ")
         );
     }
@@ -158,11 +152,12 @@ pub(super) fn render(isa: Isa) -> String {
     s
 }
 
-/// A legal instance of `op` in the instruction set `isa`: as [`example`], with each register
-/// tuple (and GWS data register) starting even where the target needs it.
-pub fn example_in(isa: impl Into<Isa>, op: DsOp) -> DsInst {
+/// A legal instance of `op` in the instruction set `isa`, for docs and messages: registers
+/// numbered from v1 in operand order (each register tuple, and GWS data register, starting even
+/// where the target needs it), a small offset, `gds` only where required.
+pub fn example(isa: impl Into<Isa>, op: DsOp) -> DsInst {
     let isa = isa.into();
-    let mut inst = example(op);
+    let mut inst = numbered(op);
     if !isa.has(DsFeatures::UNALIGNED) {
         let r = op.info();
         let mut next = 2u8;
@@ -177,9 +172,10 @@ pub fn example_in(isa: impl Into<Isa>, op: DsOp) -> DsInst {
     inst
 }
 
-/// A legal instance of `op` for docs and messages: registers numbered from v1 in operand order,
-/// a small offset, `gds` only where required.
-pub fn example(op: DsOp) -> DsInst {
+/// An instance of `op` in any generation that has it, for messages: registers numbered from v1
+/// in operand order, a small offset, `gds` only where required (legal where tuples may start
+/// odd; [`example`] is legal on the instruction set it is asked for).
+pub fn numbered(op: DsOp) -> DsInst {
     let r = op.info();
     let mut inst = DsInst::new(r.op);
     let mut next = 1u8;

@@ -1,4 +1,4 @@
-//! The gfx9 and gfx10 DS tables rendered as markdown ([`super::render_markdown_in`] for a
+//! The gfx9 and gfx10 DS tables rendered as markdown ([`super::render_markdown`] for a
 //! generation that spells ops by their gfx9 names): one row per opcode of the instruction set
 //! (a target's, or what every target of the generation has), in the generation's spelling.
 //!
@@ -6,7 +6,7 @@
 //! CDNA, RDNA1 and RDNA2 ISA guides); the examples are printed and encoded by this crate and the
 //! same texts checked against llvm-mc-19 and llvm-mc-22 by `reference/tests/llvm_oracle.rs`.
 
-use super::doc::{example_in, family, gds, offset_form, operands};
+use super::doc::{example, family, gds, offset_form, operands};
 use super::{DsFeatures, Isa, OpInfo, Oracle, DS_TABLE};
 use std::fmt::Write;
 
@@ -14,7 +14,7 @@ use std::fmt::Write;
 pub fn render(isa: Isa) -> String {
     let gen = isa.gen;
     let mut rows: Vec<&OpInfo> = DS_TABLE.iter().filter(|r| r.on(isa)).collect();
-    rows.sort_by_key(|r| r.opcodes[gen as usize]);
+    rows.sort_by_key(|r| r.opcodes[gen.column()]);
     let cpu = if isa.name == gen.name() {
         gen.targets().next().map_or("?", |t| t.name)
     } else {
@@ -23,10 +23,7 @@ pub fn render(isa: Isa) -> String {
     let mut s = String::new();
     let returning = rows.iter().filter(|r| r.returns()).count();
     let runnable = rows.iter().filter(|r| r.hip_runnable()).count();
-    let renamed = rows
-        .iter()
-        .filter(|r| r.op.mnemonic_in(gen) != r.name)
-        .count();
+    let renamed = rows.iter().filter(|r| r.op.mnemonic(gen) != r.name).count();
     let newer = rows.iter().filter(|r| r.oracle == Oracle::Llvm22).count();
     let _ = writeln!(s, "# {isa} DS instructions\n");
     let guides = gen.isa_guides();
@@ -58,16 +55,16 @@ pub fn render(isa: Isa) -> String {
     s += "| opcode | mnemonic | gfx11 name | operands | offset | gds | oracle | family | elem | HIP | example | bytes |\n";
     s += "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for r in &rows {
-        let example = example_in(isa, r.op);
+        let example = example(isa, r.op);
         let bytes = example
-            .to_bytes_in(isa)
+            .to_bytes(isa)
             .expect("the example is legal: table invariant");
         let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        let name = r.op.mnemonic_in(gen);
+        let name = r.op.mnemonic(gen);
         let _ = writeln!(
             s,
             "| `{:#04x}` | `{name}` | {} | {} | {} | {} | {} | {} | {} | {} | `{}` | `{}` |",
-            r.opcodes[gen as usize].expect("rows of the generation"),
+            r.opcodes[gen.column()].expect("rows of the generation"),
             if name == r.name {
                 String::new()
             } else {
@@ -83,7 +80,7 @@ pub fn render(isa: Isa) -> String {
             family(r.family),
             r.elem.suffix(),
             if r.hip_runnable() { "yes" } else { "no" },
-            example.text_in(gen),
+            example.text(gen),
             hex.join(" ")
         );
     }
@@ -118,7 +115,7 @@ pub fn render(isa: Isa) -> String {
     let lacking: Vec<&str> = DS_TABLE
         .iter()
         .filter(|r| r.in_generation(gen) && !r.on(isa))
-        .map(|r| r.op.mnemonic_in(gen))
+        .map(|r| r.op.mnemonic(gen))
         .collect();
     if !lacking.is_empty() {
         let _ = writeln!(
@@ -133,7 +130,7 @@ pub fn render(isa: Isa) -> String {
     s += "\nWhy some ops cannot run here:\n\n";
     for r in &rows {
         if let Some(why) = r.hip_unsupported {
-            let _ = writeln!(s, "- `{}`: {why}", r.op.mnemonic_in(gen));
+            let _ = writeln!(s, "- `{}`: {why}", r.op.mnemonic(gen));
         }
     }
     s

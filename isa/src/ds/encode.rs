@@ -9,7 +9,7 @@
 //! name AccVGPRs), reserved elsewhere. gfx12 (RDNA4 ISA guide, "Microcode Formats", VDS) keeps
 //! gfx11's layout but has no GDS bit: `llvm-mc-19` rejects `gds` for the gfx12 targets ("gds
 //! modifier is not supported on this GPU") and will not disassemble a word with bit 17 set, and
-//! so neither do we. [`Generation::ds_layout`] says where each generation keeps its bits.
+//! so neither do we. [`Generation::ds_layout`](crate::gen::Generation::ds_layout) says where each generation keeps its bits.
 //!
 //! Register fields an op does not use must be zero, as must the offset bytes of an op without an
 //! offset (LLVM's disassembler rejects both). LLVM ignores the reserved bit when disassembling
@@ -24,9 +24,9 @@
 //! guides do, but encode that register in the ADDR byte [39:32]; the DATA0 byte stays zero. The
 //! table keeps the operand's name (data0); [`field_shift`] says where each field's byte sits.
 
-use super::{DsFeatures, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm, OpInfo};
+use super::{DsFeatures, DsOp, Family, Field, Gds, Isa, OffsetForm, OpInfo};
+use crate::error::{DecodeError, InstError};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// Bits [31:26] of every DS instruction.
 pub const DS_ENCODING: u64 = 0b110110;
@@ -56,7 +56,7 @@ pub struct DsInst {
     pub acc: bool,
 }
 
-/// Serialises a [`DsOp`] as its gfx11 mnemonic.
+/// Serialises a [`DsOp`] as its row's mnemonic (the DS table's name of the op).
 pub mod op_by_name {
     use super::DsOp;
     use serde::{de::Error, Deserialize, Deserializer, Serializer};
@@ -66,7 +66,7 @@ pub mod op_by_name {
         s.serialize_str(op.name())
     }
 
-    /// Reads a mnemonic (gfx11 or legacy spelling).
+    /// Reads a mnemonic (the row's, an older or another generation's spelling).
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DsOp, D::Error> {
         let name = String::deserialize(d)?;
         DsOp::from_name(&name).ok_or_else(|| {
@@ -82,218 +82,6 @@ pub mod op_by_name {
         })
     }
 }
-
-/// An instruction whose fields do not fit its op (shared by the encoder, decoder and parser).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InstError {
-    /// A register field the op does not use holds a non-zero value.
-    UnusedField { op: DsOp, field: Field, value: u8 },
-    /// A register tuple runs past v255.
-    RegisterRange {
-        op: DsOp,
-        field: Field,
-        first: u8,
-        dwords: u8,
-    },
-    /// `gds` set on an op that only addresses LDS.
-    GdsForbidden(DsOp),
-    /// `gds` missing on an op that only addresses GDS.
-    GdsRequired(DsOp),
-    /// Non-zero offset bytes on an op that takes no offset.
-    OffsetNotAllowed(DsOp),
-    /// The op does not exist in the generation encoded for.
-    NotInGeneration { op: DsOp, gen: Generation },
-    /// `gds` set in a generation without a GDS bit.
-    NoGdsBit { op: DsOp, gen: Generation },
-    /// The op is in the generation but not on this target (it lacks a feature the op needs).
-    NotOnTarget { op: DsOp, isa: Isa },
-    /// `gds` on an LDS op of a target without GDS (the bit is kept for the GWS ops).
-    NoGds { op: DsOp, isa: Isa },
-    /// `acc` on a target without AccVGPR operands, or on an op with no vdst or data.
-    Acc { op: DsOp, isa: Isa },
-    /// A register tuple (or a GWS data register) at an odd register on a target that needs even.
-    Misaligned {
-        op: DsOp,
-        field: Field,
-        first: u8,
-        isa: Isa,
-    },
-}
-
-impl fmt::Display for InstError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write(f, Generation::Gfx11)
-    }
-}
-
-/// An [`InstError`] with its ops spelled as generation `gen` spells them ([`InstError::in_gen`]).
-#[derive(Debug)]
-pub struct SpelledInstError(InstError, Generation);
-
-impl fmt::Display for SpelledInstError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.write(f, self.1)
-    }
-}
-
-impl InstError {
-    /// The message with each op spelled as generation `gen` spells it (gfx9 and gfx10 by their
-    /// gfx9 names).
-    pub fn in_gen(self, gen: Generation) -> SpelledInstError {
-        SpelledInstError(self, gen)
-    }
-
-    fn write(&self, f: &mut fmt::Formatter<'_>, gen: Generation) -> fmt::Result {
-        let name = |op: DsOp| op.mnemonic_in(gen);
-        match *self {
-            InstError::UnusedField { op, field, value } => write!(
-                f,
-                "{} does not use the {} field (bits {}), but it holds {value}: it must be 0{}",
-                name(op),
-                field.name(),
-                field_bits(field),
-                if op.info().family == Family::Gws && field == Field::Data0 {
-                    " (GWS ops keep their data0 register in the ADDR byte)"
-                } else {
-                    ""
-                }
-            ),
-            InstError::RegisterRange { op, field, first, dwords } => write!(
-                f,
-                "{} reads {dwords} dwords of {} from v{first}, which runs past v255: start at v{} or lower",
-                name(op),
-                field.name(),
-                256 - u32::from(dwords)
-            ),
-            InstError::GdsForbidden(op) => {
-                write!(f, "{} cannot address GDS: remove `gds`", name(op))
-            }
-            InstError::GdsRequired(op) => {
-                write!(f, "{} only addresses GDS: it must be written with `gds`", name(op))
-            }
-            InstError::OffsetNotAllowed(op) => {
-                write!(f, "{} takes no offset: the offset bytes must be 0", name(op))
-            }
-            InstError::NotInGeneration { op, gen } => {
-                let has: Vec<&str> = op.info().generations().map(Generation::name).collect();
-                let has = match has.split_last() {
-                    Some((last, rest)) if !rest.is_empty() => {
-                        format!("{} and {last}", rest.join(", "))
-                    }
-                    _ => has.join(""),
-                };
-                write!(
-                    f,
-                    "{op} is not a {gen} DS instruction (it is {has}): pick a target of that generation or another op"
-                )
-            }
-            InstError::NoGdsBit { op, gen } => write!(
-                f,
-                "{}: {gen} has no GDS (its DS encoding has no gds bit): remove `gds`",
-                name(op)
-            ),
-            InstError::NotOnTarget { op, isa } => {
-                let needs = op.info().needs;
-                let lacking = needs.difference(isa.features);
-                let on: Vec<&str> = crate::target::TARGETS
-                    .iter()
-                    .filter(|t| op.info().on(*t))
-                    .map(|t| t.name)
-                    .collect();
-                write!(
-                    f,
-                    "{} is not a {isa} DS instruction: it needs the {lacking} feature, which {isa} \
-                     lacks (the targets that have it: {})",
-                    name(op),
-                    if on.is_empty() { "none".to_string() } else { on.join(", ") }
-                )
-            }
-            InstError::NoGds { op, isa } => write!(
-                f,
-                "{}: {isa} has no GDS (its gds bit is only for the GWS ops): remove `gds`",
-                name(op)
-            ),
-            InstError::Acc { op, isa } if isa.has(DsFeatures::ACC) => write!(
-                f,
-                "{} has no vdst or data operand to put in AccVGPRs: it takes no `a` registers",
-                name(op)
-            ),
-            InstError::Acc { op, isa } => write!(
-                f,
-                "{}: {isa} has no AccVGPR operands for DS instructions (no acc bit): write v \
-                 registers",
-                name(op)
-            ),
-            InstError::Misaligned { op, field, first, isa } => write!(
-                f,
-                "{} {} starts at register {first}: {isa} needs register tuples (and GWS data) to \
-                 start at an even register (LLVM: \"vgpr tuples must be 64 bit aligned\")",
-                name(op),
-                field.name()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for InstError {}
-
-/// Why 8 bytes are not a valid DS instruction of an instruction set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DecodeError {
-    /// Bits [31:26] are not the DS encoding 0b110110: the word belongs to another format.
-    NotDs { encoding: u8 },
-    /// The OP field names no DS instruction of the generation.
-    UnknownOpcode(u8, Generation),
-    /// The reserved bit (16; gfx9 without `acc`: 25) is set.
-    ReservedBit(u32),
-    /// The fields do not fit the op.
-    Inst(InstError),
-    /// The fields do not fit the op, in a generation that spells ops by their gfx9 names.
-    InstIn(InstError, Generation),
-}
-
-impl DecodeError {
-    /// The field error, if that is why the word was refused.
-    pub fn inst(&self) -> Option<InstError> {
-        match *self {
-            DecodeError::Inst(e) | DecodeError::InstIn(e, _) => Some(e),
-            _ => None,
-        }
-    }
-
-    fn of(e: InstError, gen: Generation) -> DecodeError {
-        if gen.gfx9_mnemonics() {
-            DecodeError::InstIn(e, gen)
-        } else {
-            DecodeError::Inst(e)
-        }
-    }
-}
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DecodeError::NotDs { encoding } => write!(
-                f,
-                "not a DS instruction: bits [31:26] are {encoding:#08b}, DS is 0b110110 (is the word in little-endian byte order?)"
-            ),
-            DecodeError::UnknownOpcode(op, gen) => write!(
-                f,
-                "opcode {op:#04x} is not a {gen} DS instruction (`ds-harness list` shows the defined ones)"
-            ),
-            DecodeError::ReservedBit(bit) => {
-                write!(f, "reserved bit {bit} is set: it must be 0 (llvm-mc-19 ignores it)")
-            }
-            DecodeError::Inst(e) => e.fmt(f),
-            DecodeError::InstIn(e, gen) => e.in_gen(*gen).fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for DecodeError {}
-
-/// Encoding fails only when the fields do not fit the op.
-pub type EncodeError = InstError;
 
 impl DsInst {
     /// `op` with every field zero.
@@ -347,16 +135,11 @@ impl DsInst {
         }
     }
 
-    /// Checks that the fields fit the gfx11 op (see [`DsInst::validate_in`]).
-    pub fn validate(&self) -> Result<(), InstError> {
-        self.validate_in(Generation::Gfx11)
-    }
-
     /// Checks that the fields fit the op in the instruction set `isa` (a target's, or a
     /// generation's: [`Isa`]): the generation has the op and the target its features, unused
     /// fields are zero, tuples stay within v255 (and start even where the target needs it),
     /// `gds` and `acc` are legal, no offset on an op without one.
-    pub fn validate_in(&self, isa: impl Into<Isa>) -> Result<(), InstError> {
+    pub fn validate(&self, isa: impl Into<Isa>) -> Result<(), InstError> {
         let isa = isa.into();
         let gen = isa.gen;
         let info = self.info();
@@ -374,6 +157,7 @@ impl DsInst {
                     op: self.op,
                     field,
                     value,
+                    gen,
                 });
             }
             if dwords > 0 && u32::from(value) + u32::from(dwords) > 256 {
@@ -382,6 +166,7 @@ impl DsInst {
                     field,
                     first: value,
                     dwords,
+                    gen,
                 });
             }
         }
@@ -406,31 +191,26 @@ impl DsInst {
             (Gds::Allowed, Gds::Forbidden, true) => {
                 return Err(InstError::NoGds { op: self.op, isa })
             }
-            (_, Gds::Forbidden, true) => return Err(InstError::GdsForbidden(self.op)),
-            (_, Gds::Required, false) => return Err(InstError::GdsRequired(self.op)),
+            (_, Gds::Forbidden, true) => return Err(InstError::GdsForbidden { op: self.op, gen }),
+            (_, Gds::Required, false) => return Err(InstError::GdsRequired { op: self.op, gen }),
             _ => {}
         }
         if self.acc && !(isa.has(DsFeatures::ACC) && info.acc_capable()) {
             return Err(InstError::Acc { op: self.op, isa });
         }
         if info.offset == OffsetForm::NoOffset && self.offset16() != 0 {
-            return Err(InstError::OffsetNotAllowed(self.op));
+            return Err(InstError::OffsetNotAllowed { op: self.op, gen });
         }
         Ok(())
     }
 
-    /// The 64-bit gfx11 instruction word.
-    pub fn encode(&self) -> Result<u64, EncodeError> {
-        self.encode_in(Generation::Gfx11)
-    }
-
     /// The 64-bit instruction word in the instruction set `isa` (a target, or a generation).
-    pub fn encode_in(&self, isa: impl Into<Isa>) -> Result<u64, EncodeError> {
+    pub fn encode(&self, isa: impl Into<Isa>) -> Result<u64, InstError> {
         let isa = isa.into();
-        self.validate_in(isa)?;
+        self.validate(isa)?;
         let layout = isa.gen.ds_layout();
         let info = self.info();
-        let opcode = info.opcodes[isa.gen as usize].expect("validated: the generation has the op");
+        let opcode = info.opcodes[isa.gen.column()].expect("validated: the generation has the op");
         let regs = Field::ALL
             .into_iter()
             .filter(|&f| info.operands.dwords(f) > 0)
@@ -448,24 +228,14 @@ impl DsInst {
             | regs)
     }
 
-    /// The gfx11 instruction as 8 little-endian bytes, as it sits in memory.
-    pub fn to_bytes(&self) -> Result<[u8; 8], EncodeError> {
-        self.to_bytes_in(Generation::Gfx11)
-    }
-
     /// The instruction of the instruction set `isa` as 8 little-endian bytes.
-    pub fn to_bytes_in(&self, isa: impl Into<Isa>) -> Result<[u8; 8], EncodeError> {
-        self.encode_in(isa).map(u64::to_le_bytes)
-    }
-
-    /// Decodes a 64-bit gfx11 instruction word.
-    pub fn decode(word: u64) -> Result<DsInst, DecodeError> {
-        DsInst::decode_in(Generation::Gfx11, word)
+    pub fn to_bytes(&self, isa: impl Into<Isa>) -> Result<[u8; 8], InstError> {
+        self.encode(isa).map(u64::to_le_bytes)
     }
 
     /// Decodes a 64-bit instruction word of the instruction set `isa` (a target, or a
     /// generation).
-    pub fn decode_in(isa: impl Into<Isa>, word: u64) -> Result<DsInst, DecodeError> {
+    pub fn decode(isa: impl Into<Isa>, word: u64) -> Result<DsInst, DecodeError> {
         let isa = isa.into();
         let gen = isa.gen;
         let layout = gen.ds_layout();
@@ -474,10 +244,9 @@ impl DsInst {
             return Err(DecodeError::NotDs { encoding });
         }
         let opcode = ((word >> layout.op_shift) & 0xff) as u8;
-        let op =
-            DsOp::from_opcode_in(gen, opcode).ok_or(DecodeError::UnknownOpcode(opcode, gen))?;
+        let op = DsOp::from_opcode(gen, opcode).ok_or(DecodeError::UnknownOpcode(opcode, gen))?;
         if !op.info().on(isa) {
-            return Err(DecodeError::of(InstError::NotOnTarget { op, isa }, gen));
+            return Err(InstError::NotOnTarget { op, isa }.into());
         }
         let acc_bit = layout.acc_bit.filter(|_| isa.has(DsFeatures::ACC));
         if acc_bit != Some(layout.reserved_bit) && word & (1 << layout.reserved_bit) != 0 {
@@ -502,28 +271,22 @@ impl DsInst {
             let shift = field_shift_plain(f);
             let value = byte(shift);
             if value != 0 && !used.iter().any(|&u| field_shift(info, u) == shift) {
-                return Err(DecodeError::of(
-                    InstError::UnusedField {
-                        op,
-                        field: f,
-                        value,
-                    },
+                return Err(InstError::UnusedField {
+                    op,
+                    field: f,
+                    value,
                     gen,
-                ));
+                }
+                .into());
             }
         }
-        inst.validate_in(isa).map_err(|e| DecodeError::of(e, gen))?;
+        inst.validate(isa)?;
         Ok(inst)
     }
 
-    /// Decodes 8 little-endian gfx11 bytes.
-    pub fn from_bytes(bytes: [u8; 8]) -> Result<DsInst, DecodeError> {
-        DsInst::decode(u64::from_le_bytes(bytes))
-    }
-
     /// Decodes 8 little-endian bytes of the instruction set `isa`.
-    pub fn from_bytes_in(isa: impl Into<Isa>, bytes: [u8; 8]) -> Result<DsInst, DecodeError> {
-        DsInst::decode_in(isa, u64::from_le_bytes(bytes))
+    pub fn from_bytes(isa: impl Into<Isa>, bytes: [u8; 8]) -> Result<DsInst, DecodeError> {
+        DsInst::decode(isa, u64::from_le_bytes(bytes))
     }
 }
 
@@ -544,15 +307,5 @@ fn field_shift_plain(field: Field) -> u32 {
         Field::Data0 => 40,
         Field::Data1 => 48,
         Field::Vdst => 56,
-    }
-}
-
-/// The bit range of the byte named `field`, as the ISA guide writes it.
-fn field_bits(field: Field) -> &'static str {
-    match field {
-        Field::Addr => "[39:32]",
-        Field::Data0 => "[47:40]",
-        Field::Data1 => "[55:48]",
-        Field::Vdst => "[63:56]",
     }
 }

@@ -10,7 +10,7 @@
 //! has are what the generation, named alone, accepts.
 
 pub use crate::ds_features::DsFeatures;
-use crate::target::{Generation, Target, TARGETS};
+use crate::target::{Generation, Target};
 use std::fmt;
 
 /// The DS instruction set one target decodes: its generation's opcode column, bit layout and
@@ -38,9 +38,8 @@ impl Isa {
 
     /// The instruction set every target of `gen` decodes: the features all of them have.
     pub fn common(gen: Generation) -> Isa {
-        let features = TARGETS
-            .iter()
-            .filter(|t| t.generation == gen)
+        let features = gen
+            .targets()
             .map(|t| t.ds_features)
             .reduce(DsFeatures::intersection)
             .unwrap_or(DsFeatures::NONE);

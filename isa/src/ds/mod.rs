@@ -1,8 +1,9 @@
 //! The DS instruction sets of gfx9, gfx10, gfx11 and gfx12 as data: the one opcode table
-//! ([`DS_TABLE`], gfx11's rows first: [`DS_OPS`]), its field types (`types`), the instruction set
-//! one target decodes ([`Isa`]: a generation and the target's [`DsFeatures`]), and what is derived
-//! from them (encoder and decoder in [`encode`], LLVM assembly syntax in [`syntax`], swizzle
-//! patterns in [`swizzle`], the table's markdown documentation in [`doc`]).
+//! ([`DS_TABLE`], gfx11's rows first), its field types (`types`), the instruction set one target
+//! decodes ([`Isa`]: a generation and the target's [`DsFeatures`]), and what is derived from them
+//! (encoder and decoder in [`encode`], LLVM assembly syntax in [`syntax`], swizzle patterns in
+//! [`swizzle`], the table's markdown documentation in [`doc`]), each for the instruction set it
+//! is asked for. Their errors are [`crate::error`]'s.
 //!
 //! Facts come from AMD's ISA guides (RDNA3 and RDNA4, chapter "Microcode Formats", DS; the DS
 //! opcode lists of the Vega, CDNA, RDNA1 and RDNA2 guides) and LLVM's `DSInstructions.td`, and are
@@ -20,8 +21,7 @@ pub mod swizzle;
 pub mod syntax;
 mod types;
 
-pub use doc::render_markdown;
-pub use encode::{DecodeError, DsInst, EncodeError, InstError};
+pub use encode::DsInst;
 pub use features::{DsFeatures, Isa};
 pub use oracle::{aliases_of, generation_aliases, GenerationAlias, Oracle};
 pub use types::{Bvh, Elem, Family, Field, Gds, OffsetForm, Operands, Rmw, D16};
@@ -74,7 +74,7 @@ pub use crate::gen::Generation;
 
 /// The DS table of an instruction set (a generation, or one target: [`Isa`]) as one markdown
 /// document: a legend, one row per opcode of it, then the notes, in the generation's spelling.
-pub fn render_markdown_in(isa: impl Into<Isa>) -> String {
+pub fn render_markdown(isa: impl Into<Isa>) -> String {
     let isa = isa.into();
     if isa.gen.gfx9_mnemonics() {
         doc_gfx9::render(isa)
@@ -82,16 +82,6 @@ pub fn render_markdown_in(isa: impl Into<Isa>) -> String {
         doc::render(isa)
     }
 }
-
-/// The gfx11 rows of the DS table (the first rows, in gfx11 opcode order): what the commands use
-/// until they take a `--target`.
-pub static DS_OPS: &[OpInfo] = {
-    let mut n = 0;
-    while n < DS_TABLE.len() && DS_TABLE[n].opcodes[Generation::Gfx11 as usize].is_some() {
-        n += 1;
-    }
-    DS_TABLE.split_at(n).0
-};
 
 /// One row of the DS table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -106,7 +96,7 @@ pub struct OpInfo {
     /// [`Generation::ALL`] order. Serialised as `{"gfx9": n or null, "gfx10": .., "gfx11": ..,
     /// "gfx12": ..}`.
     #[serde(serialize_with = "opcodes_by_generation")]
-    pub opcodes: [Option<u8>; 4],
+    pub opcodes: [Option<u8>; Generation::COUNT],
     /// The VGPR operands and their widths (ISA guide, instruction descriptions).
     pub operands: Operands,
     /// How the two offset bytes are read (ISA guide, DS format: OFFSET0, OFFSET1).
@@ -123,7 +113,7 @@ pub struct OpInfo {
     /// row of gfx9 or gfx10 it is also the mnemonic those generations print and read.
     pub legacy_name: Option<&'static str>,
     /// The gfx9 and gfx10 mnemonic where gfx11 renamed the op and LLVM reads the old name no
-    /// longer (`ds_cmpst_b32` for `ds_cmpstore_b32`): see [`DsOp::mnemonic_in`].
+    /// longer (`ds_cmpst_b32` for `ds_cmpstore_b32`): see [`DsOp::mnemonic`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gfx9_only_name: Option<&'static str>,
     /// The features a target needs for the op beyond its generation's opcode column
@@ -136,24 +126,24 @@ pub struct OpInfo {
 }
 
 fn opcodes_by_generation<S: serde::Serializer>(
-    opcodes: &[Option<u8>; 4],
+    opcodes: &[Option<u8>; Generation::COUNT],
     s: S,
 ) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeMap;
     let mut m = s.serialize_map(Some(opcodes.len()))?;
     for g in Generation::ALL {
-        m.serialize_entry(g.name(), &opcodes[g as usize])?;
+        m.serialize_entry(g.name(), &opcodes[g.column()])?;
     }
     m.end()
 }
 
 /// Opcode -> row per generation, built once at compile time from the table.
-static BY_OPCODE: [[Option<DsOp>; 256]; 4] = {
-    let mut t = [[None; 256]; 4];
+static BY_OPCODE: [[Option<DsOp>; 256]; Generation::COUNT] = {
+    let mut t = [[None; 256]; Generation::COUNT];
     let mut i = 0;
     while i < DS_TABLE.len() {
         let mut g = 0;
-        while g < 4 {
+        while g < Generation::COUNT {
             if let Some(opc) = DS_TABLE[i].opcodes[g] {
                 t[g][opc as usize] = Some(DS_TABLE[i].op);
             }
@@ -170,14 +160,9 @@ impl DsOp {
         &DS_TABLE[self as usize]
     }
 
-    /// The gfx11 op with the 8-bit `OP` field `opcode`.
-    pub fn from_opcode(opcode: u8) -> Option<DsOp> {
-        DsOp::from_opcode_in(Generation::Gfx11, opcode)
-    }
-
     /// The op of generation `gen` with the 8-bit `OP` field `opcode`.
-    pub fn from_opcode_in(gen: Generation, opcode: u8) -> Option<DsOp> {
-        BY_OPCODE[gen as usize][opcode as usize]
+    pub fn from_opcode(gen: Generation, opcode: u8) -> Option<DsOp> {
+        BY_OPCODE[gen.column()][opcode as usize]
     }
 
     /// The op spelled `name` (any case), in any generation: a row's own mnemonic first, then the
@@ -196,14 +181,14 @@ impl DsOp {
     }
 
     /// The op of generation `gen` spelled `name` (any case) as LLVM reads it for that generation:
-    /// gfx9 and gfx10 by their own mnemonic only ([`DsOp::mnemonic_in`]); gfx11 and gfx12 by the
+    /// gfx9 and gfx10 by their own mnemonic only ([`DsOp::mnemonic`]); gfx11 and gfx12 by the
     /// row's mnemonic, an older spelling LLVM accepts in every generation of the op, or an alias
     /// LLVM accepts for `gen` alone.
     pub fn from_name_in(gen: Generation, name: &str) -> Option<DsOp> {
         let is = |n: &str| n.eq_ignore_ascii_case(name);
         let rows = || DS_TABLE.iter().filter(move |r| r.in_generation(gen));
         if gen.gfx9_mnemonics() {
-            return rows().find(|r| is(r.op.mnemonic_in(gen))).map(|r| r.op);
+            return rows().find(|r| is(r.op.mnemonic(gen))).map(|r| r.op);
         }
         rows()
             .find(|r| is(r.name))
@@ -215,7 +200,7 @@ impl DsOp {
     /// The mnemonic generation `gen` prints for the op: gfx9 and gfx10 spell it by its gfx9 name
     /// (the older-name column: `ds_write_b32`, `ds_cmpst_rtn_b32`; [`Generation::gfx9_mnemonics`]),
     /// gfx11 and gfx12 by the row's mnemonic.
-    pub fn mnemonic_in(self, gen: Generation) -> &'static str {
+    pub fn mnemonic(self, gen: Generation) -> &'static str {
         let r = self.info();
         if gen.gfx9_mnemonics() && r.in_generation(gen) {
             r.gfx9_only_name.or(r.legacy_name).unwrap_or(r.name)
@@ -224,13 +209,8 @@ impl DsOp {
         }
     }
 
-    /// Every gfx11 op, in gfx11 opcode order.
-    pub fn all() -> impl Iterator<Item = DsOp> {
-        DS_OPS.iter().map(|r| r.op)
-    }
-
     /// Every op of generation `gen` (of any of its targets), in table order.
-    pub fn all_in(gen: Generation) -> impl Iterator<Item = DsOp> {
+    pub fn all(gen: Generation) -> impl Iterator<Item = DsOp> {
         DS_TABLE
             .iter()
             .filter(move |r| r.in_generation(gen))
@@ -244,14 +224,15 @@ impl DsOp {
         DS_TABLE.iter().filter(move |r| r.on(isa)).map(|r| r.op)
     }
 
-    /// The mnemonic.
+    /// The row's mnemonic (the op's name in this crate, its spelling from gfx11 on); a
+    /// generation's spelling is [`DsOp::mnemonic`].
     pub fn name(self) -> &'static str {
         self.info().name
     }
 
     /// The op's 8-bit `OP` field in generation `gen`, if the generation has the op.
-    pub fn opcode_in(self, gen: Generation) -> Option<u8> {
-        self.info().opcodes[gen as usize]
+    pub fn opcode(self, gen: Generation) -> Option<u8> {
+        self.info().opcodes[gen.column()]
     }
 }
 
@@ -264,7 +245,7 @@ impl std::fmt::Display for DsOp {
 impl OpInfo {
     /// The op exists in generation `gen`.
     pub fn in_generation(&self, gen: Generation) -> bool {
-        self.opcodes[gen as usize].is_some()
+        self.opcodes[gen.column()].is_some()
     }
 
     /// The op exists in the instruction set `isa`: its generation's opcode column has it and the
@@ -364,13 +345,8 @@ impl OpInfo {
     }
 }
 
-/// The gfx11 ops that a HIP compute kernel can run, in table order.
-pub fn runnable_ops() -> impl Iterator<Item = DsOp> {
-    DS_OPS.iter().filter(|r| r.hip_runnable()).map(|r| r.op)
-}
-
 /// The ops of generation `gen` that a HIP compute kernel can run, in table order.
-pub fn runnable_ops_in(gen: Generation) -> impl Iterator<Item = DsOp> {
+pub fn runnable_ops(gen: Generation) -> impl Iterator<Item = DsOp> {
     DS_TABLE
         .iter()
         .filter(move |r| r.in_generation(gen) && r.hip_runnable())
@@ -401,7 +377,7 @@ pub fn suggest_in(gen: Generation, name: &str, max: usize) -> Vec<&'static str> 
     let aliases = aliases_of(gen).map(|a| a.name);
     let rows = DS_TABLE.iter().filter(|r| r.in_generation(gen));
     if gen.gfx9_mnemonics() {
-        let names = rows.map(|r| r.op.mnemonic_in(gen));
+        let names = rows.map(|r| r.op.mnemonic(gen));
         return rank(names.chain(aliases), name, max);
     }
     suggest_among(rows, aliases, name, max)

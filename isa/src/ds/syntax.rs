@@ -1,22 +1,17 @@
-//! LLVM's assembly syntax for gfx11 DS instructions, both ways, as `llvm-mc-19 -mcpu=<target>`
-//! prints and parses it: `ds_add_rtn_u32 v4, v1, v2 offset:16 gds`.
+//! LLVM's assembly syntax for DS instructions, both ways, as `llvm-mc-19 -mcpu=<target>` prints
+//! and parses it for the target's generation: `ds_add_rtn_u32 v4, v1, v2 offset:16 gds`.
 //!
 //! Operands come in the order vdst, addr, data0, data1 (those the op uses); a tuple is `v[a:b]`
 //! (`v7` and `v[7]` for one register). Then the modifiers, in this order: `offset:N` or
 //! `offset0:N offset1:M` (each omitted when zero, `offset:swizzle(...)` for `ds_swizzle_b32`), and
 //! `gds`. Numbers are decimal, `0x` hex, `0b` binary or `0`-prefixed octal, as LLVM reads them.
 
-use super::{suggest_in, swizzle, DsInst, DsOp, Field, Generation, InstError, Isa, OffsetForm};
+use super::{suggest_in, swizzle, DsInst, DsOp, Field, Generation, Isa, OffsetForm};
+use crate::error::{InstError, ParseError};
 use crate::text::parse_int;
 use std::fmt;
 
-impl fmt::Display for DsInst {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.text_in(Generation::Gfx11).fmt(f)
-    }
-}
-
-/// An instruction as generation `gen` prints it ([`DsInst::text_in`]).
+/// An instruction as generation `gen` prints it ([`DsInst::text`]).
 #[derive(Debug)]
 pub struct InstText<'a> {
     inst: &'a DsInst,
@@ -25,9 +20,9 @@ pub struct InstText<'a> {
 
 impl DsInst {
     /// The instruction as LLVM prints it for a target of generation `gen`: the generation's
-    /// mnemonic ([`DsOp::mnemonic_in`]), AccVGPRs (`a1`, `a[2:3]`) for vdst and data when `acc`
-    /// is set. `Display` is gfx11's text.
-    pub fn text_in(&self, gen: Generation) -> InstText<'_> {
+    /// mnemonic ([`DsOp::mnemonic`]), AccVGPRs (`a1`, `a[2:3]`) for vdst and data when `acc`
+    /// is set.
+    pub fn text(&self, gen: Generation) -> InstText<'_> {
         InstText { inst: self, gen }
     }
 }
@@ -36,7 +31,7 @@ impl fmt::Display for InstText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let inst = self.inst;
         let info = inst.info();
-        f.write_str(inst.op.mnemonic_in(self.gen))?;
+        f.write_str(inst.op.mnemonic(self.gen))?;
         let mut first = true;
         for field in Field::ALL {
             let dwords = info.operands.dwords(field);
@@ -88,167 +83,6 @@ fn write_reg(f: &mut fmt::Formatter<'_>, file: char, first: u8, dwords: u8) -> f
     }
 }
 
-/// Why a line is not a gfx11 DS instruction in LLVM syntax.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParseError {
-    /// Nothing but white space and comments.
-    Empty,
-    /// The mnemonic does not start with `ds_`: some other instruction.
-    NotDs(String),
-    /// Another generation's spelling of an op this generation writes by its mnemonic (e.g.
-    /// gfx12's `ds_subrev_u32` on gfx11).
-    ForeignAlias {
-        name: String,
-        op: DsOp,
-        gen: Generation,
-    },
-    /// A `ds_` mnemonic that gfx11 does not define.
-    UnknownMnemonic {
-        name: String,
-        near: Vec<&'static str>,
-    },
-    /// The number of register operands does not fit the op.
-    OperandCount {
-        op: DsOp,
-        expected: usize,
-        found: usize,
-    },
-    /// A register operand that is not `vN`, `v[N]` or `v[N:M]` within v0..v255.
-    BadRegister { text: String, why: String },
-    /// A register tuple of the wrong width.
-    RegisterWidth {
-        op: DsOp,
-        field: Field,
-        expected: u8,
-        found: u8,
-    },
-    /// A number the syntax does not read.
-    BadNumber { text: String },
-    /// An offset outside its field.
-    OffsetRange {
-        op: DsOp,
-        modifier: &'static str,
-        value: u64,
-        max: u32,
-    },
-    /// A modifier this op does not take, a repeated one, or one out of order.
-    Modifier { op: DsOp, text: String, why: String },
-    /// A malformed `swizzle(...)` macro.
-    Swizzle(String),
-    /// Operands that do not split into registers and modifiers (stray commas, brackets...).
-    Syntax(String),
-    /// The fields do not fit the op (e.g. `gds` where it is forbidden).
-    Inst(InstError),
-    /// An error of a generation that spells ops by their gfx9 names (gfx9, gfx10): the same
-    /// error, its ops spelled as that generation spells them.
-    Spelled(Box<ParseError>, Generation),
-}
-
-impl ParseError {
-    /// The error itself (without the spelling of [`ParseError::Spelled`]).
-    pub fn inner(&self) -> &ParseError {
-        match self {
-            ParseError::Spelled(e, _) => e.inner(),
-            e => e,
-        }
-    }
-
-    fn spelled(self, gen: Generation) -> ParseError {
-        if gen.gfx9_mnemonics() && !matches!(self, ParseError::Spelled(..)) {
-            ParseError::Spelled(Box::new(self), gen)
-        } else {
-            self
-        }
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write(f, Generation::Gfx11)
-    }
-}
-
-impl ParseError {
-    fn write(&self, f: &mut fmt::Formatter<'_>, gen: Generation) -> fmt::Result {
-        let name = |op: &DsOp| op.mnemonic_in(gen);
-        match self {
-            ParseError::Spelled(e, gen) => e.write(f, *gen),
-            ParseError::Empty => write!(f, "no instruction on this line"),
-            ParseError::NotDs(m) => {
-                write!(f, "`{m}` is not a DS instruction: only ds_* mnemonics are assembled here")
-            }
-            ParseError::ForeignAlias { name, op, gen } => write!(
-                f,
-                "`{name}` is not a {gen} spelling (LLVM reads it for another generation): write `{}`",
-                op.mnemonic_in(*gen)
-            ),
-            ParseError::UnknownMnemonic { name, near } if near.is_empty() => {
-                write!(f, "unknown DS mnemonic `{name}` (`ds-harness list` shows all of them)")
-            }
-            ParseError::UnknownMnemonic { name, near } => {
-                write!(f, "unknown DS mnemonic `{name}`: did you mean {}?", near.join(", "))
-            }
-            ParseError::OperandCount { op, expected, found } => write!(
-                f,
-                "{} takes {expected} register operand(s) ({}), found {found}: for example `{}`",
-                name(op),
-                operand_names(*op),
-                super::doc::example(*op).text_in(gen)
-            ),
-            ParseError::BadRegister { text, why } => write!(f, "bad register `{text}`: {why}"),
-            ParseError::RegisterWidth { op, field, expected, found } => write!(
-                f,
-                "{} takes {expected} dword(s) in {}, found a {found}-register operand: write {}",
-                name(op),
-                field.name(),
-                if *expected == 1 { "vN".to_string() } else { format!("v[N:N+{}]", expected - 1) }
-            ),
-            ParseError::BadNumber { text } => write!(
-                f,
-                "`{text}` is not an unsigned number (decimal, 0x hex, 0b binary or 0-prefixed octal)"
-            ),
-            ParseError::OffsetRange { op, modifier, value, max } => {
-                let scale = op.info().offset_scale();
-                if *modifier == "offset" {
-                    write!(
-                        f,
-                        "{modifier}:{value} is too large for {}: the offset is an unsigned \
-                         16-bit byte count, at most {max}",
-                        name(op)
-                    )
-                } else {
-                    write!(
-                        f,
-                        "{modifier}:{value} is too large for {}: {modifier} is an 8-bit count \
-                         of {scale}-byte units, at most {max} ({} bytes)",
-                        name(op),
-                        max * scale
-                    )
-                }
-            }
-            ParseError::Modifier { op, text, why } => write!(f, "`{text}` on {}: {why}", name(op)),
-            ParseError::Swizzle(why) => write!(f, "bad swizzle: {why}"),
-            ParseError::Syntax(why) => write!(f, "cannot read the operands: {why}"),
-            ParseError::Inst(e) => fmt::Display::fmt(&e.in_gen(gen), f),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
-
-fn operand_names(op: DsOp) -> String {
-    let names: Vec<&str> = Field::ALL
-        .iter()
-        .filter(|&&fl| op.info().operands.dwords(fl) > 0)
-        .map(|fl| fl.name())
-        .collect();
-    if names.is_empty() {
-        "none".into()
-    } else {
-        names.join(", ")
-    }
-}
-
 /// Strips a trailing `//` or `;` comment.
 pub fn strip_comment(line: &str) -> &str {
     let cut = [line.find("//"), line.find(';')]
@@ -258,21 +92,12 @@ pub fn strip_comment(line: &str) -> &str {
     cut.map_or(line, |i| &line[..i])
 }
 
-/// Parses one gfx11 instruction in LLVM syntax (a trailing comment is allowed).
-pub fn parse(line: &str) -> Result<DsInst, ParseError> {
-    parse_in(Generation::Gfx11, line)
-}
-
 /// Parses one instruction of the instruction set `isa` (a target's, or a generation's:
 /// [`Isa`]) in LLVM syntax, as `llvm-mc-19` reads it for that target (a trailing comment is
 /// allowed). gfx9 and gfx10 read their own mnemonics only; AccVGPRs (`a1`, `a[2:3]`) for vdst and
 /// data set the acc bit on targets that have it.
-pub fn parse_in(isa: impl Into<Isa>, line: &str) -> Result<DsInst, ParseError> {
+pub fn parse(isa: impl Into<Isa>, line: &str) -> Result<DsInst, ParseError> {
     let isa = isa.into();
-    parse_isa(isa, line).map_err(|e| e.spelled(isa.gen))
-}
-
-fn parse_isa(isa: Isa, line: &str) -> Result<DsInst, ParseError> {
     let gen = isa.gen;
     let text = strip_comment(line).trim();
     if text.is_empty() {
@@ -316,6 +141,7 @@ fn parse_isa(isa: Isa, line: &str) -> Result<DsInst, ParseError> {
             op,
             expected: fields.len(),
             found: regs.len(),
+            gen,
         });
     }
     let mut files = Vec::new();
@@ -337,6 +163,7 @@ fn parse_isa(isa: Isa, line: &str) -> Result<DsInst, ParseError> {
                 field,
                 expected,
                 found: dwords,
+                gen,
             });
         }
         inst.set_reg(field, first);
@@ -381,6 +208,7 @@ fn parse_isa(isa: Isa, line: &str) -> Result<DsInst, ParseError> {
                     op,
                     text: m.to_string(),
                     why,
+                    gen,
                 });
             }
         };
@@ -390,6 +218,7 @@ fn parse_isa(isa: Isa, line: &str) -> Result<DsInst, ParseError> {
                 text: m.to_string(),
                 why: "repeated or out of order (LLVM's order is offset, offset0, offset1, gds)"
                     .into(),
+                gen,
             });
         }
         stage = order;
@@ -399,6 +228,7 @@ fn parse_isa(isa: Isa, line: &str) -> Result<DsInst, ParseError> {
                     op,
                     text: m.into(),
                     why: "gds takes no value".into(),
+                    gen,
                 });
             }
             inst.gds = true;
@@ -433,6 +263,7 @@ fn parse_isa(isa: Isa, line: &str) -> Result<DsInst, ParseError> {
                 modifier,
                 value: u64::from(n),
                 max,
+                gen,
             });
         }
         match key {
@@ -441,7 +272,7 @@ fn parse_isa(isa: Isa, line: &str) -> Result<DsInst, ParseError> {
             _ => inst.offset1 = n as u8,
         }
     }
-    inst.validate_in(isa).map_err(ParseError::Inst)?;
+    inst.validate(isa).map_err(ParseError::Inst)?;
     Ok(inst)
 }
 
@@ -574,17 +405,13 @@ fn parse_reg(text: &str) -> Result<(char, u8, u8), ParseError> {
     Ok((file, lo as u8, dwords as u8))
 }
 
-/// The line `llvm-mc-19 -show-encoding` prints for an instruction: a tab, the text padded to
-/// column 40 (at least one space), then `; encoding: [0x..,...]`.
-pub fn llvm_mc_line(inst: &DsInst) -> Result<String, InstError> {
-    llvm_mc_line_in(Generation::Gfx11, inst)
-}
-
-/// [`llvm_mc_line`] for the instruction set `isa` (a target, or a generation).
-pub fn llvm_mc_line_in(isa: impl Into<Isa>, inst: &DsInst) -> Result<String, InstError> {
+/// The line `llvm-mc-19 -show-encoding` prints for an instruction of the instruction set `isa`
+/// (a target, or a generation): a tab, the text padded to column 40 (at least one space), then
+/// `; encoding: [0x..,...]`.
+pub fn llvm_mc_line(isa: impl Into<Isa>, inst: &DsInst) -> Result<String, InstError> {
     let isa = isa.into();
-    let bytes = inst.to_bytes_in(isa)?;
-    let text = inst.text_in(isa.gen).to_string();
+    let bytes = inst.to_bytes(isa)?;
+    let text = inst.text(isa.gen).to_string();
     let hex: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
     Ok(format!("\t{text:<39} ; encoding: [{}]", hex.join(",")))
 }

@@ -1,18 +1,30 @@
 //! Invariants of the DS table: rows that cannot be inconsistent.
 
 use super::*;
+use crate::error::{DecodeError, InstError};
 use std::collections::HashSet;
+
+/// The gfx11 rows: the table's first rows, in gfx11 opcode order (checked below).
+fn gfx11_rows() -> &'static [OpInfo] {
+    let n = DS_TABLE
+        .iter()
+        .take_while(|r| r.in_generation(Generation::Gfx11))
+        .count();
+    &DS_TABLE[..n]
+}
 
 #[test]
 fn table_has_every_ds_opcode_of_each_generation_once() {
-    assert_eq!(DS_OPS.len(), 126, "gfx11 defines 126 DS opcodes");
-    assert!(DS_OPS.iter().all(|r| r.in_generation(Generation::Gfx11)));
+    assert_eq!(gfx11_rows().len(), 126, "gfx11 defines 126 DS opcodes");
+    assert!(gfx11_rows()
+        .iter()
+        .all(|r| r.in_generation(Generation::Gfx11)));
     // gfx12: the 119 LLVM 19 knows, and 4 only LLVM 22 knows.
-    assert_eq!(DsOp::all_in(Generation::Gfx12).count(), 123);
+    assert_eq!(DsOp::all(Generation::Gfx12).count(), 123);
     // gfx9: 154 opcodes on the Vega targets, with CDNA's f64 adds, packed adds and transpose
     // loads 164 over the generation; gfx10: 154 (123 from RDNA 2 on, without the 31 src2 ops).
-    assert_eq!(DsOp::all_in(Generation::Gfx9).count(), 164);
-    assert_eq!(DsOp::all_in(Generation::Gfx10).count(), 154);
+    assert_eq!(DsOp::all(Generation::Gfx9).count(), 164);
+    assert_eq!(DsOp::all(Generation::Gfx10).count(), 154);
     let newer: Vec<&str> = DS_TABLE
         .iter()
         .filter(|r| r.oracle == Oracle::Llvm22)
@@ -40,7 +52,7 @@ fn table_has_every_ds_opcode_of_each_generation_once() {
         assert_eq!(opcodes.len(), rows.len(), "{gen}: opcodes are unique");
         for row in rows {
             assert_eq!(
-                DsOp::from_opcode_in(gen, row.op.opcode_in(gen).unwrap()),
+                DsOp::from_opcode(gen, row.op.opcode(gen).unwrap()),
                 Some(row.op)
             );
         }
@@ -49,10 +61,10 @@ fn table_has_every_ds_opcode_of_each_generation_once() {
     // the gfx9/gfx10-only rows in gfx9 opcode order.
     let [g9, g11, g12] =
         [Generation::Gfx9, Generation::Gfx11, Generation::Gfx12].map(|g| g as usize);
-    assert!(DS_OPS
+    assert!(gfx11_rows()
         .windows(2)
         .all(|w| w[0].opcodes[g11] < w[1].opcodes[g11]));
-    let rest = &DS_TABLE[DS_OPS.len()..];
+    let rest = &DS_TABLE[gfx11_rows().len()..];
     assert!(rest.iter().all(|r| r.opcodes[g11].is_none()));
     let split = rest.iter().position(|r| r.opcodes[g12].is_none()).unwrap();
     let (only12, only9) = rest.split_at(split);
@@ -100,7 +112,7 @@ fn ops_shared_by_both_generations_keep_their_opcode() {
     let renamed = DS_TABLE
         .iter()
         .filter(|r| r.in_generation(Generation::Gfx10) && r.in_generation(Generation::Gfx11))
-        .filter(|r| r.op.mnemonic_in(Generation::Gfx10) != r.name)
+        .filter(|r| r.op.mnemonic(Generation::Gfx10) != r.name)
         .count();
     assert_eq!(renamed, 46);
     // gfx9 -> gfx10: 23 shared ops change opcode, 16 of them runnable (the others GWS and
@@ -119,10 +131,7 @@ fn ops_shared_by_both_generations_keep_their_opcode() {
         ("ds_max_rtn_f64", "ds_max_num_rtn_f64"),
     ] {
         let (o, n) = (DsOp::from_name(old).unwrap(), DsOp::from_name(new).unwrap());
-        assert_eq!(
-            o.opcode_in(Generation::Gfx11),
-            n.opcode_in(Generation::Gfx12)
-        );
+        assert_eq!(o.opcode(Generation::Gfx11), n.opcode(Generation::Gfx12));
         assert_eq!(DsOp::from_name_in(Generation::Gfx12, old), Some(n));
         assert_eq!(DsOp::from_name_in(Generation::Gfx11, old), Some(o));
         assert_eq!(DsOp::from_name_in(Generation::Gfx11, new), None);
@@ -135,7 +144,7 @@ fn names_are_unique_per_generation_and_resolve_to_their_row() {
     for gen in Generation::ALL {
         let mut seen = HashSet::new();
         for row in DS_TABLE.iter().filter(|r| r.in_generation(gen)) {
-            let name = row.op.mnemonic_in(gen);
+            let name = row.op.mnemonic(gen);
             assert!(name.starts_with("ds_"), "{name}");
             assert!(seen.insert(name), "duplicate name {name}");
             assert_eq!(DsOp::from_name(name), Some(row.op));
@@ -178,33 +187,30 @@ fn names_are_unique_per_generation_and_resolve_to_their_row() {
         }
     }
     assert_eq!(
-        DsOp::CmpstoreRtnB64.mnemonic_in(Generation::Gfx9),
+        DsOp::CmpstoreRtnB64.mnemonic(Generation::Gfx9),
         "ds_cmpst_rtn_b64"
     );
     assert_eq!(
-        DsOp::Storexchg2addrRtnB64.mnemonic_in(Generation::Gfx10),
+        DsOp::Storexchg2addrRtnB64.mnemonic(Generation::Gfx10),
         "ds_wrxchg2_rtn_b64"
     );
     assert_eq!(
-        DsOp::Load2addrStride64B64.mnemonic_in(Generation::Gfx9),
+        DsOp::Load2addrStride64B64.mnemonic(Generation::Gfx9),
         "ds_read2st64_b64"
     );
-    assert_eq!(
-        DsOp::StoreB32.mnemonic_in(Generation::Gfx11),
-        "ds_store_b32"
-    );
+    assert_eq!(DsOp::StoreB32.mnemonic(Generation::Gfx11), "ds_store_b32");
 }
 
 #[test]
 fn exactly_nine_ops_cannot_run_from_hip_and_they_need_gds() {
-    let blocked: Vec<&str> = DS_OPS
+    let blocked: Vec<&str> = gfx11_rows()
         .iter()
         .filter(|r| !r.hip_runnable())
         .map(|r| r.name)
         .collect();
     assert_eq!(blocked.len(), 9, "{blocked:?}");
-    assert_eq!(runnable_ops().count(), 117);
-    for row in DS_OPS {
+    assert_eq!(runnable_ops(Generation::Gfx11).count(), 117);
+    for row in gfx11_rows() {
         assert_eq!(
             row.gds == Gds::Required,
             !row.hip_runnable(),
@@ -362,21 +368,21 @@ fn gfx12_has_no_gds_bit() {
         gds: true,
         ..DsInst::new(DsOp::AddU32)
     };
-    assert!(inst.encode_in(Generation::Gfx11).is_ok());
+    assert!(inst.encode(Generation::Gfx11).is_ok());
     assert_eq!(
-        inst.encode_in(Generation::Gfx12),
+        inst.encode(Generation::Gfx12),
         Err(InstError::NoGdsBit {
             op: DsOp::AddU32,
             gen: Generation::Gfx12
         })
     );
     // The word with bit 17 set is no gfx12 instruction.
-    let word = inst.encode_in(Generation::Gfx11).unwrap();
+    let word = inst.encode(Generation::Gfx11).unwrap();
     assert!(matches!(
-        DsInst::decode_in(Generation::Gfx12, word),
+        DsInst::decode(Generation::Gfx12, word),
         Err(DecodeError::Inst(InstError::NoGdsBit { .. }))
     ));
-    assert_eq!(DsInst::decode_in(Generation::Gfx11, word), Ok(inst));
+    assert_eq!(DsInst::decode(Generation::Gfx11, word), Ok(inst));
 }
 
 #[test]
@@ -386,7 +392,7 @@ fn each_generation_refuses_the_other_generations_ops() {
         ..DsInst::new(DsOp::GwsInit)
     };
     assert_eq!(
-        gws.encode_in(Generation::Gfx12),
+        gws.encode(Generation::Gfx12),
         Err(InstError::NotInGeneration {
             op: DsOp::GwsInit,
             gen: Generation::Gfx12
@@ -394,30 +400,30 @@ fn each_generation_refuses_the_other_generations_ops() {
     );
     let cond = DsInst::new(DsOp::CondSubU32);
     assert_eq!(
-        cond.encode_in(Generation::Gfx11),
+        cond.encode(Generation::Gfx11),
         Err(InstError::NotInGeneration {
             op: DsOp::CondSubU32,
             gen: Generation::Gfx11
         })
     );
-    let word = cond.encode_in(Generation::Gfx12).unwrap();
+    let word = cond.encode(Generation::Gfx12).unwrap();
     assert_eq!(
-        DsInst::decode_in(Generation::Gfx11, word),
+        DsInst::decode(Generation::Gfx11, word),
         Err(DecodeError::UnknownOpcode(0x98, Generation::Gfx11))
     );
-    let e = syntax::parse_in(Generation::Gfx11, "ds_cond_sub_u32 v1, v2").unwrap_err();
+    let e = syntax::parse(Generation::Gfx11, "ds_cond_sub_u32 v1, v2").unwrap_err();
     assert!(
         e.to_string()
             .contains("not a gfx11 DS instruction (it is gfx12)"),
         "{e}"
     );
-    let e = syntax::parse_in(Generation::Gfx12, "ds_gws_init v1 gds").unwrap_err();
+    let e = syntax::parse(Generation::Gfx12, "ds_gws_init v1 gds").unwrap_err();
     assert!(
         e.to_string()
             .contains("not a gfx12 DS instruction (it is gfx9, gfx10 and gfx11)"),
         "{e}"
     );
-    let e = syntax::parse_in(Generation::Gfx12, "ds_add_u32 v1, v2 gds").unwrap_err();
+    let e = syntax::parse(Generation::Gfx12, "ds_add_u32 v1, v2 gds").unwrap_err();
     assert!(e.to_string().contains("gfx12 has no GDS"), "{e}");
 }
 
@@ -462,16 +468,16 @@ fn gfx9_layout_puts_gds_at_16_op_at_17_and_acc_at_25() {
         ..DsInst::new(DsOp::AddU32)
     };
     // llvm-mc-19 -mcpu=gfx900: ds_add_u32 v1, v2 gds ; [0x00,0x00,0x01,0xd8,0x01,0x02,0x00,0x00]
-    assert_eq!(add.to_bytes_in(gfx900), Ok([0, 0, 0x01, 0xd8, 1, 2, 0, 0]));
+    assert_eq!(add.to_bytes(gfx900), Ok([0, 0, 0x01, 0xd8, 1, 2, 0, 0]));
     // gfx1030: [0x00,0x00,0x02,0xd8,...] (gds at 17, as gfx11)
-    assert_eq!(add.to_bytes_in(gfx1030), Ok([0, 0, 0x02, 0xd8, 1, 2, 0, 0]));
+    assert_eq!(add.to_bytes(gfx1030), Ok([0, 0, 0x02, 0xd8, 1, 2, 0, 0]));
     assert_eq!(
-        add.text_in(Generation::Gfx9).to_string(),
+        add.text(Generation::Gfx9).to_string(),
         "ds_add_u32 v1, v2 gds"
     );
     // gfx90a has no GDS for LDS ops.
     assert_eq!(
-        add.to_bytes_in(gfx90a),
+        add.to_bytes(gfx90a),
         Err(InstError::NoGds {
             op: DsOp::AddU32,
             isa: Isa::of(gfx90a)
@@ -486,38 +492,29 @@ fn gfx9_layout_puts_gds_at_16_op_at_17_and_acc_at_25() {
         ..DsInst::new(DsOp::AddRtnU32)
     };
     let bytes = [0, 0, 0x40, 0xda, 2, 3, 0, 1];
-    assert_eq!(acc.to_bytes_in(gfx90a), Ok(bytes));
-    assert_eq!(DsInst::from_bytes_in(gfx90a, bytes), Ok(acc));
+    assert_eq!(acc.to_bytes(gfx90a), Ok(bytes));
+    assert_eq!(DsInst::from_bytes(gfx90a, bytes), Ok(acc));
     assert_eq!(
-        acc.text_in(Generation::Gfx9).to_string(),
+        acc.text(Generation::Gfx9).to_string(),
         "ds_add_rtn_u32 a1, v2, a3"
     );
-    assert_eq!(
-        syntax::parse_in(gfx90a, "ds_add_rtn_u32 a1, v2, a3"),
-        Ok(acc)
-    );
+    assert_eq!(syntax::parse(gfx90a, "ds_add_rtn_u32 a1, v2, a3"), Ok(acc));
     // Without the acc feature bit 25 is reserved (llvm-mc ignores it; we refuse it).
     assert_eq!(
-        DsInst::from_bytes_in(gfx900, bytes),
+        DsInst::from_bytes(gfx900, bytes),
         Err(DecodeError::ReservedBit(25))
     );
-    assert!(matches!(
-        acc.to_bytes_in(gfx900),
-        Err(InstError::Acc { .. })
-    ));
-    assert!(syntax::parse_in(gfx900, "ds_add_rtn_u32 a1, v2, a3").is_err());
+    assert!(matches!(acc.to_bytes(gfx900), Err(InstError::Acc { .. })));
+    assert!(syntax::parse(gfx900, "ds_add_rtn_u32 a1, v2, a3").is_err());
     // Mixed files are refused, as llvm-mc does ("data and dst should be all VGPR or AGPR").
-    assert!(syntax::parse_in(gfx90a, "ds_add_rtn_u32 v1, v2, a3").is_err());
-    assert!(syntax::parse_in(gfx90a, "ds_add_rtn_u32 a1, a2, a3").is_err());
+    assert!(syntax::parse(gfx90a, "ds_add_rtn_u32 v1, v2, a3").is_err());
+    assert!(syntax::parse(gfx90a, "ds_add_rtn_u32 a1, a2, a3").is_err());
     // No acc on an op without vdst or data.
     let nop = DsInst {
         acc: true,
         ..DsInst::new(DsOp::Nop)
     };
-    assert!(matches!(
-        nop.to_bytes_in(gfx90a),
-        Err(InstError::Acc { .. })
-    ));
+    assert!(matches!(nop.to_bytes(gfx90a), Err(InstError::Acc { .. })));
 }
 
 #[test]
@@ -528,30 +525,39 @@ fn gfx9_and_gfx10_spell_ops_by_their_gfx9_names_only() {
         ..DsInst::new(DsOp::StoreB32)
     };
     assert_eq!(
-        store.text_in(Generation::Gfx9).to_string(),
+        store.text(Generation::Gfx9).to_string(),
         "ds_write_b32 v1, v2"
     );
     assert_eq!(
-        store.text_in(Generation::Gfx10).to_string(),
+        store.text(Generation::Gfx10).to_string(),
         "ds_write_b32 v1, v2"
     );
-    assert_eq!(store.to_string(), "ds_store_b32 v1, v2");
     assert_eq!(
-        syntax::parse_in(Generation::Gfx9, "ds_write_b32 v1, v2"),
+        store.text(Generation::Gfx11).to_string(),
+        "ds_store_b32 v1, v2"
+    );
+    assert_eq!(
+        syntax::parse(Generation::Gfx9, "ds_write_b32 v1, v2"),
         Ok(store)
     );
-    let e = syntax::parse_in(Generation::Gfx10, "ds_store_b32 v1, v2").unwrap_err();
+    let e = syntax::parse(Generation::Gfx10, "ds_store_b32 v1, v2").unwrap_err();
     assert!(e.to_string().contains("write `ds_write_b32`"), "{e}");
-    let e = syntax::parse_in(Generation::Gfx11, "ds_cmpst_b32 v1, v2, v3").unwrap_err();
+    let e = syntax::parse(Generation::Gfx11, "ds_cmpst_b32 v1, v2, v3").unwrap_err();
     assert!(e.to_string().contains("write `ds_cmpstore_b32`"), "{e}");
     // Errors name the op as the generation spells it.
-    let e = syntax::parse_in(Generation::Gfx9, "ds_write_b32 v1").unwrap_err();
+    let e = syntax::parse(Generation::Gfx9, "ds_write_b32 v1").unwrap_err();
     assert!(e.to_string().starts_with("ds_write_b32 takes 2"), "{e}");
     assert!(
         e.to_string().contains("`ds_write_b32 v1, v2 offset:16`"),
         "{e}"
     );
-    assert!(matches!(e.inner(), syntax::ParseError::OperandCount { .. }));
+    assert!(matches!(
+        e,
+        crate::error::ParseError::OperandCount {
+            gen: Generation::Gfx9,
+            ..
+        }
+    ));
 }
 
 #[test]
@@ -567,30 +573,30 @@ fn per_target_ops_and_even_tuples() {
         ("gfx1012", true),
         ("gfx1030", false),
     ] {
-        assert_eq!(src2.to_bytes_in(t(name)).is_ok(), ok, "{name}");
+        assert_eq!(src2.to_bytes(t(name)).is_ok(), ok, "{name}");
     }
-    let e = src2.to_bytes_in(t("gfx942")).unwrap_err().to_string();
+    let e = src2.to_bytes(t("gfx942")).unwrap_err().to_string();
     assert!(
         e.contains("needs the src2 feature") && e.contains("gfx908"),
         "{e}"
     );
     // The word decodes on gfx908 and names the feature on gfx90a.
-    let word = src2.encode_in(t("gfx908")).unwrap();
+    let word = src2.encode(t("gfx908")).unwrap();
     assert!(matches!(
-        DsInst::decode_in(t("gfx90a"), word).unwrap_err().inst(),
+        DsInst::decode(t("gfx90a"), word).unwrap_err().inst(),
         Some(InstError::NotOnTarget { .. })
     ));
     // The generation alone: what every gfx9 target has (no src2, no acc, even tuples).
-    assert!(src2.to_bytes_in(Generation::Gfx9).is_err());
+    assert!(src2.to_bytes(Generation::Gfx9).is_err());
     // Even tuples from gfx90a: ds_write_b64 v1, v[3:4] is refused there, read on gfx908.
     let odd = DsInst {
         addr: 1,
         data0: 3,
         ..DsInst::new(DsOp::StoreB64)
     };
-    assert!(odd.to_bytes_in(t("gfx908")).is_ok());
+    assert!(odd.to_bytes(t("gfx908")).is_ok());
     assert!(matches!(
-        odd.to_bytes_in(t("gfx90a")),
+        odd.to_bytes(t("gfx90a")),
         Err(InstError::Misaligned {
             field: Field::Data0,
             first: 3,
@@ -602,9 +608,9 @@ fn per_target_ops_and_even_tuples() {
         gds: true,
         ..DsInst::new(DsOp::GwsInit)
     };
-    assert!(gws.to_bytes_in(t("gfx908")).is_ok());
+    assert!(gws.to_bytes(t("gfx908")).is_ok());
     assert!(matches!(
-        gws.to_bytes_in(t("gfx942")),
+        gws.to_bytes(t("gfx942")),
         Err(InstError::Misaligned { .. })
     ));
     let tr = DsInst {
@@ -612,13 +618,13 @@ fn per_target_ops_and_even_tuples() {
         addr: 1,
         ..DsInst::new(DsOp::ReadB64TrB4)
     };
-    assert!(tr.to_bytes_in(t("gfx950")).is_ok() && tr.to_bytes_in(t("gfx942")).is_err());
+    assert!(tr.to_bytes(t("gfx950")).is_ok() && tr.to_bytes(t("gfx942")).is_err());
     let f64 = DsInst {
         addr: 1,
         data0: 2,
         ..DsInst::new(DsOp::AddF64)
     };
-    assert!(f64.to_bytes_in(t("gfx90a")).is_ok() && f64.to_bytes_in(t("gfx908")).is_err());
+    assert!(f64.to_bytes(t("gfx90a")).is_ok() && f64.to_bytes(t("gfx908")).is_err());
 }
 
 /// The rows the model does not hold yet, and only they, carry a `not yet modelled` reason: CDNA 4's

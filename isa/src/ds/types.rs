@@ -50,6 +50,16 @@ impl Field {
     /// All register fields, in LLVM's operand order.
     pub const ALL: [Field; 4] = [Field::Vdst, Field::Addr, Field::Data0, Field::Data1];
 
+    /// The bit range of the field's byte in the instruction word, as the ISA guide writes it.
+    pub fn bits(self) -> &'static str {
+        match self {
+            Field::Addr => "[39:32]",
+            Field::Data0 => "[47:40]",
+            Field::Data1 => "[55:48]",
+            Field::Vdst => "[63:56]",
+        }
+    }
+
     /// The field's name as the ISA guide writes it.
     pub fn name(self) -> &'static str {
         match self {

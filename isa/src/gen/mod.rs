@@ -119,6 +119,11 @@ impl Generation {
         }
     }
 
+    /// Every other generation, oldest first.
+    pub fn others(self) -> impl Iterator<Item = Generation> {
+        Generation::ALL.into_iter().filter(move |&g| g != self)
+    }
+
     /// The generation's opcode column in the tables (its place in [`Generation::ALL`]).
     pub fn column(self) -> usize {
         self as usize

@@ -12,9 +12,10 @@
 //! and the `V_ACCVGPR_*` opcodes). `kernels/tests/llvm_acc.rs` holds both directions to LLVM.
 //! Only the VGPR <-> AccVGPR forms are modelled (no SGPR or constant source).
 
-use super::{DecodeError, EncodeError, Inst};
+use super::Inst;
 use crate::ds::Generation;
 use crate::ds_features::DsFeatures;
+use crate::error::{DecodeError, EncodeError};
 use crate::target::Target;
 use std::fmt;
 

@@ -8,10 +8,11 @@
 
 use super::ops::sopp_kind;
 use super::{
-    DecodeError, EncodeError, GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp,
-    SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp, LITERAL_CODE,
+    GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
+    Vop3Op, VopcOp, LITERAL_CODE,
 };
 use crate::ds::{DsFeatures, DsInst, Isa};
+use crate::error::{DecodeError, EncodeError};
 use crate::gen::{Bits, Generation, SmemOffset, Spec};
 
 /// SOP1: \[31:23\] = 0b1_0111_1101; SDST [22:16], OP [15:8], SSRC0 [7:0].
@@ -410,7 +411,7 @@ pub fn encode_into(
             f.dwords
         }
         Inst::Ds(ds) => {
-            out.extend_from_slice(&ds.to_bytes_in(isa).map_err(EncodeError::Ds)?);
+            out.extend_from_slice(&ds.to_bytes(isa)?);
             return Ok(8);
         }
         Inst::Acc(m) => {
@@ -585,9 +586,7 @@ pub fn decode(isa: impl Into<Isa>, bytes: &[u8]) -> Result<(Inst, usize), Decode
         }
     } else if top == DS {
         let word = u64::from(w0) | u64::from(w[1]) << 32;
-        return DsInst::decode_in(isa, word)
-            .map(|d| (Inst::Ds(d), 8))
-            .map_err(DecodeError::Ds);
+        return DsInst::decode(isa, word).map(|d| (Inst::Ds(d), 8));
     } else if w0 >> 25 == VOP1 {
         let op = Vop1Op::from_opcode(gen, (w0 >> 9 & 0xff) as u16).ok_or(unknown)?;
         Inst::Vop1 {

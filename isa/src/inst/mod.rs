@@ -26,7 +26,6 @@ pub use print::Text;
 
 use crate::ds::DsInst;
 use crate::gen::Generation;
-use std::fmt;
 
 /// A scalar or vector source (or a scalar destination), as the 8-bit SSRC / 9-bit SRC field
 /// encodes it. For 64-bit operands, the register names the first of the pair (`VccLo` is `vcc`,
@@ -352,63 +351,6 @@ impl Inst {
         }
     }
 }
-
-/// Why bytes do not decode to an [`Inst`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DecodeError {
-    /// The instruction (or its literal) runs past the end of the bytes.
-    Truncated { needed: usize, have: usize },
-    /// The word belongs to no format, or names no opcode, this crate knows.
-    Unknown { word: u32 },
-    /// A valid instruction using something this crate does not model (a modifier, cache
-    /// bit, operand kind): may be legal, but the template never emits it.
-    Unmodelled { word: u32, what: &'static str },
-    /// A DS word that the DS table rejects.
-    Ds(crate::ds::DecodeError),
-}
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DecodeError::Truncated { needed, have } => write!(
-                f,
-                "instruction truncated: it needs {needed} bytes, {have} are left (is the code cut short?)"
-            ),
-            DecodeError::Unknown { word } => write!(
-                f,
-                "{word:#010x} is not an instruction of the kernel template's formats (SOP*, SMEM, VOP1/2/3/C, GLOBAL, DS)"
-            ),
-            DecodeError::Unmodelled { word, what } => write!(
-                f,
-                "{word:#010x}: {what} is not modelled here (the kernel template never emits it)"
-            ),
-            DecodeError::Ds(e) => write!(f, "bad DS instruction: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for DecodeError {}
-
-/// Why an [`Inst`] cannot be encoded.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EncodeError {
-    /// An operand that does not fit its field (e.g. a VGPR in a scalar field, a register past
-    /// the file, two different literals).
-    Operand { inst: String, why: String },
-    /// The DS fields do not fit the op.
-    Ds(crate::ds::InstError),
-}
-
-impl fmt::Display for EncodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EncodeError::Operand { inst, why } => write!(f, "cannot encode `{inst}`: {why}"),
-            EncodeError::Ds(e) => write!(f, "cannot encode DS instruction: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for EncodeError {}
 
 #[cfg(test)]
 mod tests;

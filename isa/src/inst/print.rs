@@ -249,7 +249,7 @@ impl Display for Text<'_> {
                 }
                 Ok(())
             }
-            Inst::Ds(ds) => ds.text_in(gen).fmt(f),
+            Inst::Ds(ds) => ds.text(gen).fmt(f),
             Inst::Acc(m) => m.fmt(f),
         }
     }

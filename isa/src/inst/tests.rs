@@ -2,7 +2,8 @@
 //! (`bytes | text` lines taken from llvm-mc-19; `tests/llvm_inst.rs` re-checks them live).
 
 use super::*;
-use crate::ds::Generation;
+use crate::error::DecodeError;
+use crate::gen::Generation;
 
 /// The vectors: (bytes, text) per line.
 pub(crate) fn vectors() -> Vec<(Vec<u8>, String)> {
@@ -168,7 +169,7 @@ fn decode_rejects_what_is_not_modelled_or_not_there() {
     // A DS word the DS table rejects (reserved bit 16).
     assert!(matches!(
         decode(Generation::Gfx11, &[0, 0, 0x35, 0xd8, 1, 2, 0, 0]),
-        Err(DecodeError::Ds(_))
+        Err(DecodeError::ReservedBit(16))
     ));
 }
 
@@ -450,6 +451,6 @@ fn the_generations_refuse_each_others_forms() {
     let b = encode(Generation::Gfx12, &cond).unwrap();
     assert!(matches!(
         decode(Generation::Gfx11, &b),
-        Err(DecodeError::Ds(_))
+        Err(DecodeError::UnknownOpcode(_, Generation::Gfx11))
     ));
 }

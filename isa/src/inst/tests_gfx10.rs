@@ -5,7 +5,7 @@
 
 use super::tests::parse_vectors;
 use super::*;
-use crate::ds::Generation::{Gfx10, Gfx11};
+use crate::gen::Generation::{Gfx10, Gfx11};
 
 fn vectors_gfx10() -> Vec<(Vec<u8>, String)> {
     let mut v = parse_vectors(include_str!("../../tests/vectors/inst_gfx10.txt"));

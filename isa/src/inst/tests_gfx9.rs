@@ -6,7 +6,7 @@
 
 use super::tests::parse_vectors;
 use super::*;
-use crate::ds::Generation::{Gfx10, Gfx11, Gfx9};
+use crate::gen::Generation::{Gfx10, Gfx11, Gfx9};
 
 fn vectors_gfx9() -> Vec<(Vec<u8>, String)> {
     parse_vectors(include_str!("../../tests/vectors/inst_gfx9.txt"))

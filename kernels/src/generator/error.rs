@@ -1,8 +1,9 @@
 //! Why a variant gets no kernel ([`GenError`]): each reason names what to change.
 
 use crate::abi::AbiError;
-use ds_isa::ds::{DsOp, InstError};
-use ds_isa::inst::EncodeError;
+use ds_isa::ds::DsOp;
+use ds_isa::error::EncodeError;
+use ds_isa::error::InstError;
 use ds_reference::regs::RegsError;
 use ds_reference::wave::AccError;
 use std::fmt;

@@ -4,7 +4,7 @@
 //! the generation or the target, only on the variant (its op's operand shapes and its `regs`).
 
 use super::error::GenError;
-use ds_isa::ds::{DsInst, Field, Generation, Isa};
+use ds_isa::ds::{DsInst, Field, Isa};
 use ds_reference::wave::Variant;
 
 /// VGPR of the instruction's ADDR operand.
@@ -153,13 +153,8 @@ impl Layout {
     }
 }
 
-/// The instruction under test with the layout's registers (gfx11).
-pub fn test_inst(v: &Variant) -> Result<DsInst, GenError> {
-    test_inst_in(Generation::Gfx11, v)
-}
-
 /// The instruction under test with the layout's registers, for generation or target `isa`.
-pub fn test_inst_in(isa: impl Into<Isa>, v: &Variant) -> Result<DsInst, GenError> {
+pub fn test_inst(isa: impl Into<Isa>, v: &Variant) -> Result<DsInst, GenError> {
     let layout = Layout::of(v)?;
     let mut inst = v.inst();
     let operands = v.op.info().operands;
@@ -168,6 +163,6 @@ pub fn test_inst_in(isa: impl Into<Isa>, v: &Variant) -> Result<DsInst, GenError
             inst.set_reg(field, layout.reg(field));
         }
     }
-    inst.validate_in(isa).map_err(GenError::Offsets)?;
+    inst.validate(isa).map_err(GenError::Offsets)?;
     Ok(inst)
 }

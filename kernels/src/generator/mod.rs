@@ -73,15 +73,14 @@ mod layout;
 pub use crate::name::kernel_name;
 pub use crate::template::unified_vgprs;
 pub use error::GenError;
-pub use layout::{
-    test_inst, test_inst_in, Layout, ADDR, DATA0, DATA1, MAX_VGPRS, VDST, VGPR_COUNT,
-};
+pub use layout::{test_inst, Layout, ADDR, DATA0, DATA1, MAX_VGPRS, VDST, VGPR_COUNT};
 
 use crate::abi;
 use crate::code_object::descriptor::KernelDescriptor;
 use crate::entry::KernelEntry;
 use crate::template;
-use ds_isa::ds::{Field, Generation, InstError};
+use ds_isa::ds::{Field, Generation};
+use ds_isa::error::InstError;
 use ds_isa::inst::{encode, GlobalOp, Inst, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op, Waitcnt};
 use ds_isa::target::Target;
 use ds_reference::wave::{Variant, WaveSize};
@@ -205,7 +204,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     variant.check_acc(target).map_err(GenError::Acc)?;
     let l = Layout::of(variant)?;
     // Validated for the target: its DS features decide which ops and registers it has.
-    let ds = test_inst_in(target, variant)?;
+    let ds = test_inst(target, variant)?;
     let entry = KernelEntry::of(target, wave);
     let (kernarg, case) = (entry.kernarg, entry.workgroup_id_reg());
     let lane_id = entry.workitem_id_x;

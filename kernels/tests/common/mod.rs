@@ -8,6 +8,7 @@
 pub mod llvm;
 
 use ds_isa::ds::{runnable_ops, DsOp, OffsetForm};
+use ds_isa::gen::Generation;
 use ds_kernels::generator::{generate, Kernel};
 use ds_reference::wave::{FpMode, Variant};
 use std::path::PathBuf;
@@ -148,7 +149,7 @@ pub fn variant(op: DsOp) -> Variant {
 
 /// One kernel per runnable op (117).
 pub fn all_kernels() -> Vec<Kernel> {
-    runnable_ops()
+    runnable_ops(Generation::Gfx11)
         .map(|op| generate(&variant(op)).unwrap())
         .collect()
 }

@@ -285,7 +285,7 @@ mod tests {
         assert!(ids("ds_append").contains(&"W5".to_string()));
         assert!(!ids("ds_load_b32").contains(&"W6".to_string()));
         for gen in Generation::ALL {
-            for op in ds_isa::ds::runnable_ops_in(gen) {
+            for op in ds_isa::ds::runnable_ops(gen) {
                 if op.info().accesses_lds() {
                     assert!(!for_op(op, gen).is_empty(), "{op} has no open question");
                 }
@@ -298,7 +298,7 @@ mod tests {
         // Each permute op gets exactly one wave64 span entry on every generation: the one its
         // generation's `permute_span` answer names (W1/W2 within halves, W9/W10 whole wave).
         for gen in Generation::ALL {
-            for op in ds_isa::ds::runnable_ops_in(gen) {
+            for op in ds_isa::ds::runnable_ops(gen) {
                 let info = op.info();
                 let ids: Vec<String> = for_op(op, gen).into_iter().map(|q| q.id).collect();
                 let span_entries: Vec<&str> = ids

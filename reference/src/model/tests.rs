@@ -55,7 +55,7 @@ fn non_hip_ops_and_gds_are_unmodelled_with_a_reason() {
     i.gds = true;
     let err = execute(DEFAULT, &i, mode(), &c).unwrap_err();
     assert!(err.to_string().contains("GDS"), "{err}");
-    let unmodelled = DsOp::all()
+    let unmodelled = DsOp::all(Generation::Gfx11)
         .filter(|op| execute(DEFAULT, &DsInst::new(*op), mode(), &c).is_err())
         .count();
     assert_eq!(unmodelled, 9, "exactly the 9 non-HIP ops are unmodelled");
@@ -543,7 +543,7 @@ fn nop_changes_nothing() {
 #[test]
 fn the_32_bit_atomic_fast_path_equals_the_per_lane_step() {
     let mut checked = 0;
-    for op in ds_isa::ds::runnable_ops() {
+    for op in ds_isa::ds::runnable_ops(Generation::Gfx11) {
         for (name, v, c) in snapshot::snapshot_corpus(op) {
             let mut c = c;
             // Words past the operand width must not matter: fill them with noise.
@@ -607,7 +607,7 @@ fn every_multi_dword_access_near_2_32_follows_one_rule() {
             Family::Load(_) | Family::Store(_) | Family::Rmw(_)
         ) && (info.elem.bytes() >= 8 || (info.two_addresses() && info.elem.bytes() >= 4))
     };
-    let ops: Vec<DsOp> = ds_isa::ds::runnable_ops()
+    let ops: Vec<DsOp> = ds_isa::ds::runnable_ops(Generation::Gfx11)
         .filter(|op| multi_dword(op.info()))
         .collect();
     assert!(ops.len() >= 40, "only {} multi-dword ops swept", ops.len());
@@ -751,8 +751,8 @@ fn an_op_the_targets_generation_lacks_is_unmodelled_with_the_reason() {
     let c = case(512, 1);
     let mut checked = 0;
     for t in ds_isa::target::TARGETS {
-        for op in DsOp::all_in(Generation::Gfx11)
-            .chain(DsOp::all_in(Generation::Gfx12))
+        for op in DsOp::all(Generation::Gfx11)
+            .chain(DsOp::all(Generation::Gfx12))
             .filter(|op| !op.info().on(t) && op.info().hip_runnable())
         {
             let e = execute(t, &inst(op, 0, 0), mode(), &c).unwrap_err();
@@ -772,7 +772,7 @@ fn an_op_the_targets_generation_lacks_is_unmodelled_with_the_reason() {
 /// (the 32-bit hot loop, the per-lane step of the 64-bit forms, the legal search's operands).
 #[test]
 fn a_compare_value_first_generation_swaps_the_cmpstore_operands() {
-    let ops = DsOp::all_in(DEFAULT.generation)
+    let ops = DsOp::all(DEFAULT.generation)
         .filter(|op| op.info().family == Family::Rmw(Rmw::CmpStore) && op.info().hip_runnable());
     let mut checked = 0;
     for op in ops {

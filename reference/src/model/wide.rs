@@ -78,7 +78,7 @@ mod tests {
     #[test]
     fn an_inactive_upper_half_leaves_the_wave32_result() {
         let mut cases = 0;
-        for op in ds_isa::ds::runnable_ops() {
+        for op in ds_isa::ds::runnable_ops(Generation::Gfx11) {
             for (name, v, c) in snapshot_corpus(op) {
                 let Ok(want) = execute(DEFAULT, &v.inst(), v.mode, &c) else {
                     continue;
@@ -377,7 +377,7 @@ mod tests {
             let ops: Vec<DsOp> = Generation::ALL
                 .into_iter()
                 .flat_map(|g| {
-                    ds_isa::ds::runnable_ops_in(g)
+                    ds_isa::ds::runnable_ops(g)
                         .filter(move |op| questions::for_op(*op, g).iter().any(|x| x.id == id))
                 })
                 .collect();
