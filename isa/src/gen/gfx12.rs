@@ -5,8 +5,8 @@
 //! "gds modifier is not supported on this GPU"; SMEM with OP [20:13] and a signed 24-bit offset;
 //! the 96-bit VGLOBAL), its operand table (NULL 124, M0 125, as gfx11) and section 16.15 "VDS
 //! Instructions"; LLVM's GFX12 MC tests (`gfx12_asm_ds_alias.s`) for the DS spellings only gfx12
-//! reads; `llvm-objdump-19 --mcpu=gfx1200` for the scalar ops gfx12 renamed and its SMEM text. Every
-//! field checked against `llvm-mc-19`/`-22` for each gfx12 target. gfx12 still reads `s_waitcnt`
+//! reads; `llvm-objdump-19 --mcpu=` a gfx12 target for the scalar ops gfx12 renamed and its SMEM
+//! text. Every field checked against `llvm-mc-19`/`-22` for each gfx12 target. gfx12 still reads `s_waitcnt`
 //! in gfx11's layout (the template waits with the split counters, `s_wait_*cnt`).
 
 use super::formats::{Bits, GlobalFormat, SmemFormat, SmemOffset};

@@ -1,4 +1,4 @@
-//! gfx9 (Vega and CDNA 1-4: gfx900 to gfx950) as data.
+//! gfx9 (Vega and CDNA 1-4) as data.
 //!
 //! Sources: AMD's "Vega" and "CDNA3" ISA guides (and "CDNA4"), chapter "Microcode Formats" (DS:
 //! GDS [16], OP [24:17], ACC [25] on targets with AccVGPR operands, reserved elsewhere; SMEM:

@@ -29,7 +29,7 @@ use std::fmt;
 /// target table (`ds_features`, `errata`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Generation {
-    /// gfx9: Vega and CDNA (gfx900 to gfx950): [`gfx9`].
+    /// gfx9: Vega and CDNA 1-4: [`gfx9`].
     Gfx9,
     /// gfx10: RDNA 1 and RDNA 2: [`gfx10`].
     Gfx10,
