@@ -10,7 +10,6 @@
 //! The first run builds 04b52d8 (a few minutes) and keeps its binary under
 //! `target/bench-04b52d8/`; the worktree is removed once built.
 
-use ds_isa::gen::Generation;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -136,7 +135,7 @@ fn main() {
             None
         }
     };
-    let ops = ds_isa::ds::runnable_ops(Generation::Gfx11).count();
+    let ops = ds_isa::ds::runnable_ops(ds_isa::target::DEFAULT.generation).count();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(

@@ -472,3 +472,41 @@ fn the_run_command_has_no_function_over_60_lines() {
     let planted = format!("fn long() {{\n{}}}\n", "    x();\n".repeat(59));
     assert_eq!(function_lengths(&planted), [("long".to_string(), 61)]);
 }
+
+/// Every crate of the workspace has its layer (a new crate is placed, not forgotten), and the
+/// instruction sets are the bottom one: `ds-isa` depends on no crate of the workspace, and the
+/// model and the kernels read it.
+#[test]
+fn every_crate_has_a_layer_and_the_instruction_sets_are_the_bottom() {
+    let root = workspace();
+    let members = common::workspace_members();
+    for m in &members {
+        assert!(
+            m == "hip-standin" || LAYERS.iter().any(|(dir, _)| dir == m),
+            "{m} is a workspace member without a layer in LAYERS"
+        );
+    }
+    for (dir, _) in LAYERS {
+        assert!(members.iter().any(|m| m == dir), "{dir} is not a member");
+    }
+    assert_eq!(LAYERS[0], ("isa", "ds-isa"));
+    let deps = |dir: &str| {
+        let text = std::fs::read_to_string(root.join(dir).join("Cargo.toml")).unwrap();
+        let deps = text
+            .split("[dependencies]")
+            .nth(1)
+            .unwrap_or("")
+            .to_string();
+        deps.split("[dev-dependencies]")
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    let isa = deps("isa");
+    for (_, name) in &LAYERS[1..] {
+        assert!(!isa.contains(name), "ds-isa depends on {name}");
+    }
+    for dir in ["reference", "kernels"] {
+        assert!(deps(dir).contains("ds-isa"), "{dir} does not read ds-isa");
+    }
+}

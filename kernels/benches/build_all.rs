@@ -4,7 +4,6 @@
 //! `cargo bench -p ds-kernels`.
 
 use ds_isa::ds::{runnable_ops, OffsetForm};
-use ds_isa::gen::Generation;
 use ds_isa::target::DEFAULT;
 use ds_kernels::code_object;
 use ds_kernels::generator::generate;
@@ -13,7 +12,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn variants() -> Vec<Variant> {
-    runnable_ops(Generation::Gfx11)
+    runnable_ops(DEFAULT.generation)
         .map(|op| {
             let (offset0, offset1) = match op.info().offset {
                 OffsetForm::Single => (16, 1),
