@@ -284,7 +284,10 @@ pub fn merge_results(shards: &[(PathBuf, Report)]) -> Result<Report, MergeError>
             .map(|(f, r)| (f.as_path(), &r.meta, r.complete)),
     )?;
     let meta0 = &shards[0].1.meta;
-    let want = select_ops(&meta0.selection).map_err(|e| {
+    let gen = ds_isa::target::Target::by_name(&meta0.target)
+        .map_err(|e| err(format!("{}: {e}", shards[0].0.display())))?
+        .generation;
+    let want = select_ops(gen, &meta0.selection).map_err(|e| {
         err(format!(
             "{}: its --op selection no longer selects: {e}",
             shards[0].0.display()

@@ -130,7 +130,7 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant
         .iter()
         .enumerate()
         .map(|(i, vc)| {
-            let k = generator::generate(&vc.variant).unwrap();
+            let k = generator::generate_for(ds_isa::target::DEFAULT, &vc.variant).unwrap();
             if i == mutant {
                 split_pair_load(&k)
             } else {
@@ -202,7 +202,8 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant
     // Without aliasing the same split is invisible (ADDR is not VDST): the test tells the
     // difference between the two, not just between two kernels.
     let plain = vcs.iter().find(|vc| vc.variant.regs.is_none()).unwrap();
-    let k = split_pair_load(&generator::generate(&plain.variant).unwrap());
+    let k =
+        split_pair_load(&generator::generate_for(ds_isa::target::DEFAULT, &plain.variant).unwrap());
     let mut dev = SwappedDevice {
         inner: EmuDevice::new(),
         code_object: code_object::write(ds_isa::target::DEFAULT, &[k]),
@@ -396,7 +397,7 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_wave64_as_in_wave32(
     let kernels: Vec<Kernel> = plans
         .iter()
         .map(|p| {
-            let k = generator::generate(&p.variant).unwrap();
+            let k = generator::generate_for(ds_isa::target::DEFAULT, &p.variant).unwrap();
             if is_mutant(&p.variant) {
                 split_pair_load(&k)
             } else {

@@ -145,7 +145,7 @@ fn a_code_object_for_another_target_is_refused_with_rocms_error_in_words() {
         regs: None,
         acc: false,
     };
-    let kernel = ds_kernels::generator::generate(&variant).unwrap();
+    let kernel = ds_kernels::generator::generate_for(ds_isa::target::DEFAULT, &variant).unwrap();
     let foreign = ds_kernels::code_object::write(DEFAULT, std::slice::from_ref(&kernel));
     let Err(DeviceError::Load(msg)) = dev.load(&foreign) else {
         panic!("a {DEFAULT} code object loads on a {other} device");

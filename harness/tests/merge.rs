@@ -126,6 +126,64 @@ fn two_shards_merged_equal_one_unsharded_run() {
     assert_eq!(status["ops_recorded"], serde_json::json!(listed));
 }
 
+/// Shards of a run on another generation's target merge by that generation's ops: the selection
+/// (gfx12's `ds_min_num_f32`, which gfx11 lacks) is read for the run's own target, and an op only
+/// that generation has is found in the table.
+#[test]
+fn shards_of_a_gfx12_run_merge_by_gfx12s_ops() {
+    let dir = temp_dir("merge-gfx12");
+    let target = ds_isa::target::Generation::Gfx12
+        .targets()
+        .next()
+        .unwrap()
+        .name;
+    let shard = |k: &str| {
+        let results = dir.join(format!("shard{k}.json"));
+        let out = ds(&[
+            "run",
+            "--backend",
+            "emu",
+            "--target",
+            target,
+            "--op",
+            "ds_min_num_f32",
+            "--op",
+            "ds_cond_sub_u32",
+            "--cases",
+            "8",
+            "--wave",
+            "32",
+            "--shard",
+            &format!("{k}/2"),
+            "--json",
+            results.to_str().unwrap(),
+            "--out",
+            dir.join(format!("out{k}")).to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        results
+    };
+    let (s1, s2) = (shard("1"), shard("2"));
+    let merged = dir.join("merged.json");
+    let out = ds(&[
+        "merge",
+        s1.to_str().unwrap(),
+        s2.to_str().unwrap(),
+        "--json",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let m = json(&merged);
+    let ops: Vec<&str> = m["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["op"].as_str().unwrap())
+        .collect();
+    assert_eq!(ops, ["ds_min_num_f32", "ds_cond_sub_u32"]);
+    assert_eq!(m["meta"]["target"], target);
+}
+
 #[test]
 fn a_missing_duplicate_incomplete_or_foreign_shard_is_refused_by_name() {
     let dir = temp_dir("merge-bad");

@@ -450,7 +450,7 @@ fn cases_the_model_does_not_cover_are_skipped_with_the_reason() {
 fn a_kernel_storing_vdst_at_the_wrong_offset_is_caught_on_every_lane() {
     // The kernels' `global_store_b128` of each lane's vdst, moved 4 bytes along its record.
     let variant = corpus::variants(op("ds_load_b32"))[0].0;
-    let kernel = generator::generate(&variant).unwrap();
+    let kernel = generator::generate_for(ds_isa::target::DEFAULT, &variant).unwrap();
     let store = kernel
         .insts
         .iter()

@@ -85,7 +85,7 @@ fn answer(answers: &[Value], id: u64) -> &Value {
 #[test]
 fn a_billion_workgroups_with_buffers_for_one_is_an_error_not_an_allocation() {
     let (v, c) = variant_and_case();
-    let k = generator::generate(&v).unwrap();
+    let k = generator::generate_for(ds_isa::target::DEFAULT, &v).unwrap();
     let name = k.name.clone();
     let code = code_object::write(ds_isa::target::DEFAULT, &[k]);
     let mut lines = start(&code);
@@ -116,7 +116,7 @@ fn a_billion_workgroups_with_buffers_for_one_is_an_error_not_an_allocation() {
 #[test]
 fn bad_lines_and_requests_get_errors_of_the_documented_kind_and_the_session_goes_on() {
     let (v, c) = variant_and_case();
-    let k = generator::generate(&v).unwrap();
+    let k = generator::generate_for(ds_isa::target::DEFAULT, &v).unwrap();
     let name = k.name.clone();
     let code = code_object::write(ds_isa::target::DEFAULT, &[k]);
     let bufs = one_case_buffers(&v, &c);
@@ -157,7 +157,7 @@ fn bad_lines_and_requests_get_errors_of_the_documented_kind_and_the_session_goes
 #[test]
 fn every_output_buffer_comes_back_under_the_name_it_was_sent_with() {
     let (v, c) = variant_and_case();
-    let k = generator::generate(&v).unwrap();
+    let k = generator::generate_for(ds_isa::target::DEFAULT, &v).unwrap();
     let name = k.name.clone();
     let code = code_object::write(ds_isa::target::DEFAULT, &[k]);
     let mut lines = start(&code);
@@ -185,7 +185,7 @@ fn every_output_buffer_comes_back_under_the_name_it_was_sent_with() {
 #[test]
 fn a_kernel_that_loops_in_65536_workgroups_is_a_fault_within_its_budget() {
     let (v, _) = variant_and_case();
-    let mut k = generator::generate(&v).unwrap();
+    let mut k = generator::generate_for(ds_isa::target::DEFAULT, &v).unwrap();
     // s_branch -1: every wave jumps to itself until its instruction budget runs out.
     k.code = ds_isa::inst::encode(
         k.gen,

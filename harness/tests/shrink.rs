@@ -149,7 +149,8 @@ fn a_one_lane_fault_shrinks_to_one_lane_and_no_lds_words_and_replays() {
     );
     assert!(sh.size_after < before);
     // Minimal: no candidate of the final case still disagrees.
-    let kernel = ds_kernels::generator::generate(&file.variant).unwrap();
+    let kernel =
+        ds_kernels::generator::generate_for(ds_isa::target::DEFAULT, &file.variant).unwrap();
     let module = dev
         .load(&ds_kernels::code_object::write(
             ds_isa::target::DEFAULT,

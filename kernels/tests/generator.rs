@@ -7,7 +7,7 @@ mod common;
 use ds_isa::ds::{DsOp, Field, DS_TABLE};
 use ds_isa::gen::Generation;
 use ds_isa::inst::{decode, Inst};
-use ds_kernels::generator::{generate, kernel_name, GenError, ADDR, DATA0, DATA1, VDST};
+use ds_kernels::generator::{generate_for, kernel_name, GenError, ADDR, DATA0, DATA1, VDST};
 use ds_reference::wave::{FpMode, Variant};
 use std::collections::HashSet;
 
@@ -23,7 +23,7 @@ fn every_runnable_op_builds_for_every_lds_size_shape_and_decodes_back() {
                 lds_size,
                 ..common::variant(r.op)
             };
-            let k = generate(&v).unwrap();
+            let k = generate_for(ds_isa::target::DEFAULT, &v).unwrap();
             assert!(names.insert(k.name.clone()), "duplicate name {}", k.name);
             assert_eq!(k.name, kernel_name(&v));
             // The code is exactly the instructions, back to back.
@@ -65,7 +65,7 @@ fn a_partial_last_round_runs_under_the_mask_of_the_remaining_lanes() {
         lds_size: 132,
         ..common::variant(DsOp::LoadB32)
     };
-    let listing = generate(&v).unwrap().listing();
+    let listing = generate_for(ds_isa::target::DEFAULT, &v).unwrap().listing();
     // 132 bytes = one 128-byte round, then one dword: lane 0 alone.
     assert_eq!(
         listing.matches("s_movk_i32 s18, 0x1").count(),
@@ -77,7 +77,9 @@ fn a_partial_last_round_runs_under_the_mask_of_the_remaining_lanes() {
         2,
         "{listing}"
     );
-    let tiny = generate(&Variant { lds_size: 4, ..v }).unwrap().listing();
+    let tiny = generate_for(ds_isa::target::DEFAULT, &Variant { lds_size: 4, ..v })
+        .unwrap()
+        .listing();
     assert!(!tiny.contains("s_cbranch_scc1"), "{tiny}");
 }
 
@@ -87,7 +89,7 @@ fn unrunnable_ops_and_bad_variants_are_refused_with_reasons() {
         .iter()
         .filter(|r| r.in_generation(Generation::Gfx11) && !r.hip_runnable())
     {
-        let err = generate(&common::variant(r.op)).unwrap_err();
+        let err = generate_for(ds_isa::target::DEFAULT, &common::variant(r.op)).unwrap_err();
         assert!(matches!(err, GenError::NotRunnable { .. }), "{}", r.name);
         assert!(err.to_string().contains("HIP"), "{err}");
     }
@@ -95,13 +97,22 @@ fn unrunnable_ops_and_bad_variants_are_refused_with_reasons() {
         offset0: 1,
         ..common::variant(DsOp::Nop)
     };
-    assert!(matches!(generate(&nop), Err(GenError::Offsets(_))));
+    assert!(matches!(
+        generate_for(ds_isa::target::DEFAULT, &nop),
+        Err(GenError::Offsets(_))
+    ));
     for lds_size in [0, 6, 65540] {
         let v = Variant {
             lds_size,
             ..common::variant(DsOp::AddU32)
         };
-        assert!(matches!(generate(&v), Err(GenError::Lds(_))), "{lds_size}");
+        assert!(
+            matches!(
+                generate_for(ds_isa::target::DEFAULT, &v),
+                Err(GenError::Lds(_))
+            ),
+            "{lds_size}"
+        );
     }
     let flush = Variant {
         mode: FpMode {
@@ -111,7 +122,7 @@ fn unrunnable_ops_and_bad_variants_are_refused_with_reasons() {
         },
         ..common::variant(DsOp::AddF32)
     };
-    let k = generate(&flush).unwrap();
+    let k = generate_for(ds_isa::target::DEFAULT, &flush).unwrap();
     assert_eq!(k.descriptor.fp_mode(), flush.mode);
     assert!(k.name.ends_with("_m000"), "{}", k.name);
 }

@@ -5,7 +5,7 @@ mod common;
 
 use ds_isa::ds::{runnable_ops, DsOp};
 use ds_isa::gen::Generation;
-use ds_kernels::generator::generate;
+use ds_kernels::generator::generate_for;
 
 /// The first runnable op of every operand shape, in table order.
 fn one_op_per_shape() -> Vec<DsOp> {
@@ -28,7 +28,7 @@ fn one_listing_per_operand_shape() {
     assert!(ops.len() >= 15, "only {} shapes", ops.len());
     for op in ops {
         let v = common::variant(op);
-        let k = generate(&v).unwrap();
+        let k = generate_for(ds_isa::target::DEFAULT, &v).unwrap();
         let o = op.info().operands;
         let header = format!(
             "kernel {}\nshape: vdst {} addr {} data0 {} data1 {}, offset {:?}; LDS {} bytes; {} bytes of code\n\n",
@@ -142,7 +142,7 @@ fn aliasing_listings() {
             regs: alias.regs(op),
             ..common::variant(op)
         };
-        let k = generate(&v).unwrap();
+        let k = generate_for(ds_isa::target::DEFAULT, &v).unwrap();
         let header = format!(
             "kernel {}\naliasing: {}; {} VGPRs; {} bytes of code\n\n",
             k.name,

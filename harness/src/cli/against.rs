@@ -54,7 +54,11 @@ pub fn run(args: &RunArgs, dir: &Path, out: &mut impl std::io::Write) -> anyhow:
         }
     }
     if !args.ops.is_empty() {
-        let ops = match select_ops(&args.ops) {
+        // The recordings' own generation's ops (one directory holds one target's recordings).
+        let Some(gen) = recs.first().map(|r| r.target().generation) else {
+            return usage(format!("--against {}: no recording there", dir.display()));
+        };
+        let ops = match select_ops(gen, &args.ops) {
             Ok(o) => o,
             Err(e) => return usage(e.to_string()),
         };

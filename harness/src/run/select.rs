@@ -81,16 +81,10 @@ pub fn glob(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|&c| c == b'*')
 }
 
-/// The runnable ops of the default target's generation the patterns select (see
-/// [`select_ops_in`]).
-pub fn select_ops(patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
-    select_ops_in(ds_isa::target::DEFAULT.generation, patterns)
-}
-
 /// The runnable ops of generation `gen` the patterns select, in table order; every runnable op of
 /// the generation when `patterns` is empty. Each pattern must select at least one runnable op; an
 /// op of another generation is named as such.
-pub fn select_ops_in(gen: ds::Generation, patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
+pub fn select_ops(gen: ds::Generation, patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
     if patterns.is_empty() {
         return Ok(ds::runnable_ops(gen).collect());
     }
@@ -145,7 +139,7 @@ pub fn select_ops_in(gen: ds::Generation, patterns: &[String]) -> Result<Vec<DsO
     Ok(DsOp::all(gen).filter(|&op| chosen[op as usize]).collect())
 }
 
-/// The runnable ops of `target` the patterns select: [`select_ops_in`] for its generation, less
+/// The runnable ops of `target` the patterns select: [`select_ops`] for its generation, less
 /// the ops the target lacks a feature for (a gfx10 target without the src2 feature has no src2
 /// ops; CDNA 3's packed 16-bit adds are not CDNA 1's); an op named exactly that the target lacks
 /// is refused naming the feature and the targets that have it, as is a selection left with none
@@ -158,7 +152,7 @@ pub fn select_ops_on(
     if patterns.is_empty() {
         return Ok(ds::runnable_ops_on(target).collect());
     }
-    let ops = select_ops_in(gen, patterns)?;
+    let ops = select_ops(gen, patterns)?;
     for pattern in patterns.iter().filter(|p| !p.contains(['*', '?'])) {
         if let Some(op) = DsOp::from_name_in(gen, pattern).filter(|op| !op.info().on(target)) {
             return Err(SelectError::NotRunnable {
@@ -245,20 +239,27 @@ mod tests {
 
     #[test]
     fn patterns_select_runnable_ops_in_table_order() {
-        let ops = select_ops(&["ds_add_u32".into(), "ds_read_b32".into()]).unwrap();
+        let ops = select_ops(
+            Generation::Gfx11,
+            &["ds_add_u32".into(), "ds_read_b32".into()],
+        )
+        .unwrap();
         let names: Vec<&str> = ops.iter().map(|o| o.name()).collect();
         assert_eq!(names, ["ds_add_u32", "ds_load_b32"]);
-        let all = select_ops(&["ds_add*".into()]).unwrap();
+        let all = select_ops(Generation::Gfx11, &["ds_add*".into()]).unwrap();
         assert!(all.len() >= 6 && all.iter().all(|o| o.name().starts_with("ds_add")));
         let every: Vec<DsOp> = ds::runnable_ops(Generation::Gfx11).collect();
-        assert_eq!(select_ops(&["ds_*".into()]).unwrap(), every);
+        assert_eq!(
+            select_ops(Generation::Gfx11, &["ds_*".into()]).unwrap(),
+            every
+        );
     }
 
     #[test]
     fn an_unknown_op_is_refused_with_suggestions() {
-        let err = select_ops(&["ds_add_u3".into()]).unwrap_err();
+        let err = select_ops(Generation::Gfx11, &["ds_add_u3".into()]).unwrap_err();
         assert!(err.to_string().contains("did you mean ds_add_u32"), "{err}");
-        let err = select_ops(&["ds_gws_init".into()]).unwrap_err();
+        let err = select_ops(Generation::Gfx11, &["ds_gws_init".into()]).unwrap_err();
         assert!(matches!(err, SelectError::NotRunnable { .. }), "{err}");
     }
 
@@ -292,26 +293,26 @@ mod tests {
 
     #[test]
     fn a_gfx12_op_is_refused_as_another_generations_not_a_crash() {
-        let e = select_ops(&["ds_cond_sub_rtn_u32".to_string()]).unwrap_err();
+        let e = select_ops(Generation::Gfx11, &["ds_cond_sub_rtn_u32".to_string()]).unwrap_err();
         assert!(e.to_string().contains("(it is gfx12)"), "{e}");
         // A glob over gfx11 names does not pick up gfx12-only ops.
-        let ops = select_ops(&["ds_m*_num*".to_string()]);
+        let ops = select_ops(Generation::Gfx11, &["ds_m*_num*".to_string()]);
         assert!(ops.is_err(), "{ops:?}");
     }
 
     #[test]
     fn gfx12_selections_take_gfx12_ops_and_old_names() {
         let gen = ds::Generation::Gfx12;
-        let all = select_ops_in(gen, &[]).unwrap();
+        let all = select_ops(gen, &[]).unwrap();
         assert_eq!(all.len(), 121);
-        let ops = select_ops_in(gen, &["ds_min_f32".into(), "ds_cond_sub*".into()]).unwrap();
+        let ops = select_ops(gen, &["ds_min_f32".into(), "ds_cond_sub*".into()]).unwrap();
         let names: Vec<&str> = ops.iter().map(|o| o.name()).collect();
         // Table order: the gfx12-only rows come in gfx12 opcode order.
         assert_eq!(
             names,
             ["ds_min_num_f32", "ds_cond_sub_u32", "ds_cond_sub_rtn_u32"]
         );
-        let e = select_ops_in(gen, &["ds_wrap_rtn_b32".into()]).unwrap_err();
+        let e = select_ops(gen, &["ds_wrap_rtn_b32".into()]).unwrap_err();
         assert!(
             e.to_string().contains("(it is gfx9, gfx10 and gfx11)"),
             "{e}"

@@ -1,7 +1,7 @@
 //! Write, read back, compare; and the reader's refusals of damaged code objects.
 
 use super::*;
-use crate::generator::{generate, Kernel};
+use crate::generator::{generate_for, Kernel};
 use ds_isa::ds::DsOp;
 use ds_isa::target::{DEFAULT, TARGETS};
 use ds_reference::wave::{FpMode, Variant};
@@ -24,16 +24,19 @@ fn kernels() -> Vec<Kernel> {
     ]
     .into_iter()
     .map(|(op, offset0, offset1, lds_size, mode)| {
-        generate(&Variant {
-            op,
-            offset0,
-            offset1,
-            lds_size,
-            mode,
-            wave: ds_reference::wave::WaveSize::Wave32,
-            regs: None,
-            acc: false,
-        })
+        generate_for(
+            ds_isa::target::DEFAULT,
+            &Variant {
+                op,
+                offset0,
+                offset1,
+                lds_size,
+                mode,
+                wave: ds_reference::wave::WaveSize::Wave32,
+                regs: None,
+                acc: false,
+            },
+        )
         .unwrap()
     })
     .collect()

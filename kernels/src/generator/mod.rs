@@ -159,11 +159,6 @@ impl Kernel {
     }
 }
 
-/// Builds the kernel for `variant` for the default target ([`ds_isa::target::DEFAULT`]).
-pub fn generate(variant: &Variant) -> Result<Kernel, GenError> {
-    generate_for(ds_isa::target::DEFAULT, variant)
-}
-
 /// Builds the kernel for `variant` for the first target of generation `gen` in the target table
 /// (the entry state differs between targets of one generation: [`crate::entry`]).
 pub fn generate_in(gen: Generation, variant: &Variant) -> Result<Kernel, GenError> {

@@ -9,7 +9,7 @@ pub mod llvm;
 
 use ds_isa::ds::{runnable_ops, DsOp, OffsetForm};
 use ds_isa::gen::Generation;
-use ds_kernels::generator::{generate, Kernel};
+use ds_kernels::generator::{generate_for, Kernel};
 use ds_reference::wave::{FpMode, Variant};
 use std::path::PathBuf;
 use std::process::Command;
@@ -150,7 +150,7 @@ pub fn variant(op: DsOp) -> Variant {
 /// One kernel per runnable op (117).
 pub fn all_kernels() -> Vec<Kernel> {
     runnable_ops(Generation::Gfx11)
-        .map(|op| generate(&variant(op)).unwrap())
+        .map(|op| generate_for(ds_isa::target::DEFAULT, &variant(op)).unwrap())
         .collect()
 }
 
