@@ -28,7 +28,7 @@ pub use types::{Bvh, Elem, Family, Field, Gds, OffsetForm, Operands, Rmw, D16};
 
 /// Expands the table rows of `table.rs` into [`DsOp`] and [`DS_TABLE`].
 macro_rules! ds_table {
-    ($( ($v:ident, $name:literal, $o9:tt, $o10:tt, $o11:tt, $o12:tt, $vd:literal, $a:literal,
+    ($( ($v:ident, $name:literal, [$($opc:tt),*], $vd:literal, $a:literal,
          $d0:literal, $d1:literal, $off:ident, $gds:ident, $fam:expr, $elem:ident,
          $older:ident $(($oname:literal))?, $needs:tt, $hip:expr, $oracle:ident) ),* $(,)?) => {
         /// A DS op of some generation: one variant per row of the DS table, in table order.
@@ -40,8 +40,7 @@ macro_rules! ds_table {
             $($crate::ds::OpInfo {
                 op: DsOp::$v,
                 name: $name,
-                opcodes: [ds_table!(@opc $o9), ds_table!(@opc $o10), ds_table!(@opc $o11),
-                          ds_table!(@opc $o12)],
+                opcodes: [$(ds_table!(@opc $opc)),*],
                 operands: $crate::ds::Operands { vdst: $vd, addr: $a, data0: $d0, data1: $d1 },
                 offset: $crate::ds::OffsetForm::$off,
                 gds: $crate::ds::Gds::$gds,

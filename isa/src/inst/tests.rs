@@ -454,3 +454,37 @@ fn the_generations_refuse_each_others_forms() {
         Err(DecodeError::UnknownOpcode(_, Generation::Gfx11))
     ));
 }
+
+/// Every spelling a generation's module renames is a row of the ops tables (a typo would leave
+/// the op spelled as gfx11 spells it), and a row the generation has.
+#[test]
+fn every_rename_names_a_row_the_generation_has() {
+    let rows: Vec<(&str, Vec<Generation>)> = {
+        let mut v = Vec::new();
+        macro_rules! rows_of {
+            ($($t:ident),*) => {$(
+                for op in $t::ALL {
+                    let gens = Generation::ALL.into_iter().filter(|&g| op.in_generation(g)).collect();
+                    v.push((op.name(), gens));
+                }
+            )*};
+        }
+        rows_of!(
+            Sop1Op, Sop2Op, SopkOp, SopcOp, SoppOp, SmemOp, Vop1Op, Vop2Op, Vop3Op, VopcOp,
+            GlobalOp
+        );
+        v
+    };
+    let mut renamed = 0;
+    for gen in Generation::ALL {
+        for &(row, spelled) in gen.spec().renames.iter().flat_map(|l| l.iter()) {
+            let Some((_, gens)) = rows.iter().find(|(n, _)| *n == row) else {
+                panic!("{gen} renames {row}, which is no row of the ops tables");
+            };
+            assert!(gens.contains(&gen), "{gen} renames {row}, which it lacks");
+            assert_ne!(row, spelled, "{gen}: {row}");
+            renamed += 1;
+        }
+    }
+    assert_eq!(renamed, 16 + 13 + 7, "gfx9, gfx10 and gfx12's renames");
+}
