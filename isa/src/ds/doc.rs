@@ -29,12 +29,13 @@ pub(super) fn render(isa: Isa) -> String {
     let _ = writeln!(s, "# {gen} DS instructions\n");
     // The oracle runs for the generation's first target (the target table names them).
     let cpu = gen.targets().next().map_or("?", |t| t.name);
+    let source = gen.spec().ds_doc.source;
     if gfx11 {
         let _ = write!(
             s,
-            "Generated from the DS table in `isa/src/ds/table.rs` (source: AMD RDNA3 ISA \
-             reference guide, DS opcode list). Encodings and syntax follow LLVM \
-             (`llvm-mc-19` and `llvm-mc-22 -arch=amdgcn -mcpu={cpu}`, which agree on every op).\n\n"
+            "Generated from the DS table in `isa/src/ds/table.rs` (source: {source}). Encodings \
+             and syntax follow LLVM (`llvm-mc-19` and `llvm-mc-22 -arch=amdgcn -mcpu={cpu}`, \
+             which agree on every op).\n\n"
         );
         let _ = writeln!(
             s,
@@ -46,9 +47,9 @@ pub(super) fn render(isa: Isa) -> String {
         let newer = rows.iter().filter(|r| r.oracle == Oracle::Llvm22).count();
         let _ = write!(
             s,
-            "Generated from the DS table in `isa/src/ds/table.rs` (source: AMD RDNA4 ISA \
-             reference guide, section 16.15 \"VDS Instructions\"). Encodings and syntax follow \
-             LLVM (`llvm-mc-19` and `llvm-mc-22 -arch=amdgcn -mcpu={cpu}`); the oracle column \
+            "Generated from the DS table in `isa/src/ds/table.rs` (source: {source}). Encodings \
+             and syntax follow LLVM (`llvm-mc-19` and `llvm-mc-22 -arch=amdgcn -mcpu={cpu}`); \
+             the oracle column \
              says which LLVM first knows each op: `llvm-mc-22` for the {newer} that LLVM 19 does not \
              know (their opcodes are also the guide's).\n\n"
         );
@@ -116,24 +117,8 @@ pub(super) fn render(isa: Isa) -> String {
         );
     }
     s += "\n## Notes\n\n";
-    if gfx11 {
-        s += "- Encoding: offset0 [7:0], offset1 [15:8], bit 16 reserved (zero), gds [17], op \
-              [25:18], 0b110110 [31:26], addr [39:32], data0 [47:40], data1 [55:48], vdst [63:56]; \
-              unused register fields and the offset bytes of `ds_nop` are zero.\n";
-        s += "- The GWS ops with a value (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name it \
-              data0 but encode it in the addr byte, as LLVM does for gfx10 and later.\n";
-        s +=
-            "- `ds_cmpstore*`: data0 is the new value and data1 the compare value (the reverse of \
-              gfx10's `ds_cmpst*`, names that llvm-mc-19 rejects for gfx11).\n";
-    } else {
-        s += "- Encoding: as gfx11, except that bit 17 (gfx11's gds) must be zero: llvm-mc-19 \
-              rejects `gds` and does not disassemble a word with the bit set.\n";
-        s += "- Removed from gfx11: the GWS ops, `ds_ordered_count`, `ds_add/sub_gs_reg_rtn`, \
-              `ds_cmpstore_f32/f64` (and rtn), `ds_wrap_rtn_b32`, `ds_bvh_stack_rtn_b32` (whose \
-              name LLVM 22 reads as `ds_bvh_stack_push4_pop1_rtn_b32`). \
-              `ds_min/max_f32/f64` (and rtn) became `ds_min/max_num_*` at the same opcodes, with \
-              IEEE 754-2019 minimumNumber/maximumNumber semantics; the old names are still read.\n";
-        s += "- `ds_cmpstore*`: data0 is the new value and data1 the compare value, as on gfx11.\n";
+    for note in gen.spec().ds_doc.notes {
+        let _ = writeln!(s, "- {note}");
     }
     s += "- `ds_swizzle_b32` offsets print as LLVM 19's `swizzle(QUAD_PERM|BITMASK_PERM|BROADCAST|\
           SWAP|REVERSE,...)` macros where one applies, otherwise as a number (LLVM 22 prints the \

@@ -26,12 +26,11 @@ pub fn render(isa: Isa) -> String {
     let renamed = rows.iter().filter(|r| r.op.mnemonic(gen) != r.name).count();
     let newer = rows.iter().filter(|r| r.oracle == Oracle::Llvm22).count();
     let _ = writeln!(s, "# {isa} DS instructions\n");
-    let guides = gen.isa_guides();
+    let sources = gen.spec().ds_doc.source;
     let _ = write!(
         s,
-        "Generated from the DS table in `isa/src/ds/table.rs` (sources: LLVM's \
-         `DSInstructions.td` and MC tests, {guides}). Encodings and syntax follow LLVM \
-         (`llvm-mc-19` and `llvm-mc-22 -arch=amdgcn -mcpu={cpu}`).\n\n"
+        "Generated from the DS table in `isa/src/ds/table.rs` (sources: {sources}). Encodings and \
+         syntax follow LLVM (`llvm-mc-19` and `llvm-mc-22 -arch=amdgcn -mcpu={cpu}`).\n\n"
     );
     let scope = if isa.name == gen.name() {
         format!("the ops every {gen} target has")
@@ -107,11 +106,9 @@ pub fn render(isa: Isa) -> String {
               VGPR); this target also needs register tuples (and GWS data) to start at an even \
               register, and has no GDS but for the GWS ops.\n";
     }
-    s += "- Only the gfx9 spellings are read (`ds_write_b32`, not gfx11's `ds_store_b32`).\n";
-    s += "- The GWS ops with a value (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name it \
-          data0 but encode it in the addr byte.\n";
-    s += "- `ds_cmpst*`: data0 is the compare value and data1 the new value (LLVM \
-          `DSInstructions.td`; the reverse of gfx11's `ds_cmpstore*`).\n";
+    for note in gen.spec().ds_doc.notes {
+        let _ = writeln!(s, "- {note}");
+    }
     let lacking: Vec<&str> = DS_TABLE
         .iter()
         .filter(|r| r.in_generation(gen) && !r.on(isa))

@@ -11,12 +11,16 @@
 
 use super::formats::{Bits, GlobalFormat, OperandCodes};
 use super::rules::{CMPST_COMPARE_VALUE_FIRST, PERMUTE_WITHIN_HALVES, SWIZZLE_IN_32_LANE_GROUPS};
-use super::{gfx11, gfx9, Spec, WaitcntLayout};
+use super::{gfx11, gfx9, DsDoc, Spec, WaitcntLayout};
 
 /// gfx10.
 pub static SPEC: Spec = Spec {
     name: "gfx10",
     isa_guides: "AMD's RDNA1 and RDNA2 ISA guides",
+    ds_doc: DsDoc {
+        source: "LLVM's `DSInstructions.td` and MC tests, AMD's RDNA1 and RDNA2 ISA guides",
+        notes: gfx9::GFX9_NAMES_NOTES,
+    },
     ds: gfx11::DS,
     gfx9_mnemonics: true,
     ds_aliases: &[],

@@ -9,12 +9,24 @@
 
 use super::formats::{Bits, GlobalFormat, OperandCodes, SmemFormat, SmemOffset, Vop3Format};
 use super::rules::{CMPST_NEW_VALUE_FIRST, PERMUTE_WITHIN_HALVES, SWIZZLE_IN_32_LANE_GROUPS};
-use super::{DsLayout, Spec, WaitcntLayout};
+use super::{DsDoc, DsLayout, Spec, WaitcntLayout};
 
 /// gfx11.
 pub static SPEC: Spec = Spec {
     name: "gfx11",
     isa_guides: "AMD's RDNA3 and RDNA3.5 ISA guides",
+    ds_doc: DsDoc {
+        source: "AMD RDNA3 ISA reference guide, DS opcode list",
+        notes: &[
+            "Encoding: offset0 [7:0], offset1 [15:8], bit 16 reserved (zero), gds [17], op \
+             [25:18], 0b110110 [31:26], addr [39:32], data0 [47:40], data1 [55:48], vdst \
+             [63:56]; unused register fields and the offset bytes of `ds_nop` are zero.",
+            "The GWS ops with a value (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name \
+             it data0 but encode it in the addr byte, as LLVM does for gfx10 and later.",
+            "`ds_cmpstore*`: data0 is the new value and data1 the compare value (the reverse of \
+             gfx10's `ds_cmpst*`, names that llvm-mc-19 rejects for gfx11).",
+        ],
+    },
     ds: DS,
     gfx9_mnemonics: false,
     ds_aliases: &[],

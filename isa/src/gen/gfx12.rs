@@ -12,12 +12,25 @@
 use super::formats::{Bits, GlobalFormat, SmemFormat, SmemOffset};
 use super::gfx11;
 use super::rules::{CMPST_NEW_VALUE_FIRST, PERMUTE_OVER_THE_WAVE, SWIZZLE_IN_32_LANE_GROUPS};
-use super::{DsLayout, Spec};
+use super::{DsDoc, DsLayout, Spec};
 
 /// gfx12.
 pub static SPEC: Spec = Spec {
     name: "gfx12",
     isa_guides: "AMD's RDNA4 ISA guide",
+    ds_doc: DsDoc {
+        source: "AMD RDNA4 ISA reference guide, section 16.15 \"VDS Instructions\"",
+        notes: &[
+            "Encoding: as gfx11, except that bit 17 (gfx11's gds) must be zero: llvm-mc-19 \
+             rejects `gds` and does not disassemble a word with the bit set.",
+            "Removed from gfx11: the GWS ops, `ds_ordered_count`, `ds_add/sub_gs_reg_rtn`, \
+             `ds_cmpstore_f32/f64` (and rtn), `ds_wrap_rtn_b32`, `ds_bvh_stack_rtn_b32` (whose \
+             name LLVM 22 reads as `ds_bvh_stack_push4_pop1_rtn_b32`). `ds_min/max_f32/f64` \
+             (and rtn) became `ds_min/max_num_*` at the same opcodes, with IEEE 754-2019 \
+             minimumNumber/maximumNumber semantics; the old names are still read.",
+            "`ds_cmpstore*`: data0 is the new value and data1 the compare value, as on gfx11.",
+        ],
+    },
     ds: DsLayout {
         has_gds: false,
         ..gfx11::DS

@@ -14,12 +14,16 @@
 
 use super::formats::{Bits, GlobalFormat, OperandCodes, SmemFormat, SmemOffset, Vop3Format};
 use super::rules::{CMPST_COMPARE_VALUE_FIRST, PERMUTE_OVER_THE_WAVE, SWIZZLE_IN_32_LANE_GROUPS};
-use super::{gfx11, DsLayout, Spec, WaitcntLayout};
+use super::{gfx11, DsDoc, DsLayout, Spec, WaitcntLayout};
 
 /// gfx9.
 pub static SPEC: Spec = Spec {
     name: "gfx9",
     isa_guides: "AMD's Vega, CDNA3 and CDNA4 ISA guides",
+    ds_doc: DsDoc {
+        source: "LLVM's `DSInstructions.td` and MC tests, AMD's Vega, CDNA3 and CDNA4 ISA guides",
+        notes: GFX9_NAMES_NOTES,
+    },
     ds: DsLayout {
         op_shift: 17,
         gds_bit: 16,
@@ -72,6 +76,15 @@ pub const WAITCNT: WaitcntLayout = WaitcntLayout {
     exp: Bits::at(0, 4, 3),
     lgkm: Bits::at(0, 8, 4),
 };
+
+/// The DS table documentation's notes of a generation spelling DS ops by their gfx9 names.
+pub const GFX9_NAMES_NOTES: &[&str] = &[
+    "Only the gfx9 spellings are read (`ds_write_b32`, not gfx11's `ds_store_b32`).",
+    "The GWS ops with a value (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name it data0 \
+     but encode it in the addr byte.",
+    "`ds_cmpst*`: data0 is the compare value and data1 the new value (LLVM `DSInstructions.td`; \
+     the reverse of gfx11's `ds_cmpstore*`).",
+];
 
 /// gfx9 and gfx10 name SMEM and GLOBAL widths in dwords.
 pub const DWORD_NAMES: &[(&str, &str)] = &[

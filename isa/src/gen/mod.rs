@@ -47,6 +47,8 @@ pub struct Spec {
     pub name: &'static str,
     /// The AMD ISA guides (and LLVM sources) the generation's facts come from, in words.
     pub isa_guides: &'static str,
+    /// What the generation's DS table documentation (`ds::render_markdown`) says of it alone.
+    pub ds_doc: DsDoc,
     /// Where the DS encoding keeps OP, gds, acc and its reserved bit.
     pub ds: DsLayout,
     /// The generation spells DS ops by their gfx9 names (the DS table's older-name column):
@@ -77,6 +79,15 @@ pub struct Spec {
     /// The template ops this generation spells otherwise than the ops table's mnemonic (the
     /// gfx11 spelling), in lists: (the table's mnemonic, this generation's).
     pub renames: &'static [&'static [(&'static str, &'static str)]],
+}
+
+/// The generation's own words in its DS table's documentation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DsDoc {
+    /// Where its DS opcode list comes from.
+    pub source: &'static str,
+    /// The notes on its encoding, spellings and operand order, one sentence each.
+    pub notes: &'static [&'static str],
 }
 
 /// Where a generation's DS encoding keeps its fields (the register bytes, [63:32], and the
