@@ -99,8 +99,9 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
     Ok(ExitCode::from(EXIT_OK))
 }
 
-/// How a gfx9 or gfx10 target spells and encodes `op` (the card above is written in gfx11's
-/// spelling and layout).
+/// How a gfx9 or gfx10 target spells and encodes `op`, in one line: its spelling, its opcode and
+/// where it sits, and the acc bit where the target has one (the card above lays out the target's
+/// word field by field).
 fn encoding_on(op: DsOp, target: &'static Target) -> String {
     let gen = target.generation;
     let layout = gen.ds_layout();

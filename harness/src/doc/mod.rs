@@ -11,7 +11,7 @@
 
 use crate::record::Recording;
 use ds_isa::ds::encode::{field_shift, DS_ENCODING};
-use ds_isa::ds::{doc, DsInst, DsOp, Family, Field, Gds, Generation, OffsetForm, OpInfo};
+use ds_isa::ds::{doc, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm, OpInfo};
 use ds_isa::error::{DecodeError, InstError};
 use ds_isa::target::{Kind, Target};
 use ds_kernels::generator;
@@ -41,6 +41,8 @@ pub enum Part {
     Reserved,
     /// GDS.
     Gds,
+    /// ACC (targets whose DS operands may be AccVGPRs).
+    Acc,
     /// OP.
     Op,
     /// The format's fixed ENCODING bits.
@@ -73,15 +75,18 @@ impl RegField {
     }
 }
 
-/// Generation `gen`'s DS word layout, measured: take an op of it that uses every field (the
-/// first such table row, one whose gds is optional where there is one), encode it with distinct
-/// small values, flip each of the 64 bits and decode (as every target of `gen` would). A flip the
-/// decoder calls "not DS" is an ENCODING bit; "reserved bit", or a gds bit the generation does
-/// not have, is reserved; a gds bit the targets may lack is GDS; otherwise the field that changed
-/// (or an opcode the table lacks) names the bit. Contiguous bits of one part form one range.
-pub fn layout(gen: Generation) -> Vec<BitField> {
+/// The DS word layout of the instruction set `isa` (a target, or a generation), measured: take
+/// an op of it that uses every field (the first such table row, one whose gds is optional where
+/// there is one), encode it with distinct small values, flip each of the 64 bits and decode. A
+/// flip the decoder calls "not DS" is an ENCODING bit; "reserved bit", or a gds bit the
+/// generation does not have, is reserved; a gds bit the target may lack is GDS; otherwise the
+/// field that changed (or an opcode the table lacks) names the bit. Contiguous bits of one part
+/// form one range.
+pub fn layout(isa: impl Into<Isa>) -> Vec<BitField> {
+    let isa: Isa = isa.into();
+    let gen = isa.gen;
     let every_field = |r: &&ds_isa::ds::OpInfo| {
-        r.in_generation(gen)
+        r.on(isa)
             && Field::ALL.iter().all(|&f| r.operands.dwords(f) > 0)
             && r.offset == OffsetForm::Single
     };
@@ -95,9 +100,9 @@ pub fn layout(gen: Generation) -> Vec<BitField> {
         inst.set_reg(f, 1 + k as u8);
     }
     let inst = inst.with_offset16(0x0201);
-    let word = inst.encode(gen).expect("the probe instruction is legal");
+    let word = inst.encode(isa).expect("the probe instruction is legal");
     let part_of = |bit: u32| -> Part {
-        match DsInst::decode(gen, word ^ (1 << bit)) {
+        match DsInst::decode(isa, word ^ (1 << bit)) {
             Err(DecodeError::NotDs { .. }) => Part::Encoding,
             Err(DecodeError::ReservedBit(_) | DecodeError::Inst(InstError::NoGdsBit { .. })) => {
                 Part::Reserved
@@ -108,6 +113,7 @@ pub fn layout(gen: Generation) -> Vec<BitField> {
             Ok(d) if d.offset0 != inst.offset0 => Part::Offset0,
             Ok(d) if d.offset1 != inst.offset1 => Part::Offset1,
             Ok(d) if d.gds != inst.gds => Part::Gds,
+            Ok(d) if d.acc != inst.acc => Part::Acc,
             Ok(d) => {
                 let changed = |f: Field| d.reg(f) != inst.reg(f);
                 match () {
@@ -148,7 +154,7 @@ pub(super) fn words(n: u8) -> String {
 }
 
 /// What the field holds for `info`.
-fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField]) -> String {
+fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField], gen: Generation) -> String {
     match f.part {
         Part::Offset0 | Part::Offset1 => {
             let low = f.part == Part::Offset0;
@@ -176,14 +182,13 @@ fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField]) -> String {
             Gds::Allowed => "0 = LDS, 1 = GDS".into(),
             Gds::Required => "1 (GDS only)".into(),
         },
+        Part::Acc => "0 = VGPRs, 1 = vdst and data are AccVGPRs".into(),
         Part::Op => {
-            // The card is written in gfx11's spelling and layout: the generations that share them
-            // (`ds-harness doc --target` adds gfx9's and gfx10's own encoding; an op only gfx9
-            // and gfx10 have shows their opcodes).
-            let later = info.generations().any(|g| !g.gfx9_mnemonics());
+            // The opcodes of the generations that spell the op as the card's does (gfx9 and
+            // gfx10 by the gfx9 names, the later ones by the table's).
             let gens = move || {
                 info.generations()
-                    .filter(move |g| !later || !g.gfx9_mnemonics())
+                    .filter(move |g| g.gfx9_mnemonics() == gen.gfx9_mnemonics())
             };
             let opcodes: Vec<String> = gens()
                 .map(|g| format!("{:#04x}", info.op.opcode(g).expect("the op's generation")))
@@ -232,6 +237,7 @@ fn part_name(p: Part) -> &'static str {
         Part::Offset1 => "OFFSET1",
         Part::Reserved => "reserved",
         Part::Gds => "GDS",
+        Part::Acc => "ACC",
         Part::Op => "OP",
         Part::Encoding => "ENCODING",
         Part::Reg(RegField::Addr) => "ADDR",
@@ -498,7 +504,7 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
         }
     );
 
-    let fields = layout(gen);
+    let fields = layout(target);
     let _ = writeln!(s, "\nEncoding (64 bits, little-endian in memory):");
     let _ = writeln!(s, "  {:<8} {:<9} {}", "bits", "field", info.name);
     for f in fields.iter().rev() {
@@ -507,7 +513,7 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
             "  {:<8} {:<9} {}",
             range(f),
             part_name(f.part),
-            field_use(info, f, &fields)
+            field_use(info, f, &fields, gen)
         );
     }
     let ex = doc::example(target, op);

@@ -17,7 +17,7 @@
 
 use crate::wave::{Lane, Wave};
 use ds_isa::ds::swizzle::Pattern;
-pub use ds_isa::gen::PermuteSpan;
+use ds_isa::gen::PermuteSpan;
 
 /// Reverses the low five bits of `i`.
 fn reverse5(i: usize) -> usize {
