@@ -15,10 +15,13 @@
 
 pub mod acc;
 mod codec;
+mod decode;
+mod encode;
 pub mod ops;
 mod print;
 
-pub use codec::{decode, encode, encode_into};
+pub use decode::decode;
+pub use encode::{encode, encode_into};
 pub use ops::{
     GlobalOp, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp,
 };
