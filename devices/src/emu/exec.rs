@@ -871,7 +871,7 @@ impl WaveState {
             // The broken device: the other generation's operand order, i.e. DATA0 and DATA1
             // trade places before the target's rule reads them.
             for l in wave.lanes.iter_mut() {
-                std::mem::swap(&mut l.data0, &mut l.data1);
+                l.swap_data();
             }
         }
         if quirks.bpermute_lower_half && info.family == Family::Bpermute {

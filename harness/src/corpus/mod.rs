@@ -666,8 +666,8 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
             let offset = v.inst().offset16() as u32;
             for l in wave.lanes.iter_mut() {
                 let at = l.addr.wrapping_add(offset);
-                let slot = match rng.below(4) {
-                    0 => &mut l.data1,
+                let slot: &mut [u32] = match rng.below(4) {
+                    0 => &mut l.data1[..4],
                     1 => &mut l.data0,
                     _ => continue,
                 };

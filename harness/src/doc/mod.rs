@@ -360,7 +360,7 @@ pub(super) fn example(s: &mut String, e: &snapshot::Entry) {
         // With `regs`, data registers that VDST overlaps end with its values.
         for (name, out, before, n) in [
             ("data0'", &e.outcome.data0, &l.data0, o.data0),
-            ("data1'", &e.outcome.data1, &l.data1, o.data1),
+            ("data1'", &e.outcome.data1, &l.data1_low(), o.data1),
         ] {
             if let Some(d) = out.as_ref().filter(|d| d[i] != *before) {
                 let _ = write!(line, " {name}={}", hex_words(&d[i][..n as usize]));

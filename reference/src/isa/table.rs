@@ -56,10 +56,6 @@ const ORDERED: Option<&str> = Some(
 );
 const GS_REG: Option<&str> =
     Some("targets the geometry-shader streamout registers in GDS, not LDS (gds required)");
-/// Why this harness cannot yet run an op: its case format carries 4 dwords per data operand.
-const DATA8: Option<&str> = Some(
-    "DATA1 is 8 dwords and the harness's case format carries 4 per operand (not yet extended)",
-);
 const HIP: Option<&str> = None;
 /// Ops whose semantics the model does not hold yet: `run` leaves them out (the model's work turns
 /// each to `HIP` as it implements the family; the src2 ops and `ds_add_f64` are done).
@@ -214,8 +210,8 @@ ds_table! {
     (PkAddRtnBf16,          "ds_pk_add_rtn_bf16",                0xb8, __  , __  , 0xab, 1, 1, 1, 0, Single,   Allowed,   Rmw(Add),                     Bf16x2, None,                          PK16, HIP,  L19),
     (BpermuteFiB32,         "ds_bpermute_fi_b32",                __  , __  , __  , 0xcd, 1, 1, 1, 0, Single,   Forbidden, BpermuteFi,                   B32,   None,                          __,   HIP,  L22),
     (BvhStackPush4Pop1RtnB32, "ds_bvh_stack_push4_pop1_rtn_b32",   __  , __  , __  , 0xe0, 1, 1, 1, 4, Single,   Forbidden, BvhPushPop(Bvh::Push4Pop1),   B32,   None,                          __,   HIP,  L22),
-    (BvhStackPush8Pop1RtnB32, "ds_bvh_stack_push8_pop1_rtn_b32",   __  , __  , __  , 0xe1, 1, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop1),   B32,   None,                          __,   DATA8, L22),
-    (BvhStackPush8Pop2RtnB64, "ds_bvh_stack_push8_pop2_rtn_b64",   __  , __  , __  , 0xe2, 2, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop2),   B64,   None,                          __,   DATA8, L22),
+    (BvhStackPush8Pop1RtnB32, "ds_bvh_stack_push8_pop1_rtn_b32",   __  , __  , __  , 0xe1, 1, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop1),   B32,   None,                          __,   HIP,  L22),
+    (BvhStackPush8Pop2RtnB64, "ds_bvh_stack_push8_pop2_rtn_b64",   __  , __  , __  , 0xe2, 2, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop2),   B64,   None,                          __,   HIP,  L22),
     // gfx9 and gfx10 only (LLVM's DSInstructions.td and gfx9/gfx10 MC tests; llvm-mc-19 and -22 for
     // every gfx9 and gfx10 target), in gfx9 opcode order; the transpose loads are CDNA 4's
     // (LLVM 22; AMD "CDNA4 ISA" guide, DS_READ_B64_TR_B4 and the rest).

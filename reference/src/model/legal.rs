@@ -18,6 +18,7 @@
 //! without returns, such as 64 `ds_rsub_u32` on one address, is a subset-sum question no
 //! polynomial check answers).
 
+use super::readings_bvh::{ReadingKind, FOLLOWS};
 use super::{rmw, Plan, Unmodelled};
 use crate::isa::{Family, Rmw};
 use crate::target::Target;
@@ -109,6 +110,40 @@ pub fn check(
 
 /// [`check`] with a given search budget (lane steps per group of overlapping lanes).
 pub fn check_with_budget(
+    target: &Target,
+    variant: &Variant,
+    case: &Case,
+    device: &Outcome,
+    budget: usize,
+) -> Result<Verdict, Unmodelled> {
+    let verdict = check_orders(target, variant, case, device, budget)?;
+    // BVH-ONLY READINGS (readings_bvh): a device that follows another reading of a BVH question
+    // is legal when the record allows that reading, else a mismatch that names it.
+    let bvh = matches!(
+        variant.op.info().family,
+        Family::BvhStack | Family::BvhPushPop(_)
+    );
+    if let (true, Verdict::Mismatch(why)) = (bvh, &verdict) {
+        if let Some(r) = super::readings_bvh::followed(target, variant, case, device)? {
+            let named: Vec<String> = r.departures().iter().map(|n| n.to_string()).collect();
+            return Ok(match r.kind() {
+                ReadingKind::Legal => Verdict::Legal {
+                    order: Explanation::AscendingLanes,
+                    float_alternatives: vec![],
+                },
+                kind => Verdict::Mismatch(format!(
+                    "{FOLLOWS} {} (a {} reading): {why}",
+                    named.join(" and "),
+                    kind.name()
+                )),
+            });
+        }
+    }
+    Ok(verdict)
+}
+
+/// [`check_with_budget`] without the BVH readings: lane orders and documented alternatives.
+fn check_orders(
     target: &Target,
     variant: &Variant,
     case: &Case,

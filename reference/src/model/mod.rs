@@ -23,11 +23,13 @@ use crate::target::{CmpstData0, PermuteSpan, Target};
 use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave};
 use std::fmt;
 
+pub mod bvh;
 pub mod float;
 pub mod lanes;
 pub mod legal;
 pub mod mem;
 pub mod questions;
+pub mod readings_bvh;
 pub mod rmw;
 pub mod snapshot;
 mod special;
@@ -75,6 +77,47 @@ pub fn execute(
     execute_in_place(
         target, inst, mode, &case.wave, &mut lds, &mut vdst, &mut addr,
     )?;
+    Ok(Outcome {
+        lds,
+        vdst,
+        addr,
+        data0: None,
+        data1: None,
+    })
+}
+
+/// [`execute`] under other BVH readings (`readings`), the lanes in ascending or (`descending`)
+/// descending order: what a device following those readings leaves.
+pub fn execute_with(
+    target: &Target,
+    inst: &DsInst,
+    mode: FpMode,
+    case: &Case,
+    readings: readings_bvh::BvhReadings,
+    descending: bool,
+) -> Result<Outcome, Unmodelled> {
+    let plan = Plan {
+        bvh: readings,
+        ..Plan::new(target, inst, mode)?
+    };
+    let mut lds = case.lds.clone();
+    let mut vdst: Vec<[u32; 4]> = case.wave.lanes.iter().map(|l| l.vdst).collect();
+    let mut addr: Vec<u32> = case.wave.lanes.iter().map(|l| l.addr).collect();
+    if descending {
+        let mut one = case.wave.clone();
+        for i in case
+            .wave
+            .active_lanes()
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
+            one.exec = 1 << i;
+            plan.run(&one, &mut lds, &mut vdst, &mut addr);
+        }
+    } else {
+        plan.run(&case.wave, &mut lds, &mut vdst, &mut addr);
+    }
     Ok(Outcome {
         lds,
         vdst,
@@ -232,6 +275,8 @@ pub(crate) struct Plan {
     /// DATA0 of a compare-store is the compare value (`Generation::cmpst_data0`): the model's
     /// update takes (new, compare), so the operands are swapped.
     pub cmpst_swap: bool,
+    /// The readings the BVH stack ops follow (the model's, unless [`execute_with`] says).
+    pub bvh: readings_bvh::BvhReadings,
 }
 
 impl Plan {
@@ -260,6 +305,7 @@ impl Plan {
             span: gen.permute_span(),
             swizzle_group: gen.swizzle_group(),
             cmpst_swap: gen.cmpst_data0() == CmpstData0::CompareValue,
+            bvh: readings_bvh::BvhReadings::MODEL,
             info,
             mode,
             offset16: u16::from(inst.offset0) | u16::from(inst.offset1) << 8,
@@ -358,12 +404,12 @@ impl Plan {
             Family::LoadAddTid => {
                 vdst[0] = mem::read_u32(mem, addtid_address(m0, self.offset16, i))
             }
-            Family::BvhStack => special::bvh_stack(self.offset16, lane, mem, vdst, addr),
+            Family::BvhStack => {
+                (vdst[0], *addr) = bvh::gfx11(self.offset16, lane, mem, self.bvh);
+            }
             Family::BvhPushPop(form) => {
-                // Only the 4-dword form reaches here: the others are not runnable (DATA1 is 8
-                // dwords, the case format holds 4), and `Plan::new` refused them.
-                let data: [u32; 4] = lane.data1;
-                let out = special::bvh_push_pop(form, lane.addr, lane.data0[0], &data, mem);
+                let (stack, last) = (lane.addr, lane.data0[0]);
+                let out = bvh::gfx12(form, self.offset16, stack, last, &lane.data1, mem, self.bvh);
                 vdst[..form.pops()].copy_from_slice(&out.ret[..form.pops()]);
                 *addr = out.addr;
             }
@@ -396,7 +442,7 @@ pub(crate) fn addtid_address(m0: u32, offset: u16, lane: usize) -> u32 {
 
 /// The first two dwords of a register tuple as one little-endian qword.
 #[inline(always)]
-pub(crate) fn join(words: &[u32; 4]) -> u64 {
+pub(crate) fn join(words: &[u32]) -> u64 {
     u64::from(words[0]) | u64::from(words[1]) << 32
 }
 

@@ -47,7 +47,7 @@ fn lanes(addr: impl Fn(usize) -> u32) -> Vec<Lane> {
         .map(|i| Lane {
             addr: addr(i),
             data0: [0x1000 + i as u32, 0, 0, 0],
-            data1: [0x2000 + i as u32, 0, 0, 0],
+            data1: [0x2000 + i as u32, 0, 0, 0, 0, 0, 0, 0],
             vdst: [SENTINEL; 4],
         })
         .collect()
