@@ -534,3 +534,28 @@ pub struct Outcome {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data1: Option<Vec<[u32; 4]>>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data1_reads_4_or_8_dwords_and_writes_4_when_the_upper_four_are_zero() {
+        let old =
+            r#"{"addr": 1, "data0": [2, 0, 0, 0], "data1": [3, 4, 5, 6], "vdst": [0, 0, 0, 0]}"#;
+        let l: Lane = serde_json::from_str(old).unwrap();
+        assert_eq!(l.data1, [3, 4, 5, 6, 0, 0, 0, 0]);
+        assert!(serde_json::to_string(&l)
+            .unwrap()
+            .contains(r#""data1":[3,4,5,6]"#));
+        let wide = r#"{"addr": 1, "data0": [2, 0, 0, 0], "data1": [3, 4, 5, 6, 7, 8, 9, 10], "vdst": [0, 0, 0, 0]}"#;
+        let l: Lane = serde_json::from_str(wide).unwrap();
+        assert_eq!(l.data1, [3, 4, 5, 6, 7, 8, 9, 10]);
+        let back: Lane = serde_json::from_str(&serde_json::to_string(&l).unwrap()).unwrap();
+        assert_eq!(back, l);
+        let odd =
+            r#"{"addr": 1, "data0": [2, 0, 0, 0], "data1": [3, 4, 5, 6, 7], "vdst": [0, 0, 0, 0]}"#;
+        let e = serde_json::from_str::<Lane>(odd).unwrap_err().to_string();
+        assert!(e.contains("data1 has 5 dwords: write 4, or 8"), "{e}");
+    }
+}

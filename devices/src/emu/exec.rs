@@ -896,6 +896,9 @@ impl WaveState {
                     .map_err(|e| e.to_string())?;
             }
             wave.exec = exec;
+        } else if let Some(r) = quirks.bvh_readings {
+            model::execute_in_place_with(target, inst, mode, r, wave, &mut self.lds, vdst, addr)
+                .map_err(|e| e.to_string())?;
         } else {
             model::execute_in_place(target, inst, mode, wave, &mut self.lds, vdst, addr)
                 .map_err(|e| e.to_string())?;

@@ -26,6 +26,7 @@ use ds_kernels::inst::{acc::decode_on, Inst};
 use ds_reference::errata::Errata;
 use ds_reference::isa::DsOp;
 use ds_reference::isa::Generation;
+use ds_reference::model::readings_bvh::BvhReadings;
 use ds_reference::target::{self, CmpstData0, Target};
 use memory::{Memory, Region, BUFFER_BASE, BUFFER_STRIDE, KERNARG_BASE};
 use std::collections::HashMap;
@@ -101,6 +102,10 @@ pub struct Quirks {
     /// (`Generation::cmpst_data0`): on a generation of the other order the operands are swapped
     /// (a broken device), on one of the same order nothing changes.
     pub cmpst_order: Option<CmpstData0>,
+    /// A device whose BVH stack ops follow these readings (ASSUMPTIONS.md B2-B9,
+    /// `model::readings_bvh`) instead of the model's: a device that takes a legal alternative,
+    /// or one that follows a reading the record contradicts.
+    pub bvh_readings: Option<BvhReadings>,
 }
 
 /// One decoded position of the code: an instruction start, or why there is none.
@@ -317,6 +322,12 @@ impl EmuDevice {
     /// a broken device when `order` is not its generation's.
     pub fn with_cmpst_order(mut self, order: CmpstData0) -> EmuDevice {
         self.quirks.cmpst_order = Some(order);
+        self
+    }
+
+    /// Makes the device's BVH stack ops follow `readings` (see [`Quirks::bvh_readings`]).
+    pub fn with_bvh_readings(mut self, readings: BvhReadings) -> EmuDevice {
+        self.quirks.bvh_readings = Some(readings);
         self
     }
 

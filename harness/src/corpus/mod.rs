@@ -14,6 +14,7 @@ use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 use values::value;
 
+mod bvh;
 mod values;
 
 /// The seed of `ds-harness run` when `--seed` is not given.
@@ -93,6 +94,8 @@ pub fn lds_size(op: DsOp) -> u32 {
     let info = op.info();
     match info.offset {
         OffsetForm::Stride64 => 1024,
+        // A stack per lane, 128 bytes per entry, up to 64 entries (gfx11's largest size).
+        _ if matches!(info.family, Family::BvhStack | Family::BvhPushPop(_)) => 8192,
         _ if !info.accesses_lds() => 256,
         _ => 512,
     }
@@ -202,7 +205,17 @@ fn variants_with(op: DsOp, even_tuples: bool) -> Vec<(Variant, String)> {
             Family::Append | Family::Consume => vec![single(0), single(8)],
             Family::StoreAddTid | Family::LoadAddTid => vec![single(0), single(4), single(0x104)],
             Family::Permute | Family::Bpermute => vec![single(0), single(4), single(0x1fe)],
-            Family::BvhStack => vec![single(0), single(4)],
+            // OFFSET1[5:4]: 8, 16 and 64 entries (the RDNA3 guide's stack size field).
+            Family::BvhStack => vec![single(0), single(0x1000), single(0x3000)],
+            // OFFSET0[4:0] the size (0 read as 16, B6), OFFSET1[0] the triangle-pair flag,
+            // OFFSET1[1] primitive-range enable (the RDNA4 guide's fields).
+            Family::BvhPushPop(_) => vec![
+                single(16),
+                single(0),
+                single(4),
+                single(0x0110),
+                single(0x0210),
+            ],
             // src2: the offset names the second operand's distance from ADDR in dwords (up, down
             // from 0x4000 on), or with bit 15 set hands it to ADDR's bits 31:17.
             Family::Src2(_) => vec![single(0), single(8), single(0x7ff0), single(0x8000)],
@@ -682,6 +695,7 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
                 }
             }
         }
+        Family::BvhStack | Family::BvhPushPop(_) => bvh::shape(v, &mut wave, &mut lds, rng),
         _ => {}
     }
     if let Some(regs) = v.regs {

@@ -83,6 +83,9 @@ impl Report {
                             let _ = writeln!(s, "  file: {}", xml(p));
                         }
                         let _ = writeln!(s, "  replay: {}", xml(&m.replay));
+                        if let Some(n) = &m.note {
+                            let _ = writeln!(s, "  {}", xml(n));
+                        }
                         for d in &m.differences {
                             let _ = writeln!(s, "  {}", xml(&d.to_string()));
                         }

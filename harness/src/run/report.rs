@@ -519,7 +519,11 @@ fn full_note(o: &OpResult) -> String {
             .first()
             .map(|d| d.to_string())
             .unwrap_or_default();
-        return format!("e.g. {}: {first}", m.id);
+        return match &m.note {
+            // The reading the device followed, when the check named one.
+            Some(n) if !m.undecided => format!("e.g. {}: {first}; {n}", m.id),
+            _ => format!("e.g. {}: {first}", m.id),
+        };
     }
     if !o.skip_reasons.is_empty() {
         return o

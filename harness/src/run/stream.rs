@@ -243,7 +243,7 @@ fn verdict(
                 choice: Some(choice),
             }
         }
-        legal::Legality::Illegal(_) => (None, false),
+        legal::Legality::Illegal(why) => (legal::mismatch_note(&why), false),
         legal::Legality::Undecided(why) => {
             (Some(format!("legal-outcome search undecided: {why}")), true)
         }

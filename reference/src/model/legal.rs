@@ -132,7 +132,7 @@ pub fn check_with_budget(
                     float_alternatives: vec![],
                 },
                 kind => Verdict::Mismatch(format!(
-                    "{FOLLOWS} {} (a {} reading): {why}",
+                    "{FOLLOWS} {} (a {} reading); {why}",
                     named.join(" and "),
                     kind.name()
                 )),

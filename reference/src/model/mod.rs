@@ -159,6 +159,27 @@ pub fn execute_in_place(
     Ok(())
 }
 
+/// [`execute_in_place`] under other BVH readings: what a device following `readings` leaves (an
+/// emulated device that stands for one in tests).
+#[allow(clippy::too_many_arguments)]
+pub fn execute_in_place_with(
+    target: &Target,
+    inst: &DsInst,
+    mode: FpMode,
+    readings: readings_bvh::BvhReadings,
+    wave: &Wave,
+    lds: &mut Lds,
+    vdst: &mut [[u32; 4]],
+    addr: &mut [u32],
+) -> Result<(), Unmodelled> {
+    let plan = Plan {
+        bvh: readings,
+        ..Plan::new(target, inst, mode)?
+    };
+    plan.run(wave, lds, vdst, addr);
+    Ok(())
+}
+
 impl Plan {
     /// Runs the planned instruction over `wave` (see [`execute_in_place`]).
     pub(crate) fn run(&self, wave: &Wave, lds: &mut Lds, vdst: &mut [[u32; 4]], addr: &mut [u32]) {

@@ -369,7 +369,10 @@ pub fn followed(
     let inst = variant.inst();
     for r in candidates(variant.op.info().family) {
         for descending in [false, true] {
-            let got = execute_with(target, &inst, variant.mode, case, r, descending)?;
+            let mut got = execute_with(target, &inst, variant.mode, case, r, descending)?;
+            if let Some(regs) = variant.regs {
+                regs.settle(variant.op, variant.acc, case, &mut got);
+            }
             if got == *device {
                 return Ok(Some(r));
             }
