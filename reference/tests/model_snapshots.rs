@@ -78,6 +78,9 @@ fn target_for(gen: Generation, op: DsOp) -> &'static Target {
 fn own_ops(gen: Generation, wave: WaveSize) -> Vec<DsOp> {
     let g11 = target_of(Generation::Gfx11);
     runnable_ops_in(gen)
+        // An op the model runs but does not judge (gfx950's 4- and 6-bit transposes) has no
+        // model snapshot: its cases are the device's to record.
+        .filter(|op| model_entries_in(target_for(gen, *op), *op, wave).is_ok())
         .filter(|op| {
             !op.info().in_generation(Generation::Gfx11)
                 || model_entries_in(g11, *op, wave).unwrap()

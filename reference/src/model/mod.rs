@@ -34,6 +34,7 @@ pub mod rmw;
 pub mod snapshot;
 mod special;
 pub mod src2;
+pub mod transpose;
 #[cfg(test)]
 mod wide;
 
@@ -100,6 +101,7 @@ pub fn execute_with(
         bvh: readings,
         ..Plan::new(target, inst, mode)?
     };
+    plan.check_wave(&case.wave)?;
     let mut lds = case.lds.clone();
     let mut vdst: Vec<[u32; 4]> = case.wave.lanes.iter().map(|l| l.vdst).collect();
     let mut addr: Vec<u32> = case.wave.lanes.iter().map(|l| l.addr).collect();
@@ -155,7 +157,9 @@ pub fn execute_in_place(
     vdst: &mut [[u32; 4]],
     addr: &mut [u32],
 ) -> Result<(), Unmodelled> {
-    Plan::new(target, inst, mode)?.run(wave, lds, vdst, addr);
+    let plan = Plan::new(target, inst, mode)?;
+    plan.check_wave(wave)?;
+    plan.run(wave, lds, vdst, addr);
     Ok(())
 }
 
@@ -176,11 +180,25 @@ pub fn execute_in_place_with(
         bvh: readings,
         ..Plan::new(target, inst, mode)?
     };
+    plan.check_wave(wave)?;
     plan.run(wave, lds, vdst, addr);
     Ok(())
 }
 
 impl Plan {
+    /// Whether the model judges the instruction over `wave`: a transpose load with a lane off in
+    /// EXEC is not (ASSUMPTIONS.md V9).
+    pub(crate) fn check_wave(&self, wave: &Wave) -> Result<(), Unmodelled> {
+        let full = crate::wave::WaveSize::from_lanes(wave.lanes.len()).map(|w| w.full_exec());
+        if matches!(self.info.family, Family::LoadTranspose(_)) && Some(wave.exec) != full {
+            return Err(Unmodelled {
+                op: self.info.op,
+                why: transpose::PARTIAL_EXEC_WHY,
+            });
+        }
+        Ok(())
+    }
+
     /// Runs the planned instruction over `wave` (see [`execute_in_place`]).
     pub(crate) fn run(&self, wave: &Wave, lds: &mut Lds, vdst: &mut [[u32; 4]], addr: &mut [u32]) {
         let plan = self;
@@ -192,6 +210,7 @@ impl Plan {
             Family::Permute => lanes::permute(plan.span, wave, offset, vdst),
             Family::Bpermute => lanes::bpermute(plan.span, wave, offset, vdst),
             Family::BpermuteFi => lanes::bpermute_fi(plan.span, wave, offset, vdst),
+            Family::LoadTranspose(bits) => transpose::run(bits, offset, wave, mem, vdst),
             Family::Append | Family::Consume => special::append_consume(plan, wave, mem, vdst),
             Family::Rmw(Rmw::CmpStore)
                 if plan.elem_bytes == 4 && !plan.info.two_addresses() && plan.cmpst_swap =>
@@ -321,6 +340,14 @@ impl Plan {
                 why: GDS_WHY,
             });
         }
+        if let Family::LoadTranspose(bits) = info.family {
+            if !transpose::modelled(bits) {
+                return Err(Unmodelled {
+                    op: inst.op,
+                    why: transpose::UNSOURCED_WHY,
+                });
+            }
+        }
         let scale = info.offset_scale();
         Ok(Plan {
             span: gen.permute_span(),
@@ -445,9 +472,9 @@ impl Plan {
             | Family::OrderedCount
             | Family::GsReg => unreachable!("{} is not a per-lane family", info.name),
             Family::Src2(op) => src2::step(op, info.elem, self.mode, lane.addr, self.offset16, mem),
-            // Refused by `Plan::new`: the table marks them not yet modelled.
+            // The whole wave at once (`Plan::run`).
             Family::LoadTranspose(_) => {
-                unreachable!("{} is not modelled yet", info.name)
+                unreachable!("{} is not a per-lane family", info.name)
             }
         }
     }

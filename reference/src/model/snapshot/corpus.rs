@@ -325,7 +325,26 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
             }
         }
         // Not modelled yet (the table's hip column says so; `Plan::new` refuses them).
-        Family::Gws | Family::OrderedCount | Family::GsReg | Family::LoadTranspose(_) => {}
+        Family::LoadTranspose(_) => {
+            // Every byte its own address (mod 256), every lane a row of its own (ASSUMPTIONS.md
+            // V9): the returned bytes name the layout. Then the rows reversed and an offset, and
+            // one lane off (the CDNA 4 guide requires EXEC all ones: recorded, not judged).
+            let mut c = base_case(u32::MAX);
+            c.lds = Lds::from_bytes((0..LDS_SIZE).map(|i| i as u8).collect());
+            for (i, l) in c.wave.lanes.iter_mut().enumerate() {
+                l.addr = 8 * i as u32;
+            }
+            add("rows_in_order", variant(op, 0, 0, dm), c.clone());
+            let mut rev = c.clone();
+            let n = rev.wave.lanes.len() as u32;
+            for (i, l) in rev.wave.lanes.iter_mut().enumerate() {
+                l.addr = 8 * (n - 1 - i as u32);
+            }
+            add("rows_reversed_offset8", variant(op, 8, 0, dm), rev);
+            c.wave.exec = u64::from(u32::MAX - 1);
+            add("lane_0_off", variant(op, 0, 0, dm), c);
+        }
+        Family::Gws | Family::OrderedCount | Family::GsReg => {}
     }
     // The one rule near 2^32 (ASSUMPTIONS.md A3) for every multi-dword access: an element that
     // starts below 2^32 and ends past it is out of range as a whole (lane 0: its second dword

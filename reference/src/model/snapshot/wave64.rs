@@ -194,6 +194,14 @@ pub fn snapshot_corpus_wave64(op: DsOp) -> Vec<(String, Variant, Case)> {
             c.wave.exec = 1 << 63 | 1 << HALF | 1 << (HALF - 1);
             add("w64_lanes_31_32_63".into(), v, c);
         }
+        Family::LoadTranspose(_) => {
+            // Every lane a row of its own over the whole wave: the four 16-lane groups.
+            add(
+                "w64_rows_in_order".into(),
+                v,
+                named(&|i| 8 * i as u32, W64.full_exec()),
+            );
+        }
         _ if info.accesses_lds() && ops.addr > 0 => {
             // Every lane on one address, both halves: the order across halves (W7).
             let at = c.wave.lanes[0].addr;
