@@ -493,6 +493,13 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
             Some(why) => format!("not runnable: {why}"),
         }
     );
+    // The model's standing on this target: judged from sources, inferred, or run unjudged.
+    let judged = ds_reference::model::judged(target, op);
+    if let (true, Err(u)) = (info.hip_runnable() && info.on(target), judged) {
+        let _ = writeln!(s, "Model: runs, not judged (not modelled): {}", u.why);
+    } else if let Some(why) = ds_reference::model::inferred(op) {
+        let _ = writeln!(s, "Model: {why}");
+    }
 
     let fields = layout();
     let _ = writeln!(s, "\nEncoding (64 bits, little-endian in memory):");

@@ -138,7 +138,11 @@ pub fn semantics(info: &OpInfo, gen: Generation) -> Vec<String> {
         Family::Nop => s.push("Does nothing.".into()),
         Family::Gws | Family::OrderedCount | Family::GsReg => s.push("Drives GDS-only hardware (global wave sync, ordered count, streamout registers); not modelled.".into()),
         Family::Src2(_) => s.push("The gfx9/gfx10 src2 form: MEM[A] = MEM[A] op MEM[B] with A = addr (the offset not added) and B = A + 4 x (offset bit 15 set ? addr[31:17] : offset[14:0]), each read as a signed 16-bit number (ASSUMPTIONS.md V4-V7); no register is written.".into()),
-        Family::LoadTranspose(bits) => s.push(format!("Transpose load: each lane gathers {bits}-bit elements from the rows its lane group reads at {at}; not modelled yet.")),
+        Family::LoadTranspose(bits) => s.push(match bits {
+            16 => format!("Transpose load: each lane reads its 8-byte row at {at}; within each 16-lane group g = l & ~15, halfword n (0..3) of lane l is halfword l & 3 of the row of lane g + ((l >> 2) & 3) + 4n. Judged with EXEC all on only (ASSUMPTIONS.md V9)."),
+            8 => format!("Transpose load: each lane reads its 8-byte row at {at}; within each 16-lane group g = l & ~15, byte n (0..7) of lane l is byte l & 7 of the row of lane g + ((l >> 3) & 1) + 2n (inferred from Triton's rule). Judged with EXEC all on only (ASSUMPTIONS.md V9)."),
+            _ => format!("Transpose load: each lane reads its row at {at} and gathers {bits}-bit elements from its lane group's rows; no sourced layout: run, its answer recorded, not judged (ASSUMPTIONS.md V9)."),
+        }),
     }
     s
 }

@@ -118,6 +118,30 @@ pub struct OpResult {
     /// Where the cases landed: fidelity class -> cases (every case in exactly one class).
     #[serde(default)]
     pub fidelity: crate::fidelity::Counts,
+    /// Cases the model does not judge (fidelity class `not_modelled`, counted in `skipped`),
+    /// the first `MAX_LISTED_MISMATCHES` of them, each with its case file holding the device's
+    /// answer: recorded and shown, never judged, never counted as agreement.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_modelled: Vec<Unjudged>,
+    /// When the model's semantics of the op are inferred, not read from a source: why (shown
+    /// beside every result of the op).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inferred: Option<String>,
+}
+
+/// One case the model does not judge: the device's answer is in its case file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unjudged {
+    /// The case id.
+    pub id: String,
+    /// The variant's tag.
+    pub variant: String,
+    /// The case file, with the device's outcome (absent if writing it failed).
+    pub path: Option<String>,
+    /// The command that replays it.
+    pub replay: String,
+    /// Why the model does not judge it.
+    pub reason: String,
 }
 
 /// The results of one kernel variant of an op.
@@ -330,6 +354,9 @@ impl Report {
         if t.undecided > 0 {
             notes.push(undecided_note(t.undecided));
         }
+        if t.skipped > 0 {
+            notes.push(not_judged_note(t.skipped));
+        }
         for o in &self.in_progress {
             notes.push(format!("{} stopped after {} cases", o.op, o.cases));
         }
@@ -419,6 +446,9 @@ impl Report {
         if t.undecided > 0 {
             notes.push(undecided_note(t.undecided));
         }
+        if t.skipped > 0 {
+            notes.push(not_judged_note(t.skipped));
+        }
         let _ = writeln!(
             s,
             "| **total ({} ops)** | | {} | {} | {} | {} | {} | {} |",
@@ -491,6 +521,14 @@ fn undecided_note(n: usize) -> String {
     format!("{n} cases undecided (the legal-outcome search gave up; not counted as disagreements)")
 }
 
+/// `N cases not judged ...` for the totals.
+fn not_judged_note(n: usize) -> String {
+    format!(
+        "{n} cases not judged (not modelled: the device's answers are recorded in their case \
+         files, never counted as agreement)"
+    )
+}
+
 /// Characters of a note in the summary table and the markdown summary at most.
 pub const MAX_NOTE_CHARS: usize = 300;
 
@@ -501,6 +539,16 @@ fn note(o: &OpResult) -> String {
 }
 
 fn full_note(o: &OpResult) -> String {
+    // An inferred model is said first, so the note's cut never hides it.
+    let note = problem_note(o);
+    match &o.inferred {
+        Some(why) if note.is_empty() => format!("model {why}"),
+        Some(why) => format!("model {why}; {note}"),
+        None => note,
+    }
+}
+
+fn problem_note(o: &OpResult) -> String {
     if let Some(v) = o.variants.iter().find_map(|v| v.error.as_ref()) {
         // A row whose cases the device does not support says so; anything else is an error.
         let only_unsupported = o.unsupported > 0 && o.errors == 0;
@@ -529,7 +577,7 @@ fn full_note(o: &OpResult) -> String {
         return o
             .skip_reasons
             .iter()
-            .map(|(r, n)| format!("{n} skipped: {r}"))
+            .map(|(r, n)| format!("{n} not judged: {r}"))
             .collect::<Vec<_>>()
             .join("; ");
     }

@@ -59,6 +59,18 @@ impl fmt::Display for Unmodelled {
 
 impl std::error::Error for Unmodelled {}
 
+/// Whether the model judges `op` on `target` at all (it may still leave single cases unjudged:
+/// a transpose load with a lane off). An op it runs but does not judge is an error, with why.
+pub fn judged(target: &Target, op: DsOp) -> Result<(), Unmodelled> {
+    Plan::new(target, &DsInst::new(op), FpMode::default()).map(|_| ())
+}
+
+/// When the model's semantics of `op` are inferred rather than read from a source: why, in words
+/// every place that shows the op (doc, list, reports) repeats (ASSUMPTIONS.md V9).
+pub fn inferred(op: DsOp) -> Option<&'static str> {
+    transpose::inferred(op)
+}
+
 const GDS_WHY: &str = "the gds bit selects GDS, which the model does not hold (LDS only)";
 const NOT_ON_TARGET_WHY: &str = "the target's generation has no such opcode (its DS table column \
      is empty; `ds-harness list --target T` shows the ops a target has)";
@@ -161,6 +173,35 @@ pub fn execute_in_place(
     plan.check_wave(wave)?;
     plan.run(wave, lds, vdst, addr);
     Ok(())
+}
+
+/// What the emulated device does with `inst` over `wave`: [`execute_in_place`], except where the
+/// model runs an op but does not judge it (a transpose load without a sourced layout or with a
+/// lane off in EXEC), where it leaves [`transpose::stand_in`]'s answer: a device's answer to
+/// record, never the model's.
+#[allow(clippy::too_many_arguments)]
+pub fn execute_in_place_or_stand_in(
+    target: &Target,
+    inst: &DsInst,
+    mode: FpMode,
+    wave: &Wave,
+    lds: &mut Lds,
+    vdst: &mut [[u32; 4]],
+    addr: &mut [u32],
+) -> Result<(), Unmodelled> {
+    let info = inst.op.info();
+    match (
+        execute_in_place(target, inst, mode, wave, lds, vdst, addr),
+        info.family,
+    ) {
+        (Err(_), Family::LoadTranspose(bits)) if info.on(target) && !inst.gds => {
+            let offset = u16::from(inst.offset0) | u16::from(inst.offset1) << 8;
+            let dwords = usize::from(info.operands.vdst);
+            transpose::stand_in(bits, dwords, offset, wave, lds.bytes(), vdst);
+            Ok(())
+        }
+        (r, _) => r,
+    }
 }
 
 /// [`execute_in_place`] under other BVH readings: what a device following `readings` leaves (an

@@ -88,8 +88,8 @@ pub fn transpose(bits: u8, rows: &[[u8; 8]]) -> Vec<[u32; 2]> {
         .collect()
 }
 
-/// The load over `wave` (every lane active: the caller refuses a partial EXEC): each lane's row
-/// from LDS at `ADDR + offset`, then the transpose into vdst\[0..2\].
+/// The load over `wave`: each lane's row from LDS at `ADDR + offset`, then the transpose into
+/// vdst\[0..2\] of the active lanes (the model judges only a full EXEC: `Plan::check_wave`).
 pub fn run(bits: u8, offset: u16, wave: &Wave, lds: &[u8], vdst: &mut [[u32; 4]]) {
     let rows: Vec<[u8; 8]> = wave
         .lanes
@@ -101,8 +101,35 @@ pub fn run(bits: u8, offset: u16, wave: &Wave, lds: &[u8], vdst: &mut [[u32; 4]]
             std::array::from_fn(|k| if k < 4 { lo[k] } else { hi[k - 4] })
         })
         .collect();
-    for (d, r) in vdst.iter_mut().zip(transpose(bits, &rows)) {
-        d[..2].copy_from_slice(&r);
+    for (i, (d, r)) in vdst.iter_mut().zip(transpose(bits, &rows)).enumerate() {
+        if wave.active(i) {
+            d[..2].copy_from_slice(&r);
+        }
+    }
+}
+
+/// What the emulated device leaves where the model does not judge a transpose load: the modelled
+/// widths as [`run`] computes them (every lane's row read, the active lanes written, whatever
+/// EXEC), and the 4- and 6-bit forms untransposed (each active lane its own `dwords` dwords). A
+/// deterministic stand-in so the op runs on every device; never a judged answer.
+pub fn stand_in(
+    bits: u8,
+    dwords: usize,
+    offset: u16,
+    wave: &Wave,
+    lds: &[u8],
+    vdst: &mut [[u32; 4]],
+) {
+    if modelled(bits) {
+        return run(bits, offset, wave, lds, vdst);
+    }
+    for (i, (d, l)) in vdst.iter_mut().zip(&wave.lanes).enumerate() {
+        if wave.active(i) {
+            let at = l.addr.wrapping_add(u32::from(offset));
+            for (k, w) in d.iter_mut().take(dwords).enumerate() {
+                *w = mem::read_dword(lds, at, k as u32);
+            }
+        }
     }
 }
 

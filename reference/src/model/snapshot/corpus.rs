@@ -384,7 +384,16 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
     // aliasing pattern's registers and every lane made consistent (in an active lane a register
     // takes the value of the first operand naming it: addr, data0, data1, vdst).
     if let Some((_, first, case)) = out.first().cloned() {
-        for (alias, regs) in Alias::for_op(op) {
+        // An op only targets without unaligned tuples have (gfx950's transposes) gets its
+        // tuples at even registers, so every target that has it runs the cases.
+        let even = crate::target::TARGETS
+            .iter()
+            .filter(|t| info.on(*t))
+            .all(|t| {
+                !t.ds_features
+                    .contains(crate::ds_features::DsFeatures::UNALIGNED)
+            });
+        for (alias, regs) in Alias::for_op_in(op, even) {
             let mut c = case.clone();
             for (i, l) in c.wave.lanes.iter_mut().enumerate() {
                 if c.wave.exec >> i & 1 == 1 {
