@@ -44,8 +44,8 @@ pub fn run(args: &ListArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         write!(out, "{}", model_notes(target, "- "))?;
     } else {
         write!(out, "{}", render_text_in(isa))?;
-        writeln!(out, "{}", generation_line(target))?;
         write!(out, "{}", model_notes(target, ""))?;
+        writeln!(out, "{}", generation_line(target))?;
     }
     Ok(ExitCode::from(EXIT_OK))
 }

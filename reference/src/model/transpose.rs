@@ -1,9 +1,9 @@
-//! CDNA 4's transpose loads (gfx950, ASSUMPTIONS.md V9): each lane reads the 8 bytes at its own
+//! CDNA 4's transpose loads (ASSUMPTIONS.md V9): each lane reads the 8 bytes at its own
 //! `ADDR + offset` (its row), then the rows of a group of 16 lanes are redistributed.
 //!
 //! `ds_read_b64_tr_b16` (modelled): halfword n (0..3) of lane l is halfword `l & 3` of the row of
 //! lane `(l & !15) + ((l >> 2) & 3) + 4n`. Sources: ROCm/rocm-systems PR #10175 (rocJITsu's
-//! gfx950 fix) and its HIP test `LargeStaticLdsReadB64TrB16` (EMU, the PR implies a hardware
+//! CDNA 4 fix) and its HIP test `LargeStaticLdsReadB64TrB16` (EMU, the PR implies a hardware
 //! check); Triton `lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp` ("works on 64 bits per
 //! lane and in groups of 16 lanes") (DRV).
 //!

@@ -378,3 +378,81 @@ fn wave64_orders_across_the_halves_are_legal_and_named() {
         Verdict::Mismatch(_)
     ));
 }
+
+// BVH-ONLY READINGS (model::readings_bvh): a device that follows another reading.
+mod bvh_readings {
+    use crate::isa::DsOp;
+    use crate::model::execute_with;
+    use crate::model::legal::{self, Verdict};
+    use crate::model::readings_bvh::*;
+    use crate::model::snapshot::snapshot_corpus;
+    use crate::target::Target;
+
+    /// The first target that has `op`.
+    fn target_of(op: DsOp) -> &'static Target {
+        crate::target::TARGETS
+            .iter()
+            .find(|t| op.info().on(*t))
+            .expect("a target")
+    }
+
+    /// The check's verdict on a device that follows `r` on `op`'s snapshot case `name`.
+    fn judged(op: DsOp, name: &str, r: BvhReadings) -> Verdict {
+        let (_, v, c) = snapshot_corpus(op)
+            .into_iter()
+            .find(|(n, _, _)| n == name)
+            .expect("the case");
+        let t = target_of(op);
+        let model = crate::model::execute_variant(t, &v, &c).unwrap();
+        let device = execute_with(t, &v.inst(), v.mode, &c, r, false).unwrap();
+        assert_ne!(model, device, "{op} {name}: the reading shows in this case");
+        legal::check(t, &v, &c, &device).unwrap()
+    }
+
+    #[test]
+    fn a_legal_reading_is_accepted_and_a_disagreement_named_in_the_mismatch() {
+        let m = BvhReadings::MODEL;
+        let r16 = BvhReadings {
+            b2: B2Index::Rocjitsu16,
+            ..m
+        };
+        assert!(matches!(
+            judged(DsOp::BvhStackRtnB32, "stack8", r16),
+            Verdict::Legal { .. }
+        ));
+        let guide = BvhReadings {
+            b3: B3Step::GuidePseudocode,
+            ..m
+        };
+        match judged(DsOp::BvhStackRtnB32, "stack8", guide) {
+            Verdict::Mismatch(why) => {
+                assert!(why.starts_with(FOLLOWS), "{why}");
+                assert!(why.contains("B3 reading `guide-pseudocode`"), "{why}");
+                assert!(why.contains("disagreement"), "{why}");
+            }
+            v => panic!("{v}"),
+        }
+        let roc = BvhReadings {
+            b9: B9Pop2::Rocjitsu,
+            ..m
+        };
+        let op = DsOp::BvhStackPush8Pop2RtnB64;
+        assert!(matches!(judged(op, "push_pop", roc), Verdict::Legal { .. }));
+        let guide = BvhReadings {
+            b7: B7Step::GuidePseudocode,
+            ..m
+        };
+        for op in [
+            DsOp::BvhStackPush4Pop1RtnB32,
+            DsOp::BvhStackPush8Pop1RtnB32,
+            op,
+        ] {
+            match judged(op, "push_pop", guide) {
+                Verdict::Mismatch(why) => {
+                    assert!(why.contains("B7 reading `guide-pseudocode`"), "{op}: {why}")
+                }
+                v => panic!("{op}: {v}"),
+            }
+        }
+    }
+}

@@ -384,7 +384,7 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
     // aliasing pattern's registers and every lane made consistent (in an active lane a register
     // takes the value of the first operand naming it: addr, data0, data1, vdst).
     if let Some((_, first, case)) = out.first().cloned() {
-        // An op only targets without unaligned tuples have (gfx950's transposes) gets its
+        // An op only targets without unaligned tuples have (CDNA 4's transposes) gets its
         // tuples at even registers, so every target that has it runs the cases.
         let even = crate::target::TARGETS
             .iter()
