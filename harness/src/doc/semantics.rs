@@ -129,11 +129,12 @@ pub fn semantics(info: &OpInfo, gen: Generation) -> Vec<String> {
         Family::LoadAddTid => s.push("Loads vdst from M0[15:0] + offset + lane id * 4 (no address operand).".into()),
         Family::Append => s.push("Adds the number of active lanes to the counter at M0[15:0] + offset; returns the old counter.".into()),
         Family::Consume => s.push("Subtracts the number of active lanes from the counter at M0[15:0] + offset; returns the old counter.".into()),
-        Family::BvhStack => s.push("Ray-tracing BVH short-stack step: pushes or pops node pointers on an LDS stack and updates the addr register in place.".into()),
+        Family::BvhStack => s.push("Ray-tracing BVH short-stack step (rocJITsu's RDNA3 path): returns the first valid child of data1 (after the last-visited node data0 on a walk-back) and pushes the other valid ones last first, or pops (0xfffffffe from an empty stack); the stack index lives in addr, which is updated in place (ASSUMPTIONS.md B1-B4).".into()),
         Family::BvhPushPop(form) => s.push(format!(
-            "Ray-tracing BVH short-stack step: pushes the valid node pointers among the first {} dwords of data1, then returns the last dword if valid or pops {} (in vdst), and updates the addr register in place.",
-            form.data_dwords() - 1,
-            if form.pops() == 2 { "up to two" } else { "one" }
+            "Ray-tracing BVH short-stack step (GPURT's emulation): pushes data1's {} dwords from the last down (invalid nodes skipped, their skip flags honoured, stopping at the last-visited node data0 on a walk-back), then pops {} (0xfffffffe from an empty stack, 0xffffffff after an overflow); the packed stack address in addr is updated in place (ASSUMPTIONS.md B5-B7{}).",
+            form.data_dwords(),
+            if form.pops() == 2 { "and tries a second pop" } else { "one" },
+            if form.pops() == 2 { ", B9" } else { "" }
         )),
         Family::Nop => s.push("Does nothing.".into()),
         Family::Gws | Family::OrderedCount | Family::GsReg => s.push("Drives GDS-only hardware (global wave sync, ordered count, streamout registers); not modelled.".into()),
