@@ -480,6 +480,32 @@ mod tests {
     }
 
     #[test]
+    fn an_8_dword_data1_takes_a_128_byte_record_with_its_upper_half_at_64() {
+        let v = Variant {
+            op: DsOp::BvhStackPush8Pop1RtnB32,
+            ..variant(64)
+        };
+        let mut c = case(10, 64);
+        for (l, lane) in c.wave.lanes.iter_mut().enumerate() {
+            lane.data1 = [1, 2, 3, 4, 0x50, 0x60, 0x70, 0x80 + l as u32];
+        }
+        let launch = pack(&v, &[c.clone(), c]).unwrap();
+        let lanes_in = &launch.buffers[LANES_IN].bytes;
+        assert_eq!(lanes_in.len(), 2 * 32 * LANE_IN_BYTES_DATA8 as usize);
+        // Case 1, lane 3: the 64-byte record as for any op, then DATA1[4..8], then zeros.
+        let at = (32 + 3) * LANE_IN_BYTES_DATA8 as usize;
+        assert_eq!(get(lanes_in, at), 13);
+        assert_eq!(get(lanes_in, at + LANE_IN_DATA1 as usize + 12), 4);
+        assert_eq!(get(lanes_in, at + LANE_IN_VDST as usize), 0xa3);
+        let hi = at + LANE_IN_DATA1_HI as usize;
+        assert_eq!(
+            [0, 4, 8, 12].map(|k| get(lanes_in, hi + k)),
+            [0x50, 0x60, 0x70, 0x83]
+        );
+        assert!(lanes_in[hi + 16..at + 128].iter().all(|&b| b == 0));
+    }
+
+    #[test]
     fn pack_into_a_spent_launch_writes_what_pack_writes() {
         // A launch of more cases and a larger LDS, its outputs overwritten, then reused.
         let mut spent = pack(&variant(64), &[case(3, 64), case(4, 64), case(5, 64)]).unwrap();
