@@ -166,7 +166,7 @@ impl Stack<'_> {
         u32::from(self.tlas_pop) << 31
             | u32::from(self.overflowed) << 30
             | u32::from(self.has_tlas) << 29
-            | (self.base / 4 & 0x3fff) << 15
+            | ((self.base / 4) & 0x3fff) << 15
             | (self.ring & 31) << 10
             | (self.to_tlas & 31) << 5
             | self.valid & 31

@@ -184,7 +184,7 @@ mod tests {
     fn tr_b8_lane_l_gathers_byte_l_and_7_of_lanes_2_apart() {
         let out = transpose(8, &counting(64));
         // Lane 0: byte 0 of lanes 0, 2, ..., 14; lane 9: byte 1 of lanes 1, 3, ..., 15.
-        assert_eq!(bytes(out[0]), std::array::from_fn(|n| (2 * n << 3) as u8));
+        assert_eq!(bytes(out[0]), std::array::from_fn(|n| ((2 * n) << 3) as u8));
         assert_eq!(
             bytes(out[9]),
             std::array::from_fn(|n| ((1 + 2 * n) << 3 | 1) as u8)
