@@ -105,7 +105,8 @@ pub fn gfx11(offset16: u16, lane: &Lane, lds: &mut [u8], r: BvhReadings) -> (u32
     (ret, (lane.addr & !mask) | index)
 }
 
-/// The gfx12 stack size OFFSET0\[4:0\] gives; 0 read as GPURT's 16 (ASSUMPTIONS.md B6).
+/// The gfx12 stack size OFFSET0\[4:0\] gives; 0 read as GPURT's 16 (ASSUMPTIONS.md B6, reading
+/// [`super::readings_bvh::B6Size::ZeroIs16`]).
 pub fn gfx12_size(offset16: u16) -> u32 {
     match offset16 & 31 {
         0 => 16,

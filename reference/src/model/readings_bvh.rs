@@ -1,4 +1,4 @@
-//! The named readings of the BVH stack questions (ASSUMPTIONS.md B2, B3, B7, B9), as data: one
+//! The named readings of the BVH stack questions (ASSUMPTIONS.md B2, B3, B6, B7, B9), as data: one
 //! enum per question, each reading with its name, its kind (the model's choice, a legal
 //! alternative the check accepts, or a disagreement the check reports by name) and its sources
 //! with their kind. [`followed`] says which reading explains a device outcome the model did not
@@ -115,6 +115,13 @@ pub enum B3Step {
     GuidePseudocode,
 }
 
+/// B6: what a zero stack-size field (OFFSET0\[4:0\]) means on gfx12; no source explains it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum B6Size {
+    /// GPURT's emulation's constant: 16 entries.
+    ZeroIs16,
+}
+
 /// B7: what the gfx12 push/pop forms push and pop (with B5's address and B6's size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum B7Step {
@@ -200,6 +207,20 @@ impl Reading for B3Step {
             B3Step::Rdna3Emulation => &[ROCJITSU, RADV_TERMINAL],
             B3Step::GuidePseudocode => &[RDNA3_GUIDE],
         }
+    }
+}
+
+impl Reading for B6Size {
+    const QUESTION: &'static str = "B6";
+    const ALL: &'static [Self] = &[B6Size::ZeroIs16];
+    fn name(self) -> &'static str {
+        "size-zero-is-16"
+    }
+    fn kind(self) -> ReadingKind {
+        ReadingKind::Model
+    }
+    fn sources(self) -> &'static [Source] {
+        &[GPURT, RDNA4_GUIDE]
     }
 }
 
@@ -397,6 +418,7 @@ mod tests {
         }
         check::<B2Index>();
         check::<B3Step>();
+        check::<B6Size>();
         check::<B7Step>();
         check::<B9Pop2>();
     }
