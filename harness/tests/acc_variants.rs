@@ -81,6 +81,8 @@ fn every_acc_target_runs_every_op_with_and_without_acc_on_the_emulated_device_an
     for t in acc_targets() {
         targets += 1;
         let json = dir.join(format!("{t}.json"));
+        // Case files (gfx950's unjudged transposes write theirs) under the test's own dir.
+        let cases = dir.join(format!("{t}-out"));
         let out = ds_harness(
             &[
                 "run",
@@ -92,6 +94,8 @@ fn every_acc_target_runs_every_op_with_and_without_acc_on_the_emulated_device_an
                 "8",
                 "--json",
                 json.to_str().unwrap(),
+                "--out",
+                cases.to_str().unwrap(),
             ],
             "",
         );
