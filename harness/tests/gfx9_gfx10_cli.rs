@@ -141,6 +141,8 @@ fn gfx9_kernels_build_and_run_on_the_emulated_device() {
                 "16",
                 "--json",
                 json.to_str().unwrap(),
+                "--out",
+                dir.join(format!("{t}-out")).to_str().unwrap(),
             ],
             "",
         );
