@@ -28,8 +28,8 @@ use crate::isa::Family;
 use crate::target::Target;
 use crate::wave::{Case, Outcome, Variant};
 use groups::{describe, groups, Group};
-pub use named::{name_readings, tally, Tally};
 use named::{disagreements, followed, tally_with};
+pub use named::{name_readings, tally, Tally};
 use search::Search;
 use std::collections::HashSet;
 
@@ -479,7 +479,6 @@ fn permute(
         ))
     }
 }
-
 
 #[cfg(test)]
 mod tests;

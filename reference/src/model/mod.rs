@@ -19,9 +19,9 @@
 //! whether a device result that differs is one the hardware may legally produce.
 
 use crate::isa::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, Rmw, D16};
-use readings::{LaneOrder, Rules};
 use crate::target::{CmpstData0, PermuteSpan, Target};
 use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave};
+use readings::{LaneOrder, Rules};
 use std::fmt;
 
 pub mod float;

@@ -13,8 +13,8 @@
 
 use super::readings::{Kind, Standing};
 use crate::isa::{DsOp, Family, Gds, Generation, OpInfo, Rmw};
-use std::sync::OnceLock;
 use crate::target::{CmpstData0, PermuteSpan};
+use std::sync::OnceLock;
 
 /// The assumptions file, as committed.
 pub const ASSUMPTIONS_MD: &str = include_str!("../../ASSUMPTIONS.md");
@@ -389,7 +389,11 @@ mod tests {
     #[test]
     fn every_entry_gives_sources_with_kinds_and_ordered_readings() {
         let all = parsed();
-        assert!(all.len() >= 50, "ASSUMPTIONS.md parsed to {} entries", all.len());
+        assert!(
+            all.len() >= 50,
+            "ASSUMPTIONS.md parsed to {} entries",
+            all.len()
+        );
         for q in all {
             assert!(
                 !q.sources.is_empty() && !q.kinds.is_empty(),
@@ -437,11 +441,16 @@ mod tests {
         // What the test above rejects, shown on purpose-made entries.
         let bare = parse("**Z1. Bare.** Sources: a guide. Choice: x.\n");
         assert!(bare[0].kinds.is_empty() && bare[0].readings.is_empty());
-        let unsourced = parse("**Z2. T.** Sources: g (DOC). Choice: x.\n- **a** (model): says so.\n");
+        let unsourced =
+            parse("**Z2. T.** Sources: g (DOC). Choice: x.\n- **a** (model): says so.\n");
         assert!(unsourced[0].readings[0].kinds.is_empty());
         assert!(!unsourced[0].readings[0].text.contains("(no source)"));
-        let unknown = parse("**Z3. T.** Sources: g (DOC). Choice: x.\n- **a** (maybe): so (DOC).\n");
-        assert!(unknown[0].readings.is_empty(), "an unknown standing is no reading");
+        let unknown =
+            parse("**Z3. T.** Sources: g (DOC). Choice: x.\n- **a** (maybe): so (DOC).\n");
+        assert!(
+            unknown[0].readings.is_empty(),
+            "an unknown standing is no reading"
+        );
     }
 
     #[test]

@@ -60,9 +60,12 @@ pub fn update(rmw: Rmw, elem: Elem, mode: FpMode, rules: Rules, mem: u64, d0: u6
         sign: rules.nan_sign,
     };
     let v = match rmw {
-        Rmw::Add if elem == Elem::F32 => {
-            u64::from(float::add_f32(mem as u32, d0 as u32, mode.fp32_denormals, nan))
-        }
+        Rmw::Add if elem == Elem::F32 => u64::from(float::add_f32(
+            mem as u32,
+            d0 as u32,
+            mode.fp32_denormals,
+            nan,
+        )),
         Rmw::Add if elem == Elem::F64 => float::add_f64(mem, d0, mode.fp16_fp64_denormals, nan),
         Rmw::Add if elem == Elem::F16x2 => u64::from(float::add_packed(
             float::F16,
@@ -333,7 +336,15 @@ mod tests {
                 bf16_denormals: which,
                 ..R
             };
-            update(Rmw::Add, Elem::Bf16x2, mode, rules, 0x0001_0001, 0x0001_0001, 0) as u32
+            update(
+                Rmw::Add,
+                Elem::Bf16x2,
+                mode,
+                rules,
+                0x0001_0001,
+                0x0001_0001,
+                0,
+            ) as u32
         };
         assert_eq!(old(f32_flush, Bf16Denormals::Fp32), 0);
         assert_eq!(old(f16_flush, Bf16Denormals::Fp32), 0x0002_0002);
@@ -358,7 +369,15 @@ mod tests {
             ..M
         };
         let cmp = |rules, mem: u32, new: u32, compare: u32| {
-            update(Rmw::CmpStore, Elem::F32, ftz, rules, mem.into(), new.into(), compare.into()) as u32
+            update(
+                Rmw::CmpStore,
+                Elem::F32,
+                ftz,
+                rules,
+                mem.into(),
+                new.into(),
+                compare.into(),
+            ) as u32
         };
         let untouched = Rules {
             cmpst_result: CmpstResult::Untouched,
@@ -381,8 +400,9 @@ mod tests {
     /// `ds_add_f64` (ASSUMPTIONS.md V8), hand-computed: `ds_add_f32`'s rules in binary64.
     #[test]
     fn f64_add_rounds_flushes_and_quiets_as_f32_add_does() {
-        let add =
-            |m: f64, d: f64, mode| update(Rmw::Add, Elem::F64, mode, R, m.to_bits(), d.to_bits(), 0);
+        let add = |m: f64, d: f64, mode| {
+            update(Rmw::Add, Elem::F64, mode, R, m.to_bits(), d.to_bits(), 0)
+        };
         let ftz = FpMode {
             fp16_fp64_denormals: false,
             ..M
@@ -427,7 +447,17 @@ mod tests {
             0xfff8_0000_0000_0000
         );
         // Two NaNs: DATA's (the model), memory's (the reading before issue 29).
-        let both = |rules| update(Rmw::Add, Elem::F64, M, rules, snan, 0xfff0_0000_0000_0005, 0);
+        let both = |rules| {
+            update(
+                Rmw::Add,
+                Elem::F64,
+                M,
+                rules,
+                snan,
+                0xfff0_0000_0000_0005,
+                0,
+            )
+        };
         assert_eq!(both(R), 0xfff8_0000_0000_0005);
         let old = Rules {
             nan_order: crate::model::readings::NanOrder::MemoryFirst,

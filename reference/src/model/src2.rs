@@ -128,7 +128,15 @@ mod tests {
         assert_eq!(word(&m, 0), 0);
         // A out of range: nothing is written.
         let mut m = lds(&[5, 6]);
-        step(Rmw::Xchg, Elem::B32, mode, Rules::MODEL, 0x40, 0x7ff0, &mut m);
+        step(
+            Rmw::Xchg,
+            Elem::B32,
+            mode,
+            Rules::MODEL,
+            0x40,
+            0x7ff0,
+            &mut m,
+        );
         assert_eq!(m, lds(&[5, 6]));
     }
 
@@ -141,12 +149,36 @@ mod tests {
                 .collect();
             let i = (a / 4) as usize;
             let mut m = lds(&words);
-            step(Rmw::Add, Elem::U32, FpMode::default(), Rules::MODEL, a, 0, &mut m);
+            step(
+                Rmw::Add,
+                Elem::U32,
+                FpMode::default(),
+                Rules::MODEL,
+                a,
+                0,
+                &mut m,
+            );
             assert_eq!(word(&m, i), words[i].wrapping_mul(2));
-            step(Rmw::Xor, Elem::U32, FpMode::default(), Rules::MODEL, a, 0, &mut m);
+            step(
+                Rmw::Xor,
+                Elem::U32,
+                FpMode::default(),
+                Rules::MODEL,
+                a,
+                0,
+                &mut m,
+            );
             assert_eq!(word(&m, i), 0);
             let mut m = lds(&words);
-            step(Rmw::Xchg, Elem::B32, FpMode::default(), Rules::MODEL, a, 0, &mut m);
+            step(
+                Rmw::Xchg,
+                Elem::B32,
+                FpMode::default(),
+                Rules::MODEL,
+                a,
+                0,
+                &mut m,
+            );
             assert_eq!(m, lds(&words));
         }
     }

@@ -116,7 +116,12 @@ pub fn add_half(h: Half, mem: u16, data: u16, keep_denormals: bool, nan: AddNan)
 /// `ds_pk_add_f16` / `_bf16`: both halves of a dword added independently.
 pub fn add_packed(h: Half, mem: u32, data: u32, keep_denormals: bool, nan: AddNan) -> u32 {
     let lo = add_half(h, mem as u16, data as u16, keep_denormals, nan);
-    let hi = add_half(h, (mem >> 16) as u16, (data >> 16) as u16, keep_denormals, nan);
+    let hi = add_half(
+        h,
+        (mem >> 16) as u16,
+        (data >> 16) as u16,
+        keep_denormals,
+        nan,
+    );
     u32::from(lo) | u32::from(hi) << 16
 }
-

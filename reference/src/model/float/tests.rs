@@ -6,11 +6,29 @@ use crate::model::readings::{MinMaxRule, NanOrder, NanSign, SelectedBits};
 
 /// The model's readings of F1 and F2 with the flushed bits returned (the rule alone).
 fn mm(s0: u64, s1: u64, max: bool, ieee: bool, keep: bool) -> u64 {
-    min_max(F32, s0, s1, max, ieee, keep, MinMaxRule::Valu, SelectedBits::Flushed)
+    min_max(
+        F32,
+        s0,
+        s1,
+        max,
+        ieee,
+        keep,
+        MinMaxRule::Valu,
+        SelectedBits::Flushed,
+    )
 }
 
 fn literal(s0: u64, s1: u64, max: bool, keep: bool) -> u64 {
-    min_max(F32, s0, s1, max, true, keep, MinMaxRule::Literal, SelectedBits::Flushed)
+    min_max(
+        F32,
+        s0,
+        s1,
+        max,
+        true,
+        keep,
+        MinMaxRule::Literal,
+        SelectedBits::Flushed,
+    )
 }
 
 /// The model's NaN readings (F3, F6).
@@ -84,7 +102,18 @@ fn min_max_signed_zero_and_order() {
 /// (rocJITsu's legacy min/max, the model since issue 29) or its flushed bits (before).
 #[test]
 fn min_max_compares_flushed_and_returns_the_selected_bits() {
-    let kept = |s0, s1| min_max(F32, s0, s1, false, true, false, MinMaxRule::Valu, SelectedBits::Original);
+    let kept = |s0, s1| {
+        min_max(
+            F32,
+            s0,
+            s1,
+            false,
+            true,
+            false,
+            MinMaxRule::Valu,
+            SelectedBits::Original,
+        )
+    };
     assert_eq!(mm(DENORM, ONE, false, true, true), DENORM);
     assert_eq!(mm(DENORM, ONE, false, true, false), PZERO);
     assert_eq!(kept(DENORM, ONE), DENORM);
@@ -126,7 +155,7 @@ fn add_denormal_mode() {
     assert_eq!(add_f32(DENORM as u32, DENORM as u32, false, M), 0);
     // A normal result from normal inputs is untouched by the mode.
     assert_eq!(add_f32(0x0080_0000, 0x0080_0000, false, M), 0x0100_0000); // 2 * min normal
-                                                                       // min normal + (-(min normal - 1ulp)) = smallest denormal, flushed to +0.
+                                                                          // min normal + (-(min normal - 1ulp)) = smallest denormal, flushed to +0.
     assert_eq!(add_f32(0x0080_0000, 0x807f_ffff, false, M), 0x0080_0000); // input flushed: min normal - 0
     assert_eq!(add_f32(0x0080_0001, 0x8080_0000, false, M), 0); // result denormal: flushed
     assert_eq!(add_f32(0x0080_0001, 0x8080_0000, true, M), 1); // kept
@@ -180,7 +209,8 @@ fn pk_add_nan_readings_apply_per_half() {
 /// F1's three rules on the cases where they part.
 #[test]
 fn min_max_rules_part_on_nans_and_zeros() {
-    let rule = |r, s0, s1, max, ieee| min_max(F32, s0, s1, max, ieee, true, r, SelectedBits::Original);
+    let rule =
+        |r, s0, s1, max, ieee| min_max(F32, s0, s1, max, ieee, true, r, SelectedBits::Original);
     // Two signalling NaNs: V_MIN takes DATA's, rocJITsu's legacy rule memory's, the literal
     // rule keeps memory as it is.
     let s2 = 0x7f80_0002;
@@ -189,10 +219,16 @@ fn min_max_rules_part_on_nans_and_zeros() {
     assert_eq!(rule(MinMaxRule::Literal, SNAN, s2, false, true), s2);
     // Outside IEEE mode a signalling NaN still wins under the legacy rule.
     assert_eq!(rule(MinMaxRule::Valu, SNAN, ONE, false, false), ONE);
-    assert_eq!(rule(MinMaxRule::Legacy, SNAN, ONE, false, false), 0x7fc0_0001);
+    assert_eq!(
+        rule(MinMaxRule::Legacy, SNAN, ONE, false, false),
+        0x7fc0_0001
+    );
     // Two quiet NaNs: DATA's (V_MIN), memory's quieted (legacy).
     assert_eq!(rule(MinMaxRule::Valu, QNAN, NEG_QNAN, false, true), QNAN);
-    assert_eq!(rule(MinMaxRule::Legacy, QNAN, NEG_QNAN, false, true), NEG_QNAN);
+    assert_eq!(
+        rule(MinMaxRule::Legacy, QNAN, NEG_QNAN, false, true),
+        NEG_QNAN
+    );
     // -0 against +0: both order rules take -0 for min; the literal rule keeps memory.
     assert_eq!(rule(MinMaxRule::Legacy, NZERO, PZERO, false, true), NZERO);
     assert_eq!(rule(MinMaxRule::Literal, NZERO, PZERO, false, true), PZERO);
@@ -269,5 +305,8 @@ fn half_add_denormals_nans_and_zeros() {
     assert_eq!(add_half(F16, 0x3c00, 0xbc00, true, M), 0x0000);
     assert_eq!(add_half(F16, 0x8000, 0x8000, true, M), 0x8000);
     // Packed: halves do not carry into each other.
-    assert_eq!(add_packed(F16, 0x3c00_7bff, 0x3c00_5000, true, M), 0x4000_7c00);
+    assert_eq!(
+        add_packed(F16, 0x3c00_7bff, 0x3c00_5000, true, M),
+        0x4000_7c00
+    );
 }

@@ -65,9 +65,11 @@ pub(super) fn footprint(plan: &Plan, case: &Case, i: usize) -> Vec<u32> {
         Family::CondXchg32 => {
             span(lane.addr.wrapping_add(u32::from(plan.offset16)) & 0xfff8, 8).collect()
         }
-        Family::StoreAddTid => {
-            span(crate::model::addtid_address(case.wave.m0, plan.offset16, i), 4).collect()
-        }
+        Family::StoreAddTid => span(
+            crate::model::addtid_address(case.wave.m0, plan.offset16, i),
+            4,
+        )
+        .collect(),
         Family::BvhStack => {
             let base = (lane.addr >> 18) * 4;
             (0..64u32)

@@ -261,7 +261,11 @@ fn nan_sums_accept_either_inputs_nan_for_add_f32_and_each_half_of_pk_add() {
         c.lds.set_word(8, mem);
         c.wave.lanes[0].data0[0] = data;
         let model = execute(t, &v.inst(), v.mode, &c).unwrap();
-        assert_eq!(model.lds.word(8), data_nan, "{op}: the model takes DATA's NaN");
+        assert_eq!(
+            model.lds.word(8),
+            data_nan,
+            "{op}: the model takes DATA's NaN"
+        );
         for (legal, named) in [
             (mem_nan, ("F3", "memory's NaN first")),
             (default_nan, ("F3", "default NaN for any NaN")),
@@ -292,9 +296,27 @@ fn nan_sums_accept_either_inputs_nan_for_add_f32_and_each_half_of_pk_add() {
 #[test]
 fn either_default_nan_is_legal_and_named() {
     for (op, mem, data, negative, positive) in [
-        (DsOp::AddRtnF32, 0x7f80_0000u32, 0xff80_0000u32, 0xffc0_0000u32, 0x7fc0_0000u32),
-        (DsOp::PkAddRtnF16, 0x7c00_7c00, 0xfc00_fc00, 0xfe00_fe00, 0x7e00_7e00),
-        (DsOp::PkAddRtnBf16, 0x7f80_7f80, 0xff80_ff80, 0xffc0_ffc0, 0x7fc0_7fc0),
+        (
+            DsOp::AddRtnF32,
+            0x7f80_0000u32,
+            0xff80_0000u32,
+            0xffc0_0000u32,
+            0x7fc0_0000u32,
+        ),
+        (
+            DsOp::PkAddRtnF16,
+            0x7c00_7c00,
+            0xfc00_fc00,
+            0xfe00_fe00,
+            0x7e00_7e00,
+        ),
+        (
+            DsOp::PkAddRtnBf16,
+            0x7f80_7f80,
+            0xff80_ff80,
+            0xffc0_ffc0,
+            0x7fc0_7fc0,
+        ),
     ] {
         let t = crate::target::TARGETS
             .iter()

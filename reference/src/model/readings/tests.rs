@@ -45,14 +45,21 @@ fn the_model_reading_is_computed_first_and_is_the_model() {
         );
         let mut r = Rules::MODEL;
         (model.set)(&mut r);
-        assert_eq!(r, Rules::MODEL, "{q}: the model's row must leave the model's rules");
+        assert_eq!(
+            r,
+            Rules::MODEL,
+            "{q}: the model's row must leave the model's rules"
+        );
         for p in &placed[1..] {
             let mut r = Rules::MODEL;
             (p.row.set)(&mut r);
             assert_ne!(r, Rules::MODEL, "{q} {:?} changes nothing", p.row.reading);
         }
         let how: Vec<Use> = placed.iter().map(|p| p.row.how).collect();
-        assert!(how.windows(2).all(|w| w[0] == w[1]), "{q}: one use per question");
+        assert!(
+            how.windows(2).all(|w| w[0] == w[1]),
+            "{q}: one use per question"
+        );
     }
 }
 
@@ -77,7 +84,9 @@ fn combinations_cover_the_accepted_readings_or_hold_one() {
         .all(|r| r.bf16_denormals != Bf16Denormals::Never));
     let never = Allowed::Held(("N3", "never flushed"));
     let held = combinations(bf16, g12, never, Use::PerLane, Rules::MODEL);
-    assert!(held.iter().all(|r| r.bf16_denormals == Bf16Denormals::Never));
+    assert!(held
+        .iter()
+        .all(|r| r.bf16_denormals == Bf16Denormals::Never));
     for q in ["A4", "F3", "F6", "N3"] {
         assert!(questions_for(bf16, g12).contains(&q), "{q}");
     }
