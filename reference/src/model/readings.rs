@@ -25,7 +25,8 @@
 //!    reading, or when the model's row is not [`Rules::MODEL`].
 //!
 //! Which ops a question concerns is [`super::questions::APPLIES`]; a row applies where its
-//! question does.
+//! question does. A reading that includes others (any order includes the ascending one) says so
+//! in [`WIDER`], so reports do not present it as the narrower reading's rival.
 
 use super::questions;
 use crate::isa::{Generation, OpInfo};
@@ -318,6 +319,27 @@ pub static COMPUTED: &[Computed] = &[
     Computed { question: "V1", reading: "DATA0 is the compare value", how: Use::WholeCase, set: |r| r.cmpst_data0 = None },
     Computed { question: "V1", reading: "gfx11's order", how: Use::WholeCase, set: |r| r.cmpst_data0 = Some(CmpstData0::NewValue) },
 ];
+
+/// Readings that include others: `(question, wider, narrower readings)`. A wider reading is
+/// consistent with every case a narrower one is (any lane order includes the ascending one), so
+/// a case can rule it out only when it rules the narrower ones out too; reports name the
+/// narrower reading a device followed and the wider one as "also consistent".
+pub static WIDER: &[(&str, &str, &[&str])] = &[
+    (
+        "A4",
+        "any lane order",
+        &["ascending lanes", "descending lanes"],
+    ),
+    ("S4", "any colliding lane", &["highest lane", "lowest lane"]),
+];
+
+/// The readings `reading` of `question` includes ([`WIDER`]); empty for most.
+pub fn narrower(question: &str, reading: &str) -> &'static [&'static str] {
+    WIDER
+        .iter()
+        .find(|(q, r, _)| *q == question && *r == reading)
+        .map_or(&[], |(_, _, n)| n)
+}
 
 /// One reading of one question: `(question, reading)`, both as ASSUMPTIONS.md spells them.
 pub type ReadingId = (&'static str, &'static str);

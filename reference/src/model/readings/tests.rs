@@ -98,3 +98,26 @@ fn rules_with_puts_a_named_reading_in() {
     assert_eq!(r.collision, Collision::Lowest);
     assert_eq!(Rules::MODEL.with("S4", "no such reading"), None);
 }
+
+#[test]
+fn wider_readings_name_computed_readings_of_their_question() {
+    for (q, wide, narrow) in WIDER {
+        let names: Vec<&str> = of_question(q).iter().map(|p| p.row.reading).collect();
+        assert!(names.contains(wide), "{q} {wide:?}");
+        for n in *narrow {
+            assert!(names.contains(n), "{q} {n:?}");
+        }
+    }
+    assert_eq!(narrower("A4", "any lane order").len(), 2);
+    assert!(narrower("A4", "ascending lanes").is_empty());
+}
+
+#[test]
+fn kinds_are_read_from_their_parentheses() {
+    assert_eq!(
+        Kind::tagged_in("a (DOC, DRV) b (EMU) c (no source) d (HWX)"),
+        vec![Kind::Doc, Kind::Drv, Kind::Emu]
+    );
+    assert_eq!(Kind::tagged_in("(DRV, inference)"), vec![Kind::Drv]);
+    assert!(Kind::tagged_in("DOC without parentheses").is_empty());
+}
