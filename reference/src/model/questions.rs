@@ -436,6 +436,28 @@ mod tests {
         }
     }
 
+    /// The citations issue 29 fixed: W9/W10 cite the RDNA4 guide's wave64 rule, P1 names the
+    /// conflict between the CDNA4 guide's append address and LLVM's M0 base.
+    #[test]
+    fn the_fixed_citations_are_there() {
+        for id in ["W9", "W10"] {
+            let q = get(id).unwrap();
+            assert!(q.sources.contains("num_lanes = WAVE64 ? 64 : 32"), "{id}");
+            assert!(q.kinds.contains(&Kind::Doc), "{id}: {:?}", q.kinds);
+        }
+        let p1 = get("P1").unwrap();
+        assert!(p1.sources.contains("at instr_offset if LDS"));
+        assert!(p1.sources.contains("SelectDSAppendConsume"));
+        let offset_alone = p1
+            .readings
+            .iter()
+            .find(|r| r.name == "offset alone")
+            .unwrap();
+        assert_eq!(offset_alone.standing, Standing::Disagreement);
+        assert_eq!(offset_alone.kinds, vec![Kind::Doc]);
+        assert!(p1.model_reading().unwrap().kinds.contains(&Kind::Drv));
+    }
+
     #[test]
     fn a_missing_kind_or_reading_is_caught() {
         // What the test above rejects, shown on purpose-made entries.

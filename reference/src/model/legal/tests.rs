@@ -461,3 +461,83 @@ fn wave64_orders_across_the_halves_are_legal_and_named() {
         Verdict::Mismatch(_)
     ));
 }
+
+/// A mismatch that a disagreement reading explains names it: a gfx12 wave64 bpermute by gfx11's
+/// half-wave rule matches W9's "within halves", and a bf16 add that never flushes matches N3's
+/// "never flushed"; a legal reading is named when followed (N3's "FP32 switch").
+#[test]
+fn a_mismatch_names_the_disagreement_reading_it_matches() {
+    let gfx12 = crate::target::Target::by_name("gfx1201").unwrap();
+    let (_, v, c) = crate::model::snapshot::snapshot_corpus_wave64(DsOp::BpermuteB32)
+        .into_iter()
+        .find(|(n, _, _)| n == "w64_index_mirror")
+        .unwrap();
+    let halves = crate::model::readings::Rules::MODEL
+        .with("W9", "within halves")
+        .unwrap();
+    let device = crate::model::execute_variant_as(gfx12, &v, halves, &c).unwrap();
+    match check(gfx12, &v, &c, &device).unwrap() {
+        Verdict::Mismatch(why) => assert!(
+            why.contains("it matches ASSUMPTIONS.md W9 \"within halves\""),
+            "{why}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    // bf16: 0x0001 + 0x0001 with only the FP16/64 switch flushing.
+    let v = Variant {
+        mode: FpMode {
+            fp32_denormals: true,
+            fp16_fp64_denormals: false,
+            ieee: true,
+        },
+        ..variant(DsOp::PkAddRtnBf16)
+    };
+    let mut c = same_address_case();
+    c.wave.exec = 1;
+    c.lds.set_word(8, 0x0001_0001);
+    c.wave.lanes[0].data0[0] = 0x0001_0001;
+    let model = execute(gfx12, &v.inst(), v.mode, &c).unwrap();
+    assert_eq!(model.lds.word(8), 0, "the FP16/64 switch flushes bf16");
+    let mut device = model.clone();
+    device.lds.set_word(8, 0x0002_0002);
+    match check(gfx12, &v, &c, &device).unwrap() {
+        Verdict::Mismatch(why) => {
+            assert!(why.contains("N3 \"never flushed\""), "{why}");
+            // The FP32 switch keeps them too in this mode, so it explains it as well: a legal
+            // reading, and the check says so when asked with it held.
+            let held = Allowed::Held(("N3", "FP32 switch"));
+            assert!(check_allowed(gfx12, &v, &c, &device, held, BUDGET)
+                .unwrap()
+                .is_legal());
+        }
+        Verdict::Legal { readings, .. } => {
+            assert_eq!(readings, vec![("N3", "FP32 switch")]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// `tally` holds each question to each of its readings: on a permute collision resolved by the
+/// lowest sender, "lowest lane" and "any colliding lane" are consistent, "highest lane" not.
+#[test]
+fn tally_says_which_readings_an_outcome_is_consistent_with() {
+    let v = variant(DsOp::PermuteB32);
+    let mut c = same_address_case();
+    c.wave.exec = 0b111;
+    for l in c.wave.lanes.iter_mut() {
+        l.addr = 0;
+    }
+    let lowest = crate::model::readings::Rules::MODEL
+        .with("S4", "lowest lane")
+        .unwrap();
+    let device = crate::model::execute_as(DEFAULT, &v.inst(), v.mode, lowest, &c).unwrap();
+    let tallies = tally(DEFAULT, &v, &c, &device, true).unwrap();
+    let s4 = tallies.iter().find(|t| t.question == "S4").unwrap();
+    assert_eq!(s4.consistent(), vec!["lowest lane", "any colliding lane"]);
+    assert!(s4.tells_apart());
+    // The model's own outcome: consistent with the highest sender and with any.
+    let model = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
+    let tallies = tally(DEFAULT, &v, &c, &model, true).unwrap();
+    let s4 = tallies.iter().find(|t| t.question == "S4").unwrap();
+    assert_eq!(s4.consistent(), vec!["highest lane", "any colliding lane"]);
+}
