@@ -153,7 +153,7 @@ fn the_emulated_device_follows_the_models_reading_of_every_question_it_touches()
     let text = stdout(&out);
     eprintln!("{text}");
     let mut told = Vec::new();
-    for (q, c) in ds_harness::run::readings::totals(&report.ops) {
+    for (q, c) in ds_harness::run::readings::totals(report.ops.iter().map(|o| &o.questions)) {
         if !c.computed {
             assert!(
                 paragraph(&text, &q).contains("readings not computed"),

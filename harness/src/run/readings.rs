@@ -6,7 +6,7 @@
 //! (`ds_reference::model::questions`); which ones a case is consistent with, from the model's
 //! legal check (`ds_reference::model::legal::tally`).
 
-use super::report::{code, md, OpResult};
+use crate::output::escape::{code, md};
 use ds_reference::model::legal::Tally;
 use ds_reference::model::{questions, readings};
 use serde::{Deserialize, Serialize};
@@ -182,11 +182,15 @@ fn reading_order(question: &str, counts: &BTreeMap<String, usize>) -> Vec<String
     names
 }
 
-/// The questions of `ops` with their counts summed, in ASSUMPTIONS.md order (unknown ids last).
-pub fn totals<'a>(ops: impl IntoIterator<Item = &'a OpResult>) -> Vec<(String, QuestionCounts)> {
+/// One op's counts: question id -> counts (`OpResult::questions`).
+pub type PerQuestion = BTreeMap<String, QuestionCounts>;
+
+/// The questions of several ops' counts (`OpResult::questions` of each) summed, in
+/// ASSUMPTIONS.md order (unknown ids last).
+pub fn totals<'a>(ops: impl IntoIterator<Item = &'a PerQuestion>) -> Vec<(String, QuestionCounts)> {
     let mut sums: BTreeMap<String, QuestionCounts> = BTreeMap::new();
     for o in ops {
-        for (q, c) in &o.questions {
+        for (q, c) in o {
             sums.entry(q.clone()).or_default().absorb(c);
         }
     }
@@ -202,7 +206,7 @@ pub fn totals<'a>(ops: impl IntoIterator<Item = &'a OpResult>) -> Vec<(String, Q
 
 /// One line per computed question whose readings a case told apart: what the device followed.
 /// Empty when no case told readings apart.
-pub fn summary_lines(ops: &[OpResult]) -> Vec<String> {
+pub fn summary_lines<'a>(ops: impl IntoIterator<Item = &'a PerQuestion>) -> Vec<String> {
     totals(ops)
         .into_iter()
         .filter(|(_, c)| c.computed && c.told_apart > 0)
@@ -232,7 +236,7 @@ pub fn summary_lines(ops: &[OpResult]) -> Vec<String> {
 
 /// The markdown section: per question the run counted, its readings and the cases consistent
 /// with each.
-pub fn markdown(ops: &[OpResult]) -> String {
+pub fn markdown<'a>(ops: impl IntoIterator<Item = &'a PerQuestion>) -> String {
     let all = totals(ops);
     if all.is_empty() {
         return String::new();

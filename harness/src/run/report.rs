@@ -122,7 +122,7 @@ pub struct OpResult {
     /// for the questions whose readings the model computes, the cases consistent with each
     /// reading ([`super::readings`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub questions: BTreeMap<String, super::readings::QuestionCounts>,
+    pub questions: super::readings::PerQuestion,
 }
 
 /// The results of one kernel variant of an op.
@@ -350,7 +350,7 @@ impl Report {
             notes.join(", "),
             crate::fidelity::describe(&self.fidelity)
         );
-        for line in super::readings::summary_lines(&self.ops) {
+        for line in super::readings::summary_lines(self.ops.iter().map(|o| &o.questions)) {
             let _ = writeln!(s, "question {}", terminal(&line));
         }
         s
@@ -448,7 +448,7 @@ impl Report {
                 o.disagree
             );
         }
-        s + &super::readings::markdown(&self.ops)
+        s + &super::readings::markdown(self.ops.iter().map(|o| &o.questions))
     }
 }
 

@@ -25,6 +25,7 @@ use readings::{LaneOrder, Rules};
 use std::fmt;
 
 pub mod float;
+pub mod kinds;
 pub mod lanes;
 pub mod legal;
 pub mod mem;

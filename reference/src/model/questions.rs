@@ -11,7 +11,7 @@
 //! entry, or when an entry lacks sources with their kinds or readings (the model's first, then
 //! the legal ones, then the disagreements), so the two cannot drift apart.
 
-use super::readings::{Kind, Standing};
+use super::kinds::{Kind, Standing};
 use crate::isa::{DsOp, Family, Gds, Generation, OpInfo, Rmw};
 use crate::target::{CmpstData0, PermuteSpan};
 use std::sync::OnceLock;
