@@ -76,7 +76,9 @@ fn hardware(r: &Report) -> bool {
 
 /// The section of one device: a paragraph per question its results counted.
 fn section(s: &mut String, who: &str, hardware: bool, reports: &[Report]) {
-    let ops = reports.iter().flat_map(|r| r.ops.iter().map(|o| &o.questions));
+    let ops = reports
+        .iter()
+        .flat_map(|r| r.ops.iter().map(|o| &o.questions));
     let all = readings::totals(ops);
     let _ = writeln!(s, "{}", terminal(who));
     if !hardware {

@@ -7,7 +7,7 @@
 //! consistent with ([`readings`]), for the run's per-reading counts.
 
 use ds_reference::isa::Family;
-use ds_reference::model::legal::{self, Explanation, Tally, Verdict};
+use ds_reference::model::legal::{self, Agreement, Explanation, Tally, Verdict};
 use ds_reference::target::Target;
 use ds_reference::wave::{Case, Outcome, Variant, WaveSize};
 
@@ -129,16 +129,16 @@ pub fn judge(
 }
 
 /// For every open question with computed readings that concerns `variant`'s op on `target`,
-/// which readings the `device` outcome is consistent with (`agreed`: it passed the check, exactly
-/// or as a legal alternative). Empty when the model does not cover the case.
+/// which readings the `device` outcome is consistent with (`agreement`: exactly the model's, a
+/// legal alternative, or neither). Empty when the model does not cover the case.
 pub fn readings(
     target: &Target,
     variant: &Variant,
     case: &Case,
     device: &Outcome,
-    agreed: bool,
+    agreement: Agreement,
 ) -> Vec<Tally> {
-    legal::tally(target, variant, case, device, agreed).unwrap_or_default()
+    legal::tally(target, variant, case, device, agreement).unwrap_or_default()
 }
 
 /// `Some(the device's choice)` when `device` is a legal outcome, else `None`.

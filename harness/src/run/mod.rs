@@ -57,8 +57,13 @@ pub type JudgeFn = fn(&Target, &Variant, &Case, &Outcome, &Outcome) -> legal::Le
 
 /// What says which readings of each open question a device outcome is consistent with
 /// (normally [`legal::readings`]; `None` counts only the cases of each question).
-pub type ReadingsFn =
-    fn(&Target, &Variant, &Case, &Outcome, bool) -> Vec<ds_reference::model::legal::Tally>;
+pub type ReadingsFn = fn(
+    &Target,
+    &Variant,
+    &Case,
+    &Outcome,
+    ds_reference::model::legal::Agreement,
+) -> Vec<ds_reference::model::legal::Tally>;
 
 /// Cases per launch at most (a launch is one workgroup per case): the default chunk of a run,
 /// which bounds its memory (a few KB per case) whatever `--cases` is.

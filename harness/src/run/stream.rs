@@ -18,7 +18,7 @@ use ds_devices::{Device, ModuleId};
 use ds_kernels::launch::Launch;
 use ds_kernels::{abi, generator};
 use ds_reference::isa::DsOp;
-use ds_reference::model::legal::Tally;
+use ds_reference::model::legal::{Agreement, Tally};
 use ds_reference::target::Target;
 use ds_reference::wave::{Case, Outcome, WaveSize};
 use rayon::prelude::*;
@@ -243,15 +243,15 @@ fn verdict(
     };
     let diffs = diff::diff(inst.info(), case.wave.exec, &expected, &dev);
     let shared = legal::lanes_share_bytes(v, case);
-    let tallies = |agreed: bool| match cfg.readings {
-        Some(f) => f(target, v, case, &dev, agreed),
+    let tallies = |agreement: Agreement| match cfg.readings {
+        Some(f) => f(target, v, case, &dev, agreement),
         None => Vec::new(),
     };
     if diffs.is_empty() {
         return Verdict::Agree {
             shared,
             choice: None,
-            tallies: tallies(true),
+            tallies: tallies(Agreement::Exact),
         };
     }
     let (note, undecided) = match (cfg.judge)(target, v, case, &expected, &dev) {
@@ -259,7 +259,7 @@ fn verdict(
             return Verdict::Agree {
                 shared,
                 choice: Some(choice),
-                tallies: tallies(true),
+                tallies: tallies(Agreement::Legal),
             }
         }
         legal::Legality::Illegal(why) => {
@@ -273,7 +273,7 @@ fn verdict(
             (Some(format!("legal-outcome search undecided: {why}")), true)
         }
     };
-    let tallies = tallies(false);
+    let tallies = tallies(Agreement::No);
     Verdict::Disagree(Box::new(Disagreement {
         case: case.clone(),
         expected,

@@ -29,7 +29,7 @@ use crate::target::Target;
 use crate::wave::{Case, Outcome, Variant};
 use groups::{describe, groups, Group};
 use named::{disagreements, followed, tally_with};
-pub use named::{name_readings, tally, Tally};
+pub use named::{name_readings, tally, Agreement, Tally, TALLY_BUDGET};
 use search::Search;
 use std::collections::HashSet;
 
@@ -157,7 +157,7 @@ pub fn check_with_budget(
         } if !(order == Explanation::AscendingLanes && float_alternatives.is_empty())
             || super::execute_variant(target, variant, case)? != *device =>
         {
-            let tallies = tally_with(target, variant, case, device, true, budget)?;
+            let tallies = tally_with(target, variant, case, device, Agreement::Legal, budget)?;
             Verdict::Legal {
                 order,
                 float_alternatives,
@@ -165,7 +165,7 @@ pub fn check_with_budget(
             }
         }
         Verdict::Mismatch(why) => {
-            let tallies = tally_with(target, variant, case, device, false, budget)?;
+            let tallies = tally_with(target, variant, case, device, Agreement::No, budget)?;
             let matched = disagreements(&tallies);
             if matched.is_empty() {
                 Verdict::Mismatch(why)
@@ -207,10 +207,7 @@ pub fn check_allowed(
     let info = inst.op.info();
     let gen = target.generation;
     let structural = |how| -> Vec<Rules> {
-        let held = readings::questions_for(info, gen)
-            .into_iter()
-            .any(|q| readings::of_question(q).iter().any(|p| p.row.how == how));
-        if held {
+        if readings::has_use(info, gen, how) {
             readings::structural(info, gen, allowed, how)
         } else {
             Vec::new()
@@ -240,20 +237,6 @@ pub fn check_allowed(
     Ok(first.unwrap_or_else(|| Verdict::Mismatch("no reading is allowed".into())))
 }
 
-/// Whether the orders and collisions allowed include the model's run (an empty list: the op has
-/// no such question, anything goes).
-fn allows_model_run(orders: &[LaneOrder], collisions: &[Collision]) -> bool {
-    let order_ok = orders.is_empty()
-        || orders
-            .iter()
-            .any(|o| matches!(o, LaneOrder::Ascending | LaneOrder::Any));
-    let collision_ok = collisions.is_empty()
-        || collisions
-            .iter()
-            .any(|c| matches!(c, Collision::Highest | Collision::Any));
-    order_ok && collision_ok
-}
-
 /// The check with one set of whole-case readings: `plans` one per allowed combination of
 /// per-lane readings (the preferred first).
 fn judge(
@@ -265,6 +248,15 @@ fn judge(
     budget: usize,
 ) -> Verdict {
     let plan = plans[0];
+    // The fast path: the preferred readings run in an allowed fixed order with an allowed
+    // collision rule (a held "descending lanes" runs descending, "lowest lane" the lowest).
+    let mut fast = plan;
+    if let Some(&o) = orders.iter().find(|o| **o != LaneOrder::Any) {
+        fast.rules.lane_order = o;
+    }
+    if let Some(&c) = collisions.iter().find(|c| **c != Collision::Any) {
+        fast.rules.collision = c;
+    }
     let run = |p: &Plan| {
         let mut out = Outcome {
             lds: case.lds.clone(),
@@ -276,11 +268,21 @@ fn judge(
         p.run(&case.wave, &mut out.lds, &mut out.vdst, &mut out.addr);
         out
     };
-    let model = run(&plan);
-    if allows_model_run(orders, collisions) && model == *device {
+    let model = run(&fast);
+    if model == *device {
         return Verdict::model();
     }
+    let model = if fast.rules == plan.rules {
+        model
+    } else {
+        run(&plan)
+    };
     let first_diff = describe(&model, device);
+    if plans.len() == 1 && orders.len() == 1 && orders[0] != LaneOrder::Any && collisions.len() <= 1
+    {
+        // One plan in one fixed order: the fast run was the only outcome allowed.
+        return Verdict::Mismatch(first_diff);
+    }
     if plan.info.family == Family::Permute {
         return permute(&plan, collisions, case, device, &first_diff);
     }

@@ -32,6 +32,8 @@ pub use super::kinds::{Kind, Standing};
 use super::questions;
 use crate::isa::{Generation, OpInfo};
 use crate::target::{CmpstData0, PermuteSpan};
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// F1: which operand the legacy float min/max select.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -271,9 +273,7 @@ pub struct Placed {
 
 /// The standing ASSUMPTIONS.md gives `question`'s reading `reading`, if it names it.
 pub fn standing(question: &str, reading: &str) -> Option<Standing> {
-    questions::parsed()
-        .iter()
-        .find(|q| q.id == question)?
+    questions::get(question)?
         .readings
         .iter()
         .find(|r| r.name == reading)
@@ -292,22 +292,43 @@ pub fn of_question(question: &str) -> Vec<Placed> {
         .collect()
 }
 
+/// The questions with computed readings that concern one op on one generation, in
+/// ASSUMPTIONS.md order, each with its computed readings.
+pub type OpReadings = Vec<(&'static str, Vec<Placed>)>;
+
+/// [`OpReadings`] of the op of `info` on `gen`, worked out once for every op and generation (the
+/// legal check asks for them per case and per reading).
+pub fn op_readings(info: &OpInfo, gen: Generation) -> &'static OpReadings {
+    type Table = HashMap<(&'static str, Generation), OpReadings>;
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    static NONE: OpReadings = Vec::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = Table::new();
+        for gen in Generation::ALL {
+            for op in crate::isa::DsOp::all_in(gen) {
+                let info = op.info();
+                let mut list: OpReadings = Vec::new();
+                for q in questions::parsed() {
+                    let applies = questions::APPLIES
+                        .iter()
+                        .any(|(id, f)| *id == q.id && f(info, gen));
+                    let placed = of_question(&q.id);
+                    if applies && !placed.is_empty() {
+                        list.push((placed[0].row.question, placed));
+                    }
+                }
+                t.insert((info.name, gen), list);
+            }
+        }
+        t
+    });
+    table.get(&(info.name, gen)).unwrap_or(&NONE)
+}
+
 /// The questions with computed readings that concern the op of `info` on `gen`, in
 /// ASSUMPTIONS.md order.
 pub fn questions_for(info: &OpInfo, gen: Generation) -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
-    for q in questions::parsed() {
-        let Some(row) = COMPUTED.iter().find(|c| c.question == q.id) else {
-            continue;
-        };
-        let applies = questions::APPLIES
-            .iter()
-            .any(|(id, f)| *id == q.id && f(info, gen));
-        if applies && !out.contains(&row.question) {
-            out.push(row.question);
-        }
-    }
-    out
+    op_readings(info, gen).iter().map(|(q, _)| *q).collect()
 }
 
 /// Which readings a legal check accepts: every model and legal reading, or one question held
@@ -322,15 +343,19 @@ pub enum Allowed {
 }
 
 impl Allowed {
+    /// Whether this allows the reading `p` of `question`.
+    pub fn allows(self, question: &str, p: &Placed) -> bool {
+        match self {
+            Allowed::Held((q, r)) if q == question => p.row.reading == r,
+            _ => p.standing.accepted(),
+        }
+    }
+
     /// The readings of `question` this allows, in table order (the model's first when allowed).
     pub fn readings_of(self, question: &str) -> Vec<&'static Computed> {
         of_question(question)
             .into_iter()
-            .filter(|p| match self {
-                Allowed::Accepted => p.standing.accepted(),
-                Allowed::Held((q, r)) if q == question => p.row.reading == r,
-                Allowed::Held(_) => p.standing.accepted(),
-            })
+            .filter(|p| self.allows(question, p))
             .map(|p| p.row)
             .collect()
     }
@@ -347,11 +372,11 @@ pub fn combinations(
     base: Rules,
 ) -> Vec<Rules> {
     let mut out = vec![base];
-    for q in questions_for(info, gen) {
-        let rows: Vec<&Computed> = allowed
-            .readings_of(q)
-            .into_iter()
-            .filter(|c| c.how == how)
+    for (q, placed) in op_readings(info, gen) {
+        let rows: Vec<&Computed> = placed
+            .iter()
+            .filter(|p| p.row.how == how && allowed.allows(q, p))
+            .map(|p| p.row)
             .collect();
         if rows.is_empty() {
             continue;
@@ -368,6 +393,13 @@ pub fn combinations(
             .collect();
     }
     out
+}
+
+/// Whether the op of `info` on `gen` has a question whose readings are `how`.
+pub fn has_use(info: &OpInfo, gen: Generation, how: Use) -> bool {
+    op_readings(info, gen)
+        .iter()
+        .any(|(_, placed)| placed.iter().any(|p| p.row.how == how))
 }
 
 /// The allowed values of the structural readings (`LaneOrder`, `Collisions`) of the op: the

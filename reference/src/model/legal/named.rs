@@ -4,7 +4,7 @@
 //! reading (ASSUMPTIONS.md; [`crate::model::readings`]).
 
 use super::{check_allowed, Verdict};
-use crate::model::readings::{self, Allowed, ReadingId, Standing};
+use crate::model::readings::{self, Allowed, Collision, LaneOrder, ReadingId, Rules, Standing};
 use crate::model::Unmodelled;
 use crate::target::Target;
 use crate::wave::{Case, Outcome, Variant};
@@ -84,19 +84,37 @@ pub(super) fn disagreements(tallies: &[Tally]) -> Vec<ReadingId> {
         .collect()
 }
 
+/// Search steps per group for one held reading in [`tally`]: a run holds each question to each of
+/// its readings on every case, so a reading the search cannot settle within this many lane steps
+/// is counted as undecided for that case rather than searched for as long as a verdict is.
+pub const TALLY_BUDGET: usize = 4_096;
+
+/// How a device outcome fared in the check, as the caller knows it: exactly the model's, another
+/// legal outcome, or not legal. [`tally`] does less work the more it is told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agreement {
+    /// The model's own outcome.
+    Exact,
+    /// Accepted by [`super::check`], not the model's own (or not known to be).
+    Legal,
+    /// Not accepted (a mismatch, or undecided).
+    No,
+}
+
 /// For every question with computed readings that concerns `variant`'s op on `target`, which of
 /// its readings the device outcome is consistent with (each question held to one reading, the
-/// others free among their accepted readings). `accepted` is whether the outcome passes
-/// [`check`] (a known answer saves work: an outcome no accepted reading explains is consistent
-/// with no accepted reading of any question).
+/// others free among their accepted readings; a reading the search cannot settle within
+/// [`TALLY_BUDGET`] lane steps is `None`). `agreement` is how the outcome fared in [`super::check`]
+/// (an outcome no accepted reading explains is consistent with no accepted reading of any
+/// question; the model's own is consistent with every reading that runs as the model does).
 pub fn tally(
     target: &Target,
     variant: &Variant,
     case: &Case,
     device: &Outcome,
-    accepted: bool,
+    agreement: Agreement,
 ) -> Result<Vec<Tally>, Unmodelled> {
-    tally_with(target, variant, case, device, accepted, super::BUDGET)
+    tally_with(target, variant, case, device, agreement, TALLY_BUDGET)
 }
 
 pub(super) fn tally_with(
@@ -104,19 +122,39 @@ pub(super) fn tally_with(
     variant: &Variant,
     case: &Case,
     device: &Outcome,
-    accepted: bool,
+    agreement: Agreement,
     budget: usize,
 ) -> Result<Vec<Tally>, Unmodelled> {
     let info = variant.op.info();
     let mut out = Vec::new();
-    for q in readings::questions_for(info, target.generation) {
+    // The model's own outcome is consistent with every reading whose runs are the model's (the
+    // model's reading, and the wider ones run as it: any order ascending, any sender the
+    // highest): no check needed.
+    let accepted = agreement != Agreement::No;
+    let exact = agreement == Agreement::Exact;
+    let runs_as_model = |q: &str, r: &str| {
+        let Some(mut rules) = Rules::MODEL.with(q, r) else {
+            return false;
+        };
+        if rules.lane_order == LaneOrder::Any {
+            rules.lane_order = LaneOrder::Ascending;
+        }
+        if rules.collision == Collision::Any {
+            rules.collision = Collision::Highest;
+        }
+        rules == Rules::MODEL
+    };
+    for (q, placed) in readings::op_readings(info, target.generation) {
+        let q: &'static str = q;
         let mut t = Tally {
             question: q,
             readings: Vec::new(),
         };
-        for p in readings::of_question(q) {
+        for p in placed {
             let consistent = if p.standing.accepted() && !accepted {
                 Some(false)
+            } else if exact && runs_as_model(q, p.row.reading) {
+                Some(true)
             } else {
                 let held = Allowed::Held((q, p.row.reading));
                 match check_allowed(target, variant, case, device, held, budget)? {

@@ -121,3 +121,20 @@ fn kinds_are_read_from_their_parentheses() {
     assert_eq!(Kind::tagged_in("(DRV, inference)"), vec![Kind::Drv]);
     assert!(Kind::tagged_in("DOC without parentheses").is_empty());
 }
+
+#[test]
+fn every_op_of_every_generation_gets_its_questions() {
+    // Ops beyond gfx11's (gfx12's pk_add, gfx9's src2) included.
+    for (name, gen, q) in [
+        ("ds_pk_add_rtn_bf16", Generation::Gfx12, "N3"),
+        ("ds_pk_add_rtn_f16", Generation::Gfx9, "F3"),
+        ("ds_permute_b32", Generation::Gfx9, "S4"),
+        ("ds_add_rtn_f64", Generation::Gfx9, "F6"),
+    ] {
+        let info = DsOp::from_name(name).unwrap().info();
+        assert!(
+            questions_for(info, gen).contains(&q),
+            "{name} on {gen}: {q}"
+        );
+    }
+}
