@@ -88,16 +88,12 @@ fn run_steps(v: &Variant, c: &Case, steps: &[(usize, usize)]) -> Outcome {
 /// Every outcome some order and choices give (by brute force, for a few lanes).
 fn every_outcome(v: &Variant, c: &Case) -> Vec<Outcome> {
     let lanes: Vec<usize> = c.wave.active_lanes().collect();
-    let info = v.op.info();
-    let Family::Rmw(op) = info.family else {
-        panic!("an rmw op")
-    };
+    assert!(matches!(v.op.info().family, Family::Rmw(_)), "an rmw op");
     let mut found: Vec<Outcome> = Vec::new();
     // Depth-first over (lanes left, memory, steps so far).
     fn go(
         v: &Variant,
         c: &Case,
-        op: crate::isa::Rmw,
         left: Vec<usize>,
         mem: u32,
         steps: &mut Vec<(usize, usize)>,
@@ -117,12 +113,12 @@ fn every_outcome(v: &Variant, c: &Case) -> Vec<Outcome> {
                 let mut rest = left.clone();
                 rest.remove(p);
                 steps.push((i, k));
-                go(v, c, op, rest, new as u32, steps, found);
+                go(v, c, rest, new as u32, steps, found);
                 steps.pop();
             }
         }
     }
-    go(v, c, op, lanes, c.lds.word(8), &mut Vec::new(), &mut found);
+    go(v, c, lanes, c.lds.word(8), &mut Vec::new(), &mut found);
     found
 }
 
