@@ -899,6 +899,10 @@ impl WaveState {
         } else if let Some(r) = quirks.bvh_readings {
             model::execute_in_place_with(target, inst, mode, r, wave, &mut self.lds, vdst, addr)
                 .map_err(|e| e.to_string())?;
+        } else if let Some(rules) = quirks.rules {
+            // A device that follows other readings runs by them (`Quirks::rules`).
+            model::execute_in_place_as(target, inst, mode, rules, wave, &mut self.lds, vdst, addr)
+                .map_err(|e| e.to_string())?;
         } else {
             // Ops the model runs but does not judge get its stand-in answer (never judged).
             model::execute_in_place_or_stand_in(

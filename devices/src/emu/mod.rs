@@ -26,6 +26,7 @@ use ds_kernels::inst::{acc::decode_on, Inst};
 use ds_reference::errata::Errata;
 use ds_reference::isa::DsOp;
 use ds_reference::isa::Generation;
+use ds_reference::model::readings::Rules;
 use ds_reference::model::readings_bvh::BvhReadings;
 use ds_reference::target::{self, CmpstData0, Target};
 use memory::{Memory, Region, BUFFER_BASE, BUFFER_STRIDE, KERNARG_BASE};
@@ -106,6 +107,11 @@ pub struct Quirks {
     /// `model::readings_bvh`) instead of the model's: a device that takes a legal alternative,
     /// or one that follows a reading the record contradicts.
     pub bvh_readings: Option<BvhReadings>,
+    /// A device that follows other readings of the open questions than the model's
+    /// (`reference/ASSUMPTIONS.md`; `ds_reference::model::readings::Rules`): its DS instructions
+    /// run by these rules. A legal reading makes a device the legal check accepts and names; a
+    /// disagreement reading, one it reports naming the reading.
+    pub rules: Option<Rules>,
 }
 
 /// One decoded position of the code: an instruction start, or why there is none.
@@ -328,6 +334,13 @@ impl EmuDevice {
     /// Makes the device's BVH stack ops follow `readings` (see [`Quirks::bvh_readings`]).
     pub fn with_bvh_readings(mut self, readings: BvhReadings) -> EmuDevice {
         self.quirks.bvh_readings = Some(readings);
+        self
+    }
+
+    /// Makes the device follow the readings `rules` names (see [`Quirks::rules`]): e.g. the
+    /// lowest colliding permute lane, memory's NaN first, the positive default NaN.
+    pub fn following(mut self, rules: Rules) -> EmuDevice {
+        self.quirks.rules = Some(rules);
         self
     }
 

@@ -118,6 +118,11 @@ pub struct OpResult {
     /// Where the cases landed: fidelity class -> cases (every case in exactly one class).
     #[serde(default)]
     pub fidelity: crate::fidelity::Counts,
+    /// Per open question of ASSUMPTIONS.md that concerns the op (by id): the cases judged, and
+    /// for the questions whose readings the model computes, the cases consistent with each
+    /// reading ([`super::readings`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub questions: super::readings::PerQuestion,
     /// Cases the model does not judge (fidelity class `not_modelled`, counted in `skipped`),
     /// the first `MAX_LISTED_MISMATCHES` of them, each with its case file holding the device's
     /// answer: recorded and shown, never judged, never counted as agreement.
@@ -360,7 +365,7 @@ impl Report {
         for o in &self.in_progress {
             notes.push(format!("{} stopped after {} cases", o.op, o.cases));
         }
-        format!(
+        let mut s = format!(
             "{:<w$} {:>4} {:>6} {:>6} {:>8} {:>7}  {:<17}  {}\nfidelity: {}\n",
             "total",
             "",
@@ -371,7 +376,11 @@ impl Report {
             self.worst_class(),
             notes.join(", "),
             crate::fidelity::describe(&self.fidelity)
-        )
+        );
+        for line in super::readings::summary_lines(self.ops.iter().map(|o| &o.questions)) {
+            let _ = writeln!(s, "question {}", terminal(&line));
+        }
+        s
     }
 
     /// The summary as a GitHub-flavoured markdown table: what ran where, one row per op, totals.
@@ -469,7 +478,7 @@ impl Report {
                 o.disagree
             );
         }
-        s
+        s + &super::readings::markdown(self.ops.iter().map(|o| &o.questions))
     }
 }
 
