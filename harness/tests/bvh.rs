@@ -1,9 +1,10 @@
 //! The BVH stack ops end to end (ASSUMPTIONS.md B1-B9): gfx12's push8 forms, whose DATA1 is 8
 //! dwords, run on the emulated device, through `serve-device` and on the stand-in HIP runtime in
 //! both wave sizes, and agree; an emulated device that follows the ISA guides' pseudocode (B3 and
-//! B7 `guide-pseudocode`, disagreement readings) is a mismatch whose report names the reading, in
+//! B7 "guide pseudocode", disagreement readings) is a mismatch whose report names the reading, in
 //! the JSON, the terminal summary and JUnit; one that follows a reading the record allows
-//! (rocJITsu's 16-bit gfx11 index, B2; rocJITsu's pop-2 order, B9) is legal, the reading named.
+//! (rocJITsu's 16-bit gfx11 index, B2; rocJITsu's pop-2 order, B9) is legal, the reading named;
+//! either way the run counts the cases consistent with each BVH reading.
 
 mod common;
 
@@ -11,7 +12,7 @@ use common::{ds_harness_env, meta, standin_lib, stderr, temp_dir};
 use ds_devices::emu::EmuDevice;
 use ds_harness::run::{self, report::Report, RunConfig};
 use ds_reference::isa::{runnable_ops_on, DsOp, Family};
-use ds_reference::model::readings_bvh::{B2Index, B3Step, B7Step, B9Pop2, BvhReadings};
+use ds_reference::model::readings::Rules;
 use ds_reference::target::Target;
 use ds_reference::wave::WaveSize;
 use serde_json::Value;
@@ -77,7 +78,7 @@ fn push8_forms_run_on_emu_serve_device_and_the_standin_in_both_wave_sizes() {
 }
 
 /// A run of every BVH op of `target` in both wave sizes on its emulated device following `r`.
-fn run_readings(target: &'static Target, r: BvhReadings, name: &str) -> Report {
+fn run_readings(target: &'static Target, r: Rules, name: &str) -> Report {
     let ops: Vec<DsOp> = runnable_ops_on(target)
         .filter(|op| matches!(op.info().family, Family::BvhStack | Family::BvhPushPop(_)))
         .collect();
@@ -89,47 +90,61 @@ fn run_readings(target: &'static Target, r: BvhReadings, name: &str) -> Report {
         out_dir: dir.join("out"),
         ..RunConfig::new(ops)
     };
-    let mut dev = EmuDevice::for_target(target).with_bvh_readings(r);
+    let mut dev = EmuDevice::for_target(target).following(r);
     run::run(&cfg, &mut dev, meta("emu", 60)).unwrap()
 }
 
-/// Every op of `report` disagrees, and every listed mismatch names `reading`, as do the summary
-/// and JUnit.
-fn caught_and_named(report: &Report, reading: &str) {
+/// `question`'s reading `reading` as the reports name it: `B7 "guide pseudocode"`.
+fn named(question: &str, reading: &str) -> String {
+    format!("{question} \"{reading}\"")
+}
+
+/// Every op of `report` disagrees, and every listed mismatch's note names `question`'s
+/// disagreement reading `reading` (the note names only the disagreement readings a mismatch
+/// matches), as do the summary and JUnit; the op's per-reading counts have the reading consistent
+/// with every case, and the model's reading not.
+fn caught_and_named(report: &Report, question: &str, model: &str, reading: &str) {
+    let name = named(question, reading);
     for o in &report.ops {
         assert!(o.disagree > 0, "{} {}: caught", o.op, o.wave);
         for m in &o.mismatches {
             let note = m.note.as_deref().unwrap_or_default();
             assert!(
-                note.contains(reading) && note.contains("disagreement"),
+                note.starts_with("matches ASSUMPTIONS.md") && note.contains(&name),
                 "{} {}: {note:?}",
                 o.op,
                 m.id
             );
         }
+        let q = &o.questions[question];
+        let count = |r: &str| q.consistent.get(r).copied().unwrap_or(0);
+        assert!(q.computed && q.cases > 0, "{} {}: {q:?}", o.op, o.wave);
+        assert_eq!(count(reading), q.cases, "{} {}: {q:?}", o.op, o.wave);
+        assert!(count(model) < q.cases, "{} {}: {q:?}", o.op, o.wave);
     }
     let summary = report.summary();
-    assert!(summary.contains(reading), "{summary}");
-    assert!(report.to_junit().contains(reading));
+    assert!(summary.contains(&name), "{summary}");
+    // JUnit is XML: the reading's quotes escaped.
+    let junit = report.to_junit();
+    assert!(junit.contains(&name.replace('"', "&quot;")), "{junit}");
     eprintln!("{summary}");
 }
 
 #[test]
 fn a_device_following_the_guides_pseudocode_is_a_mismatch_that_names_the_reading() {
-    let m = BvhReadings::MODEL;
-    let guide12 = BvhReadings {
-        b7: B7Step::GuidePseudocode,
-        ..m
-    };
+    let m = Rules::MODEL;
+    let guide12 = m.with("B7", "guide pseudocode").unwrap();
     let report = run_readings(gfx12(), guide12, "guide12");
     assert_eq!(report.ops.len(), 6, "three ops in two wave sizes");
-    caught_and_named(&report, "B7 reading `guide-pseudocode`");
-    let guide11 = BvhReadings {
-        b3: B3Step::GuidePseudocode,
-        ..m
-    };
+    caught_and_named(&report, "B7", "GPURT emulation", "guide pseudocode");
+    let guide11 = m.with("B3", "guide pseudocode").unwrap();
     let report = run_readings(gfx11(), guide11, "guide11");
-    caught_and_named(&report, "B3 reading `guide-pseudocode`");
+    caught_and_named(
+        &report,
+        "B3",
+        "first eligible child returned",
+        "guide pseudocode",
+    );
     // The model's own readings are caught nowhere.
     let report = run_readings(gfx12(), m, "model12");
     assert!(report
@@ -140,28 +155,18 @@ fn a_device_following_the_guides_pseudocode_is_a_mismatch_that_names_the_reading
 
 #[test]
 fn a_device_following_a_legal_reading_is_legal_and_named() {
-    let m = BvhReadings::MODEL;
-    for (target, r, reading, op) in [
+    for (target, question, reading, op) in [
         (
             gfx12(),
-            BvhReadings {
-                b9: B9Pop2::Rocjitsu,
-                ..m
-            },
-            "B9 reading `rocjitsu-first-pop-low`",
+            "B9",
+            "first pop in VDST[0]",
             "ds_bvh_stack_push8_pop2_rtn_b64",
         ),
-        (
-            gfx11(),
-            BvhReadings {
-                b2: B2Index::Rocjitsu16,
-                ..m
-            },
-            "B2 reading `rocjitsu-16-bit-index`",
-            "ds_bvh_stack_rtn_b32",
-        ),
+        (gfx11(), "B2", "16-bit index", "ds_bvh_stack_rtn_b32"),
     ] {
-        let report = run_readings(target, r, reading.split(' ').next().unwrap());
+        let r = Rules::MODEL.with(question, reading).unwrap();
+        let report = run_readings(target, r, question);
+        let name = &named(question, reading);
         assert!(
             report.ops.iter().all(|o| o.disagree == 0),
             "{}",
@@ -174,10 +179,18 @@ fn a_device_following_a_legal_reading_is_legal_and_named() {
                 .find(|o| o.op == op && o.wave == wave)
                 .expect("the op's row");
             assert!(
-                row.choices.get(reading).is_some_and(|&n| n > 0),
+                row.choices.get(name).is_some_and(|&n| n > 0),
                 "{op} {wave}: {:?}",
                 row.choices
             );
+            // Every case is consistent with the reading followed, and some told it apart.
+            let q = &row.questions[question];
+            assert_eq!(
+                q.consistent.get(reading),
+                Some(&q.cases),
+                "{op} {wave}: {q:?}"
+            );
+            assert!(q.telling.get(reading).is_some_and(|&n| n > 0), "{q:?}");
         }
     }
 }

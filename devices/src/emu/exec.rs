@@ -896,19 +896,15 @@ impl WaveState {
                     .map_err(|e| e.to_string())?;
             }
             wave.exec = exec;
-        } else if let Some(r) = quirks.bvh_readings {
-            model::execute_in_place_with(target, inst, mode, r, wave, &mut self.lds, vdst, addr)
-                .map_err(|e| e.to_string())?;
-        } else if let Some(rules) = quirks.rules {
-            // A device that follows other readings runs by them (`Quirks::rules`).
-            model::execute_in_place_as(target, inst, mode, rules, wave, &mut self.lds, vdst, addr)
-                .map_err(|e| e.to_string())?;
         } else {
-            // Ops the model runs but does not judge get its stand-in answer (never judged).
+            // A device that follows other readings runs by them (`Quirks::rules`); ops the model
+            // runs but does not judge get its stand-in answer (never judged).
+            let rules = quirks.rules.unwrap_or(model::readings::Rules::MODEL);
             model::execute_in_place_or_stand_in(
                 target,
                 inst,
                 mode,
+                rules,
                 wave,
                 &mut self.lds,
                 vdst,

@@ -27,7 +27,6 @@ use ds_reference::errata::Errata;
 use ds_reference::isa::DsOp;
 use ds_reference::isa::Generation;
 use ds_reference::model::readings::Rules;
-use ds_reference::model::readings_bvh::BvhReadings;
 use ds_reference::target::{self, CmpstData0, Target};
 use memory::{Memory, Region, BUFFER_BASE, BUFFER_STRIDE, KERNARG_BASE};
 use std::collections::HashMap;
@@ -103,10 +102,6 @@ pub struct Quirks {
     /// (`Generation::cmpst_data0`): on a generation of the other order the operands are swapped
     /// (a broken device), on one of the same order nothing changes.
     pub cmpst_order: Option<CmpstData0>,
-    /// A device whose BVH stack ops follow these readings (ASSUMPTIONS.md B2-B9,
-    /// `model::readings_bvh`) instead of the model's: a device that takes a legal alternative,
-    /// or one that follows a reading the record contradicts.
-    pub bvh_readings: Option<BvhReadings>,
     /// A device that follows other readings of the open questions than the model's
     /// (`reference/ASSUMPTIONS.md`; `ds_reference::model::readings::Rules`): its DS instructions
     /// run by these rules. A legal reading makes a device the legal check accepts and names; a
@@ -328,12 +323,6 @@ impl EmuDevice {
     /// a broken device when `order` is not its generation's.
     pub fn with_cmpst_order(mut self, order: CmpstData0) -> EmuDevice {
         self.quirks.cmpst_order = Some(order);
-        self
-    }
-
-    /// Makes the device's BVH stack ops follow `readings` (see [`Quirks::bvh_readings`]).
-    pub fn with_bvh_readings(mut self, readings: BvhReadings) -> EmuDevice {
-        self.quirks.bvh_readings = Some(readings);
         self
     }
 

@@ -10,6 +10,7 @@
 use super::SplitMix64;
 use ds_reference::isa::Family;
 use ds_reference::model::bvh::{gfx11_size, gfx12_size, INVALID_NODE, TERMINAL_NODE};
+use ds_reference::model::readings::Rules;
 use ds_reference::wave::{Lds, Variant, Wave};
 
 /// A node pointer: a random 64-byte-aligned address with a node type 0..=7 in bits [2:0].
@@ -33,7 +34,7 @@ pub(super) fn shape(v: &Variant, wave: &mut Wave, lds: &mut Lds, rng: &mut Split
     let offset16 = v.inst().offset16();
     let (gfx12, size, n) = match info.family {
         Family::BvhStack => (false, gfx11_size(offset16), 4),
-        Family::BvhPushPop(form) => (true, gfx12_size(offset16), form.data_dwords()),
+        Family::BvhPushPop(form) => (true, gfx12_size(offset16, Rules::MODEL), form.data_dwords()),
         _ => return,
     };
     let rows = lds.size() / 128;

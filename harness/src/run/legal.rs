@@ -8,7 +8,6 @@
 
 use ds_reference::isa::Family;
 use ds_reference::model::legal::{self, Agreement, Explanation, Tally, Verdict};
-use ds_reference::model::readings_bvh;
 use ds_reference::target::Target;
 use ds_reference::wave::{Case, Outcome, Variant, WaveSize};
 
@@ -103,17 +102,6 @@ pub fn judge(
 ) -> Legality {
     let _ = expected; // the model recomputes it; kept so callers state what they compared
     match legal::check(target, variant, case, device) {
-        Ok(Verdict::Legal { .. }) if bvh_op(variant) => {
-            // BVH-ONLY READINGS (model::readings_bvh): the legal reading the device followed,
-            // by name; else the lane order, as for any op.
-            match readings_bvh::followed(target, variant, case, device) {
-                Ok(Some(r)) => {
-                    let named: Vec<String> = r.departures().iter().map(|n| n.to_string()).collect();
-                    Legality::Legal(named.join(" and "))
-                }
-                _ => Legality::Legal("same-address lanes: another lane order".into()),
-            }
-        }
         Ok(Verdict::Legal {
             order, readings, ..
         }) => {
@@ -138,21 +126,6 @@ pub fn judge(
         Ok(Verdict::Undecided(why)) => Legality::Undecided(why),
         Err(u) => Legality::Illegal(u.to_string()),
     }
-}
-
-/// A BVH stack op, whose readings `model::readings_bvh` names.
-fn bvh_op(variant: &Variant) -> bool {
-    matches!(
-        variant.op.info().family,
-        Family::BvhStack | Family::BvhPushPop(_)
-    )
-}
-
-/// The note a mismatch report keeps: the reading a device followed when the check named one
-/// (`model::readings_bvh::FOLLOWS`), else none (the differences say the rest).
-pub fn mismatch_note(why: &str) -> Option<String> {
-    why.starts_with(readings_bvh::FOLLOWS)
-        .then(|| why.split("; ").next().unwrap_or(why).to_string())
 }
 
 /// For every open question with computed readings that concerns `variant`'s op on `target`,

@@ -269,7 +269,7 @@ fn verdict(
             let named = why
                 .split_once("; it matches ASSUMPTIONS.md ")
                 .map(|(_, r)| format!("matches ASSUMPTIONS.md {r}"));
-            (named.or_else(|| legal::mismatch_note(&why)), false)
+            (named, false)
         }
         legal::Legality::Undecided(why) => {
             (Some(format!("legal-outcome search undecided: {why}")), true)

@@ -1,5 +1,6 @@
 //! The BVH stack ops: gfx11's `ds_bvh_stack_rtn_b32` and gfx12's push/pop forms, each under the
-//! readings of [`super::readings_bvh`] (ASSUMPTIONS.md B1-B7, B9).
+//! named readings [`Rules`] holds (ASSUMPTIONS.md B1-B7, B9; [`super::readings`]: B2's index
+//! width, B3's and B7's step, B6's zero size, B9's pop-2 order).
 //!
 //! gfx11 (model: rocJITsu's RDNA3 path, ROCm/rocm-systems `emulation/rocjitsu`
 //! `vm/amdgpu/lds_stack.cpp` at 6971edf; Mesa RADV `radv_build_bvh_stack_rtn_addr` for the address
@@ -21,7 +22,7 @@
 //! walk-back; then `pop`, and for the pop-2 form `try_pop` or a triangle-1 expansion (B9).
 
 use super::mem;
-use super::readings_bvh::{B2Index, B3Step, B7Step, B9Pop2, BvhReadings};
+use super::readings::{BvhIndex, BvhPop2, BvhStep11, BvhStep12, BvhZeroSize, Rules};
 use crate::isa::Bvh;
 use crate::wave::Lane;
 
@@ -43,10 +44,10 @@ pub fn gfx11_size(offset16: u16) -> u32 {
 }
 
 /// `ds_bvh_stack_rtn_b32` for one lane under `r`; returns (VDST\[0\], the new ADDR).
-pub fn gfx11(offset16: u16, lane: &Lane, lds: &mut [u8], r: BvhReadings) -> (u32, u32) {
-    let bits = match r.b2 {
-        B2Index::Radv18 => 18,
-        B2Index::Rocjitsu16 => 16,
+pub fn gfx11(offset16: u16, lane: &Lane, lds: &mut [u8], r: Rules) -> (u32, u32) {
+    let bits = match r.bvh_index {
+        BvhIndex::Bits18 => 18,
+        BvhIndex::Bits16 => 16,
     };
     let mask = (1u32 << bits) - 1;
     let size = gfx11_size(offset16);
@@ -54,8 +55,8 @@ pub fn gfx11(offset16: u16, lane: &Lane, lds: &mut [u8], r: BvhReadings) -> (u32
     let slot = |index: u32| base.wrapping_add((index % size) * ENTRY_STRIDE);
     let mut index = lane.addr & mask;
     let (last, data) = (lane.data0[0], &lane.data1[..4]);
-    let ret = match r.b3 {
-        B3Step::Rdna3Emulation => {
+    let ret = match r.bvh_step11 {
+        BvhStep11::FirstChild => {
             let walkback = last != INVALID_NODE;
             let found = !walkback || data.contains(&last);
             let after = match data.iter().rposition(|&d| d == last) {
@@ -82,7 +83,7 @@ pub fn gfx11(offset16: u16, lane: &Lane, lds: &mut [u8], r: BvhReadings) -> (u32
                 TERMINAL_NODE
             }
         }
-        B3Step::GuidePseudocode => {
+        BvhStep11::Guide => {
             let valid = |d: u32| d != INVALID_NODE && !(last != INVALID_NODE && d == last);
             for &d in &data[..3] {
                 if valid(d) {
@@ -105,12 +106,13 @@ pub fn gfx11(offset16: u16, lane: &Lane, lds: &mut [u8], r: BvhReadings) -> (u32
     (ret, (lane.addr & !mask) | index)
 }
 
-/// The gfx12 stack size OFFSET0\[4:0\] gives; 0 read as GPURT's 16 (ASSUMPTIONS.md B6, reading
-/// [`super::readings_bvh::B6Size::ZeroIs16`]).
-pub fn gfx12_size(offset16: u16) -> u32 {
-    match offset16 & 31 {
-        0 => 16,
-        n => u32::from(n),
+/// The gfx12 stack size OFFSET0\[4:0\] gives; 0 read by B6's reading in `r` (the model's: GPURT's
+/// 16).
+pub fn gfx12_size(offset16: u16, r: Rules) -> u32 {
+    match (offset16 & 31, r.bvh_zero_size) {
+        (0, BvhZeroSize::Sixteen) => 16,
+        (0, BvhZeroSize::ThirtyTwo) => 32,
+        (n, _) => u32::from(n),
     }
 }
 
@@ -318,17 +320,17 @@ pub fn gfx12(
     last: u32,
     data: &[u32],
     lds: &mut [u8],
-    r: BvhReadings,
+    r: Rules,
 ) -> BvhOut {
     let n = form.data_dwords();
     assert!(data.len() >= n, "{form:?} reads {n} dwords of DATA1");
     let data = &data[..n];
-    if r.b7 == B7Step::GuidePseudocode {
+    if r.bvh_step12 == BvhStep12::Guide {
         return guide(form, stack, last, data, lds);
     }
-    let mut s = Stack::unpack(stack, gfx12_size(offset16), lds);
+    let mut s = Stack::unpack(stack, gfx12_size(offset16, r), lds);
     let prim_range = primitive_range_flag(offset16);
-    if form == Bvh::Push4Pop1 && r.b7 == B7Step::Gpurt {
+    if form == Bvh::Push4Pop1 && r.bvh_step12 == BvhStep12::Gpurt {
         // push4 as push8 whose upper four dwords are the invalid node (GPURT has no push4).
         let mut eight = [INVALID_NODE; 8];
         eight[..4].copy_from_slice(data);
@@ -340,16 +342,16 @@ pub fn gfx12(
     let ret = if form != Bvh::Push8Pop2 {
         [first, INVALID_NODE]
     } else {
-        let expand =
-            first & 7 == TRIANGLE_1 && (r.b9 == B9Pop2::Gpurt || triangle_pair_flag(offset16));
-        match (r.b9, expand) {
-            (B9Pop2::Gpurt, true) => [first & !7, first],
-            (B9Pop2::Rocjitsu, true) => [first, first & !7],
-            (B9Pop2::Gpurt, false) => match s.try_pop() {
+        let expand = first & 7 == TRIANGLE_1
+            && (r.bvh_pop2 == BvhPop2::TryPopLow || triangle_pair_flag(offset16));
+        match (r.bvh_pop2, expand) {
+            (BvhPop2::TryPopLow, true) => [first & !7, first],
+            (BvhPop2::FirstPopLow, true) => [first, first & !7],
+            (BvhPop2::TryPopLow, false) => match s.try_pop() {
                 INVALID_NODE => [first, INVALID_NODE],
                 second => [second, first],
             },
-            (B9Pop2::Rocjitsu, false) => [first, s.try_pop()],
+            (BvhPop2::FirstPopLow, false) => [first, s.try_pop()],
         }
     };
     BvhOut {
@@ -362,7 +364,7 @@ pub fn gfx12(
 const GUIDE_INDEX_BITS: u32 = 15;
 const GUIDE_INDEX_MASK: u32 = (1 << GUIDE_INDEX_BITS) - 1;
 
-/// The RDNA4 guide's pseudocode as the model read it before (B7 `guide-pseudocode`): pushes the
+/// The RDNA4 guide's pseudocode as the model read it before (B7 `guide pseudocode`): pushes the
 /// valid candidates among all but the last dword in order (stopping at the last-visited node),
 /// then returns the last dword if valid or pops (decrement, read, invalidate); the pop-2 form
 /// then pops again if the next entry is valid. No ring, no size.

@@ -1,9 +1,9 @@
 //! The BVH stack rules, one test each, by the numbers of GPURT's and rocJITsu's code paths.
 
 use super::*;
-use crate::model::readings_bvh::BvhReadings;
+use crate::model::readings::{BvhIndex, BvhPop2, BvhStep11, BvhStep12, BvhZeroSize, Rules};
 
-const M: BvhReadings = BvhReadings::MODEL;
+const M: Rules = Rules::MODEL;
 const INV: u32 = INVALID_NODE;
 
 fn lane(addr: u32, last: u32, d: [u32; 4]) -> Lane {
@@ -57,8 +57,8 @@ fn gfx11_empty_pop_returns_terminal_and_keeps_the_index() {
 
 #[test]
 fn gfx11_index_width_readings_differ_only_past_bit_15() {
-    let r16 = BvhReadings {
-        b2: B2Index::Rocjitsu16,
+    let r16 = Rules {
+        bvh_index: BvhIndex::Bits16,
         ..M
     };
     // ADDR[15:0] = 0 with bit 16 set: 18 bits pop entry 0xffff % 8 = 7; 16 bits are empty.
@@ -79,8 +79,8 @@ fn gfx11_index_width_readings_differ_only_past_bit_15() {
 
 #[test]
 fn gfx11_guide_reading_is_the_pseudocode() {
-    let guide = BvhReadings {
-        b3: B3Step::GuidePseudocode,
+    let guide = Rules {
+        bvh_step11: BvhStep11::Guide,
         ..M
     };
     let mut lds = vec![0u8; 8192];
@@ -133,9 +133,15 @@ fn gfx12_push8_pushes_from_the_last_dword_down_and_pops_the_first() {
 
 #[test]
 fn gfx12_stack_size_is_offset0_and_zero_reads_as_16() {
-    assert_eq!(gfx12_size(0), 16);
-    assert_eq!(gfx12_size(4), 4);
-    assert_eq!(gfx12_size(0x0305), 5, "OFFSET1 is not the size");
+    assert_eq!(gfx12_size(0, M), 16);
+    assert_eq!(gfx12_size(4, M), 4);
+    assert_eq!(gfx12_size(0x0305, M), 5, "OFFSET1 is not the size");
+    // B6's other reading: a zero field encodes 32; a nonzero one is the size under both.
+    let r32 = Rules {
+        bvh_zero_size: BvhZeroSize::ThirtyTwo,
+        ..M
+    };
+    assert_eq!((gfx12_size(0, r32), gfx12_size(4, r32)), (32, 4));
     // Size 4, pushing 6: the ring wraps, the counts saturate and the stack overflows.
     let mut lds = vec![0u8; 8192];
     let d = [1, 2, 3, 4, 5, 6, INV, INV];
@@ -307,8 +313,8 @@ fn gfx12_pop2_returns_try_pop_low_and_expands_a_triangle_1() {
     );
     assert_eq!((out.ret, out.addr), ([0x20, INV], packed(1, 1, 1, 0)));
     // rocJITsu's reading: the first pop low, the triangle expansion only with OFFSET1[0].
-    let roc = BvhReadings {
-        b9: B9Pop2::Rocjitsu,
+    let roc = Rules {
+        bvh_pop2: BvhPop2::FirstPopLow,
         ..M
     };
     let d = [0x41, 0x30, INV, INV, INV, INV, INV, INV];
@@ -403,8 +409,8 @@ fn gfx12_primitive_range_flag_takes_gpurts_rtip31_path() {
         (0x74, packed(0, 0, 0, 0) | 1 << 10 | 1 << 5 | 1)
     );
     // rocJITsu's push4 skips the update: a plain push of its four dwords.
-    let roc = BvhReadings {
-        b7: B7Step::RocjitsuPush4,
+    let roc = Rules {
+        bvh_step12: BvhStep12::RocjitsuPush4,
         ..M
     };
     let d4 = [0x50, 0x60, INV, 0x103];
@@ -434,8 +440,8 @@ fn gfx12_primitive_range_flag_takes_gpurts_rtip31_path() {
 
 #[test]
 fn gfx12_guide_reading_is_the_pseudocode_on_base_and_index() {
-    let guide = BvhReadings {
-        b7: B7Step::GuidePseudocode,
+    let guide = Rules {
+        bvh_step12: BvhStep12::Guide,
         ..M
     };
     let mut lds = vec![0u8; 8192];

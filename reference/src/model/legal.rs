@@ -8,7 +8,8 @@
 //! atomics return (ASSUMPTIONS.md A4); the guides' prose leaves the winner of a `ds_permute_b32`
 //! collision open (S4); and the model documents alternatives for float min/max, the NaN a float
 //! add returns, the default NaN, compare-store results and the bf16 denormal switch (F1-F4, F6,
-//! N3). Each alternative is a named reading of its question ([`super::readings`]): the check
+//! N3), and the record allows more than one reading of the BVH stack ops (B2, B7, B9). Each
+//! alternative is a named reading of its question ([`super::readings`]): the check
 //! accepts the readings whose standing is `model` or `legal`, names the reading a device followed
 //! when it was not the model's, and names the `disagreement` reading a mismatch matches. Every
 //! other difference is a mismatch.
@@ -23,7 +24,6 @@
 //! question no polynomial check answers).
 
 use super::readings::{self, Allowed, Collision, LaneOrder, ReadingId, Rules, Use};
-use super::readings_bvh::{ReadingKind, FOLLOWS};
 use super::{Plan, Unmodelled};
 use crate::isa::Family;
 use crate::target::Target;
@@ -143,41 +143,6 @@ pub fn check(
 
 /// [`check`] with a given search budget (lane steps per group of overlapping lanes).
 pub fn check_with_budget(
-    target: &Target,
-    variant: &Variant,
-    case: &Case,
-    device: &Outcome,
-    budget: usize,
-) -> Result<Verdict, Unmodelled> {
-    let verdict = check_named(target, variant, case, device, budget)?;
-    // BVH-ONLY READINGS (readings_bvh): a device that follows another reading of a BVH question
-    // is legal when the record allows that reading, else a mismatch that names it.
-    let bvh = matches!(
-        variant.op.info().family,
-        Family::BvhStack | Family::BvhPushPop(_)
-    );
-    if let (true, Verdict::Mismatch(why)) = (bvh, &verdict) {
-        if let Some(r) = super::readings_bvh::followed(target, variant, case, device)? {
-            let named: Vec<String> = r.departures().iter().map(|n| n.to_string()).collect();
-            return Ok(match r.kind() {
-                ReadingKind::Legal => Verdict::Legal {
-                    order: Explanation::AscendingLanes,
-                    float_alternatives: vec![],
-                    readings: vec![],
-                },
-                kind => Verdict::Mismatch(format!(
-                    "{FOLLOWS} {} (a {} reading); {why}",
-                    named.join(" and "),
-                    kind.name()
-                )),
-            });
-        }
-    }
-    Ok(verdict)
-}
-
-/// [`check_with_budget`] without the BVH readings: the computed readings, named.
-fn check_named(
     target: &Target,
     variant: &Variant,
     case: &Case,

@@ -32,7 +32,6 @@ pub mod legal;
 pub mod mem;
 pub mod questions;
 pub mod readings;
-pub mod readings_bvh;
 pub mod rmw;
 pub mod snapshot;
 mod special;
@@ -114,48 +113,6 @@ pub fn execute_as(
     })
 }
 
-/// [`execute`] under other BVH readings (`readings`), the lanes in ascending or (`descending`)
-/// descending order: what a device following those readings leaves.
-pub fn execute_with(
-    target: &Target,
-    inst: &DsInst,
-    mode: FpMode,
-    case: &Case,
-    readings: readings_bvh::BvhReadings,
-    descending: bool,
-) -> Result<Outcome, Unmodelled> {
-    let plan = Plan {
-        bvh: readings,
-        ..Plan::new(target, inst, mode)?
-    };
-    plan.check_wave(&case.wave)?;
-    let mut lds = case.lds.clone();
-    let mut vdst: Vec<[u32; 4]> = case.wave.lanes.iter().map(|l| l.vdst).collect();
-    let mut addr: Vec<u32> = case.wave.lanes.iter().map(|l| l.addr).collect();
-    if descending {
-        let mut one = case.wave.clone();
-        for i in case
-            .wave
-            .active_lanes()
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-        {
-            one.exec = 1 << i;
-            plan.run(&one, &mut lds, &mut vdst, &mut addr);
-        }
-    } else {
-        plan.run(&case.wave, &mut lds, &mut vdst, &mut addr);
-    }
-    Ok(Outcome {
-        lds,
-        vdst,
-        addr,
-        data0: None,
-        data1: None,
-    })
-}
-
 /// Runs `variant` on `case` on `target`: every source register of every active lane is read
 /// before any destination is written (the semantics read `case`, which nothing changes, and write
 /// separate arrays), then the results land in the registers the variant names (`regs`, see
@@ -216,15 +173,17 @@ pub fn execute_in_place_as(
     Ok(())
 }
 
-/// What the emulated device does with `inst` over `wave`: [`execute_in_place`], except where the
-/// model runs an op but does not judge it (a transpose load without a sourced layout or with a
-/// lane off in EXEC), where it leaves [`transpose::stand_in`]'s answer: a device's answer to
-/// record, never the model's.
+/// What the emulated device does with `inst` over `wave`: [`execute_in_place_as`] by `rules`
+/// (the readings the device follows, [`Rules::MODEL`] for the model's), except where the model
+/// runs an op but does not judge it (a transpose load without a sourced layout or with a lane off
+/// in EXEC), where it leaves [`transpose::stand_in`]'s answer: a device's answer to record, never
+/// the model's.
 #[allow(clippy::too_many_arguments)]
 pub fn execute_in_place_or_stand_in(
     target: &Target,
     inst: &DsInst,
     mode: FpMode,
+    rules: Rules,
     wave: &Wave,
     lds: &mut Lds,
     vdst: &mut [[u32; 4]],
@@ -232,7 +191,7 @@ pub fn execute_in_place_or_stand_in(
 ) -> Result<(), Unmodelled> {
     let info = inst.op.info();
     match (
-        execute_in_place(target, inst, mode, wave, lds, vdst, addr),
+        execute_in_place_as(target, inst, mode, rules, wave, lds, vdst, addr),
         info.family,
     ) {
         (Err(_), Family::LoadTranspose(bits)) if info.on(target) && !inst.gds => {
@@ -243,28 +202,6 @@ pub fn execute_in_place_or_stand_in(
         }
         (r, _) => r,
     }
-}
-
-/// [`execute_in_place`] under other BVH readings: what a device following `readings` leaves (an
-/// emulated device that stands for one in tests).
-#[allow(clippy::too_many_arguments)]
-pub fn execute_in_place_with(
-    target: &Target,
-    inst: &DsInst,
-    mode: FpMode,
-    readings: readings_bvh::BvhReadings,
-    wave: &Wave,
-    lds: &mut Lds,
-    vdst: &mut [[u32; 4]],
-    addr: &mut [u32],
-) -> Result<(), Unmodelled> {
-    let plan = Plan {
-        bvh: readings,
-        ..Plan::new(target, inst, mode)?
-    };
-    plan.check_wave(wave)?;
-    plan.run(wave, lds, vdst, addr);
-    Ok(())
 }
 
 impl Plan {
@@ -406,14 +343,11 @@ pub(crate) struct Plan {
     pub cmpst_swap: bool,
     /// The readings the instruction runs by ([`Rules::MODEL`]: the model's).
     pub rules: Rules,
-    /// The readings the BVH stack ops follow (the model's, unless [`execute_with`] says).
-    pub bvh: readings_bvh::BvhReadings,
 }
 
 impl Plan {
     /// Decodes `inst` for `target`: the row, the offsets, and the generation's answer to every
     /// rule that can differ between generations (asked here once, for every lane and caller).
-    #[cfg_attr(not(test), allow(dead_code))]
     pub fn new(target: &Target, inst: &DsInst, mode: FpMode) -> Result<Plan, Unmodelled> {
         Plan::new_as(target, inst, mode, Rules::MODEL)
     }
@@ -458,7 +392,6 @@ impl Plan {
             cmpst_swap: rules.cmpst_data0.unwrap_or_else(|| gen.cmpst_data0())
                 == CmpstData0::CompareValue,
             rules,
-            bvh: readings_bvh::BvhReadings::MODEL,
             info,
             mode,
             offset16: u16::from(inst.offset0) | u16::from(inst.offset1) << 8,
@@ -558,11 +491,19 @@ impl Plan {
                 vdst[0] = mem::read_u32(mem, addtid_address(m0, self.offset16, i))
             }
             Family::BvhStack => {
-                (vdst[0], *addr) = bvh::gfx11(self.offset16, lane, mem, self.bvh);
+                (vdst[0], *addr) = bvh::gfx11(self.offset16, lane, mem, self.rules);
             }
             Family::BvhPushPop(form) => {
                 let (stack, last) = (lane.addr, lane.data0[0]);
-                let out = bvh::gfx12(form, self.offset16, stack, last, &lane.data1, mem, self.bvh);
+                let out = bvh::gfx12(
+                    form,
+                    self.offset16,
+                    stack,
+                    last,
+                    &lane.data1,
+                    mem,
+                    self.rules,
+                );
                 vdst[..form.pops()].copy_from_slice(&out.ret[..form.pops()]);
                 *addr = out.addr;
             }

@@ -547,12 +547,13 @@ fn tally_says_which_readings_an_outcome_is_consistent_with() {
     assert_eq!(s4.consistent(), vec!["highest lane", "any colliding lane"]);
 }
 
-// BVH-ONLY READINGS (model::readings_bvh): a device that follows another reading.
+/// The BVH stack ops' readings (ASSUMPTIONS.md B2, B3, B6, B7, B9) through the one mechanism: a
+/// device following a legal reading is legal with the reading named, one following a disagreement
+/// reading a mismatch naming it.
 mod bvh_readings {
     use crate::isa::DsOp;
-    use crate::model::execute_with;
     use crate::model::legal::{self, Verdict};
-    use crate::model::readings_bvh::*;
+    use crate::model::readings::Rules;
     use crate::model::snapshot::snapshot_corpus;
     use crate::target::Target;
 
@@ -564,63 +565,58 @@ mod bvh_readings {
             .expect("a target")
     }
 
-    /// The check's verdict on a device that follows `r` on `op`'s snapshot case `name`.
-    fn judged(op: DsOp, name: &str, r: BvhReadings) -> Verdict {
+    /// The check's verdict on a device that follows `question`'s `reading` on `op`'s snapshot
+    /// case `name`.
+    fn judged(op: DsOp, name: &str, question: &str, reading: &str) -> Verdict {
         let (_, v, c) = snapshot_corpus(op)
             .into_iter()
             .find(|(n, _, _)| n == name)
             .expect("the case");
         let t = target_of(op);
+        let rules = Rules::MODEL
+            .with(question, reading)
+            .expect("a computed reading");
         let model = crate::model::execute_variant(t, &v, &c).unwrap();
-        let device = execute_with(t, &v.inst(), v.mode, &c, r, false).unwrap();
+        let device = crate::model::execute_variant_as(t, &v, rules, &c).unwrap();
         assert_ne!(model, device, "{op} {name}: the reading shows in this case");
         legal::check(t, &v, &c, &device).unwrap()
     }
 
+    /// `judged` is legal, following exactly `question`'s `reading`.
+    fn legal_naming(op: DsOp, name: &str, question: &'static str, reading: &'static str) {
+        match judged(op, name, question, reading) {
+            Verdict::Legal { readings, .. } => {
+                assert_eq!(readings, vec![(question, reading)], "{op} {name}")
+            }
+            v => panic!("{op} {name}: {v}"),
+        }
+    }
+
+    /// `judged` is a mismatch whose words name `question`'s disagreement reading `reading`.
+    fn mismatch_naming(op: DsOp, name: &str, question: &str, reading: &str) {
+        match judged(op, name, question, reading) {
+            Verdict::Mismatch(why) => assert!(
+                why.contains(&format!(
+                    "it matches ASSUMPTIONS.md {question} \"{reading}\""
+                )),
+                "{op} {name}: {why}"
+            ),
+            v => panic!("{op} {name}: {v}"),
+        }
+    }
+
     #[test]
     fn a_legal_reading_is_accepted_and_a_disagreement_named_in_the_mismatch() {
-        let m = BvhReadings::MODEL;
-        let r16 = BvhReadings {
-            b2: B2Index::Rocjitsu16,
-            ..m
-        };
-        assert!(matches!(
-            judged(DsOp::BvhStackRtnB32, "stack8", r16),
-            Verdict::Legal { .. }
-        ));
-        let guide = BvhReadings {
-            b3: B3Step::GuidePseudocode,
-            ..m
-        };
-        match judged(DsOp::BvhStackRtnB32, "stack8", guide) {
-            Verdict::Mismatch(why) => {
-                assert!(why.starts_with(FOLLOWS), "{why}");
-                assert!(why.contains("B3 reading `guide-pseudocode`"), "{why}");
-                assert!(why.contains("disagreement"), "{why}");
-            }
-            v => panic!("{v}"),
-        }
-        let roc = BvhReadings {
-            b9: B9Pop2::Rocjitsu,
-            ..m
-        };
-        let op = DsOp::BvhStackPush8Pop2RtnB64;
-        assert!(matches!(judged(op, "push_pop", roc), Verdict::Legal { .. }));
-        let guide = BvhReadings {
-            b7: B7Step::GuidePseudocode,
-            ..m
-        };
-        for op in [
-            DsOp::BvhStackPush4Pop1RtnB32,
-            DsOp::BvhStackPush8Pop1RtnB32,
-            op,
-        ] {
-            match judged(op, "push_pop", guide) {
-                Verdict::Mismatch(why) => {
-                    assert!(why.contains("B7 reading `guide-pseudocode`"), "{op}: {why}")
-                }
-                v => panic!("{op}: {v}"),
-            }
+        let gfx11 = DsOp::BvhStackRtnB32;
+        legal_naming(gfx11, "stack8", "B2", "16-bit index");
+        mismatch_naming(gfx11, "stack8", "B3", "guide pseudocode");
+        let pop2 = DsOp::BvhStackPush8Pop2RtnB64;
+        legal_naming(pop2, "push_pop", "B9", "first pop in VDST[0]");
+        let push4 = DsOp::BvhStackPush4Pop1RtnB32;
+        legal_naming(push4, "primitive_range", "B7", "rocJITsu push4");
+        for op in [push4, DsOp::BvhStackPush8Pop1RtnB32, pop2] {
+            mismatch_naming(op, "push_pop", "B7", "guide pseudocode");
+            mismatch_naming(op, "size_field_zero", "B6", "size zero is 32");
         }
     }
 }

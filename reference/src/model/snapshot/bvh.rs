@@ -1,6 +1,7 @@
 //! The BVH stack ops' snapshot cases: one lane per rule of ASSUMPTIONS.md B1-B7 and B9, each on
 //! its own stack (lane i's base is dword i + 1, so the lanes' slots interleave in 128-byte rows),
-//! and the cases that settle the named readings (`model::readings_bvh`). Deterministic.
+//! and the cases that settle the named readings (`model::readings`, ASSUMPTIONS.md B2-B9).
+//! Deterministic.
 
 use super::values::{base_case, variant};
 use crate::isa::{Bvh, DsOp};
