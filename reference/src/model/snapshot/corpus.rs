@@ -14,6 +14,12 @@ use crate::wave::{Case, FpMode, Lds, Variant, WaveSize};
 
 /// Every corpus case of `op`, named; empty for the ops the model does not run.
 pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
+    snapshot_corpus_with(op, false)
+}
+
+/// [`snapshot_corpus`] with the aliasing variants' register tuples at even registers when
+/// `even_tuples` ([`Alias::regs_in`]: a target whose DS features lack `unaligned-tuples`).
+pub(super) fn snapshot_corpus_with(op: DsOp, even_tuples: bool) -> Vec<(String, Variant, Case)> {
     let info = op.info();
     if !info.hip_runnable() {
         return vec![];
@@ -404,7 +410,7 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
     // aliasing pattern's registers and every lane made consistent (in an active lane a register
     // takes the value of the first operand naming it: addr, data0, data1, vdst).
     if let Some((_, first, case)) = out.first().cloned() {
-        for (alias, regs) in Alias::for_op(op) {
+        for (alias, regs) in Alias::for_op_in(op, even_tuples) {
             let mut c = case.clone();
             for (i, l) in c.wave.lanes.iter_mut().enumerate() {
                 if c.wave.exec >> i & 1 == 1 {

@@ -1,0 +1,124 @@
+//! Every target of the table as careful as the first (issue 33): the snapshot corpus records on
+//! every target, through the emulated device and through the hip device on the stand-in, and the
+//! recordings replay against the model; a recording holds the AccVGPR twins where the target has
+//! them, so a device that ignores the acc bit is caught by its recording.
+
+mod common;
+
+use common::{code, ds_harness_env, standin_lib, stderr, stdout, temp_dir};
+use ds_devices::emu::EmuDevice;
+use ds_harness::record::{self, Verdict};
+use ds_kernels::{kernel_targets, wave_sizes};
+use ds_reference::isa::{runnable_ops_on, DsFeatures};
+use std::path::Path;
+
+/// The recordings under `root`, replayed: (cases, `.acc` cases, problems).
+fn replayed(root: &Path) -> (usize, usize, Vec<String>) {
+    let (mut cases, mut acc, mut problems) = (0, 0, Vec::new());
+    for rec in record::load_dir(root) {
+        let rec = match rec {
+            Ok(r) => r,
+            Err(e) => {
+                problems.push(e.to_string());
+                continue;
+            }
+        };
+        for r in record::replay(&rec) {
+            cases += 1;
+            acc += usize::from(r.case.ends_with(".acc"));
+            if let Verdict::Disagree(d) = r.verdict {
+                problems.push(format!("{}: {}: {d:?}", rec.path.display(), r.case));
+            }
+        }
+    }
+    (cases, acc, problems)
+}
+
+/// Every target's snapshot corpus, every runnable op in every wave size its kernels are built
+/// in, records on the emulated device of that target (the corpus holds only instructions the
+/// target accepts: even register tuples from CDNA 2 on), and every recorded case replays against
+/// the model; the targets with AccVGPR DS operands record the acc twins too.
+#[test]
+fn every_targets_snapshot_corpus_records_on_the_emulated_device_and_replays() {
+    let root = temp_dir("every-target-emu");
+    for t in kernel_targets() {
+        let mut dev = EmuDevice::for_target(t);
+        let dir = root.join(t.name);
+        for wave in wave_sizes(t) {
+            for op in runnable_ops_on(t) {
+                record::record_op(&dir, &mut dev, op, wave)
+                    .unwrap_or_else(|e| panic!("{t} {op} {wave}: {e}"));
+            }
+        }
+        let (cases, acc, problems) = replayed(&dir);
+        assert!(problems.is_empty(), "{t}: {problems:#?}");
+        assert!(cases > 1000, "{t}: {cases} cases recorded");
+        let has_acc = t.ds_features.contains(DsFeatures::ACC);
+        assert_eq!(acc > 0, has_acc, "{t}: {acc} acc cases recorded");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// README's recording step (`run --record`) completes on every target through the hip device's
+/// own code on the stand-in runtime (a device per target), and what it records replays.
+#[test]
+fn run_record_completes_on_every_target_through_the_standin() {
+    let Some(lib) = standin_lib() else { return };
+    let root = temp_dir("every-target-standin");
+    for t in kernel_targets() {
+        let out = root.join(format!("out-{t}"));
+        let rec = root.join(format!("rec-{t}"));
+        let o = ds_harness_env(
+            &[
+                "run",
+                "--backend",
+                "hip",
+                "--target",
+                t.name,
+                "--cases",
+                "1",
+                "--out",
+                out.to_str().unwrap(),
+                "--record",
+                rec.to_str().unwrap(),
+            ],
+            &[
+                ("DS_HARNESS_HIP_LIB", &lib),
+                ("DS_HARNESS_HIP_SEARCH", "only-env"),
+            ],
+        );
+        assert_eq!(code(&o), 0, "{t}: {}\n{}", stdout(&o), stderr(&o));
+        let dir = rec.join(format!("emulated-hip-standin-{t}"));
+        let status = std::fs::read_to_string(dir.join("run.json")).expect("run.json");
+        assert!(status.contains("\"complete\": true"), "{t}: {status}");
+        let files = std::fs::read_dir(&dir).unwrap().count() - 1;
+        let want: usize = wave_sizes(t).len() * runnable_ops_on(t).count();
+        assert_eq!(files, want, "{t}: one recording per op and wave size");
+        let (_, acc, problems) = replayed(&rec);
+        assert!(problems.is_empty(), "{t}: {problems:#?}");
+        assert_eq!(acc > 0, t.ds_features.contains(DsFeatures::ACC), "{t}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The AccVGPR twins are recorded, so a device that ignores the acc bit (reads and writes VGPRs
+/// where the instruction names AccVGPRs) leaves a recording the model refuses, on the twins only.
+#[test]
+fn a_device_ignoring_the_acc_bit_leaves_a_recording_the_model_refuses() {
+    let t = kernel_targets()
+        .find(|t| t.ds_features.contains(DsFeatures::ACC))
+        .expect("a target with AccVGPR DS operands");
+    let root = temp_dir("acc-ignored");
+    let mut dev = EmuDevice::for_target(t).with_acc_ignored();
+    let op = ds_reference::isa::DsOp::from_name("ds_add_rtn_u32").unwrap();
+    let wave = wave_sizes(t)[0];
+    record::record_op(&root, &mut dev, op, wave).unwrap();
+    let (cases, acc, problems) = replayed(&root);
+    assert!(acc > 0 && cases > acc, "{cases} cases, {acc} acc");
+    assert!(!problems.is_empty(), "the twins disagree");
+    assert!(
+        problems.iter().all(|p| p.contains(".acc:")),
+        "only the twins disagree: {problems:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
