@@ -162,6 +162,15 @@ pub fn check_counts(r: &Report) -> Result<(), String> {
              {want:?}, the rows add up to {totals:?}"
         ));
     }
+    if let Some(c) = t.compared.filter(|&c| c != t.cases_compared()) {
+        return Err(format!(
+            "totals.compared is {c}, but agree {} + disagree {} + undecided {} = {}",
+            t.agree,
+            t.disagree,
+            t.undecided,
+            t.cases_compared()
+        ));
+    }
     fidelity.retain(|_, n| *n > 0);
     let mut stated = r.fidelity.clone();
     stated.retain(|_, n| *n > 0);

@@ -394,8 +394,10 @@ fn an_incomplete_run_with_no_ops_is_not_all_agree() {
         "{}",
         r.to_markdown()
     );
+    // Complete with nothing selected (an empty shard): no case to agree about.
     r.complete = true;
-    assert!(r.to_markdown().starts_with("**All agree**"));
+    assert!(r.to_markdown().starts_with("**Nothing selected**"));
+    assert!(r.all_agree(), "an empty selection exits 0");
 }
 
 /// The emulated device, except that a launch holding the case whose first lane's address is

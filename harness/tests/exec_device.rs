@@ -717,3 +717,47 @@ fn wave64_kernels_run_through_the_protocol_on_serve_device_and_agree() {
         assert_eq!(o["agree"], o["cases"], "{o}");
     }
 }
+
+/// A device that runs nothing does not pass (issue 33 H2): with `--allow-unsupported`, a run of an
+/// op the adapter answers `unsupported` on every case compared no case, and every output says so
+/// (the summary, the markdown headline never "All agree", the JSON's `compared`, a failing JUnit
+/// test), and it exits 1.
+#[test]
+fn a_run_that_compared_no_case_says_so_everywhere_and_does_not_pass() {
+    if !python() {
+        return;
+    }
+    let dir = temp_dir("nothing-compared");
+    let (md, junit) = (dir.join("s.md"), dir.join("j.xml"));
+    let cmd = adapter_cmd();
+    let args = [
+        "--backend",
+        "exec",
+        "--op",
+        "ds_add_u32",
+        "--device-cmd",
+        &cmd,
+        "--allow-unsupported",
+        "--markdown",
+        md.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ];
+    let (out, r) = run("nothing-compared-run", &args);
+    assert_eq!(code(&out), 1, "{}\n{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).contains("no case was compared with the model"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(r["totals"]["compared"], 0, "{}", r["totals"]);
+    assert!(n(&r["totals"]["unsupported"]) > 0);
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert!(md.starts_with("**No case compared**"), "{md}");
+    assert!(!md.contains("agree**"), "{md}");
+    let junit = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        junit.contains("type=\"nothing-compared\"") && junit.contains("failures=\"1\""),
+        "{junit}"
+    );
+}

@@ -23,7 +23,7 @@ mod serve_device;
 
 /// All results agree with the model.
 pub const EXIT_OK: u8 = 0;
-/// At least one disagreement between device and model.
+/// At least one disagreement between device and model, or no case compared.
 pub const EXIT_DISAGREE: u8 = 1;
 /// Bad usage or bad input.
 pub const EXIT_USAGE: u8 = 2;
