@@ -2,6 +2,7 @@
 //! `ds-harness replay` and `ds-harness eval`. The format is documented in `docs/case-format.md`;
 //! the data types come from `ds_reference::wave` (DESIGN.md section 5).
 
+use ds_reference::isa::InstError;
 use ds_reference::target::Target;
 use ds_reference::wave::{Case, Outcome, Variant};
 use serde::{Deserialize, Serialize};
@@ -93,25 +94,10 @@ impl CaseFile {
                 found: file.format,
             });
         }
-        if !file.variant.op.info().on(file.target) {
+        if let Some(message) = op_not_on_target(file.target, file.variant.op) {
             return Err(CaseFileError::Invalid {
                 path: origin.to_path_buf(),
-                message: format!(
-                    "variant.op: {} is not a {} op, and the file's target {} is {}: set \
-                     \"target\" to a target of {}, or pick an op of {}",
-                    file.variant.op,
-                    file.target.generation,
-                    file.target,
-                    file.target.generation,
-                    file.variant
-                        .op
-                        .info()
-                        .generations()
-                        .map(|g| g.name())
-                        .collect::<Vec<_>>()
-                        .join(" or "),
-                    file.target.generation
-                ),
+                message,
             });
         }
         validate(file.target, &file.variant, &file.case)
@@ -124,16 +110,6 @@ impl CaseFile {
             return Err(CaseFileError::Invalid {
                 path: origin.to_path_buf(),
                 message: format!("variant.wave: {why}"),
-            });
-        }
-        let want = file.variant.lds_size;
-        if want > file.target.lds_bytes {
-            return Err(CaseFileError::Invalid {
-                path: origin.to_path_buf(),
-                message: format!(
-                    "variant.lds_size {want} exceeds the {} bytes of LDS a {} workgroup can have",
-                    file.target.lds_bytes, file.target
-                ),
             });
         }
         Ok(file)
@@ -192,23 +168,26 @@ impl CaseFile {
 
 /// The one validation of a case before anything runs it (`eval`, `replay`, and every reader of a
 /// case file, through [`CaseFile::parse`]): the LDS size is one a kernel can allocate, the LDS
-/// image is that size, the offsets are legal for the op, the op can run from a compute kernel,
+/// image is that size, the offsets are legal for the op, the op is one ds-harness runs (the DS table's `hip`
+/// column: GDS-only ops cannot run from a compute kernel, a few are not modelled yet),
 /// the wave has one lane object per lane of `variant.wave` (32 when absent, or 64) and an EXEC with
 /// no bit past its last lane, and `variant.regs` (if any) fit the op and give each register one
 /// value per lane (in either wave size). (Every lane has 4 words per operand, checked
-/// as it is parsed.) The offsets are checked in `target`'s generation (the op must be one of
-/// it). The message names the field to change. [`CaseFile::parse`] also checks the op and the wave
-/// size against the file's target.
+/// as it is parsed.) The op, offsets and registers are checked against `target`'s own
+/// instruction set (its generation and DS features), the LDS size against its `lds_bytes`. The
+/// message names the field to change. [`CaseFile::parse`] also checks the wave size against the
+/// file's target.
 pub fn validate(target: &Target, variant: &Variant, case: &Case) -> Result<(), String> {
     variant
         .check_wave(&case.wave)
         .map_err(|e| format!("case.wave: {e}"))?;
     let want = variant.lds_size;
-    if ds_kernels::abi::check_lds_size(want).is_err() {
+    if ds_kernels::abi::check_lds_size_on(target, want).is_err() {
         return Err(format!(
             "variant.lds_size is {want}: an LDS allocation is a multiple of 4 between 4 and {} \
-             bytes; set variant.lds_size and case.lds.size to such a size",
-            ds_kernels::abi::MAX_LDS_SIZE
+             bytes (the LDS a {target} workgroup can have); set variant.lds_size and \
+             case.lds.size to such a size",
+            target.lds_bytes
         ));
     }
     if case.lds.size() != want {
@@ -217,10 +196,13 @@ pub fn validate(target: &Target, variant: &Variant, case: &Case) -> Result<(), S
             case.lds.size()
         ));
     }
+    if let Some(message) = op_not_on_target(target, variant.op) {
+        return Err(message);
+    }
     if let Some(why) = variant.op.info().hip_unsupported {
         return Err(format!(
-            "{} cannot run from a compute kernel: {why}",
-            variant.op
+            "variant.op: {} is not run by ds-harness: {why}",
+            variant.op.mnemonic_in(target.generation)
         ));
     }
     if let Some(regs) = variant.regs {
@@ -231,17 +213,74 @@ pub fn validate(target: &Target, variant: &Variant, case: &Case) -> Result<(), S
         }
     }
     // AccVGPRs where the target table's ds_features have ACC and the op has data or vdst.
-    variant.check_acc(target).map_err(|e| e.to_string())?;
+    variant
+        .check_acc(target)
+        .map_err(|e| format!("variant.acc: {e}"))?;
     let inst = ds_reference::isa::DsInst {
         acc: false,
         ..variant.inst()
     };
-    inst.validate_in(target.generation).map_err(|e| {
-        format!(
-            "variant.offset0 {} / offset1 {}: {e}",
-            variant.offset0, variant.offset1
-        )
+    // Checked against the target's own instruction set (its DS features), not its generation's
+    // common one: a file of a gfx908 src2 op or a gfx942 f64 add is valid on its target.
+    inst.validate_in(target).map_err(|e| {
+        let field = match inst_error_field(&e) {
+            "variant.offset0 / offset1" => format!(
+                "variant.offset0 {} / offset1 {}",
+                variant.offset0, variant.offset1
+            ),
+            f => f.to_string(),
+        };
+        format!("{field}: {}", e.in_gen(target.generation))
     })
+}
+
+/// The case-file field an instruction error is about, so the message names the one to change.
+fn inst_error_field(e: &InstError) -> &'static str {
+    match e {
+        InstError::NotInGeneration { .. }
+        | InstError::NotOnTarget { .. }
+        | InstError::GdsForbidden(_)
+        | InstError::GdsRequired(_)
+        | InstError::NoGdsBit { .. }
+        | InstError::NoGds { .. } => "variant.op",
+        InstError::UnusedField { .. }
+        | InstError::RegisterRange { .. }
+        | InstError::Misaligned { .. } => "variant.regs",
+        InstError::Acc { .. } => "variant.acc",
+        InstError::OffsetNotAllowed(_) => "variant.offset0 / offset1",
+    }
+}
+
+/// Why `op` cannot be in a case file of `target` (the generation lacks it, or the target lacks a
+/// feature it needs), naming the targets that have it; `None` when the target has it.
+fn op_not_on_target(target: &Target, op: ds_reference::isa::DsOp) -> Option<String> {
+    let info = op.info();
+    if info.on(target) {
+        return None;
+    }
+    let has: Vec<&str> = ds_reference::target::TARGETS
+        .iter()
+        .filter(|t| info.on(*t))
+        .map(|t| t.name)
+        .collect();
+    let gen = target.generation;
+    let why = if info.in_generation(gen) {
+        let lacking = info.needs.difference(target.ds_features);
+        format!(
+            "{} needs the {lacking} feature, which {target} lacks",
+            op.mnemonic_in(gen)
+        )
+    } else {
+        format!("{op} is not a {gen} op (the file's target {target} is {gen})")
+    };
+    Some(format!(
+        "variant.op: {why}: set \"target\" to a target that has it ({}), or pick an op of {target}",
+        if has.is_empty() {
+            "none".to_string()
+        } else {
+            has.join(", ")
+        }
+    ))
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
@@ -436,6 +475,60 @@ mod tests {
                 "variant.op: {op} is not a {}",
                 file.target.generation
             )) && msg.contains("set \"target\""),
+            "{msg}"
+        );
+    }
+
+    /// Each refusal names the field it is about and says what is true (issue 33 L1): an op of
+    /// the target's generation that needs a feature the target lacks is not called another
+    /// generation's; an odd register tuple is `variant.regs`, not the offsets; an op that is
+    /// only not modelled is not said to be impossible in a compute kernel.
+    #[test]
+    fn each_refusal_names_its_field_and_does_not_contradict_itself() {
+        let t = |n| ds_reference::target::Target::by_name(n).unwrap();
+        let op = |n| DsOp::from_name(n).unwrap();
+        let (gfx906, gfx942) = (t("gfx906"), t("gfx942"));
+        let mut file = sample64();
+        (file.target, file.variant.op) = (gfx906, op("ds_add_rtn_f64"));
+        let msg = CaseFile::parse(&file.to_json(), Path::new("c.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("variant.op: ds_add_rtn_f64 needs the")
+                && msg.contains("which gfx906 lacks")
+                && msg.contains("gfx90a")
+                && !msg.contains("is not a gfx9"),
+            "{msg}"
+        );
+        // An odd tuple where the target needs even ones: the registers are at fault.
+        let mut v = file.variant;
+        (v.op, v.regs) = (op("ds_load_b64"), None);
+        v.regs = Some(ds_reference::regs::Regs {
+            addr: Some(0),
+            vdst: Some(101),
+            ..Default::default()
+        });
+        let msg = validate(gfx942, &v, &file.case).unwrap_err();
+        assert!(msg.starts_with("variant.regs: "), "{msg}");
+        // An op that is not modelled yet, on a target that has it.
+        let tr = ds_reference::isa::DS_TABLE
+            .iter()
+            .map(|r| r.op)
+            .find(|o| o.info().hip_unsupported.is_some_and(|w| w.contains("modelled")))
+            .unwrap();
+        let on = ds_reference::target::TARGETS
+            .iter()
+            .find(|t| tr.info().on(*t))
+            .unwrap();
+        let v = Variant {
+            op: tr,
+            regs: None,
+            ..file.variant
+        };
+        let msg = validate(on, &v, &file.case).unwrap_err();
+        assert!(
+            msg.contains("is not run by ds-harness: not yet modelled")
+                && !msg.contains("compute kernel"),
             "{msg}"
         );
     }

@@ -385,11 +385,13 @@ impl Shrunk {
     /// LDS words that differ (model vs device, with the lane's inputs), and the replay command.
     pub fn report(&self, replay: &str) -> String {
         let mut s = String::new();
-        let gen = self.target.generation;
+        let (target, gen) = (self.target, self.target.generation);
+        // The target's own instruction set: its DS features decide which ops and registers it
+        // has (a gfx908 src2 op encodes for gfx908, not for every gfx9 target).
         let inst =
-            generator::test_inst_in(gen, &self.variant).unwrap_or_else(|_| self.variant.inst());
+            generator::test_inst_in(target, &self.variant).unwrap_or_else(|_| self.variant.inst());
         let bytes = inst
-            .to_bytes_in(gen)
+            .to_bytes_in(target)
             .map(|b| {
                 b.iter()
                     .map(|x| format!("{x:02x}"))
@@ -403,7 +405,7 @@ impl Shrunk {
             "SHRUNK {} ({}), seed {:#x}",
             self.id, self.variant.op, self.seed
         );
-        let _ = writeln!(s, "  instruction: {inst}   [{bytes}]");
+        let _ = writeln!(s, "  instruction: {}   [{bytes}]", inst.text_in(gen));
         let _ = writeln!(
             s,
             "  minimal case: exec {:#010x}, m0 {:#010x}, {} active lanes (was {}), {} non-zero LDS words (was {}); {} steps, {} candidates in {} launches",

@@ -7,6 +7,8 @@ mod common;
 
 use common::{code, ds_harness_env, standin_lib, stderr, stdout, temp_dir};
 use ds_devices::emu::EmuDevice;
+use ds_harness::case::CaseFile;
+use ds_harness::corpus;
 use ds_harness::record::{self, Verdict};
 use ds_kernels::{kernel_targets, wave_sizes};
 use ds_reference::isa::{runnable_ops_on, DsFeatures};
@@ -121,4 +123,135 @@ fn a_device_ignoring_the_acc_bit_leaves_a_recording_the_model_refuses() {
         "only the twins disagree: {problems:#?}"
     );
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Every case file a run can write, on every target (the first case of every variant of every
+/// runnable op, the acc twins too, in every wave size), reads back as the file `run` wrote and
+/// evaluates by the model of its target (issue 33 M1: the reader checked an op's features
+/// against the generation, so gfx908's src2 and gfx942's f64 adds could not be read back).
+#[test]
+fn every_case_file_of_every_target_reads_back_and_evaluates() {
+    let mut files = 0usize;
+    for t in kernel_targets() {
+        for wave in wave_sizes(t) {
+            for op in runnable_ops_on(t) {
+                let variants = corpus::variants_for(op, wave, t).len();
+                for p in corpus::plan_for(op, corpus::DEFAULT_SEED, variants, wave, t) {
+                    let file = CaseFile::new(p.id(0), 1, t, p.variant, p.case(0));
+                    let back = CaseFile::parse(&file.to_json(), Path::new("c.json"))
+                        .unwrap_or_else(|e| panic!("{t} {}: {e}", p.tag));
+                    assert_eq!(back, file);
+                    ds_reference::model::execute_variant(t, &back.variant, &back.case)
+                        .unwrap_or_else(|e| panic!("{t} {}: {e}", p.tag));
+                    files += 1;
+                }
+            }
+        }
+    }
+    assert!(files > 20_000, "{files} case files");
+}
+
+/// A case file of one gfx9 target's own op (gfx908's src2 op, gfx942's f64 add) and one using
+/// gfx950's whole 160 KiB of LDS replays on the emulated device and evaluates through the CLI.
+#[test]
+fn case_files_of_a_targets_own_ops_and_lds_replay_and_evaluate() {
+    let dir = temp_dir("own-ops");
+    let by = |n| ds_reference::target::Target::by_name(n).unwrap();
+    for (t, name, lds) in [
+        (by("gfx908"), "ds_add_src2_u32", None),
+        (by("gfx942"), "ds_add_rtn_f64", None),
+        (by("gfx950"), "ds_add_rtn_u32", Some(by("gfx950").lds_bytes)),
+    ] {
+        let op = ds_reference::isa::DsOp::from_name(name).unwrap();
+        let p = &corpus::plan_for(op, 7, 1, wave_sizes(t)[0], t)[0];
+        let (mut variant, mut case) = (p.variant, p.case(0));
+        if let Some(size) = lds {
+            // Every lane's address past 64 KiB: the LDS beyond what other targets have.
+            variant.lds_size = size;
+            let mut big = ds_reference::wave::Lds::zeroed(size);
+            for (i, l) in case.wave.lanes.iter_mut().enumerate() {
+                l.addr = size - 4 * (i as u32 + 1);
+                big.set_word(l.addr, 0x100 + i as u32);
+            }
+            case.lds = big;
+        }
+        let path = dir.join(format!("{t}.json"));
+        CaseFile::new(p.id(0), 7, t, variant, case)
+            .write(&path)
+            .unwrap();
+        let o = common::ds_harness_no_env(&["eval", path.to_str().unwrap()]);
+        assert_eq!(code(&o), 0, "{t} eval: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains(op.mnemonic_in(t.generation)),
+            "{}",
+            stdout(&o)
+        );
+        let o = common::ds_harness_no_env(&["replay", path.to_str().unwrap(), "--backend", "emu"]);
+        assert_eq!(code(&o), 0, "{t} replay: {}\n{}", stdout(&o), stderr(&o));
+    }
+    // The LDS size is the target's own: 160 KiB is too much for gfx942.
+    let o = common::ds_harness_no_env(&[
+        "kernel",
+        "ds_add_u32",
+        "--target",
+        "gfx942",
+        "--lds-size",
+        "163840",
+        "--listing",
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("65536 bytes (the LDS a gfx942 workgroup"), "{}", stderr(&o));
+    let o = common::ds_harness_no_env(&[
+        "kernel",
+        "ds_add_u32",
+        "--target",
+        "gfx950",
+        "--lds-size",
+        "163840",
+        "--listing",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+/// A disagreement on a target's own op (gfx908's src2 op, through the stand-in that flips a bit
+/// of every LDS dump) is shrunk, reported in the target's encoding, and its minimal case file
+/// replays and evaluates.
+#[test]
+fn a_disagreement_on_a_targets_own_op_shrinks_and_its_case_replays() {
+    let Some(lib) = standin_lib() else { return };
+    let dir = temp_dir("own-op-shrink");
+    let out = dir.join("out");
+    let o = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--target",
+            "gfx908",
+            "--op",
+            "ds_add_src2_u32",
+            "--cases",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &[
+            ("DS_HARNESS_HIP_LIB", &lib),
+            ("DS_HARNESS_HIP_SEARCH", "only-env"),
+            ("DS_HIP_STANDIN_FLIP", "1"),
+        ],
+    );
+    let text = stdout(&o);
+    assert_eq!(code(&o), 1, "{text}\n{}", stderr(&o));
+    assert!(text.contains("SHRUNK"), "{text}");
+    assert!(!text.contains("does not encode"), "{text}");
+    let min = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("replay: ds-harness replay "))
+        .and_then(|l| l.split(' ').next())
+        .expect("a replay command");
+    for args in [vec!["eval", min], vec!["replay", min, "--backend", "emu"]] {
+        let o = common::ds_harness_no_env(&args);
+        assert_eq!(code(&o), 0, "{args:?}: {}\n{}", stdout(&o), stderr(&o));
+    }
 }

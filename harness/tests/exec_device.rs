@@ -761,3 +761,34 @@ fn a_run_that_compared_no_case_says_so_everywhere_and_does_not_pass() {
         "{junit}"
     );
 }
+
+/// Without `--target`, an external device's selection is checked against the target the device
+/// names in its hello, not the default target (issue 33 M3: `ssh mi300 ds-harness
+/// serve-device` with `--op ds_pk_add_f16` was refused before the device said it is a gfx942);
+/// an op that device lacks is still refused, naming it.
+#[test]
+fn an_external_devices_selection_is_checked_against_the_target_it_names() {
+    let dir = temp_dir("exec-own-target");
+    let served = |t: &str| format!("'{BIN}' serve-device --backend emu --target {t}");
+    let run = |cmd: &str| {
+        ds(&[
+            "run",
+            "--backend",
+            "exec",
+            "--device-cmd",
+            cmd,
+            "--op",
+            "ds_pk_add_f16",
+            "--cases",
+            "4",
+            "--out",
+            dir.join("out").to_str().unwrap(),
+        ])
+    };
+    let o = run(&served("gfx942"));
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("ds_pk_add_f16"), "{}", stdout(&o));
+    let o = run(&served("gfx1100"));
+    assert_eq!(code(&o), 2, "{}\n{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("gfx11"), "{}", stderr(&o));
+}

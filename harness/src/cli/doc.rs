@@ -34,7 +34,7 @@ pub struct DocArgs {
 pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
     let target = args.target.unwrap_or(ds_reference::target::DEFAULT);
     let gen = target.generation;
-    let Some(op) = DsOp::from_name_in(gen, &args.op) else {
+    let Some(op) = crate::run::select::op_named_in(gen, &args.op) else {
         if let Some(op) = DsOp::from_name(&args.op) {
             eprintln!("error: {}", InstError::NotInGeneration { op, gen });
             return Ok(ExitCode::from(EXIT_USAGE));

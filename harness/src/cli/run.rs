@@ -47,8 +47,10 @@ pub struct RunArgs {
     /// snapshots/hardware/<target>) instead of the model: runs the recording's cases.
     #[arg(long, value_name = "DIR")]
     pub against: Option<PathBuf>,
-    /// Ops to run: exact mnemonics (gfx11 or legacy) or globs like `ds_add*`; repeatable.
-    /// Default: every op a compute kernel can run.
+    /// Ops to run: exact mnemonics (the target's own spelling, e.g. `ds_read_b32` on gfx9, or the
+    /// name the reports use on every target, `ds_load_b32`) or globs like `ds_add*`; repeatable.
+    /// Checked against the device's target (without --target: the target the device names).
+    /// Default: every op of the target that ds-harness runs.
     #[arg(long = "op", value_name = "PATTERN")]
     pub ops: Vec<String>,
     /// Corpus seed (decimal or 0x hex): the same seed gives the same cases on every machine.
@@ -225,15 +227,25 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
 /// target), so a bad request is exit 2 before any device starts.
 struct Plan {
     shard: Option<Shard>,
-    /// The target the selection was made for, and the ops it chose.
-    target: &'static Target,
+    /// The target the selection was made for (`None`: left to the device's target), and the
+    /// ops it chose.
+    target: Option<&'static Target>,
     ops: Vec<DsOp>,
 }
 
 impl Plan {
     fn new(args: &RunArgs) -> Result<Plan, String> {
         let target = args.target.unwrap_or(ds_reference::target::DEFAULT);
-        let ops = select_ops_on(target, &args.ops).map_err(|e| e.to_string())?;
+        let (target, ops) = match select_ops_on(target, &args.ops) {
+            Ok(ops) => (Some(target), ops),
+            // Without --target a device that names its own target (a GPU, an external device:
+            // `ssh mi300 ds-harness serve-device`) decides which ops it has: the selection is
+            // checked against it once it says hello, and refused now only if no target has it.
+            Err(_) if args.target.is_none() && device_names_target(args) && any_target(args) => {
+                (None, Vec::new())
+            }
+            Err(e) => return Err(e.to_string()),
+        };
         let shard = match &args.shard {
             None => None,
             Some(spec) => Some(Shard::parse(spec).map_err(|e| e.to_string())?),
@@ -244,13 +256,14 @@ impl Plan {
     }
 
     /// The ops (of the target: a device of another target than the one the selection was
-    /// checked for gets its own target's ops) and the wave sizes to run.
+    /// checked for gets its own target's ops, and is refused when it has none of them) and the
+    /// wave sizes to run.
     fn for_target(
         &self,
         args: &RunArgs,
         target: &'static Target,
     ) -> Result<(Vec<DsOp>, Vec<WaveSize>), String> {
-        let all = if std::ptr::eq(target, self.target) {
+        let all = if self.target.is_some_and(|t| std::ptr::eq(target, t)) {
             self.ops.clone()
         } else {
             select_ops_on(target, &args.ops).map_err(|e| e.to_string())?
@@ -269,12 +282,23 @@ impl Plan {
 
     /// How many ops the selection has in all, before the shard takes its part.
     fn selected(&self, args: &RunArgs, target: &'static Target) -> usize {
-        if std::ptr::eq(target, self.target) {
+        if self.target.is_some_and(|t| std::ptr::eq(target, t)) {
             self.ops.len()
         } else {
             select_ops_on(target, &args.ops).map_or(0, |o| o.len())
         }
     }
+}
+
+/// Whether the device `run` opens names its own target (hip or auto, which may find a GPU, and an
+/// external device, whose hello does), rather than running the default target (emu).
+fn device_names_target(args: &RunArgs) -> bool {
+    !matches!(args.backend, super::BackendArg::Emu)
+}
+
+/// Whether some target whose kernels are built takes the `--op` selection.
+fn any_target(args: &RunArgs) -> bool {
+    ds_kernels::kernel_targets().any(|t| select_ops_on(t, &args.ops).is_ok())
 }
 
 /// Refuses `--jobs` above [`MAX_JOBS_PER_CORE`] times the cores of this machine.

@@ -13,8 +13,12 @@ pub enum SelectError {
         pattern: String,
         suggestions: Vec<&'static str>,
     },
-    /// A pattern matches only ops that cannot run from a compute kernel.
+    /// A pattern matches only ops ds-harness does not run (the DS table's `hip` column: GDS-only
+    /// ops cannot run from a compute kernel; a few are not modelled yet).
     NotRunnable { pattern: String, why: String },
+    /// A pattern names an op the target does not have (another generation's, or one that needs
+    /// a feature the target lacks).
+    NotOnTarget { pattern: String, why: String },
     /// `--shard` is not `K/N` with 1 <= K <= N.
     BadShard(String),
     /// The pattern uses glob syntax this matcher does not have (`[...]` classes, `{a,b}`).
@@ -39,8 +43,9 @@ impl fmt::Display for SelectError {
             }
             SelectError::NotRunnable { pattern, why } => write!(
                 f,
-                "--op {pattern}: matches only ops that cannot run from a compute kernel ({why})"
+                "--op {pattern}: matches only ops ds-harness does not run ({why})"
             ),
+            SelectError::NotOnTarget { pattern, why } => write!(f, "--op {pattern}: {why}"),
             SelectError::UnsupportedGlob(pattern) => write!(
                 f,
                 "--op {pattern}: `[...]` classes and `{{a,b}}` alternatives are not supported; \
@@ -81,6 +86,15 @@ pub fn glob(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|&c| c == b'*')
 }
 
+/// The op of generation `gen` that `name` names as a command line takes it: the generation's own
+/// spelling (`ds_read_b32` on gfx9), or the name the reports, case files and recordings use for
+/// every generation (the DS table's row name, `ds_load_b32`), or any older spelling of an op the
+/// generation has. `None` when no op of the generation goes by that name.
+pub fn op_named_in(gen: isa::Generation, name: &str) -> Option<DsOp> {
+    DsOp::from_name_in(gen, name)
+        .or_else(|| DsOp::from_name(name).filter(|op| op.info().in_generation(gen)))
+}
+
 /// The runnable ops of the default target's generation the patterns select (see
 /// [`select_ops_in`]).
 pub fn select_ops(patterns: &[String]) -> Result<Vec<DsOp>, SelectError> {
@@ -109,9 +123,9 @@ pub fn select_ops_in(gen: isa::Generation, patterns: &[String]) -> Result<Vec<Ds
                 })
                 .collect()
         } else {
-            match (DsOp::from_name_in(gen, pattern), DsOp::from_name(pattern)) {
+            match (op_named_in(gen, pattern), DsOp::from_name(pattern)) {
                 (None, Some(op)) => {
-                    return Err(SelectError::NotRunnable {
+                    return Err(SelectError::NotOnTarget {
                         pattern: pattern.clone(),
                         why: isa::InstError::NotInGeneration { op, gen }.to_string(),
                     })
@@ -162,8 +176,8 @@ pub fn select_ops_on(
     }
     let ops = select_ops_in(gen, patterns)?;
     for pattern in patterns.iter().filter(|p| !p.contains(['*', '?'])) {
-        if let Some(op) = DsOp::from_name_in(gen, pattern).filter(|op| !op.info().on(target)) {
-            return Err(SelectError::NotRunnable {
+        if let Some(op) = op_named_in(gen, pattern).filter(|op| !op.info().on(target)) {
+            return Err(SelectError::NotOnTarget {
                 pattern: pattern.clone(),
                 why: isa::InstError::NotOnTarget {
                     op,
@@ -180,7 +194,7 @@ pub fn select_ops_on(
         .collect();
     match ops.first() {
         // A glob that selects ops of the generation, none of them on the target.
-        Some(&op) if on.is_empty() => Err(SelectError::NotRunnable {
+        Some(&op) if on.is_empty() => Err(SelectError::NotOnTarget {
             pattern: patterns.join(" "),
             why: isa::InstError::NotOnTarget {
                 op,
@@ -317,6 +331,21 @@ mod tests {
             e.to_string().contains("(it is gfx9, gfx10 and gfx11)"),
             "{e}"
         );
+    }
+
+    /// The names a run's summary, JSON and case files use (the table's row names) select their
+    /// op on every target, as do the target's own spellings (issue 33 M2: `--target gfx942 --op
+    /// ds_load_b32` was refused though gfx942's reports name it so).
+    #[test]
+    fn every_target_takes_the_names_its_reports_use_and_its_own() {
+        for t in ds_reference::target::TARGETS {
+            for op in isa::runnable_ops_on(t) {
+                for name in [op.name(), op.mnemonic_in(t.generation)] {
+                    let got = select_ops_on(t, &[name.to_string()]);
+                    assert_eq!(got, Ok(vec![op]), "{t} --op {name}");
+                }
+            }
+        }
     }
 
     #[test]
