@@ -597,6 +597,10 @@ fn file_type_name(meta: &Metadata) -> &'static str {
         "socket"
     } else if t.is_dir() {
         "directory"
+    } else if t.is_file() {
+        "regular file"
+    } else if t.is_symlink() {
+        "symbolic link"
     } else {
         "special file"
     }

@@ -221,7 +221,8 @@ fn output_dirs_need_an_existing_parent_and_must_be_directories() {
     let e = OutputDir::check("--record", &dir.join("f"))
         .unwrap_err()
         .to_string();
-    assert!(e.contains("not a directory"), "{e}");
+    // A regular file is called one (issue 33 L2: it was "a special file").
+    assert!(e.contains("not a directory (a regular file)"), "{e}");
     let e = OutputDir::check("--record", Path::new("/proc/ds-harness"))
         .unwrap_err()
         .to_string();
