@@ -304,3 +304,38 @@ fn info_lists_every_target_with_its_products_and_kernel_support() {
         );
     }
 }
+
+/// Spellings LLVM reads that `asm` refused (issue 33 L3): AccVGPRs written `acc1` and
+/// `acc[2:3]` (LLVM's other name for `a1`, `a[2:3]`) on targets with AccVGPR DS operands, and a
+/// negated zero offset `offset:-0` (LLVM evaluates the expression); `asm` prints what each
+/// installed llvm-mc prints, and a negative offset other than zero is still refused.
+#[test]
+fn acc_register_names_and_a_negated_zero_offset_assemble_as_llvm_does() {
+    let input = "\
+ds_read_b32 acc1, v0
+ds_read_b64 acc[2:3], v0 offset:-0
+ds_write_b32 v0, acc5 offset:-0x0
+ds_read2_b32 v[2:3], v0 offset0:-0 offset1:1
+";
+    for target in ["gfx90a", "gfx942"] {
+        let ours = ds_harness(&["asm", "--target", target], input);
+        assert!(ours.status.success(), "{target}: {}", stderr(&ours));
+        for llvm in installed() {
+            let args = ["-arch=amdgcn", &format!("-mcpu={target}"), "-show-encoding"];
+            let out = run(llvm.mc().to_str().unwrap(), &args, input);
+            assert!(out.status.success(), "{}: {}", llvm.label(), stderr(&out));
+            let theirs: String = stdout(&out)
+                .lines()
+                .filter(|l| l.trim() != ".text" && !l.is_empty())
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert_eq!(stdout(&ours), theirs, "{target}, {}", llvm.label());
+        }
+    }
+    let bad = ds_harness(
+        &["asm", "--target", "gfx942"],
+        "ds_read_b32 v1, v0 offset:-1\n",
+    );
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("`-1`"), "{}", stderr(&bad));
+}
