@@ -25,7 +25,13 @@ pub struct CaseFile {
     /// The target the case was run on (a row of the target table, by name). Files written
     /// before targets were named were all made on the default target, so that is what an absent
     /// field means.
-    #[serde(with = "ds_reference::target::by_name", default = "default_target")]
+    /// Read also in HIP's `gcnArchName` form (`gfx942:sramecc+:xnack-`: the features are checked
+    /// against the table's row); written as the row's name.
+    #[serde(
+        serialize_with = "ds_reference::target::by_name::serialize",
+        deserialize_with = "target_id",
+        default = "default_target"
+    )]
     pub target: &'static Target,
     /// The kernel the case runs on: op, offsets, LDS size, FP mode.
     pub variant: Variant,
@@ -44,6 +50,14 @@ pub struct CaseFile {
 
 fn default_target() -> &'static Target {
     ds_reference::target::DEFAULT
+}
+
+/// A target by name or target id (`gfx942:sramecc+:xnack-`).
+fn target_id<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static Target, D::Error> {
+    let name = String::deserialize(d)?;
+    Target::by_hsa_name(&name)
+        .map(|n| n.target)
+        .map_err(serde::de::Error::custom)
 }
 
 /// A device's result for a case, with the device that produced it.
@@ -514,7 +528,11 @@ mod tests {
         let tr = ds_reference::isa::DS_TABLE
             .iter()
             .map(|r| r.op)
-            .find(|o| o.info().hip_unsupported.is_some_and(|w| w.contains("modelled")))
+            .find(|o| {
+                o.info()
+                    .hip_unsupported
+                    .is_some_and(|w| w.contains("modelled"))
+            })
             .unwrap();
         let on = ds_reference::target::TARGETS
             .iter()

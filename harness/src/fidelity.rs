@@ -213,7 +213,12 @@ mod tests {
         let compared: Vec<Class> = CLASSES.into_iter().filter(|c| c.compared()).collect();
         assert_eq!(
             compared,
-            [Class::Exact, Class::Legal, Class::Undecided, Class::Mismatch]
+            [
+                Class::Exact,
+                Class::Legal,
+                Class::Undecided,
+                Class::Mismatch
+            ]
         );
         // Every compared class is counted in agree, disagree or undecided: the totals'
         // `compared` (agree + disagree + undecided) counts exactly these.

@@ -200,7 +200,11 @@ fn case_files_of_a_targets_own_ops_and_lds_replay_and_evaluate() {
         "--listing",
     ]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
-    assert!(stderr(&o).contains("65536 bytes (the LDS a gfx942 workgroup"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("65536 bytes (the LDS a gfx942 workgroup"),
+        "{}",
+        stderr(&o)
+    );
     let o = common::ds_harness_no_env(&[
         "kernel",
         "ds_add_u32",

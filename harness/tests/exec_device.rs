@@ -792,3 +792,74 @@ fn an_external_devices_selection_is_checked_against_the_target_it_names() {
     assert_eq!(code(&o), 2, "{}\n{}", stdout(&o), stderr(&o));
     assert!(stderr(&o).contains("gfx11"), "{}", stderr(&o));
 }
+
+/// A target in HIP's `gcnArchName` form (`gfx942:sramecc+:xnack-`) is read where a target is
+/// named (issue 33 L4): a device's hello, a case file, `--target`; a feature the processor does
+/// not have is refused, naming the form.
+#[test]
+fn a_target_in_hips_gcn_arch_name_form_is_read_with_its_features_checked() {
+    if !python() {
+        return;
+    }
+    let dir = temp_dir("target-id");
+    let script = repo().join("harness/tests/hostile_device.py");
+    let device = |id: &str| {
+        format!(
+            "python3 '{}' --serve \"'{BIN}' serve-device --backend emu --target gfx942\" \
+             --hello-target '{id}'",
+            script.display()
+        )
+    };
+    let run = |cmd: &str| {
+        ds(&[
+            "run",
+            "--backend",
+            "exec",
+            "--device-cmd",
+            cmd,
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "2",
+            "--out",
+            dir.join("out").to_str().unwrap(),
+        ])
+    };
+    let o = run(&device("gfx942:sramecc+:xnack-"));
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("target gfx942"), "{}", stdout(&o));
+    let o = run(&device("gfx942:tgsplit+"));
+    assert_eq!(code(&o), 3, "{}\n{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("`tgsplit+` is not a target-id feature"),
+        "{}",
+        stderr(&o)
+    );
+    // A case file and --target in that form.
+    let case = dir.join("c.json");
+    let o = ds(&[
+        "kernel",
+        "ds_add_u32",
+        "--target",
+        "gfx90a:xnack+",
+        "--listing",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let gfx942 = ds_reference::target::Target::by_name("gfx942").unwrap();
+    let wave = ds_reference::wave::WaveSize::Wave64;
+    let plan = &ds_harness::corpus::plan_for(common::op("ds_add_u32"), 1, 1, wave, gfx942)[0];
+    let text = ds_harness::case::CaseFile::new("c", 1, gfx942, plan.variant, plan.case(0))
+        .to_json()
+        .replace(
+            "\"target\": \"gfx942\"",
+            "\"target\": \"gfx942:sramecc+:xnack-\"",
+        );
+    std::fs::write(&case, text).unwrap();
+    let o = ds(&["eval", case.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("\"target\": \"gfx942\""),
+        "{}",
+        stdout(&o)
+    );
+}

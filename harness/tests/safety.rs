@@ -91,7 +91,11 @@ fn run_json_into_a_fifo_writes_one_complete_report() {
         s(&fifo),
     ]));
     assert_eq!(code(&out), 2, "{}", stderr(&out));
-    assert!(stderr(&out).contains("nobody is reading"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("nobody is reading"),
+        "{}",
+        stderr(&out)
+    );
     assert!(start.elapsed() < std::time::Duration::from_secs(30));
     let reader = {
         let fifo = fifo.clone();

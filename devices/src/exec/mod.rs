@@ -261,7 +261,9 @@ impl ExecDevice {
                  (see docs/device-protocol.md)"
             )));
         }
-        let target = Target::by_name(&target).map_err(|e| {
+        // A name, or HIP's `gcnArchName` form (`gfx942:sramecc+:xnack-`, features checked
+        // against the table's row).
+        let target = Target::by_hsa_name(&target).map(|n| n.target).map_err(|e| {
             DeviceError::Unavailable(format!(
                 "`{cmd}` says it runs {}",
                 text::bounded(&e.to_string(), text::MAX_MESSAGE_CHARS)

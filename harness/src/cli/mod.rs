@@ -145,7 +145,11 @@ pub enum Command {
 /// `--target NAME`: a row of the target table; an unknown name is a usage error (exit 2) with
 /// did-you-mean and the list of supported targets.
 pub fn parse_target(name: &str) -> Result<&'static Target, String> {
-    Target::by_name(name).map_err(|e| e.to_string())
+    // Also in HIP's `gcnArchName` form, `gfx942:sramecc+:xnack-`: the features are checked
+    // against the table's row; the code objects are built for either mode ("any").
+    Target::by_hsa_name(name)
+        .map(|n| n.target)
+        .map_err(|e| e.to_string())
 }
 
 /// `--target NAME` where kernels are built (`run`, `replay`, `kernel`): a row of the target table

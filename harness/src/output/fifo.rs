@@ -53,11 +53,15 @@ pub fn hold(path: &Path) -> Result<(), String> {
             held.get_or_insert_with(HashMap::new).insert(key(path), f);
             Ok(())
         }
-        Ok(None) => Err("it is a FIFO nobody is reading, so the run would wait forever to \
+        Ok(None) => Err(
+            "it is a FIFO nobody is reading, so the run would wait forever to \
              write it: start its reader first (e.g. `cat FIFO > results &`), or name a regular \
              file"
-            .into()),
-        Err(e) => Err(format!("it is a FIFO that cannot be opened for writing: {e}")),
+                .into(),
+        ),
+        Err(e) => Err(format!(
+            "it is a FIFO that cannot be opened for writing: {e}"
+        )),
     }
 }
 
@@ -171,7 +175,10 @@ mod tests {
         // The reader opens the FIFO; hold it (retrying until the reader is there).
         let start = Instant::now();
         while hold(&p).is_err() {
-            assert!(start.elapsed() < Duration::from_secs(10), "the reader opens");
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the reader opens"
+            );
             std::thread::sleep(Duration::from_millis(10));
         }
         std::thread::sleep(Duration::from_millis(100));

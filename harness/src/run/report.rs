@@ -403,9 +403,7 @@ impl Report {
     pub fn to_markdown(&self) -> String {
         let m = &self.meta;
         let t = self.totals;
-        let failed = t.disagree > 0
-            || t.errors > 0
-            || (!m.allow_unsupported && t.unsupported > 0);
+        let failed = t.disagree > 0 || t.errors > 0 || (!m.allow_unsupported && t.unsupported > 0);
         let headline = match (self.complete, failed, self.nothing_compared()) {
             (_, true, _) => "Disagreements",
             (false, false, _) if self.ops.is_empty() => "Nothing finished yet",
