@@ -325,7 +325,10 @@ fn a_canary_that_could_not_run_says_what_failed_and_info_check_covers_every_targ
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("the canary could not run on"), "{err}");
-    assert!(err.contains("says nothing about the entry-state table"), "{err}");
+    assert!(
+        err.contains("says nothing about the entry-state table"),
+        "{err}"
+    );
     assert!(!err.contains("please report"), "{err}");
     assert!(!err.contains("entry state broken"), "{err}");
     let (_, v) = info_check(&env(&lib, &[]));
