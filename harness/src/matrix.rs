@@ -17,6 +17,8 @@ pub struct Column {
     pub device: String,
     /// Its version (an external device's hello), or the backend.
     pub version: String,
+    /// The target it ran (`meta.target`), so the targets of one matrix stand side by side.
+    pub target: String,
     /// What it was compared with: `model`, or the recording directory (`run --against`).
     pub reference: String,
     /// The results file.
@@ -98,6 +100,7 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
             version: text("device_version")
                 .or_else(|| text("backend").map(|b| format!("backend {b}")))
                 .unwrap_or_default(),
+            target: text("target").unwrap_or_default(),
             reference: text("against").unwrap_or_else(|| "model".into()),
             file: file.clone(),
         });
@@ -133,6 +136,14 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
             }
             cells.push((label, counts));
         }
+        // The whole file's arithmetic, as `merge` checks it: rows, variants, totals.
+        let report: crate::run::report::Report = serde_json::from_value(v.clone())
+            .map_err(|e| bad(&format!("not ds-harness results ({e})")))?;
+        crate::merge::check_counts(&report).map_err(|why| {
+            bad(&format!(
+                "{why}: the file was edited or is not what `ds-harness run --json` wrote"
+            ))
+        })?;
         per_run.push(cells);
     }
     let mut names: Vec<String> = per_run
@@ -206,9 +217,10 @@ impl Matrix {
         for (i, c) in self.columns.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "{}. **{}** ({}), against the {}: `{}`",
+                "{}. **{}** ({}{}), against the {}: `{}`",
                 i + 1,
                 md(&c.device),
+                md(&target_part(c)),
                 md(&c.version),
                 md(&c.reference),
                 md(&c.file)
@@ -225,7 +237,7 @@ impl Matrix {
         );
         s.push_str(".\n\n| op |");
         for (i, c) in self.columns.iter().enumerate() {
-            let _ = write!(s, " {}. {} |", i + 1, md(&c.device));
+            let _ = write!(s, " {}. {}{} |", i + 1, md(&c.device), md(&target_head(c)));
         }
         s.push_str("\n|---|");
         s.push_str(&"---|".repeat(self.columns.len()));
@@ -292,7 +304,10 @@ impl Matrix {
                 HEAD - 26.0,
                 xml(&clip(&c.device, 26)),
                 HEAD - 10.0,
-                xml(&clip(&format!("{} · vs {}", c.version, c.reference), 36)),
+                xml(&clip(
+                    &format!("{}{} · vs {}", target_part(c), c.version, c.reference),
+                    36
+                )),
             );
         }
         for (j, r) in self.rows.iter().enumerate() {
@@ -350,6 +365,25 @@ impl Matrix {
         }
         s.push_str("</svg>\n");
         s
+    }
+}
+
+/// `gfx942, ` before a column's version, when its run named its target (raw text: escape it for
+/// where it goes).
+fn target_part(c: &Column) -> String {
+    if c.target.is_empty() {
+        String::new()
+    } else {
+        format!("{}, ", c.target)
+    }
+}
+
+/// ` (gfx942)` after a column's device in the table's header, when its run named its target.
+fn target_head(c: &Column) -> String {
+    if c.target.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", c.target)
     }
 }
 

@@ -125,6 +125,7 @@ pub fn check_counts(r: &Report) -> Result<(), String> {
                 o.cases
             ));
         }
+        check_variants(o, &row)?;
         let listed = sum(&[o.mismatches.len(), o.unlisted_mismatches]);
         if listed != o.disagree.checked_add(o.undecided) {
             return Err(format!(
@@ -179,6 +180,77 @@ pub fn check_counts(r: &Report) -> Result<(), String> {
             "the run's fidelity totals are {}, the rows add up to {}",
             fidelity::describe(&stated),
             fidelity::describe(&fidelity)
+        ));
+    }
+    Ok(())
+}
+
+/// An op's variants, each against itself and together against the op's row: a variant's agree,
+/// disagree and skipped cases fit in its cases (the rest are lost, unsupported or undecided, and
+/// a variant with no error has none lost or unsupported), its listed mismatches fit in its
+/// disagreements, and the variants' agree, disagree and skipped add up to the op's (so a variant
+/// edited to disagree, an acc twin above all, cannot hide under an exact op).
+fn check_variants(o: &crate::run::report::OpResult, row: &str) -> Result<(), String> {
+    let (mut agree, mut disagree, mut skipped, mut unjudged) = (0usize, 0usize, 0usize, 0usize);
+    for v in &o.variants {
+        let at = format!("{row}, variant {}", v.tag);
+        let judged = v
+            .agree
+            .checked_add(v.disagree)
+            .and_then(|n| n.checked_add(v.skipped))
+            .filter(|&n| n <= v.cases)
+            .ok_or_else(|| {
+                format!(
+                    "{at}: agree {} + disagree {} + skipped {} is more than its {} cases",
+                    v.agree, v.disagree, v.skipped, v.cases
+                )
+            })?;
+        let rest = v.cases - judged;
+        if v.error.is_none() && rest > o.undecided {
+            return Err(format!(
+                "{at}: {rest} of its {} cases are neither agree, disagree nor skipped, yet it has \
+                 no error and the op {} undecided cases",
+                v.cases, o.undecided
+            ));
+        }
+        let listed = o
+            .mismatches
+            .iter()
+            .filter(|m| m.variant == v.tag && !m.undecided)
+            .count();
+        if listed > v.disagree {
+            return Err(format!(
+                "{at}: {listed} mismatches listed, but it has {} disagreeing cases",
+                v.disagree
+            ));
+        }
+        agree += v.agree;
+        disagree += v.disagree;
+        skipped += v.skipped;
+        unjudged += rest;
+    }
+    if let Some(m) = o
+        .mismatches
+        .iter()
+        .find(|m| !o.variants.iter().any(|v| v.tag == m.variant))
+    {
+        return Err(format!(
+            "{row}: mismatch {} names variant {}, which the op does not have",
+            m.id, m.variant
+        ));
+    }
+    let (want, got) = ([o.agree, o.disagree, o.skipped], [agree, disagree, skipped]);
+    if want != got {
+        return Err(format!(
+            "{row}: agree, disagree and skipped are {want:?}, but its variants' add up to {got:?}"
+        ));
+    }
+    let others = o.errors + o.unsupported + o.undecided;
+    if unjudged != others {
+        return Err(format!(
+            "{row}: its variants leave {unjudged} cases unjudged, but errors {} + unsupported {} + \
+             undecided {} = {others}",
+            o.errors, o.unsupported, o.undecided
         ));
     }
     Ok(())

@@ -629,7 +629,7 @@ fn a_matrix_of_the_served_emulator_the_python_adapter_and_the_fault_device() {
         "{md}"
     );
     assert!(
-        md.contains("(examples/device-adapter/adapter.py 1)"),
+        md.contains("(gfx1100, examples/device-adapter/adapter.py 1)"),
         "{md}"
     );
     let svg = std::fs::read_to_string(svg).unwrap();
