@@ -561,3 +561,75 @@ fn the_shrunk_report_shows_every_active_lanes_inputs() {
         "{text}"
     );
 }
+
+/// An output that is the device's own program or a file its command names is refused before
+/// anything runs, as other inputs are (issue 33 L10), with `--against` too; the file is kept.
+#[test]
+fn an_output_naming_a_file_of_the_device_command_is_refused() {
+    let dir = temp_dir("careless-device-file");
+    let script = dir.join("device.sh");
+    std::fs::write(&script, "#!/bin/sh\nexec true\n").unwrap();
+    let cmd = format!("sh '{}' --serve", s(&script));
+    for flag in ["--json", "--markdown", "--junit"] {
+        refused(
+            &[
+                "run",
+                "--backend",
+                "exec",
+                "--device-cmd",
+                &cmd,
+                flag,
+                s(&script),
+                "--out",
+                s(&dir.join("out")),
+            ],
+            "is the input file of --device-cmd",
+        );
+    }
+    results(&dir, "rec", &["--record", s(&dir.join("rec"))]);
+    refused(
+        &[
+            "run",
+            "--backend",
+            "exec",
+            "--device-cmd",
+            &format!("sh -c 'cat {}'", s(&script)),
+            "--against",
+            s(&dir.join("rec/emulated-gfx1100")),
+            "--json",
+            s(&script),
+        ],
+        "is the input file of --device-cmd",
+    );
+    assert_eq!(
+        std::fs::read_to_string(&script).unwrap(),
+        "#!/bin/sh\nexec true\n"
+    );
+}
+
+/// `--against` a recording an external device made and called hardware says it is hardware as
+/// the device reported it, not the harness's own finding (the residue of issue 33).
+#[test]
+fn a_recording_an_external_device_called_hardware_is_described_as_its_word() {
+    let dir = temp_dir("careless-exec-hardware");
+    results(&dir, "r", &["--record", s(&dir.join("rec"))]);
+    let src = dir.join("rec/emulated-gfx1100/ds_add_u32.txt");
+    let text = std::fs::read_to_string(&src).unwrap();
+    let mut rec = ds_harness::record::parse(&text, &src).unwrap();
+    for (k, v) in rec.provenance.pairs.iter_mut() {
+        if k == "backend" {
+            *v = "exec".into();
+        }
+    }
+    rec.provenance
+        .pairs
+        .push(("hardware".into(), "true".into()));
+    let said = ds_harness::against::describe(&[rec.clone()], &dir);
+    assert!(
+        said.ends_with(", hardware as reported by the device)"),
+        "{said}"
+    );
+    rec.provenance.pairs.retain(|(k, _)| k != "hardware");
+    let said = ds_harness::against::describe(&[rec], &dir);
+    assert!(said.ends_with(", not hardware)"), "{said}");
+}

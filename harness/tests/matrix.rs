@@ -83,8 +83,14 @@ fn a_matrix_of_three_devices_as_markdown_json_and_a_rendered_svg() {
     );
     // A device's name is text, never markup (issue 23).
     // Each column names the target its run ran (issue 33 L15: targets side by side).
-    assert!(md.contains("**device &lt;a&gt; &amp; b** (gfx1100, v1)"), "{md}");
-    assert!(md.contains("| 1. device &lt;a&gt; &amp; b (gfx1100) |"), "{md}");
+    assert!(
+        md.contains("**device &lt;a&gt; &amp; b** (gfx1100, v1)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| 1. device &lt;a&gt; &amp; b (gfx1100) |"),
+        "{md}"
+    );
 
     let j: Value = serde_json::from_str(&std::fs::read_to_string(js).unwrap()).unwrap();
     assert_eq!(j["columns"].as_array().unwrap().len(), 3);

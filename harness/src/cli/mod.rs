@@ -83,6 +83,35 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 }
 
 impl ExecFlags {
+    /// The files `--device-cmd` names (each word, unquoted, and the value after a `=`, that is
+    /// an existing file; the program found through `PATH` when it is a bare name): inputs an
+    /// output must never overwrite (the device's own program, its script, its data).
+    pub fn files(&self) -> Vec<std::path::PathBuf> {
+        let Some(cmd) = &self.device_cmd else {
+            return Vec::new();
+        };
+        let words: Vec<&str> = cmd
+            .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | ';' | '|' | '&'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut files: Vec<std::path::PathBuf> = words
+            .iter()
+            .flat_map(|w| [Some(*w), w.split_once('=').map(|(_, v)| v)])
+            .flatten()
+            .map(std::path::PathBuf::from)
+            .filter(|p| p.is_file())
+            .collect();
+        if let Some(program) = words.first().filter(|w| !w.contains('/')) {
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            files.extend(
+                std::env::split_paths(&path)
+                    .map(|d| d.join(program))
+                    .filter(|p| p.is_file()),
+            );
+        }
+        files
+    }
+
     /// What the flags ask of the devices crate.
     pub fn args(&self) -> ds_devices::exec::ExecArgs {
         ds_devices::exec::ExecArgs {

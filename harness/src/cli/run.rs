@@ -569,6 +569,13 @@ pub fn check_outputs(args: &RunArgs) -> Result<(), OutputError> {
     }
     let named: Vec<(&str, &OutputPath)> = files.iter().map(|(f, p)| (*f, p)).collect();
     check_distinct(&named)?;
+    // Nor the device's own program or the files its command names.
+    let device_files = args.exec.files();
+    let device_inputs: Vec<(&str, &std::path::Path)> = device_files
+        .iter()
+        .map(|p| ("file of --device-cmd", p.as_path()))
+        .collect();
+    check_not_inputs(&named, &device_inputs, &[])?;
     OutputDir::check("--out", &args.out)?;
     if let Some(r) = &args.record {
         OutputDir::check("--record", r)?;
