@@ -863,3 +863,48 @@ fn a_target_in_hips_gcn_arch_name_form_is_read_with_its_features_checked() {
         stdout(&o)
     );
 }
+
+/// `replay` without `--target` names the case file's target as the case file's, never as a
+/// `--target` the user did not give (the residue of issue 33): a device of another target is
+/// refused saying so, and `--backend auto`'s reason cites the case file.
+#[test]
+fn replay_cites_the_case_files_target_not_a_target_flag_never_given() {
+    let dir = temp_dir("replay-cite");
+    let gfx942 = ds_reference::target::Target::by_name("gfx942").unwrap();
+    let wave = ds_reference::wave::WaveSize::Wave64;
+    let plan = &ds_harness::corpus::plan_for(common::op("ds_add_u32"), 1, 1, wave, gfx942)[0];
+    let case = dir.join("c.json");
+    ds_harness::case::CaseFile::new("c", 1, gfx942, plan.variant, plan.case(0))
+        .write(&case)
+        .unwrap();
+    let cmd = format!("'{BIN}' serve-device --backend emu --target gfx1100");
+    let o = ds(&[
+        "replay",
+        case.to_str().unwrap(),
+        "--backend",
+        "exec",
+        "--device-cmd",
+        &cmd,
+    ]);
+    let e = stderr(&o);
+    assert_eq!(code(&o), 2, "{e}");
+    assert!(e.contains("the case file is of gfx942"), "{e}");
+    assert!(
+        !e.contains("--target asks") && !e.contains("--target gfx942"),
+        "{e}"
+    );
+    let Some(lib) = common::standin_lib() else {
+        return;
+    };
+    let o = common::ds_harness_env(
+        &["replay", case.to_str().unwrap()],
+        &[
+            ("DS_HARNESS_HIP_LIB", &lib),
+            ("DS_HARNESS_HIP_SEARCH", "only-env"),
+        ],
+    );
+    let e = stderr(&o);
+    assert_eq!(code(&o), 0, "{e}");
+    assert!(e.contains("the case file's target gfx942"), "{e}");
+    assert!(!e.contains("--target gfx942"), "{e}");
+}
