@@ -339,3 +339,29 @@ ds_read2_b32 v[2:3], v0 offset0:-0 offset1:1
     assert!(!bad.status.success());
     assert!(stderr(&bad).contains("`-1`"), "{}", stderr(&bad));
 }
+
+/// A line longer than the bound is skipped and reported with its true length, and the lines
+/// after it are still read (issue 33 L11: a 100 MB line cost `asm` ~300 MB and the error gave
+/// the length of the message, not of the line).
+#[test]
+fn an_overlong_line_is_reported_with_its_length_and_the_rest_is_read() {
+    let long = "ds_load_b32 v1, v2 ".to_string() + &"x".repeat(2_000_000);
+    let input = format!("{long}\nds_load_b32 v1, v2\n");
+    let o = ds_harness(&["asm"], &input);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains(&format!("<stdin>:1: error: the line is {} bytes long", long.len())),
+        "{}",
+        &e[..e.len().min(400)]
+    );
+    assert!(e.len() < 1000, "the line is not echoed: {} bytes", e.len());
+    assert!(stdout(&o).contains("ds_load_b32 v1, v2"), "{}", stdout(&o));
+    let bytes = "0x00,".repeat(400_000);
+    let o = ds_harness(&["disasm"], &format!("{bytes}\n"));
+    assert!(
+        stderr(&o).contains(&format!("the line is {} bytes long", bytes.len())),
+        "{}",
+        stderr(&o)
+    );
+}
