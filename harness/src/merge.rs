@@ -261,12 +261,30 @@ fn run_identity(m: &RunMeta) -> Vec<(&'static str, String)> {
     vec![
         ("seed", format!("{:#x}", m.seed)),
         ("cases per op", m.cases_per_op.to_string()),
-        ("wave sizes", format!("{:?}", m.waves)),
+        (
+            "wave sizes",
+            m.waves
+                .iter()
+                .map(|w| w.to_string())
+                .collect::<Vec<_>>()
+                .join(" and "),
+        ),
         ("harness revision", m.harness.clone()),
         ("backend", m.backend.clone()),
         ("target", m.target.clone()),
-        ("--op selection", format!("{:?}", m.selection)),
-        ("time budget", format!("{:?}", m.duration_seconds)),
+        (
+            "--op selection",
+            if m.selection.is_empty() {
+                "every op".into()
+            } else {
+                m.selection.join(" ")
+            },
+        ),
+        (
+            "time budget",
+            m.duration_seconds
+                .map_or("none".into(), |d| format!("{d} s")),
+        ),
         (
             "chip and override",
             m.overridden

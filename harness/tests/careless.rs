@@ -84,12 +84,67 @@ fn numbers_out_of_range_are_usage_errors_naming_the_range() {
         &["run", "--backend", "emu", "--jobs", "100000"],
         "--jobs 100000: at most",
     );
+    // Limits said by the harness, not by the argument parser (issue 33 L12).
+    for (args, says) in [
+        (
+            vec!["--shard", "1/18446744073709551615"],
+            "--shard 1/18446744073709551615: at most 4294967295 shards",
+        ),
+        (
+            vec!["--cases", "18446744073709551615"],
+            "`18446744073709551615` is more than 4294967295",
+        ),
+        (vec!["--cases", "0"], "`0` is 0; at least 1 is needed"),
+        (vec!["--jobs=x3"], "`x3` is not a whole number (from 1 to 4294967295)"),
+    ] {
+        let mut all = vec!["run", "--backend", "emu"];
+        all.extend(args);
+        let o = ds(&all);
+        assert_eq!(code(&o), 2, "{all:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{all:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("target type"), "{}", stderr(&o));
+    }
     let o = ds_harness_env(
         &["run", "--backend", "auto", "--op", "ds_add_u32"],
         &[("DS_HARNESS_HIP_TIMEOUT", "1e300")],
     );
     assert_eq!(code(&o), 2, "{}", stderr(&o));
     assert!(stderr(&o).contains("to 604800"), "{}", stderr(&o));
+}
+
+/// Shards of runs that differ are refused naming the difference in words, never in Rust's
+/// debugging notation (issue 33 L12: `[Wave32, Wave64]`).
+#[test]
+fn shards_that_differ_are_named_in_words() {
+    let dir = temp_dir("careless-mixed");
+    let a = results(&dir, "a", &["--shard", "1/2"]);
+    let b = {
+        let file = dir.join("b.json");
+        let o = ds(&[
+            "run",
+            "--backend",
+            "emu",
+            "--op",
+            "ds_add_u32",
+            "--op",
+            "ds_sub_u32",
+            "--cases",
+            "8",
+            "--shard",
+            "2/2",
+            "--json",
+            s(&file),
+            "--out",
+            s(&dir.join("out-b")),
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        file
+    };
+    let o = ds(&["merge", s(&a), s(&b)]);
+    let e = stderr(&o);
+    assert_eq!(code(&o), 2, "{e}");
+    assert!(e.contains("wave32") && e.contains("wave32 and wave64"), "{e}");
+    assert!(!e.contains("Wave32") && !e.contains('['), "{e}");
 }
 
 #[test]

@@ -189,6 +189,22 @@ pub fn parse_kernel_target(name: &str) -> Result<&'static Target, String> {
     ds_kernels::check_target(t).map(|()| t)
 }
 
+/// A count (`--cases`, `--jobs`): a whole number from 1 to 4294967295, said in words when it
+/// is not one (never the argument parser's "number too large to fit in target type").
+pub fn parse_count(s: &str) -> Result<u32, String> {
+    let t = s.trim();
+    let why = if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit()) {
+        "is not a whole number"
+    } else if t.trim_start_matches('0').is_empty() {
+        "is 0; at least 1 is needed"
+    } else {
+        return t
+            .parse::<u32>()
+            .map_err(|_| format!("`{s}` is more than {}, the most there may be", u32::MAX));
+    };
+    Err(format!("`{s}` {why} (from 1 to {})", u32::MAX))
+}
+
 /// `--wave 32|64` (`run`, `replay`, `kernel`, `doc`): a wave size (`wave32`/`wave64` also read).
 pub fn parse_wave(s: &str) -> Result<ds_reference::wave::WaveSize, String> {
     s.parse()

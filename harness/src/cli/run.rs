@@ -58,7 +58,7 @@ pub struct RunArgs {
     pub seed: u64,
     /// Cases per op and wave size (with --duration: per op per round); on targets with AccVGPR
     /// DS operands each op with data or vdst runs them once without and once with `acc`.
-    #[arg(long, default_value_t = DEFAULT_CASES_PER_OP as u32, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = DEFAULT_CASES_PER_OP as u32, value_parser = super::parse_count)]
     pub cases: u32,
     /// The wave size to run in, 32 or 64. Default: every wave size the target's kernels are
     /// built in (wave32 and wave64 on gfx10 and gfx11 targets), each op getting --cases cases in each and
@@ -67,7 +67,7 @@ pub struct RunArgs {
     pub wave: Option<WaveSize>,
     /// Host threads for corpus, model, diff and the emulated device (default: every core).
     /// Results are the same for any number.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = super::parse_count)]
     pub jobs: Option<u32>,
     /// A time budget, e.g. `90s`, `10m`, `8h`, `1h30m`: take the ops in turns, --cases cases
     /// each per round (new random cases every round), until it runs out.

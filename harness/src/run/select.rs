@@ -21,6 +21,8 @@ pub enum SelectError {
     NotOnTarget { pattern: String, why: String },
     /// `--shard` is not `K/N` with 1 <= K <= N.
     BadShard(String),
+    /// `--shard`'s numbers are whole numbers but past the largest shard count.
+    ShardTooLarge(String),
     /// The pattern uses glob syntax this matcher does not have (`[...]` classes, `{a,b}`).
     UnsupportedGlob(String),
 }
@@ -51,6 +53,11 @@ impl fmt::Display for SelectError {
                 "--op {pattern}: `[...]` classes and `{{a,b}}` alternatives are not supported; \
                  globs have `*` (any run) and `?` (one character), and --op may be repeated \
                  (e.g. --op 'ds_add*' --op 'ds_sub*')"
+            ),
+            SelectError::ShardTooLarge(spec) => write!(
+                f,
+                "--shard {spec}: at most {} shards (K and N at most that)",
+                u32::MAX
             ),
             SelectError::BadShard(spec) => write!(
                 f,
@@ -220,8 +227,15 @@ impl Shard {
     pub fn parse(spec: &str) -> Result<Shard, SelectError> {
         let bad = || SelectError::BadShard(spec.to_string());
         let (k, n) = spec.split_once('/').ok_or_else(bad)?;
-        let index: u32 = k.trim().parse().map_err(|_| bad())?;
-        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        let number = |t: &str| -> Result<u32, SelectError> {
+            let t = t.trim();
+            if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit()) {
+                return Err(bad());
+            }
+            t.parse()
+                .map_err(|_| SelectError::ShardTooLarge(spec.to_string()))
+        };
+        let (index, count) = (number(k)?, number(n)?);
         if index == 0 || count == 0 || index > count {
             return Err(bad());
         }
