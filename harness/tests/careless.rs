@@ -147,6 +147,22 @@ fn shards_that_differ_are_named_in_words() {
     assert!(!e.contains("Wave32") && !e.contains('['), "{e}");
 }
 
+/// The help says what the harness covers, every generation of its tables, not the first one
+/// it had (issue 33 L13).
+#[test]
+fn the_help_names_every_generation_not_only_the_first() {
+    let help = stdout(&ds(&["--help"]));
+    for g in ds_reference::isa::Generation::ALL {
+        assert!(help.contains(g.name()), "{g}: {help}");
+    }
+    assert!(!help.contains("RDNA 3 and RDNA 3.5 GPUs"), "{help}");
+    for cmd in ["list", "kernel", "doc", "run"] {
+        let h = stdout(&ds(&[cmd, "--help"]));
+        assert!(!h.contains("every gfx11 DS opcode"), "{cmd}: {h}");
+        assert!(!h.contains("(gfx11 or pre-gfx11 mnemonic)"), "{cmd}: {h}");
+    }
+}
+
 #[test]
 fn an_output_never_overwrites_an_input() {
     let dir = temp_dir("careless-inputs");

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
 pub struct KernelArgs {
-    /// The DS op (gfx11 or pre-gfx11 mnemonic), e.g. ds_add_rtn_u32.
+    /// The DS op: the target's own spelling or the name the reports use, e.g. ds_add_rtn_u32.
     pub op: String,
     /// A 16-bit byte offset (`offset:N`, decimal or 0x hex), for ops with one offset.
     #[arg(long, conflicts_with_all = ["offset0", "offset1"], value_parser = parse_u16)]

@@ -130,10 +130,10 @@ pub fn device_exit(e: &ds_devices::DeviceError) -> ExitCode {
     })
 }
 
-/// Differential test harness for the LDS / data-share (DS) instructions of AMD's RDNA 3 and
-/// RDNA 3.5 GPUs (every target of the target table).
+/// Differential test harness for the LDS / data-share (DS) instructions of AMD GPUs (every
+/// target of the target table; [`about`]).
 #[derive(Debug, Parser)]
-#[command(name = "ds-harness", version, about, long_about = None)]
+#[command(name = "ds-harness", version, about = about(), long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -146,7 +146,7 @@ pub enum Command {
     Asm(TextArgs),
     /// Disassemble lines of bytes (`0x00,0x00,0x30,0xd8,...`, commas or spaces) from stdin.
     Disasm(TextArgs),
-    /// List the DS table: every gfx11 DS opcode.
+    /// List the DS table: every DS opcode of a target (--target; default: the default target).
     List(list::ListArgs),
     /// What this machine offers: HIP runtime, devices and their target (supported or not), what
     /// `--backend auto` takes.
@@ -169,6 +169,21 @@ pub enum Command {
     /// Several devices' results (`run --json`) side by side, one row per op, one fidelity class
     /// per cell: markdown, JSON, or an SVG heatmap.
     Matrix(matrix::MatrixArgs),
+}
+
+/// What `ds-harness --help` says the harness is: its generations and targets, from the tables.
+pub fn about() -> String {
+    let gens: Vec<&str> = ds_reference::isa::Generation::ALL
+        .iter()
+        .map(|g| g.name())
+        .collect();
+    format!(
+        "Differential test harness for the LDS / data-share (DS) instructions of AMD GPUs: every \
+         target of the target table ({} targets of generations {}), on a GPU through HIP, the \
+         emulated device or an external device, against the reference model",
+        ds_reference::target::all().count(),
+        gens.join(", ")
+    )
 }
 
 /// `--target NAME`: a row of the target table; an unknown name is a usage error (exit 2) with
