@@ -95,7 +95,10 @@ fn numbers_out_of_range_are_usage_errors_naming_the_range() {
             "`18446744073709551615` is more than 4294967295",
         ),
         (vec!["--cases", "0"], "`0` is 0; at least 1 is needed"),
-        (vec!["--jobs=x3"], "`x3` is not a whole number (from 1 to 4294967295)"),
+        (
+            vec!["--jobs=x3"],
+            "`x3` is not a whole number (from 1 to 4294967295)",
+        ),
     ] {
         let mut all = vec!["run", "--backend", "emu"];
         all.extend(args);
@@ -143,7 +146,10 @@ fn shards_that_differ_are_named_in_words() {
     let o = ds(&["merge", s(&a), s(&b)]);
     let e = stderr(&o);
     assert_eq!(code(&o), 2, "{e}");
-    assert!(e.contains("wave32") && e.contains("wave32 and wave64"), "{e}");
+    assert!(
+        e.contains("wave32") && e.contains("wave32 and wave64"),
+        "{e}"
+    );
     assert!(!e.contains("Wave32") && !e.contains('['), "{e}");
 }
 

@@ -351,7 +351,10 @@ fn an_overlong_line_is_reported_with_its_length_and_the_rest_is_read() {
     assert!(!o.status.success());
     let e = stderr(&o);
     assert!(
-        e.contains(&format!("<stdin>:1: error: the line is {} bytes long", long.len())),
+        e.contains(&format!(
+            "<stdin>:1: error: the line is {} bytes long",
+            long.len()
+        )),
         "{}",
         &e[..e.len().min(400)]
     );

@@ -908,3 +908,30 @@ fn replay_cites_the_case_files_target_not_a_target_flag_never_given() {
     assert!(e.contains("the case file's target gfx942"), "{e}");
     assert!(!e.contains("--target gfx942"), "{e}");
 }
+
+/// A device that answers a launch under another request's id is a protocol error whose message
+/// gives the ids as numbers, never as Rust's `Some(1005)` (the residue of issue 33).
+#[test]
+fn an_answer_to_another_request_names_both_ids_as_numbers() {
+    if !python() {
+        return;
+    }
+    let cmd = fault_cmd("--wrong-id ds_add_u32");
+    let (_, r) = run(
+        "exec-wrong-id",
+        &[
+            "--backend",
+            "exec",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "4",
+            "--device-cmd",
+            &cmd,
+        ],
+    );
+    let text = r.to_string();
+    assert!(n(&r["fidelity"]["protocol_error"]) > 0, "{}", r["fidelity"]);
+    assert!(text.contains("answers request "), "{text}");
+    assert!(!text.contains("Some("), "{text}");
+}

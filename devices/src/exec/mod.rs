@@ -365,8 +365,8 @@ impl ExecDevice {
                         Ok(r)
                     }
                     Ok(r) => Err(self.fail(DeviceError::Protocol(format!(
-                        "stdout line {n}: answers request {:?}, expected {}",
-                        r.id(),
+                        "stdout line {n}: answers request {}, expected {}",
+                        r.id().map_or("with no id".to_string(), |i| i.to_string()),
                         req.id()
                     )))),
                     Err(e) => Err(self.fail(DeviceError::Protocol(format!(

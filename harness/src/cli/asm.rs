@@ -137,7 +137,10 @@ fn text_lines(
 
 /// Reads one line (without its `\n`) into `line`, keeping at most [`MAX_LINE_BYTES`] + 1 bytes
 /// of it; returns the line's whole length, or `None` at the end of the input.
-fn read_line_bounded(input: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<Option<usize>> {
+fn read_line_bounded(
+    input: &mut impl BufRead,
+    line: &mut Vec<u8>,
+) -> std::io::Result<Option<usize>> {
     let mut total = 0usize;
     loop {
         let buf = match input.fill_buf() {
