@@ -63,10 +63,10 @@ use rayon::prelude::*;
 use std::fmt;
 
 pub use crate::contract::{
-    max_lds_size, wave_in_bytes, workgroup_size, BUFFERS, KERNARG_SIZE, LANES_IN, LANES_OUT, LANE_IN_ADDR,
-    LANE_IN_BYTES, LANE_IN_DATA0, LANE_IN_DATA1, LANE_IN_VDST, LANE_OUT_ADDR, LANE_OUT_BYTES,
-    LANE_OUT_DATA0, LANE_OUT_DATA1, LANE_OUT_VDST, LDS_IN, LDS_OUT, POISON, WAVE_IN,
-    WAVE_IN_BYTES, WAVE_IN_EXEC_HI,
+    max_lds_size, wave_in_bytes, workgroup_size, BUFFERS, KERNARG_SIZE, LANES_IN, LANES_OUT,
+    LANE_IN_ADDR, LANE_IN_BYTES, LANE_IN_DATA0, LANE_IN_DATA1, LANE_IN_VDST, LANE_OUT_ADDR,
+    LANE_OUT_BYTES, LANE_OUT_DATA0, LANE_OUT_DATA1, LANE_OUT_VDST, LDS_IN, LDS_OUT, POISON,
+    WAVE_IN, WAVE_IN_BYTES, WAVE_IN_EXEC_HI,
 };
 
 /// Why cases cannot be packed, or buffers cannot be unpacked.

@@ -263,12 +263,14 @@ impl ExecDevice {
         }
         // A name, or HIP's `gcnArchName` form (`gfx942:sramecc+:xnack-`, features checked
         // against the table's row).
-        let target = Target::by_hsa_name(&target).map(|n| n.target).map_err(|e| {
-            DeviceError::Unavailable(format!(
-                "`{cmd}` says it runs {}",
-                text::bounded(&e.to_string(), text::MAX_MESSAGE_CHARS)
-            ))
-        })?;
+        let target = Target::by_hsa_name(&target)
+            .map(|n| n.target)
+            .map_err(|e| {
+                DeviceError::Unavailable(format!(
+                    "`{cmd}` says it runs {}",
+                    text::bounded(&e.to_string(), text::MAX_MESSAGE_CHARS)
+                ))
+            })?;
         if let Some(want) = self.opts.target {
             if target != want {
                 return Err(DeviceError::Unavailable(format!(

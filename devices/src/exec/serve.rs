@@ -96,9 +96,9 @@ pub fn serve(
                 workgroup_size,
                 dynamic_lds,
                 buffers,
-            } => match check_launch(workgroups, dynamic_lds, &buffers).and_then(|()| {
-                check_args(args.get(&(module, kernel.clone())), &kernel, &buffers)
-            }) {
+            } => match check_launch(workgroups, dynamic_lds, &buffers)
+                .and_then(|()| check_args(args.get(&(module, kernel.clone())), &kernel, &buffers))
+            {
                 Err(why) => error(Some(id), ErrorKind::Other, why),
                 Ok(()) => {
                     let wanted: Vec<(String, bool)> =
@@ -248,7 +248,11 @@ fn remember_args(args: &mut BTreeMap<(u64, String), Vec<String>>, module: u64, b
 /// A launch gives a kernel as many buffers as its metadata has arguments (one 64-bit address
 /// each, in kernarg order): fewer is a protocol error naming the missing ones, never a launch
 /// whose kernel reads addresses nobody gave it (and faults).
-fn check_args(want: Option<&Vec<String>>, kernel: &str, buffers: &[BufferIn]) -> Result<(), String> {
+fn check_args(
+    want: Option<&Vec<String>>,
+    kernel: &str,
+    buffers: &[BufferIn],
+) -> Result<(), String> {
     let Some(want) = want.filter(|w| w.len() != buffers.len()) else {
         return Ok(());
     };

@@ -250,7 +250,11 @@ mod tests {
     fn an_empty_variable_is_unset() {
         for empty in ["", "  "] {
             let a = combine(arch("gfx1100", "k"), arch("gfx1100", "h"), Some(empty)).unwrap();
-            assert_eq!((a.name.as_str(), a.overridden), ("gfx1100", None), "{empty:?}");
+            assert_eq!(
+                (a.name.as_str(), a.overridden),
+                ("gfx1100", None),
+                "{empty:?}"
+            );
             let a = combine(Err("k".into()), arch("gfx1100", "h"), Some(empty)).unwrap();
             assert_eq!(a.overridden, None, "{empty:?}");
         }
