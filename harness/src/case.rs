@@ -25,7 +25,7 @@ pub struct CaseFile {
     /// The target the case was run on (a row of the target table, by name). Files written
     /// before targets were named were all made on the default target, so that is what an absent
     /// field means.
-    /// Read also in HIP's `gcnArchName` form (`gfx942:sramecc+:xnack-`: the features are checked
+    /// Read also in HIP's `gcnArchName` form (`<name>:sramecc+:xnack-`: the features are checked
     /// against the table's row); written as the row's name.
     #[serde(
         serialize_with = "ds_reference::target::by_name::serialize",
@@ -52,7 +52,7 @@ fn default_target() -> &'static Target {
     ds_reference::target::DEFAULT
 }
 
-/// A target by name or target id (`gfx942:sramecc+:xnack-`).
+/// A target by name or target id (`<name>:sramecc+:xnack-`).
 fn target_id<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static Target, D::Error> {
     let name = String::deserialize(d)?;
     Target::by_hsa_name(&name)
@@ -235,7 +235,8 @@ pub fn validate(target: &Target, variant: &Variant, case: &Case) -> Result<(), S
         ..variant.inst()
     };
     // Checked against the target's own instruction set (its DS features), not its generation's
-    // common one: a file of a gfx908 src2 op or a gfx942 f64 add is valid on its target.
+    // common one: a file of an op only some targets of the generation have (src2, f64 adds) is
+    // valid on its own target.
     inst.validate_in(target).map_err(|e| {
         let field = match inst_error_field(&e) {
             "variant.offset0 / offset1" => format!(

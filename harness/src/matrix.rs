@@ -368,7 +368,7 @@ impl Matrix {
     }
 }
 
-/// `gfx942, ` before a column's version, when its run named its target (raw text: escape it for
+/// `<target>, ` before a column's version, when its run named its target (raw text: escape it for
 /// where it goes).
 fn target_part(c: &Column) -> String {
     if c.target.is_empty() {
@@ -378,7 +378,7 @@ fn target_part(c: &Column) -> String {
     }
 }
 
-/// ` (gfx942)` after a column's device in the table's header, when its run named its target.
+/// ` (<target>)` after a column's device in the table's header, when its run named its target.
 fn target_head(c: &Column) -> String {
     if c.target.is_empty() {
         String::new()

@@ -387,7 +387,7 @@ impl Shrunk {
         let mut s = String::new();
         let (target, gen) = (self.target, self.target.generation);
         // The target's own instruction set: its DS features decide which ops and registers it
-        // has (a gfx908 src2 op encodes for gfx908, not for every gfx9 target).
+        // has (a src2 op encodes for the targets with the src2 feature, not for every gfx9 target).
         let inst =
             generator::test_inst_in(target, &self.variant).unwrap_or_else(|_| self.variant.inst());
         let bytes = inst

@@ -575,7 +575,12 @@ fn asm_quotes_long_lines_briefly_and_numbers_non_utf8_lines() {
         "{} bytes of stderr",
         out.stderr.len()
     );
-    assert!(stderr(&out).contains("bytes in all"), "{}", stderr(&out));
+    // The line's own length, not the message's (issue 33 L11).
+    assert!(
+        stderr(&out).contains(&format!("the line is {} bytes long", long.len() - 1)),
+        "{}",
+        stderr(&out)
+    );
     let out = common::run_bytes(
         env!("CARGO_BIN_EXE_ds-harness"),
         &["asm"],

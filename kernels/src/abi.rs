@@ -154,7 +154,7 @@ pub fn check_lds_size(size: u32) -> Result<(), AbiError> {
 }
 
 /// Checks a variant's LDS size for `target`: a multiple of 4 from 4 to the target table's
-/// `lds_bytes` (64 KiB on most targets, 160 KiB on gfx950).
+/// `lds_bytes` (64 KiB on most targets, more on some).
 pub fn check_lds_size_on(target: &Target, size: u32) -> Result<(), AbiError> {
     if size == 0 || size & 3 != 0 || size > target.lds_bytes {
         return Err(AbiError::LdsSizeOn {

@@ -127,7 +127,7 @@ pub(super) fn disassemble(target: &Target, hex: &str) -> String {
     let shown = text::bounded(hex, QUOTED_CHARS);
     match bytes {
         None => format!("{shown} (not hex bytes)"),
-        // The target's own instruction set: a gfx942 packed add decodes for gfx942.
+        // The target's own instruction set: an op of one target's features decodes for it.
         Some(b) => match ds_kernels::inst::decode_in(target, &b) {
             Ok((inst, _)) => format!("{shown} = `{}`", inst.text(target.generation)),
             Err(e) => format!("{shown} (does not decode for {target}: {e})"),

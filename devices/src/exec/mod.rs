@@ -261,7 +261,7 @@ impl ExecDevice {
                  (see docs/device-protocol.md)"
             )));
         }
-        // A name, or HIP's `gcnArchName` form (`gfx942:sramecc+:xnack-`, features checked
+        // A name, or HIP's `gcnArchName` form (`<name>:sramecc+:xnack-`, features checked
         // against the table's row).
         let target = Target::by_hsa_name(&target)
             .map(|n| n.target)

@@ -189,7 +189,7 @@ pub fn about() -> String {
 /// `--target NAME`: a row of the target table; an unknown name is a usage error (exit 2) with
 /// did-you-mean and the list of supported targets.
 pub fn parse_target(name: &str) -> Result<&'static Target, String> {
-    // Also in HIP's `gcnArchName` form, `gfx942:sramecc+:xnack-`: the features are checked
+    // Also in HIP's `gcnArchName` form, `<name>:sramecc+:xnack-`: the features are checked
     // against the table's row; the code objects are built for either mode ("any").
     Target::by_hsa_name(name)
         .map(|n| n.target)

@@ -51,8 +51,8 @@ impl Overridden {
     }
 }
 
-/// When an override runs the chip `chip` as `target` of another generation (a gfx1100 chip as
-/// gfx942): the warning that the chip cannot run that generation's code, so the results are
+/// When an override runs the chip `chip` as `target` of another generation (a gfx11 chip as a
+/// gfx9 target): the warning that the chip cannot run that generation's code, so the results are
 /// nobody's (the DS and kernel encodings differ by generation: the target table's `generation`
 /// column). `None` when both are of one generation, or either is not in the table.
 pub fn across_generations(chip: &str, target: &str) -> Option<String> {
