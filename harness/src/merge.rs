@@ -64,7 +64,8 @@ pub fn read_results(path: &Path) -> Result<Report, MergeError> {
 /// The arithmetic of a results file, row by row (docs/run-results.md): every op's counts add up
 /// to its cases, its fidelity classes add up to its cases and match the counts they belong in
 /// ([`fidelity::count_of`]), its variants' cases add up to its cases, its listed and unlisted
-/// mismatches to its disagreeing and undecided cases; and the totals are the sums of the rows.
+/// mismatches to its disagreeing and undecided cases, no count of an open question exceeds its
+/// whole; and the totals are the sums of the rows.
 /// Every sum is checked: a count past `usize::MAX` is an error, never a wrapped number.
 pub fn check_counts(r: &Report) -> Result<(), String> {
     let sum = |xs: &[usize]| xs.iter().try_fold(0usize, |a, &x| a.checked_add(x));
@@ -88,6 +89,11 @@ pub fn check_counts(r: &Report) -> Result<(), String> {
                  undecided {} = {counted}, not its {} cases",
                 o.agree, o.disagree, o.skipped, o.errors, o.unsupported, o.undecided, o.cases
             ));
+        }
+        for (q, c) in &o.questions {
+            if let Some(why) = c.inconsistency(o.cases) {
+                return Err(format!("{row}: question {q}: {why}"));
+            }
         }
         let classes = fidelity::checked_total(&o.fidelity).ok_or_else(|| overflow(&row))?;
         if classes != o.cases {

@@ -100,3 +100,35 @@ fn the_wave64_card_of_a_permute_says_which_rule_applies_on_the_target_and_why() 
         }
     }
 }
+
+/// Every open question on a card gives its sources with their kinds and its readings, the
+/// model's first; the computed ones are marked (ASSUMPTIONS.md, issue 29).
+#[test]
+fn a_card_gives_each_questions_sources_kinds_and_readings() {
+    let text = ds_harness(&["doc", "ds_permute_b32", "--target", "gfx1201"], "");
+    assert!(text.status.success(), "{}", stderr(&text));
+    let text = stdout(&text);
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for want in [
+        "S4. Permute collisions",
+        "[kinds: DOC, DRV]",
+        "model reading: \"highest lane\" (computed)",
+        "legal reading: \"lowest lane\" (computed)",
+        "legal reading: \"any colliding lane\" (computed)",
+        "model reading: \"whole wave\" (computed)",
+        "disagreement reading: \"within halves\" (computed)",
+        "num_lanes = WAVE64 ? 64 : 32",
+    ] {
+        assert!(words.contains(want), "no {want:?} in:\n{text}");
+    }
+    // One of each per question on the card.
+    let questions = text.matches("(reference/ASSUMPTIONS.md)").count();
+    assert!(questions >= 4, "{text}");
+    for each in ["      sources: ", "[kinds: ", "      model reading: "] {
+        assert_eq!(
+            text.matches(each).count(),
+            questions,
+            "{each:?} in:\n{text}"
+        );
+    }
+}

@@ -157,6 +157,17 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
     // the served emulated device for `run --backend exec`.
     let results = shard_ok.clone();
     let missing_results = dir.join("missing.json").to_str().unwrap().to_string();
+    // A whole (empty) results file of `run --json`, for `questions`.
+    let report = dir.join("report.json");
+    std::fs::write(
+        &report,
+        r#"{"format": 1, "meta": {"backend": "emu", "backend_reason": "t", "device": "d",
+            "target": "gfx1100", "seed": 1, "cases_per_op": 0, "shard": null},
+            "complete": true, "totals": {"ops": 0, "cases": 0, "agree": 0, "disagree": 0,
+            "skipped": 0, "errors": 0}, "elapsed_seconds": 0, "ops": []}"#,
+    )
+    .unwrap();
+    let report = report.to_str().unwrap().to_string();
     let serve = format!("'{}' serve-device", env!("CARGO_BIN_EXE_ds-harness"));
     // Inside the fresh temp dir, so it surely does not exist (a harness that created missing
     // directories would have made a fixed path like /nonexistent/dir exist).
@@ -249,6 +260,8 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
         ),
         ("matrix", probe(0, &["matrix", &results])),
         ("matrix", probe(2, &["matrix", &missing_results])),
+        ("questions", probe(0, &["questions", &report])),
+        ("questions", probe(2, &["questions", &results])),
         ("eval", probe(0, &["eval", &case])),
         ("eval", probe(2, &["eval", "/nonexistent/case.json"])),
         ("(none)", probe(2, &[])),

@@ -897,7 +897,9 @@ impl WaveState {
             }
             wave.exec = exec;
         } else {
-            model::execute_in_place(target, inst, mode, wave, &mut self.lds, vdst, addr)
+            // A device that follows other readings runs by them (`Quirks::rules`).
+            let rules = quirks.rules.unwrap_or(model::readings::Rules::MODEL);
+            model::execute_in_place_as(target, inst, mode, rules, wave, &mut self.lds, vdst, addr)
                 .map_err(|e| e.to_string())?;
         }
         if let Some(f) = quirks

@@ -26,6 +26,7 @@ use ds_kernels::inst::{acc::decode_on, Inst};
 use ds_reference::errata::Errata;
 use ds_reference::isa::DsOp;
 use ds_reference::isa::Generation;
+use ds_reference::model::readings::Rules;
 use ds_reference::target::{self, CmpstData0, Target};
 use memory::{Memory, Region, BUFFER_BASE, BUFFER_STRIDE, KERNARG_BASE};
 use std::collections::HashMap;
@@ -101,6 +102,11 @@ pub struct Quirks {
     /// (`Generation::cmpst_data0`): on a generation of the other order the operands are swapped
     /// (a broken device), on one of the same order nothing changes.
     pub cmpst_order: Option<CmpstData0>,
+    /// A device that follows other readings of the open questions than the model's
+    /// (`reference/ASSUMPTIONS.md`; `ds_reference::model::readings::Rules`): its DS instructions
+    /// run by these rules. A legal reading makes a device the legal check accepts and names; a
+    /// disagreement reading, one it reports naming the reading.
+    pub rules: Option<Rules>,
 }
 
 /// One decoded position of the code: an instruction start, or why there is none.
@@ -317,6 +323,13 @@ impl EmuDevice {
     /// a broken device when `order` is not its generation's.
     pub fn with_cmpst_order(mut self, order: CmpstData0) -> EmuDevice {
         self.quirks.cmpst_order = Some(order);
+        self
+    }
+
+    /// Makes the device follow the readings `rules` names (see [`Quirks::rules`]): e.g. the
+    /// lowest colliding permute lane, memory's NaN first, the positive default NaN.
+    pub fn following(mut self, rules: Rules) -> EmuDevice {
+        self.quirks.rules = Some(rules);
         self
     }
 

@@ -17,6 +17,7 @@ mod kernel;
 mod list;
 mod matrix;
 mod merge;
+mod questions;
 mod replay;
 mod run;
 mod serve_device;
@@ -169,6 +170,9 @@ pub enum Command {
     /// Several devices' results (`run --json`) side by side, one row per op, one fidelity class
     /// per cell: markdown, JSON, or an SVG heatmap.
     Matrix(matrix::MatrixArgs),
+    /// Per open question of ASSUMPTIONS.md: which readings a device's results (`run --json`)
+    /// support, which they rule out, and which case would settle what is still open.
+    Questions(questions::QuestionsArgs),
 }
 
 /// What `ds-harness --help` says the harness is: its generations and targets, from the tables.
@@ -266,6 +270,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Eval(args) => eval::run(&args, out),
         Command::ServeDevice(args) => serve_device::run(&args),
         Command::Matrix(args) => matrix::run(&args, out),
+        Command::Questions(args) => questions::run(&args, out),
     }?;
     out.flush()?;
     Ok(code)

@@ -409,6 +409,7 @@ fn config(args: &RunArgs, ops: Vec<DsOp>, waves: Vec<WaveSize>) -> RunConfig {
         duration: args.duration,
         expect: ds_reference::model::execute,
         judge: crate::run::legal::judge,
+        readings: Some(crate::run::legal::readings),
     }
 }
 

@@ -224,6 +224,22 @@ fn variants_with(op: DsOp, even_tuples: bool) -> Vec<(Variant, String)> {
             "o0-ftz".to_string(),
         ));
     }
+    // The packed 16-bit adds once more with only the FP16/64 switch flushing: the mode in which
+    // ASSUMPTIONS.md N3's readings (bf16 flushed by the FP16/64 switch, by the FP32 one, or never)
+    // give different results.
+    if info.elem.is_packed16() {
+        out.push((
+            Variant {
+                mode: FpMode {
+                    fp32_denormals: true,
+                    fp16_fp64_denormals: false,
+                    ieee: true,
+                },
+                ..base
+            },
+            "o0-ftz16".to_string(),
+        ));
+    }
     // An allocation that is not a whole number of the kernels' 128-byte copy rounds, so the
     // last bytes of the allocation sit in a partial round.
     let odd = base.lds_size - 124;

@@ -528,7 +528,28 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
     }
     for q in qs {
         let _ = writeln!(s, "  {}. {} (reference/ASSUMPTIONS.md)", q.id, q.title);
+        let kinds: Vec<&str> = q.kinds.iter().map(|k| k.tag()).collect();
+        wrap(
+            &mut s,
+            "      sources: ",
+            &format!("{} [kinds: {}]", q.sources, kinds.join(", ")),
+        );
         wrap(&mut s, "      choice: ", &q.choice);
+        for r in &q.readings {
+            let computed = ds_reference::model::readings::COMPUTED
+                .iter()
+                .any(|c| c.question == q.id && c.reading == r.name);
+            wrap(
+                &mut s,
+                &format!("      {} reading: ", r.standing.word()),
+                &format!(
+                    "\"{}\"{}: {}",
+                    r.name,
+                    if computed { " (computed)" } else { "" },
+                    r.text
+                ),
+            );
+        }
         if let Some(settles) = &q.settles {
             wrap(&mut s, "      settled by: ", settles);
         }

@@ -8,6 +8,7 @@ pub mod diff;
 mod junit;
 pub mod legal;
 pub mod overridden;
+pub mod readings;
 pub mod report;
 pub mod select;
 mod stream;
@@ -54,6 +55,16 @@ pub fn expectation(
 /// model's legal-outcome check ([`legal::judge`]); a stand-in model brings its own.
 pub type JudgeFn = fn(&Target, &Variant, &Case, &Outcome, &Outcome) -> legal::Legality;
 
+/// What says which readings of each open question a device outcome is consistent with
+/// (normally [`legal::readings`]; `None` counts only the cases of each question).
+pub type ReadingsFn = fn(
+    &Target,
+    &Variant,
+    &Case,
+    &Outcome,
+    ds_reference::model::legal::Agreement,
+) -> Vec<ds_reference::model::legal::Tally>;
+
 /// Cases per launch at most (a launch is one workgroup per case): the default chunk of a run,
 /// which bounds its memory (a few KB per case) whatever `--cases` is.
 pub const MAX_CASES_PER_LAUNCH: usize = 1024;
@@ -93,6 +104,9 @@ pub struct RunConfig {
     pub expect: ExpectFn,
     /// The judge of differing outcomes (normally [`legal::judge`]).
     pub judge: JudgeFn,
+    /// The per-reading tally of each case (normally [`legal::readings`]; `None`: the run counts
+    /// each open question's cases, not its readings, as a stand-in model must).
+    pub readings: Option<ReadingsFn>,
 }
 
 impl RunConfig {
@@ -112,6 +126,7 @@ impl RunConfig {
             duration: None,
             expect: model::execute,
             judge: legal::judge,
+            readings: Some(legal::readings),
         }
     }
 }

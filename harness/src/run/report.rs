@@ -118,6 +118,11 @@ pub struct OpResult {
     /// Where the cases landed: fidelity class -> cases (every case in exactly one class).
     #[serde(default)]
     pub fidelity: crate::fidelity::Counts,
+    /// Per open question of ASSUMPTIONS.md that concerns the op (by id): the cases judged, and
+    /// for the questions whose readings the model computes, the cases consistent with each
+    /// reading ([`super::readings`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub questions: super::readings::PerQuestion,
 }
 
 /// The results of one kernel variant of an op.
@@ -380,7 +385,6 @@ impl Report {
         for o in &self.in_progress {
             notes.push(format!("{} stopped after {} cases", o.op, o.cases));
         }
-
         let mut s = format!(
             "{:<w$} {:>4} {:>6} {:>6} {:>8} {:>7}  {:<17}  {}\nfidelity: {}\n",
             "total",
@@ -395,6 +399,9 @@ impl Report {
         );
         if let Some(n) = self.nothing_compared_note() {
             let _ = writeln!(s, "{n}");
+        }
+        for line in super::readings::summary_lines(self.ops.iter().map(|o| &o.questions)) {
+            let _ = writeln!(s, "question {}", terminal(&line));
         }
         s
     }
@@ -497,7 +504,7 @@ impl Report {
                 o.disagree
             );
         }
-        s
+        s + &super::readings::markdown(self.ops.iter().map(|o| &o.questions))
     }
 }
 

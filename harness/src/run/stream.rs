@@ -18,6 +18,7 @@ use ds_devices::{Device, ModuleId};
 use ds_kernels::launch::Launch;
 use ds_kernels::{abi, generator};
 use ds_reference::isa::DsOp;
+use ds_reference::model::legal::{Agreement, Tally};
 use ds_reference::target::Target;
 use ds_reference::wave::{Case, Outcome, WaveSize};
 use rayon::prelude::*;
@@ -35,6 +36,8 @@ pub(super) struct OpState {
     pub res: OpResult,
     /// The next case index of each variant (a `--duration` run goes on past the plan's count).
     pub next: Vec<usize>,
+    /// The open questions (ASSUMPTIONS.md ids) that concern the op on the device's target.
+    pub questions: Vec<String>,
 }
 
 impl OpState {
@@ -61,9 +64,14 @@ impl OpState {
                 }
             })
             .collect();
+        let questions = ds_reference::model::questions::for_op(op, target.generation)
+            .into_iter()
+            .map(|q| q.id)
+            .collect();
         OpState {
             op,
             next: vec![0; plans.len()],
+            questions,
             plans,
             res: OpResult {
                 op: op.name().to_string(),
@@ -109,10 +117,12 @@ pub(super) struct ChunkSpec {
 #[derive(Debug)]
 enum Verdict {
     /// Device and model agree; `shared` when active lanes shared bytes; `choice` when the device
-    /// took another legal outcome than the model's.
+    /// took another legal outcome than the model's; `tallies` which readings of each computed
+    /// question the outcome is consistent with.
     Agree {
         shared: bool,
         choice: Option<String>,
+        tallies: Vec<Tally>,
     },
     /// The model does not cover the case.
     Skipped(&'static str),
@@ -132,6 +142,9 @@ struct Disagreement {
     note: Option<String>,
     /// The legal-outcome search gave up: class `undecided`, not `mismatch`.
     undecided: bool,
+    /// Which readings of each computed question the outcome is consistent with (a disagreement
+    /// reading it matches, for one).
+    tallies: Vec<Tally>,
 }
 
 /// A chunk launched, waiting for its check (which reads its outcomes back from the launch's
@@ -230,10 +243,15 @@ fn verdict(
     };
     let diffs = diff::diff(inst.info(), case.wave.exec, &expected, &dev);
     let shared = legal::lanes_share_bytes(v, case);
+    let tallies = |agreement: Agreement| match cfg.readings {
+        Some(f) => f(target, v, case, &dev, agreement),
+        None => Vec::new(),
+    };
     if diffs.is_empty() {
         return Verdict::Agree {
             shared,
             choice: None,
+            tallies: tallies(Agreement::Exact),
         };
     }
     let (note, undecided) = match (cfg.judge)(target, v, case, &expected, &dev) {
@@ -241,13 +259,21 @@ fn verdict(
             return Verdict::Agree {
                 shared,
                 choice: Some(choice),
+                tallies: tallies(Agreement::Legal),
             }
         }
-        legal::Legality::Illegal(_) => (None, false),
+        legal::Legality::Illegal(why) => {
+            // A mismatch that matches a disagreement reading says so.
+            let named = why
+                .split_once("; it matches ASSUMPTIONS.md ")
+                .map(|(_, r)| format!("matches ASSUMPTIONS.md {r}"));
+            (named, false)
+        }
         legal::Legality::Undecided(why) => {
             (Some(format!("legal-outcome search undecided: {why}")), true)
         }
     };
+    let tallies = tallies(Agreement::No);
     Verdict::Disagree(Box::new(Disagreement {
         case: case.clone(),
         expected,
@@ -256,7 +282,22 @@ fn verdict(
         shared,
         note,
         undecided,
+        tallies,
     }))
+}
+
+/// Counts one judged case of an op under each of its open questions.
+fn count_questions(
+    counts: &mut std::collections::BTreeMap<String, super::readings::QuestionCounts>,
+    questions: &[String],
+    id: impl Fn() -> String,
+    agreed: bool,
+    tallies: &[Tally],
+) {
+    for q in questions {
+        let tally = tallies.iter().find(|t| t.question == q);
+        counts.entry(q.clone()).or_default().add(&id, agreed, tally);
+    }
 }
 
 /// The device side of a run, for case files of mismatches.
@@ -288,7 +329,18 @@ pub(super) fn fold(
     for (k, v) in c.verdicts.into_iter().enumerate() {
         let i = c.spec.start + k;
         match v {
-            Verdict::Agree { shared, choice } => {
+            Verdict::Agree {
+                shared,
+                choice,
+                tallies,
+            } => {
+                count_questions(
+                    &mut res.questions,
+                    &st.questions,
+                    || plan.id(i),
+                    true,
+                    &tallies,
+                );
                 let class = if choice.is_some() {
                     Class::Legal
                 } else {
@@ -342,6 +394,13 @@ pub(super) fn fold(
                 };
                 *res.fidelity.entry(class).or_default() += 1;
                 res.same_address += usize::from(d.shared);
+                count_questions(
+                    &mut res.questions,
+                    &st.questions,
+                    || plan.id(i),
+                    false,
+                    &d.tallies,
+                );
                 if res.mismatches.len() >= MAX_LISTED_MISMATCHES {
                     res.unlisted_mismatches += 1;
                     continue;

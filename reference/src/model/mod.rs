@@ -21,13 +21,16 @@
 use crate::isa::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, Rmw, D16};
 use crate::target::{CmpstData0, PermuteSpan, Target};
 use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave};
+use readings::{LaneOrder, Rules};
 use std::fmt;
 
 pub mod float;
+pub mod kinds;
 pub mod lanes;
 pub mod legal;
 pub mod mem;
 pub mod questions;
+pub mod readings;
 pub mod rmw;
 pub mod snapshot;
 mod special;
@@ -69,12 +72,22 @@ pub fn execute(
     mode: FpMode,
     case: &Case,
 ) -> Result<Outcome, Unmodelled> {
+    execute_as(target, inst, mode, Rules::MODEL, case)
+}
+
+/// [`execute`] by the readings `rules` names (ASSUMPTIONS.md; [`readings`]): what a device that
+/// follows them leaves behind.
+pub fn execute_as(
+    target: &Target,
+    inst: &DsInst,
+    mode: FpMode,
+    rules: Rules,
+    case: &Case,
+) -> Result<Outcome, Unmodelled> {
     let mut lds = case.lds.clone();
     let mut vdst: Vec<[u32; 4]> = case.wave.lanes.iter().map(|l| l.vdst).collect();
     let mut addr: Vec<u32> = case.wave.lanes.iter().map(|l| l.addr).collect();
-    execute_in_place(
-        target, inst, mode, &case.wave, &mut lds, &mut vdst, &mut addr,
-    )?;
+    Plan::new_as(target, inst, mode, rules)?.run(&case.wave, &mut lds, &mut vdst, &mut addr);
     Ok(Outcome {
         lds,
         vdst,
@@ -93,7 +106,17 @@ pub fn execute_variant(
     variant: &Variant,
     case: &Case,
 ) -> Result<Outcome, Unmodelled> {
-    let mut out = execute(target, &variant.inst(), variant.mode, case)?;
+    execute_variant_as(target, variant, Rules::MODEL, case)
+}
+
+/// [`execute_variant`] by the readings `rules` names.
+pub fn execute_variant_as(
+    target: &Target,
+    variant: &Variant,
+    rules: Rules,
+    case: &Case,
+) -> Result<Outcome, Unmodelled> {
+    let mut out = execute_as(target, &variant.inst(), variant.mode, rules, case)?;
     if let Some(regs) = variant.regs {
         regs.settle(variant.op, variant.acc, case, &mut out);
     }
@@ -112,7 +135,23 @@ pub fn execute_in_place(
     vdst: &mut [[u32; 4]],
     addr: &mut [u32],
 ) -> Result<(), Unmodelled> {
-    Plan::new(target, inst, mode)?.run(wave, lds, vdst, addr);
+    execute_in_place_as(target, inst, mode, Rules::MODEL, wave, lds, vdst, addr)
+}
+
+/// [`execute_in_place`] by the readings `rules` names (an emulated device that follows other
+/// readings runs this).
+#[allow(clippy::too_many_arguments)]
+pub fn execute_in_place_as(
+    target: &Target,
+    inst: &DsInst,
+    mode: FpMode,
+    rules: Rules,
+    wave: &Wave,
+    lds: &mut Lds,
+    vdst: &mut [[u32; 4]],
+    addr: &mut [u32],
+) -> Result<(), Unmodelled> {
+    Plan::new_as(target, inst, mode, rules)?.run(wave, lds, vdst, addr);
     Ok(())
 }
 
@@ -120,12 +159,19 @@ impl Plan {
     /// Runs the planned instruction over `wave` (see [`execute_in_place`]).
     pub(crate) fn run(&self, wave: &Wave, lds: &mut Lds, vdst: &mut [[u32; 4]], addr: &mut [u32]) {
         let plan = self;
-        let (offset, mode) = (plan.offset16, plan.mode);
+        let (offset, mode, rules) = (plan.offset16, plan.mode, plan.rules);
         let mem = lds.bytes_mut();
+        if rules.lane_order == LaneOrder::Descending && plan.info.per_lane_lds() {
+            // A4's other fixed order: every active lane one after another, highest first.
+            for i in (0..wave.lanes.len()).rev().filter(|&i| wave.active(i)) {
+                plan.step(i, &wave.lanes[i], wave.m0, mem, &mut vdst[i], &mut addr[i]);
+            }
+            return;
+        }
         match plan.info.family {
             Family::Nop => {}
             Family::Swizzle => lanes::swizzle(plan.swizzle_group, wave, offset, vdst),
-            Family::Permute => lanes::permute(plan.span, wave, offset, vdst),
+            Family::Permute => lanes::permute(plan.span, rules.collision, wave, offset, vdst),
             Family::Bpermute => lanes::bpermute(plan.span, wave, offset, vdst),
             Family::BpermuteFi => lanes::bpermute_fi(plan.span, wave, offset, vdst),
             Family::Append | Family::Consume => special::append_consume(plan, wave, mem, vdst),
@@ -135,7 +181,7 @@ impl Plan {
                 // A generation whose DATA0 is the compare value: the same update, operands swapped.
                 let (elem, returns) = (plan.info.elem, plan.info.returns());
                 rmw32_loop(offset, returns, wave, mem, vdst, |m, a, b| {
-                    rmw::update(Rmw::CmpStore, elem, mode, m, b, a)
+                    rmw::update(Rmw::CmpStore, elem, mode, rules, m, b, a)
                 })
             }
             Family::Rmw(op) if plan.elem_bytes == 4 && !plan.info.two_addresses() => {
@@ -145,7 +191,7 @@ impl Plan {
                 ($($r:ident),*) => {
                     match op {
                         $(Rmw::$r => rmw32_loop(offset, returns, wave, mem, vdst, |m, a, b| {
-                            rmw::update(Rmw::$r, elem, mode, m, a, b)
+                            rmw::update(Rmw::$r, elem, mode, rules, m, a, b)
                         }),)*
                     }
                 };
@@ -232,12 +278,26 @@ pub(crate) struct Plan {
     /// DATA0 of a compare-store is the compare value (`Generation::cmpst_data0`): the model's
     /// update takes (new, compare), so the operands are swapped.
     pub cmpst_swap: bool,
+    /// The readings the instruction runs by ([`Rules::MODEL`]: the model's).
+    pub rules: Rules,
 }
 
 impl Plan {
     /// Decodes `inst` for `target`: the row, the offsets, and the generation's answer to every
     /// rule that can differ between generations (asked here once, for every lane and caller).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn new(target: &Target, inst: &DsInst, mode: FpMode) -> Result<Plan, Unmodelled> {
+        Plan::new_as(target, inst, mode, Rules::MODEL)
+    }
+
+    /// [`Plan::new`] by the readings `rules` names: where a reading replaces a generation's
+    /// rule (W1/W2/W9/W10's span, V1's operand order), the reading's answer is taken.
+    pub fn new_as(
+        target: &Target,
+        inst: &DsInst,
+        mode: FpMode,
+        rules: Rules,
+    ) -> Result<Plan, Unmodelled> {
         let info = inst.op.info();
         let gen = target.generation;
         if !info.on(target) {
@@ -257,9 +317,11 @@ impl Plan {
         }
         let scale = info.offset_scale();
         Ok(Plan {
-            span: gen.permute_span(),
+            span: rules.permute_span.unwrap_or_else(|| gen.permute_span()),
             swizzle_group: gen.swizzle_group(),
-            cmpst_swap: gen.cmpst_data0() == CmpstData0::CompareValue,
+            cmpst_swap: rules.cmpst_data0.unwrap_or_else(|| gen.cmpst_data0())
+                == CmpstData0::CompareValue,
+            rules,
             info,
             mode,
             offset16: u16::from(inst.offset0) | u16::from(inst.offset1) << 8,
@@ -328,7 +390,7 @@ impl Plan {
                     put(vdst, eb / 4, old1, eb);
                 } else {
                     let old = mem::read_elem(mem, a0, eb);
-                    let new = rmw::update(op, info.elem, self.mode, old, d0, d1);
+                    let new = rmw::update(op, info.elem, self.mode, self.rules, old, d0, d1);
                     mem::write_elem(mem, a0, eb, new);
                     if info.returns() {
                         put(vdst, 0, old, eb);
@@ -377,7 +439,15 @@ impl Plan {
             | Family::Gws
             | Family::OrderedCount
             | Family::GsReg => unreachable!("{} is not a per-lane family", info.name),
-            Family::Src2(op) => src2::step(op, info.elem, self.mode, lane.addr, self.offset16, mem),
+            Family::Src2(op) => src2::step(
+                op,
+                info.elem,
+                self.mode,
+                self.rules,
+                lane.addr,
+                self.offset16,
+                mem,
+            ),
             // Refused by `Plan::new`: the table marks them not yet modelled.
             Family::LoadTranspose(_) => {
                 unreachable!("{} is not modelled yet", info.name)

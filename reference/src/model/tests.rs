@@ -462,8 +462,21 @@ fn float_atomics_use_the_fp_mode() {
         fp16_fp64_denormals: false,
         ..mode()
     };
+    // Flushed by the FP16/64 switch, the denormal compares as +0 and is still the min: it is
+    // stored with its own bits (ASSUMPTIONS.md F2, rocJITsu's legacy min/max), or flushed by the
+    // reading the model followed before issue 29.
     let out = execute(DEFAULT, &DsInst::new(DsOp::MinRtnF64), ftz64, &c).unwrap();
+    assert_eq!([out.lds.word(0), out.lds.word(4)], [1, 0], "its own bits");
+    let flushed = super::readings::Rules::MODEL
+        .with("F2", "selected bits flushed")
+        .unwrap();
+    let inst = DsInst::new(DsOp::MinRtnF64);
+    let out = super::execute_as(DEFAULT, &inst, ftz64, flushed, &c).unwrap();
     assert_eq!([out.lds.word(0), out.lds.word(4)], [0, 0], "flushed to +0");
+    // Against -1.0 the denormal loses and is not stored at all.
+    c.wave.lanes[0].data0 = [0, 0xbff0_0000, 0, 0];
+    let out = execute(DEFAULT, &inst, ftz64, &c).unwrap();
+    assert_eq!([out.lds.word(0), out.lds.word(4)], [0, 0xbff0_0000]);
 }
 
 #[test]

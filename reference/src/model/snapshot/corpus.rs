@@ -5,8 +5,8 @@
 
 pub use super::values::SENTINEL;
 use super::values::{
-    base_case, counting_lds, split, variant, F32S, F64S, FTZ_NON_IEEE, INT32, INT64, LDS_SIZE,
-    PKBF16, PKF16, STORE_DATA,
+    base_case, counting_lds, split, variant, F32S, F64S, FTZ16_ONLY, FTZ_NON_IEEE, INT32, INT64,
+    LDS_SIZE, PKBF16, PKF16, STORE_DATA,
 };
 use crate::isa::{DsOp, Elem, Family, OffsetForm, Rmw};
 use crate::regs::Alias;
@@ -120,6 +120,15 @@ pub(super) fn snapshot_corpus_with(op: DsOp, even_tuples: bool) -> Vec<(String, 
                 add(
                     "edges_ftz_non_ieee",
                     variant(op, 0, 0, FTZ_NON_IEEE),
+                    edges.clone(),
+                );
+            }
+            if info.elem.is_packed16() {
+                // Only the FP16/64 switch flushes: tells ASSUMPTIONS.md N3's readings apart
+                // (bf16 flushed by the FP16/64 switch, kept by the FP32 one or by none).
+                add(
+                    "edges_ftz16_only",
+                    variant(op, 0, 0, FTZ16_ONLY),
                     edges.clone(),
                 );
             }

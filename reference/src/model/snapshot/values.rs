@@ -174,6 +174,14 @@ pub(super) fn split(v: u64) -> [u32; 2] {
     [v as u32, (v >> 32) as u32]
 }
 
+/// Only the FP16/FP64 switch flushes (FP32 denormals kept, IEEE on): the mode that tells which
+/// switch flushes bf16 (ASSUMPTIONS.md N3).
+pub(super) const FTZ16_ONLY: FpMode = FpMode {
+    fp32_denormals: true,
+    fp16_fp64_denormals: false,
+    ieee: true,
+};
+
 /// The flush-to-zero, non-IEEE mode, to show the mode-dependent rules.
 pub(super) const FTZ_NON_IEEE: FpMode = FpMode {
     fp32_denormals: false,
