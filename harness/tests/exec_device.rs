@@ -721,7 +721,7 @@ fn wave64_kernels_run_through_the_protocol_on_serve_device_and_agree() {
 /// A device that runs nothing does not pass (issue 33 H2): with `--allow-unsupported`, a run of an
 /// op the adapter answers `unsupported` on every case compared no case, and every output says so
 /// (the summary, the markdown headline never "All agree", the JSON's `compared`, a failing JUnit
-/// test), and it exits 1.
+/// test, `ds-harness questions` on its results), and it exits 1.
 #[test]
 fn a_run_that_compared_no_case_says_so_everywhere_and_does_not_pass() {
     if !python() {
@@ -760,6 +760,18 @@ fn a_run_that_compared_no_case_says_so_everywhere_and_does_not_pass() {
         junit.contains("type=\"nothing-compared\"") && junit.contains("failures=\"1\""),
         "{junit}"
     );
+    // `questions` on these results says they show nothing, and calls no case agreement.
+    let json = dir.join("r.json");
+    std::fs::write(&json, r.to_string()).unwrap();
+    let out = ds(&["questions", json.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("no case was compared with the model: 0 of ")
+            && text.contains("show nothing about any question"),
+        "{text}"
+    );
+    assert!(!text.contains("agreed with"), "{text}");
 }
 
 /// Without `--target`, an external device's selection is checked against the target the device
