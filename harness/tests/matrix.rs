@@ -134,25 +134,31 @@ fn matrix_refuses_files_without_fidelity_classes_naming_the_file() {
     assert!(stdout(&out).is_empty());
 }
 
-/// A results file whose counts do not add up is refused by `matrix` as by `merge` (issue 33
-/// L8): totals that are not the rows' sums, and an acc twin edited to disagree under an exact op.
+/// A results file whose counts do not add up is refused by `matrix`, `merge` and `questions`
+/// alike, each holding both the row checks of issue 33 L8 (totals that are not the rows' sums,
+/// an acc twin edited to disagree under an exact op) and issue 29's (an open question counting
+/// more cases than its op ran).
 #[test]
-fn matrix_refuses_results_whose_counts_do_not_add_up() {
+fn matrix_merge_and_questions_refuse_results_whose_counts_do_not_add_up() {
     let dir = temp_dir("matrix-sums");
-    let good = results("d", &[("ds_add_u32", json!({"exact": 160}))]);
+    let mut good = results("d", &[("ds_add_u32", json!({"exact": 160}))]);
+    good["ops"][0]["questions"] = json!({"A4": {"cases": 160, "agree": 160}});
     let mut totals = good.clone();
     totals["totals"]["agree"] = 150.into();
     let mut variant = good.clone();
     variant["ops"][0]["variants"][0]["agree"] = 150.into();
     variant["ops"][0]["variants"][0]["disagree"] = 10.into();
+    let mut question = good.clone();
+    question["ops"][0]["questions"]["A4"]["cases"] = 161.into();
     for (name, v, says) in [
         ("good", &good, ""),
         ("totals", &totals, "the rows add up to"),
         ("variant", &variant, "its variants' add up to"),
+        ("question", &question, "question A4: cases is 161"),
     ] {
         let p = dir.join(format!("{name}.json"));
         std::fs::write(&p, v.to_string()).unwrap();
-        for cmd in ["matrix", "merge"] {
+        for cmd in ["matrix", "merge", "questions"] {
             let out = ds(&[cmd, p.to_str().unwrap()]);
             let e = stderr(&out);
             if says.is_empty() {
