@@ -261,7 +261,8 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
         ("matrix", probe(0, &["matrix", &results])),
         ("matrix", probe(2, &["matrix", &missing_results])),
         ("questions", probe(0, &["questions", &report])),
-        ("questions", probe(2, &["questions", &results])),
+        // A case file is JSON, but not results.
+        ("questions", probe(2, &["questions", &case])),
         ("eval", probe(0, &["eval", &case])),
         ("eval", probe(2, &["eval", "/nonexistent/case.json"])),
         ("(none)", probe(2, &[])),
