@@ -150,10 +150,9 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
         .iter()
         .flat_map(|r| r.iter().map(|(n, _)| n.clone()))
         .collect();
+    // DS table order (every generation's rows: `op as usize` is the row), unknown names last.
     let order = |n: &String| {
-        DsOp::from_name(n.split(' ').next().unwrap_or(n))
-            .and_then(|op| DsOp::all().position(|o| o == op))
-            .unwrap_or(usize::MAX)
+        DsOp::from_name(n.split(' ').next().unwrap_or(n)).map_or(usize::MAX, |op| op as usize)
     };
     names.sort_by(|a, b| order(a).cmp(&order(b)).then(a.cmp(b)));
     names.dedup();

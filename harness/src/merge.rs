@@ -8,7 +8,7 @@
 use crate::fidelity;
 use crate::record::{self, RunStatus, EXTENSION, RUN_STATUS};
 use crate::run::report::{Report, RunMeta, Totals, FORMAT};
-use crate::run::select::{select_ops, Shard};
+use crate::run::select::{select_ops_on, Shard};
 use ds_reference::isa::DsOp;
 use ds_reference::wave::WaveSize;
 use std::collections::BTreeMap;
@@ -389,19 +389,25 @@ pub fn merge_results(shards: &[(PathBuf, Report)]) -> Result<Report, MergeError>
             .map(|(f, r)| (f.as_path(), &r.meta, r.complete)),
     )?;
     let meta0 = &shards[0].1.meta;
-    let want = select_ops(&meta0.selection).map_err(|e| {
+    // The run's ops are its selection on the target it ran (not the default target's: a gfx942
+    // run of `ds_pk_add*` selects ops gfx1100 lacks).
+    let target = ds_reference::target::Target::by_name(&meta0.target)
+        .map_err(|e| err(format!("{}: meta.target: {e}", shards[0].0.display())))?;
+    let want = select_ops_on(target, &meta0.selection).map_err(|e| {
         err(format!(
-            "{}: its --op selection no longer selects: {e}",
-            shards[0].0.display()
+            "{}: its --op selection no longer selects on {}: {e}",
+            shards[0].0.display(),
+            target.name
         ))
     })?;
-    let mut ops: BTreeMap<(usize, WaveSize), (&Path, &crate::run::report::OpResult)> =
-        BTreeMap::new();
+    // Keyed by the op's place in the DS table (every generation's rows, not only gfx11's).
+    type Row<'a> = (DsOp, &'a Path, &'a crate::run::report::OpResult);
+    let mut ops: BTreeMap<(usize, WaveSize), Row> = BTreeMap::new();
     for (file, r) in shards {
         for o in &r.ops {
             let op = DsOp::from_name(&o.op)
                 .ok_or_else(|| err(format!("{}: unknown op {}", file.display(), o.op)))?;
-            if let Some((other, _)) = ops.insert((op as usize, o.wave), (file, o)) {
+            if let Some((_, other, _)) = ops.insert((op as usize, o.wave), (op, file, o)) {
                 return Err(err(format!(
                     "{} ({}) is in two shards: {} and {}",
                     o.op,
@@ -412,10 +418,7 @@ pub fn merge_results(shards: &[(PathBuf, Report)]) -> Result<Report, MergeError>
             }
         }
     }
-    let got: Vec<DsOp> = ops
-        .keys()
-        .map(|&(i, _)| DsOp::all().nth(i).expect("a table index"))
-        .collect();
+    let got: Vec<DsOp> = ops.values().map(|&(op, _, _)| op).collect();
     let lost: Vec<&str> = want
         .iter()
         .filter(|o| !got.contains(o))
@@ -444,7 +447,7 @@ pub fn merge_results(shards: &[(PathBuf, Report)]) -> Result<Report, MergeError>
         ..meta0.clone()
     });
     merged.totals = Totals::default();
-    for (_, o) in ops.into_values() {
+    for (_, _, o) in ops.into_values() {
         merged.push(o.clone());
     }
     // Each shard's sums fit; their sum must too.
