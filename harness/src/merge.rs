@@ -389,8 +389,8 @@ pub fn merge_results(shards: &[(PathBuf, Report)]) -> Result<Report, MergeError>
             .map(|(f, r)| (f.as_path(), &r.meta, r.complete)),
     )?;
     let meta0 = &shards[0].1.meta;
-    // The run's ops are its selection on the target it ran (not the default target's: a gfx942
-    // run of `ds_pk_add*` selects ops gfx1100 lacks).
+    // The run's ops are its selection on the target it ran, not on the default target (whose
+    // generation may lack the ops selected).
     let target = ds_reference::target::Target::by_name(&meta0.target)
         .map_err(|e| err(format!("{}: meta.target: {e}", shards[0].0.display())))?;
     let want = select_ops_on(target, &meta0.selection).map_err(|e| {
