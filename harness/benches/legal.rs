@@ -71,7 +71,7 @@ fn main() {
         for (i, l) in case.wave.lanes.iter_mut().enumerate() {
             l.addr = 0x40;
             l.data0 = [(1 << i) | i as u32, i as u32, 0, 0];
-            l.data1 = [!(1u32 << i), 0, 0, 0];
+            l.data1 = [!(1u32 << i), 0, 0, 0, 0, 0, 0, 0];
             l.vdst = [0xdead_beef; 4];
         }
         let expected =

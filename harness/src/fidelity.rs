@@ -15,7 +15,10 @@ pub enum Class {
     Exact,
     /// Another outcome the model accepts as legal (which one is named in the op's `choices`).
     Legal,
-    /// The model does not cover the case (its reason is in the op's `skip_reasons`): not compared.
+    /// The model does not judge the case (an op that runs but has no sourced semantics, or a case
+    /// outside what its sources define; the reason is in the op's `skip_reasons`): the device's
+    /// answer is recorded (the op's `not_modelled` list and case files) and shown, never judged,
+    /// counted apart (`skipped`), never called agreement.
     NotModelled,
     /// The device left something else than the reference, and the legal-outcome search could not
     /// decide within its budget whether some lane order explains it (an order-dependent update of

@@ -32,6 +32,9 @@ pub struct Row {
     pub op: String,
     /// One cell per column; `None` where that run did not include the op.
     pub cells: Vec<Option<Cell>>,
+    /// Why the model of the op is inferred, when a run's results say so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inferred: Option<String>,
 }
 
 /// One op on one device.
@@ -86,6 +89,7 @@ pub fn from_files(paths: &[impl AsRef<Path>]) -> Result<Matrix, MatrixError> {
 pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
     let mut columns = Vec::new();
     let mut per_run: Vec<Vec<(String, Counts)>> = Vec::new();
+    let mut inferred: Vec<(String, String)> = Vec::new();
     for (file, v) in runs {
         let bad = |what: &str| {
             MatrixError(format!(
@@ -134,6 +138,9 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
             if cells.iter().any(|(l, _)| *l == label) {
                 return Err(bad(&format!("op {label} has two rows")));
             }
+            if let Some(why) = o.get("inferred").and_then(Value::as_str) {
+                inferred.push((label.clone(), why.to_string()));
+            }
             cells.push((label, counts));
         }
         // The whole file's arithmetic, as `merge` checks it: rows, variants, totals.
@@ -168,6 +175,10 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
                     })
                 })
                 .collect(),
+            inferred: inferred
+                .iter()
+                .find(|(l, _)| *l == op)
+                .map(|(_, w)| w.clone()),
             op,
         })
         .collect();
@@ -243,6 +254,10 @@ impl Matrix {
         s.push('\n');
         for r in &self.rows {
             let _ = write!(s, "| {} |", code(&r.op));
+            if r.inferred.is_some() {
+                s.truncate(s.len() - 2);
+                s.push_str(" (model inferred) |");
+            }
             for cell in &r.cells {
                 match cell {
                     None => s.push_str(" — |"),

@@ -141,6 +141,8 @@ fn gfx9_kernels_build_and_run_on_the_emulated_device() {
                 "16",
                 "--json",
                 json.to_str().unwrap(),
+                "--out",
+                dir.join(format!("{t}-out")).to_str().unwrap(),
             ],
             "",
         );
@@ -151,6 +153,8 @@ fn gfx9_kernels_build_and_run_on_the_emulated_device() {
         let want = match t.name {
             "gfx900" | "gfx906" | "gfx908" => 147,
             "gfx90a" => 118,
+            // The four transpose loads (b4 and b6 run unjudged: ASSUMPTIONS.md V9).
+            "gfx950" => 126,
             _ => 122,
         };
         assert_eq!(ops, want, "{t}");
@@ -165,7 +169,10 @@ fn gfx9_kernels_build_and_run_on_the_emulated_device() {
             !t.ds_features.contains(ds_reference::isa::DsFeatures::ACC)
         );
         assert_eq!(totals["cases"], (ops + twins) * 16, "{t}");
-        assert_eq!(totals["agree"], totals["cases"], "{t}");
+        // Every case agrees, or the model does not judge it (gfx950's transposes: V9).
+        let sum = totals["agree"].as_u64().unwrap() + totals["skipped"].as_u64().unwrap();
+        assert_eq!(Some(sum), totals["cases"].as_u64(), "{t}");
+        assert_eq!(totals["disagree"], 0, "{t}");
         assert_eq!(report["meta"]["waves"], serde_json::json!([64]), "{t}");
         let out = ds_harness(
             &[

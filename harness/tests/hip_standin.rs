@@ -333,6 +333,8 @@ fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
     let started = std::time::Instant::now();
     // The stand-in's teardown at exit waits for the hung kernel forever, as ROCm's does: the
     // harness must leave without it.
+    // The lost cases' files under the test's own dir, not the work tree.
+    let out_dir = common::temp_dir("standin-hang-out");
     let out = common::ds_harness_env_within(
         &[
             "run",
@@ -344,6 +346,8 @@ fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
             "ds_sub_u32",
             "--cases",
             "1",
+            "--out",
+            out_dir.to_str().unwrap(),
         ],
         &e,
         std::time::Duration::from_secs(60),

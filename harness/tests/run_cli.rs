@@ -332,7 +332,7 @@ fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
             format!("emulated {t} (ds-harness emu)")
         );
         let totals = &r["totals"];
-        // Every runnable op of the target: 117 on gfx11, 121 on gfx12, 116 to 147 on gfx9/gfx10.
+        // Every runnable op of the target: 117 on gfx11, 123 on gfx12, 116 to 147 on gfx9/gfx10.
         let ops = ds_reference::isa::runnable_ops_on(t).count() as u64;
         assert_eq!(totals["ops"], ops, "{t}");
         assert_eq!(
@@ -349,6 +349,12 @@ fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
             (Some(0), Some(0))
         );
         for o in r["ops"].as_array().unwrap() {
+            // An op the model runs but does not judge has every case counted apart.
+            let op = ds_reference::isa::DsOp::from_name(o["op"].as_str().unwrap()).unwrap();
+            if ds_reference::model::judged(t, op).is_err() {
+                assert_eq!(o["skipped"], o["cases"], "{t}: {op}");
+                continue;
+            }
             assert!(
                 o["agree"].as_u64().unwrap() > 0,
                 "{t}: {} ran no case",

@@ -428,7 +428,7 @@ fn cases_the_model_does_not_cover_are_skipped_with_the_reason() {
         Some(&max.cases)
     );
     assert!(report.summary().contains(&format!(
-        "{} skipped: not covered by this test model",
+        "{} not judged: not covered by this test model",
         max.cases
     )));
     let xml = junit(&cfg);

@@ -222,3 +222,24 @@ fn no_template_instruction_writes_the_registers_the_entry_state_delivers() {
         }
     }
 }
+
+/// gfx12's 8-dword BVH pushes: DATA1 in `v[12:19]` from two loads of the 128-byte lane record
+/// (dwords 4..8 at byte 64), VDST moved to `v[20:23]`.
+#[test]
+fn an_8_dword_data1_loads_in_two_parts_and_moves_vdst_up() {
+    let t = ds_reference::target::Target::by_name("gfx1201").unwrap();
+    for op in [DsOp::BvhStackPush8Pop1RtnB32, DsOp::BvhStackPush8Pop2RtnB64] {
+        let k = ds_kernels::generator::generate_for(t, &common::variant(op)).unwrap();
+        let text = k.listing();
+        for want in [
+            "v_lshlrev_b32_e32 v1, 7, v0",
+            "global_load_b128 v[12:15], v1, s[6:7] offset:32",
+            "global_load_b128 v[16:19], v1, s[6:7] offset:64",
+            "global_load_b128 v[20:23], v1, s[6:7] offset:48",
+            ", v4, v8, v[12:19]",
+        ] {
+            assert!(text.contains(want), "{op}: {want}\n{text}");
+        }
+        assert_eq!(k.vgpr_count, 24, "{op}");
+    }
+}

@@ -15,7 +15,7 @@ fn wave(stride: u32) -> Wave {
     for (i, l) in w.lanes.iter_mut().enumerate() {
         l.addr = stride * i as u32;
         l.data0 = [i as u32 + 1, 7, 0x3f80_0000, 9];
-        l.data1 = [3, 5, 7, 11];
+        l.data1 = [3, 5, 7, 11, 0, 0, 0, 0];
     }
     w
 }

@@ -26,7 +26,7 @@ fn lane() -> impl Strategy<Value = Lane> {
     (
         addr(),
         any::<[u32; 4]>(),
-        any::<[u32; 4]>(),
+        any::<[u32; 8]>(),
         any::<[u32; 4]>(),
     )
         .prop_map(|(addr, data0, data1, vdst)| Lane {

@@ -78,6 +78,9 @@ fn target_for(gen: Generation, op: DsOp) -> &'static Target {
 fn own_ops(gen: Generation, wave: WaveSize) -> Vec<DsOp> {
     let g11 = target_of(Generation::Gfx11);
     runnable_ops_in(gen)
+        // An op the model runs but does not judge (gfx950's 4- and 6-bit transposes) has no
+        // model snapshot: its cases are the device's to record.
+        .filter(|op| model_entries_in(target_for(gen, *op), *op, wave).is_ok())
         .filter(|op| {
             !op.info().in_generation(Generation::Gfx11)
                 || model_entries_in(g11, *op, wave).unwrap()
@@ -127,9 +130,9 @@ fn every_gfx12_op_with_its_own_outcome_has_a_model_snapshot() {
         WaveSize::Wave32,
         concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference/gfx12"),
     );
-    // 8 min/max_num, 8 cond_sub/sub_clamp/pk_add, bpermute_fi, the 4-dword BVH push/pop; in wave32
+    // 8 min/max_num, 8 cond_sub/sub_clamp/pk_add, bpermute_fi, the three BVH push/pops; in wave32
     // every shared op's outcome is gfx11's.
-    assert_eq!(ops.len(), 18, "{ops:?}");
+    assert_eq!(ops.len(), 20, "{ops:?}");
 }
 
 /// The gfx12 wave64 snapshots: gfx12's own ops, and the shared ops whose wave64 outcome gfx12's
@@ -149,7 +152,7 @@ fn every_gfx12_op_with_its_own_wave64_outcome_has_a_model_snapshot() {
         .map(|op| op.name())
         .collect();
     assert_eq!(shared, ["ds_permute_b32", "ds_bpermute_b32"], "{ops:?}");
-    assert_eq!(ops.len(), 20, "{ops:?}");
+    assert_eq!(ops.len(), 22, "{ops:?}");
 }
 
 #[test]
@@ -271,6 +274,8 @@ fn every_gfx9_op_with_its_own_wave64_outcome_has_a_model_snapshot() {
     ] {
         assert!(names.contains(&want), "{want}: {names:?}");
     }
-    // 8 compare-stores, 2 permutes, 4 pk_add (gfx11 lacks them), 2 f64 adds, 31 src2.
-    assert_eq!(ops.len(), 47, "{names:?}");
+    // 8 compare-stores, 2 permutes, 4 pk_add (gfx11 lacks them), 2 f64 adds, 31 src2, the two
+    // modelled transposes (b8, b16; b4 and b6 run unjudged, without a model snapshot).
+    assert_eq!(ops.len(), 49, "{names:?}");
+    assert!(!names.contains(&"ds_read_b64_tr_b4") && !names.contains(&"ds_read_b96_tr_b6"));
 }

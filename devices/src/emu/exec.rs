@@ -871,7 +871,7 @@ impl WaveState {
             // The broken device: the other generation's operand order, i.e. DATA0 and DATA1
             // trade places before the target's rule reads them.
             for l in wave.lanes.iter_mut() {
-                std::mem::swap(&mut l.data0, &mut l.data1);
+                l.swap_data();
             }
         }
         if quirks.bpermute_lower_half && info.family == Family::Bpermute {
@@ -897,10 +897,20 @@ impl WaveState {
             }
             wave.exec = exec;
         } else {
-            // A device that follows other readings runs by them (`Quirks::rules`).
+            // A device that follows other readings runs by them (`Quirks::rules`); ops the model
+            // runs but does not judge get its stand-in answer (never judged).
             let rules = quirks.rules.unwrap_or(model::readings::Rules::MODEL);
-            model::execute_in_place_as(target, inst, mode, rules, wave, &mut self.lds, vdst, addr)
-                .map_err(|e| e.to_string())?;
+            model::execute_in_place_or_stand_in(
+                target,
+                inst,
+                mode,
+                rules,
+                wave,
+                &mut self.lds,
+                vdst,
+                addr,
+            )
+            .map_err(|e| e.to_string())?;
         }
         if let Some(f) = quirks
             .fault

@@ -501,7 +501,7 @@ fn a_wave64_bpermute_reads_within_its_half_as_the_model_says() {
         .map(|i| Lane {
             addr: (i ^ 63) * 4,
             data0: [i, 0, 0, 0],
-            data1: [0; 4],
+            data1: [0; 8],
             vdst: [i; 4],
         })
         .collect();

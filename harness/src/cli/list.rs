@@ -41,11 +41,31 @@ pub fn run(args: &ListArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             ds_reference::isa::render_markdown_in(isa)
         };
         write!(out, "{md}")?;
+        write!(out, "{}", model_notes(target, "- "))?;
     } else {
         write!(out, "{}", render_text_in(isa))?;
+        write!(out, "{}", model_notes(target, ""))?;
         writeln!(out, "{}", generation_line(target))?;
     }
     Ok(ExitCode::from(EXIT_OK))
+}
+
+/// One line (prefixed `bullet`) per runnable op of `target` whose model is inferred, or that runs
+/// but is not judged, with why (ASSUMPTIONS.md V9); nothing when every op is sourced.
+pub fn model_notes(target: &Target, bullet: &str) -> String {
+    let mut s = String::new();
+    for r in DS_TABLE.iter().filter(|r| r.on(target) && r.hip_runnable()) {
+        let name = r.op.mnemonic_in(target.generation);
+        if let Err(u) = ds_reference::model::judged(target, r.op) {
+            s += &format!(
+                "{bullet}{name}: runs, not judged (not modelled): {}\n",
+                u.why
+            );
+        } else if let Some(why) = ds_reference::model::inferred(r.op) {
+            s += &format!("{bullet}{name}: model {why}\n");
+        }
+    }
+    s
 }
 
 /// Which targets share the table listed for `target`.

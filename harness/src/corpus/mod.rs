@@ -14,6 +14,7 @@ use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 use values::value;
 
+mod bvh;
 mod values;
 
 /// The seed of `ds-harness run` when `--seed` is not given.
@@ -93,6 +94,8 @@ pub fn lds_size(op: DsOp) -> u32 {
     let info = op.info();
     match info.offset {
         OffsetForm::Stride64 => 1024,
+        // A stack per lane, 128 bytes per entry, up to 64 entries (gfx11's largest size).
+        _ if matches!(info.family, Family::BvhStack | Family::BvhPushPop(_)) => 8192,
         _ if !info.accesses_lds() => 256,
         _ => 512,
     }
@@ -202,7 +205,17 @@ fn variants_with(op: DsOp, even_tuples: bool) -> Vec<(Variant, String)> {
             Family::Append | Family::Consume => vec![single(0), single(8)],
             Family::StoreAddTid | Family::LoadAddTid => vec![single(0), single(4), single(0x104)],
             Family::Permute | Family::Bpermute => vec![single(0), single(4), single(0x1fe)],
-            Family::BvhStack => vec![single(0), single(4)],
+            // OFFSET1[5:4]: 8, 16 and 64 entries (the RDNA3 guide's stack size field).
+            Family::BvhStack => vec![single(0), single(0x1000), single(0x3000)],
+            // OFFSET0[4:0] the size (0 read as 16, B6), OFFSET1[0] the triangle-pair flag,
+            // OFFSET1[1] primitive-range enable (the RDNA4 guide's fields).
+            Family::BvhPushPop(_) => vec![
+                single(16),
+                single(0),
+                single(4),
+                single(0x0110),
+                single(0x0210),
+            ],
             // src2: the offset names the second operand's distance from ADDR in dwords (up, down
             // from 0x4000 on), or with bit 15 set hands it to ADDR's bits 31:17.
             Family::Src2(_) => vec![single(0), single(8), single(0x7ff0), single(0x8000)],
@@ -286,14 +299,14 @@ impl VariantPlan {
     /// Case `i` of the variant: its own generator is seeded from the variant's seed and `i`
     /// alone, so no case depends on the cases before it.
     pub fn case(&self, i: usize) -> Case {
-        let (addr, exec) = patterns(self.variant.wave, i);
+        let (addr, exec) = patterns(&self.variant, i);
         let mut rng = SplitMix64::new(mix(self.seed, i as u64));
         build(&self.variant, addr, exec, &mut rng)
     }
 
     /// The id of case `i`: `<op>.<variant tag>.<index>.<addr pattern>.<exec pattern>`.
     pub fn id(&self, i: usize) -> String {
-        let (addr, exec) = patterns(self.variant.wave, i);
+        let (addr, exec) = patterns(&self.variant, i);
         format!(
             "{}.{}.{i}.{}.{}",
             self.variant.op,
@@ -312,17 +325,24 @@ impl VariantPlan {
     }
 }
 
-/// The address and exec patterns of case `i` in waves of `wave` (every pairing comes round; wave64
-/// adds the EXEC patterns that straddle the halves).
-fn patterns(wave: WaveSize, i: usize) -> (AddrPattern, ExecPattern) {
-    let execs: &[ExecPattern] = if wave.is_wave32() {
+/// The address and exec patterns of case `i` of `v` (every pairing comes round; wave64 adds the
+/// EXEC patterns that straddle the halves). A transpose load, which the model judges with every
+/// lane on only (ASSUMPTIONS.md V9), gets EXEC all on in three cases of four.
+fn patterns(v: &Variant, i: usize) -> (AddrPattern, ExecPattern) {
+    let execs: &[ExecPattern] = if v.wave.is_wave32() {
         &EXEC_PATTERNS
     } else {
         &EXEC_PATTERNS_WAVE64
     };
+    let exec = execs[(i + i / ADDR_PATTERNS.len()) % execs.len()];
+    let transpose = matches!(v.op.info().family, Family::LoadTranspose(_));
     (
         ADDR_PATTERNS[i % ADDR_PATTERNS.len()],
-        execs[(i + i / ADDR_PATTERNS.len()) % execs.len()],
+        if transpose && i % 4 != 3 {
+            ExecPattern::All
+        } else {
+            exec
+        },
     )
 }
 
@@ -682,8 +702,8 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
             let offset = v.inst().offset16() as u32;
             for l in wave.lanes.iter_mut() {
                 let at = l.addr.wrapping_add(offset);
-                let slot = match rng.below(4) {
-                    0 => &mut l.data1,
+                let slot: &mut [u32] = match rng.below(4) {
+                    0 => &mut l.data1[..4],
                     1 => &mut l.data0,
                     _ => continue,
                 };
@@ -698,6 +718,7 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
                 }
             }
         }
+        Family::BvhStack | Family::BvhPushPop(_) => bvh::shape(v, &mut wave, &mut lds, rng),
         _ => {}
     }
     if let Some(regs) = v.regs {

@@ -360,7 +360,7 @@ pub(super) fn example(s: &mut String, e: &snapshot::Entry) {
         // With `regs`, data registers that VDST overlaps end with its values.
         for (name, out, before, n) in [
             ("data0'", &e.outcome.data0, &l.data0, o.data0),
-            ("data1'", &e.outcome.data1, &l.data1, o.data1),
+            ("data1'", &e.outcome.data1, &l.data1_low(), o.data1),
         ] {
             if let Some(d) = out.as_ref().filter(|d| d[i] != *before) {
                 let _ = write!(line, " {name}={}", hex_words(&d[i][..n as usize]));
@@ -493,6 +493,13 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
             Some(why) => format!("not runnable: {why}"),
         }
     );
+    // The model's standing on this target: judged from sources, inferred, or run unjudged.
+    let judged = ds_reference::model::judged(target, op);
+    if let (true, Err(u)) = (info.hip_runnable() && info.on(target), judged) {
+        let _ = writeln!(s, "Model: runs, not judged (not modelled): {}", u.why);
+    } else if let Some(why) = ds_reference::model::inferred(op) {
+        let _ = writeln!(s, "Model: {why}");
+    }
 
     let fields = layout();
     let _ = writeln!(s, "\nEncoding (64 bits, little-endian in memory):");

@@ -78,7 +78,26 @@ impl Report {
                     .iter()
                     .filter(|m| m.variant == v.tag && !m.undecided)
                     .collect();
-                if v.error.is_none() && mine.is_empty() && !(v.cases > 0 && v.skipped == v.cases) {
+                // What the run did not judge, and a model that is inferred, are said beside the
+                // testcase (never as a pass or a failure).
+                let mut said = Vec::new();
+                if v.skipped > 0 && v.skipped < v.cases {
+                    let reasons: Vec<&str> = o.skip_reasons.keys().map(String::as_str).collect();
+                    said.push(format!(
+                        "{} of {} cases not judged: {}",
+                        v.skipped,
+                        v.cases,
+                        reasons.join("; ")
+                    ));
+                }
+                if let Some(why) = &o.inferred {
+                    said.push(format!("model {why}"));
+                }
+                if v.error.is_none()
+                    && mine.is_empty()
+                    && !(v.cases > 0 && v.skipped == v.cases)
+                    && said.is_empty()
+                {
                     s.push_str("/>\n");
                     continue;
                 }
@@ -100,6 +119,9 @@ impl Report {
                             let _ = writeln!(s, "  file: {}", xml(p));
                         }
                         let _ = writeln!(s, "  replay: {}", xml(&m.replay));
+                        if let Some(n) = &m.note {
+                            let _ = writeln!(s, "  {}", xml(n));
+                        }
                         for d in &m.differences {
                             let _ = writeln!(s, "  {}", xml(&d.to_string()));
                         }
@@ -119,6 +141,13 @@ impl Report {
                         s,
                         "      <skipped message=\"{}\"/>",
                         xml(&reasons.join("; "))
+                    );
+                }
+                if !said.is_empty() {
+                    let _ = writeln!(
+                        s,
+                        "      <system-out>{}</system-out>",
+                        xml(&said.join("\n"))
                     );
                 }
                 s.push_str("    </testcase>\n");

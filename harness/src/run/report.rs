@@ -123,6 +123,30 @@ pub struct OpResult {
     /// reading ([`super::readings`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub questions: super::readings::PerQuestion,
+    /// Cases the model does not judge (fidelity class `not_modelled`, counted in `skipped`),
+    /// the first `MAX_LISTED_MISMATCHES` of them, each with its case file holding the device's
+    /// answer: recorded and shown, never judged, never counted as agreement.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_modelled: Vec<Unjudged>,
+    /// When the model's semantics of the op are inferred, not read from a source: why (shown
+    /// beside every result of the op).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inferred: Option<String>,
+}
+
+/// One case the model does not judge: the device's answer is in its case file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unjudged {
+    /// The case id.
+    pub id: String,
+    /// The variant's tag.
+    pub variant: String,
+    /// The case file, with the device's outcome (absent if writing it failed).
+    pub path: Option<String>,
+    /// The command that replays it.
+    pub replay: String,
+    /// Why the model does not judge it.
+    pub reason: String,
 }
 
 /// The results of one kernel variant of an op.
@@ -382,6 +406,9 @@ impl Report {
         if t.undecided > 0 {
             notes.push(undecided_note(t.undecided));
         }
+        if t.skipped > 0 {
+            notes.push(not_judged_note(t.skipped));
+        }
         for o in &self.in_progress {
             notes.push(format!("{} stopped after {} cases", o.op, o.cases));
         }
@@ -484,6 +511,9 @@ impl Report {
         if t.undecided > 0 {
             notes.push(undecided_note(t.undecided));
         }
+        if t.skipped > 0 {
+            notes.push(not_judged_note(t.skipped));
+        }
         let _ = writeln!(
             s,
             "| **total ({} ops)** | | {} | {} | {} | {} | {} | {} |",
@@ -564,6 +594,14 @@ fn undecided_note(n: usize) -> String {
     format!("{n} cases undecided (the legal-outcome search gave up; not counted as disagreements)")
 }
 
+/// `N cases not judged ...` for the totals.
+fn not_judged_note(n: usize) -> String {
+    format!(
+        "{n} cases not judged (not modelled: the device's answers are recorded in their case \
+         files, never counted as agreement)"
+    )
+}
+
 /// Characters of a note in the summary table and the markdown summary at most.
 pub const MAX_NOTE_CHARS: usize = 300;
 
@@ -574,6 +612,16 @@ fn note(o: &OpResult) -> String {
 }
 
 fn full_note(o: &OpResult) -> String {
+    // An inferred model is said first, so the note's cut never hides it.
+    let note = problem_note(o);
+    match &o.inferred {
+        Some(why) if note.is_empty() => format!("model {why}"),
+        Some(why) => format!("model {why}; {note}"),
+        None => note,
+    }
+}
+
+fn problem_note(o: &OpResult) -> String {
     if let Some(v) = o.variants.iter().find_map(|v| v.error.as_ref()) {
         // A row whose cases the device does not support says so; anything else is an error.
         let only_unsupported = o.unsupported > 0 && o.errors == 0;
@@ -592,13 +640,17 @@ fn full_note(o: &OpResult) -> String {
             .first()
             .map(|d| d.to_string())
             .unwrap_or_default();
-        return format!("e.g. {}: {first}", m.id);
+        return match &m.note {
+            // The reading the device followed, when the check named one.
+            Some(n) if !m.undecided => format!("e.g. {}: {first}; {n}", m.id),
+            _ => format!("e.g. {}: {first}", m.id),
+        };
     }
     if !o.skip_reasons.is_empty() {
         return o
             .skip_reasons
             .iter()
-            .map(|(r, n)| format!("{n} skipped: {r}"))
+            .map(|(r, n)| format!("{n} not judged: {r}"))
             .collect::<Vec<_>>()
             .join("; ");
     }

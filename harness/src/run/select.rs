@@ -331,7 +331,7 @@ mod tests {
     fn gfx12_selections_take_gfx12_ops_and_old_names() {
         let gen = isa::Generation::Gfx12;
         let all = select_ops_in(gen, &[]).unwrap();
-        assert_eq!(all.len(), 121);
+        assert_eq!(all.len(), 123);
         let ops = select_ops_in(gen, &["ds_min_f32".into(), "ds_cond_sub*".into()]).unwrap();
         let names: Vec<&str> = ops.iter().map(|o| o.name()).collect();
         // Table order: the gfx12-only rows come in gfx12 opcode order.

@@ -9,7 +9,7 @@
 //! number of threads or the chunk size.
 
 use super::bisect::{launch_split, Parts};
-use super::report::{Lost, Mismatch, OpResult, VariantResult, MAX_LISTED_DIFFERENCES};
+use super::report::{Lost, Mismatch, OpResult, Unjudged, VariantResult, MAX_LISTED_DIFFERENCES};
 use super::{diff, legal, RunConfig};
 use crate::case::{CaseFile, DeviceOutcome};
 use crate::corpus::{self, VariantPlan};
@@ -77,6 +77,7 @@ impl OpState {
                 op: op.name().to_string(),
                 wave,
                 variants,
+                inferred: ds_reference::model::inferred(op).map(String::from),
                 ..OpResult::default()
             },
         }
@@ -124,8 +125,9 @@ enum Verdict {
         choice: Option<String>,
         tallies: Vec<Tally>,
     },
-    /// The model does not cover the case.
-    Skipped(&'static str),
+    /// The model does not judge the case (no sourced semantics): the device's answer is kept,
+    /// to be recorded and shown, never judged (boxed: rare, and large).
+    NotModelled(Box<(&'static str, Case, Outcome)>),
     /// They disagree, or the legal-outcome search could not decide (boxed: rare, and large).
     Disagree(Box<Disagreement>),
     /// The device error that lost the case (the launch that held it failed), in its class.
@@ -239,7 +241,7 @@ fn verdict(
     let inst = v.inst();
     let expected = match super::expectation(cfg.expect, target, v, case) {
         Ok(o) => o,
-        Err(u) => return Verdict::Skipped(u.why),
+        Err(u) => return Verdict::NotModelled(Box::new((u.why, case.clone(), dev))),
     };
     let diffs = diff::diff(inst.info(), case.wave.exec, &expected, &dev);
     let shared = legal::lanes_share_bytes(v, case);
@@ -356,11 +358,24 @@ pub(super) fn fold(
                     None => {}
                 }
             }
-            Verdict::Skipped(why) => {
+            Verdict::NotModelled(b) => {
+                let (why, case, device) = *b;
                 *res.fidelity.entry(Class::NotModelled).or_default() += 1;
                 vr.skipped += 1;
                 res.skipped += 1;
                 *res.skip_reasons.entry(why.to_string()).or_default() += 1;
+                if res.not_modelled.len() < MAX_LISTED_MISMATCHES {
+                    let outcomes = Some((case, None, device));
+                    let (id, path, replay, written) =
+                        case_file(cfg, names, st.op, plan, i, outcomes);
+                    res.not_modelled.push(Unjudged {
+                        id,
+                        variant: plan.tag.clone(),
+                        path: written.then(|| path.display().to_string()),
+                        replay,
+                        reason: why.to_string(),
+                    });
+                }
             }
             Verdict::Lost(class, e) => {
                 *res.fidelity.entry(class).or_default() += 1;
@@ -406,7 +421,7 @@ pub(super) fn fold(
                     continue;
                 }
                 let d = *d;
-                let outcomes = Some((d.case, d.expected, d.device));
+                let outcomes = Some((d.case, Some(d.expected), d.device));
                 let (id, path, replay, written) = case_file(cfg, names, st.op, plan, i, outcomes);
                 res.mismatches.push(Mismatch {
                     id,
@@ -430,21 +445,21 @@ pub(super) fn fold(
 }
 
 /// Writes the case file of case `i` of `plan` under `<out>/<op>/<id>.json`, with the case's
-/// (case, expected, device) outcomes when known; returns its id, path, replay command and
-/// whether it was written.
+/// (case, expected, device) outcomes when known (no expected outcome for a case the model does
+/// not judge); returns its id, path, replay command and whether it was written.
 fn case_file(
     cfg: &RunConfig,
     names: &DeviceNames,
     op: DsOp,
     plan: &VariantPlan,
     i: usize,
-    outcomes: Option<(Case, Outcome, Outcome)>,
+    outcomes: Option<(Case, Option<Outcome>, Outcome)>,
 ) -> (String, std::path::PathBuf, String, bool) {
     let id = plan.id(i);
     let mut file = match outcomes {
         Some((case, expected, device)) => {
             let mut f = CaseFile::new(&id, cfg.seed, names.target, plan.variant, case);
-            f.expected = Some(expected);
+            f.expected = expected;
             f.device = Some(DeviceOutcome {
                 backend: names.backend.clone(),
                 name: names.name.clone(),

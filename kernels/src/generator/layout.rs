@@ -17,6 +17,10 @@ pub const DATA1: u8 = 12;
 pub const VDST: u8 = 16;
 /// VGPRs the kernel uses without `regs` (v0..v19).
 pub const VGPR_COUNT: u32 = 20;
+/// First VGPR of VDST when DATA1 is 8 dwords (`v[12:19]`; gfx12's BVH push8 forms).
+pub const VDST_AFTER_DATA8: u8 = 20;
+/// VGPRs the kernel of an op with an 8-dword DATA1 uses without `regs` (v0..v23).
+pub const VGPR_COUNT_DATA8: u32 = 24;
 /// The largest VGPR budget a wave32 kernel can declare (GRANULATED_WORKITEM_VGPR_COUNT).
 pub const MAX_VGPRS: u32 = 256;
 /// Where a kernel keeps its VGPRs: the operands of the instruction under test and the template's
@@ -60,15 +64,17 @@ impl Layout {
     /// The layout with every operand in VGPRs.
     fn of_vgprs(v: &Variant) -> Result<Layout, GenError> {
         let Some(regs) = v.regs else {
+            // An 8-dword DATA1 runs into VDST's place: VDST moves up past it.
+            let wide = v.op.info().operands.data1 > 4;
             return Ok(Layout {
                 addr: ADDR,
                 data0: DATA0,
                 data1: DATA1,
-                vdst: VDST,
+                vdst: if wide { VDST_AFTER_DATA8 } else { VDST },
                 lane: 0,
                 offset: 1,
                 scratch: 2,
-                vgpr_count: VGPR_COUNT,
+                vgpr_count: if wide { VGPR_COUNT_DATA8 } else { VGPR_COUNT },
                 named: false,
                 stage: None,
                 agpr_count: 0,

@@ -153,7 +153,7 @@ pub fn all_kernels() -> Vec<Kernel> {
         .collect()
 }
 
-/// One kernel per runnable op of `target` (117 gfx11, 121 gfx12; gfx9 per target), in its
+/// One kernel per runnable op of `target` (117 gfx11, 123 gfx12; gfx9 per target), in its
 /// encodings and its first wave size (wave32 where it runs it; gfx9 wave64).
 pub fn all_kernels_for(target: &'static ds_reference::target::Target) -> Vec<Kernel> {
     let wave = ds_kernels::wave_sizes(target)[0];

@@ -149,7 +149,7 @@ pub(super) fn render(isa: Isa) -> String {
           lacks; both forms are read).\n";
     if gfx11 {
         s += "\nWhy some ops cannot run from a HIP compute kernel:\n\n";
-    } else {
+    } else if rows.iter().any(|r| r.hip_unsupported.is_some()) {
         s += "\nWhy some ops cannot run here:\n\n";
     }
     for r in &rows {

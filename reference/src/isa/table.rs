@@ -36,8 +36,9 @@
 //! - needs: the target features the op needs beyond the generation's column (`__` none; `SRC2`,
 //!   `F64`, `PK16`, `TR`, `GDS`, `GWS`: [`DsFeatures`](super::DsFeatures), the target table's
 //!   `ds_features` column);
-//! - hip: `HIP` when a HIP compute kernel run by this harness can run it, else why not (the
-//!   `*_MODEL` reasons: its semantics are not modelled yet; the model turns them to `HIP`);
+//! - hip: `HIP` when a HIP compute kernel run by this harness can run it, else why not (an op
+//!   that runs but whose semantics the model does not hold is run all the same, its answer
+//!   recorded unjudged: the model says which, `model::Unmodelled`);
 //! - oracle: the oldest LLVM that confirms the row: `L19` (LLVM 19 and 22) or `L22` (LLVM 22 only).
 //!
 //! After the rows, [`GENERATION_ALIASES`]: the spellings LLVM's assembler reads as a row's op in
@@ -56,17 +57,7 @@ const ORDERED: Option<&str> = Some(
 );
 const GS_REG: Option<&str> =
     Some("targets the geometry-shader streamout registers in GDS, not LDS (gds required)");
-/// Why this harness cannot yet run an op: its case format carries 4 dwords per data operand.
-const DATA8: Option<&str> = Some(
-    "DATA1 is 8 dwords and the harness's case format carries 4 per operand (not yet extended)",
-);
 const HIP: Option<&str> = None;
-/// Ops whose semantics the model does not hold yet: `run` leaves them out (the model's work turns
-/// each to `HIP` as it implements the family; the src2 ops and `ds_add_f64` are done).
-const TR_MODEL: Option<&str> = Some(
-    "not yet modelled: which bytes of its lane group's rows each lane of a transpose load gathers is not pinned by the sources read (ASSUMPTIONS.md V9)",
-);
-
 ds_table! {
     // variant             mnemonic                             gfx9  gfx10 gfx11 gfx12 vd a d0 d1 offset    gds        family                        elem  older name                    needs hip  oracle
     (AddU32,                "ds_add_u32",                        0x00, 0x00, 0x00, 0x00, 0, 1, 1, 0, Single,   Allowed,   Rmw(Add),                     U32,   None,                          __,   HIP,  L19),
@@ -214,8 +205,8 @@ ds_table! {
     (PkAddRtnBf16,          "ds_pk_add_rtn_bf16",                0xb8, __  , __  , 0xab, 1, 1, 1, 0, Single,   Allowed,   Rmw(Add),                     Bf16x2, None,                          PK16, HIP,  L19),
     (BpermuteFiB32,         "ds_bpermute_fi_b32",                __  , __  , __  , 0xcd, 1, 1, 1, 0, Single,   Forbidden, BpermuteFi,                   B32,   None,                          __,   HIP,  L22),
     (BvhStackPush4Pop1RtnB32, "ds_bvh_stack_push4_pop1_rtn_b32",   __  , __  , __  , 0xe0, 1, 1, 1, 4, Single,   Forbidden, BvhPushPop(Bvh::Push4Pop1),   B32,   None,                          __,   HIP,  L22),
-    (BvhStackPush8Pop1RtnB32, "ds_bvh_stack_push8_pop1_rtn_b32",   __  , __  , __  , 0xe1, 1, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop1),   B32,   None,                          __,   DATA8, L22),
-    (BvhStackPush8Pop2RtnB64, "ds_bvh_stack_push8_pop2_rtn_b64",   __  , __  , __  , 0xe2, 2, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop2),   B64,   None,                          __,   DATA8, L22),
+    (BvhStackPush8Pop1RtnB32, "ds_bvh_stack_push8_pop1_rtn_b32",   __  , __  , __  , 0xe1, 1, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop1),   B32,   None,                          __,   HIP,  L22),
+    (BvhStackPush8Pop2RtnB64, "ds_bvh_stack_push8_pop2_rtn_b64",   __  , __  , __  , 0xe2, 2, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop2),   B64,   None,                          __,   HIP,  L22),
     // gfx9 and gfx10 only (LLVM's DSInstructions.td and gfx9/gfx10 MC tests; llvm-mc-19 and -22 for
     // every gfx9 and gfx10 target), in gfx9 opcode order; the transpose loads are CDNA 4's
     // (LLVM 22; AMD "CDNA4 ISA" guide, DS_READ_B64_TR_B4 and the rest).
@@ -252,10 +243,10 @@ ds_table! {
     (WriteSrc2B64,          "ds_write_src2_b64",                 0xcd, 0xcd, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Xchg),                   B64,   None,                          SRC2, HIP,  L19),
     (MinSrc2F64,            "ds_min_src2_f64",                   0xd2, 0xd2, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Min),                    F64,   None,                          SRC2, HIP,  L19),
     (MaxSrc2F64,            "ds_max_src2_f64",                   0xd3, 0xd3, __  , __  , 0, 1, 0, 0, Single,   Allowed,   Src2(Max),                    F64,   None,                          SRC2, HIP,  L19),
-    (ReadB64TrB4,           "ds_read_b64_tr_b4",                 0xe0, __  , __  , __  , 2, 1, 0, 0, Single,   Allowed,   LoadTranspose(4),             B64,   None,                          TR,   TR_MODEL, L22),
-    (ReadB96TrB6,           "ds_read_b96_tr_b6",                 0xe1, __  , __  , __  , 3, 1, 0, 0, Single,   Allowed,   LoadTranspose(6),             B96,   None,                          TR,   TR_MODEL, L22),
-    (ReadB64TrB8,           "ds_read_b64_tr_b8",                 0xe2, __  , __  , __  , 2, 1, 0, 0, Single,   Allowed,   LoadTranspose(8),             B64,   None,                          TR,   TR_MODEL, L22),
-    (ReadB64TrB16,          "ds_read_b64_tr_b16",                0xe3, __  , __  , __  , 2, 1, 0, 0, Single,   Allowed,   LoadTranspose(16),            B64,   None,                          TR,   TR_MODEL, L22),
+    (ReadB64TrB4,           "ds_read_b64_tr_b4",                 0xe0, __  , __  , __  , 2, 1, 0, 0, Single,   Allowed,   LoadTranspose(4),             B64,   None,                          TR,   HIP,  L22),
+    (ReadB96TrB6,           "ds_read_b96_tr_b6",                 0xe1, __  , __  , __  , 3, 1, 0, 0, Single,   Allowed,   LoadTranspose(6),             B96,   None,                          TR,   HIP,  L22),
+    (ReadB64TrB8,           "ds_read_b64_tr_b8",                 0xe2, __  , __  , __  , 2, 1, 0, 0, Single,   Allowed,   LoadTranspose(8),             B64,   None,                          TR,   HIP,  L22),
+    (ReadB64TrB16,          "ds_read_b64_tr_b16",                0xe3, __  , __  , __  , 2, 1, 0, 0, Single,   Allowed,   LoadTranspose(16),            B64,   None,                          TR,   HIP,  L22),
 }
 
 /// Spellings LLVM reads as a row's op in one generation only: gfx12 takes `ds_subrev_*` for the

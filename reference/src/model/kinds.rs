@@ -32,14 +32,15 @@ impl Kind {
     }
 
     /// The kinds tagged in parentheses in `text` (`(DOC)`, or several with remarks: `(DOC,
-    /// DRV)`, `(DRV, inference)`), strongest first, each once.
+    /// DRV)`, `(DRV, inference)`, `(EMU: what it says)`), strongest first, each once.
     pub fn tagged_in(text: &str) -> Vec<Kind> {
         let tagged: Vec<&str> = text
             .split('(')
             .skip(1)
-            .filter_map(|rest| rest.split_once(')'))
-            .flat_map(|(inside, _)| inside.split(','))
-            .map(str::trim)
+            // Up to the closing parenthesis, or to the next opening one (a remark may hold some).
+            .map(|rest| rest.split_once(')').map_or(rest, |(inside, _)| inside))
+            .flat_map(|inside| inside.split(','))
+            .map(|tag| tag.split_once(':').map_or(tag, |(kind, _)| kind).trim())
             .collect();
         Kind::ALL
             .into_iter()

@@ -8,7 +8,8 @@
 //! atomics return (ASSUMPTIONS.md A4); the guides' prose leaves the winner of a `ds_permute_b32`
 //! collision open (S4); and the model documents alternatives for float min/max, the NaN a float
 //! add returns, the default NaN, compare-store results and the bf16 denormal switch (F1-F4, F6,
-//! N3). Each alternative is a named reading of its question ([`super::readings`]): the check
+//! N3), and the record allows more than one reading of the BVH stack ops (B2, B7, B9). Each
+//! alternative is a named reading of its question ([`super::readings`]): the check
 //! accepts the readings whose standing is `model` or `legal`, names the reading a device followed
 //! when it was not the model's, and names the `disagreement` reading a mismatch matches. Every
 //! other difference is a mismatch.
@@ -225,7 +226,9 @@ pub fn check_allowed(
     for whole in readings::combinations(info, gen, allowed, Use::WholeCase, Rules::MODEL) {
         let mut plans = Vec::new();
         for r in readings::combinations(info, gen, allowed, Use::PerLane, whole) {
-            plans.push(Plan::new_as(target, &inst, variant.mode, r)?);
+            let plan = Plan::new_as(target, &inst, variant.mode, r)?;
+            plan.check_wave(&case.wave)?;
+            plans.push(plan);
         }
         let v = judge(&plans, &orders, &collisions, case, device, budget);
         if v.is_legal() {

@@ -24,6 +24,7 @@ use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave};
 use readings::{LaneOrder, Rules};
 use std::fmt;
 
+pub mod bvh;
 pub mod float;
 pub mod kinds;
 pub mod lanes;
@@ -35,6 +36,7 @@ pub mod rmw;
 pub mod snapshot;
 mod special;
 pub mod src2;
+pub mod transpose;
 #[cfg(test)]
 mod wide;
 
@@ -58,6 +60,18 @@ impl fmt::Display for Unmodelled {
 }
 
 impl std::error::Error for Unmodelled {}
+
+/// Whether the model judges `op` on `target` at all (it may still leave single cases unjudged:
+/// a transpose load with a lane off). An op it runs but does not judge is an error, with why.
+pub fn judged(target: &Target, op: DsOp) -> Result<(), Unmodelled> {
+    Plan::new(target, &DsInst::new(op), FpMode::default()).map(|_| ())
+}
+
+/// When the model's semantics of `op` are inferred rather than read from a source: why, in words
+/// every place that shows the op (doc, list, reports) repeats (ASSUMPTIONS.md V9).
+pub fn inferred(op: DsOp) -> Option<&'static str> {
+    transpose::inferred(op)
+}
 
 const GDS_WHY: &str = "the gds bit selects GDS, which the model does not hold (LDS only)";
 const NOT_ON_TARGET_WHY: &str = "the target's generation has no such opcode (its DS table column \
@@ -87,7 +101,9 @@ pub fn execute_as(
     let mut lds = case.lds.clone();
     let mut vdst: Vec<[u32; 4]> = case.wave.lanes.iter().map(|l| l.vdst).collect();
     let mut addr: Vec<u32> = case.wave.lanes.iter().map(|l| l.addr).collect();
-    Plan::new_as(target, inst, mode, rules)?.run(&case.wave, &mut lds, &mut vdst, &mut addr);
+    let plan = Plan::new_as(target, inst, mode, rules)?;
+    plan.check_wave(&case.wave)?;
+    plan.run(&case.wave, &mut lds, &mut vdst, &mut addr);
     Ok(Outcome {
         lds,
         vdst,
@@ -151,11 +167,57 @@ pub fn execute_in_place_as(
     vdst: &mut [[u32; 4]],
     addr: &mut [u32],
 ) -> Result<(), Unmodelled> {
-    Plan::new_as(target, inst, mode, rules)?.run(wave, lds, vdst, addr);
+    let plan = Plan::new_as(target, inst, mode, rules)?;
+    plan.check_wave(wave)?;
+    plan.run(wave, lds, vdst, addr);
     Ok(())
 }
 
+/// What the emulated device does with `inst` over `wave`: [`execute_in_place_as`] by `rules`
+/// (the readings the device follows, [`Rules::MODEL`] for the model's), except where the model
+/// runs an op but does not judge it (a transpose load without a sourced layout or with a lane off
+/// in EXEC), where it leaves [`transpose::stand_in`]'s answer: a device's answer to record, never
+/// the model's.
+#[allow(clippy::too_many_arguments)]
+pub fn execute_in_place_or_stand_in(
+    target: &Target,
+    inst: &DsInst,
+    mode: FpMode,
+    rules: Rules,
+    wave: &Wave,
+    lds: &mut Lds,
+    vdst: &mut [[u32; 4]],
+    addr: &mut [u32],
+) -> Result<(), Unmodelled> {
+    let info = inst.op.info();
+    match (
+        execute_in_place_as(target, inst, mode, rules, wave, lds, vdst, addr),
+        info.family,
+    ) {
+        (Err(_), Family::LoadTranspose(bits)) if info.on(target) && !inst.gds => {
+            let offset = u16::from(inst.offset0) | u16::from(inst.offset1) << 8;
+            let dwords = usize::from(info.operands.vdst);
+            transpose::stand_in(bits, dwords, offset, wave, lds.bytes(), vdst);
+            Ok(())
+        }
+        (r, _) => r,
+    }
+}
+
 impl Plan {
+    /// Whether the model judges the instruction over `wave`: a transpose load with a lane off in
+    /// EXEC is not (ASSUMPTIONS.md V9).
+    pub(crate) fn check_wave(&self, wave: &Wave) -> Result<(), Unmodelled> {
+        let full = crate::wave::WaveSize::from_lanes(wave.lanes.len()).map(|w| w.full_exec());
+        if matches!(self.info.family, Family::LoadTranspose(_)) && Some(wave.exec) != full {
+            return Err(Unmodelled {
+                op: self.info.op,
+                why: transpose::PARTIAL_EXEC_WHY,
+            });
+        }
+        Ok(())
+    }
+
     /// Runs the planned instruction over `wave` (see [`execute_in_place`]).
     pub(crate) fn run(&self, wave: &Wave, lds: &mut Lds, vdst: &mut [[u32; 4]], addr: &mut [u32]) {
         let plan = self;
@@ -174,6 +236,7 @@ impl Plan {
             Family::Permute => lanes::permute(plan.span, rules.collision, wave, offset, vdst),
             Family::Bpermute => lanes::bpermute(plan.span, wave, offset, vdst),
             Family::BpermuteFi => lanes::bpermute_fi(plan.span, wave, offset, vdst),
+            Family::LoadTranspose(bits) => transpose::run(bits, offset, wave, mem, vdst),
             Family::Append | Family::Consume => special::append_consume(plan, wave, mem, vdst),
             Family::Rmw(Rmw::CmpStore)
                 if plan.elem_bytes == 4 && !plan.info.two_addresses() && plan.cmpst_swap =>
@@ -285,7 +348,6 @@ pub(crate) struct Plan {
 impl Plan {
     /// Decodes `inst` for `target`: the row, the offsets, and the generation's answer to every
     /// rule that can differ between generations (asked here once, for every lane and caller).
-    #[cfg_attr(not(test), allow(dead_code))]
     pub fn new(target: &Target, inst: &DsInst, mode: FpMode) -> Result<Plan, Unmodelled> {
         Plan::new_as(target, inst, mode, Rules::MODEL)
     }
@@ -314,6 +376,14 @@ impl Plan {
                 op: inst.op,
                 why: GDS_WHY,
             });
+        }
+        if let Family::LoadTranspose(bits) = info.family {
+            if !transpose::modelled(bits) {
+                return Err(Unmodelled {
+                    op: inst.op,
+                    why: transpose::UNSOURCED_WHY,
+                });
+            }
         }
         let scale = info.offset_scale();
         Ok(Plan {
@@ -420,12 +490,20 @@ impl Plan {
             Family::LoadAddTid => {
                 vdst[0] = mem::read_u32(mem, addtid_address(m0, self.offset16, i))
             }
-            Family::BvhStack => special::bvh_stack(self.offset16, lane, mem, vdst, addr),
+            Family::BvhStack => {
+                (vdst[0], *addr) = bvh::gfx11(self.offset16, lane, mem, self.rules);
+            }
             Family::BvhPushPop(form) => {
-                // Only the 4-dword form reaches here: the others are not runnable (DATA1 is 8
-                // dwords, the case format holds 4), and `Plan::new` refused them.
-                let data: [u32; 4] = lane.data1;
-                let out = special::bvh_push_pop(form, lane.addr, lane.data0[0], &data, mem);
+                let (stack, last) = (lane.addr, lane.data0[0]);
+                let out = bvh::gfx12(
+                    form,
+                    self.offset16,
+                    stack,
+                    last,
+                    &lane.data1,
+                    mem,
+                    self.rules,
+                );
                 vdst[..form.pops()].copy_from_slice(&out.ret[..form.pops()]);
                 *addr = out.addr;
             }
@@ -448,9 +526,9 @@ impl Plan {
                 self.offset16,
                 mem,
             ),
-            // Refused by `Plan::new`: the table marks them not yet modelled.
+            // The whole wave at once (`Plan::run`).
             Family::LoadTranspose(_) => {
-                unreachable!("{} is not modelled yet", info.name)
+                unreachable!("{} is not a per-lane family", info.name)
             }
         }
     }
@@ -466,7 +544,7 @@ pub(crate) fn addtid_address(m0: u32, offset: u16, lane: usize) -> u32 {
 
 /// The first two dwords of a register tuple as one little-endian qword.
 #[inline(always)]
-pub(crate) fn join(words: &[u32; 4]) -> u64 {
+pub(crate) fn join(words: &[u32]) -> u64 {
     u64::from(words[0]) | u64::from(words[1]) << 32
 }
 

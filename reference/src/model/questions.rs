@@ -146,6 +146,9 @@ pub static APPLIES: &[(&str, Applies)] = &[
     ("B6", |i, _| matches!(i.family, Family::BvhPushPop(_))),
     ("B7", |i, _| matches!(i.family, Family::BvhPushPop(_))),
     ("B8", |i, _| i.family == Family::BpermuteFi),
+    ("B9", |i, _| {
+        i.family == Family::BvhPushPop(crate::isa::Bvh::Push8Pop2)
+    }),
     ("W1", |i, g| {
         permutes(i) && g.permute_span() == PermuteSpan::Halves
     }),

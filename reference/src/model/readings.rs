@@ -12,9 +12,9 @@
 //!    nowhere else: moving a reading from `disagreement` to `legal` is a one-word edit.
 //! 2. **Give the model a switch.** A field of [`Rules`] (an enum, its first variant the model's
 //!    reading, so [`Rules::MODEL`] stays the model), read where the rule is computed: the float
-//!    rules through [`super::rmw::update`], the lane rules through `Plan` (`plan.rules`). BVH
-//!    readings (B2's 16- or 18-bit index, B5-B7's "GPURT emulation" against "guide pseudocode")
-//!    are fields read by `special.rs` from the plan the same way.
+//!    rules through [`super::rmw::update`], the lane rules through `Plan` (`plan.rules`), the BVH
+//!    stack rules (B2's index width, B3's and B7's push/pop step, B6's zero size, B9's pop-2
+//!    order) by [`super::bvh`] from the plan the same way.
 //! 3. **Register it as data.** One [`Computed`] row per reading in [`COMPUTED`]: the question id,
 //!    the reading's name exactly as ASSUMPTIONS.md spells it, how the legal check uses it
 //!    ([`Use`]), and the setter that puts the reading into a [`Rules`]. Nothing else changes: the
@@ -117,6 +117,61 @@ pub enum LaneOrder {
     Any,
 }
 
+/// B2: how many low bits of a gfx11 BVH stack address are the stack index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BvhIndex {
+    /// \[17:0\]: RADV's address builder leaves 18 bits below the base.
+    Bits18,
+    /// \[15:0\]: rocJITsu's RDNA3 path (`ADDR & 0xffff`), bits \[17:16\] kept as they were.
+    Bits16,
+}
+
+/// B3: what gfx11's `ds_bvh_stack_rtn_b32` pushes, returns and pops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BvhStep11 {
+    /// rocJITsu's RDNA3 path: the first eligible child returned, the other valid ones pushed
+    /// last-first; an empty stack returns TERMINAL and leaves the index.
+    FirstChild,
+    /// The RDNA3 guide's pseudocode as the model read it before issue 29: DATA1\[0..2\] pushed
+    /// in order, DATA1\[3\] returned when valid, else a pop that decrements first and wraps.
+    Guide,
+}
+
+/// B6: the gfx12 stack size a zero OFFSET0\[4:0\] gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BvhZeroSize {
+    /// GPURT's emulation's constant 16.
+    Sixteen,
+    /// A 5-bit field whose zero encodes 32.
+    ThirtyTwo,
+}
+
+/// B7: what the gfx12 push/pop forms push and pop (with B5's address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BvhStep12 {
+    /// GPURT's emulation (RTIP 3.0, 3.1's primitive ranges under OFFSET1\[1\]), push4 as push8
+    /// whose upper four dwords are INVALID.
+    Gpurt,
+    /// As GPURT, but push4 loops over its four dwords only (rocJITsu): differs only for a
+    /// primitive-range update.
+    RocjitsuPush4,
+    /// The RDNA4 guide's pseudocode as the model read it before issue 29: base at ADDR\[31:15\],
+    /// index \[14:0\], no ring, DATA1\[0..n-2\] pushed in order, DATA1\[n-1\] returned when
+    /// valid, else pops that invalidate.
+    Guide,
+}
+
+/// B9: the two values of `ds_bvh_stack_push8_pop2_rtn_b64`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BvhPop2 {
+    /// GPURT: VDST\[0\] the `try_pop` value, VDST\[1\] the first pop (the first in VDST\[0\]
+    /// when `try_pop` fails); a triangle-1 node expands into (triangle 0, triangle 1).
+    TryPopLow,
+    /// rocJITsu and the guide's order: VDST\[0\] the first pop, VDST\[1\] the second; the
+    /// triangle-1 expansion only with OFFSET1\[0\].
+    FirstPopLow,
+}
+
 /// Which reading of each computed question the model runs by. [`Rules::MODEL`] is the model; a
 /// device that follows other readings is the model run with other rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -141,6 +196,16 @@ pub struct Rules {
     pub permute_span: Option<PermuteSpan>,
     /// V1: `None` is the generation's own (`Generation::cmpst_data0`).
     pub cmpst_data0: Option<CmpstData0>,
+    /// B2.
+    pub bvh_index: BvhIndex,
+    /// B3.
+    pub bvh_step11: BvhStep11,
+    /// B6.
+    pub bvh_zero_size: BvhZeroSize,
+    /// B7.
+    pub bvh_step12: BvhStep12,
+    /// B9.
+    pub bvh_pop2: BvhPop2,
 }
 
 impl Rules {
@@ -156,6 +221,11 @@ impl Rules {
         lane_order: LaneOrder::Ascending,
         permute_span: None,
         cmpst_data0: None,
+        bvh_index: BvhIndex::Bits18,
+        bvh_step11: BvhStep11::FirstChild,
+        bvh_zero_size: BvhZeroSize::Sixteen,
+        bvh_step12: BvhStep12::Gpurt,
+        bvh_pop2: BvhPop2::TryPopLow,
     };
 
     /// These rules with the reading `question`/`reading` put in, if [`COMPUTED`] has it.
@@ -236,6 +306,17 @@ pub static COMPUTED: &[Computed] = &[
     Computed { question: "W10", reading: "within halves", how: Use::WholeCase, set: |r| r.permute_span = Some(PermuteSpan::Halves) },
     Computed { question: "V1", reading: "DATA0 is the compare value", how: Use::WholeCase, set: |r| r.cmpst_data0 = None },
     Computed { question: "V1", reading: "gfx11's order", how: Use::WholeCase, set: |r| r.cmpst_data0 = Some(CmpstData0::NewValue) },
+    Computed { question: "B2", reading: "18-bit index", how: Use::WholeCase, set: |r| r.bvh_index = BvhIndex::Bits18 },
+    Computed { question: "B2", reading: "16-bit index", how: Use::WholeCase, set: |r| r.bvh_index = BvhIndex::Bits16 },
+    Computed { question: "B3", reading: "first eligible child returned", how: Use::WholeCase, set: |r| r.bvh_step11 = BvhStep11::FirstChild },
+    Computed { question: "B3", reading: "guide pseudocode", how: Use::WholeCase, set: |r| r.bvh_step11 = BvhStep11::Guide },
+    Computed { question: "B6", reading: "size zero is 16", how: Use::WholeCase, set: |r| r.bvh_zero_size = BvhZeroSize::Sixteen },
+    Computed { question: "B6", reading: "size zero is 32", how: Use::WholeCase, set: |r| r.bvh_zero_size = BvhZeroSize::ThirtyTwo },
+    Computed { question: "B7", reading: "GPURT emulation", how: Use::WholeCase, set: |r| r.bvh_step12 = BvhStep12::Gpurt },
+    Computed { question: "B7", reading: "rocJITsu push4", how: Use::WholeCase, set: |r| r.bvh_step12 = BvhStep12::RocjitsuPush4 },
+    Computed { question: "B7", reading: "guide pseudocode", how: Use::WholeCase, set: |r| r.bvh_step12 = BvhStep12::Guide },
+    Computed { question: "B9", reading: "try_pop in VDST[0]", how: Use::WholeCase, set: |r| r.bvh_pop2 = BvhPop2::TryPopLow },
+    Computed { question: "B9", reading: "first pop in VDST[0]", how: Use::WholeCase, set: |r| r.bvh_pop2 = BvhPop2::FirstPopLow },
 ];
 
 /// Readings that include others: `(question, wider, narrower readings)`. A wider reading is

@@ -106,7 +106,7 @@ fn offset_is_added_and_2addr_scales() {
     let mut c = case(2048, 1);
     c.wave.lanes[0].addr = 8;
     c.wave.lanes[0].data0 = [0x1111_1111, 0x2222_2222, 0, 0];
-    c.wave.lanes[0].data1 = [0x3333_3333, 0x4444_4444, 0, 0];
+    c.wave.lanes[0].data1 = [0x3333_3333, 0x4444_4444, 0, 0, 0, 0, 0, 0];
     let out = run(DsOp::StoreB32, 4, 0, &c);
     assert_eq!(out.lds.word(12), 0x1111_1111);
     // 2addr b32: offset0 * 4, offset1 * 4.
@@ -155,7 +155,7 @@ fn pair_loads_and_exchanges() {
     let out = run(DsOp::Load2addrStride64B64, 1, 0, &c);
     assert_eq!(out.vdst[0], [0x181, 0x182, 0x101, 0x102]);
     c.wave.lanes[0].data0 = [0xaaaa, 0, 0, 0];
-    c.wave.lanes[0].data1 = [0xbbbb, 0, 0, 0];
+    c.wave.lanes[0].data1 = [0xbbbb, 0, 0, 0, 0, 0, 0, 0];
     let out = run(DsOp::Storexchg2addrRtnB32, 0, 1, &c);
     assert_eq!(out.vdst[0][..2], [0x101, 0x102]);
     assert_eq!((out.lds.word(4), out.lds.word(8)), (0xaaaa, 0xbbbb));
@@ -480,69 +480,25 @@ fn float_atomics_use_the_fp_mode() {
 }
 
 #[test]
-fn bvh_stack_push_and_pop() {
+fn bvh_stack_runs_through_execute_with_the_offsets_stack_size() {
+    // The rules are model::bvh's (its tests); here the dispatch: vdst and addr written, the
+    // stack size from OFFSET1[5:4].
     let mut c = case(4096, 1);
     let base_dw = 4; // stack at byte 16
-    c.wave.lanes[0].addr = base_dw << 18; // index 0
+    c.wave.lanes[0].addr = base_dw << 18 | 8;
     c.wave.lanes[0].data0[0] = INVALID; // no last node
-    c.wave.lanes[0].data1 = [0x10, 0x11, INVALID, 0x13];
+    c.wave.lanes[0].data1[..4].copy_from_slice(&[0x10, 0x11, INVALID, 0x13]);
     let out = run(DsOp::BvhStackRtnB32, 0, 0, &c);
-    assert_eq!(out.lds.word(16), 0x10, "first push at slot 0");
-    assert_eq!(
-        out.lds.word(16 + 128),
-        0x11,
-        "second push one stride (128 bytes) on"
-    );
-    assert_eq!(
-        out.vdst[0][0], 0x13,
-        "valid DATA1[3] is returned, not pushed"
-    );
-    assert_eq!(out.addr[0], base_dw << 18 | 2);
-    // Next: nothing valid to push or return: pop 0x11.
-    let c2 = Case {
-        lds: out.lds.clone(),
-        wave: Wave {
-            lanes: {
-                let mut l = c.wave.lanes.clone();
-                l[0].addr = out.addr[0];
-                l[0].data1 = [INVALID; 4];
-                l
-            },
-            ..c.wave.clone()
-        },
-    };
-    let out = run(DsOp::BvhStackRtnB32, 0, 0, &c2);
-    assert_eq!(out.vdst[0][0], 0x11);
-    assert_eq!(
-        out.lds.word(16 + 128),
-        INVALID,
-        "popped slot marked invalid"
-    );
-    assert_eq!(out.addr[0], base_dw << 18 | 1);
-    // A child equal to the last visited node stops the pushes.
-    let mut c3 = c.clone();
-    c3.wave.lanes[0].data0[0] = 0x11;
-    c3.wave.lanes[0].data1 = [0x10, 0x11, 0x12, INVALID];
-    let out = run(DsOp::BvhStackRtnB32, 0, 0, &c3);
-    assert_eq!(
-        out.lds.word(16),
-        INVALID,
-        "pushed 0x10, popped it back, slot invalidated"
-    );
-    assert_eq!(out.vdst[0][0], 0x10);
-    assert_eq!(out.addr[0], base_dw << 18);
-    // Stack size 8 (OFFSET1[5:4] = 0): index 8 wraps onto slot 0.
-    let mut c4 = c.clone();
-    c4.wave.lanes[0].addr = base_dw << 18 | 8;
-    c4.wave.lanes[0].data1 = [0x77, INVALID, INVALID, 0x99];
-    let out = run(DsOp::BvhStackRtnB32, 0, 0, &c4);
-    assert_eq!(out.lds.word(16), 0x77);
-    // Stack size 16 (OFFSET1 = 0x10): index 8 is its own slot.
-    let out = run(DsOp::BvhStackRtnB32, 0, 0x10, &c4);
-    assert_eq!(out.lds.word(16 + 8 * 128), 0x77);
+    assert_eq!(out.vdst[0][0], 0x10, "the first child is returned");
+    // Size 8: index 8 is slot 0 (0x13 pushed first, then 0x11).
+    assert_eq!([out.lds.word(16), out.lds.word(16 + 128)], [0x13, 0x11]);
+    assert_eq!(out.addr[0], base_dw << 18 | 10);
+    // Size 16 (OFFSET1 = 0x10): index 8 is its own slot.
+    let out = run(DsOp::BvhStackRtnB32, 0, 0x10, &c);
+    assert_eq!(out.lds.word(16 + 8 * 128), 0x13);
 }
 
-const INVALID: u32 = special::INVALID_NODE;
+const INVALID: u32 = bvh::INVALID_NODE;
 
 #[test]
 fn nop_changes_nothing() {
@@ -642,14 +598,27 @@ fn every_multi_dword_access_near_2_32_follows_one_rule() {
                 let lane = &mut c.wave.lanes[0];
                 lane.addr = fin;
                 lane.data0 = [0x0102_0304, 0x0506_0708, 0x090a_0b0c, 0x0d0e_0f10];
-                lane.data1 = [0x1112_1314, 0x1516_1718, 0x191a_1b1c, 0x1d1e_1f20];
+                lane.data1 = [
+                    0x1112_1314,
+                    0x1516_1718,
+                    0x191a_1b1c,
+                    0x1d1e_1f20,
+                    0,
+                    0,
+                    0,
+                    0,
+                ];
                 let lane = *lane;
                 let scale = info.offset_scale();
                 // (final address, bytes, data) of each element.
                 let elements: Vec<(u32, u32, [u32; 4])> = if info.two_addresses() {
                     vec![
                         (fin.wrapping_add(u32::from(o0) * scale), eb, lane.data0),
-                        (fin.wrapping_add(u32::from(o1) * scale), eb, lane.data1),
+                        (
+                            fin.wrapping_add(u32::from(o1) * scale),
+                            eb,
+                            lane.data1_low(),
+                        ),
                     ]
                 } else {
                     vec![(fin, eb, lane.data0)]
@@ -744,19 +713,33 @@ fn bpermute_fi_reads_inactive_lanes_where_bpermute_reads_zero() {
 }
 
 #[test]
-fn gfx12_push8_forms_are_refused_by_the_runner_with_the_reason() {
-    for op in [DsOp::BvhStackPush8Pop1RtnB32, DsOp::BvhStackPush8Pop2RtnB64] {
-        let e = execute(target_of(op), &inst(op, 0, 0), mode(), &case(512, 1)).unwrap_err();
-        assert!(e.why.contains("8 dwords"), "{e}");
-    }
-    // The 4-dword form runs, writing vdst and addr like the gfx11 stack op.
+fn gfx12_push8_forms_run_with_eight_data1_dwords() {
+    // All three forms run; push8 reads DATA1[4..8] too (push4 pushes 0x10 and pops it back).
     let mut c = case(512, 1);
     c.wave.lanes[0].addr = 1 << 15;
     c.wave.lanes[0].data0[0] = u32::MAX;
-    c.wave.lanes[0].data1 = [0x10, u32::MAX, u32::MAX, 0x13];
-    let o = run(DsOp::BvhStackPush4Pop1RtnB32, 0, 0, &c);
-    assert_eq!((o.vdst[0][0], o.addr[0]), (0x13, 1 << 15 | 1));
-    assert_eq!(o.lds.word(4), 0x10);
+    c.wave.lanes[0].data1 = [
+        0x10,
+        u32::MAX,
+        u32::MAX,
+        u32::MAX,
+        0x20,
+        0x28,
+        u32::MAX,
+        0x30,
+    ];
+    for (op, top) in [
+        (DsOp::BvhStackPush4Pop1RtnB32, 0x10),
+        (DsOp::BvhStackPush8Pop1RtnB32, 0x10),
+        (DsOp::BvhStackPush8Pop2RtnB64, 0x20),
+    ] {
+        let o = run(op, 16, 0, &c);
+        assert_eq!(o.vdst[0][0], top, "{op}");
+    }
+    let o = run(DsOp::BvhStackPush8Pop1RtnB32, 16, 0, &c);
+    // 0x30, 0x28, 0x20, 0x10 pushed (slots 0..3), 0x10 popped: ring 3, three entries valid.
+    assert_eq!(o.addr[0], 1 << 15 | 3 << 10 | 3 << 5 | 3);
+    assert_eq!(o.lds.word(4 + 2 * 128), 0x20);
 }
 
 #[test]
@@ -816,7 +799,7 @@ fn a_compare_value_first_generation_swaps_the_cmpstore_operands() {
         assert_ne!(want.0, c.lds, "{op}: lanes 0 and 2 store");
         let mut swapped = c.clone();
         for l in swapped.wave.lanes.iter_mut() {
-            std::mem::swap(&mut l.data0, &mut l.data1);
+            l.swap_data();
         }
         let compare_first = Plan {
             cmpst_swap: true,

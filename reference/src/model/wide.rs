@@ -42,7 +42,7 @@ mod tests {
             .map(|i| Lane {
                 addr: addr(i),
                 data0: [0x1000 + i as u32, 0, 0, 0],
-                data1: [0; 4],
+                data1: [0; 8],
                 vdst: [0xdead_0000 + i as u32; 4],
             })
             .collect();

@@ -546,3 +546,77 @@ fn tally_says_which_readings_an_outcome_is_consistent_with() {
     let s4 = tallies.iter().find(|t| t.question == "S4").unwrap();
     assert_eq!(s4.consistent(), vec!["highest lane", "any colliding lane"]);
 }
+
+/// The BVH stack ops' readings (ASSUMPTIONS.md B2, B3, B6, B7, B9) through the one mechanism: a
+/// device following a legal reading is legal with the reading named, one following a disagreement
+/// reading a mismatch naming it.
+mod bvh_readings {
+    use crate::isa::DsOp;
+    use crate::model::legal::{self, Verdict};
+    use crate::model::readings::Rules;
+    use crate::model::snapshot::snapshot_corpus;
+    use crate::target::Target;
+
+    /// The first target that has `op`.
+    fn target_of(op: DsOp) -> &'static Target {
+        crate::target::TARGETS
+            .iter()
+            .find(|t| op.info().on(*t))
+            .expect("a target")
+    }
+
+    /// The check's verdict on a device that follows `question`'s `reading` on `op`'s snapshot
+    /// case `name`.
+    fn judged(op: DsOp, name: &str, question: &str, reading: &str) -> Verdict {
+        let (_, v, c) = snapshot_corpus(op)
+            .into_iter()
+            .find(|(n, _, _)| n == name)
+            .expect("the case");
+        let t = target_of(op);
+        let rules = Rules::MODEL
+            .with(question, reading)
+            .expect("a computed reading");
+        let model = crate::model::execute_variant(t, &v, &c).unwrap();
+        let device = crate::model::execute_variant_as(t, &v, rules, &c).unwrap();
+        assert_ne!(model, device, "{op} {name}: the reading shows in this case");
+        legal::check(t, &v, &c, &device).unwrap()
+    }
+
+    /// `judged` is legal, following exactly `question`'s `reading`.
+    fn legal_naming(op: DsOp, name: &str, question: &'static str, reading: &'static str) {
+        match judged(op, name, question, reading) {
+            Verdict::Legal { readings, .. } => {
+                assert_eq!(readings, vec![(question, reading)], "{op} {name}")
+            }
+            v => panic!("{op} {name}: {v}"),
+        }
+    }
+
+    /// `judged` is a mismatch whose words name `question`'s disagreement reading `reading`.
+    fn mismatch_naming(op: DsOp, name: &str, question: &str, reading: &str) {
+        match judged(op, name, question, reading) {
+            Verdict::Mismatch(why) => assert!(
+                why.contains(&format!(
+                    "it matches ASSUMPTIONS.md {question} \"{reading}\""
+                )),
+                "{op} {name}: {why}"
+            ),
+            v => panic!("{op} {name}: {v}"),
+        }
+    }
+
+    #[test]
+    fn a_legal_reading_is_accepted_and_a_disagreement_named_in_the_mismatch() {
+        let gfx11 = DsOp::BvhStackRtnB32;
+        legal_naming(gfx11, "stack8", "B2", "16-bit index");
+        mismatch_naming(gfx11, "stack8", "B3", "guide pseudocode");
+        let pop2 = DsOp::BvhStackPush8Pop2RtnB64;
+        legal_naming(pop2, "push_pop", "B9", "first pop in VDST[0]");
+        let push4 = DsOp::BvhStackPush4Pop1RtnB32;
+        legal_naming(push4, "primitive_range", "B7", "rocJITsu push4");
+        for op in [push4, DsOp::BvhStackPush8Pop1RtnB32, pop2] {
+            mismatch_naming(op, "push_pop", "B7", "guide pseudocode");
+            mismatch_naming(op, "size_field_zero", "B6", "size zero is 32");
+        }
+    }
+}

@@ -119,6 +119,11 @@ fn kinds_are_read_from_their_parentheses() {
         vec![Kind::Doc, Kind::Drv, Kind::Emu]
     );
     assert_eq!(Kind::tagged_in("(DRV, inference)"), vec![Kind::Drv]);
+    // A kind with a remark after a colon, the remark holding parentheses of its own.
+    assert_eq!(
+        Kind::tagged_in("gpurt (DRV: `f(x)` says so); rocJITsu (EMU: base `(ADDR >> 18) * 4`)"),
+        vec![Kind::Drv, Kind::Emu]
+    );
     assert!(Kind::tagged_in("DOC without parentheses").is_empty());
 }
 
@@ -137,4 +142,41 @@ fn every_op_of_every_generation_gets_its_questions() {
             "{name} on {gen}: {q}"
         );
     }
+}
+
+/// The BVH stack readings plug in as whole-case rows: gfx11's op tries RADV's and rocJITsu's
+/// index widths (B2) with the model's step (B3), the guide's step only when held; the gfx12 forms
+/// try GPURT's and rocJITsu's push4 step (B7) and, for pop-2, both pop orders (B9), never B6's
+/// 32-entry reading unless held.
+#[test]
+fn bvh_readings_are_whole_case_rows_of_their_ops() {
+    let gfx11 = DsOp::from_name("ds_bvh_stack_rtn_b32").unwrap().info();
+    let g11 = Generation::Gfx11;
+    assert_eq!(questions_for(gfx11, g11), vec!["B2", "B3"]);
+    let whole = |info, gen, allowed| combinations(info, gen, allowed, Use::WholeCase, Rules::MODEL);
+    let accepted = whole(gfx11, g11, Allowed::Accepted);
+    let index: Vec<BvhIndex> = accepted.iter().map(|r| r.bvh_index).collect();
+    assert_eq!(index, vec![BvhIndex::Bits18, BvhIndex::Bits16]);
+    assert!(accepted
+        .iter()
+        .all(|r| r.bvh_step11 == BvhStep11::FirstChild));
+    let guide = whole(gfx11, g11, Allowed::Held(("B3", "guide pseudocode")));
+    assert_eq!(guide.len(), 2);
+    assert!(guide.iter().all(|r| r.bvh_step11 == BvhStep11::Guide));
+    let pop2 = DsOp::from_name("ds_bvh_stack_push8_pop2_rtn_b64").unwrap();
+    let g12 = Generation::Gfx12;
+    assert_eq!(questions_for(pop2.info(), g12), vec!["B6", "B7", "B9"]);
+    let accepted = whole(pop2.info(), g12, Allowed::Accepted);
+    assert_eq!(accepted.len(), 4, "B7's two accepted readings x B9's two");
+    assert!(accepted
+        .iter()
+        .all(|r| r.bvh_zero_size == BvhZeroSize::Sixteen && r.bvh_step12 != BvhStep12::Guide));
+    let push4 = DsOp::from_name("ds_bvh_stack_push4_pop1_rtn_b32")
+        .unwrap()
+        .info();
+    assert!(!questions_for(push4, g12).contains(&"B9"));
+    let size32 = whole(push4, g12, Allowed::Held(("B6", "size zero is 32")));
+    assert!(size32
+        .iter()
+        .all(|r| r.bvh_zero_size == BvhZeroSize::ThirtyTwo));
 }

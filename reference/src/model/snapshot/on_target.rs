@@ -50,7 +50,7 @@ pub fn model_entries_on(
     op: DsOp,
     wave: WaveSize,
 ) -> Result<Vec<Entry>, Unmodelled> {
-    super::entries_of(target, snapshot_corpus_on(target, op, wave))
+    super::entries_of(target, op, snapshot_corpus_on(target, op, wave))
 }
 
 #[cfg(test)]

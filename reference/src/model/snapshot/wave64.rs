@@ -47,7 +47,7 @@ fn lanes(addr: impl Fn(usize) -> u32) -> Vec<Lane> {
         .map(|i| Lane {
             addr: addr(i),
             data0: [0x1000 + i as u32, 0, 0, 0],
-            data1: [0x2000 + i as u32, 0, 0, 0],
+            data1: [0x2000 + i as u32, 0, 0, 0, 0, 0, 0, 0],
             vdst: [SENTINEL; 4],
         })
         .collect()
@@ -202,6 +202,14 @@ pub(super) fn snapshot_corpus_wave64_with(
             add("w64_lanes_0_to_63".into(), v, c.clone());
             c.wave.exec = 1 << 63 | 1 << HALF | 1 << (HALF - 1);
             add("w64_lanes_31_32_63".into(), v, c);
+        }
+        Family::LoadTranspose(_) => {
+            // Every lane a row of its own over the whole wave: the four 16-lane groups.
+            add(
+                "w64_rows_in_order".into(),
+                v,
+                named(&|i| 8 * i as u32, W64.full_exec()),
+            );
         }
         _ if info.accesses_lds() && ops.addr > 0 => {
             // Every lane on one address, both halves: the order across halves (W7).
