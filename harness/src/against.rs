@@ -81,10 +81,11 @@ pub fn describe(recs: &[Recording], dir: &Path) -> String {
         dir.display(),
         p.get("gpu").unwrap_or("unknown device"),
         p.get("arch").unwrap_or("unknown target"),
-        if p.is_hardware() {
-            ", hardware"
-        } else {
-            ", not hardware"
+        match (p.is_hardware(), p.backend()) {
+            // Only an external device's own word says it is a GPU (DESIGN.md section 13).
+            (true, "exec") => ", hardware as reported by the device",
+            (true, _) => ", hardware",
+            (false, _) => ", not hardware",
         }
     )
 }

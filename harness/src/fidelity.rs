@@ -112,6 +112,21 @@ impl Class {
         }
     }
 
+    /// Whether a case in this class was compared with the reference: the device ran it and its
+    /// result was judged (exact, legal, undecided, mismatch). A run that compared no case is
+    /// never a pass, whatever else it counted.
+    pub fn compared(self) -> bool {
+        match self {
+            Class::Exact | Class::Legal | Class::Undecided | Class::Mismatch => true,
+            Class::NotModelled
+            | Class::Unsupported
+            | Class::TimedOut
+            | Class::Crashed
+            | Class::ProtocolError
+            | Class::DeviceError => false,
+        }
+    }
+
     /// The heatmap colour (`#rrggbb`): greens for agreement, grey for not run, warm for failures.
     pub fn colour(self) -> &'static str {
         match self {
@@ -193,6 +208,26 @@ mod tests {
     fn json_keys_are_the_serde_names() {
         for c in CLASSES {
             assert_eq!(serde_json::to_value(c).unwrap(), c.key());
+        }
+    }
+
+    #[test]
+    fn a_case_is_compared_only_when_the_device_ran_it_and_it_was_judged() {
+        let compared: Vec<Class> = CLASSES.into_iter().filter(|c| c.compared()).collect();
+        assert_eq!(
+            compared,
+            [
+                Class::Exact,
+                Class::Legal,
+                Class::Undecided,
+                Class::Mismatch
+            ]
+        );
+        // Every compared class is counted in agree, disagree or undecided: the totals'
+        // `compared` (agree + disagree + undecided) counts exactly these.
+        for c in CLASSES {
+            let counted = matches!(count_of(c), "agree" | "disagree" | "undecided");
+            assert_eq!(c.compared(), counted, "{c}");
         }
     }
 

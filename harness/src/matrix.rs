@@ -17,6 +17,8 @@ pub struct Column {
     pub device: String,
     /// Its version (an external device's hello), or the backend.
     pub version: String,
+    /// The target it ran (`meta.target`), so the targets of one matrix stand side by side.
+    pub target: String,
     /// What it was compared with: `model`, or the recording directory (`run --against`).
     pub reference: String,
     /// The results file.
@@ -102,6 +104,7 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
             version: text("device_version")
                 .or_else(|| text("backend").map(|b| format!("backend {b}")))
                 .unwrap_or_default(),
+            target: text("target").unwrap_or_default(),
             reference: text("against").unwrap_or_else(|| "model".into()),
             file: file.clone(),
         });
@@ -140,16 +143,23 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
             }
             cells.push((label, counts));
         }
+        // The whole file's arithmetic, as `merge` checks it: rows, variants, totals.
+        let report: crate::run::report::Report = serde_json::from_value(v.clone())
+            .map_err(|e| bad(&format!("not ds-harness results ({e})")))?;
+        crate::merge::check_counts(&report).map_err(|why| {
+            bad(&format!(
+                "{why}: the file was edited or is not what `ds-harness run --json` wrote"
+            ))
+        })?;
         per_run.push(cells);
     }
     let mut names: Vec<String> = per_run
         .iter()
         .flat_map(|r| r.iter().map(|(n, _)| n.clone()))
         .collect();
+    // DS table order (every generation's rows: `op as usize` is the row), unknown names last.
     let order = |n: &String| {
-        DsOp::from_name(n.split(' ').next().unwrap_or(n))
-            .map(|op| op as usize)
-            .unwrap_or(usize::MAX)
+        DsOp::from_name(n.split(' ').next().unwrap_or(n)).map_or(usize::MAX, |op| op as usize)
     };
     names.sort_by(|a, b| order(a).cmp(&order(b)).then(a.cmp(b)));
     names.dedup();
@@ -217,9 +227,10 @@ impl Matrix {
         for (i, c) in self.columns.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "{}. **{}** ({}), against the {}: `{}`",
+                "{}. **{}** ({}{}), against the {}: `{}`",
                 i + 1,
                 md(&c.device),
+                md(&target_part(c)),
                 md(&c.version),
                 md(&c.reference),
                 md(&c.file)
@@ -236,7 +247,7 @@ impl Matrix {
         );
         s.push_str(".\n\n| op |");
         for (i, c) in self.columns.iter().enumerate() {
-            let _ = write!(s, " {}. {} |", i + 1, md(&c.device));
+            let _ = write!(s, " {}. {}{} |", i + 1, md(&c.device), md(&target_head(c)));
         }
         s.push_str("\n|---|");
         s.push_str(&"---|".repeat(self.columns.len()));
@@ -307,7 +318,10 @@ impl Matrix {
                 HEAD - 26.0,
                 xml(&clip(&c.device, 26)),
                 HEAD - 10.0,
-                xml(&clip(&format!("{} · vs {}", c.version, c.reference), 36)),
+                xml(&clip(
+                    &format!("{}{} · vs {}", target_part(c), c.version, c.reference),
+                    36
+                )),
             );
         }
         for (j, r) in self.rows.iter().enumerate() {
@@ -365,6 +379,25 @@ impl Matrix {
         }
         s.push_str("</svg>\n");
         s
+    }
+}
+
+/// `<target>, ` before a column's version, when its run named its target (raw text: escape it for
+/// where it goes).
+fn target_part(c: &Column) -> String {
+    if c.target.is_empty() {
+        String::new()
+    } else {
+        format!("{}, ", c.target)
+    }
+}
+
+/// ` (<target>)` after a column's device in the table's header, when its run named its target.
+fn target_head(c: &Column) -> String {
+    if c.target.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", c.target)
     }
 }
 

@@ -385,10 +385,13 @@ impl Shrunk {
     /// LDS words that differ (model vs device, with the lane's inputs), and the replay command.
     pub fn report(&self, replay: &str) -> String {
         let mut s = String::new();
-        let gen = self.target.generation;
-        let inst = generator::test_inst(gen, &self.variant).unwrap_or_else(|_| self.variant.inst());
+        let (target, gen) = (self.target, self.target.generation);
+        // The target's own instruction set: its DS features decide which ops and registers it
+        // has (a src2 op encodes for the targets with the src2 feature, not for every gfx9 target).
+        let inst =
+            generator::test_inst(target, &self.variant).unwrap_or_else(|_| self.variant.inst());
         let bytes = inst
-            .to_bytes(gen)
+            .to_bytes(target)
             .map(|b| {
                 b.iter()
                     .map(|x| format!("{x:02x}"))

@@ -293,3 +293,53 @@ fn a_planted_read_of_s2_on_gfx12_is_caught_by_the_canary_naming_the_register() {
     // The real canary on the same device holds.
     assert!(check_wave(&mut EmuDevice::for_target(t), wave).held);
 }
+
+/// A canary the device could not even load (a runtime too old for the target) says what failed
+/// and not that the entry-state table is wrong (issue 33 L6); `info --check` checks the emulated
+/// device of every target `run` and `serve-device` take, the generic targets too (L14).
+#[test]
+fn a_canary_that_could_not_run_says_what_failed_and_info_check_covers_every_target() {
+    let Some(lib) = standin_lib() else { return };
+    let newest = ds_isa::target::TARGETS
+        .iter()
+        .filter(|t| ds_kernels::check_target(t).is_ok())
+        .max_by_key(|t| t.rocm_since)
+        .unwrap();
+    let dir = temp_dir("canary-did-not-run");
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--target",
+            newest.name,
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "4",
+            "--out",
+            dir.join("out").to_str().unwrap(),
+        ],
+        &env(&lib, &[("DS_HIP_STANDIN_VERSION", "50200000")]),
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("the canary could not run on"), "{err}");
+    assert!(
+        err.contains("says nothing about the entry-state table"),
+        "{err}"
+    );
+    assert!(!err.contains("please report"), "{err}");
+    assert!(!err.contains("entry state broken"), "{err}");
+    let (_, v) = info_check(&env(&lib, &[]));
+    let checked: Vec<&str> = v["check"]["emulated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["target"].as_str().unwrap())
+        .collect();
+    for t in ds_isa::target::all().filter(|t| ds_kernels::check_target(t).is_ok()) {
+        assert!(checked.contains(&t.name), "{t} not checked: {checked:?}");
+    }
+    assert!(ds_isa::target::all().any(|t| t.is_generic() && checked.contains(&t.name)));
+}

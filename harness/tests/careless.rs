@@ -84,12 +84,89 @@ fn numbers_out_of_range_are_usage_errors_naming_the_range() {
         &["run", "--backend", "emu", "--jobs", "100000"],
         "--jobs 100000: at most",
     );
+    // Limits said by the harness, not by the argument parser (issue 33 L12).
+    for (args, says) in [
+        (
+            vec!["--shard", "1/18446744073709551615"],
+            "--shard 1/18446744073709551615: at most 4294967295 shards",
+        ),
+        (
+            vec!["--cases", "18446744073709551615"],
+            "`18446744073709551615` is more than 4294967295",
+        ),
+        (vec!["--cases", "0"], "`0` is 0; at least 1 is needed"),
+        (
+            vec!["--jobs=x3"],
+            "`x3` is not a whole number (from 1 to 4294967295)",
+        ),
+    ] {
+        let mut all = vec!["run", "--backend", "emu"];
+        all.extend(args);
+        let o = ds(&all);
+        assert_eq!(code(&o), 2, "{all:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{all:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("target type"), "{}", stderr(&o));
+    }
     let o = ds_harness_env(
         &["run", "--backend", "auto", "--op", "ds_add_u32"],
         &[("DS_HARNESS_HIP_TIMEOUT", "1e300")],
     );
     assert_eq!(code(&o), 2, "{}", stderr(&o));
     assert!(stderr(&o).contains("to 604800"), "{}", stderr(&o));
+}
+
+/// Shards of runs that differ are refused naming the difference in words, never in Rust's
+/// debugging notation (issue 33 L12: `[Wave32, Wave64]`).
+#[test]
+fn shards_that_differ_are_named_in_words() {
+    let dir = temp_dir("careless-mixed");
+    let a = results(&dir, "a", &["--shard", "1/2"]);
+    let b = {
+        let file = dir.join("b.json");
+        let o = ds(&[
+            "run",
+            "--backend",
+            "emu",
+            "--op",
+            "ds_add_u32",
+            "--op",
+            "ds_sub_u32",
+            "--cases",
+            "8",
+            "--shard",
+            "2/2",
+            "--json",
+            s(&file),
+            "--out",
+            s(&dir.join("out-b")),
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        file
+    };
+    let o = ds(&["merge", s(&a), s(&b)]);
+    let e = stderr(&o);
+    assert_eq!(code(&o), 2, "{e}");
+    assert!(
+        e.contains("wave32") && e.contains("wave32 and wave64"),
+        "{e}"
+    );
+    assert!(!e.contains("Wave32") && !e.contains('['), "{e}");
+}
+
+/// The help says what the harness covers, every generation of its tables, not the first one
+/// it had (issue 33 L13).
+#[test]
+fn the_help_names_every_generation_not_only_the_first() {
+    let help = stdout(&ds(&["--help"]));
+    for g in ds_isa::ds::Generation::ALL {
+        assert!(help.contains(g.name()), "{g}: {help}");
+    }
+    assert!(!help.contains("RDNA 3 and RDNA 3.5 GPUs"), "{help}");
+    for cmd in ["list", "kernel", "doc", "run"] {
+        let h = stdout(&ds(&[cmd, "--help"]));
+        assert!(!h.contains("every gfx11 DS opcode"), "{cmd}: {h}");
+        assert!(!h.contains("(gfx11 or pre-gfx11 mnemonic)"), "{cmd}: {h}");
+    }
 }
 
 #[test]
@@ -393,8 +470,10 @@ fn an_incomplete_run_with_no_ops_is_not_all_agree() {
         "{}",
         r.to_markdown()
     );
+    // Complete with nothing selected (an empty shard): no case to agree about.
     r.complete = true;
-    assert!(r.to_markdown().starts_with("**All agree**"));
+    assert!(r.to_markdown().starts_with("**Nothing selected**"));
+    assert!(r.all_agree(), "an empty selection exits 0");
 }
 
 /// The emulated device, except that a launch holding the case whose first lane's address is
@@ -557,4 +636,76 @@ fn the_shrunk_report_shows_every_active_lanes_inputs() {
         text.contains("lane 3 (active) in: addr=0x00000008 data0=00001234"),
         "{text}"
     );
+}
+
+/// An output that is the device's own program or a file its command names is refused before
+/// anything runs, as other inputs are (issue 33 L10), with `--against` too; the file is kept.
+#[test]
+fn an_output_naming_a_file_of_the_device_command_is_refused() {
+    let dir = temp_dir("careless-device-file");
+    let script = dir.join("device.sh");
+    std::fs::write(&script, "#!/bin/sh\nexec true\n").unwrap();
+    let cmd = format!("sh '{}' --serve", s(&script));
+    for flag in ["--json", "--markdown", "--junit"] {
+        refused(
+            &[
+                "run",
+                "--backend",
+                "exec",
+                "--device-cmd",
+                &cmd,
+                flag,
+                s(&script),
+                "--out",
+                s(&dir.join("out")),
+            ],
+            "is the input file of --device-cmd",
+        );
+    }
+    results(&dir, "rec", &["--record", s(&dir.join("rec"))]);
+    refused(
+        &[
+            "run",
+            "--backend",
+            "exec",
+            "--device-cmd",
+            &format!("sh -c 'cat {}'", s(&script)),
+            "--against",
+            s(&dir.join("rec/emulated-gfx1100")),
+            "--json",
+            s(&script),
+        ],
+        "is the input file of --device-cmd",
+    );
+    assert_eq!(
+        std::fs::read_to_string(&script).unwrap(),
+        "#!/bin/sh\nexec true\n"
+    );
+}
+
+/// `--against` a recording an external device made and called hardware says it is hardware as
+/// the device reported it, not the harness's own finding (the residue of issue 33).
+#[test]
+fn a_recording_an_external_device_called_hardware_is_described_as_its_word() {
+    let dir = temp_dir("careless-exec-hardware");
+    results(&dir, "r", &["--record", s(&dir.join("rec"))]);
+    let src = dir.join("rec/emulated-gfx1100/ds_add_u32.txt");
+    let text = std::fs::read_to_string(&src).unwrap();
+    let mut rec = ds_harness::record::parse(&text, &src).unwrap();
+    for (k, v) in rec.provenance.pairs.iter_mut() {
+        if k == "backend" {
+            *v = "exec".into();
+        }
+    }
+    rec.provenance
+        .pairs
+        .push(("hardware".into(), "true".into()));
+    let said = ds_harness::against::describe(&[rec.clone()], &dir);
+    assert!(
+        said.ends_with(", hardware as reported by the device)"),
+        "{said}"
+    );
+    rec.provenance.pairs.retain(|(k, _)| k != "hardware");
+    let said = ds_harness::against::describe(&[rec], &dir);
+    assert!(said.ends_with(", not hardware)"), "{said}");
 }

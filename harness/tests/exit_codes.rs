@@ -58,12 +58,15 @@ fn shard_files(dir: &Path) -> [String; 3] {
     let dec = |v: &mut serde_json::Value| *v = (v.as_u64().unwrap() - 1).into();
     for at in [
         "/ops/0/agree",
+        "/ops/0/variants/0/agree",
         "/ops/0/fidelity/exact",
         "/totals/agree",
         "/fidelity/exact",
     ] {
         dec(bad.pointer_mut(at).unwrap());
     }
+    // The disagreeing case is the first variant's (merge checks each variant against its row).
+    bad["ops"][0]["variants"][0]["disagree"] = 1.into();
     for at in ["/ops/0", "/totals"] {
         bad.pointer_mut(at).unwrap()["disagree"] = 1.into();
     }
@@ -150,14 +153,9 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
     let out = out.to_str().unwrap();
     let co = dir.join("k.co");
     let co = co.to_str().unwrap();
-    // A results file for `matrix`, and the served emulated device for `run --backend exec`.
-    let results = dir.join("results.json");
-    std::fs::write(
-        &results,
-        r#"{"meta": {"device": "d"}, "ops": [{"op": "ds_add_u32", "fidelity": {"exact": 4}}]}"#,
-    )
-    .unwrap();
-    let results = results.to_str().unwrap().to_string();
+    // A results file for `matrix` (a run's own: matrix checks its arithmetic as merge does), and
+    // the served emulated device for `run --backend exec`.
+    let results = shard_ok.clone();
     let missing_results = dir.join("missing.json").to_str().unwrap().to_string();
     // A whole (empty) results file of `run --json`, for `questions`.
     let report = dir.join("report.json");
@@ -263,7 +261,8 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
         ("matrix", probe(0, &["matrix", &results])),
         ("matrix", probe(2, &["matrix", &missing_results])),
         ("questions", probe(0, &["questions", &report])),
-        ("questions", probe(2, &["questions", &results])),
+        // A case file is JSON, but not results.
+        ("questions", probe(2, &["questions", &case])),
         ("eval", probe(0, &["eval", &case])),
         ("eval", probe(2, &["eval", "/nonexistent/case.json"])),
         ("(none)", probe(2, &[])),

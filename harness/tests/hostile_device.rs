@@ -490,7 +490,9 @@ fn an_unsupported_answer_names_the_instruction_and_its_row_says_unsupported() {
         &["--op", "ds_add_u32", "--cases", "8", "--allow-unsupported"],
         120,
     );
-    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    // Every case unsupported: allowed, but no case was compared, so the run does not pass.
+    assert_eq!(ran.code, Some(1), "{}", ran.stderr);
+    assert_eq!(r["totals"]["compared"], 0);
     let e = r["ops"][0]["variants"][0]["error"].as_str().unwrap();
     assert!(
         e.contains("at 0x10 in `ds_add_u32") && e.contains("= `ds_add_u32"),

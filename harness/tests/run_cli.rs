@@ -193,7 +193,7 @@ fn an_unknown_op_is_usage_error_with_suggestions() {
     let out = ds(&["run", "--backend", "emu", "--op", "ds_gws_init"]);
     assert_eq!(code(&out), 2);
     assert!(
-        stderr(&out).contains("cannot run from a compute kernel"),
+        stderr(&out).contains("ds-harness does not run (global wave sync needs GWS"),
         "{}",
         stderr(&out)
     );

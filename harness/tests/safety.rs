@@ -81,10 +81,29 @@ fn run_json_into_a_fifo_writes_one_complete_report() {
     let c = std::ffi::CString::new(s(&fifo)).unwrap();
     // SAFETY: a valid path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    // Nobody reads it: refused before any work, at once, saying so (issue 33 M4: the run hung).
+    let start = std::time::Instant::now();
+    let out = ds(&small_run(&[
+        "--op",
+        "ds_sub_u32",
+        "--out",
+        s(&dir.join("out")),
+        "--markdown",
+        s(&fifo),
+    ]));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("nobody is reading"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(30));
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
     };
+    // The reader is waiting in open(2) before the run looks for it.
+    std::thread::sleep(std::time::Duration::from_millis(300));
     let out = ds(&small_run(&[
         "--op",
         "ds_sub_u32",
@@ -558,7 +577,12 @@ fn asm_quotes_long_lines_briefly_and_numbers_non_utf8_lines() {
         "{} bytes of stderr",
         out.stderr.len()
     );
-    assert!(stderr(&out).contains("bytes in all"), "{}", stderr(&out));
+    // The line's own length, not the message's (issue 33 L11).
+    assert!(
+        stderr(&out).contains(&format!("the line is {} bytes long", long.len() - 1)),
+        "{}",
+        stderr(&out)
+    );
     let out = common::run_bytes(
         env!("CARGO_BIN_EXE_ds-harness"),
         &["asm"],

@@ -220,3 +220,38 @@ fn a_kernel_that_loops_in_65536_workgroups_is_a_fault_within_its_budget() {
     );
     println!("65536 looping workgroups answered in {:.1} s", ran.secs);
 }
+
+/// A launch that gives its kernel fewer buffers than the kernel's arguments (none at all, or
+/// some left out) is answered as the protocol error it is, naming the missing buffers, not run
+/// into a `fault` (the residue of issue 33); the session goes on.
+#[test]
+fn a_launch_missing_buffers_is_a_protocol_error_naming_them() {
+    let (v, c) = variant_and_case();
+    let k = generator::generate_for(ds_isa::target::DEFAULT, &v).unwrap();
+    let name = k.name.clone();
+    let code = code_object::write(ds_isa::target::DEFAULT, &[k]);
+    let bufs = one_case_buffers(&v, &c);
+    let mut lines = start(&code);
+    lines.push(launch(3, &name, 1, &[]));
+    lines.push(launch(4, &name, 1, &bufs[..3]));
+    lines.push(launch(5, &name, 1, &bufs));
+    let (answers, ran) = serve(&lines, b"", 60);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    for (id, missing) in [
+        (3, "lds_in, lanes_in, lds_out, lanes_out, wave_in"),
+        (4, "lanes_out, wave_in"),
+    ] {
+        let e = answer(&answers, id);
+        assert_eq!(
+            (e["type"].as_str(), e["kind"].as_str()),
+            (Some("error"), Some("other")),
+            "{e}"
+        );
+        let m = e["message"].as_str().unwrap();
+        assert!(
+            m.starts_with("protocol error: ") && m.contains(&format!("missing: {missing}")),
+            "{m}"
+        );
+    }
+    assert_eq!(answer(&answers, 5)["type"], "done", "the session goes on");
+}

@@ -22,8 +22,8 @@
 //! | 4 | `wave_in`   | in     | [`wave_in_bytes`]: 8 / 16     | EXEC\[31:0\], M0, (wave64) EXEC\[63:32\], 0 |
 //!
 //! Case `c` of a buffer starts at `c * stride`; lane `l` of a lane record at `l * lane_bytes`.
-//! All values are little-endian dwords. `lds_size` is the variant's (a multiple of 4, at most
-//! 65536); the kernel's LDS allocation (descriptor `group_segment_fixed_size`) is the same size.
+//! All values are little-endian dwords. `lds_size` is the variant's (a multiple of 4, at most the
+//! target's `lds_bytes`: [`check_lds_size_on`]); the kernel's LDS allocation (descriptor `group_segment_fixed_size`) is the same size.
 //!
 //! On hardware a workgroup's LDS is allocated in granules: the descriptor encodes it in 512-byte
 //! units (AMDGPUUsage, "compute_pgm_rsrc2 for GFX6-GFX12", GRANULATED_LDS_SIZE:
@@ -59,15 +59,16 @@
 //! EXEC before storing results, so inactive lanes' registers are stored too.
 
 use crate::launch::{Buffer, Launch};
+use ds_isa::target::Target;
 use ds_reference::wave::{Case, Lds, Outcome, Variant, WaveSize};
 use rayon::prelude::*;
 use std::fmt;
 
 pub use crate::contract::{
-    lane_in_bytes, wave_in_bytes, workgroup_size, BUFFERS, KERNARG_SIZE, LANES_IN, LANES_OUT,
-    LANE_IN_ADDR, LANE_IN_BYTES, LANE_IN_BYTES_DATA8, LANE_IN_DATA0, LANE_IN_DATA1,
+    lane_in_bytes, max_lds_size, wave_in_bytes, workgroup_size, BUFFERS, KERNARG_SIZE, LANES_IN,
+    LANES_OUT, LANE_IN_ADDR, LANE_IN_BYTES, LANE_IN_BYTES_DATA8, LANE_IN_DATA0, LANE_IN_DATA1,
     LANE_IN_DATA1_HI, LANE_IN_VDST, LANE_OUT_ADDR, LANE_OUT_BYTES, LANE_OUT_DATA0, LANE_OUT_DATA1,
-    LANE_OUT_VDST, LDS_IN, LDS_OUT, MAX_LDS_SIZE, POISON, WAVE_IN, WAVE_IN_BYTES, WAVE_IN_EXEC_HI,
+    LANE_OUT_VDST, LDS_IN, LDS_OUT, POISON, WAVE_IN, WAVE_IN_BYTES, WAVE_IN_EXEC_HI,
 };
 
 /// Why cases cannot be packed, or buffers cannot be unpacked.
@@ -75,8 +76,15 @@ pub use crate::contract::{
 pub enum AbiError {
     /// No cases: a launch needs at least one workgroup.
     NoCases,
-    /// The variant's LDS size is not a multiple of 4 in 4..=65536.
+    /// The variant's LDS size is not a multiple of 4 in 4..=the largest LDS of a workgroup
+    /// (the target's, when named).
     LdsSize(u32),
+    /// The variant's LDS size is not a multiple of 4 in 4..=`max`, the `lds_bytes` of `target`.
+    LdsSizeOn {
+        size: u32,
+        target: &'static str,
+        max: u32,
+    },
     /// A case's LDS image is not the variant's size.
     CaseLdsSize {
         case: usize,
@@ -106,7 +114,13 @@ impl fmt::Display for AbiError {
             AbiError::NoCases => write!(f, "no cases to pack: a launch needs at least one"),
             AbiError::LdsSize(s) => write!(
                 f,
-                "LDS size {s} is not a multiple of 4 between 4 and {MAX_LDS_SIZE} bytes: pick another size"
+                "LDS size {s} is not a multiple of 4 between 4 and {} bytes: pick another size",
+                max_lds_size()
+            ),
+            AbiError::LdsSizeOn { size, target, max } => write!(
+                f,
+                "LDS size {size} is not a multiple of 4 between 4 and {max} bytes (the LDS a \
+                 {target} workgroup can have): pick another size"
             ),
             AbiError::CaseLdsSize { case, found, expected } => write!(
                 f,
@@ -133,10 +147,23 @@ impl fmt::Display for AbiError {
 
 impl std::error::Error for AbiError {}
 
-/// Checks a variant's LDS size.
+/// Checks a variant's LDS size against the ABI's ceiling (the largest LDS of any target).
 pub fn check_lds_size(size: u32) -> Result<(), AbiError> {
-    if size == 0 || size & 3 != 0 || size > MAX_LDS_SIZE {
+    if size == 0 || size & 3 != 0 || size > max_lds_size() {
         return Err(AbiError::LdsSize(size));
+    }
+    Ok(())
+}
+
+/// Checks a variant's LDS size for `target`: a multiple of 4 from 4 to the target table's
+/// `lds_bytes` (64 KiB on most targets, more on some).
+pub fn check_lds_size_on(target: &Target, size: u32) -> Result<(), AbiError> {
+    if size == 0 || size & 3 != 0 || size > target.lds_bytes {
+        return Err(AbiError::LdsSizeOn {
+            size,
+            target: target.name,
+            max: target.lds_bytes,
+        });
     }
     Ok(())
 }

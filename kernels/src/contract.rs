@@ -57,8 +57,16 @@ pub const LANE_OUT_DATA0: u32 = 32;
 pub const LANE_OUT_DATA1: u32 = 48;
 /// What output buffers hold before the kernel writes them.
 pub const POISON: u32 = 0xdead_beef;
-/// The largest LDS allocation of a gfx11 workgroup, in bytes.
-pub const MAX_LDS_SIZE: u32 = 65536;
+/// The largest LDS allocation of any target's workgroup, in bytes: the ceiling of the ABI's LDS
+/// buffers (the target table's `lds_bytes`; each target's own is its row's, which kernels and
+/// case files are held to).
+pub fn max_lds_size() -> u32 {
+    ds_isa::target::TARGETS
+        .iter()
+        .map(|t| t.lds_bytes)
+        .max()
+        .expect("the target table has rows")
+}
 /// Work-items per workgroup for kernels in waves of `wave`: one wave per workgroup.
 pub const fn workgroup_size(wave: WaveSize) -> u32 {
     wave.lanes() as u32

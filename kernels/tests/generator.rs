@@ -91,7 +91,10 @@ fn unrunnable_ops_and_bad_variants_are_refused_with_reasons() {
     {
         let err = generate_for(ds_isa::target::DEFAULT, &common::variant(r.op)).unwrap_err();
         assert!(matches!(err, GenError::NotRunnable { .. }), "{}", r.name);
-        assert!(err.to_string().contains("HIP"), "{err}");
+        // The table's reason: HIP's compute kernels lack what the op needs, or it is not
+        // modelled yet; never a claim about HIP for an op that is only not modelled.
+        let why = r.hip_unsupported.unwrap();
+        assert!(err.to_string().contains(why), "{err}");
     }
     let nop = Variant {
         offset0: 1,

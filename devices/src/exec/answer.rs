@@ -127,7 +127,8 @@ pub(super) fn disassemble(target: &Target, hex: &str) -> String {
     let shown = text::bounded(hex, QUOTED_CHARS);
     match bytes {
         None => format!("{shown} (not hex bytes)"),
-        Some(b) => match ds_isa::inst::decode(target.generation, &b) {
+        // The target's own instruction set: an op of one target's features decodes for it.
+        Some(b) => match ds_isa::inst::decode(target, &b) {
             Ok((inst, _)) => format!("{shown} = `{}`", inst.text(target.generation)),
             Err(e) => format!("{shown} (does not decode for {target}: {e})"),
         },
@@ -169,4 +170,27 @@ pub(super) fn take_outputs(
         launch.buffers[i].bytes = got.bytes.0;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ds_isa::ds::{DsInst, DsOp};
+
+    /// An `unsupported` answer's bytes decode for the device's own target: an op of its
+    /// features (gfx942's packed add, gfx908's src2) is named, not "does not decode".
+    #[test]
+    fn an_unsupported_instruction_is_disassembled_for_the_devices_own_target() {
+        for (t, op) in [("gfx942", "ds_pk_add_f16"), ("gfx908", "ds_add_src2_u32")] {
+            let target = Target::by_name(t).unwrap();
+            let op = DsOp::from_name(op).unwrap();
+            let bytes = DsInst::new(op).to_bytes(target).unwrap();
+            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let text = disassemble(target, &hex);
+            assert!(
+                text.contains(&format!("= `{}", op.mnemonic(target.generation))),
+                "{t}: {text}"
+            );
+        }
+    }
 }

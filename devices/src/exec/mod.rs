@@ -261,12 +261,16 @@ impl ExecDevice {
                  (see docs/device-protocol.md)"
             )));
         }
-        let target = Target::by_name(&target).map_err(|e| {
-            DeviceError::Unavailable(format!(
-                "`{cmd}` says it runs {}",
-                text::bounded(&e.to_string(), text::MAX_MESSAGE_CHARS)
-            ))
-        })?;
+        // A name, or HIP's `gcnArchName` form (`<name>:sramecc+:xnack-`, features checked
+        // against the table's row).
+        let target = Target::by_hsa_name(&target)
+            .map(|n| n.target)
+            .map_err(|e| {
+                DeviceError::Unavailable(format!(
+                    "`{cmd}` says it runs {}",
+                    text::bounded(&e.to_string(), text::MAX_MESSAGE_CHARS)
+                ))
+            })?;
         if let Some(want) = self.opts.target {
             if target != want {
                 return Err(DeviceError::Unavailable(format!(
@@ -363,8 +367,8 @@ impl ExecDevice {
                         Ok(r)
                     }
                     Ok(r) => Err(self.fail(DeviceError::Protocol(format!(
-                        "stdout line {n}: answers request {:?}, expected {}",
-                        r.id(),
+                        "stdout line {n}: answers request {}, expected {}",
+                        r.id().map_or("with no id".to_string(), |i| i.to_string()),
                         req.id()
                     )))),
                     Err(e) => Err(self.fail(DeviceError::Protocol(format!(

@@ -35,46 +35,79 @@ pub struct DocArgs {
 pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
     let target = args.target.unwrap_or(ds_isa::target::DEFAULT);
     let gen = target.generation;
-    let Some(op) = DsOp::from_name_in(gen, &args.op) else {
-        if let Some(op) = DsOp::from_name(&args.op) {
-            eprintln!("error: {}", InstError::NotInGeneration { op, gen });
-            return Ok(ExitCode::from(EXIT_USAGE));
+    let op = match op_on(&args.op, target) {
+        Ok(op) => op,
+        Err(e) => return usage(e),
+    };
+    // Without --wave, the full card (a wave64-only target, gfx9, gets it too).
+    let wave = args.wave.unwrap_or_default();
+    if args.wave.is_some() && !target.wave_sizes.contains(&(wave.lanes() as u32)) {
+        return usage(format!(
+            "--wave {}: {target} does not run {wave}",
+            wave.lanes()
+        ));
+    }
+    let recordings = match recordings_of(args, op, target, wave) {
+        Ok(r) => r,
+        Err(e) => return usage(e),
+    };
+    write!(
+        out,
+        "{}",
+        crate::doc::card_in(op, target, &recordings, wave)
+    )?;
+    if gen.gfx9_mnemonics() {
+        writeln!(out, "\n{}", encoding_on(op, target))?;
+    }
+    writeln!(out, "\n{}", crate::doc::target_note(target))?;
+    Ok(ExitCode::from(EXIT_OK))
+}
+
+fn usage(e: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
+    eprintln!("error: {e}");
+    Ok(ExitCode::from(EXIT_USAGE))
+}
+
+/// The op `name` names on `target` (its own spelling or the table's name), or why none.
+fn op_on(name: &str, target: &'static Target) -> Result<DsOp, String> {
+    let gen = target.generation;
+    let Some(op) = crate::run::select::op_named_in(gen, name) else {
+        if let Some(op) = DsOp::from_name(name) {
+            return Err(InstError::NotInGeneration { op, gen }.to_string());
         }
-        let near = suggest_in(gen, &args.op, 3);
-        eprintln!(
-            "error: `{}` is not a {gen} DS op{} (`ds-harness list --target {target}` shows them all)",
-            args.op,
+        let near = suggest_in(gen, name, 3);
+        return Err(format!(
+            "`{name}` is not a {gen} DS op{} (`ds-harness list --target {target}` shows them all)",
             if near.is_empty() {
                 String::new()
             } else {
                 format!("; did you mean {}?", near.join(", "))
             }
-        );
-        return Ok(ExitCode::from(EXIT_USAGE));
+        ));
     };
     if !op.info().on(target) {
         let isa = Isa::of(target);
-        eprintln!("error: {}", InstError::NotOnTarget { op, isa });
-        return Ok(ExitCode::from(EXIT_USAGE));
+        return Err(InstError::NotOnTarget { op, isa }.to_string());
     }
-    // Without --wave, the full card (a wave64-only target, gfx9, gets it too).
-    let wave = args.wave.unwrap_or_default();
-    if args.wave.is_some() && !target.wave_sizes.contains(&(wave.lanes() as u32)) {
-        eprintln!(
-            "error: --wave {}: {target} does not run {wave}",
-            wave.lanes()
-        );
-        return Ok(ExitCode::from(EXIT_USAGE));
-    }
+    Ok(op)
+}
+
+/// The recordings of `op` on `target` in waves of `wave` under `--recordings` (default: the
+/// repository's, when they exist); unreadable ones are warned about.
+fn recordings_of(
+    args: &DocArgs,
+    op: DsOp,
+    target: &'static Target,
+    wave: WaveSize,
+) -> Result<Vec<record::Recording>, String> {
     let dir = match &args.recordings {
         // An explicit directory must be one; the default is used when it exists.
         Some(d) if !d.is_dir() => {
-            eprintln!(
-                "error: --recordings {}: not a directory; name the directory holding \
+            return Err(format!(
+                "--recordings {}: not a directory; name the directory holding \
                  <device>/<op>.txt recordings (e.g. snapshots/hardware)",
                 d.display()
-            );
-            return Ok(ExitCode::from(EXIT_USAGE));
+            ))
         }
         Some(d) => d.clone(),
         None => PathBuf::from(DEFAULT_RECORDINGS),
@@ -87,16 +120,7 @@ pub fn run(args: &DocArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exit
             Err(e) => eprintln!("warning: {e}"),
         }
     }
-    write!(
-        out,
-        "{}",
-        crate::doc::card_in(op, target, &recordings, wave)
-    )?;
-    if gen.gfx9_mnemonics() {
-        writeln!(out, "\n{}", encoding_on(op, target))?;
-    }
-    writeln!(out, "\n{}", crate::doc::target_note(target))?;
-    Ok(ExitCode::from(EXIT_OK))
+    Ok(recordings)
 }
 
 /// How a gfx9 or gfx10 target spells and encodes `op`, in one line: its spelling, its opcode and

@@ -74,7 +74,9 @@ fn hardware(r: &Report) -> bool {
     }
 }
 
-/// The section of one device: a paragraph per question its results counted.
+/// The section of one device: a paragraph per question its results counted. Results that
+/// compared no case (issue 33 H2: a device that answered every case `unsupported`) say so and
+/// that they show nothing: no question's cases agreed, none was told apart.
 fn section(s: &mut String, who: &str, hardware: bool, reports: &[Report]) {
     let ops = reports
         .iter()
@@ -87,7 +89,9 @@ fn section(s: &mut String, who: &str, hardware: bool, reports: &[Report]) {
             "  (not hardware: the readings below are what this device does, not what a GPU does)"
         );
     }
-    if all.is_empty() {
+    if let Some(n) = nothing_compared(reports) {
+        let _ = writeln!(s, "  {n}");
+    } else if all.is_empty() {
         let _ = writeln!(
             s,
             "  no open question was counted (results written before per-reading counts, or no \
@@ -100,6 +104,25 @@ fn section(s: &mut String, who: &str, hardware: bool, reports: &[Report]) {
     s.push('\n');
 }
 
+/// The sentence for the results of one device that ran cases and compared none of them with
+/// their reference, or `None` (some case was compared, or none ran: nothing was selected).
+fn nothing_compared(reports: &[Report]) -> Option<String> {
+    let sum = |f: fn(&Report) -> usize| reports.iter().fold(0usize, |a, r| a.saturating_add(f(r)));
+    let cases = sum(|r| r.totals.cases);
+    let compared = sum(|r| r.totals.cases_compared());
+    let reference = match reports.first().and_then(|r| r.meta.against.as_ref()) {
+        Some(_) => "recording",
+        None => "model",
+    };
+    (cases > 0 && compared == 0).then(|| {
+        format!(
+            "no case was compared with the {reference}: 0 of {cases} cases ran and were judged, \
+             so these results show nothing about any question (no reading supported or ruled \
+             out, no case agreed)"
+        )
+    })
+}
+
 /// `"a", "b"`.
 fn quoted(names: &[String]) -> String {
     names
@@ -109,6 +132,8 @@ fn quoted(names: &[String]) -> String {
         .join(", ")
 }
 
+/// The paragraph of one question: its cases and the model's reading, then what the cases say
+/// of its readings.
 fn question(s: &mut String, id: &str, c: &QuestionCounts) {
     let q = questions::get(id);
     let title = q.map_or("(not an entry of this ds-harness's ASSUMPTIONS.md)", |q| {
@@ -133,60 +158,7 @@ fn question(s: &mut String, id: &str, c: &QuestionCounts) {
         );
         return;
     }
-    let f = c.finding(id);
-    if f.open {
-        let _ = writeln!(
-            s,
-            "  still open: no case told its readings apart; settles it: {settles}"
-        );
-    } else {
-        let _ = writeln!(
-            s,
-            "  {} cases told the readings apart{}",
-            c.told_apart,
-            c.first_telling
-                .as_ref()
-                .map_or(String::new(), |t| format!(" (the first: {})", terminal(t)))
-        );
-        if f.supported.is_empty() {
-            let _ = writeln!(
-                s,
-                "  supported: none (no single reading explains every one)"
-            );
-        } else {
-            let _ = writeln!(s, "  supported: {}", quoted(&f.supported));
-        }
-        if !f.also.is_empty() {
-            let _ = writeln!(
-                s,
-                "  also consistent: {} (includes a supported reading)",
-                quoted(&f.also)
-            );
-        }
-        if !f.ruled_out.is_empty() {
-            let detail: Vec<String> = f
-                .ruled_out
-                .iter()
-                .map(|r| {
-                    let n = c.telling.get(r).copied().unwrap_or(0);
-                    format!(
-                        "\"{}\" ({} of {} inconsistent)",
-                        terminal(r),
-                        c.told_apart - n,
-                        c.told_apart
-                    )
-                })
-                .collect();
-            let _ = writeln!(s, "  ruled out: {}", detail.join(", "));
-        }
-        if f.supported.len() > 1 {
-            let _ = writeln!(
-                s,
-                "  still open between {}: settles it: {settles}",
-                quoted(&f.supported)
-            );
-        }
-    }
+    finding(s, id, c, settles);
     if c.unexplained > 0 {
         let _ = writeln!(
             s,
@@ -201,4 +173,68 @@ fn question(s: &mut String, id: &str, c: &QuestionCounts) {
             c.undecided
         );
     }
+}
+
+/// What the cases of a computed question say of its readings: still open, or the cases that
+/// told them apart and the readings they support, also allow and rule out.
+fn finding(s: &mut String, id: &str, c: &QuestionCounts, settles: &str) {
+    let f = c.finding(id);
+    if f.open {
+        let _ = writeln!(
+            s,
+            "  still open: no case told its readings apart; settles it: {settles}"
+        );
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "  {} cases told the readings apart{}",
+        c.told_apart,
+        c.first_telling
+            .as_ref()
+            .map_or(String::new(), |t| format!(" (the first: {})", terminal(t)))
+    );
+    if f.supported.is_empty() {
+        let _ = writeln!(
+            s,
+            "  supported: none (no single reading explains every one)"
+        );
+    } else {
+        let _ = writeln!(s, "  supported: {}", quoted(&f.supported));
+    }
+    if !f.also.is_empty() {
+        let _ = writeln!(
+            s,
+            "  also consistent: {} (includes a supported reading)",
+            quoted(&f.also)
+        );
+    }
+    if !f.ruled_out.is_empty() {
+        let _ = writeln!(s, "  ruled out: {}", ruled_out(c, &f.ruled_out));
+    }
+    if f.supported.len() > 1 {
+        let _ = writeln!(
+            s,
+            "  still open between {}: settles it: {settles}",
+            quoted(&f.supported)
+        );
+    }
+}
+
+/// `"reading" (N of M inconsistent), ...`: each reading ruled out, with how many of the cases
+/// that told the readings apart it does not explain.
+fn ruled_out(c: &QuestionCounts, readings: &[String]) -> String {
+    readings
+        .iter()
+        .map(|r| {
+            let n = c.telling.get(r).copied().unwrap_or(0);
+            format!(
+                "\"{}\" ({} of {} inconsistent)",
+                terminal(r),
+                c.told_apart.saturating_sub(n),
+                c.told_apart
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -233,6 +233,11 @@ pub fn run_with(
         let mut report = Report::new(meta);
         report.complete = true;
         write_results(cfg, &report, true)?;
+        // A sink learns the run is done too (`--record` writes its run status: complete, no
+        // ops), so an empty shard's recordings merge like the others'.
+        if let Some(s) = sink.as_mut() {
+            s.run_done(device, &report).map_err(RunError::Record)?;
+        }
         return Ok(report);
     }
     let bar = cfg.progress.then(|| progress_bar(cfg));

@@ -234,6 +234,20 @@ pub struct Totals {
     /// Cases the legal-outcome search could not decide.
     #[serde(default)]
     pub undecided: usize,
+    /// Cases compared with the reference: agree + disagree + undecided (the device ran them and
+    /// its results were judged). 0 means the run showed nothing, and it does not pass. Absent in
+    /// results written before it was counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compared: Option<usize>,
+}
+
+impl Totals {
+    /// Cases compared with the reference (see [`Totals::compared`]), from the counts.
+    pub fn cases_compared(&self) -> usize {
+        self.agree
+            .saturating_add(self.disagree)
+            .saturating_add(self.undecided)
+    }
 }
 
 /// A whole run's results.
@@ -295,6 +309,7 @@ impl Report {
         t.errors = t.errors.saturating_add(op.errors);
         t.unsupported = t.unsupported.saturating_add(op.unsupported);
         t.undecided = t.undecided.saturating_add(op.undecided);
+        t.compared = Some(t.cases_compared());
         for (c, n) in &op.fidelity {
             let sum = self.fidelity.entry(*c).or_default();
             *sum = sum.saturating_add(*n);
@@ -302,12 +317,44 @@ impl Report {
         self.ops.push(op);
     }
 
-    /// True when nothing disagreed and nothing failed to run (unsupported cases fail the run
-    /// unless it allows them).
+    /// True when at least one case was compared, nothing disagreed and nothing failed to run
+    /// (unsupported cases fail the run unless it allows them). A run that compared no case
+    /// ([`Report::nothing_compared`]) never agrees: it showed nothing.
     pub fn all_agree(&self) -> bool {
         self.totals.disagree == 0
             && self.totals.errors == 0
             && (self.meta.allow_unsupported || self.totals.unsupported == 0)
+            && !self.nothing_compared()
+    }
+
+    /// True when cases ran but none was compared with the reference (every one unsupported,
+    /// lost, or not modelled). A run with no case at all (nothing selected: an empty shard) is
+    /// not this: it asked nothing.
+    pub fn nothing_compared(&self) -> bool {
+        self.totals.cases > 0 && self.totals.cases_compared() == 0
+    }
+
+    /// The sentence every output gives a run that compared no case, or `None`.
+    pub fn nothing_compared_note(&self) -> Option<String> {
+        let t = self.totals;
+        self.nothing_compared().then(|| {
+            format!(
+                "no case was compared with the {}: {} of {} cases ran and were judged, so this \
+                 run shows nothing and does not pass",
+                self.reference(),
+                t.cases_compared(),
+                t.cases
+            )
+        })
+    }
+
+    /// What the device was compared with, in words: the model, or the recording.
+    fn reference(&self) -> &str {
+        if self.meta.against.is_some() {
+            "recording"
+        } else {
+            "model"
+        }
     }
 
     /// The worst class of any case of the run, in words.
@@ -377,6 +424,9 @@ impl Report {
             notes.join(", "),
             crate::fidelity::describe(&self.fidelity)
         );
+        if let Some(n) = self.nothing_compared_note() {
+            let _ = writeln!(s, "{n}");
+        }
         for line in super::readings::summary_lines(self.ops.iter().map(|o| &o.questions)) {
             let _ = writeln!(s, "question {}", terminal(&line));
         }
@@ -387,11 +437,14 @@ impl Report {
     pub fn to_markdown(&self) -> String {
         let m = &self.meta;
         let t = self.totals;
-        let headline = match (self.complete, self.all_agree()) {
-            (true, true) => "All agree",
-            (_, false) => "Disagreements",
-            (false, true) if self.ops.is_empty() => "Nothing finished yet",
-            (false, true) => "No disagreements so far",
+        let failed = t.disagree > 0 || t.errors > 0 || (!m.allow_unsupported && t.unsupported > 0);
+        let headline = match (self.complete, failed, self.nothing_compared()) {
+            (_, true, _) => "Disagreements",
+            (false, false, _) if self.ops.is_empty() => "Nothing finished yet",
+            (true, false, _) if t.cases == 0 => "Nothing selected",
+            (_, false, true) => "No case compared",
+            (true, false, false) => "All agree",
+            (false, false, false) => "No disagreements so far",
         };
         let mut s = format!(
             "**{headline}** on {} ({}, backend `{}`: {}){}; seed {:#x}{}{}\n\n",
@@ -418,6 +471,9 @@ impl Report {
                 " (run not complete)"
             },
         );
+        if let Some(n) = self.nothing_compared_note() {
+            let _ = writeln!(s, "**{}.**\n", md(&upper_first(&n)));
+        }
         if let Some(o) = &m.overridden {
             let _ = writeln!(s, "Override: {}.\n", md(&o.sentence(&m.target)));
         }
@@ -523,6 +579,14 @@ fn unsupported_note(n: usize, allowed: bool) -> String {
     } else {
         format!("{n} cases unsupported (--allow-unsupported to count them apart)")
     }
+}
+
+/// `text` with its first letter a capital.
+fn upper_first(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 /// `N cases undecided ...` for the totals.

@@ -13,10 +13,16 @@ pub enum SelectError {
         pattern: String,
         suggestions: Vec<&'static str>,
     },
-    /// A pattern matches only ops that cannot run from a compute kernel.
+    /// A pattern matches only ops ds-harness does not run (the DS table's `hip` column: GDS-only
+    /// ops cannot run from a compute kernel; a few are not modelled yet).
     NotRunnable { pattern: String, why: String },
+    /// A pattern names an op the target does not have (another generation's, or one that needs
+    /// a feature the target lacks).
+    NotOnTarget { pattern: String, why: String },
     /// `--shard` is not `K/N` with 1 <= K <= N.
     BadShard(String),
+    /// `--shard`'s numbers are whole numbers but past the largest shard count.
+    ShardTooLarge(String),
     /// The pattern uses glob syntax this matcher does not have (`[...]` classes, `{a,b}`).
     UnsupportedGlob(String),
 }
@@ -39,13 +45,19 @@ impl fmt::Display for SelectError {
             }
             SelectError::NotRunnable { pattern, why } => write!(
                 f,
-                "--op {pattern}: matches only ops that cannot run from a compute kernel ({why})"
+                "--op {pattern}: matches only ops ds-harness does not run ({why})"
             ),
+            SelectError::NotOnTarget { pattern, why } => write!(f, "--op {pattern}: {why}"),
             SelectError::UnsupportedGlob(pattern) => write!(
                 f,
                 "--op {pattern}: `[...]` classes and `{{a,b}}` alternatives are not supported; \
                  globs have `*` (any run) and `?` (one character), and --op may be repeated \
                  (e.g. --op 'ds_add*' --op 'ds_sub*')"
+            ),
+            SelectError::ShardTooLarge(spec) => write!(
+                f,
+                "--shard {spec}: at most {} shards (K and N at most that)",
+                u32::MAX
             ),
             SelectError::BadShard(spec) => write!(
                 f,
@@ -81,6 +93,15 @@ pub fn glob(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|&c| c == b'*')
 }
 
+/// The op of generation `gen` that `name` names as a command line takes it: the generation's own
+/// spelling (`ds_read_b32` on gfx9), or the name the reports, case files and recordings use for
+/// every generation (the DS table's row name, `ds_load_b32`), or any older spelling of an op the
+/// generation has. `None` when no op of the generation goes by that name.
+pub fn op_named_in(gen: ds::Generation, name: &str) -> Option<DsOp> {
+    DsOp::from_name_in(gen, name)
+        .or_else(|| DsOp::from_name(name).filter(|op| op.info().in_generation(gen)))
+}
+
 /// The runnable ops of generation `gen` the patterns select, in table order; every runnable op of
 /// the generation when `patterns` is empty. Each pattern must select at least one runnable op; an
 /// op of another generation is named as such.
@@ -103,9 +124,9 @@ pub fn select_ops(gen: ds::Generation, patterns: &[String]) -> Result<Vec<DsOp>,
                 })
                 .collect()
         } else {
-            match (DsOp::from_name_in(gen, pattern), DsOp::from_name(pattern)) {
+            match (op_named_in(gen, pattern), DsOp::from_name(pattern)) {
                 (None, Some(op)) => {
-                    return Err(SelectError::NotRunnable {
+                    return Err(SelectError::NotOnTarget {
                         pattern: pattern.clone(),
                         why: ds_isa::error::InstError::NotInGeneration { op, gen }.to_string(),
                     })
@@ -154,8 +175,8 @@ pub fn select_ops_on(
     }
     let ops = select_ops(gen, patterns)?;
     for pattern in patterns.iter().filter(|p| !p.contains(['*', '?'])) {
-        if let Some(op) = DsOp::from_name_in(gen, pattern).filter(|op| !op.info().on(target)) {
-            return Err(SelectError::NotRunnable {
+        if let Some(op) = op_named_in(gen, pattern).filter(|op| !op.info().on(target)) {
+            return Err(SelectError::NotOnTarget {
                 pattern: pattern.clone(),
                 why: ds_isa::error::InstError::NotOnTarget {
                     op,
@@ -172,7 +193,7 @@ pub fn select_ops_on(
         .collect();
     match ops.first() {
         // A glob that selects ops of the generation, none of them on the target.
-        Some(&op) if on.is_empty() => Err(SelectError::NotRunnable {
+        Some(&op) if on.is_empty() => Err(SelectError::NotOnTarget {
             pattern: patterns.join(" "),
             why: ds_isa::error::InstError::NotOnTarget {
                 op,
@@ -198,8 +219,15 @@ impl Shard {
     pub fn parse(spec: &str) -> Result<Shard, SelectError> {
         let bad = || SelectError::BadShard(spec.to_string());
         let (k, n) = spec.split_once('/').ok_or_else(bad)?;
-        let index: u32 = k.trim().parse().map_err(|_| bad())?;
-        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        let number = |t: &str| -> Result<u32, SelectError> {
+            let t = t.trim();
+            if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit()) {
+                return Err(bad());
+            }
+            t.parse()
+                .map_err(|_| SelectError::ShardTooLarge(spec.to_string()))
+        };
+        let (index, count) = (number(k)?, number(n)?);
         if index == 0 || count == 0 || index > count {
             return Err(bad());
         }
@@ -317,6 +345,21 @@ mod tests {
             e.to_string().contains("(it is gfx9, gfx10 and gfx11)"),
             "{e}"
         );
+    }
+
+    /// The names a run's summary, JSON and case files use (the table's row names) select their
+    /// op on every target, as do the target's own spellings (issue 33 M2: `--target gfx942 --op
+    /// ds_load_b32` was refused though gfx942's reports name it so).
+    #[test]
+    fn every_target_takes_the_names_its_reports_use_and_its_own() {
+        for t in ds_isa::target::TARGETS {
+            for op in ds::runnable_ops_on(t) {
+                for name in [op.name(), op.mnemonic(t.generation)] {
+                    let got = select_ops_on(t, &[name.to_string()]);
+                    assert_eq!(got, Ok(vec![op]), "{t} --op {name}");
+                }
+            }
+        }
     }
 
     #[test]

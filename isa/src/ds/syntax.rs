@@ -244,7 +244,13 @@ pub fn parse(isa: impl Into<Isa>, line: &str) -> Result<DsInst, ParseError> {
                 continue;
             }
         }
-        let n = parse_int(value).ok_or_else(|| ParseError::BadNumber {
+        // LLVM reads the value as an expression: `-0` (any spelling of zero, negated) is 0; any
+        // other negative value is out of the unsigned range, as it says.
+        let n = match value.trim().strip_prefix('-') {
+            Some(v) => parse_int(v).filter(|&n| n == 0),
+            None => parse_int(value),
+        }
+        .ok_or_else(|| ParseError::BadNumber {
             text: value.to_string(),
         })?;
         let max = if key == "offset" {
@@ -371,11 +377,14 @@ fn parse_reg(text: &str) -> Result<(char, u8, u8), ParseError> {
         text: text.to_string(),
         why: why.to_string(),
     };
-    let file = text.chars().next().filter(|c| matches!(c, 'v' | 'a'));
-    let body = file
-        .map(|_| &text[1..])
-        .ok_or_else(|| bad("expected a VGPR such as v7 or v[2:3]"))?;
-    let file = file.expect("checked");
+    // LLVM spells AccVGPRs `a1` and also reads `acc1` (`acc[2:3]`).
+    let (file, body) = match text.strip_prefix("acc") {
+        Some(body) => ('a', body),
+        None => match text.chars().next().filter(|c| matches!(c, 'v' | 'a')) {
+            Some(file) => (file, &text[1..]),
+            None => return Err(bad("expected a VGPR such as v7 or v[2:3]")),
+        },
+    };
     let (lo, hi) = if let Some(inner) = body.strip_prefix('[').and_then(|b| b.strip_suffix(']')) {
         match inner.split_once(':') {
             Some((a, b)) => (a.trim(), b.trim()),

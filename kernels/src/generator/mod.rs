@@ -197,7 +197,7 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
             why,
         });
     }
-    abi::check_lds_size(variant.lds_size).map_err(GenError::Lds)?;
+    abi::check_lds_size_on(target, variant.lds_size).map_err(GenError::Lds)?;
     variant.check_acc(target).map_err(GenError::Acc)?;
     let l = Layout::of(variant)?;
     // Validated for the target: its DS features decide which ops and registers it has.

@@ -14,6 +14,12 @@ use ds_isa::ds::{DsOp, Elem, Family, OffsetForm, Rmw};
 
 /// Every corpus case of `op`, named; empty for the ops the model does not run.
 pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
+    snapshot_corpus_with(op, false)
+}
+
+/// [`snapshot_corpus`] with the aliasing variants' register tuples at even registers when
+/// `even_tuples` ([`Alias::regs_in`]: a target whose DS features lack `unaligned-tuples`).
+pub(super) fn snapshot_corpus_with(op: DsOp, even_tuples: bool) -> Vec<(String, Variant, Case)> {
     let info = op.info();
     if !info.hip_runnable() {
         return vec![];
@@ -394,14 +400,15 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
     // takes the value of the first operand naming it: addr, data0, data1, vdst).
     if let Some((_, first, case)) = out.first().cloned() {
         // An op only targets without unaligned tuples have (CDNA 4's transposes) gets its
-        // tuples at even registers, so every target that has it runs the cases.
-        let even = ds_isa::target::TARGETS
-            .iter()
-            .filter(|t| info.on(*t))
-            .all(|t| {
-                !t.ds_features
-                    .contains(ds_isa::ds_features::DsFeatures::UNALIGNED)
-            });
+        // tuples at even registers in every corpus, so every target that has it runs the cases.
+        let even = even_tuples
+            || ds_isa::target::TARGETS
+                .iter()
+                .filter(|t| info.on(*t))
+                .all(|t| {
+                    !t.ds_features
+                        .contains(ds_isa::ds_features::DsFeatures::UNALIGNED)
+                });
         for (alias, regs) in Alias::for_op_in(op, even) {
             let mut c = case.clone();
             for (i, l) in c.wave.lanes.iter_mut().enumerate() {

@@ -6,7 +6,8 @@
 //! ```text
 //! case <name>
 //! variant <op> offset0=0x00 offset1=0x00 lds_size=256 fp32_denormals=true fp16_fp64_denormals=true ieee=true
-//!   (then, for a wave64 variant: wave=64; for a variant that names its registers: reg.addr=v4 ...)
+//!   (then, for a wave64 variant: wave=64; for data and vdst in AccVGPRs: acc=true; for a variant
+//!   that names its registers: reg.addr=v4 ..., an acc variant's data and vdst as aN)
 //! exec 0x000000ff m0 0x00000000                    (a wave64's EXEC has 16 hex digits)
 //! default addr=00000000 d0=00000000 d1=00000000 vd=deadbeef
 //! lds.in 0x0000=03020100 0x0004=07060504 ...      (every non-zero dword of the initial image)
@@ -30,10 +31,12 @@ use std::fmt::{self, Write};
 mod bvh;
 mod corpus;
 mod nan_pair;
+mod on_target;
 mod src2;
 mod values;
 mod wave64;
 pub use corpus::{snapshot_corpus, SENTINEL};
+pub use on_target::{model_entries_on, snapshot_corpus_on};
 pub use wave64::snapshot_corpus_wave64;
 
 /// The snapshot corpus of `op` in waves of `wave` ([`snapshot_corpus`] or
@@ -43,6 +46,39 @@ pub fn snapshot_corpus_in(op: DsOp, wave: WaveSize) -> Vec<(String, Variant, Cas
         WaveSize::Wave32 => snapshot_corpus(op),
         WaveSize::Wave64 => snapshot_corpus_wave64(op),
     }
+}
+
+/// The register file an operand of a variant names in a snapshot's `reg.` fields: `a` for
+/// DATA0, DATA1 and VDST of an `acc` variant (AccVGPRs), else `v`.
+fn reg_file(acc: bool, field: ds_isa::ds::Field) -> char {
+    if acc && field != ds_isa::ds::Field::Addr {
+        'a'
+    } else {
+        'v'
+    }
+}
+
+/// The model's outcome on each case of `corpus` (cases of `op`), by `target`'s rules. An op the
+/// model does not hold is an error; a case it does not judge (a transpose load with a lane off:
+/// ASSUMPTIONS.md V9) has no entry: its answer is the device's to record.
+fn entries_of(
+    target: &Target,
+    op: DsOp,
+    corpus: Vec<(String, Variant, Case)>,
+) -> Result<Vec<Entry>, Unmodelled> {
+    super::Plan::new(target, &ds_isa::ds::DsInst::new(op), FpMode::default())?;
+    Ok(corpus
+        .into_iter()
+        .filter_map(|(name, variant, case)| {
+            let outcome = super::execute_variant(target, &variant, &case).ok()?;
+            Some(Entry {
+                name,
+                variant,
+                case,
+                outcome,
+            })
+        })
+        .collect())
 }
 
 /// One case of a snapshot file: its name, the variant it runs, its inputs and its outcome.
@@ -70,21 +106,7 @@ pub fn model_entries_in(
     op: DsOp,
     wave: WaveSize,
 ) -> Result<Vec<Entry>, Unmodelled> {
-    // An op the model does not hold is an error; a case it does not judge (a transpose load with
-    // a lane off: ASSUMPTIONS.md V9) has no entry: its answer is the device's to record.
-    super::Plan::new(target, &ds_isa::ds::DsInst::new(op), FpMode::default())?;
-    Ok(snapshot_corpus_in(op, wave)
-        .into_iter()
-        .filter_map(|(name, variant, case)| {
-            let outcome = super::execute_variant(target, &variant, &case).ok()?;
-            Some(Entry {
-                name,
-                variant,
-                case,
-                outcome,
-            })
-        })
-        .collect())
+    entries_of(target, op, snapshot_corpus_in(op, wave))
 }
 
 /// A line of a snapshot file that does not parse.
@@ -228,10 +250,13 @@ pub fn render(op: DsOp, entries: &[Entry]) -> String {
         if !v.wave.is_wave32() {
             let _ = write!(s, " wave={}", v.wave.lanes());
         }
+        if v.acc {
+            s.push_str(" acc=true");
+        }
         if let Some(regs) = v.regs {
             for field in crate::regs::ORDER {
                 if let Some(r) = regs.get(field) {
-                    let _ = write!(s, " reg.{}=v{r}", field.name());
+                    let _ = write!(s, " reg.{}={}{r}", field.name(), reg_file(v.acc, field));
                 }
             }
         }
@@ -482,15 +507,26 @@ impl Parser {
                         "fp16_fp64_denormals" => v.mode.fp16_fp64_denormals = boolean(&val)?,
                         "ieee" => v.mode.ieee = boolean(&val)?,
                         "wave" => v.wave = val.parse()?,
+                        "acc" => v.acc = boolean(&val)?,
                         _ if k.starts_with("reg.") => {
                             let field = crate::regs::ORDER
                                 .into_iter()
                                 .find(|f| k[4..] == *f.name())
                                 .ok_or_else(|| format!("unknown register operand `{k}`"))?;
+                            // `acc=true` comes before the registers: its operands are `aN`.
+                            let file = reg_file(v.acc, field);
                             let r = val
-                                .strip_prefix('v')
+                                .strip_prefix(file)
                                 .and_then(|n| n.parse::<u8>().ok())
-                                .ok_or_else(|| format!("`{val}` is not a VGPR v0..v255"))?;
+                                .ok_or_else(|| {
+                                    format!(
+                                        "`{k}={val}` is not {file}0..{file}255 (the {} of a \
+                                         variant {} acc=true is {})",
+                                        field.name(),
+                                        if v.acc { "with" } else { "without" },
+                                        if file == 'a' { "an AccVGPR" } else { "a VGPR" }
+                                    )
+                                })?;
                             v.regs
                                 .get_or_insert_with(Default::default)
                                 .set(field, Some(r));

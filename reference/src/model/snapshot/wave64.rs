@@ -7,7 +7,7 @@
 //! made consistent again (one value per register): the wave64 template places named registers
 //! as the wave32 one does.
 
-use super::corpus::{snapshot_corpus, SENTINEL};
+use super::corpus::{snapshot_corpus_with, SENTINEL};
 use crate::wave::{Case, Lane, Variant, Wave, WaveSize};
 use ds_isa::ds::{DsOp, Family};
 
@@ -55,7 +55,16 @@ fn lanes(addr: impl Fn(usize) -> u32) -> Vec<Lane> {
 
 /// The wave64 snapshot corpus of `op`: `(name, variant, case)`, the variants wave64.
 pub fn snapshot_corpus_wave64(op: DsOp) -> Vec<(String, Variant, Case)> {
-    let base = snapshot_corpus(op);
+    snapshot_corpus_wave64_with(op, false)
+}
+
+/// [`snapshot_corpus_wave64`] with even register tuples when `even_tuples`
+/// ([`super::corpus::snapshot_corpus_with`]).
+pub(super) fn snapshot_corpus_wave64_with(
+    op: DsOp,
+    even_tuples: bool,
+) -> Vec<(String, Variant, Case)> {
+    let base = snapshot_corpus_with(op, even_tuples);
     let info = op.info();
     let ops = info.operands;
     let mut out: Vec<(String, Variant, Case)> = Vec::new();
