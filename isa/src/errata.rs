@@ -3,10 +3,10 @@
 //!
 //! Facts: LLVM's AMDGPU subtarget features of the same names (`AMDGPU.td`, the `GFX10_1_Bugs`
 //! group and `FeatureLdsMisalignedBug`; `GCNHazardRecognizer.cpp` for what each asks of the
-//! code), each confirmed here per target: `kernels/tests/hazards_llc.rs` hands every kernel to
+//! code), each confirmed here per target: `kernels/tests/all/hazards_llvm.rs` hands every kernel to
 //! `llc-19`/`llc-22 -run-pass=post-RA-hazard-rec` and LLVM inserts nothing; LLVM's choice of
 //! `ds_read2_b32` over a misaligned `ds_read_b64` in WGP mode but not in CU mode on exactly the
-//! rows with [`Errata::LDS_MISALIGNED_WGP`] (`reference/tests/target_llvm.rs`).
+//! rows with [`Errata::LDS_MISALIGNED_WGP`] (`reference/tests/all/target_table_llvm.rs`).
 
 use serde::Serialize;
 

@@ -15,7 +15,7 @@
 //! - machine: AMDGPUUsage, section "ELF Header", table "AMDGPU ELF Header Enumeration Values"
 //!   (`EF_AMDGPU_MACH_AMDGCN_GFX*`); each value is checked against what `llvm-mc-19` and
 //!   `llvm-mc-22 -mcpu=NAME -filetype=obj` write, each LLVM for the rows it knows (LLVM 19 does not
-//!   know gfx1153) (`reference/tests/target_llvm.rs`);
+//!   know gfx1153) (`reference/tests/all/target_table_llvm.rs`);
 //! - kfd_version: the Linux amdkfd driver's topology property `gfx_target_version`
 //!   (drivers/gpu/drm/amd/amdkfd/kfd_device.c, `kgd2kfd_probe`: major * 10000 + minor * 100 +
 //!   stepping of the target name's digits, e.g. IP version 11.5.3 -> 110503);
@@ -32,7 +32,7 @@
 //!   ISA Reference Guide", same chapter);
 //! - generation: RDNA 3 and RDNA 3.5 both decode the gfx11 DS opcode list, RDNA 4 the gfx12 one
 //!   (`llvm-mc` assembles each generation's DS table for every row of it, checked in
-//!   `reference/tests/target_llvm.rs`). RDNA 4 rows: AMDGPUUsage's GCN GFX12 (RDNA 4) processor
+//!   `reference/tests/all/target_table_llvm.rs`). RDNA 4 rows: AMDGPUUsage's GCN GFX12 (RDNA 4) processor
 //!   rows and `EF_AMDGPU_MACH_AMDGCN_GFX1200` / `_GFX1201`; LDS 64 KiB per workgroup
 //!   (AMDGPUUsage, "Memory Spaces"; AMD "RDNA4 Instruction Set Architecture Reference Guide",
 //!   chapter "Data Share Operations");
@@ -53,16 +53,16 @@
 //!   (`llvm/lib/Target/AMDGPU/AMDGPU.td`: `FeatureArchitectedSGPRs` in every GFX12 processor,
 //!   `FeatureUserSGPRInit16Bug` in `FeatureISAVersion11_0_0` and `_11_0_2`, and in the gfx11
 //!   generic target, whose code must run on those two), and what `llc-19`/`llc-22` emit for each
-//!   row in wave32 and wave64 (`kernels/tests/entry_llc.rs`); neither feature is in a gfx9 or
+//!   row in wave32 and wave64 (`kernels/tests/all/entry_state_llvm.rs`); neither feature is in a gfx9 or
 //!   gfx10 processor of `AMDGPU.td` (gfx10 rows checked with llc since the gfx10 template, gfx9
 //!   rows since the gfx9 template);
 //! - packed_workitem_ids: LLVM's `FeaturePackedTID` (`AMDGPU.td`: in `FeatureISAVersion9_0_A`,
 //!   `_9_4_Common`, `_9_5_0` and every GFX11 and GFX12 processor; AMDGPUUsage, "Initial Kernel
 //!   Execution State": packed work-item ids on GFX90A, GFX942 and GFX11+), held to what
-//!   `llc-19`/`llc-22` read for work-item id y on every row (`kernels/tests/entry_llc.rs`);
+//!   `llc-19`/`llc-22` read for work-item id y on every row (`kernels/tests/all/entry_state_llvm.rs`);
 //! - unified_vgprs: LLVM's `FeatureGFX90AInsts` (gfx90a, gfx942, gfx950): AMDGPUUsage, "Kernel
 //!   Descriptor" (ACCUM_OFFSET in compute_pgm_rsrc3 for GFX90A and GFX942; VGPR granules of 8),
-//!   held to the descriptors `llvm-mc-19`/`-22` write (`kernels/tests/oracle.rs`).
+//!   held to the descriptors `llvm-mc-19`/`-22` write (`kernels/tests/all/code_object_llvm_link.rs`).
 //!
 //! What a generation is (its DS layout, its rules, its non-DS formats) is its module of
 //! [`crate::gen`], not a column here. Which ops exist is the DS table's opcode column of the
@@ -382,7 +382,7 @@ impl Target {
 
     /// The target-id feature bits of the code objects built for this target (`e_flags` bits
     /// [11:8], AMDGPUUsage "ELF Header"): "any" for each feature it has ([`TargetIdFeatures`]),
-    /// as `llvm-mc -filetype=obj` writes them (`reference/tests/target_llvm.rs`).
+    /// as `llvm-mc -filetype=obj` writes them (`reference/tests/all/target_table_llvm.rs`).
     pub fn e_flags_features(&self) -> u32 {
         let mut bits = 0;
         if self.target_id.xnack {

@@ -3,7 +3,7 @@
 //! how many user SGPRs the kernel descriptor must declare. This module computes it, from the
 //! target table's columns, in one place; the kernel template ([`crate::generator`]), the kernel
 //! descriptor ([`crate::template::descriptor`]) and the emulated device all read it, and
-//! `tests/entry_llc.rs` holds it to what `llc-19` and `llc-22` choose for every target and wave.
+//! `tests/all/entry_state_llvm.rs` holds it to what `llc-19` and `llc-22` choose for every target and wave.
 //!
 //! Sources:
 //! - LLVM AMDGPUUsage, "Initial Kernel Execution State": the user SGPRs come first, in the order

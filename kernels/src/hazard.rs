@@ -7,7 +7,7 @@
 //! `FeatureVMEMtoScalarWriteHazard`): a scalar instruction (SALU, SMEM) that writes a register
 //! which an earlier DS or vector memory instruction reads (EXEC always; a GLOBAL's SADDR pair; M0
 //! for the DS instructions that address by it) needs, in between, a VALU instruction,
-//! `s_waitcnt 0` or `s_waitcnt_depctr` with VM_VSRC \[4:2\] 0. `kernels/tests/hazards_llc.rs`
+//! `s_waitcnt 0` or `s_waitcnt_depctr` with VM_VSRC \[4:2\] 0. `kernels/tests/all/hazards_llvm.rs`
 //! holds the generator's kernels to LLVM's own recognizer.
 //!
 //! [`Errata::VMEM_SCALAR_WRITE`]: ds_isa::errata::Errata::VMEM_SCALAR_WRITE

@@ -75,7 +75,7 @@ fn template_written_for(gen: Generation) -> bool {
 
 /// The wave sizes kernels are built in and run for `target`: those the target table lists for it
 /// (its `wave_sizes` column; both templates build wave32 and wave64 kernels, checked against
-/// `llvm-mc-19 -mattr=+wavefrontsize64` in `tests/oracle.rs`, and the model runs either size by
+/// `llvm-mc-19 -mattr=+wavefrontsize64` in `tests/all/code_object_llvm_link.rs`, and the model runs either size by
 /// the target's generation's rules).
 pub fn wave_sizes(target: &Target) -> Vec<WaveSize> {
     WaveSize::ALL

@@ -74,7 +74,7 @@ macro_rules! api {
                 Ok(Self {
                     $($f: {
                         // SAFETY: the symbol's type is the declaration in `sys`, checked against the
-                        // real header by tests/hip_bindgen_drift.rs.
+                        // real header by tests/all/hip_bindgen_drift.rs.
                         let sym = unsafe { lib.get::<sys::$f>(concat!(stringify!($f), "\0").as_bytes()) }
                             .map_err(|e| format!("it has no `{}` ({e})", stringify!($f)))?;
                         *sym

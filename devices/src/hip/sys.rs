@@ -1,7 +1,7 @@
 //! Raw declarations of the HIP runtime and HSA runtime entry points the hip device calls, and the
 //! constants it names: hand-kept, written against ROCm 5.2's `hip/hip_runtime_api.h`,
 //! `hip/driver_types.h`, `hsa/hsa.h` and `hsa/hsa_ext_amd.h` (Debian `libamdhip64-dev`,
-//! `libhsa-runtime-dev`). `tests/hip_bindgen_drift.rs` regenerates every item below with bindgen
+//! `libhsa-runtime-dev`). `tests/all/hip_bindgen_drift.rs` regenerates every item below with bindgen
 //! from those headers and fails on any difference, so this file is the checked copy, not a guess.
 //!
 //! Each function is a type alias named exactly like the C function (the loader in `library.rs`

@@ -4,7 +4,7 @@
 //! Facts are the table's ([`DS_TABLE`], sourced from the RDNA3 and RDNA4 ISA guides, and for
 //! gfx9 and gfx10 LLVM's `DSInstructions.td` and AMD's Vega, CDNA, RDNA1 and RDNA2 guides); the
 //! example column is printed and encoded by this crate, and the same texts are checked against
-//! llvm-mc-19 and llvm-mc-22 by `reference/tests/llvm_oracle.rs`.
+//! llvm-mc-19 and llvm-mc-22 by `reference/tests/all/llvm_oracle.rs`.
 
 use super::{
     DsFeatures, DsInst, DsOp, Family, Field, Gds, Isa, OffsetForm, OpInfo, Oracle, DS_TABLE,

@@ -4,7 +4,7 @@
 //!
 //! Facts are the table's ([`DS_TABLE`]: LLVM's `DSInstructions.td` and MC tests, AMD's Vega,
 //! CDNA, RDNA1 and RDNA2 ISA guides); the examples are printed and encoded by this crate and the
-//! same texts checked against llvm-mc-19 and llvm-mc-22 by `reference/tests/llvm_oracle.rs`.
+//! same texts checked against llvm-mc-19 and llvm-mc-22 by `reference/tests/all/llvm_oracle.rs`.
 
 use super::doc::{example, family, gds, offset_form, operands};
 use super::{DsFeatures, Isa, OpInfo, Oracle, DS_TABLE};

@@ -2,7 +2,7 @@
 //! [`DsFeatures`], the per-target feature set of `crate::ds_features`).
 //!
 //! Facts: LLVM's AMDGPU subtarget features as `llvm-mc-19` and `llvm-mc-22` apply them (every
-//! gfx9 and gfx10 row of the target table, both directions, `reference/tests/llvm_oracle.rs` and
+//! gfx9 and gfx10 row of the target table, both directions, `reference/tests/all/llvm_oracle.rs` and
 //! `target_llvm.rs`; the target table's `features` module says which rows have which), named after LLVM's own (`AMDGPU.td`: `FeatureGDS`, `FeatureGWS`,
 //! `FeatureGFX90AInsts`, `FeatureAtomicDsPkAdd16Insts`, `FeatureGFX950Insts`,
 //! `FeatureRequiresAlignedVGPRs`; `DSInstructions.td`: `HasDsSrc2Insts`). Every feature is a

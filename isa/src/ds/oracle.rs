@@ -3,7 +3,7 @@
 //! `Spec::ds_aliases`).
 //!
 //! Facts: Debian 12's `llvm-mc-19` and `llvm-mc-22` (`-arch=amdgcn -mcpu=<a target of each
-//! generation>`), both directions, as `reference/tests/llvm_oracle.rs` checks them; LLVM's GFX12 MC
+//! generation>`), both directions, as `reference/tests/all/llvm_oracle.rs` checks them; LLVM's GFX12 MC
 //! alias tests (`llvm/test/MC/AMDGPU/gfx12_asm_ds_alias.s`).
 
 use super::{DsOp, Generation, DS_TABLE};

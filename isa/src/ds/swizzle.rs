@@ -12,7 +12,7 @@
 //! where LLVM 19 prints the plain number. LLVM 22's macro drops the offset bits it does not
 //! carry (0xC001 prints as `swizzle(ROTATE,0,0)`, which reads back as 0xC000), so [`print`]
 //! follows LLVM 19 (`offset:49153`: every offset prints as text that reads back to it), and
-//! [`parse`] reads both, with LLVM 22's ranges and bytes (`reference/tests/llvm_oracle.rs`
+//! [`parse`] reads both, with LLVM 22's ranges and bytes (`reference/tests/all/llvm_oracle.rs`
 //! checks each against the LLVM that prints it).
 
 /// Bits [4:0] of a bit-mask pattern: the and mask; [9:5] or; [14:10] xor.

@@ -11,7 +11,7 @@
 //! `gfx9_ds.txt`, `gfx10_asm_ds.s`, and the CDNA 2 acc and CDNA 4 transpose-load tests), AMD's "Vega",
 //! "RDNA1", "RDNA2", "CDNA3" and "CDNA4" ISA guides (DS opcode lists). Checked byte for byte
 //! against LLVM's assembler and disassembler (`llvm-mc-19` and `llvm-mc-22 -mcpu=<target>`, every
-//! kind of target of each generation), the oracles of `reference/tests/llvm_oracle.rs`: every
+//! kind of target of each generation), the oracles of `reference/tests/all/llvm_oracle.rs`: every
 //! row against LLVM 22, and against LLVM 19 all but the rows marked `L22`: the four RDNA4 ops
 //! LLVM 19 does not know, whose opcodes are also the RDNA4 guide's (section 16.15:
 //! DS_BPERMUTE_FI_B32 205, DS_BVH_STACK_PUSH4_POP1_RTN_B32 224, DS_BVH_STACK_PUSH8_POP1_RTN_B32

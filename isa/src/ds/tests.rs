@@ -455,7 +455,7 @@ fn generation_aliases_spell_an_op_of_their_generation_only() {
     );
 }
 
-/// The gfx9 layout, as llvm-mc-19 writes it for gfx900 and gfx90a (`reference/tests/llvm_oracle.rs`
+/// The gfx9 layout, as llvm-mc-19 writes it for gfx900 and gfx90a (`reference/tests/all/llvm_oracle.rs`
 /// checks every op both ways): gds at bit 16, OP at [24:17], acc at bit 25.
 #[test]
 fn gfx9_layout_puts_gds_at_16_op_at_17_and_acc_at_25() {

@@ -9,7 +9,7 @@
 //! \[22:16\] (0x58 read, 0x59 write), OP_SEL_HI\[2\] \[14\] set, VDST \[7:0\]; second dword SRC0
 //! \[8:0\] = 256 + the register (a VGPR for write, an AccVGPR for read: the opcode says which
 //! file), OP_SEL_HI\[1:0\] \[28:27\] set, every other bit zero (AMD's "CDNA3 ISA" guide, VOP3P
-//! and the `V_ACCVGPR_*` opcodes). `kernels/tests/llvm_acc.rs` holds both directions to LLVM.
+//! and the `V_ACCVGPR_*` opcodes). `kernels/tests/all/accvgpr_llvm.rs` holds both directions to LLVM.
 //! Only the VGPR <-> AccVGPR forms are modelled (no SGPR or constant source).
 
 use super::Inst;

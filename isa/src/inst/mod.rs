@@ -11,7 +11,7 @@
 //! [`crate::gen::OperandCodes`]). Where a generation's formats differ, its module of
 //! [`crate::gen`] says so and the codec reads it. DS instructions are the DS table's [`DsInst`].
 //! Everything is checked against `llvm-mc-19` and `llvm-objdump-19` in
-//! `kernels/tests/llvm_inst.rs` with `isa/tests/vectors/inst*.txt`.
+//! `kernels/tests/all/inst_vectors_llvm.rs` with `isa/tests/vectors/inst*.txt`.
 
 pub mod acc;
 mod codec;

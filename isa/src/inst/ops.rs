@@ -9,7 +9,7 @@
 //! waits `s_wait_*cnt` are its SOPP opcodes; it has no `s_waitcnt_vscnt`, waiting for stores with
 //! `s_wait_storecnt`, and spells `s_waitcnt_depctr` `s_wait_alu`, which no gfx12 kernel needs;
 //! LLVM 19 still reads `s_waitcnt` for gfx12). Every row is checked against `llvm-mc-19`/`-22
-//! -mcpu=<target> -show-encoding` by `kernels/tests/llvm_inst.rs` with each generation's vector
+//! -mcpu=<target> -show-encoding` by `kernels/tests/all/inst_vectors_llvm.rs` with each generation's vector
 //! file (`isa/tests/vectors/inst*.txt`). DS opcodes are not here: they live in the one DS table
 //! ([`crate::ds`]).
 #![allow(clippy::zero_prefixed_literal)]

@@ -1,5 +1,5 @@
 //! Encoder, decoder and printer against the shared vector file `tests/vectors/inst.txt`
-//! (`bytes | text` lines taken from llvm-mc-19; `tests/llvm_inst.rs` re-checks them live).
+//! (`bytes | text` lines taken from llvm-mc-19; `kernels/tests/all/inst_vectors_llvm.rs` re-checks them live).
 
 use super::*;
 use crate::error::DecodeError;
@@ -9,7 +9,7 @@ use crate::gen::Generation;
 pub(crate) fn vectors() -> Vec<(Vec<u8>, String)> {
     let mut v = parse_vectors(include_str!("../../tests/vectors/inst.txt"));
     // The wave64 EXEC forms: gfx11 encodings like the rest (llvm-mc checks them with
-    // +wavefrontsize64, `tests/llvm_inst.rs`).
+    // +wavefrontsize64, `kernels/tests/all/inst_vectors_llvm.rs`).
     v.extend(parse_vectors(include_str!(
         "../../tests/vectors/inst_wave64.txt"
     )));

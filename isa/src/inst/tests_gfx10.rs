@@ -1,5 +1,5 @@
 //! The gfx10 forms of the template's instructions against `tests/vectors/inst_gfx10.txt` and
-//! `inst_gfx10_wave64.txt` (`bytes | text` from llvm-mc-19 for an RDNA 2 target; `tests/llvm_inst.rs`
+//! `inst_gfx10_wave64.txt` (`bytes | text` from llvm-mc-19 for an RDNA 2 target; `kernels/tests/all/inst_vectors_llvm.rs`
 //! re-checks them live for an RDNA 1 and an RDNA 2 target with LLVM 19 and 22), and what sets gfx10 apart
 //! from gfx11: the opcode column, m0/null codes, the `s_waitcnt` layout, 12-bit GLOBAL offsets.
 

@@ -1,5 +1,5 @@
 //! The gfx9 forms of the template's instructions against `tests/vectors/inst_gfx9.txt` (`bytes |
-//! text` from llvm-mc-19 for the first gfx9 target; `tests/llvm_inst.rs` re-checks them live for every kind of
+//! text` from llvm-mc-19 for the first gfx9 target; `kernels/tests/all/inst_vectors_llvm.rs` re-checks them live for every kind of
 //! gfx9 target with LLVM 19 and 22), and what sets gfx9 apart: its opcode column and spellings,
 //! SMEM and VOP3 format codes, SMEM's IMM/SOE offset forms, `off` as 0x7f, no `null`, SGPRs to
 //! s101, the 4-bit LGKM_CNT of `s_waitcnt`, VOP3 without literals.

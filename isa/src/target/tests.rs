@@ -109,7 +109,7 @@ fn rows_agree_with_their_generation() {
 }
 
 /// Which targets have which DS features (the issues' facts, each checked against llvm-mc by
-/// `reference/tests/llvm_oracle.rs`): src2 up to gfx908 and on gfx1010-gfx1013; f64 add and acc
+/// `reference/tests/all/llvm_oracle.rs`): src2 up to gfx908 and on gfx1010-gfx1013; f64 add and acc
 /// from gfx90a; packed 16-bit adds from gfx942 (and gfx12); transpose loads on gfx950 only; GDS
 /// gone from gfx90a; even tuples from gfx90a.
 #[test]

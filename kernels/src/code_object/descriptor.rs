@@ -2,7 +2,7 @@
 //! the "Kernel Descriptor for GFX6-GFX12", "compute_pgm_rsrc1/2/3 for GFX6-GFX12" and
 //! "Kernel Code Properties" tables). The fields of a generated kernel's descriptor are chosen by
 //! [`crate::template::descriptor`]; values checked against what `llvm-mc-19` writes for the same
-//! `.amdhsa_kernel` directives (`tests/oracle.rs`).
+//! `.amdhsa_kernel` directives (`tests/all/code_object_llvm_link.rs`).
 //!
 //! Layout: group_segment_fixed_size u32 @0, private_segment_fixed_size u32 @4, kernarg_size u32
 //! @8, reserved @12..16, kernel_code_entry_byte_offset i64 @16, reserved @24..44,

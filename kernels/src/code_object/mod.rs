@@ -12,7 +12,7 @@
 //! (name "AMDGPU", type NT_AMDGPU_METADATA 32, MessagePack), "Symbols" (`<kernel>` STT_FUNC at the
 //! entry, `<kernel>.kd` STT_OBJECT for the 64-byte descriptor), "Kernel Descriptor". The layout
 //! mirrors what `ld.lld-19 -shared` makes of `llvm-mc-19` output (PT_PHDR, PT_LOAD R / RX / RW,
-//! PT_DYNAMIC, PT_GNU_RELRO, PT_GNU_STACK, PT_NOTE); `tests/oracle.rs` compares the two.
+//! PT_DYNAMIC, PT_GNU_RELRO, PT_GNU_STACK, PT_NOTE); `tests/all/code_object_llvm_link.rs` compares the two.
 
 mod asm;
 pub mod descriptor;

@@ -8,7 +8,7 @@
 //! AccVGPR it wrote, between a DS load into an AccVGPR (after `s_waitcnt lgkmcnt(0)`) and a
 //! `v_accvgpr_read_b32` of it, nor between that read and a global store of its VGPR, for every
 //! target with ACC each of llc-19 and llc-22 knows, while it pads a control sequence (a VALU SGPR
-//! write then `v_readlane_b32` using it) with `s_nop 3`: `kernels/tests/llvm_acc.rs` on
+//! write then `v_readlane_b32` using it) with `s_nop 3`: `kernels/tests/all/accvgpr_llvm.rs` on
 //! `tests/fixtures/acc_hazards.mir`. In LLVM's `GCNHazardRecognizer.cpp`, the rule that pads an
 //! AccVGPR read before a load/store using its VGPR (`checkMAILdStHazards`, 2 wait states) returns
 //! 0 on targets with `GFX90AInsts` (their hazards are `checkMAIVALUHazards`', which are about

@@ -22,7 +22,7 @@
 //! faulting. The kernel never writes EXEC.
 //!
 //! Instructions (all among those the real kernels use, or in [`ds_isa::inst`]'s table, executed
-//! by the emulated device and checked against `llvm-mc` by `tests/canary.rs`): `s_load_b256`,
+//! by the emulated device and checked against `llvm-mc` by `tests/all/canary_llvm.rs`): `s_load_b256`,
 //! `s_load_b64`, `s_load_b32`, `s_and_b32`, `s_lshl_b32`, `s_add_u32`, `s_addc_u32`, `s_mov_b32`
 //! to `m0`, `v_mov_b32` from an SGPR, a trap temporary, `exec_lo`/`exec_hi`, `m0` and constants,
 //! `v_and_b32`, `v_add_nc_u32`, `v_lshlrev_b32`, `ds_store_b32`, `ds_load_b32`,

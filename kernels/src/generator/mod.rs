@@ -7,7 +7,7 @@
 //! ([`crate::entry`]); the VGPR placement is [`Layout`]'s.
 //!
 //! Entry state (LLVM AMDGPUUsage, "Initial Kernel Execution State"; [`KernelEntry`] per target and
-//! wave, held to `llc-19`/`llc-22` by `tests/entry_llc.rs`): `s[0:1]` = kernarg segment address;
+//! wave, held to `llc-19`/`llc-22` by `tests/all/entry_state_llvm.rs`): `s[0:1]` = kernarg segment address;
 //! workgroup id x (the case) in `s2` after the two user SGPRs, in `s15` on the targets with
 //! the init-16 bug in wave32 (LLVM pads the user SGPRs to 15 for `FeatureUserSGPRInit16Bug`; the descriptor declares
 //! them), in `ttmp9` on gfx12 (`FeatureArchitectedSGPRs`); `v0` = work-item ids packed as
@@ -39,7 +39,7 @@
 //! operand); the descriptor declares VGPRs up to the highest one used. Such a kernel loads each
 //! operand's registers from the case (a consistent case gives an overlapped register one value,
 //! so the order does not matter) and dumps exactly the registers the operands name, in either wave
-//! size (the wave64 template places them as the wave32 one does: `tests/aliasing_wave64.rs`).
+//! size (the wave64 template places them as the wave32 one does: `tests/all/aliasing_wave64.rs`).
 //!
 //! Steps (DESIGN.md section 3): load the kernarg addresses; copy the case's LDS image from
 //! `lds_in` into LDS, 128 bytes per round (`global_load_b32` + `ds_store_b32` per lane, the last
@@ -53,7 +53,7 @@
 //! `s_waitcnt lgkmcnt(0)`; restore EXEC; store every lane's vdst and addr; copy LDS out to
 //! `lds_out` the same way it came in; `s_endpgm`. One wave per workgroup, so no barrier is needed.
 //!
-//! What a device must execute (every kernel uses only these; `tests/emitted_forms.rs` pins the
+//! What a device must execute (every kernel uses only these; `tests/all/instruction_forms.rs` pins the
 //! list per generation): `s_load_b256`, `s_load_b64`, `s_waitcnt`, `s_mul_i32`, `s_add_u32`,
 //! `s_addc_u32` (carry in/out through SCC), `s_add_i32`, `s_lshl_b32`, `s_movk_i32`,
 //! `s_cmp_lg_u32`, `s_cbranch_scc1`, `s_mov_b32` (to `m0` and `exec_lo`, from SGPRs and

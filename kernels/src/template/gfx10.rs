@@ -14,7 +14,7 @@
 //! ENABLE_IEEE_MODE as on gfx11 (LLVM AMDGPUUsage, "compute_pgm_rsrc1 for GFX6-GFX12": bits 21
 //! and 23 on GFX6-GFX11), WGP_MODE, MEM_ORDERED and FWD_PROGRESS at bits 29-31 (GFX10+), wave32 in
 //! kernel_code_properties (ENABLE_WAVEFRONT_SIZE32, GFX10+): the same bits and directives as
-//! gfx11, checked against `llvm-mc-19`/`-22` for every gfx10 target (`tests/oracle.rs`).
+//! gfx11, checked against `llvm-mc-19`/`-22` for every gfx10 target (`tests/all/code_object_llvm_link.rs`).
 
 use super::gfx11::Gfx11;
 use super::Template;

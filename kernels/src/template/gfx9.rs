@@ -20,7 +20,7 @@
 //!   VMEM soft clause writes a register another member of it reads (`checkSoftClauseHazards`,
 //!   which XNACK-capable targets need: the loads of a clause write only their destinations).
 //!
-//! `tests/hazards_llc.rs` runs LLVM's own hazard recognizer (`llc -run-pass=post-RA-hazard-rec`)
+//! `tests/all/hazards_llvm.rs` runs LLVM's own hazard recognizer (`llc -run-pass=post-RA-hazard-rec`)
 //! over every gfx9 kernel: it inserts nothing, and it does mend a planted wide-store-data write.
 //!
 //! gfx10's LDS/branch/VMEM hazard does not exist on gfx9 ([`Template::branch_fence`] stays
@@ -36,7 +36,7 @@
 //! compute_pgm_rsrc3 carries ACCUM_OFFSET \[5:0\] (`accum_offset / 4 - 1`, the AccVGPRs start at
 //! the first multiple of 4 past the VGPRs the kernel uses: it uses none) with TG_SPLIT \[16\]
 //! clear. Each descriptor equals the one `llvm-mc-19`/`-22` + `ld.lld` write for the same
-//! directives ([`Template::generation_directives`]; `tests/descriptor.rs`, `tests/oracle.rs`).
+//! directives ([`Template::generation_directives`]; `tests/all/descriptor_llvm.rs`, `tests/all/code_object_llvm_link.rs`).
 
 use super::gfx11::Gfx11;
 use super::Template;

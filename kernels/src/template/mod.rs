@@ -127,7 +127,7 @@ pub fn descriptor(target: &Target, variant: &Variant, vgprs: u32, agprs: u32) ->
 /// x only, the variant's LDS size and FP mode (the generation's mode bits from
 /// [`Template::rsrc1_mode`]), the generation's bits ([`Template::rsrc1_generation_bits`]: WGP
 /// mode ([`wgp_mode`]) and MEM_ORDERED as LLVM defaults them on GFX10+). Checked field for
-/// field against what `llvm-mc-19` makes of the same directives (`tests/oracle.rs`).
+/// field against what `llvm-mc-19` makes of the same directives (`tests/all/code_object_llvm_link.rs`).
 pub fn descriptor_with(
     target: &Target,
     variant: &Variant,

@@ -1,0 +1,351 @@
+//! The kernels' entry state against LLVM's choice: `llc-19` and `llc-22` compile a kernel that
+//! asks for what the harness's kernels ask for (a kernarg segment pointer, workgroup id x,
+//! work-item id x; every other input switched off with the `amdgpu-no-*` attributes) and stores
+//! `llvm.amdgcn.workgroup.id.x`, for every target code objects are built for (processors and
+//! generic targets) in each wave size it runs. And where the work-item ids arrive: a kernel storing
+//! `llvm.amdgcn.workitem.id.y` reads it from v0 \[19:10\] (`v_bfe_u32 vN, v0, 10, 10`) on the
+//! targets whose `packed_workitem_ids` column says so and from v1 on the others.
+//! The user SGPR count LLVM declares (`.amdhsa_user_sgpr_count`), the register its code reads the
+//! workgroup id from, and the kernarg pointer's SGPRs must equal what the harness's descriptor
+//! declares and its kernel reads (LLVM pads the user SGPRs of gfx1100/gfx1102 in wave32 to 15,
+//! `FeatureUserSGPRInit16Bug`, and reads gfx12's id from `ttmp9`, `FeatureArchitectedSGPRs`).
+
+use crate::common;
+
+use ds_isa::ds::DsOp;
+use ds_isa::inst::{Inst, Operand, SmemOp, Sop2Op};
+use ds_isa::target::Target;
+use ds_kernels::entry::KernelEntry;
+use ds_kernels::generator::{generate_for, Kernel};
+use ds_reference::wave::{FpMode, Variant, WaveSize};
+use std::collections::BTreeMap;
+use std::process::Command;
+
+const KERNEL: &str = r#"
+declare i32 @llvm.amdgcn.workgroup.id.x()
+define amdgpu_kernel void @k(ptr addrspace(1) %out) #0 {
+  %id = call i32 @llvm.amdgcn.workgroup.id.x()
+  store i32 %id, ptr addrspace(1) %out
+  ret void
+}
+attributes #0 = { "amdgpu-no-dispatch-ptr" "amdgpu-no-queue-ptr" "amdgpu-no-implicitarg-ptr"
+  "amdgpu-no-dispatch-id" "amdgpu-no-workgroup-id-y" "amdgpu-no-workgroup-id-z"
+  "amdgpu-no-workitem-id-y" "amdgpu-no-workitem-id-z" "amdgpu-no-lds-kernel-id"
+  "amdgpu-no-heap-ptr" "amdgpu-no-hostcall-ptr" "amdgpu-no-multigrid-sync-arg"
+  "amdgpu-no-completion-action" "amdgpu-no-default-queue" "amdgpu-no-flat-scratch-init"
+  "amdgpu-no-cluster-id-x" "amdgpu-no-cluster-id-y" "amdgpu-no-cluster-id-z" }
+"#;
+
+/// Every target code objects are built for: the processors, then the generic targets (which
+/// must run on each processor they cover: gfx11-generic pads like the init-16 processors).
+fn targets() -> Vec<&'static Target> {
+    ds_isa::target::all()
+        .filter(|t| ds_kernels::check_target(t).is_ok())
+        .collect()
+}
+
+/// The module flag that asks for code object version 6.
+const CODE_OBJECT_V6: &str =
+    "!llvm.module.flags = !{!0}\n!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 600}\n";
+
+/// What LLVM chose for one target and wave size.
+#[derive(Debug, PartialEq, Eq)]
+struct Choice {
+    user_sgprs: u32,
+    workgroup_id: String,
+    kernarg: String,
+}
+
+/// Compiles [`KERNEL`] with `llc` for `t` in `wave`; `None` when this llc does not know `t`.
+fn llc_choice(llc: &str, t: &Target, wave: WaveSize) -> Option<Choice> {
+    let out = Command::new(llc)
+        .args([
+            "-mtriple=amdgcn-amd-amdhsa",
+            &format!("-mcpu={t}"),
+            &format!("-mattr=+wavefrontsize{}", wave.lanes()),
+            "-o",
+            "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            let mut stdin = c.stdin.take().unwrap();
+            stdin.write_all(KERNEL.as_bytes())?;
+            if t.is_generic() {
+                // Generic targets need code object version 6 (LLVM 19 defaults to 5).
+                stdin.write_all(CODE_OBJECT_V6.as_bytes())?;
+            }
+            drop(stdin);
+            c.wait_with_output()
+        })
+        .expect("llc runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if stderr.contains("not a recognized processor") {
+        return None;
+    }
+    assert!(out.status.success(), "{llc} -mcpu={t}: {stderr}");
+    let asm = String::from_utf8(out.stdout).unwrap();
+    Some(parse(&asm, &format!("{llc} {t} {wave}")))
+}
+
+/// The declared user SGPR count, the one scalar register (an SGPR or ttmp outside `s[..]`
+/// tuples) the code reads besides the kernarg pointer, and the kernarg pointer's SGPRs (the
+/// base of the first `s_load`), from `llc`'s assembly of [`KERNEL`].
+fn parse(asm: &str, what: &str) -> Choice {
+    let field = |name: &str| -> u32 {
+        let line = asm
+            .lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("{what}: no {name} in\n{asm}"));
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    };
+    assert_eq!(field(".amdhsa_user_sgpr_kernarg_segment_ptr"), 1, "{what}");
+    assert_eq!(field(".amdhsa_system_sgpr_workgroup_id_x"), 1, "{what}");
+    assert_eq!(field(".amdhsa_system_vgpr_workitem_id"), 0, "{what}");
+    let code: Vec<&str> = asm
+        .lines()
+        .skip_while(|l| !l.starts_with("k:"))
+        .take_while(|l| !l.contains("s_endpgm"))
+        .filter(|l| l.starts_with('\t') && !l.trim_start().starts_with(';'))
+        .collect();
+    let load = code
+        .iter()
+        .find(|l| l.trim_start().starts_with("s_load"))
+        .unwrap_or_else(|| panic!("{what}: no s_load in\n{asm}"));
+    let kernarg = load.split(',').nth(1).unwrap().trim().to_string();
+    let mut regs: Vec<String> = Vec::new();
+    for line in &code {
+        for token in line.split([' ', ',', '\t']) {
+            let scalar = ["s", "ttmp"].iter().any(|p| {
+                token
+                    .strip_prefix(p)
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            });
+            if scalar && !regs.iter().any(|r| r == token) {
+                regs.push(token.to_string());
+            }
+        }
+    }
+    assert_eq!(
+        regs.len(),
+        1,
+        "{what}: one scalar register besides the kernarg pointer expected, found {regs:?} in\n{}",
+        code.join("\n")
+    );
+    // LLVM enables the private segment buffer (4 user SGPRs, s[0:3]) on targets without flat
+    // scratch for every HSA kernel (gfx10); the harness's kernels use no scratch and do not ask
+    // for it, so LLVM's layout is compared with those 4 SGPRs taken out (every later user and
+    // system SGPR moves down by 4, as AMDGPUUsage's "Initial Kernel Execution State" orders them).
+    let psb = asm
+        .lines()
+        .any(|l| l.trim() == ".amdhsa_user_sgpr_private_segment_buffer 1");
+    let down = |r: String| -> String {
+        if !psb {
+            return r;
+        }
+        let shift = |n: &str| (n.parse::<u32>().unwrap() - 4).to_string();
+        if let Some(pair) = r.strip_prefix("s[").and_then(|x| x.strip_suffix(']')) {
+            let (a, b) = pair.split_once(':').unwrap();
+            format!("s[{}:{}]", shift(a), shift(b))
+        } else if let Some(n) = r.strip_prefix('s') {
+            format!("s{}", shift(n))
+        } else {
+            r
+        }
+    };
+    Choice {
+        user_sgprs: field(".amdhsa_user_sgpr_count") - if psb { 4 } else { 0 },
+        workgroup_id: down(regs.remove(0)),
+        kernarg: down(kernarg),
+    }
+}
+
+/// The harness's choice for `t` in `wave`: what its kernel's descriptor declares, the register
+/// its `s_mul_i32` (case * LDS size) reads the workgroup id from, and its kernarg loads' base.
+fn harness_choice(t: &Target, wave: WaveSize) -> Choice {
+    let k: Kernel = generate_for(
+        t,
+        &Variant {
+            op: DsOp::AddRtnU32,
+            offset0: 0,
+            offset1: 0,
+            lds_size: 512,
+            mode: FpMode::default(),
+            wave,
+            regs: None,
+            acc: false,
+        },
+    )
+    .unwrap();
+    let id = k
+        .insts
+        .iter()
+        .find_map(|(i, _)| match i {
+            Inst::Sop2 {
+                op: Sop2Op::MulI32,
+                src0,
+                ..
+            } => Some(*src0),
+            _ => None,
+        })
+        .expect("the template multiplies the case by the LDS size");
+    let base = k
+        .insts
+        .iter()
+        .find_map(|(i, _)| match i {
+            Inst::Smem {
+                op: SmemOp::LoadB256,
+                sbase,
+                ..
+            } => Some(*sbase),
+            _ => None,
+        })
+        .expect("the template loads the kernarg addresses");
+    // The entry-state table says the same as the kernel it drives.
+    let e = KernelEntry::of(t, wave);
+    assert_eq!(Operand::Sgpr(e.kernarg), Operand::Sgpr(base), "{t} {wave}");
+    assert_eq!(e.workgroup_id_reg(), id, "{t} {wave}");
+    Choice {
+        user_sgprs: k.descriptor.user_sgpr_count(),
+        workgroup_id: id.to_string(),
+        kernarg: format!("s[{base}:{}]", base + 1),
+    }
+}
+
+#[test]
+fn the_entry_state_is_llvms_for_every_target_and_wave_size() {
+    let mut covered: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut ran = false;
+    let mut wrong = Vec::new();
+    for llc in ["llc-19", "llc-22"] {
+        if Command::new(llc).arg("--version").output().is_err() {
+            common::missing(llc, &format!("the Debian package llvm-{}", &llc[4..]));
+            continue;
+        }
+        ran = true;
+        for t in targets() {
+            for wave in ds_kernels::wave_sizes(t) {
+                let Some(theirs) = llc_choice(llc, t, wave) else {
+                    continue;
+                };
+                let ours = harness_choice(t, wave);
+                if ours != theirs {
+                    wrong.push(format!(
+                        "{t} {wave}: the harness has {ours:?}, {llc} {theirs:?}"
+                    ));
+                }
+                covered.entry(t.name).or_default().push(llc);
+            }
+        }
+    }
+    if !ran {
+        return;
+    }
+    assert!(
+        wrong.is_empty(),
+        "the entry state differs from LLVM's:\n{}",
+        wrong.join("\n")
+    );
+    for t in targets() {
+        assert!(
+            covered.contains_key(t.name),
+            "{t}: no installed llc knows it, so its entry state is unchecked"
+        );
+    }
+}
+
+#[test]
+fn the_parser_finds_the_register_and_count_in_llcs_output() {
+    let asm = "k:\n\ts_load_b64 s[0:1], s[0:1], 0x0\n\tv_dual_mov_b32 v0, ttmp9 :: v_dual_mov_b32 v1, 0\n\
+               \ts_wait_kmcnt 0x0\n\tglobal_store_b32 v1, v0, s[0:1]\n\ts_endpgm\n\
+               \t\t.amdhsa_user_sgpr_count 2\n\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n\
+               \t\t.amdhsa_system_sgpr_workgroup_id_x 1\n\t\t.amdhsa_system_vgpr_workitem_id 0\n";
+    assert_eq!(
+        parse(asm, "sample"),
+        Choice {
+            user_sgprs: 2,
+            workgroup_id: "ttmp9".into(),
+            kernarg: "s[0:1]".into()
+        }
+    );
+}
+
+/// Stores work-item id y: packed ids read it from v0 \[19:10\], unpacked ones from v1.
+const KERNEL_Y: &str = r#"
+declare i32 @llvm.amdgcn.workitem.id.y()
+define amdgpu_kernel void @k(ptr addrspace(1) %out) #0 {
+  %id = call i32 @llvm.amdgcn.workitem.id.y()
+  store i32 %id, ptr addrspace(1) %out
+  ret void
+}
+attributes #0 = { "amdgpu-no-dispatch-ptr" "amdgpu-no-queue-ptr" "amdgpu-no-implicitarg-ptr" }
+"#;
+
+#[test]
+fn work_item_ids_are_packed_where_the_target_table_says() {
+    let mut checked = Vec::new();
+    for llc in ["llc-19", "llc-22"] {
+        if Command::new(llc).arg("--version").output().is_err() {
+            common::missing(llc, &format!("the Debian package llvm-{}", &llc[4..]));
+            continue;
+        }
+        for t in targets().into_iter().filter(|t| !t.is_generic()) {
+            let wave = ds_kernels::wave_sizes(t)[0];
+            let out = Command::new(llc)
+                .args([
+                    "-mtriple=amdgcn-amd-amdhsa",
+                    &format!("-mcpu={t}"),
+                    &format!("-mattr=+wavefrontsize{}", wave.lanes()),
+                    "-o",
+                    "-",
+                ])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .and_then(|mut c| {
+                    use std::io::Write;
+                    c.stdin.take().unwrap().write_all(KERNEL_Y.as_bytes())?;
+                    c.wait_with_output()
+                })
+                .expect("llc runs");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if stderr.contains("not a recognized processor") {
+                continue;
+            }
+            assert!(out.status.success(), "{llc} -mcpu={t}: {stderr}");
+            let asm = String::from_utf8(out.stdout).unwrap();
+            let code: Vec<&str> = asm
+                .lines()
+                .skip_while(|l| !l.starts_with("k:"))
+                .take_while(|l| !l.contains("s_endpgm"))
+                .collect();
+            let packed = code
+                .iter()
+                .any(|l| l.contains("v_bfe_u32") && l.contains(", v0, 10, 10"));
+            // Unpacked: the store's data operand (the second) is v1 itself.
+            let unpacked = code.iter().any(|l| {
+                let l = l.trim_start();
+                (l.starts_with("global_store") || l.starts_with("flat_store"))
+                    && l.split(',').nth(1).map(str::trim) == Some("v1")
+            });
+            assert!(
+                packed != unpacked,
+                "{llc} {t}: cannot tell where work-item id y is read from:\n{}",
+                code.join("\n")
+            );
+            assert_eq!(
+                packed,
+                t.packed_workitem_ids,
+                "{llc} {t}: llc reads work-item id y {}, the target table says packed = {}",
+                if packed { "from v0 [19:10]" } else { "from v1" },
+                t.packed_workitem_ids
+            );
+            checked.push(format!("{llc} {t}"));
+        }
+    }
+    println!("work-item ids where the table says: {}", checked.join(", "));
+}
