@@ -1,10 +1,15 @@
-//! AccVGPR variants (issue 21): a run on a target whose DS encoding has the acc bit makes every
-//! op with data or vdst with and without `acc`, the same cases both ways. Which targets have it is
-//! asked of the target table (`ds_features` ACC), never a name. Every such target runs every op
-//! both ways on the emulated device and all agree; a device that ignores the acc bit (data and
-//! vdst in the VGPRs of their numbers) is caught on the acc twins only, naming the lane.
+//! AccVGPR twins: a run on a target whose DS encoding has the acc bit makes every op with data or
+//! vdst with and without `acc`, the same cases both ways (which targets have it is asked of the
+//! target table's `ds_features` ACC, never a name). Every such target runs every op both ways on
+//! the emulated device and all agree; a device that ignores the acc bit (data and vdst in the
+//! VGPRs of their numbers) is caught on the acc twins only, naming the lane, and its recording is
+//! refused by the model.
 
 use crate::common;
+use crate::common::replayed;
+use ds_harness::record;
+use ds_kernels::kernel_targets;
+use ds_kernels::wave_sizes;
 
 use common::{ds_harness, meta, stderr, temp_dir};
 use ds_devices::emu::EmuDevice;
@@ -214,4 +219,26 @@ fn a_device_ignoring_the_acc_bit_is_caught_on_the_acc_twins_only() {
             "{text}"
         );
     }
+}
+
+/// The AccVGPR twins are recorded, so a device that ignores the acc bit (reads and writes VGPRs
+/// where the instruction names AccVGPRs) leaves a recording the model refuses, on the twins only.
+#[test]
+fn a_device_ignoring_the_acc_bit_leaves_a_recording_the_model_refuses() {
+    let t = kernel_targets()
+        .find(|t| t.ds_features.contains(DsFeatures::ACC))
+        .expect("a target with AccVGPR DS operands");
+    let root = temp_dir("acc-ignored");
+    let mut dev = EmuDevice::for_target(t).with_acc_ignored();
+    let op = ds_isa::ds::DsOp::from_name("ds_add_rtn_u32").unwrap();
+    let wave = wave_sizes(t)[0];
+    record::record_op(&root, &mut dev, op, wave).unwrap();
+    let (cases, acc, problems) = replayed(&root);
+    assert!(acc > 0 && cases > acc, "{cases} cases, {acc} acc");
+    assert!(!problems.is_empty(), "the twins disagree");
+    assert!(
+        problems.iter().all(|p| p.contains(".acc:")),
+        "only the twins disagree: {problems:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
 }

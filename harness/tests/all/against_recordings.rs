@@ -1,9 +1,15 @@
 //! `run --against DIR`: a device compared with recorded outcomes instead of the model. On the
 //! emulated fixture every case agrees; on a deliberately altered copy exactly the altered cases
 //! are reported, with the model's verdict beside them; a recording that made other legal choices
-//! is a legal alternative, not a mismatch.
+//! is a legal alternative, not a mismatch; what cannot be compared (the directory, wave size or
+//! flags) is refused, and a recording an external device called hardware is described as its
+//! word.
 
 use crate::common;
+use crate::common::json;
+use crate::common::refused;
+use crate::common::results;
+use crate::common::s;
 
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_devices::emu::EmuDevice;
@@ -187,4 +193,93 @@ fn against_refuses_what_it_cannot_compare() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn against_checks_the_recordings_directory_wave_and_flags() {
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/hardware/emulated-gfx1100");
+    let dir = temp_dir("careless-against");
+    // The recordings of the default target under another target's emulated directory.
+    let other = ds_isa::target::TARGETS
+        .iter()
+        .find(|t| *t != ds_isa::target::DEFAULT && ds_kernels::check_target(t).is_ok())
+        .expect("a second target");
+    let wrong = dir.join(format!("emulated-{other}"));
+    std::fs::create_dir_all(&wrong).unwrap();
+    for f in std::fs::read_dir(&fixture).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, wrong.join(f.file_name().unwrap())).unwrap();
+    }
+    refused(
+        &["run", "--backend", "emu", "--against", s(&wrong)],
+        "recordings live under the directory of their target",
+    );
+    refused(
+        &[
+            "run",
+            "--backend",
+            "emu",
+            "--against",
+            s(&fixture),
+            "--seed",
+            "5",
+        ],
+        "--seed or --cases",
+    );
+    // --wave chooses among the recordings.
+    for wave in [32u64, 64] {
+        let json = dir.join(format!("w{wave}.json"));
+        let w = wave.to_string();
+        let o = ds(&[
+            "run",
+            "--backend",
+            "emu",
+            "--against",
+            s(&fixture),
+            "--wave",
+            &w,
+            "--json",
+            s(&json),
+            "--out",
+            s(&dir.join("out")),
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let r = self::json(&json);
+        assert_eq!(
+            r["meta"]["waves"],
+            serde_json::json!([wave]),
+            "{}",
+            r["meta"]
+        );
+        let ops = r["ops"].as_array().unwrap();
+        assert!(!ops.is_empty() && ops.iter().all(|o| o["wave"] == wave));
+    }
+}
+
+/// `--against` a recording an external device made and called hardware says it is hardware as
+/// the device reported it, not the harness's own finding (the residue of issue 33).
+#[test]
+fn a_recording_an_external_device_called_hardware_is_described_as_its_word() {
+    let dir = temp_dir("careless-exec-hardware");
+    results(&dir, "r", &["--record", s(&dir.join("rec"))]);
+    let src = dir.join("rec/emulated-gfx1100/ds_add_u32.txt");
+    let text = std::fs::read_to_string(&src).unwrap();
+    let mut rec = ds_harness::record::parse(&text, &src).unwrap();
+    for (k, v) in rec.provenance.pairs.iter_mut() {
+        if k == "backend" {
+            *v = "exec".into();
+        }
+    }
+    rec.provenance
+        .pairs
+        .push(("hardware".into(), "true".into()));
+    let said = ds_harness::against::describe(&[rec.clone()], &dir);
+    assert!(
+        said.ends_with(", hardware as reported by the device)"),
+        "{said}"
+    );
+    rec.provenance.pairs.retain(|(k, _)| k != "hardware");
+    let said = ds_harness::against::describe(&[rec], &dir);
+    assert!(said.ends_with(", not hardware)"), "{said}");
 }

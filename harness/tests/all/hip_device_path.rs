@@ -1,25 +1,17 @@
 //! The hip device's own code path, end to end, through the stand-in HIP runtime
 //! (`libds_hip_standin.so`, built by `cargo build -p hip-standin`): loading the library, symbol
-//! lookup, device selection under `HIP_VISIBLE_DEVICES`, the arch refusal, allocation, copies,
-//! `hipModuleLaunchKernel` with `extra`, the bounded wait, and the agreement of every runnable op.
+//! lookup, device selection under `HIP_VISIBLE_DEVICES`, the arch and generic-target refusals,
+//! another target's device running its own code object, the bounded wait, a GPU fault that
+//! aborts the process named with its kernel and cases.
 
 use crate::common;
+use crate::common::{standin_env, standin_index};
+use ds_isa::target::GENERIC_TARGETS;
 
 use common::{ds_harness_env, standin_lib, stderr, stdout};
 use ds_isa::target::{Target, DEFAULT, TARGETS};
 use ds_kernels::kernel_targets;
 use serde_json::Value;
-
-fn env(lib: &str) -> Vec<(&str, &str)> {
-    vec![
-        ("DS_HARNESS_HIP_LIB", lib),
-        ("DS_HARNESS_HIP_SEARCH", "only-env"),
-    ]
-}
-
-fn json_file(path: &std::path::Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).expect("report written")).expect("report is JSON")
-}
 
 fn tmp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("ds-harness-hip-{}-{name}", std::process::id()));
@@ -28,130 +20,10 @@ fn tmp(name: &str) -> std::path::PathBuf {
     d
 }
 
-/// Every runnable op of the device's target agrees through the hip device on the stand-in, in
-/// wave32 and wave64, with the same counts as the emulated device of that target reached
-/// directly: the default target's device (device 0, the default device), the gfx10 device
-/// (RDNA 2's gfx1030) and the gfx9 device (CDNA 3's gfx942, wave64 only: the gfx9 template's code
-/// objects load, launch in workgroups of 64 and agree), chosen with `--device N`.
-#[test]
-fn every_runnable_op_agrees_through_the_hip_device_on_the_standin_as_on_emu() {
-    let Some(lib) = standin_lib() else { return };
-    let by_name = |n| Target::by_name(n).unwrap();
-    for t in [DEFAULT, by_name("gfx1030"), by_name("gfx942")] {
-        agrees_through_the_standin_as_on_emu(&lib, t);
-    }
-}
-
-fn agrees_through_the_standin_as_on_emu(lib: &str, t: &'static Target) {
-    let dir = tmp(&format!("all-{t}"));
-    let cases = "24";
-    let hip_json = dir.join("hip.json");
-    let index = standin_index(t).to_string();
-    let mut args = vec!["run", "--backend", "hip"];
-    if t != DEFAULT {
-        args.extend(["--device", &index]);
-    }
-    let hip_out = dir.join("hip");
-    args.extend([
-        "--cases",
-        cases,
-        "--out",
-        hip_out.to_str().unwrap(),
-        "--json",
-        hip_json.to_str().unwrap(),
-    ]);
-    let out = ds_harness_env(&args, &env(lib));
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{t}: {}\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    let err = stderr(&out);
-    assert!(
-        err.contains(&format!(
-            "backend: hip (--backend hip: HIP device {index} (ds-harness stand-in HIP device \
-             (emulated {t}"
-        )),
-        "{err}"
-    );
-    let emu_json = dir.join("emu.json");
-    let out = ds_harness_env(
-        &[
-            "run",
-            "--backend",
-            "emu",
-            "--target",
-            t.name,
-            "--cases",
-            cases,
-            "--out",
-            dir.join("emu").to_str().unwrap(),
-            "--json",
-            emu_json.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-
-    let (hip, emu) = (json_file(&hip_json), json_file(&emu_json));
-    let runnable = ds_isa::ds::runnable_ops_on(t).count() as u64;
-    assert_eq!(hip["meta"]["backend"], "hip");
-    assert_eq!(hip["meta"]["target"], t.name);
-    assert!(
-        hip["meta"]["device"].as_str().unwrap().contains("stand-in"),
-        "never a GPU name: {}",
-        hip["meta"]
-    );
-    assert_eq!(hip["totals"]["ops"].as_u64(), Some(runnable), "{t}");
-    assert_eq!(
-        hip["totals"]["disagree"].as_u64(),
-        Some(0),
-        "{t}: {}",
-        hip["totals"]
-    );
-    assert_eq!(
-        hip["totals"]["errors"].as_u64(),
-        Some(0),
-        "{t}: {}",
-        hip["totals"]
-    );
-    assert_eq!(hip["totals"]["agree"], hip["totals"]["cases"]);
-    // The same corpus, op by op and wave size (the default run covers wave32 and wave64), with
-    // the same counts as the emulated device reached directly.
-    let per_op = |v: &Value| -> Vec<(String, u64, u64, u64)> {
-        v["ops"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|o| {
-                (
-                    o["op"].as_str().unwrap().to_string(),
-                    o["wave"].as_u64().unwrap(),
-                    o["cases"].as_u64().unwrap(),
-                    o["agree"].as_u64().unwrap(),
-                )
-            })
-            .collect()
-    };
-    assert_eq!(per_op(&hip), per_op(&emu), "{t}");
-    let wave64_rows = per_op(&hip).iter().filter(|r| r.1 == 64).count() as u64;
-    assert_eq!(
-        wave64_rows, runnable,
-        "every runnable op of {t} ran in wave64 through the stand-in"
-    );
-    println!(
-        "stand-in {t}: {} ops, {} cases, all agree",
-        hip["totals"]["ops"], hip["totals"]["cases"]
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
 #[test]
 fn info_on_the_standin_shows_both_devices_the_refusal_and_the_auto_choice() {
     let Some(lib) = standin_lib() else { return };
-    let out = ds_harness_env(&["info", "--json"], &env(&lib));
+    let out = ds_harness_env(&["info", "--json"], &standin_env(&lib));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(v["library"]["standin"], true);
@@ -200,7 +72,7 @@ fn info_on_the_standin_shows_both_devices_the_refusal_and_the_auto_choice() {
     }
     assert_eq!(v["auto"]["backend"], "hip");
     assert_eq!(v["auto"]["device"], 0);
-    let text = stdout(&ds_harness_env(&["info"], &env(&lib)));
+    let text = stdout(&ds_harness_env(&["info"], &standin_env(&lib)));
     assert!(
         text.contains("stand-in runtime") && text.contains("no GPU is involved"),
         "{text}"
@@ -231,7 +103,7 @@ fn a_device_of_another_arch_is_refused_in_words() {
             "--cases",
             "1",
         ],
-        &env(&lib),
+        &standin_env(&lib),
     );
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(3), "{err}");
@@ -256,7 +128,7 @@ fn a_device_of_another_arch_is_refused_in_words() {
             "--cases",
             "1",
         ],
-        &env(&lib),
+        &standin_env(&lib),
     );
     assert_eq!(out.status.code(), Some(3));
     assert!(
@@ -270,7 +142,7 @@ fn a_device_of_another_arch_is_refused_in_words() {
 fn hip_visible_devices_is_left_to_hip_and_device_numbers_follow_it() {
     let Some(lib) = standin_lib() else { return };
     // HIP_VISIBLE_DEVICES=1 leaves only the gfx803 decoy: it is device 0 now, and is refused.
-    let mut e = env(&lib);
+    let mut e = standin_env(&lib);
     e.push(("HIP_VISIBLE_DEVICES", "1"));
     let out = ds_harness_env(
         &[
@@ -295,7 +167,7 @@ fn hip_visible_devices_is_left_to_hip_and_device_numbers_follow_it() {
         "the message quotes the variable: {err}"
     );
     // Reordered: HIP device 1 is the gfx1100.
-    let mut e = env(&lib);
+    let mut e = standin_env(&lib);
     e.push(("HIP_VISIBLE_DEVICES", "1,0"));
     let out = ds_harness_env(
         &[
@@ -326,7 +198,7 @@ fn hip_visible_devices_is_left_to_hip_and_device_numbers_follow_it() {
 #[test]
 fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
     let Some(lib) = standin_lib() else { return };
-    let mut e = env(&lib);
+    let mut e = standin_env(&lib);
     // Only the ops' kernels hang: the canary before them completes.
     e.push(("DS_HIP_STANDIN_HANG", "ds_"));
     e.push(("DS_HARNESS_HIP_TIMEOUT", "0.3"));
@@ -378,7 +250,7 @@ fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
         "{}",
         stderr(&out)
     );
-    let mut bad = env(&lib);
+    let mut bad = standin_env(&lib);
     bad.push(("DS_HARNESS_HIP_TIMEOUT", "soon"));
     let out = ds_harness_env(
         &[
@@ -405,7 +277,7 @@ fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
 fn no_visible_device_is_no_gpu_found_through_the_same_path_as_real_hip() {
     let Some(lib) = standin_lib() else { return };
     // An ordinal HIP does not have: HIP makes no device visible.
-    let mut e = env(&lib);
+    let mut e = standin_env(&lib);
     e.push(("HIP_VISIBLE_DEVICES", "99"));
     let out = ds_harness_env(
         &[
@@ -449,18 +321,6 @@ fn no_visible_device_is_no_gpu_found_through_the_same_path_as_real_hip() {
     );
 }
 
-/// The stand-in's device index of `t` (0 the default target, 1 the decoy, then table order).
-fn standin_index(t: &Target) -> usize {
-    if t == DEFAULT {
-        return 0;
-    }
-    2 + TARGETS
-        .iter()
-        .filter(|o| *o != DEFAULT)
-        .position(|o| o == t)
-        .unwrap()
-}
-
 #[test]
 fn a_device_of_another_target_runs_its_own_code_object_and_says_so() {
     let Some(lib) = standin_lib() else { return };
@@ -492,7 +352,7 @@ fn a_device_of_another_target_runs_its_own_code_object_and_says_so() {
         "--out",
         dir.to_str().unwrap(),
     ]);
-    let out = ds_harness_env(&args, &env(&lib));
+    let out = ds_harness_env(&args, &standin_env(&lib));
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{}\n{err}", stdout(&out));
     assert!(
@@ -521,7 +381,7 @@ fn a_device_of_another_target_runs_its_own_code_object_and_says_so() {
     ];
     args.extend(ops);
     args.extend(["--out", dir.to_str().unwrap()]);
-    let out = ds_harness_env(&args, &env(&lib));
+    let out = ds_harness_env(&args, &standin_env(&lib));
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(err.contains(&format!("HIP device {index} (")), "{err}");
@@ -541,7 +401,7 @@ fn a_device_of_another_target_runs_its_own_code_object_and_says_so() {
             "--cases",
             "1",
         ],
-        &env(&lib),
+        &standin_env(&lib),
     );
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(3), "{err}");
@@ -560,7 +420,7 @@ fn a_device_of_another_target_runs_its_own_code_object_and_says_so() {
 fn info_and_the_run_header_say_whether_the_runtime_supports_the_target() {
     let Some(lib) = standin_lib() else { return };
     let info = |version: Option<&str>| {
-        let mut e = env(&lib);
+        let mut e = standin_env(&lib);
         if let Some(v) = version {
             e.push(("DS_HIP_STANDIN_VERSION", v));
         }
@@ -595,7 +455,7 @@ fn info_and_the_run_header_say_whether_the_runtime_supports_the_target() {
             None => assert_eq!(n["supported"], false, "{t}: no release is known: {n}"),
         }
     }
-    let mut e = env(&lib);
+    let mut e = standin_env(&lib);
     e.push(("DS_HIP_STANDIN_VERSION", "50200000"));
     let out = ds_harness_env(
         &[
@@ -633,7 +493,7 @@ fn info_and_the_run_header_say_whether_the_runtime_supports_the_target() {
 fn a_gpu_fault_that_aborts_the_process_names_the_kernel_and_cases_it_was_running() {
     use std::os::unix::process::ExitStatusExt;
     let Some(lib) = standin_lib() else { return };
-    let mut e = env(&lib);
+    let mut e = standin_env(&lib);
     // Only the ops' kernels fault: the canary before them completes.
     e.push(("DS_HIP_STANDIN_FAULT", "ds_"));
     let out = ds_harness_env(
@@ -659,4 +519,42 @@ fn a_gpu_fault_that_aborts_the_process_names_the_kernel_and_cases_it_was_running
             && err.contains("cases 0..1 of variant 0 of ds_add_u32 (seed"),
         "{err}"
     );
+}
+
+#[test]
+fn the_hip_device_refuses_a_generic_target_in_words() {
+    let Some(lib) = standin_lib() else { return };
+    let env = [
+        ("DS_HARNESS_HIP_LIB", lib.as_str()),
+        ("DS_HARNESS_HIP_SEARCH", "only-env"),
+    ];
+    for g in GENERIC_TARGETS {
+        let out = ds_harness_env(
+            &[
+                "run",
+                "--backend",
+                "hip",
+                "--target",
+                g.name,
+                "--op",
+                "ds_add_u32",
+                "--cases",
+                "1",
+            ],
+            &env,
+        );
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(3), "{g}: {err}");
+        assert!(
+            err.contains(&format!("--target {g} was asked for"))
+                && err.contains(&format!("{g} is a generic target, which no GPU reports"))
+                && err.contains(&format!("--backend emu --target {g}")),
+            "{g}: {err}"
+        );
+        // No `--device N` of a generic target can exist: none is suggested.
+        assert!(
+            !err.contains(&format!("pick a {g} with --device N")),
+            "{g}: {err}"
+        );
+    }
 }

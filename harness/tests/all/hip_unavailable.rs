@@ -1,9 +1,12 @@
 //! The hip device on machines without a GPU: with Debian's real ROCm 5.2 runtime
 //! (`libamdhip64-5`) and with no HIP library at all. `--backend hip` must exit 3 naming the library
-//! it loaded (or every path tried) and saying no GPU was found; `ds-harness info` must say the
-//! same; `--backend auto` must take emu and say why.
+//! it loaded (or every path tried) and saying no GPU was found, never falling back to another
+//! device; `ds-harness info` must say the same; `--backend auto` must take emu and say why.
 
 use crate::common;
+use crate::common::code;
+use crate::common::ds_harness_no_env as ds;
+use serde_json::Value;
 
 use common::{ds_harness_env, require, stderr, stdout};
 
@@ -285,4 +288,34 @@ fn the_newest_installed_runtime_is_loaded_before_an_older_one_the_loader_finds_f
         "the 6.2 runtime is taken over Debian's 5.2: {text}\n{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn backend_hip_without_a_gpu_is_unavailable_not_a_fallback() {
+    // The machine's own answer, asked of `info` (this test binary's in-process HIP library is the
+    // stand-in: `common::standin_device`).
+    let info: Value = serde_json::from_str(&stdout(&ds(&["info", "--json"]))).unwrap();
+    let devices = info["devices"]
+        .as_array()
+        .expect("info --json lists devices");
+    if devices.iter().any(|d| d["usable"] == true) {
+        eprintln!("skipped: this machine has a usable HIP device");
+        return;
+    }
+    let out = ds(&[
+        "run",
+        "--backend",
+        "hip",
+        "--op",
+        "ds_add_u32",
+        "--cases",
+        "1",
+    ]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(
+        e.contains("--backend hip needs a GPU of a supported target ("),
+        "{e}"
+    );
+    assert!(!e.contains("backend: emu"), "{e}");
 }

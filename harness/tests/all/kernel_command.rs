@@ -1,18 +1,20 @@
-//! The targets beyond the first processors, through the CLI as a user runs it: `ds-harness kernel
-//! --target T` writes a code object each installed oracle LLVM's `llvm-readelf -h` reads as T
-//! (gfx1153's machine value; a generic target's generic version and code object v6), for every
-//! target with kernels, generic targets included; the emulated device runs a generic target's
-//! code objects in the wave sizes its family's processors run, every runnable op agreeing with
-//! the model; and the hip device refuses a generic target in words (a GPU reports its processor,
-//! and the hip device runs the code object built for it).
+//! `ds-harness kernel`: for every target with kernels (generic targets included) it writes a code
+//! object each installed oracle LLVM's `llvm-readelf -h` reads as that target (gfx1153's machine
+//! value; a generic target's generic version and code object v6); `--wave 64` writes a wave64 code
+//! object (gfx11 and gfx12); offsets are read in hex and must fit the op's offset form.
 
 use crate::common;
+use crate::common::code;
+use crate::common::ds_harness_no_env as ds;
+use crate::common::s;
+use crate::common::temp_dir;
+use ds_isa::target::Target;
+use ds_reference::wave::WaveSize;
 
 use common::llvm::installed;
-use common::{ds_harness, ds_harness_env, run, standin_lib, stderr, stdout};
-use ds_isa::target::{all, GENERIC_TARGETS};
+use common::{ds_harness, run, stderr, stdout};
+use ds_isa::target::all;
 use ds_kernels::code_object;
-use serde_json::Value;
 
 fn tmp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("ds-targets-llvm-{}-{name}", std::process::id()));
@@ -95,82 +97,98 @@ fn kernel_writes_a_code_object_llvm_readelf_reads_as_its_target() {
 }
 
 #[test]
-fn the_emulated_device_runs_every_op_of_a_generic_target_in_both_wave_sizes() {
-    for g in GENERIC_TARGETS {
-        let dir = tmp(g.name);
-        let json = dir.join("r.json");
-        let out = ds_harness(
-            &[
-                "run",
-                "--backend",
-                "emu",
-                "--target",
-                g.name,
-                "--cases",
-                "4",
-                "--out",
-                dir.to_str().unwrap(),
-                "--json",
-                json.to_str().unwrap(),
-            ],
-            "",
-        );
-        assert_eq!(out.status.code(), Some(0), "{g}: {}", stderr(&out));
-        let r: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-        assert_eq!(r["meta"]["target"], g.name);
-        // The wave sizes runs take on the family's processors.
-        let member = g.members().next().unwrap();
-        let waves: Vec<u64> = ds_kernels::wave_sizes(member)
-            .iter()
-            .map(|w| w.lanes() as u64)
-            .collect();
-        assert_eq!(ds_kernels::wave_sizes(g), ds_kernels::wave_sizes(member));
-        assert_eq!(r["meta"]["waves"], serde_json::json!(waves), "{g}");
-        let ops = ds_isa::ds::runnable_ops_on(g).count() as u64;
-        assert_eq!(r["totals"]["ops"], ops, "{g}");
-        assert_eq!(r["totals"]["disagree"], 0, "{g}");
-        assert_eq!(r["totals"]["errors"], 0, "{g}");
-        println!(
-            "emu {g}: {ops} ops in wave {waves:?}, {} cases, all agree",
-            r["totals"]["cases"]
-        );
-    }
+fn kernel_target_gfx1200_wave_64_writes_a_gfx12_wave64_code_object() {
+    let dir = temp_dir("g12w64-kernel");
+    let file = dir.join("k.co");
+    let out = ds(&[
+        "kernel",
+        "ds_bpermute_b32",
+        "--target",
+        "gfx1200",
+        "--wave",
+        "64",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let co = code_object::read(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(co.target, Target::by_name("gfx1200").unwrap());
+    assert_eq!(co.kernels[0].descriptor.wave_size(), WaveSize::Wave64);
+    assert!(
+        co.kernels[0].name.ends_with("_w64"),
+        "{}",
+        co.kernels[0].name
+    );
 }
 
 #[test]
-fn the_hip_device_refuses_a_generic_target_in_words() {
-    let Some(lib) = standin_lib() else { return };
-    let env = [
-        ("DS_HARNESS_HIP_LIB", lib.as_str()),
-        ("DS_HARNESS_HIP_SEARCH", "only-env"),
-    ];
-    for g in GENERIC_TARGETS {
-        let out = ds_harness_env(
-            &[
-                "run",
-                "--backend",
-                "hip",
-                "--target",
-                g.name,
-                "--op",
-                "ds_add_u32",
-                "--cases",
-                "1",
-            ],
-            &env,
-        );
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(3), "{g}: {err}");
-        assert!(
-            err.contains(&format!("--target {g} was asked for"))
-                && err.contains(&format!("{g} is a generic target, which no GPU reports"))
-                && err.contains(&format!("--backend emu --target {g}")),
-            "{g}: {err}"
-        );
-        // No `--device N` of a generic target can exist: none is suggested.
-        assert!(
-            !err.contains(&format!("pick a {g} with --device N")),
-            "{g}: {err}"
-        );
-    }
+fn kernel_wave_64_writes_a_wave64_code_object() {
+    let dir = temp_dir("w64-kernel");
+    let file = dir.join("k.co");
+    let out = ds(&[
+        "kernel",
+        "ds_bpermute_b32",
+        "--wave",
+        "64",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let co = code_object::read(&std::fs::read(&file).unwrap()).unwrap();
+    let k = &co.kernels[0];
+    assert!(k.name.ends_with("_w64"), "{}", k.name);
+    assert_eq!(k.descriptor.wave_size(), WaveSize::Wave64);
+    let listing = stdout(&ds(&[
+        "kernel",
+        "ds_bpermute_b32",
+        "--wave",
+        "64",
+        "--listing",
+    ]));
+    assert!(listing.contains("s_mov_b64 exec, -1"), "{listing}");
+    let listing32 = stdout(&ds(&["kernel", "ds_bpermute_b32", "--listing"]));
+    assert!(!listing32.contains("s_mov_b64 exec"), "{listing32}");
+}
+
+#[test]
+fn kernel_offsets_take_hex() {
+    let dir = temp_dir("careless-kernel-hex");
+    let o = ds(&[
+        "kernel",
+        "ds_add_u32",
+        "--offset",
+        "0x10",
+        "--out",
+        s(&dir.join("k.co")),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = ds(&["kernel", "ds_add_u32", "--offset", "0x1ffff", "--listing"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+}
+
+// Finding 10: the small ones.
+#[test]
+fn kernel_offsets_must_fit_the_ops_offset_form() {
+    let out = ds(&["kernel", "ds_store_2addr_b32", "--offset", "8", "--listing"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("--offset0 N --offset1 M"),
+        "{}",
+        stderr(&out)
+    );
+    let out = ds(&["kernel", "ds_add_u32", "--offset1", "8", "--listing"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("use --offset N"), "{}", stderr(&out));
+    let out = ds(&["kernel", "ds_add_u32", "--lds-size", "6", "--listing"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("--lds-size 6"), "{}", stderr(&out));
+    let out = ds(&[
+        "kernel",
+        "ds_store_2addr_b32",
+        "--offset0",
+        "8",
+        "--listing",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("offset0:8"), "{}", stdout(&out));
 }

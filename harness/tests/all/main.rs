@@ -2,31 +2,28 @@
 //! emulated device, external devices and the stand-in HIP runtime, and the workspace's rules.
 //! One module per property (wasmtime's `tests/all` pattern: one binary to build and link).
 
+mod common;
+
 mod acc_twins;
 mod against_recordings;
 mod asm_llvm_spellings;
 mod bad_input_refused;
 mod bvh_stack_ops;
 mod canary_first;
-mod common;
+mod case_files;
+mod cmpst_order;
 mod emu_agreement;
-mod every_target;
+mod exec_faults;
 mod exec_protocol;
 mod exit_codes;
-mod generation_reaches_the_model;
-mod gfx12;
-mod gfx12_mismatch;
-mod gfx12_wave64;
-mod gfx9_gfx10_cli;
+mod hip_checked_calls;
 mod hip_device_path;
 mod hip_override;
-mod hip_standin_api;
 mod hip_unavailable;
 mod hostile_device;
 mod kernel_command;
 mod layers;
 mod legal_outcomes;
-mod llvm_mc_spellings_gfx9_gfx10;
 mod matrix;
 mod merge_shards;
 mod mutants_caught;
@@ -37,13 +34,14 @@ mod open_question_readings;
 mod outputs_never_harm;
 mod recordings;
 mod register_aliasing;
+mod run_bookkeeping;
 mod run_stream;
 mod serve_device_bounded;
 mod shrinking;
+mod standin_agreement;
 mod text_commands;
 mod unjudged_ops;
-mod wave64_cases;
-mod wave64_cli;
+mod wave64_bpermute;
 mod wave64_lanes;
-mod wave64_standin;
+mod wave_sizes;
 mod workflows;

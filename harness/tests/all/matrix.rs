@@ -1,8 +1,13 @@
 //! `ds-harness matrix`: results files side by side as markdown, JSON and an SVG heatmap; the SVG
 //! is parsed (every cell, its class and colour, the legend, the device names) and rendered to PNG
-//! with resvg, whose pixels must show each cell's class colour.
+//! with resvg, whose pixels must show each cell's class colour; a matrix of the served emulator,
+//! the Python adapter and the fault device; files without fidelity classes, duplicate or unknown
+//! op rows and counts that do not add up are refused.
 
 use crate::common;
+use crate::common::exec::{adapter_cmd, fault_cmd, python, run, serve_cmd};
+use crate::common::refused;
+use crate::common::s;
 
 use common::svg::check_svg;
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
@@ -237,4 +242,138 @@ fn each_wave_size_of_an_op_is_its_own_row() {
         md.contains("| `ds_bpermute_b32 wave64` | **mismatch**"),
         "{md}"
     );
+}
+
+#[test]
+fn matrix_refuses_duplicate_and_unknown_op_rows() {
+    let dir = temp_dir("careless-matrix");
+    let r = common::results(&dir, "r", &[]);
+    let mut v = common::json(&r);
+    let first = v["ops"][0].clone();
+    v["ops"].as_array_mut().unwrap().push(first);
+    let dup = dir.join("dup.json");
+    std::fs::write(&dup, v.to_string()).unwrap();
+    refused(&["matrix", s(&dup)], "has two rows");
+    let mut v = common::json(&r);
+    v["ops"][0]["op"] = "ds_add_u33".into();
+    let unknown = dir.join("unknown.json");
+    std::fs::write(&unknown, v.to_string()).unwrap();
+    refused(&["matrix", s(&unknown)], "is not a DS op");
+}
+
+#[test]
+fn a_matrix_of_the_served_emulator_the_python_adapter_and_the_fault_device() {
+    if !python() {
+        return;
+    }
+    let ops = [
+        "ds_add_u32",
+        "ds_sub_u32",
+        "ds_rsub_u32",
+        "ds_inc_u32",
+        "ds_store_b32",
+        "ds_load_b32",
+    ];
+    let mut base = vec!["--backend", "exec", "--cases", "40"];
+    for o in &ops {
+        base.extend_from_slice(&["--op", o]);
+    }
+    // (name, command, launch timeout, exit status with --allow-unsupported)
+    let devices = [
+        ("matrix-emu", serve_cmd(), "60", 0),
+        ("matrix-adapter", adapter_cmd(), "60", 0),
+        (
+            "matrix-faults",
+            fault_cmd(
+                "--flip ds_add_u32 --crash ds_sub_u32 --hang-kernel ds_rsub_u32_o8_ \
+                 --garbage ds_inc_u32",
+            ),
+            "1",
+            1,
+        ),
+    ];
+    let dir = temp_dir("exec-matrix");
+    let mut files = Vec::new();
+    for (name, cmd, timeout, status) in &devices {
+        let mut args = base.clone();
+        args.extend_from_slice(&["--allow-unsupported", "--device-timeout", timeout]);
+        args.extend_from_slice(&["--device-cmd", cmd]);
+        let (out, r) = run(name, &args);
+        assert_eq!(
+            code(&out),
+            *status,
+            "{name}: {}\n{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        let f = dir.join(format!("{name}.json"));
+        std::fs::write(&f, r.to_string()).unwrap();
+        files.push(f.display().to_string());
+    }
+    let (md, svg) = (dir.join("matrix.md"), dir.join("matrix.svg"));
+    let mut args = vec!["matrix".to_string()];
+    args.extend(files.iter().cloned());
+    args.extend([
+        "--markdown".into(),
+        md.display().to_string(),
+        "--svg".into(),
+        svg.display().to_string(),
+    ]);
+    let out = ds(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let md = std::fs::read_to_string(md).unwrap();
+    println!("{md}");
+    let row = |op: &str| {
+        md.lines()
+            .find(|l| l.starts_with(&format!("| `{op}` |")))
+            .unwrap_or_else(|| panic!("{op} row in {md}"))
+            .to_string()
+    };
+    assert!(
+        row("ds_add_u32").contains("| exact 40 | unsupported 40 | **mismatch**"),
+        "{md}"
+    );
+    assert!(
+        row("ds_sub_u32").ends_with("| exact 40 | unsupported 40 | crashed 40 |"),
+        "{md}"
+    );
+    assert!(
+        row("ds_rsub_u32").contains("| unsupported 40 | **timed out** (timed out "),
+        "{md}"
+    );
+    assert!(
+        row("ds_inc_u32").ends_with("| unsupported 40 | protocol error 40 |"),
+        "{md}"
+    );
+    let store = row("ds_store_b32");
+    assert!(store.starts_with("| `ds_store_b32` | exact 40 |"), "{md}");
+    assert!(store.ends_with("| exact 40 |"), "{md}");
+    assert!(
+        store.contains("exact 3") || store.contains("exact 40 | exact 40"),
+        "{md}"
+    );
+    assert!(!store.contains("mismatch"), "{md}");
+    assert!(
+        md.contains("example adapter: b32 loads and stores only"),
+        "{md}"
+    );
+    assert!(
+        md.contains("(gfx1100, examples/device-adapter/adapter.py 1)"),
+        "{md}"
+    );
+    let svg = std::fs::read_to_string(svg).unwrap();
+    let cells = common::svg::check_svg(
+        &svg,
+        &dir.join("matrix.png"),
+        &[
+            ("ds_add_u32", 0, Class::Exact),
+            ("ds_add_u32", 1, Class::Unsupported),
+            ("ds_add_u32", 2, Class::Mismatch),
+            ("ds_sub_u32", 2, Class::Crashed),
+            ("ds_rsub_u32", 2, Class::TimedOut),
+            ("ds_inc_u32", 2, Class::ProtocolError),
+            ("ds_load_b32", 2, Class::Exact),
+        ],
+    );
+    assert_eq!(cells, ops.len() * devices.len());
 }

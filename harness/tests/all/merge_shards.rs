@@ -1,7 +1,15 @@
-//! `ds-harness merge`: shards run separately and merged give the run's per-op results exactly as
-//! one unsharded run does; a missing, duplicate, incomplete or foreign shard is refused, named.
+//! Shards: `--shard K/N` splits the ops and the shards together cover them; `ds-harness merge`
+//! gives the run's per-op results exactly as one unsharded run does (gfx12's ops and another
+//! target's too); a missing, duplicate, incomplete or foreign shard, shards that differ (named in
+//! words) and results whose counts do not add up are refused, named.
 
 use crate::common;
+use crate::common::code;
+use crate::common::refused;
+use crate::common::results;
+use crate::common::s;
+use ds_isa::ds::runnable_ops;
+use ds_isa::gen::Generation;
 
 use common::{stderr, stdout, temp_dir};
 use serde_json::Value;
@@ -296,4 +304,121 @@ fn shards_of_a_run_on_another_target_merge_by_that_targets_ops() {
         assert_eq!(m["ops"], whole["ops"], "{selection:?}");
         assert_eq!(m["totals"], whole["totals"], "{selection:?}");
     }
+}
+
+#[test]
+fn shards_split_the_ops_and_together_cover_them() {
+    let dir = temp_dir("run-shards");
+    let mut seen = Vec::new();
+    for k in 1..=3 {
+        let json = dir.join(format!("{k}.json"));
+        let shard = format!("{k}/3");
+        let out = ds(&[
+            "run",
+            "--backend",
+            "emu",
+            "--op",
+            "ds_load*",
+            "--cases",
+            "5",
+            "--shard",
+            &shard,
+            "--json",
+            json.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let r: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(r["meta"]["shard"], shard.as_str());
+        seen.extend(
+            r["ops"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["op"].as_str().unwrap().to_string()),
+        );
+    }
+    seen.sort();
+    // Each op once per wave size (wave32 and wave64), in one shard.
+    let mut want: Vec<String> = runnable_ops(Generation::Gfx11)
+        .filter(|o| o.name().starts_with("ds_load"))
+        .flat_map(|o| [o.name().to_string(), o.name().to_string()])
+        .collect();
+    want.sort();
+    assert_eq!(seen, want);
+}
+
+/// Shards of runs that differ are refused naming the difference in words, never in Rust's
+/// debugging notation (issue 33 L12: `[Wave32, Wave64]`).
+#[test]
+fn shards_that_differ_are_named_in_words() {
+    let dir = temp_dir("careless-mixed");
+    let a = results(&dir, "a", &["--shard", "1/2"]);
+    let b = {
+        let file = dir.join("b.json");
+        let o = ds(&[
+            "run",
+            "--backend",
+            "emu",
+            "--op",
+            "ds_add_u32",
+            "--op",
+            "ds_sub_u32",
+            "--cases",
+            "8",
+            "--shard",
+            "2/2",
+            "--json",
+            s(&file),
+            "--out",
+            s(&dir.join("out-b")),
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        file
+    };
+    let o = ds(&["merge", s(&a), s(&b)]);
+    let e = stderr(&o);
+    assert_eq!(code(&o), 2, "{e}");
+    assert!(
+        e.contains("wave32") && e.contains("wave32 and wave64"),
+        "{e}"
+    );
+    assert!(!e.contains("Wave32") && !e.contains('['), "{e}");
+}
+
+#[test]
+fn merge_refuses_counts_that_do_not_add_up_and_other_formats() {
+    let dir = temp_dir("careless-counts");
+    let s1 = results(&dir, "s1", &["--shard", "1/2"]);
+    let s2 = results(&dir, "s2", &["--shard", "2/2"]);
+    let edit = |name: &str, f: &dyn Fn(&mut Value)| {
+        let mut v = json(&s1);
+        f(&mut v);
+        let p = dir.join(name);
+        std::fs::write(&p, v.to_string()).unwrap();
+        p
+    };
+    let one_short = edit("short.json", &|v| {
+        let o = &mut v["ops"][0];
+        let agree = o["agree"].as_u64().unwrap();
+        o["agree"] = (agree - 1).into();
+    });
+    refused(&["merge", s(&one_short), s(&s2)], "not its");
+    let classes = edit("classes.json", &|v| {
+        let o = &mut v["ops"][0];
+        o["fidelity"]["exact"] = 1.into();
+    });
+    refused(&["merge", s(&classes), s(&s2)], "fidelity classes");
+    let huge = edit("huge.json", &|v| {
+        let o = &mut v["ops"][0];
+        o["cases"] = u64::MAX.into();
+        o["agree"] = u64::MAX.into();
+    });
+    refused(&["merge", s(&huge), s(&s2)], "");
+    let format2 = edit("format2.json", &|v| v["format"] = 2.into());
+    refused(
+        &["merge", s(&format2), s(&s2)],
+        "results format 2 is not supported",
+    );
 }

@@ -1,7 +1,18 @@
-//! `ds-harness doc OP`: the op cards of `ds_mskor_b32` and `ds_min_u64` as insta snapshots
-//! (the binary's real output, with the shipped recordings), and the unknown-op error.
+//! `ds-harness doc OP`: the op cards of `ds_mskor_b32` and `ds_min_u64` as insta snapshots (the
+//! binary's real output, with the shipped recordings); every op of every generation has a card
+//! naming its opcode row and its target's encoding (an op the target lacks refused naming the
+//! targets that have it); `--wave 64` says what differs from wave32; a card gives each open
+//! question's sources and readings; every gfx12 op has a wave64 card and kernel on each gfx12
+//! target; an unknown op or a missing recordings directory is an error.
 
 use crate::common;
+use crate::common::code;
+use crate::common::ds_harness_no_env as ds;
+use ds_isa::ds::doc::example;
+use ds_isa::ds::runnable_ops;
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
+use ds_reference::wave::WaveSize;
 
 use common::{ds_harness, stderr, stdout};
 use ds_isa::gen::Generation;
@@ -65,43 +76,6 @@ fn an_unknown_op_is_exit_2_with_close_names() {
     assert_eq!(stdout(&out), "");
 }
 
-/// `doc OP --target T --wave 64` says which generation rule decides the op's wave64 result on T
-/// and why (the binary's output, for a target of each generation).
-#[test]
-fn the_wave64_card_of_a_permute_says_which_rule_applies_on_the_target_and_why() {
-    use ds_isa::ds::Generation;
-    use ds_isa::gen::{PermuteSpan, Rule};
-    for gen in Generation::ALL {
-        for t in gen.targets() {
-            let out = ds_harness(
-                &["doc", "ds_bpermute_b32", "--target", t.name, "--wave", "64"],
-                "",
-            );
-            assert!(out.status.success(), "{t}: {}", stderr(&out));
-            let text = stdout(&out);
-            let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            let rule = gen.rule(Rule::PermuteSpan);
-            assert!(
-                flat.contains(&format!("Rules of {t} ({gen}) in wave64")),
-                "{text}"
-            );
-            assert!(
-                flat.contains(&format!("applies: {}", rule.choice)),
-                "{text}"
-            );
-            assert!(
-                flat.contains("why: LLVM `GCNSubtarget::supportsWaveWideBPermute()`"),
-                "{text}"
-            );
-            let (mine, other) = match gen.permute_span() {
-                PermuteSpan::Halves => ("W1.", "W9."),
-                PermuteSpan::Wave => ("W9.", "W1."),
-            };
-            assert!(text.contains(mine) && !text.contains(other), "{t}: {text}");
-        }
-    }
-}
-
 /// Every open question on a card gives its sources with their kinds and its readings, the
 /// model's first; the computed ones are marked (ASSUMPTIONS.md, issue 29).
 #[test]
@@ -132,4 +106,102 @@ fn a_card_gives_each_questions_sources_kinds_and_readings() {
             "{each:?} in:\n{text}"
         );
     }
+}
+
+/// `kernel` and `doc` in wave64 for every runnable gfx12 op on both gfx12 targets (through the
+/// library the commands call): each op gets a wave64 gfx12 kernel and a wave64 card by its
+/// target's rules, with examples the model computes.
+#[test]
+fn every_runnable_gfx12_op_has_a_wave64_kernel_and_card_on_each_gfx12_target() {
+    use ds_kernels::generator::generate_for;
+    let mut n = 0;
+    for t in Generation::Gfx12.targets() {
+        for op in runnable_ops(t.generation) {
+            let (_, v, _) = ds_reference::model::snapshot::snapshot_corpus_wave64(op)
+                .into_iter()
+                .next()
+                .expect("a wave64 case");
+            let k = generate_for(t, &v).unwrap_or_else(|e| panic!("{t} {op}: {e}"));
+            assert_eq!(k.descriptor.wave_size(), WaveSize::Wave64, "{t} {op}");
+            let card = ds_harness::doc::card_in(op, t, &[], WaveSize::Wave64);
+            assert!(
+                card.starts_with(&format!("{op} in wave64 on {t}")),
+                "{card}"
+            );
+            assert!(!card.contains("Examples: none"), "{t} {op}: {card}");
+            n += 1;
+        }
+    }
+    assert_eq!(n, 2 * common::GFX12_RUNNABLE);
+}
+
+#[test]
+fn doc_wave_64_shows_what_differs_for_the_op() {
+    let out = ds(&["doc", "ds_bpermute_b32", "--wave", "64"]);
+    let so = stdout(&out);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(so.contains("What differs from wave32"), "{so}");
+    assert!(so.contains("W1."), "{so}");
+    assert!(so.contains("case w64_index_32_to_63"), "{so}");
+    let out = ds(&["doc", "ds_load_b32", "--wave", "64"]);
+    assert!(
+        stdout(&out).contains("nothing wave-size-dependent"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// Every op of a Vega, a CDNA 4 and an RDNA 2 target has a card with the target's encoding; an
+/// op the target lacks is refused, naming the targets that have it (exit 2).
+#[test]
+fn doc_cards_name_the_targets_encoding_and_refuse_ops_it_lacks() {
+    for name in ["gfx900", "gfx950", "gfx1030"] {
+        let t = Target::by_name(name).unwrap();
+        for op in DsOp::all(t.generation) {
+            let spelled = op.mnemonic(t.generation);
+            let out = ds_harness(&["doc", spelled, "--target", name], "");
+            if !op.info().on(t) {
+                assert_eq!(out.status.code(), Some(2), "{t} {spelled}");
+                assert!(
+                    stderr(&out).contains("the targets that have it"),
+                    "{}",
+                    stderr(&out)
+                );
+                continue;
+            }
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{t} {spelled}: {}",
+                stderr(&out)
+            );
+            let ex = example(t, op);
+            let bytes = ex.to_bytes(t).unwrap();
+            let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let line = format!(
+                "On {t} ({}): spelled {spelled}, opcode {:#04x}",
+                t.generation,
+                op.opcode(t.generation).unwrap()
+            );
+            let text = stdout(&out);
+            assert!(text.contains(&line), "{t} {spelled}:\n{text}");
+            assert!(text.contains(&hex.join(" ")), "{t} {spelled}");
+        }
+    }
+}
+
+#[test]
+fn doc_with_a_missing_recordings_dir_is_an_error() {
+    let out = ds(&[
+        "doc",
+        "ds_add_u32",
+        "--recordings",
+        "/nonexistent/recordings",
+    ]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--recordings /nonexistent/recordings"),
+        "{}",
+        stderr(&out)
+    );
 }

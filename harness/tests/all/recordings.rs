@@ -1,8 +1,21 @@
 //! Recordings under `snapshots/hardware/`: every one replays against the model, disagreements
 //! must be listed (with reason and source) in `known-divergences.json`, corrupt or cut files are
-//! errors naming file and line, and the provenance rule keeps emulated results out of GPU names.
+//! errors naming file and line, and the provenance rule keeps emulated results out of GPU names;
+//! every target's snapshot corpus records through the emulated device and through the hip device
+//! on the stand-in, and the recordings replay under their target against its model.
 
 use crate::common;
+use crate::common::code;
+use crate::common::ds_harness_env;
+use crate::common::replayed;
+use crate::common::standin_lib;
+use crate::common::stderr;
+use crate::common::stdout;
+use crate::common::temp_dir;
+use ds_isa::ds::runnable_ops_on;
+use ds_isa::ds::DsFeatures;
+use ds_kernels::kernel_targets;
+use ds_kernels::wave_sizes;
 
 use common::op;
 use ds_isa::gen::Generation;
@@ -393,4 +406,71 @@ fn recordings_live_under_their_target_and_replay_against_its_model() {
         "{e}"
     );
     assert!(e.contains("unknown target `gfx803`"), "{e}");
+}
+
+/// Every target's snapshot corpus, every runnable op in every wave size its kernels are built
+/// in, records on the emulated device of that target (the corpus holds only instructions the
+/// target accepts: even register tuples from CDNA 2 on), and every recorded case replays against
+/// the model; the targets with AccVGPR DS operands record the acc twins too.
+#[test]
+fn every_targets_snapshot_corpus_records_on_the_emulated_device_and_replays() {
+    let root = temp_dir("every-target-emu");
+    for t in kernel_targets() {
+        let mut dev = EmuDevice::for_target(t);
+        let dir = root.join(t.name);
+        for wave in wave_sizes(t) {
+            for op in runnable_ops_on(t) {
+                record::record_op(&dir, &mut dev, op, wave)
+                    .unwrap_or_else(|e| panic!("{t} {op} {wave}: {e}"));
+            }
+        }
+        let (cases, acc, problems) = replayed(&dir);
+        assert!(problems.is_empty(), "{t}: {problems:#?}");
+        assert!(cases > 1000, "{t}: {cases} cases recorded");
+        let has_acc = t.ds_features.contains(DsFeatures::ACC);
+        assert_eq!(acc > 0, has_acc, "{t}: {acc} acc cases recorded");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// README's recording step (`run --record`) completes on every target through the hip device's
+/// own code on the stand-in runtime (a device per target), and what it records replays.
+#[test]
+fn run_record_completes_on_every_target_through_the_standin() {
+    let Some(lib) = standin_lib() else { return };
+    let root = temp_dir("every-target-standin");
+    for t in kernel_targets() {
+        let out = root.join(format!("out-{t}"));
+        let rec = root.join(format!("rec-{t}"));
+        let o = ds_harness_env(
+            &[
+                "run",
+                "--backend",
+                "hip",
+                "--target",
+                t.name,
+                "--cases",
+                "1",
+                "--out",
+                out.to_str().unwrap(),
+                "--record",
+                rec.to_str().unwrap(),
+            ],
+            &[
+                ("DS_HARNESS_HIP_LIB", &lib),
+                ("DS_HARNESS_HIP_SEARCH", "only-env"),
+            ],
+        );
+        assert_eq!(code(&o), 0, "{t}: {}\n{}", stdout(&o), stderr(&o));
+        let dir = rec.join(format!("emulated-hip-standin-{t}"));
+        let status = std::fs::read_to_string(dir.join("run.json")).expect("run.json");
+        assert!(status.contains("\"complete\": true"), "{t}: {status}");
+        let files = std::fs::read_dir(&dir).unwrap().count() - 1;
+        let want: usize = wave_sizes(t).len() * runnable_ops_on(t).count();
+        assert_eq!(files, want, "{t}: one recording per op and wave size");
+        let (_, acc, problems) = replayed(&rec);
+        assert!(problems.is_empty(), "{t}: {problems:#?}");
+        assert_eq!(acc > 0, t.ds_features.contains(DsFeatures::ACC), "{t}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
 }

@@ -1,9 +1,19 @@
 //! Shrinking on the device: a mutant device that corrupts one lane of one case among many is
 //! caught by a run, and shrinking that case ends at one active lane with no non-zero LDS words,
 //! writes the case directory (case JSON, kernel listing, code object), and the replay command's
-//! case file reproduces the disagreement on the same device.
+//! case file reproduces the disagreement on the same device; the same for a target's own op
+//! (gfx12's, through the stand-in that damages its results, the file's target read back), and
+//! the shrunk report shows every active lane's inputs.
 
 use crate::common;
+use crate::common::code;
+use crate::common::ds_harness_env;
+use crate::common::standin_lib;
+use crate::common::stderr;
+use crate::common::stdout;
+use crate::common::temp_dir;
+use ds_isa::gen::Generation;
+use ds_isa::target::TARGETS;
 
 use ds_devices::emu::EmuDevice;
 use ds_devices::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
@@ -219,4 +229,175 @@ fn a_one_lane_fault_shrinks_to_one_lane_and_no_lds_words_and_replays() {
     // ... and through the CLI on the (correct) emulated device it agrees: the bug is the mutant's.
     let cli = common::ds_harness(&["replay", path, "--backend", "emu"], "");
     assert_eq!(cli.status.code(), Some(0), "{}", common::stdout(&cli));
+}
+
+/// A disagreement on a target's own op (gfx908's src2 op, through the stand-in that flips a bit
+/// of every LDS dump) is shrunk, reported in the target's encoding, and its minimal case file
+/// replays and evaluates.
+#[test]
+fn a_disagreement_on_a_targets_own_op_shrinks_and_its_case_replays() {
+    let Some(lib) = standin_lib() else { return };
+    let dir = temp_dir("own-op-shrink");
+    let out = dir.join("out");
+    let o = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--target",
+            "gfx908",
+            "--op",
+            "ds_add_src2_u32",
+            "--cases",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &[
+            ("DS_HARNESS_HIP_LIB", &lib),
+            ("DS_HARNESS_HIP_SEARCH", "only-env"),
+            ("DS_HIP_STANDIN_FLIP", "1"),
+        ],
+    );
+    let text = stdout(&o);
+    assert_eq!(code(&o), 1, "{text}\n{}", stderr(&o));
+    assert!(text.contains("SHRUNK"), "{text}");
+    assert!(!text.contains("does not encode"), "{text}");
+    let min = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("replay: ds-harness replay "))
+        .and_then(|l| l.split(' ').next())
+        .expect("a replay command");
+    for args in [vec!["eval", min], vec!["replay", min, "--backend", "emu"]] {
+        let o = common::ds_harness_no_env(&args);
+        assert_eq!(code(&o), 0, "{args:?}: {}\n{}", stdout(&o), stderr(&o));
+    }
+}
+
+#[test]
+fn a_gfx12_only_ops_mismatch_case_file_shrinks_evaluates_and_replays() {
+    let Some(lib) = standin_lib() else { return };
+    let t = TARGETS.iter().find(|t| t.architected_sgprs).unwrap();
+    let op = "ds_cond_sub_rtn_u32";
+    let o = DsOp::from_name_in(t.generation, op).unwrap();
+    assert!(!o.info().in_generation(Generation::Gfx11));
+    let env = [
+        ("DS_HARNESS_HIP_LIB", lib.as_str()),
+        ("DS_HARNESS_HIP_SEARCH", "only-env"),
+        ("DS_HIP_STANDIN_FLIP", "1"),
+    ];
+    let dir = temp_dir("gfx12-mismatch");
+    let out_dir = dir.join("out");
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--target",
+            t.name,
+            "--op",
+            op,
+            "--cases",
+            "2",
+            "--wave",
+            "32",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        &env,
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}\n{}", stderr(&out));
+    assert!(!text.contains("cannot shrink"), "{text}");
+    let files: Vec<_> = std::fs::read_dir(out_dir.join(op))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    assert!(!files.is_empty(), "{text}");
+    for f in &files {
+        let path = f.to_str().unwrap();
+        let eval = ds_harness_env(&["eval", path], &[]);
+        assert_eq!(eval.status.code(), Some(0), "{path}: {}", stderr(&eval));
+        let v: serde_json::Value = serde_json::from_slice(&eval.stdout).expect("eval prints JSON");
+        assert!(v.is_object(), "{v}");
+        let emu = ds_harness_env(&["replay", path, "--backend", "emu"], &[]);
+        assert_eq!(emu.status.code(), Some(0), "{path}: {}", stderr(&emu));
+        assert!(stdout(&emu).contains("AGREE"), "{}", stdout(&emu));
+        let hip = ds_harness_env(
+            &["replay", path, "--backend", "hip", "--target", t.name],
+            &env,
+        );
+        assert_eq!(hip.status.code(), Some(1), "{path}: {}", stderr(&hip));
+        // Without --target: the device of the case file's target, said so, never device 0 (the
+        // stand-in's gfx11 device) in silence.
+        let hip = ds_harness_env(&["replay", path, "--backend", "hip"], &env);
+        let err = stderr(&hip);
+        assert_eq!(hip.status.code(), Some(1), "{path}: {err}");
+        assert!(
+            err.contains(&format!(") is {t}"))
+                && err.contains(&format!("target: {t} (the case file names {t})")),
+            "{err}"
+        );
+        // No GPU of the file's target: refused, naming the devices and the fix.
+        let mut only0 = env.to_vec();
+        only0.push(("HIP_VISIBLE_DEVICES", "0"));
+        let hip = ds_harness_env(&["replay", path, "--backend", "hip"], &only0);
+        let err = stderr(&hip);
+        assert_eq!(hip.status.code(), Some(3), "{path}: {err}");
+        assert!(
+            err.contains(&format!(
+                "the case file is of {t}, and no usable HIP device is a {t} (device 0 is "
+            )) && err.contains("--backend emu"),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_shrunk_report_shows_every_active_lanes_inputs() {
+    // A store whose lane 3 stored the wrong word: the difference is in LDS only.
+    let op = common::op("ds_store_b32");
+    let plan = &ds_harness::corpus::plan_in(op, 1, 1, ds_reference::wave::WaveSize::Wave32)[0];
+    let mut case = plan.case(0);
+    case.wave.exec = 1 << 3;
+    case.wave.lanes[3].addr = 8;
+    case.wave.lanes[3].data0[0] = 0x1234;
+    let expected = ds_reference::model::execute(
+        ds_isa::target::DEFAULT,
+        &plan.variant.inst(),
+        plan.variant.mode,
+        &case,
+    )
+    .unwrap();
+    let mut device = expected.clone();
+    device.lds.set_word(8, 0x1235);
+    let differences = ds_harness::run::diff::diff(
+        plan.variant.inst().info(),
+        case.wave.exec,
+        &expected,
+        &device,
+    );
+    let size = ds_harness::shrink::size(&plan.variant, &case);
+    let sh = ds_harness::shrink::Shrunk {
+        id: "x".into(),
+        seed: 1,
+        target: ds_isa::target::DEFAULT,
+        variant: plan.variant,
+        case,
+        expected,
+        device,
+        differences,
+        steps: 0,
+        launches: 1,
+        candidates: 0,
+        size_before: size,
+        size_after: size,
+    };
+    let text = sh.report("ds-harness replay x");
+    assert!(
+        text.contains("lane 3 (active) in: addr=0x00000008 data0=00001234"),
+        "{text}"
+    );
 }

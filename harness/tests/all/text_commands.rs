@@ -1,9 +1,18 @@
-//! `ds-harness asm`, `disasm` and `list`, run as a user would: the built binary on stdin, its
-//! output compared with each installed oracle llvm-mc's (19 and 22) for the same input
-//! (`-show-encoding`; `-disassemble`). `asm` and `disasm` print as LLVM 19 does; LLVM 22 differs
-//! only in its swizzle macros from offset 0xC000 (`common::llvm::printed_by`), asserted as such.
+//! The text commands run as a user would: `asm`, `disasm` and `list` on stdin, compared with each
+//! installed oracle llvm-mc's (19 and 22) output for the same input (`-show-encoding`;
+//! `-disassemble`; `asm` and `disasm` print as LLVM 19 does, LLVM 22 differing only in its
+//! swizzle macros from offset 0xC000, `common::llvm::printed_by`); every target's DS instructions
+//! in its generation's spelling (gfx9 and gfx10 examples round-trip, gfx12 refuses the other
+//! generations' ops and `gds` in words); `info` and `--help` name every target and generation;
+//! bad lines are reported by number, briefly, and the rest is read.
 
 use crate::common;
+use crate::common::code;
+use crate::common::ds_harness_no_env as ds;
+use ds_isa::ds::doc::example;
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
+use ds_isa::target::TARGETS;
 
 use common::llvm::{installed, line_printed_by, Llvm};
 use common::{ds_harness, run, stderr, stdout};
@@ -367,5 +376,213 @@ fn an_overlong_line_is_reported_with_its_length_and_the_rest_is_read() {
         stderr(&o).contains(&format!("the line is {} bytes long", bytes.len())),
         "{}",
         stderr(&o)
+    );
+}
+
+#[test]
+fn the_text_commands_speak_gfx12_for_a_gfx12_target() {
+    // asm: a gfx12-only op assembles; gds and a gfx11-only op are refused in words.
+    let out = ds_harness(
+        &["asm", "--target", "gfx1200"],
+        "ds_cond_sub_rtn_u32 v1, v2, v3 offset:4\nds_min_f32 v1, v2\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "\tds_cond_sub_rtn_u32 v1, v2, v3 offset:4 ; encoding: [0x04,0x00,0xa0,0xda,0x02,0x03,0x00,0x01]\n\
+         \tds_min_num_f32 v1, v2                   ; encoding: [0x00,0x00,0x48,0xd8,0x01,0x02,0x00,0x00]\n"
+    );
+    let out = ds_harness(&["asm", "--target", "gfx1201"], "ds_add_u32 v1, v2 gds\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("gfx12 has no GDS"),
+        "{}",
+        stderr(&out)
+    );
+    let out = ds_harness(
+        &["asm", "--target", "gfx1201"],
+        "ds_wrap_rtn_b32 v1, v2, v3, v4\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("(it is gfx9, gfx10 and gfx11)"),
+        "{}",
+        stderr(&out)
+    );
+    // The gfx11 default refuses the gfx12 op the same way.
+    let out = ds_harness(&["asm"], "ds_cond_sub_u32 v1, v2\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("(it is gfx12)"), "{}", stderr(&out));
+
+    // disasm: the gfx12 word, and the same word with bit 17 (gfx11's gds) refused.
+    let out = ds_harness(
+        &["disasm", "--target", "gfx1201"],
+        "0x04,0x00,0xa0,0xda,0x02,0x03,0x00,0x01\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("ds_cond_sub_rtn_u32 v1, v2, v3 offset:4"));
+    let out = ds_harness(
+        &["disasm", "--target", "gfx1201"],
+        "0x00,0x00,0x36,0xd8,0x01,0x02,0x00,0x00\n",
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("no GDS") || stdout(&out).contains("no GDS"));
+
+    // list: the gfx12 table.
+    let out = ds_harness(&["list", "--target", "gfx1201"], "");
+    assert!(
+        stdout(&out).contains("123 ops, 123 runnable"),
+        "{}",
+        stdout(&out)
+    );
+    let out = ds_harness(&["list", "--target", "gfx1200", "--markdown"], "");
+    assert!(stdout(&out).starts_with("# gfx12 DS instructions"));
+
+    // doc: the old min name is the gfx12 op there; a removed op is named as gfx11's.
+    let out = ds_harness(&["doc", "--target", "gfx1201", "ds_min_f32"], "");
+    assert!(
+        stdout(&out).starts_with("ds_min_num_f32 "),
+        "{}",
+        stdout(&out)
+    );
+    let out = ds_harness(&["doc", "--target", "gfx1201", "ds_wrap_rtn_b32"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("(it is gfx9, gfx10 and gfx11)"),
+        "{}",
+        stderr(&out)
+    );
+
+    // kernel: the gfx12 template's listing.
+    let out = ds_harness(
+        &[
+            "kernel",
+            "--target",
+            "gfx1201",
+            "ds_pk_add_rtn_bf16",
+            "--listing",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let listing = stdout(&out);
+    assert!(listing.contains("s_wait_kmcnt 0x0") && listing.contains("ds_pk_add_rtn_bf16"));
+    assert!(!listing.contains("s_waitcnt"), "{listing}");
+}
+
+fn gfx9_gfx10() -> impl Iterator<Item = &'static Target> {
+    TARGETS.iter().filter(|t| t.generation.gfx9_mnemonics())
+}
+
+#[test]
+fn list_shows_each_targets_ops_in_the_gfx9_spelling() {
+    for t in gfx9_gfx10() {
+        let out = ds_harness(&["list", "--target", t.name], "");
+        assert_eq!(out.status.code(), Some(0), "{t}: {}", stderr(&out));
+        let text = stdout(&out);
+        let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("0x")).collect();
+        let ops: Vec<DsOp> = DsOp::all_on(t).collect();
+        assert_eq!(rows.len(), ops.len(), "{t}");
+        for op in ops {
+            let name = op.mnemonic(t.generation);
+            assert!(
+                rows.iter()
+                    .any(|r| r.split_whitespace().nth(1) == Some(name)),
+                "{t}: {name}"
+            );
+        }
+        assert!(!rows.iter().any(|r| r.contains(" ds_store_b32 ")), "{t}");
+        let md = stdout(&ds_harness(&["list", "--markdown", "--target", t.name], ""));
+        assert!(md.starts_with(&format!("# {t} DS instructions")), "{t}");
+    }
+}
+
+/// asm and disasm round-trip every op's example on every gfx9 and gfx10 target (AccVGPR forms
+/// where the target has them); asm_llvm_spellings.rs compares them with llvm-mc.
+#[test]
+fn asm_and_disasm_round_trip_every_example_on_every_target() {
+    for t in gfx9_gfx10() {
+        let mut texts = Vec::new();
+        for op in DsOp::all_on(t) {
+            let ex = example(t, op);
+            texts.push(ex.text(t.generation).to_string());
+            let acc = ds_isa::ds::DsInst { acc: true, ..ex };
+            if acc.to_bytes(t).is_ok() {
+                texts.push(acc.text(t.generation).to_string());
+            }
+        }
+        let input: String = texts.iter().map(|l| format!("{l}\n")).collect();
+        let out = ds_harness(&["asm", "--target", t.name], &input);
+        assert_eq!(out.status.code(), Some(0), "{t}: {}", stderr(&out));
+        let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+        assert_eq!(lines.len(), texts.len());
+        let words: String = lines
+            .iter()
+            .map(|l| {
+                l.split_once("encoding: [")
+                    .unwrap()
+                    .1
+                    .trim_end_matches(']')
+                    .to_string()
+                    + "\n"
+            })
+            .collect();
+        let back = ds_harness(&["disasm", "--target", t.name], &words);
+        assert_eq!(back.status.code(), Some(0), "{t}: {}", stderr(&back));
+        let back: Vec<String> = stdout(&back)
+            .lines()
+            .map(|l| l.trim().to_string())
+            .collect();
+        assert_eq!(back, texts, "{t}");
+    }
+}
+
+/// The help says what the harness covers, every generation of its tables, not the first one
+/// it had (issue 33 L13).
+#[test]
+fn the_help_names_every_generation_not_only_the_first() {
+    let help = stdout(&ds(&["--help"]));
+    for g in ds_isa::ds::Generation::ALL {
+        assert!(help.contains(g.name()), "{g}: {help}");
+    }
+    assert!(!help.contains("RDNA 3 and RDNA 3.5 GPUs"), "{help}");
+    for cmd in ["list", "kernel", "doc", "run"] {
+        let h = stdout(&ds(&[cmd, "--help"]));
+        assert!(!h.contains("every gfx11 DS opcode"), "{cmd}: {h}");
+        assert!(!h.contains("(gfx11 or pre-gfx11 mnemonic)"), "{cmd}: {h}");
+    }
+}
+
+#[test]
+fn asm_quotes_long_lines_briefly_and_numbers_non_utf8_lines() {
+    let long = format!("ds_add_u32 {}\n", "v".repeat(1 << 20));
+    let out = common::ds_harness(&["asm"], &long);
+    assert_eq!(code(&out), 2);
+    assert!(
+        out.stderr.len() < 2000,
+        "{} bytes of stderr",
+        out.stderr.len()
+    );
+    // The line's own length, not the message's (issue 33 L11).
+    assert!(
+        stderr(&out).contains(&format!("the line is {} bytes long", long.len() - 1)),
+        "{}",
+        stderr(&out)
+    );
+    let out = common::run_bytes(
+        env!("CARGO_BIN_EXE_ds-harness"),
+        &["asm"],
+        b"ds_nop\n\xff\xfe\nds_nop\n",
+    );
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("<stdin>:2: error: not UTF-8"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        stdout(&out).lines().count(),
+        2,
+        "the other lines are still assembled"
     );
 }

@@ -39,7 +39,7 @@
 //! operand); the descriptor declares VGPRs up to the highest one used. Such a kernel loads each
 //! operand's registers from the case (a consistent case gives an overlapped register one value,
 //! so the order does not matter) and dumps exactly the registers the operands name, in either wave
-//! size (the wave64 template places them as the wave32 one does: `tests/all/aliasing_wave64.rs`).
+//! size (the wave64 template places them as the wave32 one does: `tests/all/register_aliasing.rs`).
 //!
 //! Steps (DESIGN.md section 3): load the kernarg addresses; copy the case's LDS image from
 //! `lds_in` into LDS, 128 bytes per round (`global_load_b32` + `ds_store_b32` per lane, the last

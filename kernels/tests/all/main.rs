@@ -3,7 +3,6 @@
 //! One module per property (wasmtime's `tests/all` pattern: one binary to build and link).
 
 mod accvgpr_llvm;
-mod aliasing_wave64;
 mod canary_llvm;
 mod code_object_llvm_link;
 mod code_object_llvm_tools;

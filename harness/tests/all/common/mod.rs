@@ -3,15 +3,29 @@
 #![allow(dead_code)] // Each test binary uses its own subset.
 
 pub mod bounded;
+pub mod exec;
 pub mod svg;
+pub mod wave64;
 
 /// The LLVM oracles: the one list of releases and generations every oracle test of the workspace
 /// runs (shared with the reference crate's tests).
 #[path = "../../../../reference/tests/all/common/llvm.rs"]
 pub mod llvm;
 
+use ds_harness::record;
+use ds_harness::record::Verdict;
+use ds_isa::ds::runnable_ops;
+use ds_isa::gen::Generation;
+use ds_isa::target::Target;
+use ds_isa::target::DEFAULT;
+use ds_isa::target::TARGETS;
+use serde_json::Value;
+use std::fs;
 use std::io::Write;
+use std::path::Path;
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
+use std::time::Instant;
 
 /// Whether `program --version` runs. When it does not: prints why the test skips and returns
 /// false, or panics when `CI=true` (CI installs every tool, so a missing one is a bug).
@@ -332,4 +346,179 @@ pub fn consistent_report(
     }
     r.complete = true;
     r
+}
+
+/// The recordings under `root`, replayed: (cases, `.acc` cases, problems).
+pub fn replayed(root: &Path) -> (usize, usize, Vec<String>) {
+    let (mut cases, mut acc, mut problems) = (0, 0, Vec::new());
+    for rec in record::load_dir(root) {
+        let rec = match rec {
+            Ok(r) => r,
+            Err(e) => {
+                problems.push(e.to_string());
+                continue;
+            }
+        };
+        for r in record::replay(&rec) {
+            cases += 1;
+            acc += usize::from(r.case.ends_with(".acc"));
+            if let Verdict::Disagree(d) = r.verdict {
+                problems.push(format!("{}: {}: {d:?}", rec.path.display(), r.case));
+            }
+        }
+    }
+    (cases, acc, problems)
+}
+
+/// A path as a command-line argument.
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A small run's results (and recordings, when `record`) in `dir`.
+pub fn results(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let file = dir.join(format!("{name}.json"));
+    let mut args = vec![
+        "run",
+        "--backend",
+        "emu",
+        "--op",
+        "ds_add_u32",
+        "--op",
+        "ds_sub_u32",
+        "--cases",
+        "8",
+        "--wave",
+        "32",
+        "--json",
+        s(&file),
+    ];
+    let out = dir.join(format!("out-{name}"));
+    args.extend_from_slice(&["--out", s(&out)]);
+    args.extend_from_slice(extra);
+    let o = ds_harness_no_env(&args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    file
+}
+
+/// `ds-harness args...` (the HIP variables unset) exits 2 and says `says`.
+pub fn refused(args: &[&str], says: &str) {
+    let o = ds_harness_no_env(args);
+    assert_eq!(code(&o), 2, "{args:?}: {}\n{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+}
+
+/// gfx12's runnable ops (`runnable_ops(Generation::Gfx12)`), as the gfx12 tests count them.
+pub const GFX12_RUNNABLE: usize = 123;
+
+/// Every runnable gfx12 op has a row in each wave size the target runs (the default run covers
+/// both), in table order within each, and every row agrees.
+pub fn every_gfx12_op_agrees_in_both_waves(json: &std::path::Path, target: &str) -> Value {
+    let v: Value = serde_json::from_slice(&std::fs::read(json).unwrap()).unwrap();
+    assert_eq!(v["meta"]["target"], target);
+    assert_eq!(v["meta"]["waves"], serde_json::json!([32, 64]));
+    assert_eq!(v["totals"]["disagree"], 0, "{}", v["totals"]);
+    let ops = v["ops"].as_array().unwrap();
+    assert_eq!(ops.len(), 2 * GFX12_RUNNABLE);
+    let want: Vec<&str> = runnable_ops(Generation::Gfx12).map(|o| o.name()).collect();
+    for wave in [32, 64] {
+        let got: Vec<&str> = ops
+            .iter()
+            .filter(|o| o["wave"] == wave)
+            .map(|o| o["op"].as_str().unwrap())
+            .collect();
+        assert_eq!(got, want, "wave{wave}");
+    }
+    v
+}
+
+/// `run ARGS --json F --out D` (in a temp dir named for `name`, `env` set): exit code, stderr
+/// and the results.
+pub fn run_report(name: &str, args: &[&str], env: &[(&str, &str)]) -> (i32, String, Value) {
+    let dir = temp_dir(name);
+    let json = dir.join("r.json");
+    let mut all = vec!["run"];
+    all.extend_from_slice(args);
+    let (j, o) = (json.to_str().unwrap(), dir.join("out"));
+    all.extend_from_slice(&["--json", j, "--out", o.to_str().unwrap()]);
+    let started = Instant::now();
+    let out = ds_harness_env(&all, env);
+    let r: Value = std::fs::read(&json)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or(Value::Null);
+    eprintln!(
+        "{name}: {} cases in {:.2} s",
+        r["totals"]["cases"],
+        started.elapsed().as_secs_f64()
+    );
+    (code(&out), stderr(&out), r)
+}
+
+/// Every runnable gfx12 op has one wave64 row, in table order, and every row agrees.
+pub fn all_gfx12_ops_agree_in_wave64(r: &Value, target: &str, cases: u64) {
+    assert_eq!(r["meta"]["target"], target);
+    assert_eq!(r["meta"]["waves"], serde_json::json!([64]));
+    assert_eq!(r["totals"]["disagree"], 0, "{}", r["totals"]);
+    assert_eq!(r["totals"]["errors"], 0, "{}", r["totals"]);
+    let want: Vec<&str> = runnable_ops(Generation::Gfx12).map(|o| o.name()).collect();
+    assert_eq!(want.len(), GFX12_RUNNABLE);
+    let rows = r["ops"].as_array().unwrap();
+    let got: Vec<&str> = rows.iter().map(|o| o["op"].as_str().unwrap()).collect();
+    assert_eq!(got, want);
+    for o in rows {
+        assert_eq!(o["wave"], 64, "{}", o["op"]);
+        assert_eq!(o["agree"], cases, "{}", o["op"]);
+    }
+    assert_eq!(r["totals"]["cases"], GFX12_RUNNABLE as u64 * cases);
+}
+
+/// A valid case file's JSON text: the first default-corpus case of `ds_add_u32`, as `run`
+/// writes a mismatching case.
+pub fn sample_case_json() -> String {
+    use ds_harness::case::CaseFile;
+    use ds_harness::corpus;
+    let op = ds_isa::ds::DsOp::from_name("ds_add_u32").unwrap();
+    let vcs = corpus::for_op(op, corpus::DEFAULT_SEED, 4);
+    let (vc, gc) = (&vcs[0], &vcs[0].cases[0]);
+    CaseFile::new(
+        &gc.id,
+        corpus::DEFAULT_SEED,
+        ds_isa::target::DEFAULT,
+        vc.variant,
+        gc.case.clone(),
+    )
+    .to_json()
+}
+
+/// `text` written as the case file `dir/name`.
+pub fn write_case(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.join(name);
+    fs::write(&p, text).unwrap();
+    p
+}
+
+/// The JSON file at `path`.
+pub fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The environment that makes `ds-harness` load the stand-in `lib` alone.
+pub fn standin_env(lib: &str) -> Vec<(&str, &str)> {
+    vec![
+        ("DS_HARNESS_HIP_LIB", lib),
+        ("DS_HARNESS_HIP_SEARCH", "only-env"),
+    ]
+}
+
+/// The stand-in's device index of `t` (0 the default target, 1 the decoy, then table order).
+pub fn standin_index(t: &Target) -> usize {
+    if t == DEFAULT {
+        return 0;
+    }
+    2 + TARGETS
+        .iter()
+        .filter(|o| *o != DEFAULT)
+        .position(|o| o == t)
+        .unwrap()
 }
