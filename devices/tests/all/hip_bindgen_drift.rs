@@ -7,7 +7,7 @@
 //! Needs the headers and libclang (Debian `libclang1-19`, `libclang-common-19-dev`): skips with a
 //! reason when missing, fails under `CI=true`.
 
-use crate::common;
+use ds_test_support::require;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -234,13 +234,13 @@ fn hand_kept_hip_and_hsa_declarations_match_the_rocm_headers() {
     let headers_found = HEADERS
         .iter()
         .all(|h| Path::new("/usr/include").join(h).exists());
-    if !common::require(
+    if !require(
         headers_found,
         "the ROCm headers are missing: install Debian's libamdhip64-dev (brings libhsa-runtime-dev)",
     ) {
         return;
     }
-    if !common::require(
+    if !require(
         libclang_present(),
         "libclang is missing: install Debian's libclang1-19 and libclang-common-19-dev (or set LIBCLANG_PATH)",
     ) {

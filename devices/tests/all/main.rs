@@ -3,7 +3,6 @@
 //! One module per property (wasmtime's `tests/all` pattern: one binary to build and link).
 
 mod canary;
-mod common;
 mod entry_state;
 mod errata;
 mod hip_bindgen_drift;

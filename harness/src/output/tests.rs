@@ -19,14 +19,7 @@ fn is_root() -> bool {
 
 /// Root-only cases: skip with a reason by hand, fail under CI=true (CI runs as root).
 fn require_root(what: &str) -> bool {
-    if is_root() {
-        return true;
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI=true and not root: {what} needs root (mknod)");
-    }
-    eprintln!("skipped: {what} needs root (mknod)");
-    false
+    ds_test_support::require(is_root(), &format!("not root: {what} needs root (mknod)"))
 }
 
 #[test]

@@ -235,16 +235,10 @@ fn emu_runs_every_op_on_every_target_agreeing_and_naming_the_target() {
     );
 }
 
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = common::temp_dir(&format!("gfx12-{name}"));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn every_runnable_gfx12_op_agrees_on_the_emulated_gfx1201() {
     assert_eq!(runnable_ops(Generation::Gfx12).count(), GFX12_RUNNABLE);
-    let dir = tmp("emu");
+    let dir = common::temp_dir("emu");
     let json = dir.join("r.json");
     let out = ds_harness(
         &[

@@ -33,7 +33,8 @@ fn case_file(dir: &Path) -> String {
 /// disagreement written in, and a shard 1/2 whose 2/2 is missing.
 fn shard_files(dir: &Path) -> [String; 3] {
     let ok = dir.join("shard.json");
-    let status = Command::new(env!("CARGO_BIN_EXE_ds-harness"))
+    let status = common::ds_harness_cmd()
+        .into_command()
         .args([
             "run",
             "--backend",
@@ -114,19 +115,9 @@ impl Probe {
         self
     }
     fn command(&self, stdout: Stdio) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ds-harness"));
-        for var in [
-            "DS_HARNESS_HIP_LIB",
-            "DS_HARNESS_HIP_SEARCH",
-            "DS_HARNESS_HIP_TIMEOUT",
-            "DS_HIP_STANDIN_HANG",
-            "DS_HIP_STANDIN_FLIP",
-            "HIP_VISIBLE_DEVICES",
-            "ROCR_VISIBLE_DEVICES",
-            "ROCM_PATH",
-        ] {
-            cmd.env_remove(var);
-        }
+        let mut cmd = common::ds_harness_cmd()
+            .env_remove(common::HIP_ENV)
+            .into_command();
         cmd.args(&self.args)
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())

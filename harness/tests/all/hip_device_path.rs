@@ -13,13 +13,6 @@ use ds_isa::target::{Target, DEFAULT, TARGETS};
 use ds_kernels::kernel_targets;
 use serde_json::Value;
 
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("ds-harness-hip-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn info_on_the_standin_shows_both_devices_the_refusal_and_the_auto_choice() {
     let Some(lib) = standin_lib() else { return };
@@ -325,7 +318,7 @@ fn no_visible_device_is_no_gpu_found_through_the_same_path_as_real_hip() {
 fn a_device_of_another_target_runs_its_own_code_object_and_says_so() {
     let Some(lib) = standin_lib() else { return };
     let t = Target::by_name("gfx1151").unwrap();
-    let dir = tmp("other-target");
+    let dir = common::temp_dir("other-target");
     let json = dir.join("r.json");
     let index = standin_index(t).to_string();
     let ops = [

@@ -12,20 +12,13 @@ use common::{ds_harness_env, standin_lib, stderr, stdout};
 use ds_isa::target::{Target, DEFAULT, TARGETS};
 use ds_kernels::kernel_targets;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn env(lib: &str) -> Vec<(&str, &str)> {
     vec![
         ("DS_HARNESS_HIP_LIB", lib),
         ("DS_HARNESS_HIP_SEARCH", "only-env"),
     ]
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ds-harness-ovr-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 /// The stand-in's device index of `t` (0 the default target, 1 the decoy, then table order).
@@ -97,7 +90,7 @@ fn an_override_is_named_everywhere_and_the_recording_goes_under_the_chips_name()
             )) && text.contains(&format!("chip: {chip} (the stand-in's simulated KFD node")),
             "{text}"
         );
-        let dir = tmp(&format!("named-{chip}"));
+        let dir = common::temp_dir(&format!("named-{chip}"));
         let (rec, j, x, m) = (
             dir.join("rec"),
             dir.join("r.json"),
@@ -184,7 +177,7 @@ fn against_and_merge_keep_the_statement_and_a_recording_under_the_target_is_refu
     let mut e = env(&lib);
     e.push(("HSA_OVERRIDE_GFX_VERSION", &version));
     let index = standin_index(chip);
-    let dir = tmp("against");
+    let dir = common::temp_dir("against");
     let rec = dir.join("rec");
     let out = run(
         &e,
@@ -337,7 +330,7 @@ fn an_unreadable_chip_under_an_override_is_unknown_and_never_recorded() {
         )) && err.contains("chip: unknown (the chip could not be read: "),
         "{err}"
     );
-    let dir = tmp("unknown");
+    let dir = common::temp_dir("unknown");
     let rec = dir.join("rec");
     let out = run(
         &e,
@@ -379,7 +372,7 @@ fn another_setting_that_changes_the_reported_target_is_an_override_too() {
     let mut e = env(&lib);
     e.push(("DS_HIP_STANDIN_REPORTS", runs_as.name));
     let index = standin_index(chip);
-    let dir = tmp("other-setting");
+    let dir = common::temp_dir("other-setting");
     let rec = dir.join("rec");
     let out = run(
         &e,
@@ -437,7 +430,7 @@ fn an_override_across_generations_is_warned_about_and_not_recorded() {
     let version = version_of(other);
     let mut e = env(&lib);
     e.push(("HSA_OVERRIDE_GFX_VERSION", &version));
-    let dir = tmp("across");
+    let dir = common::temp_dir("across");
     let md = dir.join("s.md");
     let out = run(
         &e,

@@ -16,15 +16,9 @@ use common::{ds_harness, run, stderr, stdout};
 use ds_isa::target::all;
 use ds_kernels::code_object;
 
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("ds-targets-llvm-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn kernel_writes_a_code_object_llvm_readelf_reads_as_its_target() {
-    let dir = tmp("kernel");
+    let dir = common::temp_dir("kernel");
     let targets: Vec<_> = all()
         .filter(|t| ds_kernels::check_target(t).is_ok())
         .collect();

@@ -21,6 +21,9 @@ const LAYERS: &[(&str, &str)] = &[
     ("harness", "ds-harness"),
 ];
 
+/// The tests' helpers (folder, package): beside the layers, a dev-dependency only.
+const TEST_SUPPORT: (&str, &str) = ("test-support", "ds-test-support");
+
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -493,7 +496,7 @@ fn every_crate_has_a_layer_and_the_instruction_sets_are_the_bottom() {
     let members = common::workspace_members();
     for m in &members {
         assert!(
-            m == "hip-standin" || LAYERS.iter().any(|(dir, _)| dir == m),
+            m == "hip-standin" || m == TEST_SUPPORT.0 || LAYERS.iter().any(|(dir, _)| dir == m),
             "{m} is a workspace member without a layer in LAYERS"
         );
     }
@@ -520,4 +523,41 @@ fn every_crate_has_a_layer_and_the_instruction_sets_are_the_bottom() {
     for dir in ["reference", "kernels"] {
         assert!(deps(dir).contains("ds-isa"), "{dir} does not read ds-isa");
     }
+}
+
+/// The tests' helpers are test code only: no crate has `ds-test-support` among its
+/// `[dependencies]` (each crate that uses it has it among its `[dev-dependencies]`), it is never
+/// published, and it reads nothing above the instruction sets (so any crate's tests may use it).
+#[test]
+fn the_test_support_crate_is_a_dev_dependency_only() {
+    let root = workspace();
+    let (dir, name) = TEST_SUPPORT;
+    let sections = |text: &str| -> (String, String) {
+        let (before, dev) = text.split_once("[dev-dependencies]").unwrap_or((text, ""));
+        let deps = before.split("[dependencies]").nth(1).unwrap_or("");
+        let dev = dev.split("\n[").next().unwrap_or("");
+        (deps.to_string(), dev.to_string())
+    };
+    let mut users = Vec::new();
+    for (krate, _) in LAYERS.iter().chain([&("hip-standin", "hip-standin")]) {
+        let text = std::fs::read_to_string(root.join(krate).join("Cargo.toml")).unwrap();
+        let (deps, dev) = sections(&text);
+        assert!(
+            !deps.contains(name),
+            "{krate}/Cargo.toml has {name} among its [dependencies]: tests only"
+        );
+        if dev.contains(name) {
+            users.push(*krate);
+        }
+    }
+    assert_eq!(users, ["reference", "kernels", "devices", "harness"]);
+    let own = std::fs::read_to_string(root.join(dir).join("Cargo.toml")).unwrap();
+    assert!(own.contains("publish = false"), "{dir}/Cargo.toml");
+    let (deps, _) = sections(&own);
+    for (_, above) in &LAYERS[1..] {
+        assert!(!deps.contains(above), "{name} depends on {above}");
+    }
+    // The check can fail: a manifest with it among its dependencies is caught.
+    let planted = "[dependencies]\nds-test-support.workspace = true\n[dev-dependencies]\n";
+    assert!(sections(planted).0.contains(name));
 }

@@ -14,15 +14,10 @@ use ds_isa::gen::Generation;
 use common::{stderr, stdout, temp_dir};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn ds(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ds-harness"))
-        .args(args)
-        .env_remove("DS_HARNESS_HIP_LIB")
-        .stdin(Stdio::null())
-        .output()
-        .expect("ds-harness runs")
+    common::ds_harness_no_env(args)
 }
 
 fn json(path: &Path) -> Value {

@@ -368,9 +368,9 @@ fn an_interrupted_run_leaves_the_results_of_the_ops_it_finished() {
         launches: 0,
         n: before + 2,
     };
-    let died = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    let died = ds_test_support::catch_expected_panic(|| {
         run::run_with(&cfg, &mut dev, meta(), &mut |_| {}, Some(&mut recorder))
-    }));
+    });
     assert!(died.is_err());
     let r = json(&cfg);
     assert_eq!(r["complete"], false);

@@ -3,7 +3,8 @@
 //! consumer asks the table (DESIGN.md section 8). Scanned: each crate's `src/` (a file's
 //! `#[cfg(test)]` module and `tests.rs` files are tests), `benches/`, `build.rs` and
 //! `Cargo.toml`, the workspace's `Cargo.toml`, `scripts/`, `.ci/` and `.github/`. Not scanned:
-//! tests, snapshots (recorded data) and documentation, which names targets for its readers.
+//! tests (the tests' helpers, `test-support/`, among them), snapshots (recorded data) and
+//! documentation, which names targets for its readers.
 //! One configuration list is named as such: the GPU workflow's runner entries ([`FLEET`]), the
 //! machines a user has, each held to be a target of the table by `workflows.rs`.
 
@@ -41,7 +42,11 @@ fn scanned_files(root: &Path) -> Vec<PathBuf> {
     for dir in ["scripts", ".ci", ".github"] {
         walk(&root.join(dir), &mut files);
     }
-    for krate in common::workspace_members() {
+    // The tests' helpers (`test-support`, a dev-dependency only) are tests.
+    for krate in common::workspace_members()
+        .into_iter()
+        .filter(|k| k != "test-support")
+    {
         let k = root.join(krate);
         files.push(k.join("Cargo.toml"));
         files.push(k.join("build.rs"));

@@ -14,7 +14,7 @@ use ds_harness::run::report::RunMeta;
 use ds_harness::run::{self, RunConfig};
 
 use serde_json::Value;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 fn meta(cases: usize) -> RunMeta {
@@ -94,12 +94,7 @@ fn a_case_is_the_same_whatever_the_case_count_or_the_order_it_is_built_in() {
 
 /// `ds-harness run` with `args`, its JSON results in `dir/r.json`.
 fn ds(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ds-harness"))
-        .args(args)
-        .env_remove("DS_HARNESS_HIP_LIB")
-        .stdin(Stdio::null())
-        .output()
-        .expect("ds-harness runs")
+    common::ds_harness_no_env(args)
 }
 
 #[test]
@@ -144,7 +139,8 @@ fn one_thread_and_four_threads_give_the_same_json() {
 fn a_killed_run_leaves_whole_reports_and_the_rows_of_the_ops_it_finished() {
     let dir = temp_dir("killed");
     let (json, junit, md) = (dir.join("r.json"), dir.join("r.xml"), dir.join("r.md"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ds-harness"))
+    let mut child = common::ds_harness_cmd()
+        .into_command()
         .args([
             "run",
             "--backend",

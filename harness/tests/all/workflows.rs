@@ -530,7 +530,7 @@ fn workflows_are_actionlint_clean() {
         .collect();
     assert!(findings.is_empty(), "actionlint:\n{}", findings.join("\n"));
     // The check can fail: a broken workflow is reported.
-    let broken = std::env::temp_dir().join(format!("ds-harness-broken-{}.yml", std::process::id()));
+    let broken = common::temp_dir("broken-workflow").join("broken.yml");
     std::fs::write(&broken, "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ matrix.nope }}\n").unwrap();
     let out = std::process::Command::new("node")
         .arg("-e")

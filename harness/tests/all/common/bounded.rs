@@ -3,7 +3,7 @@
 //! harness of a bad revision hangs or fills the memory instead of failing.
 
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// How a bounded run ended.
@@ -36,7 +36,7 @@ pub const ADDRESS_SPACE_BYTES: u64 = 4 << 30;
 #[allow(clippy::zombie_processes)]
 pub fn run_bounded(args: &[&str], env: &[(&str, &str)], stdin: &[u8], limit: Duration) -> Ran {
     use std::os::unix::process::CommandExt;
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ds-harness"));
+    let mut cmd = super::ds_harness_cmd().into_command();
     // SAFETY: setrlimit(2) is async-signal-safe, as a pre_exec hook requires.
     unsafe {
         cmd.pre_exec(|| {

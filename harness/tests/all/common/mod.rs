@@ -1,16 +1,15 @@
-//! Helpers shared by the harness crate's integration tests: running the built `ds-harness`
-//! binary, and finding external tools (skip with a reason locally, fail under `CI=true`).
-#![allow(dead_code)] // Each test binary uses its own subset.
+//! Helpers shared by the harness crate's integration tests: running the built `ds-harness` binary
+//! (a `ds_test_support::Cmd`: in the scratch directory, never the work tree, with the HIP
+//! variables cleared where the machine's answer must not change), the workspace's shared helpers
+//! re-exported (`require`, `tool`, `llvm`, `temp_dir`), and what several modules read back.
+#![allow(dead_code)] // Each test module uses its own subset.
 
 pub mod bounded;
 pub mod exec;
 pub mod svg;
 pub mod wave64;
 
-/// The LLVM oracles: the one list of releases and generations every oracle test of the workspace
-/// runs (shared with the reference crate's tests).
-#[path = "../../../../reference/tests/all/common/llvm.rs"]
-pub mod llvm;
+pub use ds_test_support::{llvm, require, temp_dir, tool};
 
 use ds_harness::record;
 use ds_harness::record::Verdict;
@@ -19,36 +18,13 @@ use ds_isa::gen::Generation;
 use ds_isa::target::Target;
 use ds_isa::target::DEFAULT;
 use ds_isa::target::TARGETS;
+use ds_test_support::Cmd;
 use serde_json::Value;
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::Instant;
-
-/// Whether `program --version` runs. When it does not: prints why the test skips and returns
-/// false, or panics when `CI=true` (CI installs every tool, so a missing one is a bug).
-pub fn tool(program: &str, install: &str) -> bool {
-    let found = Command::new(program)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    require(found, &format!("{program} not found: {install}"))
-}
-
-/// `found`, or (when not) prints why the test skips and returns false, or panics under `CI=true`.
-pub fn require(found: bool, why: &str) -> bool {
-    if !found {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("CI=true and {why}");
-        }
-        eprintln!("skipped: {why}");
-    }
-    found
-}
 
 /// llvm-mc-19, the assembler/disassembler oracle (Debian package llvm-19).
 pub const LLVM_MC: &str = "llvm-mc-19";
@@ -63,36 +39,17 @@ pub fn llvm_mc() -> bool {
 
 /// Runs `program args...` with `stdin` fed in; returns its output.
 pub fn run(program: &str, args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{program} starts: {e}"));
-    let mut pipe = child.stdin.take().expect("piped stdin");
-    let input = stdin.to_string();
-    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("process runs");
-    writer.join().expect("writer").expect("stdin written");
-    out
+    Cmd::new(program).args(args).stdin(stdin).output()
 }
 
 /// Runs `program args...` with the bytes `stdin` fed in (which need not be text).
 pub fn run_bytes(program: &str, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{program} starts: {e}"));
-    let mut pipe = child.stdin.take().expect("piped stdin");
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || pipe.write_all(&input));
-    let out = child.wait_with_output().expect("process runs");
-    writer.join().expect("writer").expect("stdin written");
-    out
+    Cmd::new(program).args(args).stdin(stdin).output()
+}
+
+/// The built `ds-harness` as a command to complete (in the scratch directory).
+pub fn ds_harness_cmd() -> Cmd {
+    Cmd::new(env!("CARGO_BIN_EXE_ds-harness"))
 }
 
 /// Runs the built `ds-harness` binary.
@@ -115,34 +72,19 @@ pub fn stderr(out: &Output) -> String {
     String::from_utf8(out.stderr.clone()).expect("utf-8 stderr")
 }
 
-/// A fresh empty directory under the system temp dir for test `name`, its own even when two
-/// tests of this one binary use the same name (the process id and a per-process count name it).
-pub fn temp_dir(name: &str) -> std::path::PathBuf {
-    static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("ds-harness-{name}-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
 /// Runs the built `ds-harness` binary with `DS_HARNESS_HIP_LIB` unset, so `--backend auto`
 /// sees only what the machine has.
 pub fn ds_harness_no_env(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ds-harness"))
+    ds_harness_cmd()
         .args(args)
-        .env_remove("DS_HARNESS_HIP_LIB")
-        .stdin(Stdio::null())
+        .env_remove(["DS_HARNESS_HIP_LIB"])
         .output()
-        .expect("ds-harness runs")
 }
 
 /// Runs the built `ds-harness` with `env` set and the HIP/ROCm variables that would change its
 /// answer (`DS_HARNESS_HIP_*`, `*_VISIBLE_DEVICES`, `ROCM_PATH`) cleared first.
 pub fn ds_harness_env(args: &[&str], env: &[(&str, &str)]) -> Output {
-    ds_harness_env_cmd(args, env)
-        .output()
-        .expect("ds-harness runs")
+    ds_harness_env_cmd(args, env).output()
 }
 
 /// [`ds_harness_env`], but the process must end within `limit`: past it the process is killed
@@ -152,64 +94,30 @@ pub fn ds_harness_env_within(
     env: &[(&str, &str)],
     limit: std::time::Duration,
 ) -> Output {
-    let mut child = ds_harness_env_cmd(args, env)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ds-harness starts");
-    let read = |mut r: Box<dyn std::io::Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = r.read_to_end(&mut v);
-            v
-        })
-    };
-    let out = read(Box::new(child.stdout.take().unwrap()));
-    let err = read(Box::new(child.stderr.take().unwrap()));
-    let start = std::time::Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("waiting for ds-harness") {
-            break s;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "ds-harness {args:?} did not end within {limit:?}; its stderr so far:\n{}",
-                String::from_utf8_lossy(&err.join().unwrap_or_default())
-            );
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    Output {
-        status,
-        stdout: out.join().unwrap_or_default(),
-        stderr: err.join().unwrap_or_default(),
-    }
+    ds_harness_env_cmd(args, env).within(limit).output()
 }
 
-fn ds_harness_env_cmd(args: &[&str], env: &[(&str, &str)]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ds-harness"));
-    for var in [
-        "DS_HARNESS_HIP_LIB",
-        "DS_HARNESS_HIP_SEARCH",
-        "DS_HARNESS_HIP_TIMEOUT",
-        "DS_HIP_STANDIN_HANG",
-        "DS_HIP_STANDIN_FLIP",
-        "DS_HIP_STANDIN_FAULT",
-        "DS_HIP_STANDIN_WRONG_ENTRY",
-        "DS_HIP_STANDIN_VERSION",
-        "HIP_VISIBLE_DEVICES",
-        "ROCR_VISIBLE_DEVICES",
-        "CUDA_VISIBLE_DEVICES",
-        "ROCM_PATH",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.args(args)
+/// The variables of the HIP runtime, the stand-in and ROCm that change what `ds-harness` finds.
+pub const HIP_ENV: [&str; 12] = [
+    "DS_HARNESS_HIP_LIB",
+    "DS_HARNESS_HIP_SEARCH",
+    "DS_HARNESS_HIP_TIMEOUT",
+    "DS_HIP_STANDIN_HANG",
+    "DS_HIP_STANDIN_FLIP",
+    "DS_HIP_STANDIN_FAULT",
+    "DS_HIP_STANDIN_WRONG_ENTRY",
+    "DS_HIP_STANDIN_VERSION",
+    "HIP_VISIBLE_DEVICES",
+    "ROCR_VISIBLE_DEVICES",
+    "CUDA_VISIBLE_DEVICES",
+    "ROCM_PATH",
+];
+
+fn ds_harness_env_cmd(args: &[&str], env: &[(&str, &str)]) -> Cmd {
+    ds_harness_cmd()
+        .env_remove(HIP_ENV)
+        .args(args)
         .envs(env.iter().copied())
-        .stdin(Stdio::null());
-    cmd
 }
 
 /// The stand-in HIP runtime (`cargo build -p hip-standin`), next to this test's target dir, or

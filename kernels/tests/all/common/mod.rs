@@ -1,45 +1,28 @@
 //! Shared helpers of the ds-kernels integration tests: the LLVM oracles (`llvm`, the one list of
-//! releases and generations every oracle test of the workspace runs, shared with the reference
-//! crate's tests), finding external tools (skip with a reason locally, fail under `CI=true`), the
-//! kernels every test builds, and temporary files.
+//! releases and generations every oracle test of the workspace runs: `ds_test_support::llvm`),
+//! external tools (skip with a reason locally, fail under `CI=true`: `missing`), the kernels every
+//! test builds, and temporary directories (`ds_test_support::temp_dir`).
 #![allow(dead_code)]
 
-#[path = "../../../../reference/tests/all/common/llvm.rs"]
-pub mod llvm;
+pub use ds_test_support::llvm;
+pub use ds_test_support::temp_dir;
 
 use ds_isa::ds::{runnable_ops, DsOp, OffsetForm};
 use ds_isa::gen::Generation;
 use ds_kernels::generator::{generate_for, Kernel};
 use ds_reference::wave::{FpMode, Variant};
 use std::path::PathBuf;
-use std::process::Command;
 
 /// Handles a missing external dependency: under `CI=true` the test fails, otherwise it prints why
-/// it skips and the caller returns.
+/// it skips and the caller returns (`ds_test_support::require`).
 pub fn missing(what: &str, install: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{what} is missing and CI=true: install {install}");
-    }
-    eprintln!("skipping: {what} is missing (install {install})");
+    ds_test_support::require(false, &format!("{what} is missing: install {install}"));
 }
 
 /// The versioned tool `name` of `llvm` (`llvm-objdump` -> `llvm-objdump-22`) if it runs;
-/// `None` after [`missing`] otherwise (its release's llvm-mc may be there without it).
+/// `None` after saying why otherwise (its release's llvm-mc may be there without it).
 pub fn tool(llvm: &llvm::Llvm, name: &str) -> Option<PathBuf> {
-    let path = llvm.tool(name);
-    let ok = Command::new(&path)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if ok {
-        Some(path)
-    } else {
-        missing(
-            &path.display().to_string(),
-            &format!("the Debian package {}", llvm::package(name, llvm.major)),
-        );
-        None
-    }
+    llvm.find_tool(name)
 }
 
 /// The oracle pairs (`llvm::pairs()`) of the generations the kernel template is written for (the
@@ -91,25 +74,11 @@ pub fn llvm_targets() -> Vec<(llvm::Llvm, &'static ds_isa::target::Target)> {
 
 /// Runs a tool, panicking with its stderr when it fails.
 pub fn run(tool: &PathBuf, args: &[&str], stdin: Option<&str>) -> String {
-    use std::io::Write;
-    let mut child = Command::new(tool)
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let mut cmd = ds_test_support::Cmd::new(tool).args(args);
     if let Some(input) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-    } else {
-        drop(child.stdin.take());
+        cmd = cmd.stdin(input);
     }
-    let out = child.wait_with_output().unwrap();
+    let out = cmd.output();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success(),
@@ -117,16 +86,6 @@ pub fn run(tool: &PathBuf, args: &[&str], stdin: Option<&str>) -> String {
         tool.display()
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-/// A fresh directory for one test's files, its own even when two tests of this one binary use
-/// the same name (the process id and a per-process count name it).
-pub fn temp_dir(test: &str) -> PathBuf {
-    static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("ds-kernels-{}-{n}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// The variant the tool tests build for `op`: offsets that exercise the op's offset form

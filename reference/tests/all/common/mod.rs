@@ -1,42 +1,29 @@
-//! Helpers shared by the reference crate's integration tests: the LLVM oracles (`llvm`: which
-//! releases, which generations; `llvm-mc-N -arch=amdgcn`, Debian packages `llvm-19` and
-//! `llvm-22`), running llvm-mc on a batch of lines in one process, and reading the iced-style
-//! vector files `tests/vectors*.txt`.
+//! Helpers shared by the reference crate's integration tests: the LLVM oracles (`llvm`, the
+//! workspace's list in `ds_test_support::llvm`: which releases, which generations;
+//! `llvm-mc-N -arch=amdgcn`, Debian packages `llvm-19` and `llvm-22`), running llvm-mc on a batch
+//! of lines in one process, and reading the iced-style vector files `tests/vectors*.txt`.
 //!
 //! A test that needs llvm-mc prints why it skips and returns when a release is missing, except
 //! under `CI=true`, where a missing release is a failure: CI installs both, so an absence is a bug.
-#![allow(dead_code)] // Each test binary uses its own subset.
+#![allow(dead_code)] // Each test module uses its own subset.
 
 pub mod both;
 pub mod data;
-pub mod llvm;
+pub use ds_test_support::llvm;
 
 use ds_isa::ds::{DsFeatures, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm};
+use ds_test_support::Cmd;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 /// Runs llvm-mc for the processor `cpu` with `args`, feeding `input` on stdin.
 pub fn run_llvm_mc_for(mc: &Path, cpu: &str, args: &[&str], input: &str) -> (String, String) {
-    let mut child = Command::new(mc)
+    let out = Cmd::new(mc)
         .arg("-arch=amdgcn")
         .arg(format!("-mcpu={cpu}"))
         .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("llvm-mc starts");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let input = input.to_string();
-    // Write from a thread so a full stdout pipe cannot deadlock us.
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("llvm-mc runs");
-    writer
-        .join()
-        .expect("writer thread")
-        .expect("stdin written");
+        .stdin(input)
+        .output();
     (
         String::from_utf8(out.stdout).expect("utf-8 stdout"),
         String::from_utf8(out.stderr).expect("utf-8 stderr"),

@@ -1,5 +1,5 @@
 //! The LLVM releases the oracle tests run against, and which generation each checks: one list for
-//! every oracle test of the workspace (`kernels/tests/all/common` includes this file too).
+//! every oracle test of the workspace.
 //!
 //! Debian 12 ships two: `llvm-19` (main archive) and `llvm-22` (the `bookworm-security` suite),
 //! each with versioned tools (`llvm-mc-19`, `llvm-objdump-22`, `ld.lld-22`, ...). Every oracle test
@@ -19,6 +19,7 @@ pub const VERSIONS: [u32; 2] = [19, 22];
 /// What each generation is checked against: its targets (the target table's rows of the
 /// generation, each LLVM checking those it knows) and the LLVM releases that check it. Adding a
 /// generation is adding a row.
+#[derive(Debug)]
 pub struct Checked {
     /// The generation.
     pub gen: Generation,
@@ -66,6 +67,26 @@ impl Llvm {
         self.tool("llvm-mc")
     }
 
+    /// The versioned tool `name` of this release (`llvm-objdump` -> `llvm-objdump-22`) if it runs;
+    /// `None` after [`crate::require`] said why otherwise (its llvm-mc may be there without it).
+    ///
+    /// # Panics
+    /// When the tool does not run and `CI=true`.
+    pub fn find_tool(&self, name: &str) -> Option<PathBuf> {
+        let path = self.tool(name);
+        let runs = Command::new(&path)
+            .arg("--version")
+            .stdin(Stdio::null())
+            .output()
+            .is_ok_and(|o| o.status.success());
+        let why = format!(
+            "{} does not run: install the Debian package {}",
+            path.display(),
+            package(name, self.major)
+        );
+        crate::require(runs, &why).then_some(path)
+    }
+
     /// Its AMDGPU backend knows the processor (or generic target) `t`.
     pub fn knows(&self, t: &Target) -> bool {
         self.processors.iter().any(|p| p == t.name)
@@ -103,13 +124,13 @@ pub fn installed() -> Vec<Llvm> {
         announce(&found);
         found
     });
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
     let mut out = Vec::new();
     for f in found {
         match f {
             Ok(llvm) => out.push(llvm.clone()),
-            Err(why) if ci => panic!("CI=true and {why}"),
-            Err(why) => eprintln!("skipped: {why}"),
+            Err(why) => {
+                crate::require(false, why);
+            }
         }
     }
     out
