@@ -530,7 +530,7 @@ fn the_summary_of_a_run_with_a_broken_device_reads_well() {
         .with_descending_lanes(op("ds_min_rtn_u32"));
     let report = run::run(&cfg, &mut dev, meta()).unwrap();
     insta::with_settings!({
-        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/harness"),
+        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/harness/gfx11"),
         prepend_module_to_snapshot => false,
         description => "ds-harness run summary: ds_max_rtn_u32 with lane 31's vdst[0] bit 0 flipped by the device, ds_min_rtn_u32 run highest lane first",
     }, {

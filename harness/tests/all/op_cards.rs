@@ -19,7 +19,7 @@ use ds_isa::gen::Generation;
 
 fn snapshot(name: &str, text: &str) {
     insta::with_settings!({
-        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/harness"),
+        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/harness/gfx11"),
         prepend_module_to_snapshot => false,
     }, {
         insta::assert_snapshot!(name, text);

@@ -1,5 +1,5 @@
 //! The DS table rendered as markdown: the documentation of the table, generated from it (and
-//! pinned by the insta snapshot `snapshots/reference/ds_table.snap`).
+//! pinned by the insta snapshots `snapshots/reference/<gen>/ds_table.snap`).
 //!
 //! Facts are the table's ([`DS_TABLE`], sourced from the RDNA3 and RDNA4 ISA guides, and for
 //! gfx9 and gfx10 LLVM's `DSInstructions.td` and AMD's Vega, CDNA, RDNA1 and RDNA2 guides); the

@@ -1,5 +1,5 @@
 //! The listing of one kernel per operand shape (which of vdst/addr/data0/data1 the op uses and how
-//! wide, and its offset form), pinned as insta snapshots in `snapshots/kernels/`.
+//! wide, and its offset form), pinned as insta snapshots in `snapshots/kernels/<gen>/` (gfx11's on the default target).
 
 use crate::common;
 
@@ -42,7 +42,7 @@ fn one_listing_per_operand_shape() {
             k.code.len()
         );
         insta::with_settings!({
-            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels"),
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx11"),
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, {
@@ -151,7 +151,7 @@ fn aliasing_listings() {
             k.code.len()
         );
         insta::with_settings!({
-            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels"),
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx11"),
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, {
