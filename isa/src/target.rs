@@ -36,6 +36,21 @@
 //!   rows and `EF_AMDGPU_MACH_AMDGCN_GFX1200` / `_GFX1201`; LDS 64 KiB per workgroup
 //!   (AMDGPUUsage, "Memory Spaces"; AMD "RDNA4 Instruction Set Architecture Reference Guide",
 //!   chapter "Data Share Operations");
+//! - the GFX 12.5 rows (gfx1250, gfx1251): AMDGPUUsage's processor table (llvm-project PR
+//!   #155577: gfx1250 an APU, "Architected flat scratch", products *TBA*; gfx1251 likewise), the
+//!   ELF machine values `EF_AMDGPU_MACH_AMDGCN_GFX1250` 0x49 / `_GFX1251` 0x5a and the xnack and
+//!   sramecc target-id features (LLVM `FeatureISAVersion12_50`; `llvm-readelf-22 -h` prints
+//!   `0x549, gfx1250, xnack, sramecc` and `0x55a, gfx1251, ...` for an `llvm-mc-22` object);
+//!   wave32 only (`llc-22 -mattr=+wavefrontsize64` emits no kernel at all, AMDGPUUsage lists no
+//!   `wavefrontsize64` feature); LDS 327,680 bytes (`FeatureAddressableLocalMemorySize327680`:
+//!   `llc-22` refuses one byte more) in 2048-byte blocks (llvm-project PR #167614; what `llc-22`
+//!   writes in COMPUTE_PGM_RSRC2.LDS_SIZE); architected SGPRs and packed work-item ids as on
+//!   gfx12 (`llc-22`). The products are not public from AMD's documentation: AMD's ROCm trap
+//!   handler source (ROCm/rocm-systems PR #5282) names gfx1250 "MI450"; gfx1251's only in the
+//!   press (MI430, unconfirmed). kfd_version: gfx1250's 120500 is the amdkfd patch adding GC IP
+//!   12.1.0; no kfd line for gfx1251 was found, 120501 is the column's rule applied to its name.
+//!   rocm_since: none, as no AMD release note naming either was read (ROCm/pytorch PR #3421
+//!   calls ROCm 7.14 gfx1250's support floor: not a release note);
 //! - generic, generic_version and the generic rows: AMDGPUUsage, "Generic Processors" (which
 //!   processors each generic target covers; code object V6 and later) and "ELF Header"
 //!   (`EF_AMDGPU_MACH_AMDGCN_GFX11_GENERIC` / `_GFX12_GENERIC`, `EF_AMDGPU_GENERIC_VERSION` in
@@ -48,7 +63,7 @@
 //!   hardware will align the LDS size to"); the column takes the larger, so every byte that may
 //!   be allocated to the workgroup is inside `roundup(lds_size, lds_granule)`; gfx9 and RDNA 1 512
 //!   (128 dwords, "GFX7-GFX10"), RDNA 2 1024 (GFX10.3), gfx950 1280 ("GFX950: roundup(lds-size /
-//!   (320 * 4))");
+//!   (320 * 4))"), gfx1250 2048 (above);
 //! - architected_sgprs, user_sgpr_init16_bug: LLVM's subtarget features of the same names
 //!   (`llvm/lib/Target/AMDGPU/AMDGPU.td`: `FeatureArchitectedSGPRs` in every GFX12 processor,
 //!   `FeatureUserSGPRInit16Bug` in `FeatureISAVersion11_0_0` and `_11_0_2`, and in the gfx11
@@ -212,6 +227,9 @@ mod features {
     pub const RDNA3: F = RDNA2;
     /// gfx12: no GDS or GWS; the packed 16-bit adds.
     pub const RDNA4: F = F::PK16.union(F::UNALIGNED);
+    /// gfx1250, gfx1251: gfx12's without odd tuples (LLVM `FeatureRequiresAlignedVGPRs`), and
+    /// `ds_add_f64` (LLVM `FeatureGFX90AInsts`-or-`FeatureGFX1250Insts`); no AccVGPRs.
+    pub const CDNA5: F = F::PK16.union(F::F64);
 }
 
 fn generation_name<S: Serializer>(g: &Generation, s: S) -> Result<S::Ok, S::Error> {
@@ -274,6 +292,8 @@ pub static TARGETS: &[Target] = targets! {
     ("gfx1153", 0x58, 110503, __,     65536,  Gfx11, [32, 64], 1024, false, false, true,  false,  "RDNA 3.5",         Apu,  "gfx11-generic", 0, RDNA3, NO_ID,         NONE,         ["not yet named by AMD (AMDGPUUsage lists *TBA*): an RDNA 3.5 APU"]),
     ("gfx1200", 0x48, 120000, (6, 2), 65536,  Gfx12, [32, 64], 1024, true,  false, true,  false,  "RDNA 4",           Dgpu, "gfx12-generic", 0, RDNA4, NO_ID,         NONE,         ["Radeon RX 9060 XT", "Radeon RX 9060"]),
     ("gfx1201", 0x4e, 120001, (6, 2), 65536,  Gfx12, [32, 64], 1024, true,  false, true,  false,  "RDNA 4",           Dgpu, "gfx12-generic", 0, RDNA4, NO_ID,         NONE,         ["Radeon RX 9070 XT", "Radeon RX 9070", "Radeon RX 9070 GRE", "Radeon AI PRO R9700"]),
+    ("gfx1250", 0x49, 120500, __,     327680, Gfx1250, [32],   2048, true,  false, true,  false,  "CDNA 5",           Apu,  __,              0, CDNA5, XNACK_SRAMECC, NONE,         ["Instinct MI450 series (named in AMD's ROCm trap handler source; AMDGPUUsage lists *TBA*)"]),
+    ("gfx1251", 0x5a, 120501, __,     327680, Gfx1250, [32],   2048, true,  false, true,  false,  "CDNA 5",           Apu,  __,              0, CDNA5, XNACK_SRAMECC, NONE,         ["not named by AMD (AMDGPUUsage lists *TBA*; press reports name the Instinct MI430 series)"]),
     ("gfx900",  0x2c, 90000,  (5, 2), 65536,  Gfx9,  [64],     512,  false, false, false, false,  "GCN 5 (Vega)",     Dgpu, __,              0, VEGA,  XNACK,         NONE,         ["Radeon RX Vega 64", "Radeon RX Vega 56", "Radeon Vega Frontier Edition", "Radeon Instinct MI25"]),
     ("gfx906",  0x2f, 90006,  (5, 2), 65536,  Gfx9,  [64],     512,  false, false, false, false,  "GCN 5 (Vega 7nm)", Dgpu, __,              0, VEGA,  XNACK_SRAMECC, NONE,         ["Radeon VII", "Radeon Pro VII", "Radeon Instinct MI50", "Radeon Instinct MI60"]),
     ("gfx908",  0x30, 90008,  (5, 2), 65536,  Gfx9,  [64],     512,  false, false, false, false,  "CDNA",             Dgpu, __,              0, VEGA,  XNACK_SRAMECC, NONE,         ["Instinct MI100"]),

@@ -17,7 +17,8 @@
 //! assembler sets it. On targets without the `unaligned-tuples` feature a register tuple (and a GWS
 //! data register) starts at an even register: `llvm-mc` refuses the text ("vgpr tuples must be 64
 //! bit aligned"), LLVM 19's disassembler prints the word anyway and LLVM 22's marks it "Invalid
-//! register"; this decoder refuses it.
+//! register"; this decoder refuses it. The one exception is a row's (`OpInfo::any_start`): gfx1250's
+//! `ds_load_tr6_b96` VDST, which `llvm-mc-22` reads and prints at an odd register.
 //!
 //! One placement quirk, measured with `llvm-mc-19` for gfx9, gfx10 and gfx11: the GWS ops that
 //! take a value (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name it DATA0, as the ISA
@@ -174,7 +175,9 @@ impl DsInst {
             for field in Field::ALL {
                 let dwords = info.operands.dwords(field);
                 let gws_data = info.family == Family::Gws && field == Field::Data0;
-                if (dwords > 1 || (dwords == 1 && gws_data)) && self.reg(field) % 2 == 1 {
+                let needs_even = (dwords > 1 || (dwords == 1 && gws_data))
+                    && !info.any_start(field);
+                if needs_even && self.reg(field) % 2 == 1 {
                     return Err(InstError::Misaligned {
                         op: self.op,
                         field,

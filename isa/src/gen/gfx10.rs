@@ -48,4 +48,7 @@ pub static SPEC: Spec = Spec {
     },
     vopc_sdst: "vcc_lo",
     renames: &[gfx9::DWORD_NAMES],
+    hwregs: &[],
+    clusters: false,
+    vgpr_granule32: 8,
 };

@@ -40,6 +40,9 @@ pub static SPEC: Spec = Spec {
     global: GLOBAL,
     vopc_sdst: "vcc_lo",
     renames: &[],
+    hwregs: &[],
+    clusters: false,
+    vgpr_granule32: 8,
 };
 
 /// The DS layout of gfx10 and gfx11 (and gfx12's, without its gds bit).

@@ -54,6 +54,9 @@ pub static SPEC: Spec = Spec {
     global: GLOBAL,
     vopc_sdst: "vcc_lo",
     renames: &[RENAMES],
+    hwregs: &[],
+    clusters: false,
+    vgpr_granule32: 8,
 };
 
 /// The scalar ops gfx12 renamed at the same opcodes (the carry-writing adds and subtracts).

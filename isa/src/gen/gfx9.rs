@@ -68,6 +68,9 @@ pub static SPEC: Spec = Spec {
     },
     vopc_sdst: "vcc",
     renames: &[DWORD_NAMES, NO_CARRY_NAMES],
+    hwregs: &[],
+    clusters: false,
+    vgpr_granule32: 8,
 };
 
 /// `s_waitcnt`: VM_CNT [3:0] and [15:14], EXP_CNT [6:4], LGKM_CNT [11:8] (bits 7, 12, 13 unused).

@@ -1,5 +1,5 @@
 //! The instruction-set generations ([`Generation`]) and what each one is, as data: one module per
-//! generation ([`gfx9`], [`gfx10`], [`gfx11`], [`gfx12`]), each one [`Spec`] (its DS layout and
+//! generation ([`gfx9`], [`gfx10`], [`gfx11`], [`gfx12`], [`gfx1250`]), each one [`Spec`] (its DS layout and
 //! spellings, the DS rules it chooses with their sources, the non-DS formats of the kernel
 //! template's instructions, its `s_waitcnt` layout and operand codes). The encoders, decoders,
 //! printers and the model read a generation's [`Spec`]; nothing else decides by generation.
@@ -15,6 +15,7 @@ pub mod formats;
 pub mod gfx10;
 pub mod gfx11;
 pub mod gfx12;
+pub mod gfx1250;
 pub mod gfx9;
 pub mod rules;
 
@@ -37,6 +38,8 @@ pub enum Generation {
     Gfx11,
     /// gfx12: RDNA 4: [`gfx12`].
     Gfx12,
+    /// gfx1250: GFX 12.5 (gfx1250, gfx1251): [`gfx1250`].
+    Gfx1250,
 }
 
 /// Everything that is true of one generation, as data (see each generation's module for the
@@ -79,6 +82,18 @@ pub struct Spec {
     /// The template ops this generation spells otherwise than the ops table's mnemonic (the
     /// gfx11 spelling), in lists: (the table's mnemonic, this generation's).
     pub renames: &'static [&'static [(&'static str, &'static str)]],
+    /// The hardware registers (`hwreg(...)` of `s_getreg_b32` / `s_setreg_imm32_b32`) LLVM names
+    /// in this generation, by id: (id, name). An id not listed prints as its number.
+    pub hwregs: &'static [(u16, &'static str)],
+    /// Workgroups may be dispatched in clusters (LLVM `FeatureClusters`): `ttmp9` then holds the
+    /// cluster id, `ttmp6` the workgroup's place in its cluster, and `hwreg(HW_REG_IB_STS2, 6, 4)`
+    /// says whether the dispatch has clusters, so a kernel computes its workgroup id from them
+    /// (the entry state, `ds_kernels::entry`).
+    pub clusters: bool,
+    /// VGPRs per granule of a wave32 kernel descriptor's GRANULATED_WORKITEM_VGPR_COUNT (AMDGPUUsage,
+    /// "compute_pgm_rsrc1 for GFX6-GFX12": 8 in wave32; wave64 counts 4, a unified VGPR file 8:
+    /// the target table's `unified_vgprs`).
+    pub vgpr_granule32: u32,
 }
 
 /// The generation's own words in its DS table's documentation.
@@ -110,11 +125,12 @@ pub struct DsLayout {
 impl Generation {
     /// Every generation, oldest first: the order of the opcode columns of the DS table and the
     /// template's ops table.
-    pub const ALL: [Generation; 4] = [
+    pub const ALL: [Generation; 5] = [
         Generation::Gfx9,
         Generation::Gfx10,
         Generation::Gfx11,
         Generation::Gfx12,
+        Generation::Gfx1250,
     ];
 
     /// The number of generations (of opcode columns in each table).
@@ -127,6 +143,7 @@ impl Generation {
             Generation::Gfx10 => &gfx10::SPEC,
             Generation::Gfx11 => &gfx11::SPEC,
             Generation::Gfx12 => &gfx12::SPEC,
+            Generation::Gfx1250 => &gfx1250::SPEC,
         }
     }
 
@@ -198,6 +215,20 @@ impl Generation {
     /// The AMD ISA guides (and LLVM sources) the generation's DS table comes from, in words.
     pub fn isa_guides(self) -> &'static str {
         self.spec().isa_guides
+    }
+
+    /// Workgroups may come in clusters ([`Spec::clusters`]).
+    pub fn clusters(self) -> bool {
+        self.spec().clusters
+    }
+
+    /// The name LLVM prints for hardware register `id` in this generation ([`Spec::hwregs`]).
+    pub fn hwreg_name(self, id: u16) -> Option<&'static str> {
+        self.spec()
+            .hwregs
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map(|&(_, n)| n)
     }
 }
 

@@ -45,7 +45,10 @@ fn generic_rows_cover_their_generation_and_no_device_reports_them() {
         let Some(g) = t.generic_target() else {
             assert!(t.generic.is_none(), "{t}: its generic row is missing");
             assert!(
-                matches!(t.generation, Generation::Gfx9 | Generation::Gfx10),
+                matches!(
+                    t.generation,
+                    Generation::Gfx9 | Generation::Gfx10 | Generation::Gfx1250
+                ),
                 "{t} has no generic target"
             );
             continue;
@@ -71,14 +74,17 @@ fn kfd_version_spells_the_name() {
 fn rows_agree_with_their_generation() {
     for t in TARGETS {
         let prefix = t.generation.name();
+        // gfx11 + two digits, or (GFX 12.5) the generation's name with its last digit changed.
+        let same_but_last = t.name.len() == prefix.len() && t.name[..prefix.len() - 1] == prefix[..prefix.len() - 1];
         assert!(
-            t.name.starts_with(prefix) && t.name.len() == prefix.len() + 2,
+            (t.name.starts_with(prefix) && t.name.len() == prefix.len() + 2) || same_but_last,
             "{} is not a {prefix} processor name",
             t.name
         );
-        // gfx9 runs wave64 only; RDNA runs both (wave32 the default).
+        // gfx9 runs wave64 only, GFX 12.5 wave32 only; RDNA runs both (wave32 the default).
         let waves: &[u32] = match t.generation {
             Generation::Gfx9 => &[64],
+            Generation::Gfx1250 => &[32],
             _ => &[32, 64],
         };
         assert_eq!(t.wave_sizes, waves, "{}", t.name);
@@ -133,12 +139,15 @@ fn ds_features_per_target() {
         with(DsFeatures::SRC2),
         ["gfx900", "gfx906", "gfx908", "gfx1010", "gfx1011", "gfx1012", "gfx1013"]
     );
-    assert_eq!(with(DsFeatures::F64), ["gfx90a", "gfx942", "gfx950"]);
+    assert_eq!(
+        with(DsFeatures::F64),
+        ["gfx1250", "gfx1251", "gfx90a", "gfx942", "gfx950"]
+    );
     assert_eq!(with(DsFeatures::ACC), ["gfx90a", "gfx942", "gfx950"]);
     assert_eq!(with(DsFeatures::TR), ["gfx950"]);
     assert_eq!(
         with(DsFeatures::PK16),
-        ["gfx1200", "gfx1201", "gfx942", "gfx950"]
+        ["gfx1200", "gfx1201", "gfx1250", "gfx1251", "gfx942", "gfx950"]
     );
     assert_eq!(
         TARGETS
@@ -146,7 +155,7 @@ fn ds_features_per_target() {
             .filter(|t| !t.ds_features.contains(DsFeatures::UNALIGNED))
             .map(|t| t.name)
             .collect::<Vec<_>>(),
-        ["gfx90a", "gfx942", "gfx950"]
+        ["gfx1250", "gfx1251", "gfx90a", "gfx942", "gfx950"]
     );
     let gds = gfx9_10(DsFeatures::GDS);
     assert!(!gds.contains(&"gfx90a") && gds.contains(&"gfx908") && gds.contains(&"gfx1036"));
@@ -172,6 +181,8 @@ fn target_id_features_and_e_flags() {
         ("gfx1030", 0x36),
         ("gfx1036", 0x45),
         ("gfx1100", 0x41),
+        ("gfx1250", 0x549),
+        ("gfx1251", 0x55a),
     ] {
         assert_eq!(Target::by_name(name).unwrap().e_flags(), flags, "{name}");
     }
