@@ -227,7 +227,7 @@ pub fn check_allowed(
         let mut plans = Vec::new();
         for r in readings::combinations(info, gen, allowed, Use::PerLane, whole) {
             let plan = Plan::new_as(target, &inst, variant.mode, r)?;
-            plan.check_wave(&case.wave)?;
+            plan.check_case(&case.wave, case.lds.bytes())?;
             plans.push(plan);
         }
         let v = judge(&plans, &orders, &collisions, case, device, budget);
