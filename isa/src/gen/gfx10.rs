@@ -49,6 +49,6 @@ pub static SPEC: Spec = Spec {
     vopc_sdst: "vcc_lo",
     renames: &[gfx9::DWORD_NAMES],
     hwregs: &[],
-    clusters: false,
+    clusters: None,
     vgpr_granule32: 8,
 };

@@ -41,7 +41,7 @@ pub static SPEC: Spec = Spec {
     vopc_sdst: "vcc_lo",
     renames: &[],
     hwregs: &[],
-    clusters: false,
+    clusters: None,
     vgpr_granule32: 8,
 };
 

@@ -55,7 +55,7 @@ pub static SPEC: Spec = Spec {
     vopc_sdst: "vcc_lo",
     renames: &[RENAMES],
     hwregs: &[],
-    clusters: false,
+    clusters: None,
     vgpr_granule32: 8,
 };
 

@@ -15,7 +15,8 @@
 
 use super::{gfx11, gfx12};
 use super::rules::{CMPST_NEW_VALUE_FIRST, PERMUTE_OVER_THE_WAVE, SWIZZLE_IN_32_LANE_GROUPS};
-use super::{DsDoc, DsLayout, Spec};
+use super::formats::Bits;
+use super::{ClusterRegs, DsDoc, DsLayout, Spec};
 
 /// gfx1250.
 pub static SPEC: Spec = Spec {
@@ -65,7 +66,15 @@ pub static SPEC: Spec = Spec {
     vopc_sdst: "vcc_lo",
     renames: &[gfx12::RENAMES],
     hwregs: &[(1, "HW_REG_WAVE_MODE"), (28, "HW_REG_IB_STS2")],
-    clusters: true,
+    // LLVM 22's workgroup id x (`llc-22 -mcpu=gfx1250`, llvm-project PRs #159120, #157978):
+    // ttmp6 [3:0] the id in the cluster, [15:12] the cluster's last id, and
+    // `hwreg(HW_REG_IB_STS2, 6, 4)` zero on a dispatch without clusters.
+    clusters: Some(ClusterRegs {
+        place_ttmp: 6,
+        id_x: Bits::at(0, 0, 4),
+        max_id_x: Bits::at(0, 12, 4),
+        dispatch_field: (28, 6, 4),
+    }),
     // 1024 VGPRs per lane (LLVM `Feature1024AddressableVGPRs`), so the 6-bit field counts 16:
     // llvm-mc-22 encodes `.amdhsa_next_free_vgpr` 16 as 0, 17 as 1, 1024 as 63.
     vgpr_granule32: 16,

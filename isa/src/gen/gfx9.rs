@@ -69,7 +69,7 @@ pub static SPEC: Spec = Spec {
     vopc_sdst: "vcc",
     renames: &[DWORD_NAMES, NO_CARRY_NAMES],
     hwregs: &[],
-    clusters: false,
+    clusters: None,
     vgpr_granule32: 8,
 };
 

@@ -85,15 +85,30 @@ pub struct Spec {
     /// The hardware registers (`hwreg(...)` of `s_getreg_b32` / `s_setreg_imm32_b32`) LLVM names
     /// in this generation, by id: (id, name). An id not listed prints as its number.
     pub hwregs: &'static [(u16, &'static str)],
-    /// Workgroups may be dispatched in clusters (LLVM `FeatureClusters`): `ttmp9` then holds the
-    /// cluster id, `ttmp6` the workgroup's place in its cluster, and `hwreg(HW_REG_IB_STS2, 6, 4)`
-    /// says whether the dispatch has clusters, so a kernel computes its workgroup id from them
-    /// (the entry state, `ds_kernels::entry`).
-    pub clusters: bool,
+    /// Workgroups may be dispatched in clusters (LLVM `FeatureClusters`): where the hardware
+    /// says so ([`ClusterRegs`]); a kernel then computes its workgroup id from them (the entry
+    /// state, `ds_kernels::entry`). `None`: no clusters.
+    pub clusters: Option<ClusterRegs>,
     /// VGPRs per granule of a wave32 kernel descriptor's GRANULATED_WORKITEM_VGPR_COUNT (AMDGPUUsage,
     /// "compute_pgm_rsrc1 for GFX6-GFX12": 8 in wave32; wave64 counts 4, a unified VGPR file 8:
     /// the target table's `unified_vgprs`).
     pub vgpr_granule32: u32,
+}
+
+/// Where a generation with workgroup clusters says where a workgroup is: the workgroup id
+/// register (`ttmp9`, the architected SGPRs') then holds the cluster id when the dispatch has
+/// clusters, and the workgroup's place in its cluster is in another trap temporary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClusterRegs {
+    /// The trap temporary with the workgroup's place in its cluster.
+    pub place_ttmp: u8,
+    /// Its field holding the workgroup's id x within the cluster.
+    pub id_x: Bits,
+    /// Its field holding the cluster's largest id x (the cluster's width in x, less one).
+    pub max_id_x: Bits,
+    /// The hardware register field (`hwreg(id, offset, size)`: id, offset, size) that is zero
+    /// when the dispatch has no clusters.
+    pub dispatch_field: (u16, u8, u8),
 }
 
 /// The generation's own words in its DS table's documentation.
@@ -217,8 +232,9 @@ impl Generation {
         self.spec().isa_guides
     }
 
-    /// Workgroups may come in clusters ([`Spec::clusters`]).
-    pub fn clusters(self) -> bool {
+    /// Where the hardware says where a workgroup of a cluster is, on a generation whose
+    /// workgroups may come in clusters ([`Spec::clusters`]).
+    pub fn clusters(self) -> Option<ClusterRegs> {
         self.spec().clusters
     }
 

@@ -153,13 +153,15 @@ fn bits_read_write_and_sign_extend() {
 #[test]
 fn only_gfx1250_has_clusters_hwreg_names_and_16_vgpr_granules() {
     let g = Generation::Gfx1250;
-    assert!(g.clusters());
+    let c = g.clusters().expect("gfx1250 has clusters");
+    assert_eq!((c.place_ttmp, c.dispatch_field), (6, (28, 6, 4)));
+    assert_eq!((c.id_x.mask(), c.max_id_x.mask()), (0xf, 0xf000));
     assert_eq!(g.hwreg_name(1), Some("HW_REG_WAVE_MODE"));
     assert_eq!(g.hwreg_name(28), Some("HW_REG_IB_STS2"));
     assert_eq!(g.hwreg_name(2), None);
     assert_eq!(g.spec().vgpr_granule32, 16);
     for old in g.others() {
-        assert!(!old.clusters() && old.spec().hwregs.is_empty(), "{old}");
+        assert!(old.clusters().is_none() && old.spec().hwregs.is_empty(), "{old}");
         assert_eq!(old.spec().vgpr_granule32, 8, "{old}");
     }
     // Its formats are gfx12's, its DS layout gfx12's (no gds bit).

@@ -1,7 +1,7 @@
 //! The kernel template's generation-specific parts behind one interface ([`Template`]): how the
 //! template waits for memory, and the kernel descriptor's mode bits and the `.amdhsa_*`
 //! directives that set them. One module per generation ([`gfx9`], [`gfx10`], [`gfx11`],
-//! [`gfx12`]); [`of`] is the one
+//! [`gfx12`], [`gfx1250`]); [`of`] is the one
 //! place that maps a [`Generation`] to its module. Everything else the template does is generic
 //! ([`crate::generator`]) or follows the target's entry state ([`crate::entry`]).
 //!
@@ -11,6 +11,7 @@
 pub mod gfx10;
 pub mod gfx11;
 pub mod gfx12;
+pub mod gfx1250;
 pub mod gfx9;
 
 use crate::code_object::descriptor::{
@@ -73,6 +74,18 @@ pub trait Template: Sync {
         0
     }
 
+    /// The instructions every kernel starts with, before it reads its entry state (none by
+    /// default; gfx1250's MODE write, as LLVM's).
+    fn prologue(&self) -> Vec<(Inst, &'static str)> {
+        Vec::new()
+    }
+
+    /// The code object version a processor's code object is written as (5 by default: what
+    /// every ROCm release since 5.x loads; generic targets take 6 whatever this says).
+    fn code_object_version(&self) -> u8 {
+        5
+    }
+
     /// The `.amdhsa_*` directives of the descriptor fields only some generations have, one per
     /// line: GFX10+'s wave32, WGP mode, memory-ordered and forward-progress bits (explicit:
     /// LLVM 22 sets FWD_PROGRESS when its directive is absent, LLVM 19 does not).
@@ -95,6 +108,7 @@ pub fn of(gen: Generation) -> Option<&'static dyn Template> {
         Generation::Gfx10 => Some(&gfx10::Gfx10),
         Generation::Gfx11 => Some(&gfx11::Gfx11),
         Generation::Gfx12 => Some(&gfx12::Gfx12),
+        Generation::Gfx1250 => Some(&gfx1250::Gfx1250),
         Generation::Gfx9 => Some(&gfx9::Gfx9),
     }
 }

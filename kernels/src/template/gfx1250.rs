@@ -1,0 +1,96 @@
+//! The gfx1250 (GFX 12.5) parts of the kernel template: gfx12's waits and descriptor bits
+//! ([`super::gfx12`]) with what `llc-22 -mcpu=gfx1250` and `llvm-mc-22` do otherwise (the
+//! commands and outputs are in the issue's FACTS file):
+//! - every kernel `llc-22` writes starts with `s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1),
+//!   1` (bit 25 of MODE is not named publicly; an `s_setreg` to MODE clobbers its VGPR-MSB bits
+//!   \[19:12\], llvm-project PRs #156527 and #174681, which the kernels never set): the template
+//!   starts with the same instruction ([`Template::prologue`]);
+//! - the descriptor has no WGP mode: `llvm-mc-22` refuses `.amdhsa_workgroup_processor_mode`
+//!   ("directive unsupported on gfx1250") and `llc-22` leaves compute_pgm_rsrc1 bit 29 clear
+//!   (0xc00f0000 where gfx1200 has 0xe00f0000); MEM_ORDERED as LLVM defaults it;
+//! - code object version 6, `llc-22`'s default (every runtime that knows gfx1250 is a ROCm 7
+//!   release that loads v6).
+//!
+//! The VGPR granule of 16 is the generation's data (`Spec::vgpr_granule32`), the entry state
+//! (workgroup id from the cluster registers) [`crate::entry`]'s.
+
+use super::{gfx12, rsrc1, KernelDescriptor, Template};
+use ds_isa::inst::{Inst, Operand, SopkOp, Waitcnt};
+use ds_isa::target::{Generation, Target};
+use ds_reference::wave::FpMode;
+
+/// `hwreg(HW_REG_WAVE_MODE, 25, 1)`: MODE (id 1), offset 25, one bit.
+const MODE_BIT_25: u16 = 1 | 25 << 6;
+
+/// The gfx1250 template.
+#[derive(Debug)]
+pub struct Gfx1250;
+
+impl Template for Gfx1250 {
+    fn generation(&self) -> Generation {
+        Generation::Gfx1250
+    }
+
+    fn wait(&self, w: Waitcnt) -> Vec<Inst> {
+        gfx12::Gfx12.wait(w)
+    }
+
+    fn rsrc1_mode(&self, mode: FpMode) -> u32 {
+        gfx12::Gfx12.rsrc1_mode(mode)
+    }
+
+    fn mode_directives(&self, rsrc1: u32) -> String {
+        gfx12::Gfx12.mode_directives(rsrc1)
+    }
+
+    fn rsrc1_generation_bits(&self, _target: &Target) -> u32 {
+        rsrc1::MEM_ORDERED
+    }
+
+    fn generation_directives(&self, _target: &Target, d: &KernelDescriptor) -> String {
+        let bit = |b: u32| u8::from(d.compute_pgm_rsrc1 & b != 0);
+        format!(
+            "  .amdhsa_wavefront_size32 {}\n  .amdhsa_memory_ordered {}\n  \
+             .amdhsa_forward_progress {}\n",
+            u8::from(d.wave32()),
+            bit(rsrc1::MEM_ORDERED),
+            bit(rsrc1::FWD_PROGRESS)
+        )
+    }
+
+    fn prologue(&self) -> Vec<(Inst, &'static str)> {
+        vec![(
+            Inst::Sopk {
+                op: SopkOp::SetregImm32B32,
+                sdst: Operand::Literal(1),
+                simm16: MODE_BIT_25,
+            },
+            "MODE bit 25, as llc-22 starts every gfx1250 kernel",
+        )]
+    }
+
+    fn code_object_version(&self) -> u8 {
+        6
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_prologue_is_llcs_and_the_descriptor_has_no_wgp_mode() {
+        let p = Gfx1250.prologue();
+        assert_eq!(
+            p[0].0.text(Generation::Gfx1250).to_string(),
+            "s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1"
+        );
+        let t = Generation::Gfx1250.targets().next().unwrap();
+        assert_eq!(Gfx1250.rsrc1_generation_bits(t) & rsrc1::WGP_MODE, 0);
+        let d = KernelDescriptor::default();
+        assert!(!Gfx1250
+            .generation_directives(t, &d)
+            .contains("workgroup_processor_mode"));
+        assert_eq!(Gfx1250.code_object_version(), 6);
+    }
+}
