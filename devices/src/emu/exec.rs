@@ -85,6 +85,12 @@ pub struct WaveState {
     m0: u32,
     exec: u64,
     scc: bool,
+    /// The hardware registers `s_getreg_b32` reads and `s_setreg_imm32_b32` writes, by id: only
+    /// those the entry state delivers (gfx1250's cluster field, zero without clusters) or a
+    /// setreg wrote hold a value; a read of any other stops the launch.
+    hwregs: [Option<u32>; HWREGS],
+    /// The pattern word the delivered hardware registers' other bits hold.
+    hwreg_pattern: u32,
     /// The wave size (the descriptor's ENABLE_WAVEFRONT_SIZE32).
     size: WaveSize,
     /// Lanes of `size`.
@@ -157,6 +163,19 @@ impl std::ops::IndexMut<usize> for Vgprs {
 }
 
 /// Sign-extends a 16-bit immediate.
+/// Hardware register ids (a SIMM16's \[5:0\]).
+const HWREGS: usize = 64;
+
+/// A `hwreg(id, offset, size)` SIMM16: id \[5:0\], offset \[10:6\], size - 1 \[15:11\].
+fn hwreg_field(simm16: u16) -> (u16, u8, u8) {
+    (simm16 & 0x3f, (simm16 >> 6 & 0x1f) as u8, ((simm16 >> 11) + 1) as u8)
+}
+
+/// The mask of `size` bits from `offset`.
+fn field_mask(offset: u8, size: u8) -> u32 {
+    (((1u64 << size) - 1) << offset) as u32
+}
+
 fn sext16(x: u16) -> u32 {
     x as i16 as i32 as u32
 }
@@ -178,6 +197,8 @@ impl WaveState {
             m0: 0,
             exec: 0,
             scc: false,
+            hwregs: [None; HWREGS],
+            hwreg_pattern: 0,
             size,
             lanes: size.lanes(),
             v: Vgprs::new(vgprs as usize),
@@ -200,6 +221,8 @@ impl WaveState {
         self.m0 = p.word();
         self.exec = 0;
         self.scc = p.word() & 1 == 1;
+        self.hwregs = [None; HWREGS];
+        self.hwreg_pattern = p.word();
         self.v.poison(p);
         self.a.poison(p);
         p.fill(self.lds.bytes_mut());
@@ -244,11 +267,40 @@ impl WaveState {
                 }
             }
         }
+        // Where workgroups may come in clusters: the place trap temporary holds a value (a
+        // pattern: the launches have no clusters, so nothing in it names the workgroup) and the
+        // dispatch's cluster field reads zero, the rest of its register a pattern.
+        if let Some(c) = d.clusters {
+            self.t_def |= 1 << c.place_ttmp;
+            let (id, offset, size) = c.dispatch_field;
+            self.hwregs[usize::from(id)] = Some(self.hwreg_pattern & !field_mask(offset, size));
+        }
         let lanes = match wrong {
             Some(WrongEntry::Wave) => WaveSize::Wave32.lanes(),
             _ => self.lanes,
         };
         self.exec = ds_kernels::entry::exec(self.size, lanes);
+    }
+
+    /// `s_getreg_b32`'s field of a hardware register, or why the emulated device has no value
+    /// for it.
+    fn getreg(&self, simm16: u16) -> Result<u32, String> {
+        let (id, offset, size) = hwreg_field(simm16);
+        match self.hwregs[usize::from(id)] {
+            Some(v) => Ok((v & field_mask(offset, size)) >> offset),
+            None => Err(format!(
+                "reads hardware register {id}, which holds no value: the entry state defines \
+                 none there and nothing wrote it"
+            )),
+        }
+    }
+
+    /// `s_setreg_imm32_b32`: `value` into a field of a hardware register.
+    fn setreg(&mut self, simm16: u16, value: u32) {
+        let (id, offset, size) = hwreg_field(simm16);
+        let mask = field_mask(offset, size);
+        let old = self.hwregs[usize::from(id)].unwrap_or(0);
+        self.hwregs[usize::from(id)] = Some(old & !mask | value << offset & mask);
     }
 
     /// Notes a read of a scalar register that holds no value (the first one is reported).
@@ -549,6 +601,20 @@ impl WaveState {
                         r
                     }
                     Sop2Op::MulI32 => (a as i32).wrapping_mul(b as i32) as u32,
+                    Sop2Op::BfeU32 => {
+                        // src1: the field's offset [4:0] and width [22:16].
+                        let width = (b >> 16 & 0x7f).min(32);
+                        let r = ((u64::from(a) >> (b & 31)) & ((1u64 << width) - 1)) as u32;
+                        self.scc = r != 0;
+                        r
+                    }
+                    Sop2Op::CselectB32 => {
+                        if self.scc {
+                            a
+                        } else {
+                            b
+                        }
+                    }
                     Sop2Op::OrB64 => unreachable!("64-bit, handled above"),
                 };
                 self.swrite(sdst, r)?;
@@ -563,6 +629,14 @@ impl WaveState {
                 // The emulator finishes every memory access in order: waits are no-ops (the
                 // count register, `null` in the template, is only read).
                 SopkOp::WaitcntVscnt => {}
+                SopkOp::GetregB32 => {
+                    let v = self.getreg(simm16)?;
+                    self.swrite(sdst, v)?;
+                }
+                SopkOp::SetregImm32B32 => {
+                    let v = sdst.constant().ok_or("s_setreg_imm32_b32 without its immediate")?;
+                    self.setreg(simm16, v);
+                }
             },
             Inst::Sopc { op, src0, src1 } => {
                 let (a, b) = (self.sread(src0), self.sread(src1));
