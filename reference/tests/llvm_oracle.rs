@@ -296,7 +296,13 @@ fn invalid_words(pair: &Pair) -> (Vec<Word>, Vec<Word>, Vec<Word>) {
         for field in Field::ALL {
             let dwords = row.operands.dwords(field);
             let gws_data = row.family == Family::Gws && field == Field::Data0 && dwords == 1;
-            if dwords > 1 && (!even || dwords % 2 == 1) {
+            // (A field that may start odd on such a target, gfx1250's `ds_load_tr6_b96` VDST,
+            // takes any start.)
+            let even = even && !row.any_start(field);
+            // (On gfx1250, whose 1024 VGPRs a tuple may run into, none runs past the last: its
+            // tuples past v255 are vectors, `vectors_gfx1250.txt`.)
+            let past_last = gen.spec().vgprs <= 256;
+            if past_last && dwords > 1 && (!even || dwords % 2 == 1) {
                 let mut inst = good;
                 let last = (256 - u16::from(dwords)) as u8;
                 inst.set_reg(field, if even { last & !1 } else { last });
@@ -307,7 +313,7 @@ fn invalid_words(pair: &Pair) -> (Vec<Word>, Vec<Word>, Vec<Word>) {
                     word + (step << field_shift(row, field)),
                 ));
             }
-            if even && (dwords > 1 || gws_data) {
+            if even && (dwords > 1 || gws_data) && !row.any_start(field) {
                 odd.push((
                     format!(
                         "{} with {} at v{}",
@@ -374,6 +380,14 @@ fn invalid_encodings_are_rejected_by_both() {
 fn tuples_past_v255_are_printed_by_llvm_22_and_refused_by_llvm_19_and_us() {
     for pair in pairs() {
         let (_, tuples, _) = invalid_words(&pair);
+        if tuples.is_empty() {
+            println!(
+                "{}: no tuple runs past the last VGPR ({} of them)",
+                pair.label(),
+                pair.gen.spec().vgprs
+            );
+            continue;
+        }
         let words: Vec<[u8; 8]> = tuples.iter().map(|(_, w)| w.to_le_bytes()).collect();
         let theirs = mc_disassemble_for(&pair.llvm.mc(), pair.cpu.name, &words);
         let printed: Vec<String> = theirs.iter().flatten().cloned().collect();
@@ -698,6 +712,11 @@ fn every_vector_agrees_with_llvm_mc_and_with_us() {
                 Err(e) if e.contains("runs past v255") && major >= 22 => {
                     theirs.as_deref().is_some_and(|t| t.contains(":256]"))
                 }
+                // The documented difference on targets that need even tuples: LLVM 22 prints an
+                // odd one marked "Invalid register" (`odd_tuples_are_printed_by_llvm_...`).
+                Err(e) if e.contains("needs register tuples") && major >= 22 => theirs
+                    .as_deref()
+                    .is_some_and(|t| t.contains("Invalid register")),
                 // A word of another format: llvm-mc may decode it as that format's instruction.
                 Err(e) if e.contains("not a DS instruction") => true,
                 Err(_) => theirs.is_none(),

@@ -12,7 +12,9 @@
 //! so neither do we. [`Generation::ds_layout`](crate::gen::Generation::ds_layout) says where each generation keeps its bits.
 //!
 //! Register fields an op does not use must be zero, as must the offset bytes of an op without an
-//! offset (LLVM's disassembler rejects both). LLVM ignores the reserved bit when disassembling
+//! offset (LLVM's disassembler rejects both). A tuple's first register is the field's (v0..v255);
+//! it may run up to the generation's last VGPR (`Spec::vgprs`: v255, gfx1250's v1023, where
+//! `llvm-mc-22` reads `ds_load_b128 v[254:257]`). LLVM ignores the reserved bit when disassembling
 //! (bit 16, or gfx9's bit 25 on a target without `acc`); this decoder rejects it, since no
 //! assembler sets it. On targets without the `unaligned-tuples` feature a register tuple (and a GWS
 //! data register) starts at an even register: `llvm-mc` refuses the text ("vgpr tuples must be 64
@@ -161,7 +163,7 @@ impl DsInst {
                     gen,
                 });
             }
-            if dwords > 0 && u32::from(value) + u32::from(dwords) > 256 {
+            if dwords > 0 && u32::from(value) + u32::from(dwords) > u32::from(gen.spec().vgprs) {
                 return Err(InstError::RegisterRange {
                     op: self.op,
                     field,

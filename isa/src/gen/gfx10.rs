@@ -51,4 +51,5 @@ pub static SPEC: Spec = Spec {
     hwregs: &[],
     clusters: None,
     vgpr_granule32: 8,
+    vgprs: 256,
 };

@@ -43,6 +43,7 @@ pub static SPEC: Spec = Spec {
     hwregs: &[],
     clusters: None,
     vgpr_granule32: 8,
+    vgprs: 256,
 };
 
 /// The DS layout of gfx10 and gfx11 (and gfx12's, without its gds bit).

@@ -57,6 +57,7 @@ pub static SPEC: Spec = Spec {
     hwregs: &[],
     clusters: None,
     vgpr_granule32: 8,
+    vgprs: 256,
 };
 
 /// The scalar ops gfx12 renamed at the same opcodes (the carry-writing adds and subtracts).

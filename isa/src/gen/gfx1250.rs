@@ -78,4 +78,7 @@ pub static SPEC: Spec = Spec {
     // 1024 VGPRs per lane (LLVM `Feature1024AddressableVGPRs`), so the 6-bit field counts 16:
     // llvm-mc-22 encodes `.amdhsa_next_free_vgpr` 16 as 0, 17 as 1, 1024 as 63.
     vgpr_granule32: 16,
+    // The same 1024 VGPRs: a DS tuple's first register is v0..v255 (the 8-bit field), the tuple
+    // may run past v255 (llvm-mc-22 reads `ds_load_b128 v[254:257]`).
+    vgprs: 1024,
 };

@@ -93,6 +93,10 @@ pub struct Spec {
     /// "compute_pgm_rsrc1 for GFX6-GFX12": 8 in wave32; wave64 counts 4, a unified VGPR file 8:
     /// the target table's `unified_vgprs`).
     pub vgpr_granule32: u32,
+    /// The VGPRs a lane can name, v0 up to this less one: the DS fields name a tuple's first
+    /// register (v0..v255), and a tuple may run on to the last (`llvm-mc-22` reads
+    /// `ds_load_b128 v[254:257]` on gfx1250, "register index is out of range" elsewhere).
+    pub vgprs: u16,
 }
 
 /// Where a generation with workgroup clusters says where a workgroup is: the workgroup id
