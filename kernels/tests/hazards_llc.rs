@@ -89,6 +89,7 @@ fn mir(inst: &Inst, wave: WaveSize, pc: u64, block: &dyn Fn(u64) -> usize) -> St
         } => {
             let extra = match op {
                 Sop2Op::MulI32 => "",
+                Sop2Op::CselectB32 => ", implicit $scc",
                 Sop2Op::AddcU32 | Sop2Op::SubbU32 => ", implicit-def $scc, implicit $scc",
                 _ => scc,
             };
@@ -108,6 +109,13 @@ fn mir(inst: &Inst, wave: WaveSize, pc: u64, block: &dyn Fn(u64) -> usize) -> St
                 format!("{d} = S_ADDK_I32 {d}, {}{scc}", simm16 as i16)
             }
             SopkOp::WaitcntVscnt => format!("S_WAITCNT_VSCNT {}, {simm16}", operand(sdst, 1)),
+            SopkOp::GetregB32 => {
+                format!("{} = S_GETREG_B32 {simm16}, implicit $mode", operand(sdst, 1))
+            }
+            SopkOp::SetregImm32B32 => format!(
+                "S_SETREG_IMM32_B32 {}, {simm16}, implicit-def $mode, implicit $mode",
+                operand(sdst, 1)
+            ),
         },
         Inst::Sopc { op, src0, src1 } => format!(
             "{} {}, {}{scc}",
