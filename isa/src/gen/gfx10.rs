@@ -52,4 +52,5 @@ pub static SPEC: Spec = Spec {
     clusters: None,
     vgpr_granule32: 8,
     vgprs: 256,
+    depctr_names: &[],
 };

@@ -44,6 +44,7 @@ pub static SPEC: Spec = Spec {
     clusters: None,
     vgpr_granule32: 8,
     vgprs: 256,
+    depctr_names: &[],
 };
 
 /// The DS layout of gfx10 and gfx11 (and gfx12's, without its gds bit).

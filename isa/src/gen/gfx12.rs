@@ -58,6 +58,7 @@ pub static SPEC: Spec = Spec {
     clusters: None,
     vgpr_granule32: 8,
     vgprs: 256,
+    depctr_names: &[],
 };
 
 /// The scalar ops gfx12 renamed at the same opcodes (the carry-writing adds and subtracts).

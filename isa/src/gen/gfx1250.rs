@@ -64,7 +64,7 @@ pub static SPEC: Spec = Spec {
     vop3: gfx11::VOP3,
     global: gfx12::GLOBAL,
     vopc_sdst: "vcc_lo",
-    renames: &[gfx12::RENAMES],
+    renames: &[gfx12::RENAMES, RENAMES],
     hwregs: &[(1, "HW_REG_WAVE_MODE"), (28, "HW_REG_IB_STS2")],
     // LLVM 22's workgroup id x (`llc-22 -mcpu=gfx1250`, llvm-project PRs #159120, #157978):
     // ttmp6 [3:0] the id in the cluster, [15:12] the cluster's last id, and
@@ -81,4 +81,10 @@ pub static SPEC: Spec = Spec {
     // The same 1024 VGPRs: a DS tuple's first register is v0..v255 (the 8-bit field), the tuple
     // may run past v255 (llvm-mc-22 reads `ds_load_b128 v[254:257]`).
     vgprs: 1024,
+    // The one wait its template needs (around `ds_atomic_async_barrier_arrive_b64`), as
+    // llvm-mc-22 prints it.
+    depctr_names: &[(0xff83, "depctr_vm_vsrc(0)")],
 };
+
+/// gfx12's `s_wait_alu` at gfx11's `s_waitcnt_depctr` opcode, which gfx1250's template uses.
+pub const RENAMES: &[(&str, &str)] = &[("s_waitcnt_depctr", "s_wait_alu")];

@@ -72,6 +72,7 @@ pub static SPEC: Spec = Spec {
     clusters: None,
     vgpr_granule32: 8,
     vgprs: 256,
+    depctr_names: &[],
 };
 
 /// `s_waitcnt`: VM_CNT [3:0] and [15:14], EXP_CNT [6:4], LGKM_CNT [11:8] (bits 7, 12, 13 unused).

@@ -97,6 +97,9 @@ pub struct Spec {
     /// register (v0..v255), and a tuple may run on to the last (`llvm-mc-22` reads
     /// `ds_load_b128 v[254:257]` on gfx1250, "register index is out of range" elsewhere).
     pub vgprs: u16,
+    /// The `s_waitcnt_depctr` (`s_wait_alu`) immediates LLVM prints by name in this generation:
+    /// (immediate, text); any other prints in hex.
+    pub depctr_names: &'static [(u16, &'static str)],
 }
 
 /// Where a generation with workgroup clusters says where a workgroup is: the workgroup id

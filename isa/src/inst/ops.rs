@@ -11,7 +11,8 @@
 //! LLVM 19 still reads `s_waitcnt` for gfx12); gfx1250 has gfx12's opcodes but `s_waitcnt`, which
 //! `llvm-mc-22 -mcpu=gfx1250` refuses ("instruction not supported on this GPU"; no guide read). `s_bfe_u32`, `s_cselect_b32`, `s_getreg_b32` and
 //! `s_setreg_imm32_b32` are in the column of the generations whose template uses them (gfx1250's
-//! workgroup id and MODE prologue, `ds_kernels::entry`), `__` elsewhere, as `s_waitcnt_depctr` is. Every row is checked against `llvm-mc-19`/`-22
+//! workgroup id and MODE prologue, `ds_kernels::entry`), `__` elsewhere, as `s_waitcnt_depctr` is
+//! (gfx12's `s_wait_alu`: gfx1250 waits with it around its asynchronous barrier arrive). Every row is checked against `llvm-mc-19`/`-22
 //! -mcpu=<target> -show-encoding` by `kernels/tests/llvm_inst.rs` with each generation's vector
 //! file (`isa/tests/vectors/inst*.txt`). DS opcodes are not here: they live in the one DS table
 //! ([`crate::ds`]).
@@ -192,7 +193,7 @@ op_table! {
     (CbranchExecz,  "s_cbranch_execz",  [0x08, 0x08, 0x25, 0x25, 0x25], 0, 2),
     (CbranchExecnz, "s_cbranch_execnz", [0x09, 0x09, 0x26, 0x26, 0x26], 0, 2),
     (Endpgm,        "s_endpgm",         [0x01, 0x01, 0x30, 0x30, 0x30], 0, 1),
-    (WaitcntDepctr, "s_waitcnt_depctr", [__  , 0x23, 0x08, __  , __  ],   0, 5),
+    (WaitcntDepctr, "s_waitcnt_depctr", [__  , 0x23, 0x08, __  , 0x08],   0, 5),
     (WaitLoadcnt,   "s_wait_loadcnt",   [__  , __  , __  , 0x40, 0x40], 0, 4),
     (WaitStorecnt,  "s_wait_storecnt",  [__  , __  , __  , 0x41, 0x41], 0, 4),
     (WaitDscnt,     "s_wait_dscnt",     [__  , __  , __  , 0x46, 0x46], 0, 4),

@@ -207,7 +207,11 @@ impl Display for Text<'_> {
                         let w = Waitcnt::from_simm16(gen, simm16);
                         write!(f, "{name} {}", WaitText(w, gen))
                     }
-                    sopp_kind::WAIT12 | sopp_kind::HEX => write!(f, "{name} {simm16:#x}"),
+                    sopp_kind::HEX => match spec.depctr_names.iter().find(|(v, _)| *v == simm16) {
+                        Some((_, text)) => write!(f, "{name} {text}"),
+                        None => write!(f, "{name} {simm16:#x}"),
+                    },
+                    sopp_kind::WAIT12 => write!(f, "{name} {simm16:#x}"),
                     _ => write!(f, "{name} {simm16}"),
                 }
             }

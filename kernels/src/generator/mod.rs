@@ -396,7 +396,14 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         },
         "a wait state between the M0 write and a DS read of M0",
     )?;
+    let fence = tmpl.test_inst_fence(variant.op);
+    for &(inst, note) in &fence {
+        a.emit(inst, note)?;
+    }
     a.emit(Inst::Ds(ds), "the instruction under test")?;
+    for &(inst, note) in &fence {
+        a.emit(inst, note)?;
+    }
     a.wait(Waitcnt::lgkm(0), "its results have arrived")?;
     a.emit(all_lanes(wave), "restore EXEC: store every lane")?;
     let (data0_out, data1_out) = if l.named {

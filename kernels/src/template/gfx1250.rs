@@ -9,18 +9,26 @@
 //!   ("directive unsupported on gfx1250") and `llc-22` leaves compute_pgm_rsrc1 bit 29 clear
 //!   (0xc00f0000 where gfx1200 has 0xe00f0000); MEM_ORDERED as LLVM defaults it;
 //! - code object version 6, `llc-22`'s default (every runtime that knows gfx1250 is a ROCm 7
-//!   release that loads v6).
+//!   release that loads v6);
+//! - `ds_atomic_async_barrier_arrive_b64` reads its address VGPR as asynchronous work does:
+//!   LLVM 22's hazard recognizer puts `s_wait_alu depctr_vm_vsrc(0)` right before and right after
+//!   it (`llc-22` output of the intrinsic; `tests/hazards_llc.rs` with LLVM's own instruction),
+//!   and so does the template ([`Template::test_inst_fence`]).
 //!
 //! The VGPR granule of 16 is the generation's data (`Spec::vgpr_granule32`), the entry state
 //! (workgroup id from the cluster registers) [`crate::entry`]'s.
 
 use super::{gfx12, rsrc1, KernelDescriptor, Template};
-use ds_isa::inst::{Inst, Operand, SopkOp, Waitcnt};
+use ds_isa::ds::{DsOp, Family};
+use ds_isa::inst::{Inst, Operand, SopkOp, SoppOp, Waitcnt};
 use ds_isa::target::{Generation, Target};
 use ds_reference::wave::FpMode;
 
 /// `hwreg(HW_REG_WAVE_MODE, 25, 1)`: MODE (id 1), offset 25, one bit.
 const MODE_BIT_25: u16 = 1 | 25 << 6;
+/// `s_wait_alu`'s `depctr_vm_vsrc(0)`: VM_VSRC \[4:2\] zero, every other field at its no-wait
+/// value (`llvm-mc-22 -mcpu=gfx1250`: 0xff83).
+const DEPCTR_VM_VSRC_0: u16 = 0xff83;
 
 /// The gfx1250 template.
 #[derive(Debug)]
@@ -72,6 +80,20 @@ impl Template for Gfx1250 {
     fn code_object_version(&self) -> u8 {
         6
     }
+
+    fn test_inst_fence(&self, op: DsOp) -> Vec<(Inst, &'static str)> {
+        let info = op.info();
+        if info.family != Family::BarrierArrive || info.operands.data0 > 0 {
+            return Vec::new();
+        }
+        vec![(
+            Inst::Sopp {
+                op: SoppOp::WaitcntDepctr,
+                simm16: DEPCTR_VM_VSRC_0,
+            },
+            "LLVM's wait around the asynchronous arrive",
+        )]
+    }
 }
 
 #[cfg(test)]
@@ -92,5 +114,13 @@ mod tests {
             .generation_directives(t, &d)
             .contains("workgroup_processor_mode"));
         assert_eq!(Gfx1250.code_object_version(), 6);
+        let fence = Gfx1250.test_inst_fence(DsOp::AtomicAsyncBarrierArriveB64);
+        assert_eq!(
+            fence[0].0.text(Generation::Gfx1250).to_string(),
+            "s_wait_alu depctr_vm_vsrc(0)"
+        );
+        assert!(Gfx1250
+            .test_inst_fence(DsOp::AtomicBarrierArriveRtnB64)
+            .is_empty());
     }
 }

@@ -18,6 +18,7 @@ use crate::code_object::descriptor::{
     props, rsrc1, rsrc2, rsrc3, vgpr_granule_on, KernelDescriptor,
 };
 use crate::entry::KernelEntry;
+use ds_isa::ds::DsOp;
 use ds_isa::errata::Errata;
 use ds_isa::inst::{Inst, Waitcnt};
 use ds_isa::target::{Generation, Target};
@@ -77,6 +78,13 @@ pub trait Template: Sync {
     /// The instructions every kernel starts with, before it reads its entry state (none by
     /// default; gfx1250's MODE write, as LLVM's).
     fn prologue(&self) -> Vec<(Inst, &'static str)> {
+        Vec::new()
+    }
+
+    /// What must stand right before and right after the DS instruction under test `op` (LLVM's
+    /// hazard recognizer's rules for it; none by default; gfx1250's asynchronous barrier
+    /// arrive is fenced on both sides).
+    fn test_inst_fence(&self, _op: DsOp) -> Vec<(Inst, &'static str)> {
         Vec::new()
     }
 
