@@ -163,6 +163,7 @@ fn kernels_use_only_the_documented_instruction_forms() {
         "s_mul_i32 <- ttmp",
         "s_setreg_imm32_b32",
         "s_wait_alu",
+        "s_wait_asynccnt",
         "s_wait_dscnt",
         "s_wait_kmcnt",
         "s_wait_loadcnt",

@@ -143,7 +143,11 @@ fn mir(inst: &Inst, wave: WaveSize, pc: u64, block: &dyn Fn(u64) -> usize) -> St
                     SoppOp::WaitLoadcnt => "S_WAIT_LOADCNT".into(),
                     other => upper(other.name()),
                 };
-                format!("{name} {simm16}")
+                let uses = match op {
+                    SoppOp::WaitAsynccnt => ", implicit-def $asynccnt, implicit $asynccnt",
+                    _ => "",
+                };
+                format!("{name} {simm16}{uses}")
             }
         }
         Inst::Smem {

@@ -656,6 +656,7 @@ impl WaveState {
                     | SoppOp::WaitStorecnt
                     | SoppOp::WaitDscnt
                     | SoppOp::WaitKmcnt
+                    | SoppOp::WaitAsynccnt
                     | SoppOp::WaitcntDepctr => false,
                     SoppOp::Endpgm => return Ok(Flow::End),
                     SoppOp::Branch => true,

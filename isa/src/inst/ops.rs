@@ -12,7 +12,8 @@
 //! `llvm-mc-22 -mcpu=gfx1250` refuses ("instruction not supported on this GPU"; no guide read). `s_bfe_u32`, `s_cselect_b32`, `s_getreg_b32` and
 //! `s_setreg_imm32_b32` are in the column of the generations whose template uses them (gfx1250's
 //! workgroup id and MODE prologue, `ds_kernels::entry`), `__` elsewhere, as `s_waitcnt_depctr` is
-//! (gfx12's `s_wait_alu`: gfx1250 waits with it around its asynchronous barrier arrive). Every row is checked against `llvm-mc-19`/`-22
+//! (gfx12's `s_wait_alu`: gfx1250 waits with it around its asynchronous barrier arrive, and for
+//! the arrive itself with `s_wait_asynccnt`, its own counter). Every row is checked against `llvm-mc-19`/`-22
 //! -mcpu=<target> -show-encoding` by `kernels/tests/llvm_inst.rs` with each generation's vector
 //! file (`isa/tests/vectors/inst*.txt`). DS opcodes are not here: they live in the one DS table
 //! ([`crate::ds`]).
@@ -198,6 +199,7 @@ op_table! {
     (WaitStorecnt,  "s_wait_storecnt",  [__  , __  , __  , 0x41, 0x41], 0, 4),
     (WaitDscnt,     "s_wait_dscnt",     [__  , __  , __  , 0x46, 0x46], 0, 4),
     (WaitKmcnt,     "s_wait_kmcnt",     [__  , __  , __  , 0x47, 0x47], 0, 4),
+    (WaitAsynccnt,  "s_wait_asynccnt",  [__  , __  , __  , __  , 0x4a], 0, 4),
 }}
 
 op_table! {

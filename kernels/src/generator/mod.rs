@@ -68,7 +68,9 @@
 //! gfx1250 starts with `s_setreg_imm32_b32` (MODE bit 25, LLVM's prologue) and computes the
 //! workgroup id into `s2` from `ttmp9`, `ttmp6` and `s_getreg_b32 hwreg(HW_REG_IB_STS2, 6, 4)`
 //! with `s_bfe_u32`, `s_and_b32`, `s_add_co_i32`, `s_mul_i32`, `s_cmp_eq_u32` and
-//! `s_cselect_b32` ([`crate::entry::KernelEntry::workgroup_id_insts`]).
+//! `s_cselect_b32` ([`crate::entry::KernelEntry::workgroup_id_insts`]), and puts `s_wait_alu
+//! depctr_vm_vsrc(0)` right before and after `ds_atomic_async_barrier_arrive_b64`, then
+//! `s_wait_asynccnt 0x0` ([`crate::template::Template::test_inst_fence`]).
 
 mod acc;
 pub mod canary;
@@ -396,12 +398,12 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         },
         "a wait state between the M0 write and a DS read of M0",
     )?;
-    let fence = tmpl.test_inst_fence(variant.op);
-    for &(inst, note) in &fence {
+    let (before, after) = tmpl.test_inst_fence(variant.op);
+    for (inst, note) in before {
         a.emit(inst, note)?;
     }
     a.emit(Inst::Ds(ds), "the instruction under test")?;
-    for &(inst, note) in &fence {
+    for (inst, note) in after {
         a.emit(inst, note)?;
     }
     a.wait(Waitcnt::lgkm(0), "its results have arrived")?;

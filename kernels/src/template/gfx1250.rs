@@ -13,7 +13,9 @@
 //! - `ds_atomic_async_barrier_arrive_b64` reads its address VGPR as asynchronous work does:
 //!   LLVM 22's hazard recognizer puts `s_wait_alu depctr_vm_vsrc(0)` right before and right after
 //!   it (`llc-22` output of the intrinsic; `tests/hazards_llc.rs` with LLVM's own instruction),
-//!   and so does the template ([`Template::test_inst_fence`]).
+//!   and so does the template ([`Template::test_inst_fence`]), which then waits for the arrive
+//!   on its own counter (`s_wait_asynccnt 0x0`: the arrive is counted by ASYNCcnt, not DScnt,
+//!   and the kernel reads the barrier word back out of LDS after it).
 //!
 //! The VGPR granule of 16 is the generation's data (`Spec::vgpr_granule32`), the entry state
 //! (workgroup id from the cluster registers) [`crate::entry`]'s.
@@ -81,18 +83,27 @@ impl Template for Gfx1250 {
         6
     }
 
-    fn test_inst_fence(&self, op: DsOp) -> Vec<(Inst, &'static str)> {
+    fn test_inst_fence(&self, op: DsOp) -> (Vec<(Inst, &'static str)>, Vec<(Inst, &'static str)>) {
         let info = op.info();
         if info.family != Family::BarrierArrive || info.operands.data0 > 0 {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
-        vec![(
-            Inst::Sopp {
-                op: SoppOp::WaitcntDepctr,
-                simm16: DEPCTR_VM_VSRC_0,
-            },
-            "LLVM's wait around the asynchronous arrive",
-        )]
+        let vm_vsrc = Inst::Sopp {
+            op: SoppOp::WaitcntDepctr,
+            simm16: DEPCTR_VM_VSRC_0,
+        };
+        let asynccnt = Inst::Sopp {
+            op: SoppOp::WaitAsynccnt,
+            simm16: 0,
+        };
+        let note = "LLVM's wait around the asynchronous arrive";
+        (
+            vec![(vm_vsrc, note)],
+            vec![
+                (vm_vsrc, note),
+                (asynccnt, "the arrive is counted by ASYNCcnt, not DScnt"),
+            ],
+        )
     }
 }
 
@@ -114,13 +125,18 @@ mod tests {
             .generation_directives(t, &d)
             .contains("workgroup_processor_mode"));
         assert_eq!(Gfx1250.code_object_version(), 6);
-        let fence = Gfx1250.test_inst_fence(DsOp::AtomicAsyncBarrierArriveB64);
+        let (before, after) = Gfx1250.test_inst_fence(DsOp::AtomicAsyncBarrierArriveB64);
+        let text = |v: &[(Inst, &str)]| -> Vec<String> {
+            v.iter()
+                .map(|(i, _)| i.text(Generation::Gfx1250).to_string())
+                .collect()
+        };
+        assert_eq!(text(&before), ["s_wait_alu depctr_vm_vsrc(0)"]);
         assert_eq!(
-            fence[0].0.text(Generation::Gfx1250).to_string(),
-            "s_wait_alu depctr_vm_vsrc(0)"
+            text(&after),
+            ["s_wait_alu depctr_vm_vsrc(0)", "s_wait_asynccnt 0x0"]
         );
-        assert!(Gfx1250
-            .test_inst_fence(DsOp::AtomicBarrierArriveRtnB64)
-            .is_empty());
+        let (b, a) = Gfx1250.test_inst_fence(DsOp::AtomicBarrierArriveRtnB64);
+        assert!(b.is_empty() && a.is_empty());
     }
 }

@@ -82,10 +82,11 @@ pub trait Template: Sync {
     }
 
     /// What must stand right before and right after the DS instruction under test `op` (LLVM's
-    /// hazard recognizer's rules for it; none by default; gfx1250's asynchronous barrier
-    /// arrive is fenced on both sides).
-    fn test_inst_fence(&self, _op: DsOp) -> Vec<(Inst, &'static str)> {
-        Vec::new()
+    /// hazard recognizer's rules for it, and a wait for a counter other than the DS counter the
+    /// template's waits cover; none by default; gfx1250's asynchronous barrier arrive is fenced
+    /// on both sides and waited for on ASYNCcnt): (before, after).
+    fn test_inst_fence(&self, _op: DsOp) -> (Vec<(Inst, &'static str)>, Vec<(Inst, &'static str)>) {
+        (Vec::new(), Vec::new())
     }
 
     /// The code object version a processor's code object is written as (5 by default: what
