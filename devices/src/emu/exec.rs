@@ -86,7 +86,7 @@ pub struct WaveState {
     exec: u64,
     scc: bool,
     /// The hardware registers `s_getreg_b32` reads and `s_setreg_imm32_b32` writes, by id: only
-    /// those the entry state delivers (gfx1250's cluster field, zero without clusters) or a
+    /// those the entry state delivers (gfx12.5's cluster field, zero without clusters) or a
     /// setreg wrote hold a value; a read of any other stops the launch.
     hwregs: [Option<u32>; HWREGS],
     /// The pattern word the delivered hardware registers' other bits hold.
@@ -168,7 +168,11 @@ const HWREGS: usize = 64;
 
 /// A `hwreg(id, offset, size)` SIMM16: id \[5:0\], offset \[10:6\], size - 1 \[15:11\].
 fn hwreg_field(simm16: u16) -> (u16, u8, u8) {
-    (simm16 & 0x3f, (simm16 >> 6 & 0x1f) as u8, ((simm16 >> 11) + 1) as u8)
+    (
+        simm16 & 0x3f,
+        (simm16 >> 6 & 0x1f) as u8,
+        ((simm16 >> 11) + 1) as u8,
+    )
 }
 
 /// The mask of `size` bits from `offset`.
@@ -295,11 +299,12 @@ impl WaveState {
         }
     }
 
-    /// `s_setreg_imm32_b32`: `value` into a field of a hardware register.
+    /// `s_setreg_imm32_b32`: `value` into a field of a hardware register (a register nothing
+    /// defined keeps the pattern outside the field: only the field written is known).
     fn setreg(&mut self, simm16: u16, value: u32) {
         let (id, offset, size) = hwreg_field(simm16);
         let mask = field_mask(offset, size);
-        let old = self.hwregs[usize::from(id)].unwrap_or(0);
+        let old = self.hwregs[usize::from(id)].unwrap_or(self.hwreg_pattern);
         self.hwregs[usize::from(id)] = Some(old & !mask | value << offset & mask);
     }
 
@@ -634,7 +639,9 @@ impl WaveState {
                     self.swrite(sdst, v)?;
                 }
                 SopkOp::SetregImm32B32 => {
-                    let v = sdst.constant().ok_or("s_setreg_imm32_b32 without its immediate")?;
+                    let v = sdst
+                        .constant()
+                        .ok_or("s_setreg_imm32_b32 without its immediate")?;
                     self.setreg(simm16, v);
                 }
             },
