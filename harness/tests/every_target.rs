@@ -54,7 +54,9 @@ fn every_targets_snapshot_corpus_records_on_the_emulated_device_and_replays() {
         }
         let (cases, acc, problems) = replayed(&dir);
         assert!(problems.is_empty(), "{t}: {problems:#?}");
-        assert!(cases > 1000, "{t}: {cases} cases recorded");
+        // Over 600 cases in each wave size (gfx1250 runs wave32 only).
+        let waves = wave_sizes(t).len();
+        assert!(cases > 600 * waves, "{t}: {cases} cases recorded");
         let has_acc = t.ds_features.contains(DsFeatures::ACC);
         assert_eq!(acc > 0, has_acc, "{t}: {acc} acc cases recorded");
     }
@@ -143,10 +145,13 @@ fn every_case_file_of_every_target_reads_back_and_evaluates() {
                     assert_eq!(back, file);
                     match ds_reference::model::execute_variant(t, &back.variant, &back.case) {
                         Ok(_) => files += 1,
-                        // An op that runs unjudged (`not_modelled`) says so, and nothing else may.
+                        // An op that runs unjudged (`not_modelled`) says so, and nothing else
+                        // may: the unsourced transposes, and gfx1250's barrier arrives in the
+                        // cases the record leaves open (ASSUMPTIONS.md C3).
                         Err(e) => {
                             let why = ds_reference::model::transpose::UNSOURCED_WHY;
-                            assert!(e.why == why, "{t} {}: {e}", p.tag);
+                            let barrier = ds_reference::model::barrier::inferred(op).is_some();
+                            assert!(e.why == why || barrier, "{t} {}: {e}", p.tag);
                             unjudged += 1;
                         }
                     }

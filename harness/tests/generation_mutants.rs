@@ -21,11 +21,12 @@ use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 
 /// The first target of the generation whose permutes take `span`.
 fn gen_with(span: PermuteSpan) -> Generation {
-    // The newest of each span: gfx11 and gfx12, whose kernels are built.
+    // The newest of each span whose targets run wave64 (where the spans differ): gfx11 and
+    // gfx12, whose kernels are built (gfx1250 is wave32 only).
     Generation::ALL
         .into_iter()
         .rev()
-        .find(|g| g.permute_span() == span)
+        .find(|g| g.permute_span() == span && g.targets().any(|t| t.wave_sizes.contains(&64)))
         .expect("a generation of each span")
 }
 

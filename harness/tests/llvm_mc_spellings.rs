@@ -172,7 +172,12 @@ fn asm_and_disasm_read_all_649_llvm_gfx1250_ds_spellings_as_llvm_22_does() {
                 .collect();
             assert_eq!(theirs.len(), v.len(), "{t} {}", llvm.label());
             for ((o, l), (text, _, _)) in texts.iter().zip(&theirs).zip(&v) {
-                assert_eq!(printed_by(llvm.major, o.trim()), *l, "{} {t}: `{text}`", llvm.label());
+                assert_eq!(
+                    printed_by(llvm.major, o.trim()),
+                    *l,
+                    "{} {t}: `{text}`",
+                    llvm.label()
+                );
             }
             println!(
                 "{} {t}: all 649 lines both ways as ds-harness prints them ({documented} differ \

@@ -23,7 +23,7 @@ pub enum InstError {
         value: u8,
         gen: Generation,
     },
-    /// A register tuple runs past the generation's last VGPR (v255; gfx1250's v1023).
+    /// A register tuple runs past the generation's last VGPR (v255; gfx12.5's v1023).
     RegisterRange {
         op: DsOp,
         field: Field,
@@ -121,7 +121,11 @@ impl fmt::Display for InstError {
                 name(op)
             ),
             InstError::OffsetNotAllowed { op, .. } => {
-                write!(f, "{} takes no offset: the offset bytes must be 0", name(op))
+                write!(
+                    f,
+                    "{} takes no offset: the offset bytes must be 0",
+                    name(op)
+                )
             }
             InstError::NotInGeneration { op, gen } => {
                 let has: Vec<&str> = op.info().generations().map(Generation::name).collect();

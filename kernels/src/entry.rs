@@ -25,7 +25,7 @@
 //!   with a kernarg pointer and workgroup id x declares 15 user SGPRs and finds the id in `s15`.
 //!   What the hardware does with fewer is not documented; the emulated device delivers no
 //!   workgroup id then.
-//! - LLVM `FeatureClusters` (the generation's `ClusterRegs`, gfx1250): workgroups may be
+//! - LLVM `FeatureClusters` (the generation's `ClusterRegs`, gfx12.5): workgroups may be
 //!   dispatched in clusters; `ttmp9` then holds the cluster id x, `ttmp6` \[3:0\] the workgroup's
 //!   id in its cluster and \[15:12\] the cluster's last id, and `hwreg(HW_REG_IB_STS2, 6, 4)` is
 //!   zero on a dispatch without clusters (llvm-project PRs #159120, #157978). A code object cannot
@@ -394,7 +394,12 @@ impl KernelEntry {
         // `s_bfe_u32`'s second source: the field's offset [4:0] and width [22:16].
         let bfe = |f: Bits| Operand::imm((f.bits << 16 | f.shift) as i32);
         let id_in_cluster = if c.id_x.shift == 0 {
-            sop2(Sop2Op::AndB32, in_cluster, place, Operand::imm(c.id_x.mask() as i32))
+            sop2(
+                Sop2Op::AndB32,
+                in_cluster,
+                place,
+                Operand::imm(c.id_x.mask() as i32),
+            )
         } else {
             sop2(Sop2Op::BfeU32, in_cluster, place, bfe(c.id_x))
         };
@@ -404,7 +409,10 @@ impl KernelEntry {
                 sop2(Sop2Op::BfeU32, id, place, bfe(c.max_id_x)),
                 "the cluster's last id x (ttmp6 [15:12])",
             ),
-            (id_in_cluster, "the workgroup's id x in its cluster (ttmp6 [3:0])"),
+            (
+                id_in_cluster,
+                "the workgroup's id x in its cluster (ttmp6 [3:0])",
+            ),
             (
                 sop2(Sop2Op::AddI32, id, id, Operand::Int(1)),
                 "the cluster's width",
@@ -586,7 +594,7 @@ mod tests {
         assert_eq!(delivery(t, WaveSize::Wave64, &short).kernarg, None);
     }
 
-    /// Where workgroups may come in clusters (gfx1250), the kernel computes its id into s2 with
+    /// Where workgroups may come in clusters (gfx12.5), the kernel computes its id into s2 with
     /// llc-22's eight instructions, reading ttmp9, ttmp6 and IB_STS2[9:6]; elsewhere it reads the
     /// delivered register and computes nothing.
     #[test]
@@ -625,7 +633,7 @@ mod tests {
                 assert!(d.describe(&KernelEntry::request(t, wave)).contains("ttmp6"));
             }
         }
-        assert_eq!(seen, 2, "gfx1250 and gfx1251, wave32");
+        assert_eq!(seen, 2, "both GFX 12.5 processors, wave32");
     }
 
     #[test]

@@ -174,7 +174,7 @@ fn kernels_use_only_the_documented_instruction_forms() {
         .into_iter()
         .filter(|f| !wave64.contains(&f.as_str()))
         .collect();
-    assert_eq!(forms[&Generation::Gfx1250], wave32_only, "gfx1250");
+    assert_eq!(forms[&Generation::Gfx12_5], wave32_only, "gfx1250");
     // gfx10 spells the same forms the gfx9 way (widths in dwords, ds_read/ds_write); on RDNA 1
     // (errata, ds_isa::errata) it waits for stores around the copy loops' branches
     // (`s_waitcnt_vscnt`) and for vector memory reads before scalar writes (`s_waitcnt_depctr`).

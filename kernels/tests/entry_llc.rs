@@ -154,7 +154,10 @@ fn parse(asm: &str, what: &str) -> Choice {
     let computed: Vec<String> = code.iter().filter(|l| computes(l)).map(text).collect();
     let mut regs: Vec<String> = Vec::new();
     // The one register the rest reads the id from (the computed one where it is computed).
-    for line in code.iter().filter(|l| !computes(l) && !l.contains("s_setreg")) {
+    for line in code
+        .iter()
+        .filter(|l| !computes(l) && !l.contains("s_setreg"))
+    {
         for token in line.split([' ', ',', '\t']) {
             let scalar = ["s", "ttmp"].iter().any(|p| {
                 token
@@ -220,7 +223,10 @@ fn harness_choice(t: &Target, wave: WaveSize) -> Choice {
     )
     .unwrap();
     // (Past the prologue and the id's computation, which multiply too.)
-    let start = ds_kernels::template::of(t.generation).unwrap().prologue().len()
+    let start = ds_kernels::template::of(t.generation)
+        .unwrap()
+        .prologue()
+        .len()
         + KernelEntry::of(t, wave).workgroup_id_insts().len();
     let id = k.insts[start..]
         .iter()
@@ -260,7 +266,11 @@ fn harness_choice(t: &Target, wave: WaveSize) -> Choice {
         .iter()
         .map(|(i, _)| i.text(gen).to_string())
         .collect();
-    assert_eq!(first, [prologue.clone(), computed.clone()].concat(), "{t} {wave}");
+    assert_eq!(
+        first,
+        [prologue.clone(), computed.clone()].concat(),
+        "{t} {wave}"
+    );
     Choice {
         user_sgprs: k.descriptor.user_sgpr_count(),
         workgroup_id: id.to_string(),
@@ -351,12 +361,21 @@ fn llc_builds_no_kernel_in_a_wave_size_the_table_leaves_out() {
                 "llc-22 {t} {wave} builds a kernel:\n{text}"
             );
             let e = ds_kernels::check_wave(t, wave).unwrap_err();
-            assert!(e.contains("llc-22 builds no") && e.contains(&format!("{wave}")), "{e}");
+            assert!(
+                e.contains("llc-22 builds no") && e.contains(&format!("{wave}")),
+                "{e}"
+            );
             refused.push(format!("{t} {wave}"));
         }
     }
-    assert!(refused.iter().any(|r| r.starts_with("gfx1250 wave64")), "{refused:?}");
-    println!("llc-22 builds no kernel, the kernels refuse: {}", refused.join(", "));
+    assert!(
+        refused.iter().any(|r| r.starts_with("gfx1250 wave64")),
+        "{refused:?}"
+    );
+    println!(
+        "llc-22 builds no kernel, the kernels refuse: {}",
+        refused.join(", ")
+    );
 }
 
 #[test]

@@ -110,7 +110,10 @@ fn mir(inst: &Inst, wave: WaveSize, pc: u64, block: &dyn Fn(u64) -> usize) -> St
             }
             SopkOp::WaitcntVscnt => format!("S_WAITCNT_VSCNT {}, {simm16}", operand(sdst, 1)),
             SopkOp::GetregB32 => {
-                format!("{} = S_GETREG_B32 {simm16}, implicit $mode", operand(sdst, 1))
+                format!(
+                    "{} = S_GETREG_B32 {simm16}, implicit $mode",
+                    operand(sdst, 1)
+                )
             }
             SopkOp::SetregImm32B32 => format!(
                 "S_SETREG_IMM32_B32 {}, {simm16}, implicit-def $mode, implicit $mode",

@@ -70,7 +70,7 @@ fn vector_files(gen: ds_isa::ds::Generation) -> Vec<(Vectors, Vec<&'static str>)
         ],
         // gfx12's forms (gfx1250 encodes and prints them alike) and the forms only gfx1250's
         // template uses.
-        Generation::Gfx1250 => vec![
+        Generation::Gfx12_5 => vec![
             (
                 parse(include_str!("../../isa/tests/vectors/inst_gfx12.txt")),
                 vec![],

@@ -35,7 +35,7 @@ fn expected_runnable(t: &Target) -> usize {
         ds_isa::ds::Generation::Gfx12 => 123,
         // All 128 (the barrier arrives, the 4- and 6-bit transposes run unjudged in part or
         // whole: ASSUMPTIONS.md C1-C3).
-        ds_isa::ds::Generation::Gfx1250 => 128,
+        ds_isa::ds::Generation::Gfx12_5 => 128,
     }
 }
 

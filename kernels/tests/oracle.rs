@@ -54,11 +54,7 @@ fn kernels(llvm: &Llvm, t: &'static Target) -> Vec<Kernel> {
             },
         ),
         // The largest LDS the target allows (gfx950: 160 KiB; gfx1250: 320 KiB).
-        (
-            DsOp::AddRtnU32,
-            t.lds_bytes,
-            FpMode::default(),
-        ),
+        (DsOp::AddRtnU32, t.lds_bytes, FpMode::default()),
         (
             DsOp::AddRtnF32,
             132,

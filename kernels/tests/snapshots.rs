@@ -92,7 +92,7 @@ fn gfx12_listings_per_new_operand_shape() {
 fn gfx1250_listings_per_new_operand_shape() {
     use ds_isa::ds::{runnable_ops, Generation};
     use ds_kernels::generator::generate_in;
-    let gen = Generation::Gfx1250;
+    let gen = Generation::Gfx12_5;
     let mut seen = Vec::new();
     let mut ops = vec![DsOp::LoadB32];
     for op in runnable_ops(gen).filter(|op| !op.info().in_generation(Generation::Gfx12)) {

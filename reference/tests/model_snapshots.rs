@@ -160,9 +160,12 @@ fn every_gfx12_op_with_its_own_wave64_outcome_has_a_model_snapshot() {
 #[test]
 fn every_gfx1250_op_with_its_own_outcome_has_a_model_snapshot() {
     let ops = own_snapshots(
-        Generation::Gfx1250,
+        Generation::Gfx12_5,
         WaveSize::Wave32,
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference/gfx1250"),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../snapshots/reference/gfx1250"
+        ),
     );
     let names: Vec<&str> = ops.iter().map(|op| op.name()).collect();
     for own in [

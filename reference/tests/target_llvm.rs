@@ -15,11 +15,11 @@ use ds_isa::target::{all, Target};
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The rows an oracle release does not know: LLVM 19 lacks gfx1153 and gfx950 (added after it);
-/// LLVM 22 knows every row.
+/// The rows an oracle release does not know: LLVM 19 lacks gfx1153, gfx950, gfx1250 and gfx1251
+/// (added after it); LLVM 22 knows every row.
 fn unknown_to(major: u32) -> &'static [&'static str] {
     match major {
-        19 => &["gfx1153", "gfx950"],
+        19 => &["gfx1153", "gfx1250", "gfx1251", "gfx950"],
         _ => &[],
     }
 }

@@ -75,7 +75,7 @@ impl Descriptor {
     /// Reads a descriptor as a device of `target` does: VGPR granules of 8 in either wave size
     /// on a target with a unified VGPR/AccVGPR file (target column `unified_vgprs`; AMDGPUUsage,
     /// "compute_pgm_rsrc1 for GFX6-GFX12", GRANULATED_WORKITEM_VGPR_COUNT on CDNA 2 and later),
-    /// and the generation's wave32 granule (16 on gfx1250): `vgpr_granule_on`.
+    /// and the generation's wave32 granule (16 on gfx12.5): `vgpr_granule_on`.
     pub fn parse_on(b: &[u8], target: &Target) -> Result<Descriptor, DescriptorError> {
         let mut d = Descriptor::parse(b)?;
         let granule = ds_kernels::code_object::descriptor::vgpr_granule_on(target, d.wave_size());

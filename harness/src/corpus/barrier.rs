@@ -1,4 +1,4 @@
-//! gfx1250's barrier arrives' random cases: barrier words a kernel could hold, arrived at the
+//! gfx12.5's barrier arrives' random cases: barrier words a kernel could hold, arrived at the
 //! way a kernel arrives. Most cases are what the model judges (ASSUMPTIONS.md C3: one lane on, an
 //! arrive of 1, an 8-byte-aligned word whose 29-bit pending count is above zero, phase and reload
 //! bits random; each in seven cases of eight); the rest are what the record leaves open, recorded, never judged: a count of

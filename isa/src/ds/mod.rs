@@ -1,4 +1,4 @@
-//! The DS instruction sets of gfx9, gfx10, gfx11, gfx12 and gfx1250 as data: the one opcode table
+//! The DS instruction sets of gfx9, gfx10, gfx11, gfx12 and gfx12.5 as data: the one opcode table
 //! ([`DS_TABLE`], gfx11's rows first), its field types (`types`), the instruction set one target
 //! decodes ([`Isa`]: a generation and the target's [`DsFeatures`]), and what is derived from them
 //! (encoder and decoder in [`encode`], LLVM assembly syntax in [`syntax`], swizzle patterns in
@@ -93,7 +93,7 @@ pub struct OpInfo {
     pub name: &'static str,
     /// The 8-bit `OP` field per [`Generation`] (`None`: the generation lacks the op), in
     /// [`Generation::ALL`] order. Serialised as `{"gfx9": n or null, "gfx10": .., "gfx11": ..,
-    /// "gfx12": .., "gfx1250": ..}`.
+    /// "gfx12": .., "gfx12.5": ..}`.
     #[serde(serialize_with = "opcodes_by_generation")]
     pub opcodes: [Option<u8>; Generation::COUNT],
     /// The VGPR operands and their widths (ISA guide, instruction descriptions).
@@ -266,7 +266,7 @@ impl OpInfo {
     }
 
     /// `field` may start at an odd VGPR even on a target that needs even tuples: the VDST of a
-    /// transpose load whose row says so ([`Tr::odd_start`]: gfx1250's `ds_load_tr6_b96`).
+    /// transpose load whose row says so ([`Tr::odd_start`]: gfx12.5's `ds_load_tr6_b96`).
     pub fn any_start(&self, field: Field) -> bool {
         field == Field::Vdst && matches!(self.family, Family::LoadTranspose(t) if t.odd_start)
     }

@@ -1,7 +1,7 @@
 //! The one DS table: every DS op of every generation, one row each. The gfx11 rows come first, in
 //! gfx11 opcode order; then the ops only gfx12 has, in gfx12 opcode order; then the ops only
-//! gfx1250 has, in gfx1250 opcode order; then the ops only gfx9 and gfx10 have (two of them
-//! gfx1250's too), in gfx9 opcode order. An op several generations share is one row with an
+//! gfx12.5 has, in gfx12.5 opcode order; then the ops only gfx9 and gfx10 have (two of them
+//! gfx12.5's too), in gfx9 opcode order. An op several generations share is one row with an
 //! opcode per generation (gfx9 and gfx10 spell it by its older name: see the older-name column).
 //!
 //! Sources: AMD "RDNA3 Instruction Set Architecture Reference Guide", chapter "Microcode Formats",
@@ -17,16 +17,16 @@
 //! LLVM 19 does not know, whose opcodes are also the RDNA4 guide's (section 16.15:
 //! DS_BPERMUTE_FI_B32 205, DS_BVH_STACK_PUSH4_POP1_RTN_B32 224, DS_BVH_STACK_PUSH8_POP1_RTN_B32
 //! 225, DS_BVH_STACK_PUSH8_POP2_RTN_B64 226), and CDNA 4's four transpose loads (LLVM 19 knows no
-//! CDNA 4 target); every gfx1250 entry against LLVM 22 only (LLVM 19 knows no gfx1250 target):
-//! `llvm-mc-22 -mcpu=gfx1250` and `-mcpu=gfx1251` decode the same 128 opcodes, gfx12's 123 less
-//! the three BVH stack ops, plus `ds_add_f64` and `ds_add_rtn_f64` (gfx90a's, at 84 and 116),
+//! CDNA 4 target); every gfx12.5 entry against LLVM 22 only (LLVM 19 knows no GFX 12.5 target):
+//! `llvm-mc-22` on both GFX 12.5 processors decode the same 128 opcodes, gfx12's 123 less
+//! the three BVH stack ops, plus `ds_add_f64` and `ds_add_rtn_f64` (CDNA 2's, at 84 and 116),
 //! the two barrier arrives (86, 117) and four transpose loads (250-253).
 //!
 //! Columns, left to right:
 //! - variant: the `DsOp` enum name;
 //! - mnemonic: the spelling (ISA guide, opcode list; LLVM's spelling) from gfx11 on, and in gfx9
 //!   and gfx10 unless the older-name column gives one;
-//! - gfx9, gfx10, gfx11, gfx12, gfx1250: the 8-bit `OP` field in each generation (one per
+//! - gfx9, gfx10, gfx11, gfx12, gfx12.5: the 8-bit `OP` field in each generation (one per
 //!   `Generation`, in `Generation::ALL` order: a new generation is a new column), `__` where the
 //!   generation lacks the op;
 //! - vdst, addr, data0, data1: dwords of each VGPR operand (0 = the field is unused and must be 0);
@@ -73,7 +73,7 @@ const fn tr(bits: u8, map: TrMap, exec: TrExec, odd_start: bool) -> Family {
         odd_start,
     })
 }
-// CDNA 4's (gfx950): EXEC all ones (the CDNA 4 guide, section 11.4, as Triton PR #11434 cites
+// CDNA 4's: EXEC all ones (the CDNA 4 guide, section 11.4, as Triton PR #11434 cites
 // it); maps from ROCm/rocm-systems PR #10175 (b16) and Triton's CDNA 4 rule (b8, inferred); even
 // tuples, kept for the 3-dword form although LLVM 22 reads an odd one (documented in the oracle
 // test).
@@ -81,16 +81,16 @@ const CDNA4_TR4: Family = tr(4, TrMap::Unsourced, TrExec::AllOnes, false);
 const CDNA4_TR6: Family = tr(6, TrMap::Unsourced, TrExec::AllOnes, false);
 const CDNA4_TR8: Family = tr(8, TrMap::Groups16Pairs, TrExec::AllOnes, false);
 const CDNA4_TR16: Family = tr(16, TrMap::Groups16Quads, TrExec::AllOnes, false);
-// gfx1250's: any set EXEC bit makes every lane take part (ROCm/llvm-project PR #4450); maps
+// gfx12.5's: any set EXEC bit makes every lane take part (ROCm/llvm-project PR #4450); maps
 // from AMD's MI450 LDS blog, rocJITsu `transpose_tr16_b128` / `transpose_cdna5_ds_tr_b8` and
 // Triton (tr16, tr8); `ds_load_tr6_b96`'s VDST at any register (llvm-mc-22 reads `v[3:5]`).
-const GFX1250_TR4: Family = tr(4, TrMap::Unsourced, TrExec::AnySet, false);
-const GFX1250_TR6: Family = tr(6, TrMap::Unsourced, TrExec::AnySet, true);
-const GFX1250_TR8: Family = tr(8, TrMap::Groups16Runs4, TrExec::AnySet, false);
-const GFX1250_TR16: Family = tr(16, TrMap::Groups8, TrExec::AnySet, false);
+const GFX12_5_TR4: Family = tr(4, TrMap::Unsourced, TrExec::AnySet, false);
+const GFX12_5_TR6: Family = tr(6, TrMap::Unsourced, TrExec::AnySet, true);
+const GFX12_5_TR8: Family = tr(8, TrMap::Groups16Runs4, TrExec::AnySet, false);
+const GFX12_5_TR16: Family = tr(16, TrMap::Groups8, TrExec::AnySet, false);
 
 ds_table! {
-    // variant             mnemonic                              gfx9  gfx10 gfx11 gfx12 gfx1250 vd a d0 d1 offset    gds        family                        elem  older name                    needs hip  oracle
+    // variant             mnemonic                              gfx9  gfx10 gfx11 gfx12 gfx12.5 vd a d0 d1 offset    gds        family                        elem  older name                    needs hip  oracle
     (AddU32,                "ds_add_u32",                        [0x00, 0x00, 0x00, 0x00, 0x00], 0, 1, 1, 0, Single,   Allowed,   Rmw(Add),                     U32,   None,                          __,   HIP,  L19),
     (SubU32,                "ds_sub_u32",                        [0x01, 0x01, 0x01, 0x01, 0x01], 0, 1, 1, 0, Single,   Allowed,   Rmw(Sub),                     U32,   None,                          __,   HIP,  L19),
     (RsubU32,               "ds_rsub_u32",                       [0x02, 0x02, 0x02, 0x02, 0x02], 0, 1, 1, 0, Single,   Allowed,   Rmw(Rsub),                    U32,   None,                          __,   HIP,  L19),
@@ -238,16 +238,16 @@ ds_table! {
     (BvhStackPush4Pop1RtnB32, "ds_bvh_stack_push4_pop1_rtn_b32",   [__  , __  , __  , 0xe0, __  ], 1, 1, 1, 4, Single,   Forbidden, BvhPushPop(Bvh::Push4Pop1),   B32,   None,                          __,   HIP,  L22),
     (BvhStackPush8Pop1RtnB32, "ds_bvh_stack_push8_pop1_rtn_b32",   [__  , __  , __  , 0xe1, __  ], 1, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop1),   B32,   None,                          __,   HIP,  L22),
     (BvhStackPush8Pop2RtnB64, "ds_bvh_stack_push8_pop2_rtn_b64",   [__  , __  , __  , 0xe2, __  ], 2, 1, 1, 8, Single,   Forbidden, BvhPushPop(Bvh::Push8Pop2),   B64,   None,                          __,   HIP,  L22),
-    // gfx1250 only (LLVM 22, `llvm-mc-22 -mcpu=gfx1250` and `gfx1251`: every opcode value).
+    // gfx12.5 only (LLVM 22, `llvm-mc-22` on both GFX 12.5 processors: every opcode value).
     (AtomicAsyncBarrierArriveB64, "ds_atomic_async_barrier_arrive_b64", [__  , __  , __  , __  , 0x56], 0, 1, 0, 0, Single,   Forbidden, BarrierArrive,                B64,   None,                          __,   HIP,  L22),
     (AtomicBarrierArriveRtnB64, "ds_atomic_barrier_arrive_rtn_b64", [__  , __  , __  , __  , 0x75], 2, 1, 2, 0, Single,   Forbidden, BarrierArrive,                B64,   None,                          __,   HIP,  L22),
-    (LoadTr4B64,            "ds_load_tr4_b64",                   [__  , __  , __  , __  , 0xfa], 2, 1, 0, 0, Single,   Forbidden, GFX1250_TR4,                  B64,   None,                          __,   HIP,  L22),
-    (LoadTr6B96,            "ds_load_tr6_b96",                   [__  , __  , __  , __  , 0xfb], 3, 1, 0, 0, Single,   Forbidden, GFX1250_TR6,                  B96,   None,                          __,   HIP,  L22),
-    (LoadTr16B128,          "ds_load_tr16_b128",                 [__  , __  , __  , __  , 0xfc], 4, 1, 0, 0, Single,   Forbidden, GFX1250_TR16,                 B128,  None,                          __,   HIP,  L22),
-    (LoadTr8B64,            "ds_load_tr8_b64",                   [__  , __  , __  , __  , 0xfd], 2, 1, 0, 0, Single,   Forbidden, GFX1250_TR8,                  B64,   None,                          __,   HIP,  L22),
+    (LoadTr4B64,            "ds_load_tr4_b64",                   [__  , __  , __  , __  , 0xfa], 2, 1, 0, 0, Single,   Forbidden, GFX12_5_TR4,                  B64,   None,                          __,   HIP,  L22),
+    (LoadTr6B96,            "ds_load_tr6_b96",                   [__  , __  , __  , __  , 0xfb], 3, 1, 0, 0, Single,   Forbidden, GFX12_5_TR6,                  B96,   None,                          __,   HIP,  L22),
+    (LoadTr16B128,          "ds_load_tr16_b128",                 [__  , __  , __  , __  , 0xfc], 4, 1, 0, 0, Single,   Forbidden, GFX12_5_TR16,                 B128,  None,                          __,   HIP,  L22),
+    (LoadTr8B64,            "ds_load_tr8_b64",                   [__  , __  , __  , __  , 0xfd], 2, 1, 0, 0, Single,   Forbidden, GFX12_5_TR8,                  B64,   None,                          __,   HIP,  L22),
     // gfx9 and gfx10 only (LLVM's DSInstructions.td and gfx9/gfx10 MC tests; llvm-mc-19 and -22 for
     // every gfx9 and gfx10 target), in gfx9 opcode order (`ds_add_f64` and `ds_add_rtn_f64` are
-    // gfx1250's too: llvm-mc-22); the transpose loads are CDNA 4's (LLVM 22; AMD "CDNA4 ISA"
+    // gfx12.5's too: llvm-mc-22); the transpose loads are CDNA 4's (LLVM 22; AMD "CDNA4 ISA"
     // guide, DS_READ_B64_TR_B4 and the rest).
     (AddF64,                "ds_add_f64",                        [0x5c, __  , __  , __  , 0x54], 0, 1, 2, 0, Single,   Allowed,   Rmw(Add),                     F64,   None,                          F64,  HIP,  L19),
     (AddRtnF64,             "ds_add_rtn_f64",                    [0x7c, __  , __  , __  , 0x74], 2, 1, 2, 0, Single,   Allowed,   Rmw(Add),                     F64,   None,                          F64,  HIP,  L19),

@@ -22,9 +22,9 @@ fn table_has_every_ds_opcode_of_each_generation_once() {
     // gfx12: the 119 LLVM 19 knows, and 4 only LLVM 22 knows.
     assert_eq!(DsOp::all(Generation::Gfx12).count(), 123);
     // gfx1250 (llvm-mc-22, every opcode value): gfx12's less its 3 BVH stack ops, plus 8.
-    assert_eq!(DsOp::all(Generation::Gfx1250).count(), 128);
+    assert_eq!(DsOp::all(Generation::Gfx12_5).count(), 128);
     let g12: HashSet<DsOp> = DsOp::all(Generation::Gfx12).collect();
-    let g1250: HashSet<DsOp> = DsOp::all(Generation::Gfx1250).collect();
+    let g1250: HashSet<DsOp> = DsOp::all(Generation::Gfx12_5).collect();
     let mut gone: Vec<&str> = g12.difference(&g1250).map(|o| o.name()).collect();
     let mut added: Vec<&str> = g1250.difference(&g12).map(|o| o.name()).collect();
     gone.sort_unstable();
@@ -52,7 +52,11 @@ fn table_has_every_ds_opcode_of_each_generation_once() {
     );
     // Every op gfx1250 shares with gfx12 keeps gfx12's opcode.
     for op in g12.intersection(&g1250) {
-        assert_eq!(op.opcode(Generation::Gfx12), op.opcode(Generation::Gfx1250), "{op}");
+        assert_eq!(
+            op.opcode(Generation::Gfx12),
+            op.opcode(Generation::Gfx12_5),
+            "{op}"
+        );
     }
     // gfx9: 154 opcodes on the Vega targets, with CDNA's f64 adds, packed adds and transpose
     // loads 164 over the generation; gfx10: 154 (123 from RDNA 2 on, without the 31 src2 ops).
@@ -103,7 +107,7 @@ fn table_has_every_ds_opcode_of_each_generation_once() {
         Generation::Gfx9,
         Generation::Gfx11,
         Generation::Gfx12,
-        Generation::Gfx1250,
+        Generation::Gfx12_5,
     ]
     .map(|g| g as usize);
     assert!(gfx11_rows()
@@ -218,7 +222,7 @@ fn names_are_unique_per_generation_and_resolve_to_their_row() {
                     legacy.starts_with("ds_write")
                         || legacy.starts_with("ds_read")
                         || legacy.starts_with("ds_wrxchg")
-                        || matches!(gen, Generation::Gfx12 | Generation::Gfx1250)
+                        || matches!(gen, Generation::Gfx12 | Generation::Gfx12_5)
                             && row.name.contains("_num_"),
                     "{legacy}"
                 );
@@ -381,7 +385,12 @@ fn operand_widths_follow_family_and_element() {
             }
             Family::BarrierArrive => {
                 // The old 64-bit word back and DATA0 arrivals, or neither (the async arrive).
-                assert_eq!((o.addr, o.data1, row.elem), (1, 0, Elem::B64), "{}", row.name);
+                assert_eq!(
+                    (o.addr, o.data1, row.elem),
+                    (1, 0, Elem::B64),
+                    "{}",
+                    row.name
+                );
                 assert_eq!(o.vdst, o.data0, "{}", row.name);
                 assert_eq!(row.returns(), row.name.contains("_rtn"), "{}", row.name);
             }
@@ -490,7 +499,7 @@ fn each_generation_refuses_the_other_generations_ops() {
     let e = syntax::parse(Generation::Gfx11, "ds_cond_sub_u32 v1, v2").unwrap_err();
     assert!(
         e.to_string()
-            .contains("not a gfx11 DS instruction (it is gfx12 and gfx1250)"),
+            .contains("not a gfx11 DS instruction (it is gfx12 and gfx12.5)"),
         "{e}"
     );
     let e = syntax::parse(Generation::Gfx12, "ds_gws_init v1 gds").unwrap_err();
@@ -512,7 +521,10 @@ fn generation_aliases_spell_an_op_of_their_generation_only() {
         // Another generation reads it only where it lists the same alias (gfx12's `ds_subrev_*`
         // are gfx1250's too).
         let lists = |g: Generation| aliases_of(g).any(|b| b.name == a.name && b.op == a.op);
-        for other in Generation::ALL.into_iter().filter(|&g| g != a.gen && !lists(g)) {
+        for other in Generation::ALL
+            .into_iter()
+            .filter(|&g| g != a.gen && !lists(g))
+        {
             assert_ne!(
                 DsOp::from_name_in(other, a.name),
                 Some(a.op),

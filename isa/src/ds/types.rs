@@ -224,11 +224,11 @@ pub enum Family {
     /// derived from ADDR and the offset instead of a register (AMD "Vega" ISA guide, DS opcodes
     /// `DS_ADD_SRC2_U32` and on: B = A + 4 * offset-derived stride). Not yet modelled.
     Src2(Rmw),
-    /// The transpose loads (CDNA 4's `ds_read_b64_tr_b4/b8/b16`, `ds_read_b96_tr_b6`; gfx1250's
+    /// The transpose loads (CDNA 4's `ds_read_b64_tr_b4/b8/b16`, `ds_read_b96_tr_b6`; gfx12.5's
     /// `ds_load_tr4_b64/tr6_b96/tr8_b64/tr16_b128`): each lane reads its own row (VDST's width)
     /// at its own address, and the rows of a lane group are redistributed by the row's [`Tr`].
     LoadTranspose(Tr),
-    /// gfx1250's barrier arrives (`ds_atomic_barrier_arrive_rtn_b64`: DATA0 arrivals, the old
+    /// gfx12.5's barrier arrives (`ds_atomic_barrier_arrive_rtn_b64`: DATA0 arrivals, the old
     /// 64-bit barrier word returned; `ds_atomic_async_barrier_arrive_b64`: one arrival, after the
     /// wave's earlier asynchronous loads, nothing returned) on a 64-bit LDS barrier object
     /// (pending count, phase, reload count).
@@ -277,7 +277,7 @@ pub enum TrExec {
     /// EXEC must be all ones (CDNA 4): with a lane off the result is not defined.
     AllOnes,
     /// Any set EXEC bit makes every lane take part (each reads its row and receives its
-    /// result); EXEC zero leaves VDST unchanged (gfx1250).
+    /// result); EXEC zero leaves VDST unchanged (gfx12.5).
     AnySet,
 }
 

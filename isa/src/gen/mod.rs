@@ -1,5 +1,5 @@
 //! The instruction-set generations ([`Generation`]) and what each one is, as data: one module per
-//! generation ([`gfx9`], [`gfx10`], [`gfx11`], [`gfx12`], [`gfx1250`]), each one [`Spec`] (its DS layout and
+//! generation ([`gfx9`], [`gfx10`], [`gfx11`], [`gfx12`], [`gfx12_5`]), each one [`Spec`] (its DS layout and
 //! spellings, the DS rules it chooses with their sources, the non-DS formats of the kernel
 //! template's instructions, its `s_waitcnt` layout and operand codes). The encoders, decoders,
 //! printers and the model read a generation's [`Spec`]; nothing else decides by generation.
@@ -15,7 +15,7 @@ pub mod formats;
 pub mod gfx10;
 pub mod gfx11;
 pub mod gfx12;
-pub mod gfx1250;
+pub mod gfx12_5;
 pub mod gfx9;
 pub mod rules;
 
@@ -38,8 +38,8 @@ pub enum Generation {
     Gfx11,
     /// gfx12: RDNA 4: [`gfx12`].
     Gfx12,
-    /// gfx1250: GFX 12.5 (gfx1250, gfx1251): [`gfx1250`].
-    Gfx1250,
+    /// gfx12.5: GFX 12.5, "CDNA 5" (two processors in the target table): [`gfx12_5`].
+    Gfx12_5,
 }
 
 /// Everything that is true of one generation, as data (see each generation's module for the
@@ -95,7 +95,7 @@ pub struct Spec {
     pub vgpr_granule32: u32,
     /// The VGPRs a lane can name, v0 up to this less one: the DS fields name a tuple's first
     /// register (v0..v255), and a tuple may run on to the last (`llvm-mc-22` reads
-    /// `ds_load_b128 v[254:257]` on gfx1250, "register index is out of range" elsewhere).
+    /// `ds_load_b128 v[254:257]` on gfx12.5, "register index is out of range" elsewhere).
     pub vgprs: u16,
     /// The `s_waitcnt_depctr` (`s_wait_alu`) immediates LLVM prints by name in this generation:
     /// (immediate, text); any other prints in hex.
@@ -152,7 +152,7 @@ impl Generation {
         Generation::Gfx10,
         Generation::Gfx11,
         Generation::Gfx12,
-        Generation::Gfx1250,
+        Generation::Gfx12_5,
     ];
 
     /// The number of generations (of opcode columns in each table).
@@ -165,7 +165,7 @@ impl Generation {
             Generation::Gfx10 => &gfx10::SPEC,
             Generation::Gfx11 => &gfx11::SPEC,
             Generation::Gfx12 => &gfx12::SPEC,
-            Generation::Gfx1250 => &gfx1250::SPEC,
+            Generation::Gfx12_5 => &gfx12_5::SPEC,
         }
     }
 

@@ -80,7 +80,7 @@ fn the_ds_layouts_are_the_guides() {
         Generation::Gfx10,
         Generation::Gfx11,
         Generation::Gfx12,
-        Generation::Gfx1250,
+        Generation::Gfx12_5,
     ] {
         let l = gen.ds_layout();
         assert_eq!(
@@ -114,7 +114,7 @@ fn the_global_formats_reserve_the_bits_the_decoder_refused() {
     assert_eq!(reserved(Generation::Gfx10), [0x0203_3000, 0x0080_0000]);
     assert_eq!(reserved(Generation::Gfx11), [0x0200_e000, 0x0080_0000]);
     assert_eq!(reserved(Generation::Gfx12), [0x00c0_3f80, 0x807f_ff00, 0]);
-    assert_eq!(reserved(Generation::Gfx1250), reserved(Generation::Gfx12));
+    assert_eq!(reserved(Generation::Gfx12_5), reserved(Generation::Gfx12));
 }
 
 #[test]
@@ -152,7 +152,7 @@ fn bits_read_write_and_sign_extend() {
 /// names, 16-VGPR descriptor granules; every older generation says none of it.
 #[test]
 fn only_gfx1250_has_clusters_hwreg_names_and_16_vgpr_granules() {
-    let g = Generation::Gfx1250;
+    let g = Generation::Gfx12_5;
     let c = g.clusters().expect("gfx1250 has clusters");
     assert_eq!((c.place_ttmp, c.dispatch_field), (6, (28, 6, 4)));
     assert_eq!((c.id_x.mask(), c.max_id_x.mask()), (0xf, 0xf000));
@@ -161,11 +161,17 @@ fn only_gfx1250_has_clusters_hwreg_names_and_16_vgpr_granules() {
     assert_eq!(g.hwreg_name(2), None);
     assert_eq!(g.spec().vgpr_granule32, 16);
     for old in g.others() {
-        assert!(old.clusters().is_none() && old.spec().hwregs.is_empty(), "{old}");
+        assert!(
+            old.clusters().is_none() && old.spec().hwregs.is_empty(),
+            "{old}"
+        );
         assert_eq!(old.spec().vgpr_granule32, 8, "{old}");
     }
     // Its formats are gfx12's, its DS layout gfx12's (no gds bit).
     let (a, b) = (g.spec(), Generation::Gfx12.spec());
-    assert_eq!((a.ds, a.smem, a.vop3, a.global), (b.ds, b.smem, b.vop3, b.global));
+    assert_eq!(
+        (a.ds, a.smem, a.vop3, a.global),
+        (b.ds, b.smem, b.vop3, b.global)
+    );
     assert_eq!((a.operands, a.waitcnt), (b.operands, b.waitcnt));
 }

@@ -165,7 +165,10 @@ pub fn encode_into(
             // `s_setreg_imm32_b32`: the value is the literal after the word, SDST bits 0.
             let dst = if op.b() == sopk_kind::HWREG_IMM32 {
                 if !matches!(d, Operand::Literal(_)) {
-                    return Err(bad(inst, format!("{op} writes a 32-bit immediate (a literal)")));
+                    return Err(bad(
+                        inst,
+                        format!("{op} writes a 32-bit immediate (a literal)"),
+                    ));
                 }
                 lit.take(d)?;
                 0

@@ -1,5 +1,5 @@
 //! The non-DS opcodes the kernel template uses, one table per encoding format, one row per op,
-//! one opcode column per generation (gfx9, gfx10, gfx11, gfx12, gfx1250: the order of `Generation::ALL`,
+//! one opcode column per generation (gfx9, gfx10, gfx11, gfx12, gfx12.5: the order of `Generation::ALL`,
 //! as in the DS table; a new generation is a new column), `__` where the generation lacks the op. Which ops a generation has is its
 //! column, nothing else; how it spells them is its `Spec::renames`.
 //!
@@ -8,11 +8,11 @@
 //! guides (gfx9), "RDNA 1.0" and "RDNA 2" (gfx10), "RDNA3" (gfx11), "RDNA4" (gfx12: the split
 //! waits `s_wait_*cnt` are its SOPP opcodes; it has no `s_waitcnt_vscnt`, waiting for stores with
 //! `s_wait_storecnt`, and spells `s_waitcnt_depctr` `s_wait_alu`, which no gfx12 kernel needs;
-//! LLVM 19 still reads `s_waitcnt` for gfx12); gfx1250 has gfx12's opcodes but `s_waitcnt`, which
-//! `llvm-mc-22 -mcpu=gfx1250` refuses ("instruction not supported on this GPU"; no guide read). `s_bfe_u32`, `s_cselect_b32`, `s_getreg_b32` and
-//! `s_setreg_imm32_b32` are in the column of the generations whose template uses them (gfx1250's
+//! LLVM 19 still reads `s_waitcnt` for gfx12); gfx12.5 has gfx12's opcodes but `s_waitcnt`, which
+//! `llvm-mc-22` for GFX 12.5 refuses ("instruction not supported on this GPU"; no guide read). `s_bfe_u32`, `s_cselect_b32`, `s_getreg_b32` and
+//! `s_setreg_imm32_b32` are in the column of the generations whose template uses them (gfx12.5's
 //! workgroup id and MODE prologue, `ds_kernels::entry`), `__` elsewhere, as `s_waitcnt_depctr` is
-//! (gfx12's `s_wait_alu`: gfx1250 waits with it around its asynchronous barrier arrive, and for
+//! (gfx12's `s_wait_alu`: gfx12.5 waits with it around its asynchronous barrier arrive, and for
 //! the arrive itself with `s_wait_asynccnt`, its own counter). Every row is checked against `llvm-mc-19`/`-22
 //! -mcpu=<target> -show-encoding` by `kernels/tests/llvm_inst.rs` with each generation's vector
 //! file (`isa/tests/vectors/inst*.txt`). DS opcodes are not here: they live in the one DS table
@@ -98,7 +98,7 @@ fn rename(gen: Generation, name: &'static str) -> &'static str {
 op_table! {
     /// SOP1 ops (one scalar source): opcode bits \[15:8\].
     Sop1Op, a: "Dwords of SDST.", b: "Dwords of SSRC0.", {
-    // variant       mnemonic               gfx9  gfx10 gfx11 gfx12 gfx1250 a  b
+    // variant       mnemonic               gfx9  gfx10 gfx11 gfx12 gfx12.5 a  b
     (MovB32,         "s_mov_b32",          [0x00, 0x03, 0x00, 0x00, 0x00], 1, 1),
     (MovB64,         "s_mov_b64",          [0x01, 0x04, 0x01, 0x01, 0x01], 2, 2),
     (NotB32,         "s_not_b32",          [0x04, 0x07, 0x1e, 0x1e, 0x1e], 1, 1),
@@ -109,7 +109,7 @@ op_table! {
 op_table! {
     /// SOP2 ops (two scalar sources): opcode bits \[29:23\].
     Sop2Op, a: "Dwords of SDST.", b: "Dwords of each source.", {
-    // variant    mnemonic          gfx9  gfx10 gfx11 gfx12 gfx1250 a  b
+    // variant    mnemonic          gfx9  gfx10 gfx11 gfx12 gfx12.5 a  b
     (AddU32,     "s_add_u32",     [0x00, 0x00, 0x00, 0x00, 0x00], 1, 1),
     (SubU32,     "s_sub_u32",     [0x01, 0x01, 0x01, 0x01, 0x01], 1, 1),
     (AddI32,     "s_add_i32",     [0x02, 0x02, 0x02, 0x02, 0x02], 1, 1),
@@ -135,7 +135,7 @@ op_table! {
     /// id [5:0], offset [10:6], size - 1 [15:11]) into SDST; `s_setreg_imm32_b32` writes the
     /// 32-bit immediate after the instruction into such a field (its SDST bits are 0).
     SopkOp, a: "1 when SDST is also read (`s_addk_i32`).", b: "How SIMM16 is read: a [`sopk_kind`] constant.", {
-    // variant       mnemonic               gfx9  gfx10 gfx11 gfx12 gfx1250 a  b
+    // variant       mnemonic               gfx9  gfx10 gfx11 gfx12 gfx12.5 a  b
     (MovkI32,        "s_movk_i32",         [0x00, 0x00, 0x00, 0x00, 0x00], 0, 0),
     (AddkI32,        "s_addk_i32",         [0x0e, 0x0f, 0x0f, 0x0f, 0x0f], 1, 0),
     (WaitcntVscnt,   "s_waitcnt_vscnt",    [__  , 0x17, 0x18, __  , __  ], 0, 0),
@@ -157,7 +157,7 @@ pub mod sopk_kind {
 op_table! {
     /// SOPC ops (compare two scalar sources into SCC): opcode bits \[22:16\].
     SopcOp, a: "Dwords of each source.", b: "Unused (0).", {
-    // variant mnemonic         gfx9  gfx10 gfx11 gfx12 gfx1250 a  b
+    // variant mnemonic         gfx9  gfx10 gfx11 gfx12 gfx12.5 a  b
     (CmpEqU32, "s_cmp_eq_u32", [0x06, 0x06, 0x06, 0x06, 0x06], 1, 0),
     (CmpLgU32, "s_cmp_lg_u32", [0x07, 0x07, 0x07, 0x07, 0x07], 1, 0),
     (CmpGtU32, "s_cmp_gt_u32", [0x08, 0x08, 0x08, 0x08, 0x08], 1, 0),
@@ -183,7 +183,7 @@ pub mod sopp_kind {
 op_table! {
     /// SOPP ops (program control, a 16-bit immediate): opcode bits \[22:16\].
     SoppOp, a: "Unused (0).", b: "How the immediate is read: a [`sopp_kind`] constant.", {
-    // variant      mnemonic             gfx9  gfx10 gfx11 gfx12 gfx1250 a  b
+    // variant      mnemonic             gfx9  gfx10 gfx11 gfx12 gfx12.5 a  b
     (Nop,           "s_nop",            [0x00, 0x00, 0x00, 0x00, 0x00], 0, 0),
     (Waitcnt,       "s_waitcnt",        [0x0c, 0x0c, 0x09, 0x09, __  ], 0, 3),
     (Branch,        "s_branch",         [0x02, 0x02, 0x20, 0x20, 0x20], 0, 2),
@@ -205,7 +205,7 @@ op_table! {
 op_table! {
     /// SMEM ops (scalar loads through the constant cache): opcode bits \[25:18\].
     SmemOp, a: "Dwords loaded into SDATA.", b: "Unused (0).", {
-    // variant mnemonic        gfx9  gfx10 gfx11 gfx12 gfx1250 a   b
+    // variant mnemonic        gfx9  gfx10 gfx11 gfx12 gfx12.5 a   b
     (LoadB32,  "s_load_b32",  [0x00, 0x00, 0x00, 0x00, 0x00], 1,  0),
     (LoadB64,  "s_load_b64",  [0x01, 0x01, 0x01, 0x01, 0x01], 2,  0),
     (LoadB128, "s_load_b128", [0x02, 0x02, 0x02, 0x02, 0x02], 4,  0),
@@ -216,7 +216,7 @@ op_table! {
 op_table! {
     /// VOP1 ops (one source, 32-bit encoding `_e32`): opcode bits \[16:9\].
     Vop1Op, a: "Unused (0).", b: "Unused (0).", {
-    // variantmnemonic     gfx9  gfx10 gfx11 gfx12 gfx1250 a  b
+    // variantmnemonic     gfx9  gfx10 gfx11 gfx12 gfx12.5 a  b
     (MovB32, "v_mov_b32", [0x01, 0x01, 0x01, 0x01, 0x01], 0, 0),
     (NotB32, "v_not_b32", [0x2b, 0x37, 0x37, 0x37, 0x37], 0, 0),
 }}
@@ -224,7 +224,7 @@ op_table! {
 op_table! {
     /// VOP2 ops (SRC0 any operand, VSRC1 a VGPR, `_e32`): opcode bits \[30:25\].
     Vop2Op, a: "Unused (0).", b: "Unused (0).", {
-    // variant   mnemonic          gfx9  gfx10 gfx11 gfx12 gfx1250 a  b
+    // variant   mnemonic          gfx9  gfx10 gfx11 gfx12 gfx12.5 a  b
     (MulU32U24,  "v_mul_u32_u24", [0x08, 0x0b, 0x0b, 0x0b, 0x0b], 0, 0),
     (LshlrevB32, "v_lshlrev_b32", [0x12, 0x1a, 0x18, 0x18, 0x18], 0, 0),
     (LshrrevB32, "v_lshrrev_b32", [0x10, 0x16, 0x19, 0x19, 0x19], 0, 0),
@@ -239,7 +239,7 @@ op_table! {
     /// VOP3 ops (64-bit encoding, up to three sources): opcode bits \[25:16\]. VOP1 and VOP2 ops
     /// promoted to VOP3 keep their mnemonic with `_e64` (opcode 384 + VOP1, 256 + VOP2).
     Vop3Op, a: "Sources read (1, 2 or 3).", b: "Unused (0).", {
-    // variant      mnemonic              gfx9   gfx10  gfx11  gfx12  gfx1250 a  b
+    // variant      mnemonic              gfx9   gfx10  gfx11  gfx12  gfx12.5 a  b
     (MadU32U24,     "v_mad_u32_u24",     [0x1c3, 0x143, 0x20b, 0x20b, 0x20b], 3, 0),
     (LshlAddU32,    "v_lshl_add_u32",    [0x1fd, 0x346, 0x246, 0x246, 0x246], 3, 0),
     (Add3U32,       "v_add3_u32",        [0x1ff, 0x36d, 0x255, 0x255, 0x255], 3, 0),
@@ -254,7 +254,7 @@ op_table! {
 op_table! {
     /// VOPC ops (compare SRC0 with VSRC1 per lane into VCC_LO, `_e32`): opcode bits \[24:17\].
     VopcOp, a: "Unused (0).", b: "Unused (0).", {
-    // variant mnemonic         gfx9  gfx10 gfx11 gfx12 gfx1250 a  b
+    // variant mnemonic         gfx9  gfx10 gfx11 gfx12 gfx12.5 a  b
     (CmpLtU32, "v_cmp_lt_u32", [0xc9, 0xc1, 0x49, 0x49, 0x49], 0, 0),
     (CmpEqU32, "v_cmp_eq_u32", [0xca, 0xc2, 0x4a, 0x4a, 0x4a], 0, 0),
     (CmpGtU32, "v_cmp_gt_u32", [0xcc, 0xc4, 0x4c, 0x4c, 0x4c], 0, 0),
@@ -264,7 +264,7 @@ op_table! {
 op_table! {
     /// GLOBAL ops (FLAT encoding with SEG = 2): opcode bits \[24:18\].
     GlobalOp, a: "Dwords of VDST (loads) or DATA (stores).", b: "1 for a store, 0 for a load.", {
-    // variant  mnemonic              gfx9  gfx10 gfx11 gfx12 gfx1250 a  b
+    // variant  mnemonic              gfx9  gfx10 gfx11 gfx12 gfx12.5 a  b
     (LoadB32,   "global_load_b32",   [0x14, 0x0c, 0x14, 0x14, 0x14], 1, 0),
     (LoadB64,   "global_load_b64",   [0x15, 0x0d, 0x15, 0x15, 0x15], 2, 0),
     (LoadB96,   "global_load_b96",   [0x16, 0x0f, 0x16, 0x16, 0x16], 3, 0),

@@ -77,17 +77,27 @@ fn every_table_op_round_trips() {
         src0: Operand::Sgpr(4),
     }));
     let g11 = Generation::Gfx11;
-    insts.extend(Sop2Op::ALL.iter().filter(|op| op.in_generation(g11)).map(|&op| Inst::Sop2 {
-        op,
-        sdst: Operand::M0,
-        src0: Operand::Literal(7 << 20),
-        src1: Operand::Int(-3),
-    }));
-    insts.extend(SopkOp::ALL.iter().filter(|op| op.in_generation(g11)).map(|&op| Inst::Sopk {
-        op,
-        sdst: Operand::Sgpr(9),
-        simm16: 0xfff0,
-    }));
+    insts.extend(
+        Sop2Op::ALL
+            .iter()
+            .filter(|op| op.in_generation(g11))
+            .map(|&op| Inst::Sop2 {
+                op,
+                sdst: Operand::M0,
+                src0: Operand::Literal(7 << 20),
+                src1: Operand::Int(-3),
+            }),
+    );
+    insts.extend(
+        SopkOp::ALL
+            .iter()
+            .filter(|op| op.in_generation(g11))
+            .map(|&op| Inst::Sopk {
+                op,
+                sdst: Operand::Sgpr(9),
+                simm16: 0xfff0,
+            }),
+    );
     insts.extend(SopcOp::ALL.iter().map(|&op| Inst::Sopc {
         op,
         src0: Operand::ExecLo,
@@ -389,10 +399,14 @@ fn gfx1250_decode_prints_what_llvm_prints_and_encode_inverts_it() {
     let v = vectors_gfx1250();
     for (bytes, text) in v {
         let (inst, len) =
-            decode(Generation::Gfx1250, &bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
+            decode(Generation::Gfx12_5, &bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(len, bytes.len(), "{text}: length");
-        assert_eq!(inst.text(Generation::Gfx1250).to_string(), text, "{bytes:02x?}");
-        assert_eq!(encode(Generation::Gfx1250, &inst).unwrap(), bytes, "{text}");
+        assert_eq!(
+            inst.text(Generation::Gfx12_5).to_string(),
+            text,
+            "{bytes:02x?}"
+        );
+        assert_eq!(encode(Generation::Gfx12_5, &inst).unwrap(), bytes, "{text}");
     }
 }
 
@@ -404,7 +418,7 @@ fn gfx1250_vectors_cover_its_own_ops_which_other_generations_refuse() {
         parse_vectors(include_str!("../../tests/vectors/inst_gfx1250.txt"));
     let decoded: Vec<Inst> = own
         .iter()
-        .map(|(b, _)| decode(Generation::Gfx1250, b).unwrap().0)
+        .map(|(b, _)| decode(Generation::Gfx12_5, b).unwrap().0)
         .collect();
     let name = |i: &Inst| match *i {
         Inst::Sop2 { op, .. } => op.name(),
@@ -426,7 +440,7 @@ fn gfx1250_vectors_cover_its_own_ops_which_other_generations_refuse() {
         if name(inst).is_empty() {
             continue; // s_wait_alu: gfx11's s_waitcnt_depctr
         }
-        for other in Generation::Gfx1250.others() {
+        for other in Generation::Gfx12_5.others() {
             let theirs = decode(other, bytes).map(|(i, _)| name(&i));
             assert_ne!(theirs, Ok(name(inst)), "{other} decodes `{text}`");
         }
@@ -437,10 +451,10 @@ fn gfx1250_vectors_cover_its_own_ops_which_other_generations_refuse() {
         sdst: Operand::Sgpr(1),
         simm16: 0x641,
     };
-    assert!(encode(Generation::Gfx1250, &set).is_err());
+    assert!(encode(Generation::Gfx12_5, &set).is_err());
     let mut word = own[0].0.clone();
     word[2] |= 1;
-    assert!(decode(Generation::Gfx1250, &word).is_err(), "SDST bits set");
+    assert!(decode(Generation::Gfx12_5, &word).is_err(), "SDST bits set");
 }
 
 #[test]
@@ -567,5 +581,9 @@ fn every_rename_names_a_row_the_generation_has() {
             renamed += 1;
         }
     }
-    assert_eq!(renamed, 16 + 13 + 7 + 8, "gfx9, gfx10, gfx12 and gfx1250's renames");
+    assert_eq!(
+        renamed,
+        16 + 13 + 7 + 8,
+        "gfx9, gfx10, gfx12 and gfx1250's renames"
+    );
 }

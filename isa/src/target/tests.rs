@@ -47,7 +47,7 @@ fn generic_rows_cover_their_generation_and_no_device_reports_them() {
             assert!(
                 matches!(
                     t.generation,
-                    Generation::Gfx9 | Generation::Gfx10 | Generation::Gfx1250
+                    Generation::Gfx9 | Generation::Gfx10 | Generation::Gfx12_5
                 ),
                 "{t} has no generic target"
             );
@@ -74,17 +74,21 @@ fn kfd_version_spells_the_name() {
 fn rows_agree_with_their_generation() {
     for t in TARGETS {
         let prefix = t.generation.name();
-        // gfx11 + two digits, or (GFX 12.5) the generation's name with its last digit changed.
-        let same_but_last = t.name.len() == prefix.len() && t.name[..prefix.len() - 1] == prefix[..prefix.len() - 1];
+        // gfx11 + two digits (minor, stepping), or a point generation's digits (gfx12.5: gfx125)
+        // + one (stepping).
+        let (stem, digits) = match prefix.split_once('.') {
+            Some((major, minor)) => (format!("{major}{minor}"), 1),
+            None => (prefix.to_string(), 2),
+        };
         assert!(
-            (t.name.starts_with(prefix) && t.name.len() == prefix.len() + 2) || same_but_last,
+            t.name.starts_with(&stem) && t.name.len() == stem.len() + digits,
             "{} is not a {prefix} processor name",
             t.name
         );
         // gfx9 runs wave64 only, GFX 12.5 wave32 only; RDNA runs both (wave32 the default).
         let waves: &[u32] = match t.generation {
             Generation::Gfx9 => &[64],
-            Generation::Gfx1250 => &[32],
+            Generation::Gfx12_5 => &[32],
             _ => &[32, 64],
         };
         assert_eq!(t.wave_sizes, waves, "{}", t.name);

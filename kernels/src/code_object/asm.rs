@@ -1,6 +1,6 @@
 //! The same kernels as LLVM assembly: the listings inside `.amdhsa_kernel` descriptor directives
 //! and an `.amdgpu_metadata` YAML block (LLVM AMDGPUUsage, "Code Object V3 and Above Directives":
-//! `.amdgcn_target`, `.amdhsa_code_object_version` (5, or 6 for a generic target and gfx1250), `.amdhsa_kernel`,
+//! `.amdgcn_target`, `.amdhsa_code_object_version` (5, or 6 for a generic target and gfx12.5), `.amdhsa_kernel`,
 //! `.amdgpu_metadata`). Fed to `llvm-mc-N -triple=amdgcn-amd-amdhsa -mcpu=<target> -filetype=obj`
 //! and `ld.lld-N -shared` (N = 19 and 22), it is
 //! the oracle the written code object is compared with, and the baseline of the benchmark.

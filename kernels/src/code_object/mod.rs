@@ -5,7 +5,7 @@
 //! Facts from LLVM's AMDGPUUsage: "ELF Code Object" (header: ELFCLASS64, ELFDATA2LSB,
 //! `EI_OSABI` = ELFOSABI_AMDGPU_HSA 64, `EI_ABIVERSION` = ELFABIVERSION_AMDGPU_HSA_V5 3 (code
 //! object v5) for a processor and ELFABIVERSION_AMDGPU_HSA_V6 4 (v6) for a generic target, which
-//! needs v6, and for gfx1250's processors (its template's choice, LLVM 22's default), `e_type` ET_DYN, `e_machine` EM_AMDGPU 224, `e_flags` EF_AMDGPU_MACH: the target's
+//! needs v6, and for gfx12.5's processors (its template's choice, LLVM 22's default), `e_type` ET_DYN, `e_machine` EM_AMDGPU 224, `e_flags` EF_AMDGPU_MACH: the target's
 //! machine value from `ds_isa::target`, and for a generic target its generic version in
 //! EF_AMDGPU_GENERIC_VERSION, bits [31:24]; v6 keeps v5's metadata, `amdhsa.version` 1.2),
 //! "Note Records"
@@ -40,7 +40,7 @@ pub const EF_AMDGPU_GENERIC_VERSION_SHIFT: u32 = 24;
 
 /// The code object version a code object for `target` is written as: 6 for a generic target
 /// (AMDGPUUsage, "Generic Processors": generic targets need code object v6), else the version
-/// its generation's template writes (5, gfx1250's 6: [`crate::template::Template::code_object_version`]).
+/// its generation's template writes (5, gfx12.5's 6: [`crate::template::Template::code_object_version`]).
 pub fn code_object_version(target: &Target) -> u8 {
     if target.is_generic() {
         6

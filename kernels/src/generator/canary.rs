@@ -99,7 +99,11 @@ pub fn build(target: &Target, wave: WaveSize, entry: &KernelEntry) -> Result<Ker
     let mut a = Asm::new(target, tmpl, 40);
     // The real kernels' start: the generation's prologue, the workgroup id computed where
     // workgroups may come in clusters.
-    for (inst, note) in tmpl.prologue().into_iter().chain(entry.workgroup_id_insts()) {
+    for (inst, note) in tmpl
+        .prologue()
+        .into_iter()
+        .chain(entry.workgroup_id_insts())
+    {
         a.emit(inst, note)?;
     }
     let (k, id) = (entry.kernarg, entry.workgroup_id_reg());

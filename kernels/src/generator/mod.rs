@@ -65,7 +65,7 @@
 //! `s_mov_b64 exec, -1`. gfx12 spells `s_add_u32`/`s_addc_u32`/`s_add_i32` as `s_add_co_u32`/
 //! `s_add_co_ci_u32`/`s_add_co_i32`, waits with `s_wait_loadcnt`/`s_wait_kmcnt`/`s_wait_dscnt`,
 //! and its `s_mul_i32` and `s_lshl_b32` read the workgroup id from `ttmp9` (SSRC code 117).
-//! gfx1250 starts with `s_setreg_imm32_b32` (MODE bit 25, LLVM's prologue) and computes the
+//! gfx12.5 starts with `s_setreg_imm32_b32` (MODE bit 25, LLVM's prologue) and computes the
 //! workgroup id into `s2` from `ttmp9`, `ttmp6` and `s_getreg_b32 hwreg(HW_REG_IB_STS2, 6, 4)`
 //! with `s_bfe_u32`, `s_and_b32`, `s_add_co_i32`, `s_mul_i32`, `s_cmp_eq_u32` and
 //! `s_cselect_b32` ([`crate::entry::KernelEntry::workgroup_id_insts`]), and puts `s_wait_alu
@@ -216,9 +216,13 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     };
     let mut a = Asm::new(target, tmpl, 64);
 
-    // 0. The generation's prologue (gfx1250's MODE write) and, where workgroups may come in
+    // 0. The generation's prologue (gfx12.5's MODE write) and, where workgroups may come in
     // clusters, the workgroup id computed as LLVM does (before anything lands in s[2:4]).
-    for (inst, note) in tmpl.prologue().into_iter().chain(entry.workgroup_id_insts()) {
+    for (inst, note) in tmpl
+        .prologue()
+        .into_iter()
+        .chain(entry.workgroup_id_insts())
+    {
         a.emit(inst, note)?;
     }
 

@@ -1,14 +1,14 @@
-//! The gfx1250 (GFX 12.5) parts of the kernel template: gfx12's waits and descriptor bits
-//! ([`super::gfx12`]) with what `llc-22 -mcpu=gfx1250` and `llvm-mc-22` do otherwise (the
+//! The gfx12.5 (GFX 12.5) parts of the kernel template: gfx12's waits and descriptor bits
+//! ([`super::gfx12`]) with what `llc-22` for GFX 12.5 and `llvm-mc-22` do otherwise (the
 //! commands and outputs are in the FACTS file):
 //! - every kernel `llc-22` writes starts with `s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1),
 //!   1` (bit 25 of MODE is not named publicly; an `s_setreg` to MODE clobbers its VGPR-MSB bits
 //!   \[19:12\], llvm-project PRs #156527 and #174681, which the kernels never set): the template
 //!   starts with the same instruction ([`Template::prologue`]);
 //! - the descriptor has no WGP mode: `llvm-mc-22` refuses `.amdhsa_workgroup_processor_mode`
-//!   ("directive unsupported on gfx1250") and `llc-22` leaves compute_pgm_rsrc1 bit 29 clear
-//!   (0xc00f0000 where gfx1200 has 0xe00f0000); MEM_ORDERED as LLVM defaults it;
-//! - code object version 6, `llc-22`'s default (every runtime that knows gfx1250 is a ROCm 7
+//!   ("directive unsupported on this processor") and `llc-22` leaves compute_pgm_rsrc1 bit 29 clear
+//!   (0xc00f0000 where RDNA 4 has 0xe00f0000); MEM_ORDERED as LLVM defaults it;
+//! - code object version 6, `llc-22`'s default (every runtime that knows gfx12.5 is a ROCm 7
 //!   release that loads v6);
 //! - `ds_atomic_async_barrier_arrive_b64` reads its address VGPR as asynchronous work does:
 //!   LLVM 22's hazard recognizer puts `s_wait_alu depctr_vm_vsrc(0)` right before and right after
@@ -29,16 +29,16 @@ use ds_reference::wave::FpMode;
 /// `hwreg(HW_REG_WAVE_MODE, 25, 1)`: MODE (id 1), offset 25, one bit.
 const MODE_BIT_25: u16 = 1 | 25 << 6;
 /// `s_wait_alu`'s `depctr_vm_vsrc(0)`: VM_VSRC \[4:2\] zero, every other field at its no-wait
-/// value (`llvm-mc-22 -mcpu=gfx1250`: 0xff83).
+/// value (`llvm-mc-22` for GFX 12.5: 0xff83).
 const DEPCTR_VM_VSRC_0: u16 = 0xff83;
 
-/// The gfx1250 template.
+/// The gfx12.5 template.
 #[derive(Debug)]
-pub struct Gfx1250;
+pub struct Gfx12_5;
 
-impl Template for Gfx1250 {
+impl Template for Gfx12_5 {
     fn generation(&self) -> Generation {
-        Generation::Gfx1250
+        Generation::Gfx12_5
     }
 
     fn wait(&self, w: Waitcnt) -> Vec<Inst> {
@@ -75,7 +75,7 @@ impl Template for Gfx1250 {
                 sdst: Operand::Literal(1),
                 simm16: MODE_BIT_25,
             },
-            "MODE bit 25, as llc-22 starts every gfx1250 kernel",
+            "MODE bit 25, as llc-22 starts every gfx12.5 kernel",
         )]
     }
 
@@ -113,22 +113,22 @@ mod tests {
 
     #[test]
     fn the_prologue_is_llcs_and_the_descriptor_has_no_wgp_mode() {
-        let p = Gfx1250.prologue();
+        let p = Gfx12_5.prologue();
         assert_eq!(
-            p[0].0.text(Generation::Gfx1250).to_string(),
+            p[0].0.text(Generation::Gfx12_5).to_string(),
             "s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1"
         );
-        let t = Generation::Gfx1250.targets().next().unwrap();
-        assert_eq!(Gfx1250.rsrc1_generation_bits(t) & rsrc1::WGP_MODE, 0);
+        let t = Generation::Gfx12_5.targets().next().unwrap();
+        assert_eq!(Gfx12_5.rsrc1_generation_bits(t) & rsrc1::WGP_MODE, 0);
         let d = KernelDescriptor::default();
-        assert!(!Gfx1250
+        assert!(!Gfx12_5
             .generation_directives(t, &d)
             .contains("workgroup_processor_mode"));
-        assert_eq!(Gfx1250.code_object_version(), 6);
-        let (before, after) = Gfx1250.test_inst_fence(DsOp::AtomicAsyncBarrierArriveB64);
+        assert_eq!(Gfx12_5.code_object_version(), 6);
+        let (before, after) = Gfx12_5.test_inst_fence(DsOp::AtomicAsyncBarrierArriveB64);
         let text = |v: &[(Inst, &str)]| -> Vec<String> {
             v.iter()
-                .map(|(i, _)| i.text(Generation::Gfx1250).to_string())
+                .map(|(i, _)| i.text(Generation::Gfx12_5).to_string())
                 .collect()
         };
         assert_eq!(text(&before), ["s_wait_alu depctr_vm_vsrc(0)"]);
@@ -136,7 +136,7 @@ mod tests {
             text(&after),
             ["s_wait_alu depctr_vm_vsrc(0)", "s_wait_asynccnt 0x0"]
         );
-        let (b, a) = Gfx1250.test_inst_fence(DsOp::AtomicBarrierArriveRtnB64);
+        let (b, a) = Gfx12_5.test_inst_fence(DsOp::AtomicBarrierArriveRtnB64);
         assert!(b.is_empty() && a.is_empty());
     }
 }

@@ -1,7 +1,7 @@
 //! The kernel template's generation-specific parts behind one interface ([`Template`]): how the
 //! template waits for memory, and the kernel descriptor's mode bits and the `.amdhsa_*`
 //! directives that set them. One module per generation ([`gfx9`], [`gfx10`], [`gfx11`],
-//! [`gfx12`], [`gfx1250`]); [`of`] is the one
+//! [`gfx12`], [`gfx12_5`]); [`of`] is the one
 //! place that maps a [`Generation`] to its module. Everything else the template does is generic
 //! ([`crate::generator`]) or follows the target's entry state ([`crate::entry`]).
 //!
@@ -11,7 +11,7 @@
 pub mod gfx10;
 pub mod gfx11;
 pub mod gfx12;
-pub mod gfx1250;
+pub mod gfx12_5;
 pub mod gfx9;
 
 use crate::code_object::descriptor::{
@@ -76,14 +76,14 @@ pub trait Template: Sync {
     }
 
     /// The instructions every kernel starts with, before it reads its entry state (none by
-    /// default; gfx1250's MODE write, as LLVM's).
+    /// default; gfx12.5's MODE write, as LLVM's).
     fn prologue(&self) -> Vec<(Inst, &'static str)> {
         Vec::new()
     }
 
     /// What must stand right before and right after the DS instruction under test `op` (LLVM's
     /// hazard recognizer's rules for it, and a wait for a counter other than the DS counter the
-    /// template's waits cover; none by default; gfx1250's asynchronous barrier arrive is fenced
+    /// template's waits cover; none by default; gfx12.5's asynchronous barrier arrive is fenced
     /// on both sides and waited for on ASYNCcnt): (before, after).
     fn test_inst_fence(&self, _op: DsOp) -> (Vec<(Inst, &'static str)>, Vec<(Inst, &'static str)>) {
         (Vec::new(), Vec::new())
@@ -117,7 +117,7 @@ pub fn of(gen: Generation) -> Option<&'static dyn Template> {
         Generation::Gfx10 => Some(&gfx10::Gfx10),
         Generation::Gfx11 => Some(&gfx11::Gfx11),
         Generation::Gfx12 => Some(&gfx12::Gfx12),
-        Generation::Gfx1250 => Some(&gfx1250::Gfx1250),
+        Generation::Gfx12_5 => Some(&gfx12_5::Gfx12_5),
         Generation::Gfx9 => Some(&gfx9::Gfx9),
     }
 }

@@ -1,4 +1,4 @@
-//! gfx1250's barrier arrives (ASSUMPTIONS.md C3): `ds_atomic_barrier_arrive_rtn_b64` (DATA0
+//! gfx12.5's barrier arrives (ASSUMPTIONS.md C3): `ds_atomic_barrier_arrive_rtn_b64` (DATA0
 //! arrivals, the old 64-bit word returned, counted by DScnt) and `ds_atomic_async_barrier_arrive_b64`
 //! (one arrival after the wave's earlier asynchronous global-to-LDS loads, nothing returned,
 //! counted by ASYNCcnt; the kernels issue no asynchronous load, so it is one arrival at once).

@@ -207,7 +207,7 @@ pub static APPLIES: &[(&str, Applies)] = &[
         |i, _| matches!(i.family, Family::LoadTranspose(t) if t.exec == TrExec::AllOnes),
     ),
     ("V10", |i, g| i.elem.is_packed16() && g.gfx9_mnemonics()),
-    // gfx1250: asked of the rows (their EXEC rule, their family).
+    // gfx12.5: asked of the rows (their EXEC rule, their family).
     (
         "C1",
         |i, _| matches!(i.family, Family::LoadTranspose(t) if t.exec == TrExec::AnySet),
@@ -530,7 +530,7 @@ mod tests {
     fn a_generation_rule_entry_applies_where_the_generation_gives_its_answer() {
         // Each permute op gets exactly one wave64 span entry on every generation that runs a
         // wave64: the one its generation's `permute_span` answer names (W1/W2 within halves,
-        // W9/W10 whole wave); none on a wave32-only generation (gfx1250).
+        // W9/W10 whole wave); none on a wave32-only generation (gfx12.5).
         for gen in Generation::ALL {
             for op in ds_isa::ds::runnable_ops(gen) {
                 let info = op.info();

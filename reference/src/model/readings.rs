@@ -172,7 +172,7 @@ pub enum BvhPop2 {
     FirstPopLow,
 }
 
-/// C1: which lanes of a gfx1250 transpose load receive a result when EXEC has a lane off.
+/// C1: which lanes of a gfx12.5 transpose load receive a result when EXEC has a lane off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TrLanes {
     /// Every lane, when any EXEC bit is set (ROCm/llvm-project PR #4450).

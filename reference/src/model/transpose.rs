@@ -1,8 +1,8 @@
-//! The transpose loads (ASSUMPTIONS.md V9 for CDNA 4's, C1 and C2 for gfx1250's): each lane
+//! The transpose loads (ASSUMPTIONS.md V9 for CDNA 4's, C1 and C2 for gfx12.5's): each lane
 //! reads its own row (VDST's width: 8, 12 or 16 bytes) at its own `ADDR + offset`, then the rows
 //! of a lane group are redistributed by the row's lane map ([`TrMap`], the DS table's rows).
 //!
-//! CDNA 4 (gfx950): `ds_read_b64_tr_b16` (modelled): halfword n (0..3) of lane l is halfword
+//! CDNA 4: `ds_read_b64_tr_b16` (modelled): halfword n (0..3) of lane l is halfword
 //! `l & 3` of the row of lane `(l & !15) + ((l >> 2) & 3) + 4n`. Sources: ROCm/rocm-systems PR
 //! #10175 (rocJITsu's CDNA 4 fix) and its HIP test `LargeStaticLdsReadB64TrB16` (EMU, the PR
 //! implies a hardware check); Triton `lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp`
@@ -15,15 +15,15 @@
 //! #11434 cites it); a case with a lane off is run and recorded, never judged
 //! ([`PARTIAL_EXEC_WHY`]).
 //!
-//! gfx1250: `ds_load_tr16_b128` (modelled): a plain 8x8 transpose in 8-lane groups, halfword n
+//! gfx12.5: `ds_load_tr16_b128` (modelled): a plain 8x8 transpose in 8-lane groups, halfword n
 //! (0..7) of lane l is halfword `l & 7` of the 16-byte row of lane `(l & !7) + n`. Sources: AMD's
 //! ROCm blog "A Deep Dive into LDS Optimizations on AMD Instinct MI450 GPUs" (DOC); rocJITsu
 //! `ds_transpose.h` `transpose_tr16_b128` (EMU); Triton `MemoryOpToLLVM.cpp` `lowerDsReadTr`
 //! (DRV). `ds_load_tr8_b64` (modelled): 16-lane groups, two runs of four rows: byte n (0..7) of
 //! lane l is byte `l & 7` of the row of lane `(l & !15) + 4 * ((l >> 3) & 1) + (n & 3) +
-//! 8 * (n >> 2)`; not gfx950's b8 rule. Sources: rocJITsu `transpose_cdna5_ds_tr_b8` (EMU;
+//! 8 * (n >> 2)`; not CDNA 4's b8 rule. Sources: rocJITsu `transpose_cdna5_ds_tr_b8` (EMU;
 //! rocm-systems issue #10522 / PR #10521: Tensile kernels passed on hardware only with this
-//! rule), Triton's gfx1250 `fullTile` (DRV), the MI450 blog (DOC). EXEC (ASSUMPTIONS.md C1, a
+//! rule), Triton's gfx12.5 `fullTile` (DRV), the MI450 blog (DOC). EXEC (ASSUMPTIONS.md C1, a
 //! named reading): any set EXEC bit makes every lane take part, inactive lanes included (each
 //! supplies its row and receives its result); EXEC zero leaves VDST unchanged (ROCm/llvm-project
 //! PR #4450, DRV).
@@ -141,7 +141,7 @@ fn receives(tr: Tr, lanes: TrLanes, wave: &Wave, i: usize) -> bool {
 }
 
 /// The load over `wave`: every lane's row from LDS at `ADDR + offset`, then the transpose into
-/// vdst\[0..dwords\] of the lanes that receive it ([`TrLanes`] for a gfx1250 transpose; the active
+/// vdst\[0..dwords\] of the lanes that receive it ([`TrLanes`] for a gfx12.5 transpose; the active
 /// lanes of a CDNA 4 one, which the model judges only with a full EXEC: `Plan::check_case`).
 pub fn run(
     tr: Tr,
@@ -235,7 +235,7 @@ mod tests {
     }
 
     #[test]
-    fn gfx1250_tr16_b128_is_a_plain_8x8_transpose_in_8_lane_groups() {
+    fn gfx12_5_tr16_b128_is_a_plain_8x8_transpose_in_8_lane_groups() {
         let out = gather(TrMap::Groups8, &counting(16));
         // Lane 0: halfword 0 of lanes 0..7; lane 13 (group 8): halfword 5 of lanes 8..15.
         for (lane, g, h) in [(0, 0, 0), (13, 8, 5), (15, 8, 7)] {
@@ -249,7 +249,7 @@ mod tests {
     }
 
     #[test]
-    fn gfx1250_tr8_b64_takes_two_runs_of_four_rows() {
+    fn gfx12_5_tr8_b64_takes_two_runs_of_four_rows() {
         // 32 lanes of 8 bytes, every byte its own value: byte b of lane l is l * 8 + b.
         let rows: Vec<[u8; ROW]> = (0..32)
             .map(|l| std::array::from_fn(|b| if b < 8 { (8 * l + b) as u8 } else { 0 }))
@@ -265,7 +265,7 @@ mod tests {
         // byte 6 of lanes 20..23, 28..31.
         assert_eq!(out[23][..8], from([16, 17, 18, 19, 24, 25, 26, 27], 7));
         assert_eq!(out[30][..8], from([20, 21, 22, 23, 28, 29, 30, 31], 6));
-        // Not gfx950's rule.
+        // Not CDNA 4's rule.
         assert_ne!(out, gather(TrMap::Groups16Pairs, &rows));
     }
 
@@ -297,10 +297,10 @@ mod tests {
         }
     }
 
-    /// gfx1250's EXEC rule: one lane on makes every lane receive its result (each lane's row
+    /// gfx12.5's EXEC rule: one lane on makes every lane receive its result (each lane's row
     /// read); EXEC zero leaves VDST; read as active-lanes-only, the inactive lanes keep theirs.
     #[test]
-    fn gfx1250_any_exec_bit_makes_every_lane_take_part() {
+    fn gfx12_5_any_exec_bit_makes_every_lane_take_part() {
         let tr = match DsOp::LoadTr16B128.info().family {
             Family::LoadTranspose(t) => t,
             _ => unreachable!(),

@@ -186,7 +186,7 @@ pub const DATA: &[GenData] = &[
         featured: &[],
     },
     GenData {
-        gen: Generation::Gfx1250,
+        gen: Generation::Gfx12_5,
         ops: 128,
         // The ops LLVM 19 knows on some target (it knows no gfx1250 target: only LLVM 22 checks
         // this generation).

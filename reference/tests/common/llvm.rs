@@ -46,7 +46,7 @@ pub const GENERATIONS: &[Checked] = &[
     },
     // LLVM 19 knows no gfx1250 target.
     Checked {
-        gen: Generation::Gfx1250,
+        gen: Generation::Gfx12_5,
         llvm: &[22],
     },
 ];

@@ -343,7 +343,7 @@ pub(super) fn snapshot_corpus_with(op: DsOp, even_tuples: bool) -> Vec<(String, 
             // Every byte its own address (mod 256), every lane a row of its own (VDST's width:
             // ASSUMPTIONS.md V9, C2): the returned bytes name the layout. Then the rows reversed
             // and an offset, and one lane off (CDNA 4 requires EXEC all ones: recorded, not
-            // judged; gfx1250's rule lets every lane take part, C1), and for gfx1250's rule one
+            // judged; gfx12.5's rule lets every lane take part, C1), and for gfx12.5's rule one
             // lane on and none.
             let row = 4 * u32::from(ops.vdst);
             let mut c = base_case(u32::MAX);
