@@ -234,7 +234,11 @@ fn a_cluster_kernel_reading_a_hardware_register_the_entry_state_leaves_undefined
     let v = variant(WaveSize::Wave32);
     let k = generate_for(t, &v).unwrap();
     let entry = KernelEntry::of(t, v.wave);
-    assert_eq!(entry.workgroup_id_reg(), Operand::Sgpr(2), "computed into s2");
+    assert_eq!(
+        entry.workgroup_id_reg(),
+        Operand::Sgpr(2),
+        "computed into s2"
+    );
     let cs = cases(&v, 3);
     // As built: the cluster flag reads zero, the id is ttmp9's, every launch agrees.
     for outcomes in run(t, &k, &cs, 2).unwrap() {
