@@ -163,6 +163,14 @@ fn gfx1250_cards_name_the_transpose_and_barrier_families_in_words() {
             "{arrive}"
         );
     }
+    // `list`'s family column likewise: the width, not the row's data.
+    let out = ds_harness(&["list", "--target", "gfx1250"], "");
+    let list = stdout(&out);
+    let row = list
+        .lines()
+        .find(|l| l.contains(" ds_load_tr16_b128 "))
+        .unwrap();
+    assert!(row.contains(" LoadTranspose(16) b128 "), "{row}");
     let cdna4 = first_line("ds_read_b64_tr_b16", "gfx950");
     assert!(
         cdna4.contains("(transpose load of 16-bit elements, "),
