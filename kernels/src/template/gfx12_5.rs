@@ -20,7 +20,7 @@
 //! The VGPR granule of 16 is the generation's data (`Spec::vgpr_granule32`), the entry state
 //! (workgroup id from the cluster registers) [`crate::entry`]'s.
 
-use super::{gfx12, rsrc1, KernelDescriptor, Template};
+use super::{gfx12, rsrc1, Commented, KernelDescriptor, Template};
 use ds_isa::ds::{DsOp, Family};
 use ds_isa::inst::{Inst, Operand, SopkOp, SoppOp, Waitcnt};
 use ds_isa::target::{Generation, Target};
@@ -83,7 +83,7 @@ impl Template for Gfx12_5 {
         6
     }
 
-    fn test_inst_fence(&self, op: DsOp) -> (Vec<(Inst, &'static str)>, Vec<(Inst, &'static str)>) {
+    fn test_inst_fence(&self, op: DsOp) -> (Commented, Commented) {
         let info = op.info();
         if info.family != Family::BarrierArrive || info.operands.data0 > 0 {
             return (Vec::new(), Vec::new());

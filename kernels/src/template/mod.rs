@@ -33,6 +33,9 @@ pub const SGPR_COUNT_WAVE64: u32 = 20;
 pub const S_CODE_END: [u8; 4] = [0x00, 0x00, 0x9f, 0xbf];
 
 /// What differs between the kernel templates of two generations.
+/// Instructions, each with the comment its listing shows.
+pub type Commented = Vec<(Inst, &'static str)>;
+
 pub trait Template: Sync {
     /// The generation this template is written for.
     fn generation(&self) -> Generation;
@@ -85,7 +88,7 @@ pub trait Template: Sync {
     /// hazard recognizer's rules for it, and a wait for a counter other than the DS counter the
     /// template's waits cover; none by default; gfx12.5's asynchronous barrier arrive is fenced
     /// on both sides and waited for on ASYNCcnt): (before, after).
-    fn test_inst_fence(&self, _op: DsOp) -> (Vec<(Inst, &'static str)>, Vec<(Inst, &'static str)>) {
+    fn test_inst_fence(&self, _op: DsOp) -> (Commented, Commented) {
         (Vec::new(), Vec::new())
     }
 

@@ -69,7 +69,7 @@ pub fn unjudged(info: &OpInfo, offset: u16, wave: &Wave, lds: &[u8]) -> Option<&
     };
     let lane = &wave.lanes[i];
     let at = address(lane.addr, offset);
-    if at % 8 != 0 || u64::from(at) + 8 > lds.len() as u64 {
+    if !at.is_multiple_of(8) || u64::from(at) + 8 > lds.len() as u64 {
         return Some(
             "the barrier object is one 8-byte-aligned 64-bit LDS word: a misaligned word, or one \
              not wholly inside the LDS, is open (ASSUMPTIONS.md C3); the device's answer is \
