@@ -54,6 +54,8 @@ pub static SPEC: Spec = Spec {
     global: GLOBAL,
     vopc_sdst: "vcc_lo",
     renames: &[RENAMES],
+    // As gfx11 (`llc-22` for RDNA 4: `.p2alignl 7` and `.fill 96, 4` of `s_code_end`).
+    code_end: gfx11::CODE_END,
 };
 
 /// The scalar ops gfx12 renamed at the same opcodes (the carry-writing adds and subtracts).

@@ -79,6 +79,35 @@ pub struct Spec {
     /// The template ops this generation spells otherwise than the ops table's mnemonic (the
     /// gfx11 spelling), in lists: (the table's mnemonic, this generation's).
     pub renames: &'static [&'static [(&'static str, &'static str)]],
+    /// The padding LLVM writes after a code object's last kernel.
+    pub code_end: CodeEnd,
+}
+
+/// The padding LLVM writes after a code object's last kernel "to guard against instruction
+/// prefetch causing stale data in caches" (llvm-project, `AMDGPUAsmPrinter::emitEndOfAsmFile`
+/// and `AMDGPUTargetStreamer::EmitCodeEnd`: on GFX10+ and on targets with CDNA 2's
+/// instructions): the code is filled with the padding instruction (`s_code_end`; gfx9, which
+/// has none, `s_nop 0`) up to the next instruction-cache line, then `lines` whole lines more.
+/// `llc-19`/`llc-22` write it as `.p2alignl log2(line_bytes)` and `.fill` (held to them for every
+/// target and wave size by `kernels/tests/entry_llc.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CodeEnd {
+    /// Which targets of the generation are padded.
+    pub on: CodeEndOn,
+    /// The instruction-cache line, in bytes: the code's end is aligned to it.
+    pub line_bytes: u32,
+    /// Whole lines of padding after the alignment.
+    pub lines: u32,
+}
+
+/// Which targets of a generation LLVM pads the end of the code for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeEndOn {
+    /// Every target of the generation.
+    Every,
+    /// The targets with CDNA 2's instructions (LLVM `FeatureGFX90AInsts`, the target table's
+    /// `unified_vgprs` column); the others end their code with the last kernel.
+    Gfx90aInsts,
 }
 
 /// The generation's own words in its DS table's documentation.
@@ -193,6 +222,11 @@ impl Generation {
             choice,
             why,
         }
+    }
+
+    /// The padding LLVM writes after a code object's last kernel ([`CodeEnd`]).
+    pub fn code_end(self) -> CodeEnd {
+        self.spec().code_end
     }
 
     /// The AMD ISA guides (and LLVM sources) the generation's DS table comes from, in words.
