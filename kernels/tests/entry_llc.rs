@@ -186,7 +186,12 @@ fn code_end_of(asm: &str, what: &str) -> Option<(u32, u32, u32)> {
         let line = asm
             .lines()
             .find(|l| l.trim_start().starts_with(directive))?;
-        Some(line.trim_start()[directive.len()..].split(',').map(num).collect())
+        Some(
+            line.trim_start()[directive.len()..]
+                .split(',')
+                .map(num)
+                .collect(),
+        )
     };
     match (args(".p2alignl"), args(".fill")) {
         (None, None) => None,
@@ -197,7 +202,9 @@ fn code_end_of(asm: &str, what: &str) -> Option<(u32, u32, u32)> {
             );
             Some((align[0], fill[0], align[1]))
         }
-        other => panic!("{what}: llc aligns the end without filling it, or fills it unaligned: {other:?}"),
+        other => panic!(
+            "{what}: llc aligns the end without filling it, or fills it unaligned: {other:?}"
+        ),
     }
 }
 
@@ -215,7 +222,11 @@ fn our_code_end(t: &Target, k: &Kernel) -> Option<(u32, u32, u32)> {
         .data()
         .expect("its bytes")
         .to_vec();
-    assert_eq!(&text[..k.code.len()], &k.code[..], "{t}: the kernel opens .text");
+    assert_eq!(
+        &text[..k.code.len()],
+        &k.code[..],
+        "{t}: the kernel opens .text"
+    );
     let tail = &text[k.code.len()..];
     if tail.is_empty() {
         assert_eq!(ds_kernels::code_object::code_end(t), None, "{t}");
@@ -225,7 +236,10 @@ fn our_code_end(t: &Target, k: &Kernel) -> Option<(u32, u32, u32)> {
         .chunks(4)
         .map(|w| u32::from_le_bytes(w.try_into().expect("whole words")))
         .collect();
-    assert!(words.iter().all(|&w| w == words[0]), "{t}: one padding word");
+    assert!(
+        words.iter().all(|&w| w == words[0]),
+        "{t}: one padding word"
+    );
     let end = ds_kernels::code_object::code_end(t).expect("padding only where code_end says");
     let to_line = (k.code.len().next_multiple_of(end.line_bytes as usize) - k.code.len()) / 4;
     Some((

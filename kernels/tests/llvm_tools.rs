@@ -324,11 +324,14 @@ fn readelf_finds_everything(llvm: &Llvm, readelf: &std::path::PathBuf, t: &'stat
     // The machine value (LLVM 19 in upper-case hex, LLVM 22 in lower case), the target's name, its
     // target-id features (`0x12d, gfx902, xnack`), and a generic target's generic version.
     let flags = code_object::e_flags(t);
-    let features: String = [("xnack", t.target_id.xnack), ("sramecc", t.target_id.sramecc)]
-        .iter()
-        .filter(|(_, has)| *has)
-        .map(|(name, _)| format!(", {name}"))
-        .collect();
+    let features: String = [
+        ("xnack", t.target_id.xnack),
+        ("sramecc", t.target_id.sramecc),
+    ]
+    .iter()
+    .filter(|(_, has)| *has)
+    .map(|(name, _)| format!(", {name}"))
+    .collect();
     let flags = if t.is_generic() {
         format!(
             "flags:                             {flags:#x}, {t}{features}, generic_v{}",

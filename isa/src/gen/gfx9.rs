@@ -68,9 +68,9 @@ pub static SPEC: Spec = Spec {
     },
     vopc_sdst: "vcc",
     renames: &[DWORD_NAMES, NO_CARRY_NAMES],
-    // CDNA 2 and later: 16 lines of 64 bytes (LLVM's `EmitCodeEnd`, `isGFX90A`; `llc-22` for
-    // CDNA 2, 3 and 4: `.p2alignl 6` and `.fill 256, 4` of `s_nop 0`); Vega and CDNA 1 none
-    // (`llc-22` writes nothing after their last kernel).
+    // CDNA 2 and later: 16 lines of 64 bytes (LLVM's `EmitCodeEnd` with CDNA 2's instructions;
+    // `llc-22` for CDNA 2, 3 and 4: `.p2alignl 6` and `.fill 256, 4` of `s_nop 0`); Vega and
+    // CDNA 1 none (`llc-22` writes nothing after their last kernel).
     code_end: CodeEnd {
         on: CodeEndOn::Gfx90aInsts,
         line_bytes: 64,

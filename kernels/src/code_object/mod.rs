@@ -83,8 +83,7 @@ pub fn code_end(target: &Target) -> Option<CodeEnd> {
 /// The padding instruction of `target`'s generation (`s_code_end`, or gfx9's `s_nop 0`), which
 /// fills the gaps between kernels and, where [`code_end`] says, the code's end.
 pub fn padding_word(target: &Target) -> [u8; 4] {
-    crate::template::of(target.generation)
-        .map_or(crate::template::S_CODE_END, |t| t.code_padding())
+    crate::template::of(target.generation).map_or(crate::template::S_CODE_END, |t| t.code_padding())
 }
 
 /// `e_machine`: EM_AMDGPU.
