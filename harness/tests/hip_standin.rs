@@ -215,7 +215,10 @@ fn info_on_the_standin_shows_both_devices_the_refusal_and_the_auto_choice() {
         "{text}"
     );
     assert!(text.contains("target: gfx803 (not supported)"), "{text}");
-    for t in TARGETS.iter().filter_map(|t| Target::by_kfd_version(t.kfd_version)) {
+    for t in TARGETS
+        .iter()
+        .filter_map(|t| Target::by_kfd_version(t.kfd_version))
+    {
         let shown = if ds_kernels::check_target(t).is_ok() {
             format!("target: {t} (supported)")
         } else {

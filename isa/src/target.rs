@@ -334,6 +334,35 @@ pub static GENERIC_TARGETS: &[Target] = targets! {
 /// The target of the emulated device and the text tools when no `--target` is given.
 pub static DEFAULT: &Target = &TARGETS[0];
 
+/// What users run a processor as where no ROCm release supports it, as a public source reports:
+/// the row whose `HSA_OVERRIDE_GFX_VERSION` they set (ROCm then loads that row's code objects on
+/// the chip; the harness builds for it and names the chip, as for any override). One row per
+/// line: the processor, the row it runs as, the source. `ds-harness info` names it beside the
+/// device's runtime support ([`Target::runs_as_hint`]).
+#[rustfmt::skip]
+pub static UNSUPPORTED_RUN_AS: &[RunAs] = &[
+    RunAs { chip: "gfx902", runs_as: "gfx900", source: ROCBLAS_1398 },
+    RunAs { chip: "gfx909", runs_as: "gfx900", source: ROCBLAS_1398 },
+    RunAs { chip: "gfx90c", runs_as: "gfx900", source: ROCBLAS_1398 },
+];
+
+/// AMD's answer in ROCm/rocBLAS issue #1398 (2024-03-07, on a Ryzen 7 5800H's Vega APU): not
+/// supported by ROCm; users of similar devices run it with this override, which AMD does not
+/// support (the reporter's ran).
+const ROCBLAS_1398: &str =
+    "AMD's answer in ROCm/rocBLAS issue #1398: not supported by ROCm, and the override not either";
+
+/// A row of [`UNSUPPORTED_RUN_AS`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct RunAs {
+    /// The processor no ROCm release supports.
+    pub chip: &'static str,
+    /// The processor its users make ROCm run it as.
+    pub runs_as: &'static str,
+    /// Who says so, and how far it goes.
+    pub source: &'static str,
+}
+
 /// A target name that is not in the table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownTarget {
@@ -462,6 +491,20 @@ impl Target {
             *slot = Some(on);
         }
         Ok(out)
+    }
+
+    /// Where no ROCm release supports this processor and a source reports what its users run it
+    /// as ([`UNSUPPORTED_RUN_AS`]): that row, the `HSA_OVERRIDE_GFX_VERSION` value that makes
+    /// ROCm run the chip as it (its KFD version as `major.minor.stepping`), and the source.
+    pub fn runs_as_hint(&self) -> Option<(&'static Target, String, &'static str)> {
+        let r = UNSUPPORTED_RUN_AS.iter().find(|r| r.chip == self.name)?;
+        let t = Target::by_name(r.runs_as).expect("the row it runs as is in the table");
+        let v = t.kfd_version;
+        Some((
+            t,
+            format!("{}.{}.{}", v / 10000, v / 100 % 100, v % 100),
+            r.source,
+        ))
     }
 
     /// The HSA target id the code object's metadata carries (`amdhsa.target`, AMDGPUUsage

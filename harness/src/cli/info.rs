@@ -43,9 +43,21 @@ pub fn run(args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         )?;
         writeln!(out, "targets (the target table):")?;
         for t in ds_isa::target::TARGETS {
+            // Where no ROCm release supports the processor: what its users run it as (a GPU
+            // ROCm does not list may never show up as a device above).
+            let run_as = t
+                .runs_as_hint()
+                .map(|(runs_as, version, source)| {
+                    format!(
+                        " [no ROCm release supports it; its users run it as {runs_as} with \
+                         {}={version} ({source})]",
+                        ds_devices::hip::chip::ENV_OVERRIDE
+                    )
+                })
+                .unwrap_or_default();
             writeln!(
                 out,
-                "  {:<8} {} {}: {}{}",
+                "  {:<8} {} {}: {}{}{run_as}",
                 t.name,
                 t.family,
                 match t.kind {

@@ -46,9 +46,15 @@ fn generic_rows_cover_their_generation_and_no_device_reports_them() {
             assert_eq!(m.generic_target(), Some(g));
             // The family's wave sizes; at most the LDS of its least member (LLVM's limit for
             // the generic target), the member's DS features and target-id features.
-            assert_eq!(m.wave_sizes, g.wave_sizes, "{m}: {g} runs the family's wave sizes");
+            assert_eq!(
+                m.wave_sizes, g.wave_sizes,
+                "{m}: {g} runs the family's wave sizes"
+            );
             assert!(m.lds_bytes >= g.lds_bytes, "{m}: less LDS than {g}");
-            assert!(m.ds_features.contains(g.ds_features), "{m}: {g}'s DS features");
+            assert!(
+                m.ds_features.contains(g.ds_features),
+                "{m}: {g}'s DS features"
+            );
             assert!(
                 (m.target_id.xnack || !g.target_id.xnack)
                     && (m.target_id.sramecc || !g.target_id.sramecc),
@@ -75,7 +81,11 @@ fn generic_rows_cover_their_generation_and_no_device_reports_them() {
     // AMDGPUUsage's "Generic Processors": gfx908 and gfx90a are in no generic target.
     assert_eq!(without, ["gfx908", "gfx90a"]);
     let members = |g: &str| -> Vec<&str> {
-        Target::by_name(g).unwrap().members().map(|t| t.name).collect()
+        Target::by_name(g)
+            .unwrap()
+            .members()
+            .map(|t| t.name)
+            .collect()
     };
     assert_eq!(
         members("gfx9-generic"),
@@ -95,7 +105,10 @@ fn kfd_version_spells_the_name() {
     for t in TARGETS {
         let v = t.kfd_version;
         let owner = Target::by_kfd_version(v).unwrap();
-        let digits = owner.name.strip_prefix("gfx").expect("names start with gfx");
+        let digits = owner
+            .name
+            .strip_prefix("gfx")
+            .expect("names start with gfx");
         let spelled = format!("{}{:x}{:x}", v / 10000, v / 100 % 100, v % 100);
         assert_eq!(digits, spelled, "{}", t.name);
     }
@@ -301,4 +314,32 @@ fn serde_by_name_round_trips_and_refuses_unknown_names() {
     }
     let e = serde_json::from_str::<TargetName>("\"gfx9999\"").unwrap_err();
     assert!(e.to_string().contains("unknown target `gfx9999`"), "{e}");
+}
+
+#[test]
+fn unsupported_processors_name_what_their_users_run_them_as() {
+    for r in UNSUPPORTED_RUN_AS {
+        let chip = Target::by_name(r.chip).unwrap();
+        let (runs_as, version, source) = chip.runs_as_hint().unwrap();
+        assert_eq!(runs_as.name, r.runs_as);
+        assert_eq!(
+            chip.rocm_since, None,
+            "{chip}: ROCm supports it, no override needed"
+        );
+        assert!(
+            runs_as.rocm_since.is_some(),
+            "{chip} runs as a supported row"
+        );
+        // The same instruction set: every DS op the kernels of the row it runs as use exists.
+        assert_eq!(
+            (chip.generation, chip.ds_features),
+            (runs_as.generation, runs_as.ds_features),
+            "{chip} as {runs_as}"
+        );
+        assert!(source.contains("issue #"), "{chip}: a source");
+        assert_eq!(version, "9.0.0", "{chip}");
+    }
+    let apus: Vec<&str> = UNSUPPORTED_RUN_AS.iter().map(|r| r.chip).collect();
+    assert_eq!(apus, ["gfx902", "gfx909", "gfx90c"]);
+    assert_eq!(Target::by_name("gfx900").unwrap().runs_as_hint(), None);
 }
