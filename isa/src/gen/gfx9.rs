@@ -72,7 +72,7 @@ pub static SPEC: Spec = Spec {
     // `llc-22` for CDNA 2, 3 and 4: `.p2alignl 6` and `.fill 256, 4` of `s_nop 0`); Vega and
     // CDNA 1 none (`llc-22` writes nothing after their last kernel).
     code_end: CodeEnd {
-        on: CodeEndOn::Gfx90aInsts,
+        on: CodeEndOn::UnifiedVgprs,
         line_bytes: 64,
         lines: 16,
     },

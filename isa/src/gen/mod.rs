@@ -107,7 +107,7 @@ pub enum CodeEndOn {
     Every,
     /// The targets with CDNA 2's instructions (LLVM `FeatureGFX90AInsts`, the target table's
     /// `unified_vgprs` column); the others end their code with the last kernel.
-    Gfx90aInsts,
+    UnifiedVgprs,
 }
 
 /// The generation's own words in its DS table's documentation.

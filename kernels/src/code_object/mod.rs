@@ -76,7 +76,7 @@ pub fn code_end(target: &Target) -> Option<CodeEnd> {
     let end = target.generation.code_end();
     match end.on {
         CodeEndOn::Every => Some(end),
-        CodeEndOn::Gfx90aInsts => target.unified_vgprs.then_some(end),
+        CodeEndOn::UnifiedVgprs => target.unified_vgprs.then_some(end),
     }
 }
 
