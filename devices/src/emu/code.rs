@@ -142,7 +142,10 @@ pub enum Kind {
         saddr: Option<u8>,
         offset: i16,
     },
-    Ds(DsInst),
+    /// A DS instruction, and whether its registers fit the files with the acc bit read as
+    /// plain VGPRs (`fits[0]`) and as AccVGPRs (`fits[1]`): which applies is the device's
+    /// (a broken device ignores the bit).
+    Ds(DsInst, [bool; 2]),
     Acc(AccMove),
     /// An instruction that raises its error ([`Code::explain`] says which).
     Fail,

@@ -60,6 +60,19 @@ pub struct WaveState {
     pub(super) ds_addr: Vec<u32>,
 }
 
+/// A vector source's lanes: the VGPR's row, or the scalar value in every lane of `buf`.
+#[inline(always)]
+fn lanes_of<'a>(w: &'a WaveState, v: V, buf: &'a mut [u32; WIDTH]) -> &'a [u32] {
+    match v {
+        V::Row(n) => w.v.row(usize::from(n)),
+        V::S(s) => {
+            let buf = &mut buf[..w.lanes];
+            buf.fill(w.read(s));
+            buf
+        }
+    }
+}
+
 /// Where execution goes after an instruction.
 pub(super) enum Flow {
     Next,
@@ -348,50 +361,63 @@ impl WaveState {
         }
     }
 
-    /// Writes `f(lane)` into VGPR `vdst` for every active lane.
-    #[inline(always)]
-    fn vwrite(&mut self, vdst: u8, f: impl Fn(usize) -> u32) {
+    /// A VALU op: `f` of the sources' lanes into VGPR `vdst`'s active lanes (every source is
+    /// read before the destination is written).
+    fn valu(&mut self, f: Valu, vdst: u8, a: V, b: V, c: V) {
+        let (g, seed) = (self.generation, self.seed);
+        for v in [a, b, c] {
+            if let V::Row(n) = v {
+                self.v.define(usize::from(n), g, seed);
+            }
+        }
+        let lanes = self.lanes;
+        let mut out = [0u32; WIDTH];
+        let mut splat = [[0u32; WIDTH]; 3];
+        {
+            let [sa, sb, sc] = &mut splat;
+            let (a, b, c) = (
+                lanes_of(self, a, sa),
+                lanes_of(self, b, sb),
+                lanes_of(self, c, sc),
+            );
+            let out = &mut out[..lanes];
+            let each = |out: &mut [u32], op: fn(u32, u32, u32) -> u32| {
+                for (o, ((&a, &b), &c)) in out.iter_mut().zip(a.iter().zip(b).zip(c)) {
+                    *o = op(a, b, c);
+                }
+            };
+            match f {
+                Valu::Mov => each(out, |a, _, _| a),
+                Valu::Not => each(out, |a, _, _| !a),
+                Valu::MulU24 => each(out, |a, b, _| (a & 0xff_ffff) * (b & 0xff_ffff)),
+                Valu::Lshlrev => each(out, |a, b, _| b << (a & 31)),
+                Valu::Lshrrev => each(out, |a, b, _| b >> (a & 31)),
+                Valu::And => each(out, |a, b, _| a & b),
+                Valu::Or => each(out, |a, b, _| a | b),
+                Valu::Xor => each(out, |a, b, _| a ^ b),
+                Valu::Add => each(out, |a, b, _| a.wrapping_add(b)),
+                Valu::Sub => each(out, |a, b, _| a.wrapping_sub(b)),
+                Valu::MadU24 => each(out, |a, b, c| {
+                    ((a & 0xff_ffff) * (b & 0xff_ffff)).wrapping_add(c)
+                }),
+                Valu::LshlAdd => each(out, |a, b, c| (a << (b & 31)).wrapping_add(c)),
+                Valu::Add3 => each(out, |a, b, c| a.wrapping_add(b).wrapping_add(c)),
+                Valu::LshlOr => each(out, |a, b, c| (a << (b & 31)) | c),
+                Valu::AndOr => each(out, |a, b, c| (a & b) | c),
+            }
+        }
         let exec = self.live_exec();
         let n = usize::from(vdst);
         if exec == self.full {
-            // Every lane (the usual case): one straight loop, no pattern needed first.
-            for (lane, d) in self.v.whole(n, self.generation).iter_mut().enumerate() {
-                *d = f(lane);
-            }
+            // Every lane (the usual case): no pattern needed first.
+            self.v.whole(n, g).copy_from_slice(&out[..lanes]);
             return;
         }
-        self.v.define(n, self.generation, self.seed);
-        for (lane, d) in self.v.row_mut(n).iter_mut().enumerate() {
+        self.v.define(n, g, seed);
+        for (lane, (d, &o)) in self.v.row_mut(n).iter_mut().zip(&out).enumerate() {
             if exec >> lane & 1 == 1 {
-                *d = f(lane);
+                *d = o;
             }
-        }
-    }
-
-    fn valu(&mut self, f: Valu, vdst: u8, a: V, b: V, c: V) {
-        let (mut x, mut y, mut z) = ([0; WIDTH], [0; WIDTH], [0; WIDTH]);
-        self.vsrc(a, &mut x);
-        self.vsrc(b, &mut y);
-        self.vsrc(c, &mut z);
-        let (a, b, c) = (&x, &y, &z);
-        match f {
-            Valu::Mov => self.vwrite(vdst, |l| a[l]),
-            Valu::Not => self.vwrite(vdst, |l| !a[l]),
-            Valu::MulU24 => self.vwrite(vdst, |l| (a[l] & 0xff_ffff) * (b[l] & 0xff_ffff)),
-            Valu::Lshlrev => self.vwrite(vdst, |l| b[l] << (a[l] & 31)),
-            Valu::Lshrrev => self.vwrite(vdst, |l| b[l] >> (a[l] & 31)),
-            Valu::And => self.vwrite(vdst, |l| a[l] & b[l]),
-            Valu::Or => self.vwrite(vdst, |l| a[l] | b[l]),
-            Valu::Xor => self.vwrite(vdst, |l| a[l] ^ b[l]),
-            Valu::Add => self.vwrite(vdst, |l| a[l].wrapping_add(b[l])),
-            Valu::Sub => self.vwrite(vdst, |l| a[l].wrapping_sub(b[l])),
-            Valu::MadU24 => self.vwrite(vdst, |l| {
-                ((a[l] & 0xff_ffff) * (b[l] & 0xff_ffff)).wrapping_add(c[l])
-            }),
-            Valu::LshlAdd => self.vwrite(vdst, |l| (a[l] << (b[l] & 31)).wrapping_add(c[l])),
-            Valu::Add3 => self.vwrite(vdst, |l| a[l].wrapping_add(b[l]).wrapping_add(c[l])),
-            Valu::LshlOr => self.vwrite(vdst, |l| (a[l] << (b[l] & 31)) | c[l]),
-            Valu::AndOr => self.vwrite(vdst, |l| (a[l] & b[l]) | c[l]),
         }
     }
 
@@ -555,7 +581,7 @@ impl WaveState {
                 saddr,
                 offset,
             } => self.global(op, vdata, vaddr, saddr, offset, mem)?,
-            Kind::Ds(ds) => self.ds(&ds, prog, run)?,
+            Kind::Ds(ds, fits) => self.ds(&ds, fits, prog, run)?,
             Kind::Acc(m) => self.acc_move(m),
             // The message is the code's to give ([`located`]).
             Kind::Fail | Kind::Trap(..) => return Err(String::new()),

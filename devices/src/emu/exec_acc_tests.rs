@@ -23,7 +23,7 @@ fn acc_target() -> &'static Target {
         .expect("a target with ACC")
 }
 
-fn program(text: &[u8]) -> Program {
+fn program(text: &[u8], agprs: u32) -> Program {
     let target = acc_target();
     let desc = Descriptor {
         lds_size: 256,
@@ -42,8 +42,8 @@ fn program(text: &[u8]) -> Program {
         delivery: delivery(target, desc.wave_size(), &desc.request),
         target,
         desc,
-        code: Arc::new(Code::decode(target, text, 0, 0, 16, 16)),
-        agprs: 16,
+        code: Arc::new(Code::decode(target, text, 0, 0, 16, agprs)),
+        agprs,
     }
 }
 
@@ -73,10 +73,10 @@ fn wave() -> WaveState {
     wave_of(16)
 }
 
-/// Runs `inst` alone on `w`, decoded as the loaded code would be.
+/// Runs `inst` alone on `w`, decoded as the loaded code of a program with `w`'s files would be.
 fn step(w: &mut WaveState, inst: Inst, quirks: &Quirks) -> Result<(), String> {
     let text = ds_kernels::inst::encode_in(acc_target(), &inst).unwrap();
-    let prog = program(&text);
+    let prog = program(&text, w.a.len() as u32);
     let mem = Memory { regions: vec![] };
     let run = Run::new(1000, 1, quirks, 1);
     match w.step(&prog.code.ops[0], &mem, &prog, &run) {

@@ -16,6 +16,26 @@ use ds_reference::isa::{DsInst, Family, Field, Rmw};
 use ds_reference::model;
 use std::sync::atomic::Ordering::Relaxed;
 
+/// The distance between neighbouring lanes' values `x(l)` (the low dwords `lo`, and the high
+/// ones `hi` where the address is a VGPR pair) when every lane is that far (a non-negative
+/// distance, not wrapping) from the one before.
+#[inline(always)]
+fn stride(lo: &[u32], hi: Option<&[u32]>) -> Option<u64> {
+    if let Some(hi) = hi {
+        // A VGPR-pair address: the upper halves must agree (the template never uses the form).
+        if hi.iter().any(|&h| h != hi[0]) {
+            return None;
+        }
+    }
+    let (x0, x1) = (lo[0], lo[1]);
+    let d = x1.checked_sub(x0)?;
+    let n = lo.len() as u32;
+    x0.checked_add(d.checked_mul(n - 1)?)?;
+    // No early exit, 32-bit lanes: the comparisons run side by side.
+    let ok = (lo.iter().zip(0..n)).fold(true, |ok, (&x, l)| ok & (x == x0 + l * d));
+    ok.then_some(u64::from(d))
+}
+
 impl WaveState {
     /// A GLOBAL load or store over the active lanes (operands in range: checked at load).
     #[inline(never)]
@@ -45,21 +65,6 @@ impl WaveState {
             }
         };
         let offset = offset as i64 as u64;
-        let mut addrs = [0u64; WIDTH];
-        let lo = self.v.row(vaddr);
-        match saddr {
-            Some(_) => {
-                for (a, &lo) in addrs[..lanes].iter_mut().zip(lo) {
-                    *a = base.wrapping_add(u64::from(lo)).wrapping_add(offset);
-                }
-            }
-            None => {
-                let hi = self.v.row(vaddr + 1);
-                for (a, (&lo, &hi)) in addrs[..lanes].iter_mut().zip(lo.iter().zip(hi)) {
-                    *a = (u64::from(lo) | u64::from(hi) << 32).wrapping_add(offset);
-                }
-            }
-        }
         let v = usize::from(vdata);
         // A load over every lane overwrites its registers whole; anything else keeps lanes.
         if op.is_store() || exec != self.full {
@@ -71,9 +76,78 @@ impl WaveState {
                 self.v.whole(r, g);
             }
         }
-        // The usual case first: every active lane's access lies in the region of the first
-        // active lane's, so the region is found once and each lane is a bounds check (all
-        // lanes checked before any is accessed, so a fault takes the general path below).
+        let lo = self.v.row(vaddr);
+        let hi = match saddr {
+            Some(_) => None,
+            None => Some(self.v.row(vaddr + 1)),
+        };
+        let addr_of = |l: usize| match hi {
+            None => base.wrapping_add(u64::from(lo[l])).wrapping_add(offset),
+            Some(hi) => (u64::from(lo[l]) | u64::from(hi[l]) << 32).wrapping_add(offset),
+        };
+        // The template's accesses: every lane, lane l at a0 + l * stride (a whole number of
+        // dwords, lanes not overlapping: 0 or at least the access), inside one region.
+        let strided = (exec == self.full)
+            .then(|| stride(lo, hi))
+            .flatten()
+            .filter(|&d| d.is_multiple_of(4) && (d == 0 || d >= 4 * n as u64) && d <= 1 << 24)
+            .and_then(|d| {
+                let a0 = addr_of(0);
+                let (rbase, words) = mem.region_at(a0)?;
+                let off = a0.wrapping_sub(rbase);
+                let end = off + (lanes as u64 - 1) * d + 4 * n as u64;
+                (off.is_multiple_of(4) && end <= 4 * words.len() as u64).then(|| {
+                    let first = (off / 4) as usize;
+                    (&words[first..(end / 4) as usize], (d / 4) as usize)
+                })
+            });
+        if let Some((cells, step)) = strided {
+            let rows = self.v.rows_mut(v, n);
+            for (k, row) in rows.chunks_exact_mut(lanes).enumerate() {
+                if step == 0 {
+                    // Every lane at one address: the last lane's store lands.
+                    if op.is_store() {
+                        cells[k].store(row[lanes - 1], Relaxed);
+                    } else {
+                        row.fill(cells[k].load(Relaxed));
+                    }
+                } else {
+                    let cells = cells[k..].iter().step_by(step);
+                    if op.is_store() {
+                        row.iter()
+                            .zip(cells)
+                            .for_each(|(&x, w)| w.store(x, Relaxed));
+                    } else {
+                        row.iter_mut()
+                            .zip(cells)
+                            .for_each(|(x, w)| *x = w.load(Relaxed));
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let mut addrs = [0u64; WIDTH];
+        for (l, a) in addrs[..lanes].iter_mut().enumerate() {
+            *a = addr_of(l);
+        }
+        self.global_lanes(op, v, &addrs, exec, mem)
+    }
+
+    /// A GLOBAL access lane after lane (any EXEC, any addresses: the first faulting lane's error).
+    #[cold]
+    #[inline(never)]
+    fn global_lanes(
+        &mut self,
+        op: GlobalOp,
+        v: usize,
+        addrs: &[u64; WIDTH],
+        exec: u64,
+        mem: &Memory,
+    ) -> Result<(), String> {
+        let (n, lanes) = (op.dwords() as usize, self.lanes);
+        // Most often every active lane's access lies in the region of the first active lane's:
+        // the region is found once and each lane is a bounds check (all lanes checked before
+        // any is accessed, so a fault takes the general path below).
         let n64 = 4 * n as u64;
         let fast = (exec != 0)
             .then(|| mem.region_at(addrs[exec.trailing_zeros() as usize]))
@@ -139,23 +213,20 @@ impl WaveState {
     /// [`ds_reference::wave::Wave`], execute, write back vdst (and addr for the ops that update
     /// it).
     #[inline(never)]
-    pub(super) fn ds(&mut self, inst: &DsInst, prog: &Program, run: &Run) -> Result<(), String> {
+    pub(super) fn ds(
+        &mut self,
+        inst: &DsInst,
+        fits: [bool; 2],
+        prog: &Program,
+        run: &Run,
+    ) -> Result<(), String> {
         let quirks = run.quirks;
         let info = inst.info();
         let ops = info.operands;
         // With the acc bit, data and vdst are AccVGPRs (a broken device ignores it).
         let in_acc = inst.acc && !quirks.ignore_acc;
-        for f in Field::ALL.into_iter().filter(|&f| ops.dwords(f) > 0) {
-            let (len, name) = if in_acc && f != Field::Addr {
-                (self.a.len(), "AccVGPRs")
-            } else {
-                (self.v.len(), "VGPRs")
-            };
-            if inst.reg(f) as usize + ops.dwords(f) as usize > len {
-                return Err(format!(
-                    "{inst} uses {name} past the {len} the descriptor allocates"
-                ));
-            }
+        if !fits[usize::from(in_acc)] {
+            return Err(self.past_the_files(inst, in_acc));
         }
         let (g, seed) = (self.generation, self.seed);
         let lanes = self.lanes;
@@ -191,9 +262,9 @@ impl WaveState {
         for w in 0..ops.vdst as usize {
             let r = inst.vdst as usize + w;
             regs.define(r, g, seed);
-            for ((d, l), &x) in vdst.iter_mut().zip(wave.lanes.iter_mut()).zip(regs.row(r)) {
+            // The model reads VDST from `vdst` (a lane's own `vdst` field is left as it was).
+            for (d, &x) in vdst.iter_mut().zip(regs.row(r)) {
                 d[w] = x;
-                l.vdst[w] = x;
             }
         }
         let addr = &mut self.ds_addr;
@@ -265,6 +336,23 @@ impl WaveState {
                 .copy_from_slice(&addr[..lanes]);
         }
         Ok(())
+    }
+
+    /// Why `inst`'s registers do not fit the files (`in_acc`: data and vdst in AccVGPRs).
+    #[cold]
+    fn past_the_files(&self, inst: &DsInst, in_acc: bool) -> String {
+        let ops = inst.info().operands;
+        for f in Field::ALL.into_iter().filter(|&f| ops.dwords(f) > 0) {
+            let (len, name) = if in_acc && f != Field::Addr {
+                (self.a.len(), "AccVGPRs")
+            } else {
+                (self.v.len(), "VGPRs")
+            };
+            if inst.reg(f) as usize + ops.dwords(f) as usize > len {
+                return format!("{inst} uses {name} past the {len} the descriptor allocates");
+            }
+        }
+        unreachable!("{inst}: its registers fit")
     }
 
     /// `v_accvgpr_write_b32` / `v_accvgpr_read_b32` over the active lanes (registers in range:

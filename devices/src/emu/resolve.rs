@@ -7,6 +7,7 @@
 use super::code::{slot, Cond, Kind, Op, Valu, D, D64, S, S64, SGPRS, V, VCC_BITS, VCC_LO};
 use ds_kernels::inst::acc::AccOp;
 use ds_kernels::inst::{Inst, Operand, Sop1Op, Sop2Op, SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op};
+use ds_reference::isa::Field;
 
 /// The bits a write of `slot` defines (either half of VCC defines both).
 fn defines(slot: u8) -> u128 {
@@ -367,8 +368,22 @@ impl Builder {
                     offset,
                 }
             }
-            // The DS operands' file depends on the device's quirks: checked when it runs.
-            Inst::Ds(ds) => Kind::Ds(ds),
+            // Which file the DS operands are in depends on the device's quirks: the message is
+            // given when it runs.
+            Inst::Ds(ds) => {
+                let ops = ds.info().operands;
+                let fits = |acc: bool| {
+                    Field::ALL.into_iter().all(|f| {
+                        let len = if acc && f != Field::Addr {
+                            self.agprs
+                        } else {
+                            self.vgprs
+                        };
+                        ops.dwords(f) == 0 || ds.reg(f) as usize + ops.dwords(f) as usize <= len
+                    })
+                };
+                Kind::Ds(ds, [fits(false), fits(true)])
+            }
             Inst::Acc(m) => {
                 let (v, a) = (self.vgprs, self.agprs);
                 let (src_len, dst_len, src_name, dst_name) = match m.op {
