@@ -126,7 +126,7 @@ impl WaveState {
             self.size = size;
             self.lanes = size.lanes();
             self.full = size.full_exec();
-            self.ds_wave = Box::new(Wave::new(size));
+            *self.ds_wave = Wave::new(size);
             self.ds_vdst = vec![[0; 4]; size.lanes()];
             self.ds_addr = vec![0; size.lanes()];
         }
