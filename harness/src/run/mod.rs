@@ -5,6 +5,7 @@
 
 mod bisect;
 pub mod diff;
+pub mod host;
 mod junit;
 pub mod legal;
 pub mod overridden;

@@ -168,6 +168,13 @@ impl Checked {
     pub fn len(&self) -> usize {
         self.spec.len
     }
+
+    /// Cases whose device outcome agrees with the model (exactly or as a legal alternative).
+    pub fn agreed(&self) -> usize {
+        (self.verdicts.iter())
+            .filter(|v| matches!(v, Verdict::Agree { .. }))
+            .count()
+    }
 }
 
 /// Builds the cases of `spec`, on the rayon pool.
