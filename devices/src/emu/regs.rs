@@ -93,8 +93,13 @@ impl File {
     #[inline(never)]
     fn fill(&mut self, n: usize, generation: u32, seed: u64) {
         let mut p = Pattern(mix(seed ^ self.salt, n as u64));
-        for w in &mut self.words[n * self.lanes..(n + 1) * self.lanes] {
-            *w = p.word();
+        // Two lanes from each draw.
+        for w in self.words[n * self.lanes..(n + 1) * self.lanes].chunks_mut(2) {
+            let d = p.next();
+            w[0] = d as u32;
+            if let Some(hi) = w.get_mut(1) {
+                *hi = (d >> 32) as u32;
+            }
         }
         self.stamps[n] = generation;
     }

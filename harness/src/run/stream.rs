@@ -169,6 +169,11 @@ impl Checked {
         self.spec.len
     }
 
+    /// The chunk's launch, read, when it ran whole (its buffers serve a later chunk).
+    pub fn take_spent(&mut self) -> Option<Launch> {
+        self.spent.take()
+    }
+
     /// Cases whose device outcome agrees with the model (exactly or as a legal alternative).
     pub fn agreed(&self) -> usize {
         (self.verdicts.iter())
