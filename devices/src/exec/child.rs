@@ -126,6 +126,12 @@ impl Child {
         let stdout = child.stdout.take().expect("piped");
         let stderr = child.stderr.take().expect("piped");
         let mut stdin = child.stdin.take().expect("piped");
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd;
+            widen_pipe(stdin.as_raw_fd());
+            widen_pipe(stdout.as_raw_fd());
+        }
         let limit = Arc::new(AtomicUsize::new(usize::MAX));
         let frames = Arc::new(AtomicBool::new(false));
         let (tx, lines) = mpsc::sync_channel(QUEUED_LINES);
@@ -222,6 +228,21 @@ impl Drop for Child {
         if self.slot.is_some() {
             self.kill();
         }
+    }
+}
+
+/// Bytes a pipe to or from the device holds (Linux's default is 64 KiB): a launch's buffers
+/// pass in a few writes instead of one per 64 KiB, each waking the other process.
+#[cfg(target_os = "linux")]
+const PIPE_BYTES: libc::c_int = 1 << 20;
+
+/// Asks for [`PIPE_BYTES`] of pipe; keeps what the pipe has when the system refuses (its
+/// `pipe-max-size`, or the user's pipe allowance).
+#[cfg(target_os = "linux")]
+fn widen_pipe(fd: std::os::fd::RawFd) {
+    // SAFETY: fcntl(2) F_SETPIPE_SZ on a pipe descriptor this process owns; it touches no memory.
+    unsafe {
+        libc::fcntl(fd, libc::F_SETPIPE_SZ, PIPE_BYTES);
     }
 }
 

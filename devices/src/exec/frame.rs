@@ -39,7 +39,7 @@ impl Framing {
     }
 
     /// `message` as it goes on the wire in this framing (a JSON line with its newline, or a frame).
-    pub fn encode<T: Serialize>(self, message: &T) -> Vec<u8> {
+    pub fn encode<T: Serialize + SizeHint>(self, message: &T) -> Vec<u8> {
         match self {
             Framing::JsonLines => {
                 let mut line = super::protocol::to_line(message).into_bytes();
@@ -51,9 +51,16 @@ impl Framing {
     }
 }
 
+/// What a message's frame is about to hold (its binary data, and room for the rest), so that it
+/// is written without growing.
+pub trait SizeHint {
+    /// Bytes of binary data the message carries.
+    fn binary_bytes(&self) -> usize;
+}
+
 /// `message` as one frame.
-pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256);
+pub fn encode<T: Serialize + SizeHint>(message: &T) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_BYTES + 1024 + message.binary_bytes());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&[0; 4]);
     rmp_serde::encode::write_named(&mut out, message).expect("protocol messages always serialise");
@@ -114,7 +121,8 @@ pub fn read(input: &mut impl BufRead, max: usize) -> io::Result<Frame> {
         io::copy(&mut input.take(len), &mut io::sink())?;
         return Ok(Frame::TooLong { bytes: len });
     }
-    let mut body = Vec::new();
+    // `len` is within the limit: the body is read into room made for it once.
+    let mut body = Vec::with_capacity(len as usize);
     let read = input.take(len).read_to_end(&mut body)?;
     if (read as u64) < len {
         return Ok(bad("the input ends inside a frame", &body, input));

@@ -345,3 +345,29 @@ mod tests {
         assert!(e.to_string().contains("not base64"), "{e}");
     }
 }
+
+impl super::frame::SizeHint for Request {
+    fn binary_bytes(&self) -> usize {
+        match self {
+            Request::Load { code_object, .. } => code_object.0.len(),
+            Request::Launch { buffers, .. } => buffers
+                .iter()
+                .map(|b| b.bytes.0.len() + b.name.len() + 64)
+                .sum(),
+            Request::Hello { .. } | Request::Shutdown { .. } => 0,
+        }
+    }
+}
+
+impl super::frame::SizeHint for Response {
+    fn binary_bytes(&self) -> usize {
+        match self {
+            Response::Done { buffers, .. } => buffers
+                .iter()
+                .map(|b| b.bytes.0.len() + b.name.len() + 64)
+                .sum(),
+            Response::Error { message, .. } => message.len(),
+            _ => 0,
+        }
+    }
+}
