@@ -308,6 +308,32 @@ pub fn to_line<T: Serialize>(message: &T) -> String {
     serde_json::to_string(message).expect("protocol messages always serialise")
 }
 
+impl super::frame::SizeHint for Request {
+    fn binary_bytes(&self) -> usize {
+        match self {
+            Request::Load { code_object, .. } => code_object.0.len(),
+            Request::Launch { buffers, .. } => buffers
+                .iter()
+                .map(|b| b.bytes.0.len() + b.name.len() + 64)
+                .sum(),
+            Request::Hello { .. } | Request::Shutdown { .. } => 0,
+        }
+    }
+}
+
+impl super::frame::SizeHint for Response {
+    fn binary_bytes(&self) -> usize {
+        match self {
+            Response::Done { buffers, .. } => buffers
+                .iter()
+                .map(|b| b.bytes.0.len() + b.name.len() + 64)
+                .sum(),
+            Response::Error { message, .. } => message.len(),
+            _ => 0,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,31 +369,5 @@ mod tests {
         let e = serde_json::from_str::<Request>(r#"{"type":"load","id":1,"code_object":"!!"}"#)
             .unwrap_err();
         assert!(e.to_string().contains("not base64"), "{e}");
-    }
-}
-
-impl super::frame::SizeHint for Request {
-    fn binary_bytes(&self) -> usize {
-        match self {
-            Request::Load { code_object, .. } => code_object.0.len(),
-            Request::Launch { buffers, .. } => buffers
-                .iter()
-                .map(|b| b.bytes.0.len() + b.name.len() + 64)
-                .sum(),
-            Request::Hello { .. } | Request::Shutdown { .. } => 0,
-        }
-    }
-}
-
-impl super::frame::SizeHint for Response {
-    fn binary_bytes(&self) -> usize {
-        match self {
-            Response::Done { buffers, .. } => buffers
-                .iter()
-                .map(|b| b.bytes.0.len() + b.name.len() + 64)
-                .sum(),
-            Response::Error { message, .. } => message.len(),
-            _ => 0,
-        }
     }
 }
