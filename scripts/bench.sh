@@ -8,7 +8,7 @@
 #
 #   - the default run (emulated device, every wave size of the default target);
 #   - `run --wave 32 --cases 1000`, and whether both binaries' results JSON agree (timings and
-#     revision aside);
+#     revision aside; the timed runs write no results file, as the command is usually typed);
 #   - a gfx942 run (AccVGPR twins of every op with data or vdst);
 #   - the device protocol: `run --backend exec --device-cmd 'ds-harness serve-device --backend
 #     emu'` against the same binary in process, at 300 and 1000 cases per op (wall time);
@@ -104,8 +104,11 @@ def measure(argv, out=None):
     return ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss / 1024, p.returncode, stdout.decode(errors="replace")
 
 
-def run_args(who, extra, tag):
-    return [bins[who], "run", "--out", f"{work}/out-{who}-{tag}", "--json", f"{work}/{who}-{tag}.json"] + extra
+def run_args(who, extra, tag, json=False):
+    """`run EXTRA` of binary `who`: as a person types it (no results file: a run writes its
+    JSON after every op), or with `--json` for the comparison of results."""
+    out = ["--json", f"{work}/{who}-{tag}.json"] if json else []
+    return [bins[who], "run", "--out", f"{work}/out-{who}-{tag}"] + out + extra
 
 
 def alternate(tag, extra, rounds=runs, whos=("base", "cur")):
@@ -191,6 +194,8 @@ row("default run (emu, every wave size)", alternate("default", ["--backend", "em
 w32 = alternate("w32", ["--backend", "emu", "--wave", "32", "--cases", "1000"])
 row("run --wave 32 --cases 1000", w32)
 if w32.get("base") and w32.get("cur"):
+    for w in ("base", "cur"):
+        measure(run_args(w, ["--backend", "emu", "--wave", "32", "--cases", "1000"], "w32", json=True))
     d = difference(norm(json.load(open(f"{work}/base-w32.json"))), norm(json.load(open(f"{work}/cur-w32.json"))))
     rows.append(("  results JSON (timings, revision aside)", "the same" if d is None else f"DIFFERENT: {d}"))
     cases = json.load(open(f"{work}/cur-w32.json"))["totals"]["cases"]
