@@ -54,22 +54,38 @@ pub struct WaveState {
     pub(super) seed: u64,
     /// The launch's LDS pattern (the launch seed it was drawn for, its words).
     lds_pattern: (u64, Vec<u64>),
+    /// Scratch rows of a VALU op (three sources, the result), reused across instructions.
+    scratch: Box<[[u32; WIDTH]; 4]>,
     /// Scratch for DS operands, reused across instructions.
     pub(super) ds_wave: Box<Wave>,
     pub(super) ds_vdst: Vec<[u32; 4]>,
     pub(super) ds_addr: Vec<u32>,
 }
 
-/// A vector source's lanes: the VGPR's row, or the scalar value in every lane of `buf`.
+/// A vector source's lanes: the VGPR's row, or the scalar `value` in every lane of `buf`.
 #[inline(always)]
-fn lanes_of<'a>(w: &'a WaveState, v: V, buf: &'a mut [u32; WIDTH]) -> &'a [u32] {
-    match v {
-        V::Row(n) => w.v.row(usize::from(n)),
-        V::S(s) => {
-            let buf = &mut buf[..w.lanes];
-            buf.fill(w.read(s));
+fn lanes_of<'a>(
+    file: &'a File,
+    v: V,
+    value: Option<u32>,
+    buf: &'a mut [u32; WIDTH],
+    lanes: usize,
+) -> &'a [u32] {
+    match (v, value) {
+        (V::Row(n), _) => file.row(usize::from(n)),
+        (V::S(_), value) => {
+            let buf = &mut buf[..lanes];
+            buf.fill(value.unwrap_or(0));
             buf
         }
+    }
+}
+
+/// `out[l] = op(a[l], b[l], c[l])` for every lane (one loop per op: `op` is inlined).
+#[inline(always)]
+fn each(out: &mut [u32], a: &[u32], b: &[u32], c: &[u32], op: impl Fn(u32, u32, u32) -> u32) {
+    for (o, ((&a, &b), &c)) in out.iter_mut().zip(a.iter().zip(b).zip(c)) {
+        *o = op(a, b, c);
     }
 }
 
@@ -98,6 +114,7 @@ impl WaveState {
             generation: 0,
             seed: 0,
             lds_pattern: (0, Vec::new()),
+            scratch: Box::new([[0; WIDTH]; 4]),
             ds_wave: Box::new(Wave::new(size)),
             ds_vdst: vec![[0; 4]; size.lanes()],
             ds_addr: vec![0; size.lanes()],
@@ -371,41 +388,40 @@ impl WaveState {
             }
         }
         let lanes = self.lanes;
-        let mut out = [0u32; WIDTH];
-        let mut splat = [[0u32; WIDTH]; 3];
-        {
-            let [sa, sb, sc] = &mut splat;
-            let (a, b, c) = (
-                lanes_of(self, a, sa),
-                lanes_of(self, b, sb),
-                lanes_of(self, c, sc),
-            );
-            let out = &mut out[..lanes];
-            let each = |out: &mut [u32], op: fn(u32, u32, u32) -> u32| {
-                for (o, ((&a, &b), &c)) in out.iter_mut().zip(a.iter().zip(b).zip(c)) {
-                    *o = op(a, b, c);
-                }
-            };
-            match f {
-                Valu::Mov => each(out, |a, _, _| a),
-                Valu::Not => each(out, |a, _, _| !a),
-                Valu::MulU24 => each(out, |a, b, _| (a & 0xff_ffff) * (b & 0xff_ffff)),
-                Valu::Lshlrev => each(out, |a, b, _| b << (a & 31)),
-                Valu::Lshrrev => each(out, |a, b, _| b >> (a & 31)),
-                Valu::And => each(out, |a, b, _| a & b),
-                Valu::Or => each(out, |a, b, _| a | b),
-                Valu::Xor => each(out, |a, b, _| a ^ b),
-                Valu::Add => each(out, |a, b, _| a.wrapping_add(b)),
-                Valu::Sub => each(out, |a, b, _| a.wrapping_sub(b)),
-                Valu::MadU24 => each(out, |a, b, c| {
-                    ((a & 0xff_ffff) * (b & 0xff_ffff)).wrapping_add(c)
-                }),
-                Valu::LshlAdd => each(out, |a, b, c| (a << (b & 31)).wrapping_add(c)),
-                Valu::Add3 => each(out, |a, b, c| a.wrapping_add(b).wrapping_add(c)),
-                Valu::LshlOr => each(out, |a, b, c| (a << (b & 31)) | c),
-                Valu::AndOr => each(out, |a, b, c| (a & b) | c),
-            }
+        // A scalar source's value, read before the scratch rows are borrowed.
+        let splat = |v: V| match v {
+            V::S(s) => Some(self.read(s)),
+            V::Row(_) => None,
+        };
+        let values = [splat(a), splat(b), splat(c)];
+        let WaveState { v, scratch, .. } = self;
+        let [sa, sb, sc, out] = &mut **scratch;
+        let (a, b, c) = (
+            lanes_of(v, a, values[0], sa, lanes),
+            lanes_of(v, b, values[1], sb, lanes),
+            lanes_of(v, c, values[2], sc, lanes),
+        );
+        let out = &mut out[..lanes];
+        match f {
+            Valu::Mov => each(out, a, b, c, |a, _, _| a),
+            Valu::Not => each(out, a, b, c, |a, _, _| !a),
+            Valu::MulU24 => each(out, a, b, c, |a, b, _| (a & 0xff_ffff) * (b & 0xff_ffff)),
+            Valu::Lshlrev => each(out, a, b, c, |a, b, _| b << (a & 31)),
+            Valu::Lshrrev => each(out, a, b, c, |a, b, _| b >> (a & 31)),
+            Valu::And => each(out, a, b, c, |a, b, _| a & b),
+            Valu::Or => each(out, a, b, c, |a, b, _| a | b),
+            Valu::Xor => each(out, a, b, c, |a, b, _| a ^ b),
+            Valu::Add => each(out, a, b, c, |a, b, _| a.wrapping_add(b)),
+            Valu::Sub => each(out, a, b, c, |a, b, _| a.wrapping_sub(b)),
+            Valu::MadU24 => each(out, a, b, c, |a, b, c| {
+                ((a & 0xff_ffff) * (b & 0xff_ffff)).wrapping_add(c)
+            }),
+            Valu::LshlAdd => each(out, a, b, c, |a, b, c| (a << (b & 31)).wrapping_add(c)),
+            Valu::Add3 => each(out, a, b, c, |a, b, c| a.wrapping_add(b).wrapping_add(c)),
+            Valu::LshlOr => each(out, a, b, c, |a, b, c| (a << (b & 31)) | c),
+            Valu::AndOr => each(out, a, b, c, |a, b, c| (a & b) | c),
         }
+        let out = &self.scratch[3];
         let exec = self.live_exec();
         let n = usize::from(vdst);
         if exec == self.full {
@@ -414,7 +430,7 @@ impl WaveState {
             return;
         }
         self.v.define(n, g, seed);
-        for (lane, (d, &o)) in self.v.row_mut(n).iter_mut().zip(&out).enumerate() {
+        for (lane, (d, &o)) in self.v.row_mut(n).iter_mut().zip(out.iter()).enumerate() {
             if exec >> lane & 1 == 1 {
                 *d = o;
             }
