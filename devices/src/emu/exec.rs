@@ -1,10 +1,11 @@
-//! One wave (wave32 or wave64) of the emulated device: the register state and the semantics of every non-DS
-//! instruction the kernel template uses (RDNA3 ISA guide, chapters "Scalar ALU Operations",
-//! "Vector ALU Operations", "Scalar Memory Operations", "Global, Scratch and Flat Address Space"
-//! and the per-opcode descriptions of SOP1/SOP2/SOPK/SOPC/SOPP/SMEM/VOP1/VOP2/VOP3/VOPC/GLOBAL),
-//! walked over the code as [`Code`] decoded it at load. DS instructions, global memory and
-//! AccVGPR moves are the `lanes` module's. A wave64 executes each instruction over all 64 lanes
-//! at once under a 64-bit EXEC; VOPC writes the whole VCC (wave32: VCC_LO only).
+//! One wave (wave32 or wave64) of the emulated device: the register state and the semantics of
+//! every non-DS instruction the kernel template uses (RDNA3 ISA guide, chapters "Scalar ALU
+//! Operations", "Vector ALU Operations", "Scalar Memory Operations", "Global, Scratch and Flat
+//! Address Space" and the per-opcode descriptions of SOP1/SOP2/SOPK/SOPC/SOPP/SMEM/VOP1/VOP2/
+//! VOP3/VOPC/GLOBAL), walked over the code as [`Code`] decoded it at load. DS instructions,
+//! global memory and AccVGPR moves are the `lanes` module's, the ALU ops' arithmetic the `alu`
+//! module's. A wave64 executes each instruction over all 64 lanes at once under a 64-bit EXEC;
+//! VOPC writes the whole VCC (wave32: VCC_LO only).
 //!
 //! A workgroup starts from the target's entry state ([`ds_kernels::entry::Delivery`]) and a
 //! pattern everywhere else, seeded per launch and workgroup: the vector registers through their
@@ -13,11 +14,12 @@
 //! bit per slot); an instruction whose reads (a mask decided at load) include one that does not
 //! fails before it runs, naming the register.
 
-use super::code::{self, Code, Cond, Kind, Op, Valu, D, D64, S, S64, SCALARS, V, VCC_LO};
+use super::code::Code;
 use super::memory::Memory;
+use super::ops::{self, Cond, Kind, Op, D, D64, S, S64, SCALARS, V, VCC_LO};
 use super::regs::{mix, File, Pattern};
 use super::{Program, Run, WrongEntry};
-use ds_kernels::inst::{Operand, Sop2Op, SopcOp, VopcOp};
+use ds_kernels::inst::{Operand, SopcOp, VopcOp};
 use ds_reference::wave::{Lds, Wave, WaveSize};
 
 /// Lanes a VGPR holds at most: the widest wave's.
@@ -33,7 +35,7 @@ const SCALAR_SALT: u64 = 0x7367_7072;
 /// launch to launch (shaped for each program by [`WaveState::shape`]).
 #[derive(Debug)]
 pub struct WaveState {
-    /// The scalar file: s0..s105, VCC, ttmp0..15, M0 (see [`code::slot`]).
+    /// The scalar file: s0..s105, VCC, ttmp0..15, M0 (see [`ops::slot`]).
     pub(super) s: [u32; SCALARS],
     /// Bit n: slot n holds a value.
     pub(super) def: u128,
@@ -55,38 +57,11 @@ pub struct WaveState {
     /// The launch's LDS pattern (the launch seed it was drawn for, its words).
     lds_pattern: (u64, Vec<u64>),
     /// Scratch rows of a VALU op (three sources, the result), reused across instructions.
-    scratch: Box<[[u32; WIDTH]; 4]>,
+    pub(super) scratch: Box<[[u32; WIDTH]; 4]>,
     /// Scratch for DS operands, reused across instructions.
     pub(super) ds_wave: Box<Wave>,
     pub(super) ds_vdst: Vec<[u32; 4]>,
     pub(super) ds_addr: Vec<u32>,
-}
-
-/// A vector source's lanes: the VGPR's row, or the scalar `value` in every lane of `buf`.
-#[inline(always)]
-fn lanes_of<'a>(
-    file: &'a File,
-    v: V,
-    value: Option<u32>,
-    buf: &'a mut [u32; WIDTH],
-    lanes: usize,
-) -> &'a [u32] {
-    match (v, value) {
-        (V::Row(n), _) => file.row(usize::from(n)),
-        (V::S(_), value) => {
-            let buf = &mut buf[..lanes];
-            buf.fill(value.unwrap_or(0));
-            buf
-        }
-    }
-}
-
-/// `out[l] = op(a[l], b[l], c[l])` for every lane (one loop per op: `op` is inlined).
-#[inline(always)]
-fn each(out: &mut [u32], a: &[u32], b: &[u32], c: &[u32], op: impl Fn(u32, u32, u32) -> u32) {
-    for (o, ((&a, &b), &c)) in out.iter_mut().zip(a.iter().zip(b).zip(c)) {
-        *o = op(a, b, c);
-    }
 }
 
 /// Where execution goes after an instruction.
@@ -169,7 +144,7 @@ impl WaveState {
         let vcc = p.next();
         self.s[usize::from(VCC_LO)] = vcc as u32;
         self.s[usize::from(VCC_LO) + 1] = (vcc >> 32) as u32;
-        self.s[usize::from(code::M0)] = p.word();
+        self.s[usize::from(ops::M0)] = p.word();
         self.scc = p.word() & 1 == 1;
         self.exec = 0;
         // The LDS: the launch's pattern, each workgroup's own mix of it.
@@ -210,7 +185,7 @@ impl WaveState {
             } else {
                 0
             };
-            let n = code::slot(slot.reg)
+            let n = ops::slot(slot.reg)
                 .unwrap_or_else(|| unreachable!("workgroup ids arrive in scalar registers"));
             // What the register held before (the pattern) keeps the bits the id does not use.
             let old = if self.def >> n & 1 == 1 {
@@ -288,7 +263,7 @@ impl WaveState {
         let reg = reads
             .iter()
             .find(|&&n| self.def >> n & 1 == 0)
-            .map(|&n| code::operand(n))
+            .map(|&n| ops::operand(n))
             .expect("an undefined read");
         format!(
             "workgroup {wg}, pc {:#x} (`{}`): reads {reg}, which holds no value: nothing wrote \
@@ -302,7 +277,7 @@ impl WaveState {
     }
 
     #[inline(always)]
-    fn read(&self, s: S) -> u32 {
+    pub(super) fn read(&self, s: S) -> u32 {
         match s {
             S::Reg(n) => self.s[usize::from(n)],
             S::ExecLo => self.exec as u32,
@@ -375,112 +350,6 @@ impl WaveState {
                 out[..self.lanes].copy_from_slice(self.v.row(n));
             }
             V::S(s) => *out = [self.read(s); WIDTH],
-        }
-    }
-
-    /// A VALU op: `f` of the sources' lanes into VGPR `vdst`'s active lanes (every source is
-    /// read before the destination is written).
-    fn valu(&mut self, f: Valu, vdst: u8, a: V, b: V, c: V) {
-        let (g, seed) = (self.generation, self.seed);
-        for v in [a, b, c] {
-            if let V::Row(n) = v {
-                self.v.define(usize::from(n), g, seed);
-            }
-        }
-        let lanes = self.lanes;
-        // A scalar source's value, read before the scratch rows are borrowed.
-        let splat = |v: V| match v {
-            V::S(s) => Some(self.read(s)),
-            V::Row(_) => None,
-        };
-        let values = [splat(a), splat(b), splat(c)];
-        let WaveState { v, scratch, .. } = self;
-        let [sa, sb, sc, out] = &mut **scratch;
-        let (a, b, c) = (
-            lanes_of(v, a, values[0], sa, lanes),
-            lanes_of(v, b, values[1], sb, lanes),
-            lanes_of(v, c, values[2], sc, lanes),
-        );
-        let out = &mut out[..lanes];
-        match f {
-            Valu::Mov => each(out, a, b, c, |a, _, _| a),
-            Valu::Not => each(out, a, b, c, |a, _, _| !a),
-            Valu::MulU24 => each(out, a, b, c, |a, b, _| (a & 0xff_ffff) * (b & 0xff_ffff)),
-            Valu::Lshlrev => each(out, a, b, c, |a, b, _| b << (a & 31)),
-            Valu::Lshrrev => each(out, a, b, c, |a, b, _| b >> (a & 31)),
-            Valu::And => each(out, a, b, c, |a, b, _| a & b),
-            Valu::Or => each(out, a, b, c, |a, b, _| a | b),
-            Valu::Xor => each(out, a, b, c, |a, b, _| a ^ b),
-            Valu::Add => each(out, a, b, c, |a, b, _| a.wrapping_add(b)),
-            Valu::Sub => each(out, a, b, c, |a, b, _| a.wrapping_sub(b)),
-            Valu::MadU24 => each(out, a, b, c, |a, b, c| {
-                ((a & 0xff_ffff) * (b & 0xff_ffff)).wrapping_add(c)
-            }),
-            Valu::LshlAdd => each(out, a, b, c, |a, b, c| (a << (b & 31)).wrapping_add(c)),
-            Valu::Add3 => each(out, a, b, c, |a, b, c| a.wrapping_add(b).wrapping_add(c)),
-            Valu::LshlOr => each(out, a, b, c, |a, b, c| (a << (b & 31)) | c),
-            Valu::AndOr => each(out, a, b, c, |a, b, c| (a & b) | c),
-        }
-        let out = &self.scratch[3];
-        let exec = self.live_exec();
-        let n = usize::from(vdst);
-        if exec == self.full {
-            // Every lane (the usual case): no pattern needed first.
-            self.v.whole(n, g).copy_from_slice(&out[..lanes]);
-            return;
-        }
-        self.v.define(n, g, seed);
-        for (lane, (d, &o)) in self.v.row_mut(n).iter_mut().zip(out.iter()).enumerate() {
-            if exec >> lane & 1 == 1 {
-                *d = o;
-            }
-        }
-    }
-
-    fn sop2(&mut self, op: Sop2Op, a: u32, b: u32) -> u32 {
-        let logic = |scc: &mut bool, r: u32| {
-            *scc = r != 0;
-            r
-        };
-        let scc = &mut self.scc;
-        match op {
-            Sop2Op::AddU32 => {
-                let (r, c) = a.overflowing_add(b);
-                *scc = c;
-                r
-            }
-            Sop2Op::SubU32 => {
-                let (r, c) = a.overflowing_sub(b);
-                *scc = c;
-                r
-            }
-            Sop2Op::AddI32 => {
-                let (r, o) = (a as i32).overflowing_add(b as i32);
-                *scc = o;
-                r as u32
-            }
-            Sop2Op::SubI32 => {
-                let (r, o) = (a as i32).overflowing_sub(b as i32);
-                *scc = o;
-                r as u32
-            }
-            Sop2Op::AddcU32 => {
-                let wide = u64::from(a) + u64::from(b) + u64::from(*scc);
-                *scc = wide >> 32 != 0;
-                wide as u32
-            }
-            Sop2Op::SubbU32 => {
-                let wide = u64::from(a).wrapping_sub(u64::from(b) + u64::from(*scc));
-                *scc = (u64::from(b) + u64::from(*scc)) > u64::from(a);
-                wide as u32
-            }
-            Sop2Op::LshlB32 => logic(scc, a << (b & 31)),
-            Sop2Op::LshrB32 => logic(scc, a >> (b & 31)),
-            Sop2Op::AndB32 => logic(scc, a & b),
-            Sop2Op::OrB32 => logic(scc, a | b),
-            Sop2Op::XorB32 => logic(scc, a ^ b),
-            Sop2Op::MulI32 => (a as i32).wrapping_mul(b as i32) as u32,
-            Sop2Op::OrB64 => unreachable!("64-bit: decoded as Or64"),
         }
     }
 

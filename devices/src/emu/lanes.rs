@@ -233,7 +233,7 @@ impl WaveState {
         let exec = self.live_exec();
         let wave = &mut *self.ds_wave;
         wave.exec = exec;
-        wave.m0 = self.s[usize::from(super::code::M0)];
+        wave.m0 = self.s[usize::from(super::ops::M0)];
         // Register by register (each a row of lanes); words an operand does not have keep
         // whatever they held.
         if ops.addr > 0 {

@@ -15,11 +15,13 @@
 //! garbage address.
 
 mod acc;
+mod alu;
 mod code;
 pub mod descriptor;
 mod exec;
 mod lanes;
 pub mod memory;
+mod ops;
 mod regs;
 mod resolve;
 

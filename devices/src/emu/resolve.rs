@@ -4,7 +4,7 @@
 //! constants as what they read), its VGPRs checked against the descriptor's allocation, and the
 //! first error it would give when executed decided now (in the order its operands are met).
 
-use super::code::{slot, Cond, Kind, Op, Valu, D, D64, S, S64, SGPRS, V, VCC_BITS, VCC_LO};
+use super::ops::{slot, Cond, Kind, Op, Valu, D, D64, S, S64, SGPRS, V, VCC_BITS, VCC_LO};
 use ds_kernels::inst::acc::AccOp;
 use ds_kernels::inst::{Inst, Operand, Sop1Op, Sop2Op, SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op};
 use ds_reference::isa::Field;

@@ -5,6 +5,7 @@
 //! `bin` family instead of base64 text, see [`super::protocol::Bytes`]). The magic makes stray
 //! output nameable: bytes that do not start with it are reported, quoted, never taken as a length.
 
+use super::protocol::SizeHint;
 use super::text;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -49,13 +50,6 @@ impl Framing {
             Framing::Msgpack => encode(message),
         }
     }
-}
-
-/// What a message's frame is about to hold (its binary data, and room for the rest), so that it
-/// is written without growing.
-pub trait SizeHint {
-    /// Bytes of binary data the message carries.
-    fn binary_bytes(&self) -> usize;
 }
 
 /// `message` as one frame.

@@ -76,8 +76,8 @@ pub enum Request {
         protocol: u32,
         /// The harness's name and version, free text.
         harness: String,
-        /// Framings the harness can speak after hello besides JSON lines
-        /// ([`super::frame::MSGPACK`]); the device picks one in its answer, or none.
+        /// Framings the harness can speak after hello besides JSON lines (`msgpack`: the binary
+        /// framing); the device picks one in its answer, or none.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         framings: Vec<String>,
     },
@@ -308,7 +308,14 @@ pub fn to_line<T: Serialize>(message: &T) -> String {
     serde_json::to_string(message).expect("protocol messages always serialise")
 }
 
-impl super::frame::SizeHint for Request {
+/// What a message's frame is about to hold (its binary data, and room for the rest), so that it
+/// is written without growing.
+pub trait SizeHint {
+    /// Bytes of binary data the message carries.
+    fn binary_bytes(&self) -> usize;
+}
+
+impl SizeHint for Request {
     fn binary_bytes(&self) -> usize {
         match self {
             Request::Load { code_object, .. } => code_object.0.len(),
@@ -321,7 +328,7 @@ impl super::frame::SizeHint for Request {
     }
 }
 
-impl super::frame::SizeHint for Response {
+impl SizeHint for Response {
     fn binary_bytes(&self) -> usize {
         match self {
             Response::Done { buffers, .. } => buffers
