@@ -9,14 +9,16 @@
 #   - the default run (emulated device, every wave size of the default target);
 #   - `run --wave 32 --cases 1000`, and whether both binaries' results JSON agree (timings and
 #     revision aside; the timed runs write no results file, as the command is usually typed);
-#   - a gfx942 run (AccVGPR twins of every op with data or vdst);
+#   - a run on the first target (in the target table's order) whose runs have AccVGPR twins of
+#     every op with data or vdst (the current binary is asked: no target is named here;
+#     DS_BENCH_ACC_TARGET=T picks another);
 #   - the device protocol: `run --backend exec --device-cmd 'ds-harness serve-device --backend
 #     emu'` against the same binary in process, at 300 and 1000 cases per op (wall time);
 #   - the host side alone (`cargo bench -p ds-harness --bench host`: case generation and the check
 #     of recorded device answers, on one core, as cases/s and shares of the run);
 #   - peak memory of a run at 20,000 and 200,000 cases per op (three ops).
 #
-# What the base revision cannot do (no gfx942 target, no host bench) is skipped, saying so. The
+# What the base revision cannot do (no such target, no host bench) is skipped, saying so. The
 # base is built in a git worktree under $TMPDIR (removed at the end) into target/bench-base (kept,
 # so the next call with the same base builds nothing). Needs git, cargo, python3. CI does not run
 # it: it is for people, and its output belongs in the closing note of a change to a hot path.
@@ -200,10 +202,30 @@ if w32.get("base") and w32.get("cur"):
     rows.append(("  results JSON (timings, revision aside)", "the same" if d is None else f"DIFFERENT: {d}"))
     cases = json.load(open(f"{work}/cur-w32.json"))["totals"]["cases"]
     rows.append(("  cases/s (current, CPU; wall)", f"{cases/med(w32['cur'],0):,.0f} per CPU second; {cases/med(w32['cur'],1):,.0f} per second"))
-g942 = ["--backend", "emu", "--target", "gfx942"]
-who942 = tuple(w for w in ("base", "cur") if supports(w, g942))
-got = alternate("gfx942", g942, whos=who942) if who942 else {}
-row("gfx942 run (acc twins)", got)
+def acc_target():
+    """The first target of the table whose runs have acc twins (variants tagged `-acc`)."""
+    err = subprocess.run([bins["cur"], "run", "--backend", "emu", "--target", "?"], capture_output=True, text=True).stderr
+    names = re.findall(r"gfx[0-9a-z]+(?:-generic)?", err.split("supported targets:")[-1])
+    for t in names:
+        probe = f"{work}/probe-{t}.json"
+        subprocess.run([bins["cur"], "run", "--backend", "emu", "--target", t, "--op", "ds_add_u32", "--cases", "1", "--json", probe, "--out", f"{work}/out-probe"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=work)
+        try:
+            ops = json.load(open(probe))["ops"]
+        except Exception:
+            continue
+        if any(v["tag"].endswith("-acc") for o in ops for v in o["variants"]):
+            return t
+    return None
+
+
+acc = os.environ.get("DS_BENCH_ACC_TARGET") or acc_target()
+if acc:
+    extra = ["--backend", "emu", "--target", acc]
+    whos = tuple(w for w in ("base", "cur") if supports(w, extra))
+    row(f"{acc} run (acc twins)", alternate("acc", extra, whos=whos) if whos else {})
+else:
+    rows.append(("run with acc twins", "skipped: no target's runs have acc twins"))
 
 for n in (300, 1000):
     got = {}
