@@ -10,8 +10,8 @@ pub mod emu;
 pub mod exec;
 pub mod hip;
 
+use ds_isa::target::Target;
 pub use ds_kernels::launch::{Buffer, Launch};
-use ds_reference::target::Target;
 /// What the caller is about to launch, in words, for the report of a device fault that ends the
 /// process (see [`hip::crumb`]).
 pub use hip::crumb::set_context as set_launch_context;
@@ -47,7 +47,7 @@ pub struct DeviceInfo {
     /// Human-readable device name (the GPU's marketing name, or "emulated <target>").
     pub name: String,
     /// The target the device runs (a row of the target table), written as its name.
-    #[serde(with = "ds_reference::target::by_name")]
+    #[serde(with = "ds_isa::target::by_name")]
     pub target: &'static Target,
     /// Further provenance as key/value pairs (runtime and driver versions, library path...).
     pub details: Vec<(String, String)>,
@@ -205,7 +205,7 @@ pub fn open_with(
     }
     let emu = || {
         Box::new(emu::EmuDevice::for_target(
-            target.unwrap_or(ds_reference::target::DEFAULT),
+            target.unwrap_or(ds_isa::target::DEFAULT),
         ))
     };
     let wanted = |d: &hip::probe::DeviceReport| target.is_none_or(|t| d.target == Some(t));

@@ -6,11 +6,11 @@
 
 use ds_devices::emu::{EmuDevice, WrongEntry};
 use ds_devices::{Device, DeviceError};
+use ds_isa::inst::Operand;
+use ds_isa::target::Target;
 use ds_kernels::canary::{self, Assumption, Canary, Verdict};
 use ds_kernels::entry::{KernelEntry, Slot};
-use ds_kernels::inst::Operand;
 use ds_kernels::kernel_targets;
-use ds_reference::target::Target;
 use ds_reference::wave::WaveSize;
 
 fn waves(t: &Target) -> impl Iterator<Item = WaveSize> + '_ {

@@ -7,12 +7,12 @@
 
 use ds_devices::emu::EmuDevice;
 use ds_devices::Device;
+use ds_isa::ds::DsOp;
+use ds_isa::inst::{encode_into, Inst, Operand};
+use ds_isa::target::{Target, TARGETS};
 use ds_kernels::code_object;
 use ds_kernels::entry::KernelEntry;
 use ds_kernels::generator::{generate_for, Kernel};
-use ds_kernels::inst::{encode_into_in, Inst, Operand};
-use ds_kernels::isa::DsOp;
-use ds_reference::target::{Target, TARGETS};
 use ds_reference::wave::{Case, FpMode, Lds, Outcome, Variant, Wave, WaveSize};
 
 fn variant(wave: WaveSize) -> Variant {
@@ -91,7 +91,7 @@ fn reading(k: &Kernel, from: Operand, to: Operand) -> Kernel {
     assert!(swapped > 0, "{} never reads {from}", k.name);
     k.code.clear();
     for (inst, _) in &k.insts {
-        encode_into_in(k.gen, inst, &mut k.code).unwrap();
+        encode_into(k.gen, inst, &mut k.code).unwrap();
     }
     k
 }
@@ -182,7 +182,7 @@ fn lds_the_kernel_did_not_write_holds_a_pattern_that_changes_every_launch() {
     }
     planted.code.clear();
     for (inst, _) in &planted.insts {
-        encode_into_in(planted.gen, inst, &mut planted.code).unwrap();
+        encode_into(planted.gen, inst, &mut planted.code).unwrap();
     }
     let cs = cases(&v, 2);
     let got = run(t, &planted, &cs, 2).unwrap();

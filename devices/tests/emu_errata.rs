@@ -1,5 +1,5 @@
 //! The emulated device is as strict as RDNA 1 hardware about its scalar-write-after-vector-memory
-//! hazard (`ds_reference::errata::Errata::VMEM_SCALAR_WRITE`): a gfx1010-1013 code object whose
+//! hazard (`ds_isa::errata::Errata::VMEM_SCALAR_WRITE`): a gfx1010-1013 code object whose
 //! kernel writes EXEC right after a DS or vector memory instruction read it, with nothing in
 //! between, is refused at load naming the instruction; the kernel the generator builds (with its
 //! `s_waitcnt_depctr`) loads; the same stripped kernel built for a target without the erratum
@@ -7,12 +7,12 @@
 
 use ds_devices::emu::EmuDevice;
 use ds_devices::Device;
+use ds_isa::ds::DsOp;
+use ds_isa::errata::Errata;
+use ds_isa::inst::{encode_into, Inst, SoppOp};
+use ds_isa::target::TARGETS;
 use ds_kernels::code_object;
 use ds_kernels::generator::{generate_for, Kernel};
-use ds_kernels::inst::{encode_into_in, Inst, SoppOp};
-use ds_kernels::isa::DsOp;
-use ds_reference::errata::Errata;
-use ds_reference::target::TARGETS;
 use ds_reference::wave::{FpMode, Variant, WaveSize};
 
 /// `k` without its `s_waitcnt_depctr` instructions (none sits inside a loop, so no branch moves).
@@ -30,7 +30,7 @@ fn stripped(mut k: Kernel) -> (Kernel, usize) {
     let removed = before - k.insts.len();
     k.code.clear();
     for (i, _) in &k.insts {
-        encode_into_in(k.gen, i, &mut k.code).unwrap();
+        encode_into(k.gen, i, &mut k.code).unwrap();
     }
     (k, removed)
 }

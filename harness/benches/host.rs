@@ -9,7 +9,7 @@
 
 use ds_devices::emu::EmuDevice;
 use ds_harness::run::{host, select, RunConfig};
-use ds_reference::target::{self, Target};
+use ds_isa::target::{self, Target};
 use ds_reference::wave::WaveSize;
 
 fn arg(args: &[String], name: &str) -> Option<String> {

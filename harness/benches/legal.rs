@@ -4,9 +4,9 @@
 //! Target: <= 5 ms per check in release. Prints the time per check for each op and order.
 
 use ds_harness::run::legal::{judge, Legality};
-use ds_reference::isa::DsOp;
+use ds_isa::ds::DsOp;
+use ds_isa::target::DEFAULT;
 use ds_reference::model;
-use ds_reference::target::DEFAULT;
 use ds_reference::wave::{Case, FpMode, Lds, Outcome, Variant, WaveSize};
 
 const LANES: usize = WaveSize::Wave32.lanes();
@@ -71,7 +71,7 @@ fn main() {
         for (i, l) in case.wave.lanes.iter_mut().enumerate() {
             l.addr = 0x40;
             l.data0 = [(1 << i) | i as u32, i as u32, 0, 0];
-            l.data1 = [!(1u32 << i), 0, 0, 0];
+            l.data1 = [!(1u32 << i), 0, 0, 0, 0, 0, 0, 0];
             l.vdst = [0xdead_beef; 4];
         }
         let expected =

@@ -135,7 +135,7 @@ fn main() {
             None
         }
     };
-    let ops = ds_reference::isa::runnable_ops().count();
+    let ops = ds_isa::ds::runnable_ops(ds_isa::target::DEFAULT.generation).count();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(

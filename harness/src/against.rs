@@ -14,9 +14,9 @@ use crate::run::legal::{self, Legality};
 use crate::run::report::{Mismatch, OpResult, VariantResult, MAX_LISTED_DIFFERENCES};
 use ds_devices::hip::{CHIP_DETAIL, OVERRIDE_DETAIL};
 use ds_devices::{Device, DeviceError};
+use ds_isa::target::Target;
 use ds_kernels::{abi, code_object, generator};
 use ds_reference::model::snapshot::Entry;
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, Outcome, Variant};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -81,10 +81,11 @@ pub fn describe(recs: &[Recording], dir: &Path) -> String {
         dir.display(),
         p.get("gpu").unwrap_or("unknown device"),
         p.get("arch").unwrap_or("unknown target"),
-        if p.is_hardware() {
-            ", hardware"
-        } else {
-            ", not hardware"
+        match (p.is_hardware(), p.backend()) {
+            // Only an external device's own word says it is a GPU (DESIGN.md section 13).
+            (true, "exec") => ", hardware as reported by the device",
+            (true, _) => ", hardware",
+            (false, _) => ", not hardware",
         }
     )
 }
@@ -125,8 +126,9 @@ pub fn run_recording(
         let mut vr = VariantResult {
             tag: tag.clone(),
             wave: variant.wave,
-            inst: generator::test_inst(variant)
+            inst: generator::test_inst(device.info().target, variant)
                 .unwrap_or(variant.inst())
+                .text(device.info().target.generation)
                 .to_string(),
             lds_size: variant.lds_size,
             mode: variant.mode,

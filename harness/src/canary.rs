@@ -8,8 +8,8 @@
 
 use ds_devices::hip::probe::HipProbe;
 use ds_devices::{Backend, Device, DeviceError, DeviceInfo};
+use ds_isa::target::Target;
 use ds_kernels::canary::{Assumption, Canary, Verdict};
-use ds_reference::target::Target;
 use ds_reference::wave::WaveSize;
 use std::fmt::Write;
 
@@ -41,6 +41,18 @@ impl WaveCheck {
         self.assumptions
             .iter()
             .any(|a| a.verdict == Verdict::Broken)
+    }
+
+    /// The canary did not run at all (it could not be built, loaded or launched: a time-out, a
+    /// runtime too old for the target, a device that is not what it said): nothing about the
+    /// entry state was learnt.
+    pub fn did_not_run(&self) -> bool {
+        self.broken()
+            && self
+                .assumptions
+                .iter()
+                .filter(|a| a.verdict == Verdict::Broken)
+                .all(|a| a.name == RAN)
     }
 }
 
@@ -134,7 +146,13 @@ pub fn all_lines(checks: &[WaveCheck], indent: &str) -> String {
             let _ = writeln!(s, "{indent}{}: held: {}", c.wave, names.join(", "));
             continue;
         }
-        let head = if c.broken() { "BROKEN" } else { "not checked" };
+        let head = if c.did_not_run() {
+            "DID NOT RUN (the entry state is not checked)"
+        } else if c.broken() {
+            "BROKEN"
+        } else {
+            "not checked"
+        };
         let _ = writeln!(s, "{indent}{}: {head}", c.wave);
         for a in &c.assumptions {
             let _ = writeln!(s, "{indent}  {a}");
@@ -149,6 +167,13 @@ pub const NEXT_STEPS: &str = "(every op would disagree for this reason alone, so
     under ds-kernels); `ds-harness info --check` runs it alone. A broken workgroup id, lane id or \
     lane count means that table is wrong for this device: please report it with the lines above and \
     the output of `ds-harness info`.)";
+
+/// What to do when the canary could not run at all: nothing is known of the entry state, so
+/// the table is not at fault.
+pub const DID_NOT_RUN_STEPS: &str = "(the device could not load or launch even this small kernel, \
+    so no op was run; this says nothing about the entry-state table. Fix what the lines above \
+    name (a device that timed out, a runtime too old for the target, a device that is not the \
+    target it said), then run again; `ds-harness info --check` runs the canary alone.)";
 
 /// One device of `info --check`.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -223,7 +248,9 @@ pub fn check_all(probe: &HipProbe) -> Checks {
         }
         hip.push(c);
     }
-    let emulated: Vec<DeviceCheck> = ds_kernels::kernel_targets()
+    // Every target `run` and `serve-device` take: the processors and the generic targets.
+    let emulated: Vec<DeviceCheck> = ds_isa::target::all()
+        .filter(|t| ds_kernels::check_target(t).is_ok())
         .map(|t| {
             let mut dev = ds_devices::emu::EmuDevice::for_target(t).with_threads(1);
             DeviceCheck {
@@ -300,6 +327,15 @@ pub fn first(device: &mut dyn Device, waves: &[WaveSize]) -> Result<(), String> 
     eprint!("{}", held_lines(&checks));
     if !checks.iter().any(WaveCheck::broken) {
         return Ok(());
+    }
+    let broken: Vec<&WaveCheck> = checks.iter().filter(|c| c.broken()).collect();
+    if broken.iter().all(|c| c.did_not_run()) {
+        return Err(format!(
+            "the canary could not run on {} ({}):\n{}{DID_NOT_RUN_STEPS}",
+            info.name,
+            info.target,
+            broken_lines(&checks)
+        ));
     }
     Err(format!(
         "the canary found the kernels' entry state broken on {} ({}):\n{}{NEXT_STEPS}",

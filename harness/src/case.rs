@@ -2,7 +2,8 @@
 //! `ds-harness replay` and `ds-harness eval`. The format is documented in `docs/case-format.md`;
 //! the data types come from `ds_reference::wave` (DESIGN.md section 5).
 
-use ds_reference::target::Target;
+use ds_isa::error::InstError;
+use ds_isa::target::Target;
 use ds_reference::wave::{Case, Outcome, Variant};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -24,7 +25,13 @@ pub struct CaseFile {
     /// The target the case was run on (a row of the target table, by name). Files written
     /// before targets were named were all made on the default target, so that is what an absent
     /// field means.
-    #[serde(with = "ds_reference::target::by_name", default = "default_target")]
+    /// Read also in HIP's `gcnArchName` form (`<name>:sramecc+:xnack-`: the features are checked
+    /// against the table's row); written as the row's name.
+    #[serde(
+        serialize_with = "ds_isa::target::by_name::serialize",
+        deserialize_with = "target_id",
+        default = "default_target"
+    )]
     pub target: &'static Target,
     /// The kernel the case runs on: op, offsets, LDS size, FP mode.
     pub variant: Variant,
@@ -42,7 +49,15 @@ pub struct CaseFile {
 }
 
 fn default_target() -> &'static Target {
-    ds_reference::target::DEFAULT
+    ds_isa::target::DEFAULT
+}
+
+/// A target by name or target id (`<name>:sramecc+:xnack-`).
+fn target_id<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static Target, D::Error> {
+    let name = String::deserialize(d)?;
+    Target::by_hsa_name(&name)
+        .map(|n| n.target)
+        .map_err(serde::de::Error::custom)
 }
 
 /// A device's result for a case, with the device that produced it.
@@ -93,25 +108,10 @@ impl CaseFile {
                 found: file.format,
             });
         }
-        if !file.variant.op.info().on(file.target) {
+        if let Some(message) = op_not_on_target(file.target, file.variant.op) {
             return Err(CaseFileError::Invalid {
                 path: origin.to_path_buf(),
-                message: format!(
-                    "variant.op: {} is not a {} op, and the file's target {} is {}: set \
-                     \"target\" to a target of {}, or pick an op of {}",
-                    file.variant.op,
-                    file.target.generation,
-                    file.target,
-                    file.target.generation,
-                    file.variant
-                        .op
-                        .info()
-                        .generations()
-                        .map(|g| g.name())
-                        .collect::<Vec<_>>()
-                        .join(" or "),
-                    file.target.generation
-                ),
+                message,
             });
         }
         validate(file.target, &file.variant, &file.case)
@@ -124,16 +124,6 @@ impl CaseFile {
             return Err(CaseFileError::Invalid {
                 path: origin.to_path_buf(),
                 message: format!("variant.wave: {why}"),
-            });
-        }
-        let want = file.variant.lds_size;
-        if want > file.target.lds_bytes {
-            return Err(CaseFileError::Invalid {
-                path: origin.to_path_buf(),
-                message: format!(
-                    "variant.lds_size {want} exceeds the {} bytes of LDS a {} workgroup can have",
-                    file.target.lds_bytes, file.target
-                ),
             });
         }
         Ok(file)
@@ -192,23 +182,26 @@ impl CaseFile {
 
 /// The one validation of a case before anything runs it (`eval`, `replay`, and every reader of a
 /// case file, through [`CaseFile::parse`]): the LDS size is one a kernel can allocate, the LDS
-/// image is that size, the offsets are legal for the op, the op can run from a compute kernel,
+/// image is that size, the offsets are legal for the op, the op is one ds-harness runs (the DS table's `hip`
+/// column: GDS-only ops cannot run from a compute kernel, a few are not modelled yet),
 /// the wave has one lane object per lane of `variant.wave` (32 when absent, or 64) and an EXEC with
 /// no bit past its last lane, and `variant.regs` (if any) fit the op and give each register one
 /// value per lane (in either wave size). (Every lane has 4 words per operand, checked
-/// as it is parsed.) The offsets are checked in `target`'s generation (the op must be one of
-/// it). The message names the field to change. [`CaseFile::parse`] also checks the op and the wave
-/// size against the file's target.
+/// as it is parsed.) The op, offsets and registers are checked against `target`'s own
+/// instruction set (its generation and DS features), the LDS size against its `lds_bytes`. The
+/// message names the field to change. [`CaseFile::parse`] also checks the wave size against the
+/// file's target.
 pub fn validate(target: &Target, variant: &Variant, case: &Case) -> Result<(), String> {
     variant
         .check_wave(&case.wave)
         .map_err(|e| format!("case.wave: {e}"))?;
     let want = variant.lds_size;
-    if ds_kernels::abi::check_lds_size(want).is_err() {
+    if ds_kernels::abi::check_lds_size_on(target, want).is_err() {
         return Err(format!(
             "variant.lds_size is {want}: an LDS allocation is a multiple of 4 between 4 and {} \
-             bytes; set variant.lds_size and case.lds.size to such a size",
-            ds_kernels::abi::MAX_LDS_SIZE
+             bytes (the LDS a {target} workgroup can have); set variant.lds_size and \
+             case.lds.size to such a size",
+            target.lds_bytes
         ));
     }
     if case.lds.size() != want {
@@ -217,10 +210,13 @@ pub fn validate(target: &Target, variant: &Variant, case: &Case) -> Result<(), S
             case.lds.size()
         ));
     }
+    if let Some(message) = op_not_on_target(target, variant.op) {
+        return Err(message);
+    }
     if let Some(why) = variant.op.info().hip_unsupported {
         return Err(format!(
-            "{} cannot run from a compute kernel: {why}",
-            variant.op
+            "variant.op: {} is not run by ds-harness: {why}",
+            variant.op.mnemonic(target.generation)
         ));
     }
     if let Some(regs) = variant.regs {
@@ -231,17 +227,75 @@ pub fn validate(target: &Target, variant: &Variant, case: &Case) -> Result<(), S
         }
     }
     // AccVGPRs where the target table's ds_features have ACC and the op has data or vdst.
-    variant.check_acc(target).map_err(|e| e.to_string())?;
-    let inst = ds_reference::isa::DsInst {
+    variant
+        .check_acc(target)
+        .map_err(|e| format!("variant.acc: {e}"))?;
+    let inst = ds_isa::ds::DsInst {
         acc: false,
         ..variant.inst()
     };
-    inst.validate_in(target.generation).map_err(|e| {
-        format!(
-            "variant.offset0 {} / offset1 {}: {e}",
-            variant.offset0, variant.offset1
-        )
+    // Checked against the target's own instruction set (its DS features), not its generation's
+    // common one: a file of an op only some targets of the generation have (src2, f64 adds) is
+    // valid on its own target.
+    inst.validate(target).map_err(|e| {
+        let field = match inst_error_field(&e) {
+            "variant.offset0 / offset1" => format!(
+                "variant.offset0 {} / offset1 {}",
+                variant.offset0, variant.offset1
+            ),
+            f => f.to_string(),
+        };
+        format!("{field}: {}", e)
     })
+}
+
+/// The case-file field an instruction error is about, so the message names the one to change.
+fn inst_error_field(e: &InstError) -> &'static str {
+    match e {
+        InstError::NotInGeneration { .. }
+        | InstError::NotOnTarget { .. }
+        | InstError::GdsForbidden { .. }
+        | InstError::GdsRequired { .. }
+        | InstError::NoGdsBit { .. }
+        | InstError::NoGds { .. } => "variant.op",
+        InstError::UnusedField { .. }
+        | InstError::RegisterRange { .. }
+        | InstError::Misaligned { .. } => "variant.regs",
+        InstError::Acc { .. } => "variant.acc",
+        InstError::OffsetNotAllowed { .. } => "variant.offset0 / offset1",
+    }
+}
+
+/// Why `op` cannot be in a case file of `target` (the generation lacks it, or the target lacks a
+/// feature it needs), naming the targets that have it; `None` when the target has it.
+fn op_not_on_target(target: &Target, op: ds_isa::ds::DsOp) -> Option<String> {
+    let info = op.info();
+    if info.on(target) {
+        return None;
+    }
+    let has: Vec<&str> = ds_isa::target::TARGETS
+        .iter()
+        .filter(|t| info.on(*t))
+        .map(|t| t.name)
+        .collect();
+    let gen = target.generation;
+    let why = if info.in_generation(gen) {
+        let lacking = info.needs.difference(target.ds_features);
+        format!(
+            "{} needs the {lacking} feature, which {target} lacks",
+            op.mnemonic(gen)
+        )
+    } else {
+        format!("{op} is not a {gen} op (the file's target {target} is {gen})")
+    };
+    Some(format!(
+        "variant.op: {why}: set \"target\" to a target that has it ({}), or pick an op of {target}",
+        if has.is_empty() {
+            "none".to_string()
+        } else {
+            has.join(", ")
+        }
+    ))
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
@@ -310,199 +364,4 @@ impl fmt::Display for CaseFileError {
 impl std::error::Error for CaseFileError {}
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use ds_reference::isa::DsOp;
-    use ds_reference::wave::{FpMode, Lds, Wave};
-
-    fn sample() -> CaseFile {
-        let variant = Variant {
-            op: DsOp::from_name("ds_add_u32").unwrap(),
-            offset0: 4,
-            offset1: 0,
-            lds_size: 64,
-            mode: FpMode::default(),
-            wave: ds_reference::wave::WaveSize::Wave32,
-            regs: None,
-            acc: false,
-        };
-        let mut lds = Lds::zeroed(64);
-        lds.set_word(8, 0x1234);
-        let mut wave = Wave::default();
-        wave.lanes[3].addr = 8;
-        wave.lanes[3].data0[0] = 7;
-        // A target other than the default, so reading back proves the field is kept.
-        let target = ds_reference::target::TARGETS.last().unwrap();
-        CaseFile::new("ds_add_u32.x.0", 42, target, variant, Case { lds, wave })
-    }
-
-    #[test]
-    fn the_target_is_named_and_an_unknown_one_refused() {
-        let file = sample();
-        let json = file.to_json();
-        assert!(
-            json.contains(&format!("\"target\": \"{}\"", file.target)),
-            "{json}"
-        );
-        // Written before targets were named: the default target.
-        let old = json.replace(&format!("  \"target\": \"{}\",\n", file.target), "");
-        assert!(!old.contains("\"target\""), "{old}");
-        let back = CaseFile::parse(&old, Path::new("old.json")).unwrap();
-        assert_eq!(back.target, ds_reference::target::DEFAULT);
-        let typo = json.replace(
-            &format!("\"target\": \"{}\"", file.target),
-            "\"target\": \"gfx115\"",
-        );
-        let e = CaseFile::parse(&typo, Path::new("typo.json"))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("unknown target `gfx115`") && e.contains("did you mean"),
-            "{e}"
-        );
-    }
-
-    #[test]
-    fn a_written_case_file_reads_back_equal() {
-        let file = sample();
-        let back = CaseFile::parse(&file.to_json(), Path::new("x.json")).unwrap();
-        assert_eq!(back, file);
-    }
-
-    #[test]
-    fn a_syntax_error_names_line_and_column() {
-        let text = sample()
-            .to_json()
-            .replacen("\"seed\": 42", "\"seed\": 42,,", 1);
-        let err = CaseFile::parse(&text, Path::new("bad.json")).unwrap_err();
-        let msg = err.to_string();
-        assert!(msg.starts_with("bad.json:4:"), "{msg}");
-        assert!(msg.contains("docs/case-format.md"), "{msg}");
-    }
-
-    #[test]
-    fn an_unknown_op_is_named_with_suggestions() {
-        let text = sample()
-            .to_json()
-            .replacen("\"ds_add_u32\"", "\"ds_add_u33\"", 1);
-        let msg = CaseFile::parse(&text, Path::new("c.json"))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            msg.contains("ds_add_u33") && msg.contains("did you mean"),
-            "{msg}"
-        );
-    }
-
-    #[test]
-    fn another_format_version_is_refused() {
-        let text = sample()
-            .to_json()
-            .replacen("\"format\": 1", "\"format\": 2", 1);
-        let msg = CaseFile::parse(&text, Path::new("c.json"))
-            .unwrap_err()
-            .to_string();
-        assert!(msg.contains("format 2 is not supported"), "{msg}");
-    }
-
-    #[test]
-    fn an_lds_image_of_the_wrong_size_is_refused() {
-        let text = sample()
-            .to_json()
-            .replacen("\"lds_size\": 64", "\"lds_size\": 128", 1);
-        let msg = CaseFile::parse(&text, Path::new("c.json"))
-            .unwrap_err()
-            .to_string();
-        assert!(msg.contains("variant.lds_size is 128"), "{msg}");
-    }
-
-    #[test]
-    fn an_op_the_files_target_lacks_is_refused_naming_both() {
-        let mut file = sample();
-        file.target = ds_reference::target::DEFAULT;
-        let other = ds_reference::isa::Generation::ALL
-            .into_iter()
-            .find(|&g| g != file.target.generation)
-            .unwrap();
-        let op = DsOp::all_in(other)
-            .find(|op| !op.info().on(file.target) && op.info().hip_runnable())
-            .unwrap();
-        file.variant.op = op;
-        let msg = CaseFile::parse(&file.to_json(), Path::new("c.json"))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            msg.contains(&format!(
-                "variant.op: {op} is not a {}",
-                file.target.generation
-            )) && msg.contains("set \"target\""),
-            "{msg}"
-        );
-    }
-
-    /// A wave64 case file of a gfx11 target.
-    fn sample64() -> CaseFile {
-        let mut file = sample();
-        file.target = ds_reference::target::DEFAULT;
-        file.variant.wave = ds_reference::wave::WaveSize::Wave64;
-        file.case.wave = Wave::new(file.variant.wave);
-        file.case.wave.lanes[40].addr = 8;
-        file.case.wave.exec = 1 << 40 | 1 << 31;
-        file
-    }
-
-    #[test]
-    fn a_wave32_file_does_not_say_its_wave_size_and_a_wave64_file_does() {
-        let json = sample().to_json();
-        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
-        assert!(value["variant"].get("wave").is_none(), "{json}");
-        assert!(json.contains("\"exec\": 4294967295"), "{json}");
-        let file = sample64();
-        let json = file.to_json();
-        assert!(json.contains("\"wave\": 64"), "{json}");
-        assert!(json.contains(&format!("\"exec\": {}", 1u64 << 40 | 1 << 31)));
-        let back = CaseFile::parse(&json, Path::new("c.json")).unwrap();
-        assert_eq!(back.case.wave.lanes.len(), 64);
-        assert_eq!(back.case, file.case);
-    }
-
-    #[test]
-    fn lane_count_exec_and_target_are_checked_against_the_wave_size() {
-        let json = sample64().to_json();
-        // 64 lanes under a wave32 variant.
-        let msg = CaseFile::parse(
-            &json.replace("\"wave\": 64", "\"wave\": 32"),
-            Path::new("c.json"),
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(
-            msg.contains("a wave32 case has 32 lane objects, this one has 64"),
-            "{msg}"
-        );
-        // A size that is not one.
-        let msg = CaseFile::parse(
-            &json.replace("\"wave\": 64", "\"wave\": 48"),
-            Path::new("c.json"),
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(msg.contains("wave 48 is not a wave size"), "{msg}");
-        // EXEC past lane 31 in a wave32 case.
-        let mut f = sample();
-        f.case.wave.exec = 1 << 32;
-        let msg = CaseFile::parse(&f.to_json(), Path::new("c.json"))
-            .unwrap_err()
-            .to_string();
-        assert!(msg.contains("EXEC 0x100000000"), "{msg}");
-        // A target whose kernels are not built in wave64 (the sample's last target).
-        let mut f = sample64();
-        f.target = sample().target;
-        if ds_kernels::check_wave(f.target, f.variant.wave).is_err() {
-            let msg = CaseFile::parse(&f.to_json(), Path::new("c.json"))
-                .unwrap_err()
-                .to_string();
-            assert!(msg.contains("variant.wave:"), "{msg}");
-        }
-    }
-}
+mod tests;

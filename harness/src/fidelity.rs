@@ -15,7 +15,10 @@ pub enum Class {
     Exact,
     /// Another outcome the model accepts as legal (which one is named in the op's `choices`).
     Legal,
-    /// The model does not cover the case (its reason is in the op's `skip_reasons`): not compared.
+    /// The model does not judge the case (an op that runs but has no sourced semantics, or a case
+    /// outside what its sources define; the reason is in the op's `skip_reasons`): the device's
+    /// answer is recorded (the op's `not_modelled` list and case files) and shown, never judged,
+    /// counted apart (`skipped`), never called agreement.
     NotModelled,
     /// The device left something else than the reference, and the legal-outcome search could not
     /// decide within its budget whether some lane order explains it (an order-dependent update of
@@ -109,6 +112,21 @@ impl Class {
         }
     }
 
+    /// Whether a case in this class was compared with the reference: the device ran it and its
+    /// result was judged (exact, legal, undecided, mismatch). A run that compared no case is
+    /// never a pass, whatever else it counted.
+    pub fn compared(self) -> bool {
+        match self {
+            Class::Exact | Class::Legal | Class::Undecided | Class::Mismatch => true,
+            Class::NotModelled
+            | Class::Unsupported
+            | Class::TimedOut
+            | Class::Crashed
+            | Class::ProtocolError
+            | Class::DeviceError => false,
+        }
+    }
+
     /// The heatmap colour (`#rrggbb`): greens for agreement, grey for not run, warm for failures.
     pub fn colour(self) -> &'static str {
         match self {
@@ -190,6 +208,26 @@ mod tests {
     fn json_keys_are_the_serde_names() {
         for c in CLASSES {
             assert_eq!(serde_json::to_value(c).unwrap(), c.key());
+        }
+    }
+
+    #[test]
+    fn a_case_is_compared_only_when_the_device_ran_it_and_it_was_judged() {
+        let compared: Vec<Class> = CLASSES.into_iter().filter(|c| c.compared()).collect();
+        assert_eq!(
+            compared,
+            [
+                Class::Exact,
+                Class::Legal,
+                Class::Undecided,
+                Class::Mismatch
+            ]
+        );
+        // Every compared class is counted in agree, disagree or undecided: the totals'
+        // `compared` (agree + disagree + undecided) counts exactly these.
+        for c in CLASSES {
+            let counted = matches!(count_of(c), "agree" | "disagree" | "undecided");
+            assert_eq!(c.compared(), counted, "{c}");
         }
     }
 

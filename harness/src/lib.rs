@@ -2,8 +2,8 @@
 //! device) and diffs the results against the reference model.
 //!
 //! The binary's subcommands live in [`cli`]; each returns an [`ExitCode`](std::process::ExitCode)
-//! with the meaning documented in DESIGN.md section 7: 0 all agree, 1 disagreements, 2 bad usage
-//! or input, 3 backend unavailable.
+//! with the meaning documented in docs/run-results.md: 0 all agree, 1 disagreements (or no case
+//! compared), 2 bad usage or input, 3 backend unavailable.
 
 pub mod against;
 pub mod canary;

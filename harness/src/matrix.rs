@@ -4,7 +4,7 @@
 
 use crate::fidelity::{self, Class, Counts, CLASSES};
 use crate::run::report::{code, md, xml};
-use ds_reference::isa::DsOp;
+use ds_isa::ds::DsOp;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -17,6 +17,8 @@ pub struct Column {
     pub device: String,
     /// Its version (an external device's hello), or the backend.
     pub version: String,
+    /// The target it ran (`meta.target`), so the targets of one matrix stand side by side.
+    pub target: String,
     /// What it was compared with: `model`, or the recording directory (`run --against`).
     pub reference: String,
     /// The results file.
@@ -30,6 +32,9 @@ pub struct Row {
     pub op: String,
     /// One cell per column; `None` where that run did not include the op.
     pub cells: Vec<Option<Cell>>,
+    /// Why the model of the op is inferred, when a run's results say so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inferred: Option<String>,
 }
 
 /// One op on one device.
@@ -84,6 +89,7 @@ pub fn from_files(paths: &[impl AsRef<Path>]) -> Result<Matrix, MatrixError> {
 pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
     let mut columns = Vec::new();
     let mut per_run: Vec<Vec<(String, Counts)>> = Vec::new();
+    let mut inferred: Vec<(String, String)> = Vec::new();
     for (file, v) in runs {
         let bad = |what: &str| {
             MatrixError(format!(
@@ -98,6 +104,7 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
             version: text("device_version")
                 .or_else(|| text("backend").map(|b| format!("backend {b}")))
                 .unwrap_or_default(),
+            target: text("target").unwrap_or_default(),
             reference: text("against").unwrap_or_else(|| "model".into()),
             file: file.clone(),
         });
@@ -131,18 +138,28 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
             if cells.iter().any(|(l, _)| *l == label) {
                 return Err(bad(&format!("op {label} has two rows")));
             }
+            if let Some(why) = o.get("inferred").and_then(Value::as_str) {
+                inferred.push((label.clone(), why.to_string()));
+            }
             cells.push((label, counts));
         }
+        // The whole file's arithmetic, as `merge` checks it: rows, variants, totals.
+        let report: crate::run::report::Report = serde_json::from_value(v.clone())
+            .map_err(|e| bad(&format!("not ds-harness results ({e})")))?;
+        crate::merge::check_counts(&report).map_err(|why| {
+            bad(&format!(
+                "{why}: the file was edited or is not what `ds-harness run --json` wrote"
+            ))
+        })?;
         per_run.push(cells);
     }
     let mut names: Vec<String> = per_run
         .iter()
         .flat_map(|r| r.iter().map(|(n, _)| n.clone()))
         .collect();
+    // DS table order (every generation's rows: `op as usize` is the row), unknown names last.
     let order = |n: &String| {
-        DsOp::from_name(n.split(' ').next().unwrap_or(n))
-            .and_then(|op| DsOp::all().position(|o| o == op))
-            .unwrap_or(usize::MAX)
+        DsOp::from_name(n.split(' ').next().unwrap_or(n)).map_or(usize::MAX, |op| op as usize)
     };
     names.sort_by(|a, b| order(a).cmp(&order(b)).then(a.cmp(b)));
     names.dedup();
@@ -158,6 +175,10 @@ pub fn from_results(runs: &[(String, Value)]) -> Result<Matrix, MatrixError> {
                     })
                 })
                 .collect(),
+            inferred: inferred
+                .iter()
+                .find(|(l, _)| *l == op)
+                .map(|(_, w)| w.clone()),
             op,
         })
         .collect();
@@ -206,9 +227,10 @@ impl Matrix {
         for (i, c) in self.columns.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "{}. **{}** ({}), against the {}: `{}`",
+                "{}. **{}** ({}{}), against the {}: `{}`",
                 i + 1,
                 md(&c.device),
+                md(&target_part(c)),
                 md(&c.version),
                 md(&c.reference),
                 md(&c.file)
@@ -225,13 +247,17 @@ impl Matrix {
         );
         s.push_str(".\n\n| op |");
         for (i, c) in self.columns.iter().enumerate() {
-            let _ = write!(s, " {}. {} |", i + 1, md(&c.device));
+            let _ = write!(s, " {}. {}{} |", i + 1, md(&c.device), md(&target_head(c)));
         }
         s.push_str("\n|---|");
         s.push_str(&"---|".repeat(self.columns.len()));
         s.push('\n');
         for r in &self.rows {
             let _ = write!(s, "| {} |", code(&r.op));
+            if r.inferred.is_some() {
+                s.truncate(s.len() - 2);
+                s.push_str(" (model inferred) |");
+            }
             for cell in &r.cells {
                 match cell {
                     None => s.push_str(" — |"),
@@ -292,7 +318,10 @@ impl Matrix {
                 HEAD - 26.0,
                 xml(&clip(&c.device, 26)),
                 HEAD - 10.0,
-                xml(&clip(&format!("{} · vs {}", c.version, c.reference), 36)),
+                xml(&clip(
+                    &format!("{}{} · vs {}", target_part(c), c.version, c.reference),
+                    36
+                )),
             );
         }
         for (j, r) in self.rows.iter().enumerate() {
@@ -350,6 +379,25 @@ impl Matrix {
         }
         s.push_str("</svg>\n");
         s
+    }
+}
+
+/// `<target>, ` before a column's version, when its run named its target (raw text: escape it for
+/// where it goes).
+fn target_part(c: &Column) -> String {
+    if c.target.is_empty() {
+        String::new()
+    } else {
+        format!("{}, ", c.target)
+    }
+}
+
+/// ` (<target>)` after a column's device in the table's header, when its run named its target.
+fn target_head(c: &Column) -> String {
+    if c.target.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", c.target)
     }
 }
 

@@ -8,8 +8,8 @@
 use crate::fidelity;
 use crate::record::{self, RunStatus, EXTENSION, RUN_STATUS};
 use crate::run::report::{Report, RunMeta, Totals, FORMAT};
-use crate::run::select::{select_ops, Shard};
-use ds_reference::isa::DsOp;
+use crate::run::select::{select_ops_on, Shard};
+use ds_isa::ds::DsOp;
 use ds_reference::wave::WaveSize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -64,7 +64,8 @@ pub fn read_results(path: &Path) -> Result<Report, MergeError> {
 /// The arithmetic of a results file, row by row (docs/run-results.md): every op's counts add up
 /// to its cases, its fidelity classes add up to its cases and match the counts they belong in
 /// ([`fidelity::count_of`]), its variants' cases add up to its cases, its listed and unlisted
-/// mismatches to its disagreeing and undecided cases; and the totals are the sums of the rows.
+/// mismatches to its disagreeing and undecided cases, no count of an open question exceeds its
+/// whole; and the totals are the sums of the rows.
 /// Every sum is checked: a count past `usize::MAX` is an error, never a wrapped number.
 pub fn check_counts(r: &Report) -> Result<(), String> {
     let sum = |xs: &[usize]| xs.iter().try_fold(0usize, |a, &x| a.checked_add(x));
@@ -88,6 +89,11 @@ pub fn check_counts(r: &Report) -> Result<(), String> {
                  undecided {} = {counted}, not its {} cases",
                 o.agree, o.disagree, o.skipped, o.errors, o.unsupported, o.undecided, o.cases
             ));
+        }
+        for (q, c) in &o.questions {
+            if let Some(why) = c.inconsistency(o.cases) {
+                return Err(format!("{row}: question {q}: {why}"));
+            }
         }
         let classes = fidelity::checked_total(&o.fidelity).ok_or_else(|| overflow(&row))?;
         if classes != o.cases {
@@ -125,6 +131,7 @@ pub fn check_counts(r: &Report) -> Result<(), String> {
                 o.cases
             ));
         }
+        check_variants(o, &row)?;
         let listed = sum(&[o.mismatches.len(), o.unlisted_mismatches]);
         if listed != o.disagree.checked_add(o.undecided) {
             return Err(format!(
@@ -162,6 +169,15 @@ pub fn check_counts(r: &Report) -> Result<(), String> {
              {want:?}, the rows add up to {totals:?}"
         ));
     }
+    if let Some(c) = t.compared.filter(|&c| c != t.cases_compared()) {
+        return Err(format!(
+            "totals.compared is {c}, but agree {} + disagree {} + undecided {} = {}",
+            t.agree,
+            t.disagree,
+            t.undecided,
+            t.cases_compared()
+        ));
+    }
     fidelity.retain(|_, n| *n > 0);
     let mut stated = r.fidelity.clone();
     stated.retain(|_, n| *n > 0);
@@ -175,17 +191,106 @@ pub fn check_counts(r: &Report) -> Result<(), String> {
     Ok(())
 }
 
+/// An op's variants, each against itself and together against the op's row: a variant's agree,
+/// disagree and skipped cases fit in its cases (the rest are lost, unsupported or undecided, and
+/// a variant with no error has none lost or unsupported), its listed mismatches fit in its
+/// disagreements, and the variants' agree, disagree and skipped add up to the op's (so a variant
+/// edited to disagree, an acc twin above all, cannot hide under an exact op).
+fn check_variants(o: &crate::run::report::OpResult, row: &str) -> Result<(), String> {
+    let (mut agree, mut disagree, mut skipped, mut unjudged) = (0usize, 0usize, 0usize, 0usize);
+    for v in &o.variants {
+        let at = format!("{row}, variant {}", v.tag);
+        let judged = v
+            .agree
+            .checked_add(v.disagree)
+            .and_then(|n| n.checked_add(v.skipped))
+            .filter(|&n| n <= v.cases)
+            .ok_or_else(|| {
+                format!(
+                    "{at}: agree {} + disagree {} + skipped {} is more than its {} cases",
+                    v.agree, v.disagree, v.skipped, v.cases
+                )
+            })?;
+        let rest = v.cases - judged;
+        if v.error.is_none() && rest > o.undecided {
+            return Err(format!(
+                "{at}: {rest} of its {} cases are neither agree, disagree nor skipped, yet it has \
+                 no error and the op {} undecided cases",
+                v.cases, o.undecided
+            ));
+        }
+        let listed = o
+            .mismatches
+            .iter()
+            .filter(|m| m.variant == v.tag && !m.undecided)
+            .count();
+        if listed > v.disagree {
+            return Err(format!(
+                "{at}: {listed} mismatches listed, but it has {} disagreeing cases",
+                v.disagree
+            ));
+        }
+        agree += v.agree;
+        disagree += v.disagree;
+        skipped += v.skipped;
+        unjudged += rest;
+    }
+    if let Some(m) = o
+        .mismatches
+        .iter()
+        .find(|m| !o.variants.iter().any(|v| v.tag == m.variant))
+    {
+        return Err(format!(
+            "{row}: mismatch {} names variant {}, which the op does not have",
+            m.id, m.variant
+        ));
+    }
+    let (want, got) = ([o.agree, o.disagree, o.skipped], [agree, disagree, skipped]);
+    if want != got {
+        return Err(format!(
+            "{row}: agree, disagree and skipped are {want:?}, but its variants' add up to {got:?}"
+        ));
+    }
+    let others = o.errors + o.unsupported + o.undecided;
+    if unjudged != others {
+        return Err(format!(
+            "{row}: its variants leave {unjudged} cases unjudged, but errors {} + unsupported {} + \
+             undecided {} = {others}",
+            o.errors, o.unsupported, o.undecided
+        ));
+    }
+    Ok(())
+}
+
 /// The fields that make shards one run, in words, for a mismatch message.
 fn run_identity(m: &RunMeta) -> Vec<(&'static str, String)> {
     vec![
         ("seed", format!("{:#x}", m.seed)),
         ("cases per op", m.cases_per_op.to_string()),
-        ("wave sizes", format!("{:?}", m.waves)),
+        (
+            "wave sizes",
+            m.waves
+                .iter()
+                .map(|w| w.to_string())
+                .collect::<Vec<_>>()
+                .join(" and "),
+        ),
         ("harness revision", m.harness.clone()),
         ("backend", m.backend.clone()),
         ("target", m.target.clone()),
-        ("--op selection", format!("{:?}", m.selection)),
-        ("time budget", format!("{:?}", m.duration_seconds)),
+        (
+            "--op selection",
+            if m.selection.is_empty() {
+                "every op".into()
+            } else {
+                m.selection.join(" ")
+            },
+        ),
+        (
+            "time budget",
+            m.duration_seconds
+                .map_or("none".into(), |d| format!("{d} s")),
+        ),
         (
             "chip and override",
             m.overridden
@@ -284,19 +389,25 @@ pub fn merge_results(shards: &[(PathBuf, Report)]) -> Result<Report, MergeError>
             .map(|(f, r)| (f.as_path(), &r.meta, r.complete)),
     )?;
     let meta0 = &shards[0].1.meta;
-    let want = select_ops(&meta0.selection).map_err(|e| {
+    // The run's ops are its selection on the target it ran, not on the default target (whose
+    // generation may lack the ops selected).
+    let target = ds_isa::target::Target::by_name(&meta0.target)
+        .map_err(|e| err(format!("{}: meta.target: {e}", shards[0].0.display())))?;
+    let want = select_ops_on(target, &meta0.selection).map_err(|e| {
         err(format!(
-            "{}: its --op selection no longer selects: {e}",
-            shards[0].0.display()
+            "{}: its --op selection no longer selects on {}: {e}",
+            shards[0].0.display(),
+            target.name
         ))
     })?;
-    let mut ops: BTreeMap<(usize, WaveSize), (&Path, &crate::run::report::OpResult)> =
-        BTreeMap::new();
+    // Keyed by the op's place in the DS table (every generation's rows, not only gfx11's).
+    type Row<'a> = (DsOp, &'a Path, &'a crate::run::report::OpResult);
+    let mut ops: BTreeMap<(usize, WaveSize), Row> = BTreeMap::new();
     for (file, r) in shards {
         for o in &r.ops {
             let op = DsOp::from_name(&o.op)
                 .ok_or_else(|| err(format!("{}: unknown op {}", file.display(), o.op)))?;
-            if let Some((other, _)) = ops.insert((op as usize, o.wave), (file, o)) {
+            if let Some((_, other, _)) = ops.insert((op as usize, o.wave), (op, file, o)) {
                 return Err(err(format!(
                     "{} ({}) is in two shards: {} and {}",
                     o.op,
@@ -307,10 +418,7 @@ pub fn merge_results(shards: &[(PathBuf, Report)]) -> Result<Report, MergeError>
             }
         }
     }
-    let got: Vec<DsOp> = ops
-        .keys()
-        .map(|&(i, _)| DsOp::all().nth(i).expect("a table index"))
-        .collect();
+    let got: Vec<DsOp> = ops.values().map(|&(op, _, _)| op).collect();
     let lost: Vec<&str> = want
         .iter()
         .filter(|o| !got.contains(o))
@@ -339,7 +447,7 @@ pub fn merge_results(shards: &[(PathBuf, Report)]) -> Result<Report, MergeError>
         ..meta0.clone()
     });
     merged.totals = Totals::default();
-    for (_, o) in ops.into_values() {
+    for (_, _, o) in ops.into_values() {
         merged.push(o.clone());
     }
     // Each shard's sums fit; their sum must too.

@@ -11,7 +11,7 @@
 //! | `-` (where a command allows it)      | to stdout                                            |
 //! | an existing regular file             | atomically: a temporary file beside it, renamed over it (its permissions kept) |
 //! | a symlink (to a regular file or to nothing yet) | the link is followed and its target replaced atomically; the link stays a link |
-//! | an existing non-regular file (a device such as `/dev/null`, a FIFO, `/dev/stdout`) | written through (opened and written), never replaced |
+//! | an existing non-regular file (a device such as `/dev/null`, a FIFO, `/dev/stdout`) | written through (opened and written), never replaced; a FIFO nobody reads is refused, and a write its reader does not take is bounded ([`fifo`]) |
 //! | missing, in an existing writable directory | created atomically                               |
 //! | missing, in a missing directory      | refused: create the directory first                  |
 //!
@@ -20,6 +20,7 @@
 //! ([`OutputPath::rewrites_in_place`] is false), since a stream cannot be rewritten.
 
 pub mod escape;
+pub mod fifo;
 mod stdout;
 pub use stdout::Out;
 
@@ -148,7 +149,8 @@ impl OutputPath {
             }
             Ok(meta) => {
                 // A device, FIFO, socket or terminal: written through. Opening a FIFO for writing
-                // would wait for a reader, so writability is asked of the permission bits.
+                // would wait for a reader, so writability is asked of the permission bits, and a
+                // FIFO's reader is found (and its write end kept) without waiting.
                 writable(&target).map_err(|e| {
                     err(format!(
                         "{} ({}) cannot be written: {e}",
@@ -156,6 +158,9 @@ impl OutputPath {
                         file_type_name(&meta)
                     ))
                 })?;
+                if meta.file_type().is_fifo() {
+                    fifo::hold(&target).map_err(err)?;
+                }
                 Ok(OutputPath {
                     given: given.to_path_buf(),
                     kind: OutputKind::WriteThrough,
@@ -201,6 +206,7 @@ impl OutputPath {
                 out.write_all(bytes)?;
                 out.flush()
             }
+            OutputKind::WriteThrough if is_fifo(&self.given) => fifo::write(&self.given, bytes),
             OutputKind::WriteThrough => {
                 let mut f = OpenOptions::new().write(true).open(&self.given)?;
                 f.write_all(bytes)?;
@@ -546,6 +552,10 @@ fn writable(path: &Path) -> io::Result<()> {
     }
 }
 
+fn is_fifo(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+}
+
 fn inode(meta: &Metadata) -> Identity {
     Identity::Inode(meta.dev(), meta.ino())
 }
@@ -587,6 +597,10 @@ fn file_type_name(meta: &Metadata) -> &'static str {
         "socket"
     } else if t.is_dir() {
         "directory"
+    } else if t.is_file() {
+        "regular file"
+    } else if t.is_symlink() {
+        "symbolic link"
     } else {
         "special file"
     }

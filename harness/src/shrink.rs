@@ -14,8 +14,8 @@ use crate::run::diff::{diff, Difference};
 use crate::run::legal::Legality;
 use crate::run::{ExpectFn, JudgeFn, MAX_CASES_PER_LAUNCH};
 use ds_devices::{Device, ModuleId};
+use ds_isa::target::Target;
 use ds_kernels::{abi, code_object, generator};
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, Lane, Outcome, Variant};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -385,11 +385,13 @@ impl Shrunk {
     /// LDS words that differ (model vs device, with the lane's inputs), and the replay command.
     pub fn report(&self, replay: &str) -> String {
         let mut s = String::new();
-        let gen = self.target.generation;
+        let (target, gen) = (self.target, self.target.generation);
+        // The target's own instruction set: its DS features decide which ops and registers it
+        // has (a src2 op encodes for the targets with the src2 feature, not for every gfx9 target).
         let inst =
-            generator::test_inst_in(gen, &self.variant).unwrap_or_else(|_| self.variant.inst());
+            generator::test_inst(target, &self.variant).unwrap_or_else(|_| self.variant.inst());
         let bytes = inst
-            .to_bytes_in(gen)
+            .to_bytes(target)
             .map(|b| {
                 b.iter()
                     .map(|x| format!("{x:02x}"))
@@ -403,7 +405,7 @@ impl Shrunk {
             "SHRUNK {} ({}), seed {:#x}",
             self.id, self.variant.op, self.seed
         );
-        let _ = writeln!(s, "  instruction: {inst}   [{bytes}]");
+        let _ = writeln!(s, "  instruction: {}   [{bytes}]", inst.text(gen));
         let _ = writeln!(
             s,
             "  minimal case: exec {:#010x}, m0 {:#010x}, {} active lanes (was {}), {} non-zero LDS words (was {}); {} steps, {} candidates in {} launches",

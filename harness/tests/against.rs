@@ -8,7 +8,7 @@ mod common;
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_devices::emu::EmuDevice;
 use ds_harness::record;
-use ds_reference::isa::DsOp;
+use ds_isa::ds::DsOp;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

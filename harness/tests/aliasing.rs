@@ -8,7 +8,8 @@
 mod common;
 
 use common::op;
-use ds_reference::target::DEFAULT;
+use ds_isa::gen::Generation;
+use ds_isa::target::DEFAULT;
 
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_devices::emu::EmuDevice;
@@ -18,10 +19,10 @@ use ds_harness::corpus::{self, DEFAULT_SEED};
 use ds_harness::run::diff::{diff, Difference};
 
 use ds_harness::run::{self, RunConfig};
+use ds_isa::ds::{runnable_ops, DsInst, DsOp};
+use ds_isa::inst::{encode_into, Inst, Waitcnt};
 use ds_kernels::code_object;
 use ds_kernels::generator::{self, Kernel};
-use ds_kernels::inst::{encode_into, Inst, Waitcnt};
-use ds_reference::isa::{runnable_ops, DsInst, DsOp};
 use ds_reference::model::{self, snapshot::snapshot_corpus};
 use ds_reference::regs::Alias;
 use std::collections::BTreeMap;
@@ -31,7 +32,7 @@ fn every_aliasing_pattern_runs_on_the_emulated_device_and_agrees_with_the_model(
     let mut dev = EmuDevice::new();
     let mut per_pattern: BTreeMap<&str, usize> = BTreeMap::new();
     let mut changed_by_a_result = 0;
-    for op in runnable_ops() {
+    for op in runnable_ops(Generation::Gfx11) {
         for (name, variant, case) in snapshot_corpus(op) {
             let Some(regs) = variant.regs else { continue };
             let alias = Alias::ALL
@@ -93,7 +94,10 @@ fn split_pair_load(k: &Kernel) -> Kernel {
                     ..DsInst::new(DsOp::LoadB32)
                 };
                 insts.push((Inst::Ds(half(ds.vdst, ds.offset0)), note));
-                insts.push((Inst::waitcnt(Waitcnt::lgkm(0)), "mutant: vdst[0] written"));
+                insts.push((
+                    Inst::waitcnt(k.gen, Waitcnt::lgkm(0)),
+                    "mutant: vdst[0] written",
+                ));
                 insts.push((
                     Inst::Ds(half(ds.vdst + 1, ds.offset1)),
                     "mutant: addr read now",
@@ -105,7 +109,7 @@ fn split_pair_load(k: &Kernel) -> Kernel {
     assert_eq!(insts.len(), k.insts.len() + 2);
     let mut code = Vec::new();
     for (inst, _) in &insts {
-        encode_into(inst, &mut code).unwrap();
+        encode_into(k.gen, inst, &mut code).unwrap();
     }
     Kernel {
         insts,
@@ -126,7 +130,7 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant
         .iter()
         .enumerate()
         .map(|(i, vc)| {
-            let k = generator::generate(&vc.variant).unwrap();
+            let k = generator::generate_for(ds_isa::target::DEFAULT, &vc.variant).unwrap();
             if i == mutant {
                 split_pair_load(&k)
             } else {
@@ -136,7 +140,7 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant
         .collect();
     let mut dev = SwappedDevice {
         inner: EmuDevice::new(),
-        code_object: code_object::write(ds_reference::target::DEFAULT, &kernels),
+        code_object: code_object::write(ds_isa::target::DEFAULT, &kernels),
     };
     let dir = temp_dir("alias-mutant");
     let cfg = RunConfig {
@@ -198,10 +202,11 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_its_aliasing_variant
     // Without aliasing the same split is invisible (ADDR is not VDST): the test tells the
     // difference between the two, not just between two kernels.
     let plain = vcs.iter().find(|vc| vc.variant.regs.is_none()).unwrap();
-    let k = split_pair_load(&generator::generate(&plain.variant).unwrap());
+    let k =
+        split_pair_load(&generator::generate_for(ds_isa::target::DEFAULT, &plain.variant).unwrap());
     let mut dev = SwappedDevice {
         inner: EmuDevice::new(),
-        code_object: code_object::write(ds_reference::target::DEFAULT, &[k]),
+        code_object: code_object::write(ds_isa::target::DEFAULT, &[k]),
     };
     for gc in &plain.cases {
         let got = run::run_one(&mut dev, &plain.variant, &gc.case).unwrap();
@@ -217,7 +222,7 @@ fn alias_case_file(op: DsOp, alias: Alias) -> CaseFile {
         .into_iter()
         .find(|(n, _, _)| *n == want)
         .unwrap();
-    CaseFile::new(name, 0, ds_reference::target::DEFAULT, variant, case)
+    CaseFile::new(name, 0, ds_isa::target::DEFAULT, variant, case)
 }
 
 #[test]
@@ -251,7 +256,10 @@ fn case_files_with_regs_round_trip_through_eval_and_replay() {
         );
         // The instruction is printed with the variant's registers.
         let inst = v["inst"].as_str().unwrap();
-        assert!(inst.starts_with(&file.variant.inst().to_string()), "{inst}");
+        assert!(
+            inst.starts_with(&file.variant.inst().text(Generation::Gfx11).to_string()),
+            "{inst}"
+        );
         assert!(!inst.contains(" v0, v0, v0"), "{inst}");
 
         let out = ds(&["replay", path.to_str().unwrap(), "--backend", "emu"]);
@@ -389,7 +397,7 @@ fn a_kernel_that_reads_addr_after_writing_vdst_is_caught_in_wave64_as_in_wave32(
     let kernels: Vec<Kernel> = plans
         .iter()
         .map(|p| {
-            let k = generator::generate(&p.variant).unwrap();
+            let k = generator::generate_for(ds_isa::target::DEFAULT, &p.variant).unwrap();
             if is_mutant(&p.variant) {
                 split_pair_load(&k)
             } else {

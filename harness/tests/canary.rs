@@ -12,9 +12,9 @@ use common::{ds_harness_env, standin_lib, stderr, stdout, temp_dir};
 use ds_devices::emu::EmuDevice;
 use ds_devices::{Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use ds_harness::canary::{check_wave, RAN};
+use ds_isa::inst::Operand;
 use ds_kernels::canary::{Canary, Verdict};
 use ds_kernels::entry::{KernelEntry, Slot};
-use ds_kernels::inst::Operand;
 use ds_kernels::kernel_targets;
 use ds_reference::wave::WaveSize;
 use serde_json::Value;
@@ -67,7 +67,7 @@ fn info_check_holds_every_assumption_on_every_standin_device() {
             assert!(d["skipped"].as_str().unwrap().contains("not usable"), "{d}");
             continue;
         }
-        let t = ds_reference::target::Target::by_name(d["target"].as_str().unwrap()).unwrap();
+        let t = ds_isa::target::Target::by_name(d["target"].as_str().unwrap()).unwrap();
         let waves: Vec<u64> = d["waves"]
             .as_array()
             .unwrap()
@@ -205,7 +205,7 @@ fn a_standin_that_runs_half_a_wave64_fails_in_wave64_and_passes_in_wave32() {
 #[test]
 fn the_canary_runs_first_through_serve_device_and_not_on_the_in_process_emulator() {
     let gfx12 = kernel_targets().find(|t| t.architected_sgprs).unwrap();
-    for target in [ds_reference::target::DEFAULT, gfx12] {
+    for target in [ds_isa::target::DEFAULT, gfx12] {
         let cmd = format!("'{BIN}' serve-device --backend emu --target {target}");
         let dir = temp_dir(&format!("canary-exec-{target}"));
         let out = common::ds_harness_no_env(&[
@@ -292,4 +292,54 @@ fn a_planted_read_of_s2_on_gfx12_is_caught_by_the_canary_naming_the_register() {
     );
     // The real canary on the same device holds.
     assert!(check_wave(&mut EmuDevice::for_target(t), wave).held);
+}
+
+/// A canary the device could not even load (a runtime too old for the target) says what failed
+/// and not that the entry-state table is wrong (issue 33 L6); `info --check` checks the emulated
+/// device of every target `run` and `serve-device` take, the generic targets too (L14).
+#[test]
+fn a_canary_that_could_not_run_says_what_failed_and_info_check_covers_every_target() {
+    let Some(lib) = standin_lib() else { return };
+    let newest = ds_isa::target::TARGETS
+        .iter()
+        .filter(|t| ds_kernels::check_target(t).is_ok())
+        .max_by_key(|t| t.rocm_since)
+        .unwrap();
+    let dir = temp_dir("canary-did-not-run");
+    let out = ds_harness_env(
+        &[
+            "run",
+            "--backend",
+            "hip",
+            "--target",
+            newest.name,
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "4",
+            "--out",
+            dir.join("out").to_str().unwrap(),
+        ],
+        &env(&lib, &[("DS_HIP_STANDIN_VERSION", "50200000")]),
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("the canary could not run on"), "{err}");
+    assert!(
+        err.contains("says nothing about the entry-state table"),
+        "{err}"
+    );
+    assert!(!err.contains("please report"), "{err}");
+    assert!(!err.contains("entry state broken"), "{err}");
+    let (_, v) = info_check(&env(&lib, &[]));
+    let checked: Vec<&str> = v["check"]["emulated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["target"].as_str().unwrap())
+        .collect();
+    for t in ds_isa::target::all().filter(|t| ds_kernels::check_target(t).is_ok()) {
+        assert!(checked.contains(&t.name), "{t} not checked: {checked:?}");
+    }
+    assert!(ds_isa::target::all().any(|t| t.is_generic() && checked.contains(&t.name)));
 }

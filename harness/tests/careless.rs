@@ -84,12 +84,89 @@ fn numbers_out_of_range_are_usage_errors_naming_the_range() {
         &["run", "--backend", "emu", "--jobs", "100000"],
         "--jobs 100000: at most",
     );
+    // Limits said by the harness, not by the argument parser (issue 33 L12).
+    for (args, says) in [
+        (
+            vec!["--shard", "1/18446744073709551615"],
+            "--shard 1/18446744073709551615: at most 4294967295 shards",
+        ),
+        (
+            vec!["--cases", "18446744073709551615"],
+            "`18446744073709551615` is more than 4294967295",
+        ),
+        (vec!["--cases", "0"], "`0` is 0; at least 1 is needed"),
+        (
+            vec!["--jobs=x3"],
+            "`x3` is not a whole number (from 1 to 4294967295)",
+        ),
+    ] {
+        let mut all = vec!["run", "--backend", "emu"];
+        all.extend(args);
+        let o = ds(&all);
+        assert_eq!(code(&o), 2, "{all:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{all:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("target type"), "{}", stderr(&o));
+    }
     let o = ds_harness_env(
         &["run", "--backend", "auto", "--op", "ds_add_u32"],
         &[("DS_HARNESS_HIP_TIMEOUT", "1e300")],
     );
     assert_eq!(code(&o), 2, "{}", stderr(&o));
     assert!(stderr(&o).contains("to 604800"), "{}", stderr(&o));
+}
+
+/// Shards of runs that differ are refused naming the difference in words, never in Rust's
+/// debugging notation (issue 33 L12: `[Wave32, Wave64]`).
+#[test]
+fn shards_that_differ_are_named_in_words() {
+    let dir = temp_dir("careless-mixed");
+    let a = results(&dir, "a", &["--shard", "1/2"]);
+    let b = {
+        let file = dir.join("b.json");
+        let o = ds(&[
+            "run",
+            "--backend",
+            "emu",
+            "--op",
+            "ds_add_u32",
+            "--op",
+            "ds_sub_u32",
+            "--cases",
+            "8",
+            "--shard",
+            "2/2",
+            "--json",
+            s(&file),
+            "--out",
+            s(&dir.join("out-b")),
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        file
+    };
+    let o = ds(&["merge", s(&a), s(&b)]);
+    let e = stderr(&o);
+    assert_eq!(code(&o), 2, "{e}");
+    assert!(
+        e.contains("wave32") && e.contains("wave32 and wave64"),
+        "{e}"
+    );
+    assert!(!e.contains("Wave32") && !e.contains('['), "{e}");
+}
+
+/// The help says what the harness covers, every generation of its tables, not the first one
+/// it had (issue 33 L13).
+#[test]
+fn the_help_names_every_generation_not_only_the_first() {
+    let help = stdout(&ds(&["--help"]));
+    for g in ds_isa::ds::Generation::ALL {
+        assert!(help.contains(g.name()), "{g}: {help}");
+    }
+    assert!(!help.contains("RDNA 3 and RDNA 3.5 GPUs"), "{help}");
+    for cmd in ["list", "kernel", "doc", "run"] {
+        let h = stdout(&ds(&[cmd, "--help"]));
+        assert!(!h.contains("every gfx11 DS opcode"), "{cmd}: {h}");
+        assert!(!h.contains("(gfx11 or pre-gfx11 mnemonic)"), "{cmd}: {h}");
+    }
 }
 
 #[test]
@@ -241,9 +318,9 @@ fn against_checks_the_recordings_directory_wave_and_flags() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/hardware/emulated-gfx1100");
     let dir = temp_dir("careless-against");
     // The recordings of the default target under another target's emulated directory.
-    let other = ds_reference::target::TARGETS
+    let other = ds_isa::target::TARGETS
         .iter()
-        .find(|t| *t != ds_reference::target::DEFAULT && ds_kernels::check_target(t).is_ok())
+        .find(|t| *t != ds_isa::target::DEFAULT && ds_kernels::check_target(t).is_ok())
         .expect("a second target");
     let wrong = dir.join(format!("emulated-{other}"));
     std::fs::create_dir_all(&wrong).unwrap();
@@ -302,7 +379,7 @@ fn a_file_where_the_recordings_go_is_refused_before_the_run_naming_it() {
     let dir = temp_dir("careless-record-file");
     let root = dir.join("rec");
     std::fs::create_dir_all(&root).unwrap();
-    let sub = root.join(format!("emulated-{}", ds_reference::target::DEFAULT));
+    let sub = root.join(format!("emulated-{}", ds_isa::target::DEFAULT));
     std::fs::write(&sub, "in the way").unwrap();
     let o = ds(&[
         "run",
@@ -361,8 +438,7 @@ fn case_files_with_a_word_given_twice_are_refused() {
         let vc = &ds_harness::corpus::for_op(common::op("ds_add_u32"), 1, 1)[0];
         (vc.variant, vc.cases[0].case.clone())
     };
-    let file =
-        ds_harness::case::CaseFile::new("dup", 1, ds_reference::target::DEFAULT, variant, case);
+    let file = ds_harness::case::CaseFile::new("dup", 1, ds_isa::target::DEFAULT, variant, case);
     let mut v: Value = serde_json::from_str(&file.to_json()).unwrap();
     v["case"]["lds"]["words"] = serde_json::json!([[0, 1], [0, 2]]);
     let path = dir.join("dup.json");
@@ -394,8 +470,10 @@ fn an_incomplete_run_with_no_ops_is_not_all_agree() {
         "{}",
         r.to_markdown()
     );
+    // Complete with nothing selected (an empty shard): no case to agree about.
     r.complete = true;
-    assert!(r.to_markdown().starts_with("**All agree**"));
+    assert!(r.to_markdown().starts_with("**Nothing selected**"));
+    assert!(r.all_agree(), "an empty selection exits 0");
 }
 
 /// The emulated device, except that a launch holding the case whose first lane's address is
@@ -480,7 +558,7 @@ fn a_faulting_case_loses_only_itself_and_gets_a_case_file() {
 fn a_case_the_search_cannot_decide_is_undecided_not_a_mismatch() {
     use ds_harness::run::legal::Legality;
     fn give_up(
-        _: &ds_reference::target::Target,
+        _: &ds_isa::target::Target,
         _: &ds_reference::wave::Variant,
         _: &ds_reference::wave::Case,
         _: &ds_reference::wave::Outcome,
@@ -523,7 +601,7 @@ fn the_shrunk_report_shows_every_active_lanes_inputs() {
     case.wave.lanes[3].addr = 8;
     case.wave.lanes[3].data0[0] = 0x1234;
     let expected = ds_reference::model::execute(
-        ds_reference::target::DEFAULT,
+        ds_isa::target::DEFAULT,
         &plan.variant.inst(),
         plan.variant.mode,
         &case,
@@ -541,7 +619,7 @@ fn the_shrunk_report_shows_every_active_lanes_inputs() {
     let sh = ds_harness::shrink::Shrunk {
         id: "x".into(),
         seed: 1,
-        target: ds_reference::target::DEFAULT,
+        target: ds_isa::target::DEFAULT,
         variant: plan.variant,
         case,
         expected,
@@ -558,4 +636,76 @@ fn the_shrunk_report_shows_every_active_lanes_inputs() {
         text.contains("lane 3 (active) in: addr=0x00000008 data0=00001234"),
         "{text}"
     );
+}
+
+/// An output that is the device's own program or a file its command names is refused before
+/// anything runs, as other inputs are (issue 33 L10), with `--against` too; the file is kept.
+#[test]
+fn an_output_naming_a_file_of_the_device_command_is_refused() {
+    let dir = temp_dir("careless-device-file");
+    let script = dir.join("device.sh");
+    std::fs::write(&script, "#!/bin/sh\nexec true\n").unwrap();
+    let cmd = format!("sh '{}' --serve", s(&script));
+    for flag in ["--json", "--markdown", "--junit"] {
+        refused(
+            &[
+                "run",
+                "--backend",
+                "exec",
+                "--device-cmd",
+                &cmd,
+                flag,
+                s(&script),
+                "--out",
+                s(&dir.join("out")),
+            ],
+            "is the input file of --device-cmd",
+        );
+    }
+    results(&dir, "rec", &["--record", s(&dir.join("rec"))]);
+    refused(
+        &[
+            "run",
+            "--backend",
+            "exec",
+            "--device-cmd",
+            &format!("sh -c 'cat {}'", s(&script)),
+            "--against",
+            s(&dir.join("rec/emulated-gfx1100")),
+            "--json",
+            s(&script),
+        ],
+        "is the input file of --device-cmd",
+    );
+    assert_eq!(
+        std::fs::read_to_string(&script).unwrap(),
+        "#!/bin/sh\nexec true\n"
+    );
+}
+
+/// `--against` a recording an external device made and called hardware says it is hardware as
+/// the device reported it, not the harness's own finding (the residue of issue 33).
+#[test]
+fn a_recording_an_external_device_called_hardware_is_described_as_its_word() {
+    let dir = temp_dir("careless-exec-hardware");
+    results(&dir, "r", &["--record", s(&dir.join("rec"))]);
+    let src = dir.join("rec/emulated-gfx1100/ds_add_u32.txt");
+    let text = std::fs::read_to_string(&src).unwrap();
+    let mut rec = ds_harness::record::parse(&text, &src).unwrap();
+    for (k, v) in rec.provenance.pairs.iter_mut() {
+        if k == "backend" {
+            *v = "exec".into();
+        }
+    }
+    rec.provenance
+        .pairs
+        .push(("hardware".into(), "true".into()));
+    let said = ds_harness::against::describe(&[rec.clone()], &dir);
+    assert!(
+        said.ends_with(", hardware as reported by the device)"),
+        "{said}"
+    );
+    rec.provenance.pairs.retain(|(k, _)| k != "hardware");
+    let said = ds_harness::against::describe(&[rec], &dir);
+    assert!(said.ends_with(", not hardware)"), "{said}");
 }

@@ -7,6 +7,7 @@ mod common;
 
 use common::llvm::{installed, line_printed_by, Llvm};
 use common::{ds_harness, run, stderr, stdout};
+use ds_isa::gen::Generation;
 
 const GFX1100: [&str; 2] = ["-arch=amdgcn", "-mcpu=gfx1100"];
 
@@ -194,7 +195,7 @@ fn list_json_has_every_row_of_the_table() {
 fn list_markdown_is_the_table_docs() {
     let out = ds_harness(&["list", "--markdown"], "");
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(stdout(&out), ds_reference::isa::render_markdown());
+    assert_eq!(stdout(&out), ds_isa::ds::render_markdown(Generation::Gfx11));
     let plain = stdout(&ds_harness(&["list"], ""));
     // The wave64 column: the questions that apply, or `same`.
     let row = |op: &str| {
@@ -224,11 +225,11 @@ fn list_markdown_is_the_table_docs() {
 
 #[test]
 fn list_and_the_text_tools_take_every_target_and_refuse_unknown_ones() {
-    use ds_reference::target::{DEFAULT, TARGETS};
+    use ds_isa::target::{DEFAULT, TARGETS};
     let default_list = stdout(&ds_harness(&["list"], ""));
     // (gfx9 and gfx10 spell the load by its gfx9 name.)
-    let input = |t: &ds_reference::target::Target| {
-        let load = ds_reference::isa::DsOp::LoadB32.mnemonic_in(t.generation);
+    let input = |t: &ds_isa::target::Target| {
+        let load = ds_isa::ds::DsOp::LoadB32.mnemonic(t.generation);
         format!("ds_add_u32 v1, v2\n{load} v1, v2 offset:8\n")
     };
     // Everything but the last line (which names the target).
@@ -288,7 +289,7 @@ fn list_and_the_text_tools_take_every_target_and_refuse_unknown_ones() {
 fn info_lists_every_target_with_its_products_and_kernel_support() {
     let out = ds_harness(&["info"], "");
     let text = stdout(&out);
-    for t in ds_reference::target::TARGETS {
+    for t in ds_isa::target::TARGETS {
         let line = text
             .lines()
             .find(|l| l.trim_start().starts_with(&format!("{} ", t.name)))
@@ -303,4 +304,68 @@ fn info_lists_every_target_with_its_products_and_kernel_support() {
             "{line}"
         );
     }
+}
+
+/// Spellings LLVM reads that `asm` refused (issue 33 L3): AccVGPRs written `acc1` and
+/// `acc[2:3]` (LLVM's other name for `a1`, `a[2:3]`) on targets with AccVGPR DS operands, and a
+/// negated zero offset `offset:-0` (LLVM evaluates the expression); `asm` prints what each
+/// installed llvm-mc prints, and a negative offset other than zero is still refused.
+#[test]
+fn acc_register_names_and_a_negated_zero_offset_assemble_as_llvm_does() {
+    let input = "\
+ds_read_b32 acc1, v0
+ds_read_b64 acc[2:3], v0 offset:-0
+ds_write_b32 v0, acc5 offset:-0x0
+ds_read2_b32 v[2:3], v0 offset0:-0 offset1:1
+";
+    for target in ["gfx90a", "gfx942"] {
+        let ours = ds_harness(&["asm", "--target", target], input);
+        assert!(ours.status.success(), "{target}: {}", stderr(&ours));
+        for llvm in installed() {
+            let args = ["-arch=amdgcn", &format!("-mcpu={target}"), "-show-encoding"];
+            let out = run(llvm.mc().to_str().unwrap(), &args, input);
+            assert!(out.status.success(), "{}: {}", llvm.label(), stderr(&out));
+            let theirs: String = stdout(&out)
+                .lines()
+                .filter(|l| l.trim() != ".text" && !l.is_empty())
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert_eq!(stdout(&ours), theirs, "{target}, {}", llvm.label());
+        }
+    }
+    let bad = ds_harness(
+        &["asm", "--target", "gfx942"],
+        "ds_read_b32 v1, v0 offset:-1\n",
+    );
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("`-1`"), "{}", stderr(&bad));
+}
+
+/// A line longer than the bound is skipped and reported with its true length, and the lines
+/// after it are still read (issue 33 L11: a 100 MB line cost `asm` ~300 MB and the error gave
+/// the length of the message, not of the line).
+#[test]
+fn an_overlong_line_is_reported_with_its_length_and_the_rest_is_read() {
+    let long = "ds_load_b32 v1, v2 ".to_string() + &"x".repeat(2_000_000);
+    let input = format!("{long}\nds_load_b32 v1, v2\n");
+    let o = ds_harness(&["asm"], &input);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains(&format!(
+            "<stdin>:1: error: the line is {} bytes long",
+            long.len()
+        )),
+        "{}",
+        &e[..e.len().min(400)]
+    );
+    assert!(e.len() < 1000, "the line is not echoed: {} bytes", e.len());
+    assert!(stdout(&o).contains("ds_load_b32 v1, v2"), "{}", stdout(&o));
+    let bytes = "0x00,".repeat(400_000);
+    let o = ds_harness(&["disasm"], &format!("{bytes}\n"));
+    assert!(
+        stderr(&o).contains(&format!("the line is {} bytes long", bytes.len())),
+        "{}",
+        stderr(&o)
+    );
 }

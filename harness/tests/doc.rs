@@ -4,6 +4,7 @@
 mod common;
 
 use common::{ds_harness, stderr, stdout};
+use ds_isa::gen::Generation;
 
 fn snapshot(name: &str, text: &str) {
     insta::with_settings!({
@@ -42,13 +43,13 @@ fn card_of_ds_min_u64() {
 
 #[test]
 fn every_op_has_a_card_naming_its_opcode_row() {
-    for op in ds_reference::isa::DsOp::all() {
-        let text = ds_harness::doc::card(op, ds_reference::target::DEFAULT, &[]);
+    for op in ds_isa::ds::DsOp::all(Generation::Gfx11) {
+        let text = ds_harness::doc::card(op, ds_isa::target::DEFAULT, &[]);
         assert!(text.starts_with(op.name()), "{op}");
         assert!(
             text.contains(&format!(
                 "{:#04x} (this op's row",
-                op.opcode_in(ds_reference::isa::Generation::Gfx11).unwrap()
+                op.opcode(ds_isa::ds::Generation::Gfx11).unwrap()
             )),
             "{op}"
         );
@@ -68,8 +69,8 @@ fn an_unknown_op_is_exit_2_with_close_names() {
 /// and why (the binary's output, for a target of each generation).
 #[test]
 fn the_wave64_card_of_a_permute_says_which_rule_applies_on_the_target_and_why() {
-    use ds_reference::isa::Generation;
-    use ds_reference::target::{PermuteSpan, Rule};
+    use ds_isa::ds::Generation;
+    use ds_isa::gen::{PermuteSpan, Rule};
     for gen in Generation::ALL {
         for t in gen.targets() {
             let out = ds_harness(
@@ -98,5 +99,37 @@ fn the_wave64_card_of_a_permute_says_which_rule_applies_on_the_target_and_why() 
             };
             assert!(text.contains(mine) && !text.contains(other), "{t}: {text}");
         }
+    }
+}
+
+/// Every open question on a card gives its sources with their kinds and its readings, the
+/// model's first; the computed ones are marked (ASSUMPTIONS.md, issue 29).
+#[test]
+fn a_card_gives_each_questions_sources_kinds_and_readings() {
+    let text = ds_harness(&["doc", "ds_permute_b32", "--target", "gfx1201"], "");
+    assert!(text.status.success(), "{}", stderr(&text));
+    let text = stdout(&text);
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for want in [
+        "S4. Permute collisions",
+        "[kinds: DOC, DRV]",
+        "model reading: \"highest lane\" (computed)",
+        "legal reading: \"lowest lane\" (computed)",
+        "legal reading: \"any colliding lane\" (computed)",
+        "model reading: \"whole wave\" (computed)",
+        "disagreement reading: \"within halves\" (computed)",
+        "num_lanes = WAVE64 ? 64 : 32",
+    ] {
+        assert!(words.contains(want), "no {want:?} in:\n{text}");
+    }
+    // One of each per question on the card.
+    let questions = text.matches("(reference/ASSUMPTIONS.md)").count();
+    assert!(questions >= 4, "{text}");
+    for each in ["      sources: ", "[kinds: ", "      model reading: "] {
+        assert_eq!(
+            text.matches(each).count(),
+            questions,
+            "{each:?} in:\n{text}"
+        );
     }
 }

@@ -39,7 +39,7 @@ fn adapter_cmd() -> String {
     format!(
         "python3 '{}' --target {} --ds-harness '{BIN}'",
         script.display(),
-        ds_reference::target::DEFAULT.name
+        ds_isa::target::DEFAULT.name
     )
 }
 
@@ -391,7 +391,7 @@ fn serve_device_answers_hello_load_errors_and_shutdown_line_by_line() {
     assert_eq!(lines[0]["type"], "hello");
     assert_eq!(lines[0]["protocol"], 1);
     assert_eq!(lines[0]["hardware"], false);
-    assert_eq!(lines[0]["target"], ds_reference::target::DEFAULT.name);
+    assert_eq!(lines[0]["target"], ds_isa::target::DEFAULT.name);
     // Each answer's type and id, in order: the bad line has no id to answer.
     let kinds: Vec<(&str, &Value)> = lines
         .iter()
@@ -629,7 +629,7 @@ fn a_matrix_of_the_served_emulator_the_python_adapter_and_the_fault_device() {
         "{md}"
     );
     assert!(
-        md.contains("(examples/device-adapter/adapter.py 1)"),
+        md.contains("(gfx1100, examples/device-adapter/adapter.py 1)"),
         "{md}"
     );
     let svg = std::fs::read_to_string(svg).unwrap();
@@ -716,4 +716,234 @@ fn wave64_kernels_run_through_the_protocol_on_serve_device_and_agree() {
         assert_eq!(o["wave"], 64);
         assert_eq!(o["agree"], o["cases"], "{o}");
     }
+}
+
+/// A device that runs nothing does not pass (issue 33 H2): with `--allow-unsupported`, a run of an
+/// op the adapter answers `unsupported` on every case compared no case, and every output says so
+/// (the summary, the markdown headline never "All agree", the JSON's `compared`, a failing JUnit
+/// test, `ds-harness questions` on its results), and it exits 1.
+#[test]
+fn a_run_that_compared_no_case_says_so_everywhere_and_does_not_pass() {
+    if !python() {
+        return;
+    }
+    let dir = temp_dir("nothing-compared");
+    let (md, junit) = (dir.join("s.md"), dir.join("j.xml"));
+    let cmd = adapter_cmd();
+    let args = [
+        "--backend",
+        "exec",
+        "--op",
+        "ds_add_u32",
+        "--device-cmd",
+        &cmd,
+        "--allow-unsupported",
+        "--markdown",
+        md.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ];
+    let (out, r) = run("nothing-compared-run", &args);
+    assert_eq!(code(&out), 1, "{}\n{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).contains("no case was compared with the model"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(r["totals"]["compared"], 0, "{}", r["totals"]);
+    assert!(n(&r["totals"]["unsupported"]) > 0);
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert!(md.starts_with("**No case compared**"), "{md}");
+    assert!(!md.contains("agree**"), "{md}");
+    let junit = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        junit.contains("type=\"nothing-compared\"") && junit.contains("failures=\"1\""),
+        "{junit}"
+    );
+    // `questions` on these results says they show nothing, and calls no case agreement.
+    let json = dir.join("r.json");
+    std::fs::write(&json, r.to_string()).unwrap();
+    let out = ds(&["questions", json.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("no case was compared with the model: 0 of ")
+            && text.contains("show nothing about any question"),
+        "{text}"
+    );
+    assert!(!text.contains("agreed with"), "{text}");
+}
+
+/// Without `--target`, an external device's selection is checked against the target the device
+/// names in its hello, not the default target (issue 33 M3: `ssh mi300 ds-harness
+/// serve-device` with `--op ds_pk_add_f16` was refused before the device said it is a gfx942);
+/// an op that device lacks is still refused, naming it.
+#[test]
+fn an_external_devices_selection_is_checked_against_the_target_it_names() {
+    let dir = temp_dir("exec-own-target");
+    let served = |t: &str| format!("'{BIN}' serve-device --backend emu --target {t}");
+    let run = |cmd: &str| {
+        ds(&[
+            "run",
+            "--backend",
+            "exec",
+            "--device-cmd",
+            cmd,
+            "--op",
+            "ds_pk_add_f16",
+            "--cases",
+            "4",
+            "--out",
+            dir.join("out").to_str().unwrap(),
+        ])
+    };
+    let o = run(&served("gfx942"));
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("ds_pk_add_f16"), "{}", stdout(&o));
+    let o = run(&served("gfx1100"));
+    assert_eq!(code(&o), 2, "{}\n{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("gfx11"), "{}", stderr(&o));
+}
+
+/// A target in HIP's `gcnArchName` form (`gfx942:sramecc+:xnack-`) is read where a target is
+/// named (issue 33 L4): a device's hello, a case file, `--target`; a feature the processor does
+/// not have is refused, naming the form.
+#[test]
+fn a_target_in_hips_gcn_arch_name_form_is_read_with_its_features_checked() {
+    if !python() {
+        return;
+    }
+    let dir = temp_dir("target-id");
+    let script = repo().join("harness/tests/hostile_device.py");
+    let device = |id: &str| {
+        format!(
+            "python3 '{}' --serve \"'{BIN}' serve-device --backend emu --target gfx942\" \
+             --hello-target '{id}'",
+            script.display()
+        )
+    };
+    let run = |cmd: &str| {
+        ds(&[
+            "run",
+            "--backend",
+            "exec",
+            "--device-cmd",
+            cmd,
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "2",
+            "--out",
+            dir.join("out").to_str().unwrap(),
+        ])
+    };
+    let o = run(&device("gfx942:sramecc+:xnack-"));
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("target gfx942"), "{}", stdout(&o));
+    let o = run(&device("gfx942:tgsplit+"));
+    assert_eq!(code(&o), 3, "{}\n{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("`tgsplit+` is not a target-id feature"),
+        "{}",
+        stderr(&o)
+    );
+    // A case file and --target in that form.
+    let case = dir.join("c.json");
+    let o = ds(&[
+        "kernel",
+        "ds_add_u32",
+        "--target",
+        "gfx90a:xnack+",
+        "--listing",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let gfx942 = ds_isa::target::Target::by_name("gfx942").unwrap();
+    let wave = ds_reference::wave::WaveSize::Wave64;
+    let plan = &ds_harness::corpus::plan_for(common::op("ds_add_u32"), 1, 1, wave, gfx942)[0];
+    let text = ds_harness::case::CaseFile::new("c", 1, gfx942, plan.variant, plan.case(0))
+        .to_json()
+        .replace(
+            "\"target\": \"gfx942\"",
+            "\"target\": \"gfx942:sramecc+:xnack-\"",
+        );
+    std::fs::write(&case, text).unwrap();
+    let o = ds(&["eval", case.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("\"target\": \"gfx942\""),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// `replay` without `--target` names the case file's target as the case file's, never as a
+/// `--target` the user did not give (the residue of issue 33): a device of another target is
+/// refused saying so, and `--backend auto`'s reason cites the case file.
+#[test]
+fn replay_cites_the_case_files_target_not_a_target_flag_never_given() {
+    let dir = temp_dir("replay-cite");
+    let gfx942 = ds_isa::target::Target::by_name("gfx942").unwrap();
+    let wave = ds_reference::wave::WaveSize::Wave64;
+    let plan = &ds_harness::corpus::plan_for(common::op("ds_add_u32"), 1, 1, wave, gfx942)[0];
+    let case = dir.join("c.json");
+    ds_harness::case::CaseFile::new("c", 1, gfx942, plan.variant, plan.case(0))
+        .write(&case)
+        .unwrap();
+    let cmd = format!("'{BIN}' serve-device --backend emu --target gfx1100");
+    let o = ds(&[
+        "replay",
+        case.to_str().unwrap(),
+        "--backend",
+        "exec",
+        "--device-cmd",
+        &cmd,
+    ]);
+    let e = stderr(&o);
+    assert_eq!(code(&o), 2, "{e}");
+    assert!(e.contains("the case file is of gfx942"), "{e}");
+    assert!(
+        !e.contains("--target asks") && !e.contains("--target gfx942"),
+        "{e}"
+    );
+    let Some(lib) = common::standin_lib() else {
+        return;
+    };
+    let o = common::ds_harness_env(
+        &["replay", case.to_str().unwrap()],
+        &[
+            ("DS_HARNESS_HIP_LIB", &lib),
+            ("DS_HARNESS_HIP_SEARCH", "only-env"),
+        ],
+    );
+    let e = stderr(&o);
+    assert_eq!(code(&o), 0, "{e}");
+    assert!(e.contains("the case file's target gfx942"), "{e}");
+    assert!(!e.contains("--target gfx942"), "{e}");
+}
+
+/// A device that answers a launch under another request's id is a protocol error whose message
+/// gives the ids as numbers, never as Rust's `Some(1005)` (the residue of issue 33).
+#[test]
+fn an_answer_to_another_request_names_both_ids_as_numbers() {
+    if !python() {
+        return;
+    }
+    let cmd = fault_cmd("--wrong-id ds_add_u32");
+    let (_, r) = run(
+        "exec-wrong-id",
+        &[
+            "--backend",
+            "exec",
+            "--op",
+            "ds_add_u32",
+            "--cases",
+            "4",
+            "--device-cmd",
+            &cmd,
+        ],
+    );
+    let text = r.to_string();
+    assert!(n(&r["fidelity"]["protocol_error"]) > 0, "{}", r["fidelity"]);
+    assert!(text.contains("answers request "), "{text}");
+    assert!(!text.contains("Some("), "{text}");
 }

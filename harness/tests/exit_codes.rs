@@ -14,13 +14,13 @@ use std::process::{Command, Output, Stdio};
 fn case_file(dir: &Path) -> String {
     use ds_harness::case::CaseFile;
     use ds_harness::corpus;
-    let op = ds_reference::isa::DsOp::from_name("ds_add_u32").unwrap();
+    let op = ds_isa::ds::DsOp::from_name("ds_add_u32").unwrap();
     let vcs = corpus::for_op(op, corpus::DEFAULT_SEED, 4);
     let (vc, gc) = (&vcs[0], &vcs[0].cases[0]);
     let file = CaseFile::new(
         &gc.id,
         corpus::DEFAULT_SEED,
-        ds_reference::target::DEFAULT,
+        ds_isa::target::DEFAULT,
         vc.variant,
         gc.case.clone(),
     );
@@ -58,12 +58,15 @@ fn shard_files(dir: &Path) -> [String; 3] {
     let dec = |v: &mut serde_json::Value| *v = (v.as_u64().unwrap() - 1).into();
     for at in [
         "/ops/0/agree",
+        "/ops/0/variants/0/agree",
         "/ops/0/fidelity/exact",
         "/totals/agree",
         "/fidelity/exact",
     ] {
         dec(bad.pointer_mut(at).unwrap());
     }
+    // The disagreeing case is the first variant's (merge checks each variant against its row).
+    bad["ops"][0]["variants"][0]["disagree"] = 1.into();
     for at in ["/ops/0", "/totals"] {
         bad.pointer_mut(at).unwrap()["disagree"] = 1.into();
     }
@@ -150,15 +153,21 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
     let out = out.to_str().unwrap();
     let co = dir.join("k.co");
     let co = co.to_str().unwrap();
-    // A results file for `matrix`, and the served emulated device for `run --backend exec`.
-    let results = dir.join("results.json");
+    // A results file for `matrix` (a run's own: matrix checks its arithmetic as merge does), and
+    // the served emulated device for `run --backend exec`.
+    let results = shard_ok.clone();
+    let missing_results = dir.join("missing.json").to_str().unwrap().to_string();
+    // A whole (empty) results file of `run --json`, for `questions`.
+    let report = dir.join("report.json");
     std::fs::write(
-        &results,
-        r#"{"meta": {"device": "d"}, "ops": [{"op": "ds_add_u32", "fidelity": {"exact": 4}}]}"#,
+        &report,
+        r#"{"format": 1, "meta": {"backend": "emu", "backend_reason": "t", "device": "d",
+            "target": "gfx1100", "seed": 1, "cases_per_op": 0, "shard": null},
+            "complete": true, "totals": {"ops": 0, "cases": 0, "agree": 0, "disagree": 0,
+            "skipped": 0, "errors": 0}, "elapsed_seconds": 0, "ops": []}"#,
     )
     .unwrap();
-    let results = results.to_str().unwrap().to_string();
-    let missing_results = dir.join("missing.json").to_str().unwrap().to_string();
+    let report = report.to_str().unwrap().to_string();
     let serve = format!("'{}' serve-device", env!("CARGO_BIN_EXE_ds-harness"));
     // Inside the fresh temp dir, so it surely does not exist (a harness that created missing
     // directories would have made a fixed path like /nonexistent/dir exist).
@@ -251,6 +260,9 @@ fn table(dir: &Path, standin: &str) -> Vec<(&'static str, Probe)> {
         ),
         ("matrix", probe(0, &["matrix", &results])),
         ("matrix", probe(2, &["matrix", &missing_results])),
+        ("questions", probe(0, &["questions", &report])),
+        // A case file is JSON, but not results.
+        ("questions", probe(2, &["questions", &case])),
         ("eval", probe(0, &["eval", &case])),
         ("eval", probe(2, &["eval", "/nonexistent/case.json"])),
         ("(none)", probe(2, &[])),

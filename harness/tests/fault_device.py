@@ -10,6 +10,7 @@ of the ops it is told to break, does one thing wrong instead:
                  (one variant of an op: a device that times out on every launch is given up)
   --garbage OP   answers with a line that is not a protocol message
   --short OP     answers with the lanes_out buffer one byte short
+  --wrong-id OP  answers with the id of another request (the request's id + 1000)
   --pause-once FILE  at the first launch of an op (not the canary, which runs first), if FILE
                  does not exist: writes its pid to FILE and sleeps (so a test can kill -9 it
                  mid-run); the device started after it goes on
@@ -34,7 +35,7 @@ def matches(kernel, ops):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--serve", required=True)
-    for f in ("flip", "crash", "hang", "garbage", "short"):
+    for f in ("flip", "crash", "hang", "garbage", "short", "wrong-id"):
         ap.add_argument("--" + f, action="append", default=[], metavar="OP")
     ap.add_argument("--hang-kernel", action="append", default=[], metavar="PREFIX")
     ap.add_argument("--pause-once")
@@ -88,6 +89,9 @@ def main():
                 else:
                     raw = raw[:-1]
                 b["bytes"] = base64.b64encode(raw).decode()
+            answer = json.dumps(resp)
+        if resp.get("type") == "done" and matches(kernel, a.wrong_id):
+            resp["id"] += 1000
             answer = json.dumps(resp)
         out(answer.rstrip("\n"))
         if resp.get("type") == "bye":

@@ -13,9 +13,10 @@ use common::{meta, temp_dir};
 use ds_devices::emu::EmuDevice;
 use ds_harness::run::diff::Difference;
 use ds_harness::run::{self, RunConfig};
-use ds_reference::isa::{runnable_ops_on, DsOp, Family, Generation, Rmw};
+use ds_isa::ds::{runnable_ops_on, DsOp, Family, Generation, Rmw};
+use ds_isa::gen::{CmpstData0, PermuteSpan};
+use ds_isa::target::Target;
 use ds_reference::model::{self, snapshot::snapshot_corpus_wave64};
-use ds_reference::target::{CmpstData0, PermuteSpan, Target};
 use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 
 /// The first target of the generation whose permutes take `span`.

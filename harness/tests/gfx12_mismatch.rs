@@ -8,8 +8,8 @@
 mod common;
 
 use common::{ds_harness_env, standin_lib, stderr, stdout, temp_dir};
-use ds_reference::isa::{DsOp, Generation};
-use ds_reference::target::TARGETS;
+use ds_isa::ds::{DsOp, Generation};
+use ds_isa::target::TARGETS;
 
 #[test]
 fn a_gfx12_only_ops_mismatch_case_file_shrinks_evaluates_and_replays() {

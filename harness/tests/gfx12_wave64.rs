@@ -11,15 +11,15 @@ use common::{
     code, ds_harness_env, ds_harness_no_env as ds, standin_lib, stderr, stdout, temp_dir,
 };
 use ds_harness::case::CaseFile;
+use ds_isa::ds::{runnable_ops, DsOp, Generation};
+use ds_isa::target::Target;
 use ds_kernels::code_object;
-use ds_reference::isa::{runnable_ops_in, DsOp, Generation};
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 use serde_json::Value;
 use std::time::Instant;
 
 const BIN: &str = env!("CARGO_BIN_EXE_ds-harness");
-const RUNNABLE: usize = 121;
+const RUNNABLE: usize = 123;
 
 fn target(name: &str) -> &'static Target {
     Target::by_name(name).unwrap()
@@ -53,9 +53,7 @@ fn all_gfx12_ops_agree_in_wave64(r: &Value, target: &str, cases: u64) {
     assert_eq!(r["meta"]["waves"], serde_json::json!([64]));
     assert_eq!(r["totals"]["disagree"], 0, "{}", r["totals"]);
     assert_eq!(r["totals"]["errors"], 0, "{}", r["totals"]);
-    let want: Vec<&str> = runnable_ops_in(Generation::Gfx12)
-        .map(|o| o.name())
-        .collect();
+    let want: Vec<&str> = runnable_ops(Generation::Gfx12).map(|o| o.name()).collect();
     assert_eq!(want.len(), RUNNABLE);
     let rows = r["ops"].as_array().unwrap();
     let got: Vec<&str> = rows.iter().map(|o| o["op"].as_str().unwrap()).collect();
@@ -327,7 +325,7 @@ fn every_runnable_gfx12_op_has_a_wave64_kernel_and_card_on_each_gfx12_target() {
     use ds_kernels::generator::generate_for;
     let mut n = 0;
     for t in Generation::Gfx12.targets() {
-        for op in runnable_ops_in(t.generation) {
+        for op in runnable_ops(t.generation) {
             let (_, v, _) = ds_reference::model::snapshot::snapshot_corpus_wave64(op)
                 .into_iter()
                 .next()

@@ -5,9 +5,9 @@
 mod common;
 
 use common::{ds_harness, stderr, stdout};
-use ds_reference::isa::doc::example_in;
-use ds_reference::isa::DsOp;
-use ds_reference::target::{Target, TARGETS};
+use ds_isa::ds::doc::example;
+use ds_isa::ds::DsOp;
+use ds_isa::target::{Target, TARGETS};
 
 fn gfx9_gfx10() -> impl Iterator<Item = &'static Target> {
     TARGETS.iter().filter(|t| t.generation.gfx9_mnemonics())
@@ -23,7 +23,7 @@ fn list_shows_each_targets_ops_in_the_gfx9_spelling() {
         let ops: Vec<DsOp> = DsOp::all_on(t).collect();
         assert_eq!(rows.len(), ops.len(), "{t}");
         for op in ops {
-            let name = op.mnemonic_in(t.generation);
+            let name = op.mnemonic(t.generation);
             assert!(
                 rows.iter()
                     .any(|r| r.split_whitespace().nth(1) == Some(name)),
@@ -42,8 +42,8 @@ fn list_shows_each_targets_ops_in_the_gfx9_spelling() {
 fn doc_cards_name_the_targets_encoding_and_refuse_ops_it_lacks() {
     for name in ["gfx900", "gfx950", "gfx1030"] {
         let t = Target::by_name(name).unwrap();
-        for op in DsOp::all_in(t.generation) {
-            let spelled = op.mnemonic_in(t.generation);
+        for op in DsOp::all(t.generation) {
+            let spelled = op.mnemonic(t.generation);
             let out = ds_harness(&["doc", spelled, "--target", name], "");
             if !op.info().on(t) {
                 assert_eq!(out.status.code(), Some(2), "{t} {spelled}");
@@ -60,13 +60,13 @@ fn doc_cards_name_the_targets_encoding_and_refuse_ops_it_lacks() {
                 "{t} {spelled}: {}",
                 stderr(&out)
             );
-            let ex = example_in(t, op);
-            let bytes = ex.to_bytes_in(t).unwrap();
+            let ex = example(t, op);
+            let bytes = ex.to_bytes(t).unwrap();
             let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
             let line = format!(
                 "On {t} ({}): spelled {spelled}, opcode {:#04x}",
                 t.generation,
-                op.opcode_in(t.generation).unwrap()
+                op.opcode(t.generation).unwrap()
             );
             let text = stdout(&out);
             assert!(text.contains(&line), "{t} {spelled}:\n{text}");
@@ -82,11 +82,11 @@ fn asm_and_disasm_round_trip_every_example_on_every_target() {
     for t in gfx9_gfx10() {
         let mut texts = Vec::new();
         for op in DsOp::all_on(t) {
-            let ex = example_in(t, op);
-            texts.push(ex.text_in(t.generation).to_string());
-            let acc = ds_reference::isa::DsInst { acc: true, ..ex };
-            if acc.to_bytes_in(t).is_ok() {
-                texts.push(acc.text_in(t.generation).to_string());
+            let ex = example(t, op);
+            texts.push(ex.text(t.generation).to_string());
+            let acc = ds_isa::ds::DsInst { acc: true, ..ex };
+            if acc.to_bytes(t).is_ok() {
+                texts.push(acc.text(t.generation).to_string());
             }
         }
         let input: String = texts.iter().map(|l| format!("{l}\n")).collect();
@@ -123,7 +123,7 @@ fn asm_and_disasm_round_trip_every_example_on_every_target() {
 fn gfx9_kernels_build_and_run_on_the_emulated_device() {
     let mut gfx9: Vec<&Target> = TARGETS
         .iter()
-        .filter(|t| t.generation == ds_reference::isa::Generation::Gfx9)
+        .filter(|t| t.generation == ds_isa::ds::Generation::Gfx9)
         .collect();
     gfx9.sort_by_key(|t| t.name != "gfx942");
     assert_eq!(gfx9.len(), 6);
@@ -141,31 +141,38 @@ fn gfx9_kernels_build_and_run_on_the_emulated_device() {
                 "16",
                 "--json",
                 json.to_str().unwrap(),
+                "--out",
+                dir.join(format!("{t}-out")).to_str().unwrap(),
             ],
             "",
         );
         assert_eq!(out.status.code(), Some(0), "{t}: {}", stderr(&out));
         let report: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-        let ops = ds_reference::isa::runnable_ops_on(t).count();
+        let ops = ds_isa::ds::runnable_ops_on(t).count();
         let want = match t.name {
             "gfx900" | "gfx906" | "gfx908" => 147,
             "gfx90a" => 118,
+            // The four transpose loads (b4 and b6 run unjudged: ASSUMPTIONS.md V9).
+            "gfx950" => 126,
             _ => 122,
         };
         assert_eq!(ops, want, "{t}");
         let totals = &report["totals"];
         assert_eq!(totals["ops"], ops, "{t}");
         // Where the target has AccVGPR operands, every op with data or vdst runs twice.
-        let twins = ds_reference::isa::runnable_ops_on(t)
+        let twins = ds_isa::ds::runnable_ops_on(t)
             .filter(|&op| ds_reference::wave::Variant::acc_settings(op, t).contains(&true))
             .count();
         assert_eq!(
             twins == 0,
-            !t.ds_features.contains(ds_reference::isa::DsFeatures::ACC)
+            !t.ds_features.contains(ds_isa::ds::DsFeatures::ACC)
         );
         assert_eq!(totals["cases"], (ops + twins) * 16, "{t}");
-        assert_eq!(totals["agree"], totals["cases"], "{t}");
+        // Every case agrees, or the model does not judge it (gfx950's transposes: V9).
+        let sum = totals["agree"].as_u64().unwrap() + totals["skipped"].as_u64().unwrap();
+        assert_eq!(Some(sum), totals["cases"].as_u64(), "{t}");
+        assert_eq!(totals["disagree"], 0, "{t}");
         assert_eq!(report["meta"]["waves"], serde_json::json!([64]), "{t}");
         let out = ds_harness(
             &[

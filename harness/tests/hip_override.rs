@@ -9,8 +9,8 @@
 mod common;
 
 use common::{ds_harness_env, standin_lib, stderr, stdout};
+use ds_isa::target::{Target, DEFAULT, TARGETS};
 use ds_kernels::kernel_targets;
-use ds_reference::target::{Target, DEFAULT, TARGETS};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -422,4 +422,55 @@ fn an_override_that_is_no_version_is_refused_in_words() {
         "{}",
         stderr(&out)
     );
+}
+
+/// An override across generations (a gfx11 chip run as a gfx9 target) is warned about in the
+/// header and the markdown, and its results are never recorded under the chip (issue 33 L7):
+/// the chip cannot run that generation's code.
+#[test]
+fn an_override_across_generations_is_warned_about_and_not_recorded() {
+    let Some(lib) = standin_lib() else { return };
+    let other = TARGETS
+        .iter()
+        .find(|t| t.generation != DEFAULT.generation && ds_kernels::check_target(t).is_ok())
+        .unwrap();
+    let version = version_of(other);
+    let mut e = env(&lib);
+    e.push(("HSA_OVERRIDE_GFX_VERSION", &version));
+    let dir = tmp("across");
+    let md = dir.join("s.md");
+    let out = run(
+        &e,
+        "0",
+        &[
+            "--out",
+            dir.join("out").to_str().unwrap(),
+            "--markdown",
+            md.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let warning = format!(
+        "WARNING: the {DEFAULT} chip is {} and cannot run {} code",
+        DEFAULT.generation, other.generation
+    );
+    assert!(stderr(&out).contains(&warning), "{}", stderr(&out));
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert!(md.contains("cannot run"), "{md}");
+    let rec = dir.join("rec");
+    let out = run(
+        &e,
+        "0",
+        &[
+            "--out",
+            dir.join("out2").to_str().unwrap(),
+            "--record",
+            rec.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--record: "), "{}", stderr(&out));
+    assert!(!rec.join(DEFAULT.name).exists());
+    assert!(!rec.join(format!("emulated-hip-standin-{DEFAULT}")).exists());
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{ds_harness_env, standin_lib, stderr, stdout};
+use ds_isa::target::{Target, DEFAULT, TARGETS};
 use ds_kernels::kernel_targets;
-use ds_reference::target::{Target, DEFAULT, TARGETS};
 use serde_json::Value;
 
 fn env(lib: &str) -> Vec<(&str, &str)> {
@@ -96,7 +96,7 @@ fn agrees_through_the_standin_as_on_emu(lib: &str, t: &'static Target) {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     let (hip, emu) = (json_file(&hip_json), json_file(&emu_json));
-    let runnable = ds_reference::isa::runnable_ops_on(t).count() as u64;
+    let runnable = ds_isa::ds::runnable_ops_on(t).count() as u64;
     assert_eq!(hip["meta"]["backend"], "hip");
     assert_eq!(hip["meta"]["target"], t.name);
     assert!(
@@ -333,6 +333,8 @@ fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
     let started = std::time::Instant::now();
     // The stand-in's teardown at exit waits for the hung kernel forever, as ROCm's does: the
     // harness must leave without it.
+    // The lost cases' files under the test's own dir, not the work tree.
+    let out_dir = common::temp_dir("standin-hang-out");
     let out = common::ds_harness_env_within(
         &[
             "run",
@@ -344,6 +346,8 @@ fn a_kernel_that_never_finishes_is_a_timeout_error_not_a_hung_harness() {
             "ds_sub_u32",
             "--cases",
             "1",
+            "--out",
+            out_dir.to_str().unwrap(),
         ],
         &e,
         std::time::Duration::from_secs(60),

@@ -128,7 +128,7 @@ fn open_standin_device(index: usize) -> Option<hip::HipDevice> {
 
 #[test]
 fn a_code_object_for_another_target_is_refused_with_rocms_error_in_words() {
-    use ds_reference::target::{DEFAULT, TARGETS};
+    use ds_isa::target::{DEFAULT, TARGETS};
     // Device 2 is the first target of the table after the default one.
     let other = TARGETS.iter().find(|t| *t != DEFAULT).unwrap();
     let Some(mut dev) = open_standin_device(2) else {
@@ -136,7 +136,7 @@ fn a_code_object_for_another_target_is_refused_with_rocms_error_in_words() {
     };
     assert_eq!(dev.info().target, other);
     let variant = ds_reference::wave::Variant {
-        op: ds_reference::isa::DsOp::AddU32,
+        op: ds_isa::ds::DsOp::AddU32,
         offset0: 0,
         offset1: 0,
         lds_size: 64,
@@ -145,7 +145,7 @@ fn a_code_object_for_another_target_is_refused_with_rocms_error_in_words() {
         regs: None,
         acc: false,
     };
-    let kernel = ds_kernels::generator::generate(&variant).unwrap();
+    let kernel = ds_kernels::generator::generate_for(ds_isa::target::DEFAULT, &variant).unwrap();
     let foreign = ds_kernels::code_object::write(DEFAULT, std::slice::from_ref(&kernel));
     let Err(DeviceError::Load(msg)) = dev.load(&foreign) else {
         panic!("a {DEFAULT} code object loads on a {other} device");
@@ -175,7 +175,7 @@ fn the_device_reports_what_it_is_and_says_what_failed() {
         return;
     };
     let info = dev.info().clone();
-    assert_eq!(info.target, ds_reference::target::DEFAULT);
+    assert_eq!(info.target, ds_isa::target::DEFAULT);
     assert!(info.name.contains("stand-in"), "{}", info.name);
     let provenance = info
         .details
@@ -229,8 +229,8 @@ fn the_pci_location_comes_from_hip_device_get_pci_bus_id() {
 
 #[test]
 fn the_standin_runs_on_the_targets_entry_state_and_catches_a_gfx12_template_reading_s2() {
-    use ds_kernels::inst::{encode_into_in, Inst, Operand};
-    use ds_reference::target::{DEFAULT, TARGETS};
+    use ds_isa::inst::{encode_into, Inst, Operand};
+    use ds_isa::target::{DEFAULT, TARGETS};
     // Device 2 and up: the targets after the default one, in table order.
     let (at, t) = TARGETS
         .iter()
@@ -243,7 +243,7 @@ fn the_standin_runs_on_the_targets_entry_state_and_catches_a_gfx12_template_read
     };
     assert_eq!(dev.info().target, t);
     let variant = ds_reference::wave::Variant {
-        op: ds_reference::isa::DsOp::AddRtnU32,
+        op: ds_isa::ds::DsOp::AddRtnU32,
         offset0: 0,
         offset1: 0,
         lds_size: 64,
@@ -274,7 +274,7 @@ fn the_standin_runs_on_the_targets_entry_state_and_catches_a_gfx12_template_read
     }
     planted.code.clear();
     for (inst, _) in &planted.insts {
-        encode_into_in(planted.gen, inst, &mut planted.code).unwrap();
+        encode_into(planted.gen, inst, &mut planted.code).unwrap();
     }
     planted.name.push_str("_reads_s2");
     let module = dev

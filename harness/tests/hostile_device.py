@@ -12,6 +12,7 @@ told:
   --bad-stderr           writes a line that is not UTF-8 to stderr first, then a line of stderr
                          for every request
   --name TEXT            the device name its hello gives
+  --hello-target TEXT    the target its hello gives (e.g. HIP's `gfx942:sramecc+:xnack-`)
   --hardware             says `hardware: true`
   --details JSON         the `details` its hello gives
   --slow-launch SECONDS  sleeps before answering the first launch of each process (start-up work
@@ -58,6 +59,7 @@ def main():
     ap.add_argument("--slow-launch", type=float)
     ap.add_argument("--error-message", type=int)
     ap.add_argument("--unsupported")
+    ap.add_argument("--hello-target")
     a = ap.parse_args()
     if a.pidfile:
         with open(a.pidfile + ".tmp", "w") as f:
@@ -114,6 +116,8 @@ def main():
         if resp.get("type") == "hello":
             if a.name is not None:
                 resp["device"] = a.name
+            if a.hello_target is not None:
+                resp["target"] = a.hello_target
             resp["hardware"] = a.hardware
             if a.details is not None:
                 resp["details"] = json.loads(a.details)

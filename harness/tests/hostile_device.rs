@@ -413,7 +413,7 @@ fn a_hardware_device_is_named_as_the_devices_own_word() {
         "{}",
         ran.stderr
     );
-    let target = ds_reference::target::DEFAULT.name;
+    let target = ds_isa::target::DEFAULT.name;
     assert!(root.join(target).is_dir());
     let md = std::fs::read_to_string(root.parent().unwrap().join("r.md")).unwrap();
     assert!(md.contains("hardware as reported by the device"), "{md}");
@@ -508,10 +508,8 @@ fn an_unsupported_answer_names_the_instruction_and_its_row_says_unsupported() {
     }
     // The bytes of ds_add_u32 v1, v2 (offset 0) as the gfx11 encoding has them.
     let bytes = {
-        let inst = ds_reference::isa::DsInst::new(common::op("ds_add_u32"));
-        let b = inst
-            .to_bytes_in(ds_reference::target::DEFAULT.generation)
-            .unwrap();
+        let inst = ds_isa::ds::DsInst::new(common::op("ds_add_u32"));
+        let b = inst.to_bytes(ds_isa::target::DEFAULT.generation).unwrap();
         b.iter().map(|x| format!("{x:02x}")).collect::<String>()
     };
     let dir = temp_dir("hostile-unsupported");
@@ -521,7 +519,9 @@ fn an_unsupported_answer_names_the_instruction_and_its_row_says_unsupported() {
         &["--op", "ds_add_u32", "--cases", "8", "--allow-unsupported"],
         120,
     );
-    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    // Every case unsupported: allowed, but no case was compared, so the run does not pass.
+    assert_eq!(ran.code, Some(1), "{}", ran.stderr);
+    assert_eq!(r["totals"]["compared"], 0);
     let e = r["ops"][0]["variants"][0]["error"].as_str().unwrap();
     assert!(
         e.contains("at 0x10 in `ds_add_u32") && e.contains("= `ds_add_u32"),

@@ -6,7 +6,7 @@
 mod common;
 
 use common::op;
-use ds_reference::target::DEFAULT;
+use ds_isa::target::DEFAULT;
 
 use ds_devices::emu::{EmuDevice, Fault};
 use ds_harness::corpus;

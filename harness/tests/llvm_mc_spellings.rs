@@ -10,8 +10,9 @@ mod common;
 
 use common::llvm::{installed, line_printed_by, pairs};
 use common::{ds_harness, run, stderr, stdout};
-use ds_reference::isa::DsOp;
-use ds_reference::target::Target;
+use ds_isa::ds::DsOp;
+use ds_isa::gen::Generation;
+use ds_isa::target::Target;
 
 /// (spelling, bytes, which MC test file) per line of the spelling file.
 fn spellings() -> Vec<(String, Vec<u8>, String)> {
@@ -128,9 +129,11 @@ fn asm_reads_all_622_llvm_gfx12_ds_spellings_with_the_bytes_llvm_prints() {
 fn asm_reads_every_alias_of_each_generation_as_each_llvm_does() {
     for pair in pairs() {
         let mut lines = Vec::new();
-        for op in DsOp::all_in(pair.gen).filter(|op| op.info().oracle.known_to(pair.llvm.major)) {
+        for op in DsOp::all(pair.gen).filter(|op| op.info().oracle.known_to(pair.llvm.major)) {
             for alias in op.aliases_in(pair.gen) {
-                let text = ds_reference::isa::doc::example(op).to_string();
+                let text = ds_isa::ds::doc::example(Generation::Gfx11, op)
+                    .text(Generation::Gfx11)
+                    .to_string();
                 lines.push(text.replacen(op.name(), alias, 1));
             }
         }

@@ -10,8 +10,8 @@ mod common;
 
 use common::llvm::{installed, line_printed_by, printed_by};
 use common::{ds_harness, run, stderr, stdout};
-use ds_reference::isa::{DsFeatures, DsOp};
-use ds_reference::target::{Target, TARGETS};
+use ds_isa::ds::{DsFeatures, DsOp};
+use ds_isa::target::{Target, TARGETS};
 
 /// (spelling, bytes, target named by the line) per line of the file.
 fn spellings() -> Vec<(String, Vec<u8>, &'static Target)> {

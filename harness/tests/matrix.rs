@@ -7,14 +7,24 @@ mod common;
 use common::svg::check_svg;
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_harness::fidelity::Class;
+use ds_reference::wave::WaveSize;
 use serde_json::{json, Value};
 
 fn results(device: &str, ops: &[(&str, Value)]) -> Value {
-    json!({
-        "format": 1,
-        "meta": {"backend": "exec", "device": device, "device_version": "v1"},
-        "ops": ops.iter().map(|(op, f)| json!({"op": op, "fidelity": f})).collect::<Vec<_>>(),
-    })
+    let rows: Vec<_> = ops
+        .iter()
+        .map(|(op, f)| {
+            (
+                *op,
+                WaveSize::Wave32,
+                serde_json::from_value(f.clone()).unwrap(),
+            )
+        })
+        .collect();
+    let mut r = common::consistent_report(device, &rows);
+    r.meta.backend = "exec".into();
+    r.meta.device_version = Some("v1".into());
+    serde_json::to_value(&r).unwrap()
 }
 
 #[test]
@@ -72,7 +82,15 @@ fn a_matrix_of_three_devices_as_markdown_json_and_a_rendered_svg() {
         "{add}"
     );
     // A device's name is text, never markup (issue 23).
-    assert!(md.contains("**device &lt;a&gt; &amp; b** (v1)"), "{md}");
+    // Each column names the target its run ran (issue 33 L15: targets side by side).
+    assert!(
+        md.contains("**device &lt;a&gt; &amp; b** (gfx1100, v1)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| 1. device &lt;a&gt; &amp; b (gfx1100) |"),
+        "{md}"
+    );
 
     let j: Value = serde_json::from_str(&std::fs::read_to_string(js).unwrap()).unwrap();
     assert_eq!(j["columns"].as_array().unwrap().len(), 3);
@@ -116,17 +134,99 @@ fn matrix_refuses_files_without_fidelity_classes_naming_the_file() {
     assert!(stdout(&out).is_empty());
 }
 
+/// A results file whose counts do not add up is refused by `matrix`, `merge` and `questions`
+/// alike, each holding both the row checks of issue 33 L8 (totals that are not the rows' sums,
+/// an acc twin edited to disagree under an exact op) and issue 29's (an open question counting
+/// more cases than its op ran).
+#[test]
+fn matrix_merge_and_questions_refuse_results_whose_counts_do_not_add_up() {
+    let dir = temp_dir("matrix-sums");
+    let mut good = results("d", &[("ds_add_u32", json!({"exact": 160}))]);
+    good["ops"][0]["questions"] = json!({"A4": {"cases": 160, "agree": 160}});
+    let mut totals = good.clone();
+    totals["totals"]["agree"] = 150.into();
+    let mut variant = good.clone();
+    variant["ops"][0]["variants"][0]["agree"] = 150.into();
+    variant["ops"][0]["variants"][0]["disagree"] = 10.into();
+    let mut question = good.clone();
+    question["ops"][0]["questions"]["A4"]["cases"] = 161.into();
+    for (name, v, says) in [
+        ("good", &good, ""),
+        ("totals", &totals, "the rows add up to"),
+        ("variant", &variant, "its variants' add up to"),
+        ("question", &question, "question A4: cases is 161"),
+    ] {
+        let p = dir.join(format!("{name}.json"));
+        std::fs::write(&p, v.to_string()).unwrap();
+        for cmd in ["matrix", "merge", "questions"] {
+            let out = ds(&[cmd, p.to_str().unwrap()]);
+            let e = stderr(&out);
+            if says.is_empty() {
+                assert!(!e.contains("add up"), "{cmd} {name}: {e}");
+            } else {
+                assert_eq!(code(&out), 2, "{cmd} {name}: {e}");
+                assert!(
+                    e.contains(says) && e.contains(&format!("{name}.json")),
+                    "{cmd} {name}: {e}"
+                );
+            }
+        }
+    }
+}
+
+/// Rows stand in DS table order for every generation's ops, not only gfx11's: gfx9's
+/// `ds_sub_src2_u32` comes before `ds_rsub_src2_u32` as in the table (the ops gfx11 lacks were
+/// put last, by name).
+#[test]
+fn rows_of_ops_gfx11_lacks_stand_in_table_order() {
+    let dir = temp_dir("matrix-order");
+    let (sub, rsub) = ("ds_sub_src2_u32", "ds_rsub_src2_u32");
+    let row = |n: &str| ds_isa::ds::DsOp::from_name(n).unwrap() as usize;
+    assert!(
+        row(sub) < row(rsub) && rsub < sub,
+        "the probe needs table and name orders apart"
+    );
+    let mut r = results(
+        "d",
+        &[
+            (rsub, json!({"exact": 160})),
+            (sub, json!({"exact": 160})),
+            ("ds_add_u32", json!({"exact": 160})),
+        ],
+    );
+    r["meta"]["target"] = "gfx908".into();
+    let p = dir.join("r.json");
+    std::fs::write(&p, r.to_string()).unwrap();
+    let out = ds(&["matrix", p.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let md = stdout(&out);
+    let at = |n: &str| {
+        md.find(&format!("| `{n}` |"))
+            .unwrap_or_else(|| panic!("{n}: {md}"))
+    };
+    assert!(at("ds_add_u32") < at(sub) && at(sub) < at(rsub), "{md}");
+}
+
 #[test]
 fn each_wave_size_of_an_op_is_its_own_row() {
     let dir = temp_dir("matrix-waves");
-    let r = json!({
-        "format": 1,
-        "meta": {"backend": "emu", "device": "emu"},
-        "ops": [
-            {"op": "ds_bpermute_b32", "wave": 32, "fidelity": {"exact": 10}},
-            {"op": "ds_bpermute_b32", "wave": 64, "fidelity": {"mismatch": 3, "exact": 7}},
+    let counts = |v: Value| serde_json::from_value(v).unwrap();
+    let r = common::consistent_report(
+        "emu",
+        &[
+            (
+                "ds_bpermute_b32",
+                WaveSize::Wave32,
+                counts(json!({"exact": 10})),
+            ),
+            (
+                "ds_bpermute_b32",
+                WaveSize::Wave64,
+                counts(json!({"mismatch": 3, "exact": 7})),
+            ),
         ],
-    });
+    );
+    let r = serde_json::to_value(&r).unwrap();
     let p = dir.join("r.json");
     std::fs::write(&p, r.to_string()).unwrap();
     let out = ds(&["matrix", p.to_str().unwrap()]);

@@ -126,6 +126,64 @@ fn two_shards_merged_equal_one_unsharded_run() {
     assert_eq!(status["ops_recorded"], serde_json::json!(listed));
 }
 
+/// Shards of a run on another generation's target merge by that generation's ops: the selection
+/// (gfx12's `ds_min_num_f32`, which gfx11 lacks) is read for the run's own target, and an op only
+/// that generation has is found in the table.
+#[test]
+fn shards_of_a_gfx12_run_merge_by_gfx12s_ops() {
+    let dir = temp_dir("merge-gfx12");
+    let target = ds_isa::target::Generation::Gfx12
+        .targets()
+        .next()
+        .unwrap()
+        .name;
+    let shard = |k: &str| {
+        let results = dir.join(format!("shard{k}.json"));
+        let out = ds(&[
+            "run",
+            "--backend",
+            "emu",
+            "--target",
+            target,
+            "--op",
+            "ds_min_num_f32",
+            "--op",
+            "ds_cond_sub_u32",
+            "--cases",
+            "8",
+            "--wave",
+            "32",
+            "--shard",
+            &format!("{k}/2"),
+            "--json",
+            results.to_str().unwrap(),
+            "--out",
+            dir.join(format!("out{k}")).to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        results
+    };
+    let (s1, s2) = (shard("1"), shard("2"));
+    let merged = dir.join("merged.json");
+    let out = ds(&[
+        "merge",
+        s1.to_str().unwrap(),
+        s2.to_str().unwrap(),
+        "--json",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let m = json(&merged);
+    let ops: Vec<&str> = m["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["op"].as_str().unwrap())
+        .collect();
+    assert_eq!(ops, ["ds_min_num_f32", "ds_cond_sub_u32"]);
+    assert_eq!(m["meta"]["target"], target);
+}
+
 #[test]
 fn a_missing_duplicate_incomplete_or_foreign_shard_is_refused_by_name() {
     let dir = temp_dir("merge-bad");
@@ -182,4 +240,60 @@ fn a_missing_duplicate_incomplete_or_foreign_shard_is_refused_by_name() {
         "{}",
         stderr(&out)
     );
+}
+
+/// The shards of a run on another target than the default merge by that target's ops, as one
+/// unsharded run says: a gfx942 run of `ds_pk_add*` (packed adds gfx1100 lacks) was refused as
+/// "no DS op matches", and one of every op (what the GPU workflow runs) as lacking gfx1100's ops
+/// or with a panic, because merge selected the run's ops on the default target and looked ops up
+/// among gfx11's rows only.
+#[test]
+fn shards_of_a_run_on_another_target_merge_by_that_targets_ops() {
+    let dir = temp_dir("merge-target");
+    let run = |selection: &[&str], k: Option<&str>| {
+        let name = format!(
+            "{}-{}",
+            selection.len(),
+            k.map_or("all".to_string(), |k| k.replace('/', "of"))
+        );
+        let results = dir.join(format!("{name}.json"));
+        let out_dir = dir.join(format!("out-{name}"));
+        let mut args = vec!["run", "--backend", "emu", "--target", "gfx942"];
+        args.extend(selection.iter().flat_map(|p| ["--op", p]));
+        args.extend(["--cases", "2", "--json", results.to_str().unwrap()]);
+        args.extend(["--out", out_dir.to_str().unwrap()]);
+        args.extend(k.iter().flat_map(|k| ["--shard", k]));
+        let out = ds(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        results
+    };
+    for selection in [&["ds_pk_add*"][..], &[]] {
+        let whole = json(&run(selection, None));
+        let (s1, s2) = (run(selection, Some("1/2")), run(selection, Some("2/2")));
+        let merged = dir.join(format!("merged-{}.json", selection.len()));
+        let out = ds(&[
+            "merge",
+            s1.to_str().unwrap(),
+            s2.to_str().unwrap(),
+            "--json",
+            merged.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{selection:?}: {}",
+            stderr(&out)
+        );
+        let m = json(&merged);
+        assert_eq!(m["meta"]["target"], "gfx942");
+        let ops = m["ops"].as_array().unwrap();
+        let pk = ops
+            .iter()
+            .filter(|o| o["op"].as_str().unwrap().starts_with("ds_pk_add"))
+            .count();
+        assert!(pk >= 2, "{selection:?}: {pk} packed adds");
+        // In the unsharded run's order (the DS table's), with its counts.
+        assert_eq!(m["ops"], whole["ops"], "{selection:?}");
+        assert_eq!(m["totals"], whole["totals"], "{selection:?}");
+    }
 }

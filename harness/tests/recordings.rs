@@ -5,11 +5,12 @@
 mod common;
 
 use common::op;
+use ds_isa::gen::Generation;
 
 use ds_devices::emu::EmuDevice;
 use ds_devices::{Backend, Device, DeviceInfo};
 use ds_harness::record::{self, RecordError, Verdict};
-use ds_reference::isa::DsOp;
+use ds_isa::ds::DsOp;
 use ds_reference::wave::WaveSize;
 use std::path::{Path, PathBuf};
 
@@ -83,11 +84,9 @@ fn recording_writes_atomically_under_an_emulated_name_and_reads_back() {
     let rec = record::read(&path).unwrap();
     assert_eq!(rec.provenance.backend(), "emu");
     assert!(!rec.provenance.is_hardware());
-    let model = ds_reference::model::snapshot::model_entries(
-        ds_reference::target::DEFAULT,
-        op("ds_add_rtn_u32"),
-    )
-    .unwrap();
+    let model =
+        ds_reference::model::snapshot::model_entries(ds_isa::target::DEFAULT, op("ds_add_rtn_u32"))
+            .unwrap();
     assert_eq!(
         rec.entries, model,
         "the emulated device agrees with the model"
@@ -192,7 +191,7 @@ fn emulated_results_cannot_pass_for_a_gpu() {
     let hip = |provenance: &str| DeviceInfo {
         backend: Backend::Hip,
         name: "n".into(),
-        target: ds_reference::target::DEFAULT,
+        target: ds_isa::target::DEFAULT,
         details: vec![("provenance".into(), provenance.into())],
     };
     assert_eq!(
@@ -316,7 +315,7 @@ fn run_record_writes_one_file_per_selected_op() {
 #[test]
 fn a_recording_of_every_runnable_op_on_the_emulated_device_replays_clean() {
     let root = common::temp_dir("rec-all");
-    let ops: Vec<DsOp> = ds_reference::isa::runnable_ops().collect();
+    let ops: Vec<DsOp> = ds_isa::ds::runnable_ops(Generation::Gfx11).collect();
     let paths = record::record_ops(&root, &mut EmuDevice::new(), &ops).unwrap();
     assert_eq!(paths.len(), ops.len());
     let sum = record::check_all(&root).unwrap_or_else(|p| panic!("{}", p.join("\n")));
@@ -330,7 +329,7 @@ fn a_recording_of_every_runnable_op_on_the_emulated_device_replays_clean() {
 }
 
 /// The wave size a target's recordings are made in here: its first (wave32 where it runs it).
-fn wave_of(t: &ds_reference::target::Target) -> WaveSize {
+fn wave_of(t: &ds_isa::target::Target) -> WaveSize {
     ds_kernels::wave_sizes(t)[0]
 }
 

@@ -6,6 +6,7 @@
 mod common;
 
 use common::op;
+use ds_isa::gen::Generation;
 
 use common::temp_dir;
 use ds_devices::emu::{EmuDevice, Fault};
@@ -16,11 +17,11 @@ use ds_harness::run::diff::{diff, Difference};
 use ds_harness::run::legal::Legality;
 use ds_harness::run::report::{Report, RunMeta};
 use ds_harness::run::{self, RunConfig};
+use ds_isa::ds::DsInst;
+use ds_isa::inst::{encode, GlobalOp, Inst};
+use ds_isa::target::Target;
 use ds_kernels::generator;
-use ds_kernels::inst::{encode, GlobalOp, Inst};
-use ds_reference::isa::DsInst;
 use ds_reference::model::{self, Unmodelled};
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Outcome, Variant};
 use serde_json::Value;
 
@@ -257,12 +258,12 @@ fn a_broken_kernel_is_caught_in_its_variant_only() {
     // The ds_add_u32 kernels with offset:0 (variants `o0` and the odd LDS size) get offset:4.
     let variant = corpus::variants(op("ds_add_u32"))[0].0;
     assert_eq!(variant.inst().offset16(), 0);
-    let good = generator::test_inst(&variant).unwrap();
+    let good = generator::test_inst(Generation::Gfx11, &variant).unwrap();
     let bad = DsInst { offset0: 4, ..good };
     let mut dev = PatchedDevice {
         inner: EmuDevice::new(),
-        from: good.to_bytes().unwrap(),
-        to: bad.to_bytes().unwrap(),
+        from: good.to_bytes(Generation::Gfx11).unwrap(),
+        to: bad.to_bytes(Generation::Gfx11).unwrap(),
     };
     let cfg = config(&["ds_add_u32"], "mutant-kernel");
     let report: Report = run::run(&cfg, &mut dev, meta()).unwrap();
@@ -428,7 +429,7 @@ fn cases_the_model_does_not_cover_are_skipped_with_the_reason() {
         Some(&max.cases)
     );
     assert!(report.summary().contains(&format!(
-        "{} skipped: not covered by this test model",
+        "{} not judged: not covered by this test model",
         max.cases
     )));
     let xml = junit(&cfg);
@@ -449,7 +450,7 @@ fn cases_the_model_does_not_cover_are_skipped_with_the_reason() {
 fn a_kernel_storing_vdst_at_the_wrong_offset_is_caught_on_every_lane() {
     // The kernels' `global_store_b128` of each lane's vdst, moved 4 bytes along its record.
     let variant = corpus::variants(op("ds_load_b32"))[0].0;
-    let kernel = generator::generate(&variant).unwrap();
+    let kernel = generator::generate_for(ds_isa::target::DEFAULT, &variant).unwrap();
     let store = kernel
         .insts
         .iter()
@@ -478,8 +479,8 @@ fn a_kernel_storing_vdst_at_the_wrong_offset_is_caught_on_every_lane() {
     };
     let mut dev = PatchedDevice {
         inner: EmuDevice::new(),
-        from: encode(&store).unwrap().try_into().unwrap(),
-        to: encode(&moved).unwrap().try_into().unwrap(),
+        from: encode(kernel.gen, &store).unwrap().try_into().unwrap(),
+        to: encode(kernel.gen, &moved).unwrap().try_into().unwrap(),
     };
     let cfg = config(&["ds_load_b32"], "mutant-store");
     let report = run::run(&cfg, &mut dev, meta()).unwrap();

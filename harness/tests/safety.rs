@@ -6,6 +6,7 @@
 mod common;
 
 use common::{code, ds_harness_env as ds_env, ds_harness_no_env as ds, stderr, stdout, temp_dir};
+use ds_isa::gen::Generation;
 use std::fs;
 use std::os::unix::fs::{symlink, FileTypeExt, MetadataExt};
 use std::path::Path;
@@ -80,10 +81,29 @@ fn run_json_into_a_fifo_writes_one_complete_report() {
     let c = std::ffi::CString::new(s(&fifo)).unwrap();
     // SAFETY: a valid path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    // Nobody reads it: refused before any work, at once, saying so (issue 33 M4: the run hung).
+    let start = std::time::Instant::now();
+    let out = ds(&small_run(&[
+        "--op",
+        "ds_sub_u32",
+        "--out",
+        s(&dir.join("out")),
+        "--markdown",
+        s(&fifo),
+    ]));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("nobody is reading"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(30));
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
     };
+    // The reader is waiting in open(2) before the run looks for it.
+    std::thread::sleep(std::time::Duration::from_millis(300));
     let out = ds(&small_run(&[
         "--op",
         "ds_sub_u32",
@@ -303,13 +323,13 @@ fn a_bad_hip_timeout_is_bad_input_for_run_and_replay() {
 fn sample_case_json() -> String {
     use ds_harness::case::CaseFile;
     use ds_harness::corpus;
-    let op = ds_reference::isa::DsOp::from_name("ds_add_u32").unwrap();
+    let op = ds_isa::ds::DsOp::from_name("ds_add_u32").unwrap();
     let vcs = corpus::for_op(op, corpus::DEFAULT_SEED, 4);
     let (vc, gc) = (&vcs[0], &vcs[0].cases[0]);
     CaseFile::new(
         &gc.id,
         corpus::DEFAULT_SEED,
-        ds_reference::target::DEFAULT,
+        ds_isa::target::DEFAULT,
         vc.variant,
         gc.case.clone(),
     )
@@ -458,13 +478,13 @@ fn eval_prints_the_kernels_registers_not_v0_everywhere() {
     use ds_harness::case::CaseFile;
     use ds_harness::corpus;
     let dir = temp_dir("safety-eval-regs");
-    let op = ds_reference::isa::DsOp::from_name("ds_load_b64").unwrap();
+    let op = ds_isa::ds::DsOp::from_name("ds_load_b64").unwrap();
     let vcs = corpus::for_op(op, corpus::DEFAULT_SEED, 4);
     let (vc, gc) = (&vcs[0], &vcs[0].cases[0]);
     let file = CaseFile::new(
         &gc.id,
         1,
-        ds_reference::target::DEFAULT,
+        ds_isa::target::DEFAULT,
         vc.variant,
         gc.case.clone(),
     );
@@ -473,8 +493,9 @@ fn eval_prints_the_kernels_registers_not_v0_everywhere() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let inst = v["inst"].as_str().unwrap();
-    let kernel = ds_kernels::generator::test_inst(&vc.variant)
+    let kernel = ds_kernels::generator::test_inst(Generation::Gfx11, &vc.variant)
         .unwrap()
+        .text(Generation::Gfx11)
         .to_string();
     assert_eq!(inst, kernel);
     assert!(!inst.contains("v[0:1], v0"), "{inst}");
@@ -556,7 +577,12 @@ fn asm_quotes_long_lines_briefly_and_numbers_non_utf8_lines() {
         "{} bytes of stderr",
         out.stderr.len()
     );
-    assert!(stderr(&out).contains("bytes in all"), "{}", stderr(&out));
+    // The line's own length, not the message's (issue 33 L11).
+    assert!(
+        stderr(&out).contains(&format!("the line is {} bytes long", long.len() - 1)),
+        "{}",
+        stderr(&out)
+    );
     let out = common::run_bytes(
         env!("CARGO_BIN_EXE_ds-harness"),
         &["asm"],

@@ -85,9 +85,9 @@ fn answer(answers: &[Value], id: u64) -> &Value {
 #[test]
 fn a_billion_workgroups_with_buffers_for_one_is_an_error_not_an_allocation() {
     let (v, c) = variant_and_case();
-    let k = generator::generate(&v).unwrap();
+    let k = generator::generate_for(ds_isa::target::DEFAULT, &v).unwrap();
     let name = k.name.clone();
-    let code = code_object::write(ds_reference::target::DEFAULT, &[k]);
+    let code = code_object::write(ds_isa::target::DEFAULT, &[k]);
     let mut lines = start(&code);
     lines.push(launch(3, &name, 1_000_000_000, &one_case_buffers(&v, &c)));
     lines.push(launch(4, &name, 1, &one_case_buffers(&v, &c)));
@@ -116,9 +116,9 @@ fn a_billion_workgroups_with_buffers_for_one_is_an_error_not_an_allocation() {
 #[test]
 fn bad_lines_and_requests_get_errors_of_the_documented_kind_and_the_session_goes_on() {
     let (v, c) = variant_and_case();
-    let k = generator::generate(&v).unwrap();
+    let k = generator::generate_for(ds_isa::target::DEFAULT, &v).unwrap();
     let name = k.name.clone();
-    let code = code_object::write(ds_reference::target::DEFAULT, &[k]);
+    let code = code_object::write(ds_isa::target::DEFAULT, &[k]);
     let bufs = one_case_buffers(&v, &c);
     let mut lines = start(&code);
     let mut unknown_module: Value = serde_json::from_str(&launch(3, &name, 1, &bufs)).unwrap();
@@ -157,9 +157,9 @@ fn bad_lines_and_requests_get_errors_of_the_documented_kind_and_the_session_goes
 #[test]
 fn every_output_buffer_comes_back_under_the_name_it_was_sent_with() {
     let (v, c) = variant_and_case();
-    let k = generator::generate(&v).unwrap();
+    let k = generator::generate_for(ds_isa::target::DEFAULT, &v).unwrap();
     let name = k.name.clone();
-    let code = code_object::write(ds_reference::target::DEFAULT, &[k]);
+    let code = code_object::write(ds_isa::target::DEFAULT, &[k]);
     let mut lines = start(&code);
     // 14 launches of 5 buffers, each with names never seen before: 70 distinct names.
     for l in 0..14u64 {
@@ -185,15 +185,18 @@ fn every_output_buffer_comes_back_under_the_name_it_was_sent_with() {
 #[test]
 fn a_kernel_that_loops_in_65536_workgroups_is_a_fault_within_its_budget() {
     let (v, _) = variant_and_case();
-    let mut k = generator::generate(&v).unwrap();
+    let mut k = generator::generate_for(ds_isa::target::DEFAULT, &v).unwrap();
     // s_branch -1: every wave jumps to itself until its instruction budget runs out.
-    k.code = ds_kernels::inst::encode(&ds_kernels::inst::Inst::Sopp {
-        op: ds_kernels::inst::SoppOp::Branch,
-        simm16: 0xffff,
-    })
+    k.code = ds_isa::inst::encode(
+        k.gen,
+        &ds_isa::inst::Inst::Sopp {
+            op: ds_isa::inst::SoppOp::Branch,
+            simm16: 0xffff,
+        },
+    )
     .unwrap();
     let name = k.name.clone();
-    let code = code_object::write(ds_reference::target::DEFAULT, &[k]);
+    let code = code_object::write(ds_isa::target::DEFAULT, &[k]);
     let mut lines = start(&code);
     let groups = 65536u64;
     let bufs: Vec<_> = (0..5)
@@ -216,4 +219,39 @@ fn a_kernel_that_loops_in_65536_workgroups_is_a_fault_within_its_budget() {
         "{a}"
     );
     println!("65536 looping workgroups answered in {:.1} s", ran.secs);
+}
+
+/// A launch that gives its kernel fewer buffers than the kernel's arguments (none at all, or
+/// some left out) is answered as the protocol error it is, naming the missing buffers, not run
+/// into a `fault` (the residue of issue 33); the session goes on.
+#[test]
+fn a_launch_missing_buffers_is_a_protocol_error_naming_them() {
+    let (v, c) = variant_and_case();
+    let k = generator::generate_for(ds_isa::target::DEFAULT, &v).unwrap();
+    let name = k.name.clone();
+    let code = code_object::write(ds_isa::target::DEFAULT, &[k]);
+    let bufs = one_case_buffers(&v, &c);
+    let mut lines = start(&code);
+    lines.push(launch(3, &name, 1, &[]));
+    lines.push(launch(4, &name, 1, &bufs[..3]));
+    lines.push(launch(5, &name, 1, &bufs));
+    let (answers, ran) = serve(&lines, b"", 60);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    for (id, missing) in [
+        (3, "lds_in, lanes_in, lds_out, lanes_out, wave_in"),
+        (4, "lanes_out, wave_in"),
+    ] {
+        let e = answer(&answers, id);
+        assert_eq!(
+            (e["type"].as_str(), e["kind"].as_str()),
+            (Some("error"), Some("other")),
+            "{e}"
+        );
+        let m = e["message"].as_str().unwrap();
+        assert!(
+            m.starts_with("protocol error: ") && m.contains(&format!("missing: {missing}")),
+            "{m}"
+        );
+    }
+    assert_eq!(answer(&answers, 5)["type"], "done", "the session goes on");
 }

@@ -13,12 +13,12 @@ use ds_harness::run::diff::diff;
 use ds_harness::run::report::RunMeta;
 use ds_harness::run::{self, legal, RunConfig};
 use ds_harness::shrink;
+use ds_isa::ds::DsOp;
+use ds_isa::target::DEFAULT;
 use ds_kernels::abi::{
     self, LANES_IN, LANES_OUT, LANE_IN_BYTES, LANE_IN_DATA0, LANE_OUT_BYTES, WAVE_IN,
 };
-use ds_reference::isa::DsOp;
 use ds_reference::model;
-use ds_reference::target::DEFAULT;
 use ds_reference::wave::WaveSize;
 
 const LANES: usize = WaveSize::Wave32.lanes();
@@ -149,10 +149,11 @@ fn a_one_lane_fault_shrinks_to_one_lane_and_no_lds_words_and_replays() {
     );
     assert!(sh.size_after < before);
     // Minimal: no candidate of the final case still disagrees.
-    let kernel = ds_kernels::generator::generate(&file.variant).unwrap();
+    let kernel =
+        ds_kernels::generator::generate_for(ds_isa::target::DEFAULT, &file.variant).unwrap();
     let module = dev
         .load(&ds_kernels::code_object::write(
-            ds_reference::target::DEFAULT,
+            ds_isa::target::DEFAULT,
             &[kernel],
         ))
         .unwrap();

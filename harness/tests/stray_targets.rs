@@ -1,20 +1,26 @@
 //! No target name, HSA target id, KFD version or machine value of the target table is written
-//! anywhere in the code but the table itself (`reference/src/target.rs`) and tests: every
+//! anywhere in the code but the table itself (`isa/src/target.rs`) and tests: every
 //! consumer asks the table (DESIGN.md section 8). Scanned: each crate's `src/` (a file's
 //! `#[cfg(test)]` module and `tests.rs` files are tests), `benches/`, `build.rs` and
 //! `Cargo.toml`, the workspace's `Cargo.toml`, `scripts/`, `.ci/` and `.github/`. Not scanned:
 //! tests, snapshots (recorded data) and documentation, which names targets for its readers.
+//! One configuration list is named as such: the GPU workflow's runner entries ([`FLEET`]), the
+//! machines a user has, each held to be a target of the table by `workflows.rs`.
 
 mod common;
 
-use ds_reference::target::{all, TARGETS};
+use ds_isa::target::{all, TARGETS};
 use std::path::{Path, PathBuf};
 
-const TABLE: &str = "reference/src/target.rs";
+const TABLE: &str = "isa/src/target.rs";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
+
+/// The one list that names targets as configuration, not as a rule: the GPU workflow's matrix of
+/// runners (file, and how each of its entries starts), one GPU machine each.
+const FLEET: (&str, &str) = (".github/workflows/gpu.yml", "- { target: ");
 
 /// Every file the rule covers, relative to the workspace root.
 fn scanned_files(root: &Path) -> Vec<PathBuf> {
@@ -143,6 +149,9 @@ fn no_target_literal_outside_the_table_and_tests() {
             continue; // not text
         };
         for (line, what, text) in strays(&text) {
+            if f == Path::new(FLEET.0) && text.starts_with(FLEET.1) {
+                continue;
+            }
             found.push(format!("{}:{line}: {what}: {text}", f.display()));
         }
     }

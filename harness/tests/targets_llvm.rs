@@ -10,8 +10,8 @@ mod common;
 
 use common::llvm::installed;
 use common::{ds_harness, ds_harness_env, run, standin_lib, stderr, stdout};
+use ds_isa::target::{all, GENERIC_TARGETS};
 use ds_kernels::code_object;
-use ds_reference::target::{all, GENERIC_TARGETS};
 use serde_json::Value;
 
 fn tmp(name: &str) -> std::path::PathBuf {
@@ -126,7 +126,7 @@ fn the_emulated_device_runs_every_op_of_a_generic_target_in_both_wave_sizes() {
             .collect();
         assert_eq!(ds_kernels::wave_sizes(g), ds_kernels::wave_sizes(member));
         assert_eq!(r["meta"]["waves"], serde_json::json!(waves), "{g}");
-        let ops = ds_reference::isa::runnable_ops_on(g).count() as u64;
+        let ops = ds_isa::ds::runnable_ops_on(g).count() as u64;
         assert_eq!(r["totals"]["ops"], ops, "{g}");
         assert_eq!(r["totals"]["disagree"], 0, "{g}");
         assert_eq!(r["totals"]["errors"], 0, "{g}");

@@ -7,13 +7,13 @@
 mod wave64_cases;
 
 use ds_devices::emu::EmuDevice;
-use ds_reference::isa::{runnable_ops, DsOp, Generation};
-use ds_reference::target::DEFAULT;
+use ds_isa::ds::{runnable_ops, DsOp, Generation};
+use ds_isa::target::DEFAULT;
 use wave64_cases::run_all;
 
 #[test]
 fn every_runnable_op_in_wave64_on_emu_agrees_with_the_model() {
-    let ops: Vec<DsOp> = runnable_ops()
+    let ops: Vec<DsOp> = runnable_ops(Generation::Gfx11)
         .filter(|op| op.info().in_generation(Generation::Gfx11))
         .collect();
     // Every gfx11 target the kernels are built for: each lists wave64 in the target table.
@@ -81,7 +81,7 @@ fn the_gfx12_wave64_template_runs_every_gfx12_op_on_emu_in_agreement_with_the_mo
     for t in gfx12 {
         assert!(t.wave_sizes.contains(&64), "{t}");
         assert!(ds_kernels::check_wave(t, ds_reference::wave::WaveSize::Wave64).is_ok());
-        let ops: Vec<DsOp> = ds_reference::isa::runnable_ops_on(t).collect();
+        let ops: Vec<DsOp> = ds_isa::ds::runnable_ops_on(t).collect();
         let (count, bad) = run_all(&mut EmuDevice::for_target(t), t, &ops);
         assert!(
             bad.is_empty(),

@@ -8,9 +8,9 @@ mod common;
 use common::{code, ds_harness_no_env as ds, stderr, stdout, temp_dir};
 use ds_harness::case::CaseFile;
 use ds_harness::corpus;
+use ds_isa::ds::{runnable_ops, DsOp, Generation};
+use ds_isa::target::{DEFAULT, TARGETS};
 use ds_kernels::code_object;
-use ds_reference::isa::{runnable_ops_in, DsOp, Generation};
-use ds_reference::target::{DEFAULT, TARGETS};
 use ds_reference::wave::WaveSize;
 use serde_json::Value;
 
@@ -38,7 +38,7 @@ fn run_wave_64_runs_every_runnable_op_in_wave64_on_emu_and_all_agree() {
         "{se}"
     );
     let r: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let ops = runnable_ops_in(Generation::Gfx11).count() as u64;
+    let ops = runnable_ops(Generation::Gfx11).count() as u64;
     assert_eq!(r["meta"]["waves"], serde_json::json!([64]));
     assert_eq!(r["totals"]["ops"], ops);
     assert_eq!(r["totals"]["cases"], ops * 40);

@@ -7,7 +7,7 @@ mod common;
 mod wave64_cases;
 
 use ds_devices::{hip, Device};
-use ds_reference::isa::{runnable_ops, DsOp, Generation};
+use ds_isa::ds::{runnable_ops, DsOp, Generation};
 
 #[test]
 fn every_runnable_op_in_wave64_agrees_through_the_standin() {
@@ -20,7 +20,7 @@ fn every_runnable_op_in_wave64_agrees_through_the_standin() {
     std::env::remove_var("HIP_VISIBLE_DEVICES");
     let mut dev = hip::open(0, None).expect("the stand-in device opens");
     let target = dev.info().target;
-    let ops: Vec<DsOp> = runnable_ops()
+    let ops: Vec<DsOp> = runnable_ops(Generation::Gfx11)
         .filter(|op| op.info().in_generation(Generation::Gfx11))
         .collect();
     let (count, bad) = wave64_cases::run_all(&mut dev, target, &ops);

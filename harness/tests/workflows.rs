@@ -38,11 +38,17 @@ fn shell_words(script: &str) -> Vec<Vec<String>> {
             .find("}}")
             .map_or(text.len(), |e| start + e + 2);
         let expr = text[start + 3..end - 2].trim().to_string();
-        let value = if expr == "matrix.shard" { "1" } else { "X" };
+        let value = match expr.as_str() {
+            "matrix.shard" => "1",
+            // A runner's target: a name of the target table.
+            "matrix.runner.target" => ds_isa::target::DEFAULT.name,
+            _ => "X",
+        };
         text.replace_range(start..end, value);
     }
     let text = text
         .replace("$SHARDS", "4")
+        .replace("$TARGET", ds_isa::target::DEFAULT.name)
         .replace("$PWD", "/w")
         .replace("\"$GITHUB_STEP_SUMMARY\"", "summary");
     let mut commands = Vec::new();
@@ -172,18 +178,55 @@ fn ci_yml_runs_tests_lints_the_emu_run_and_the_stand_in_hip_run() {
     );
 }
 
+/// The GPU runners of `gpu.yml`'s matrix: (target, labels), each target a name of the table.
+fn runners(gpu: &Yaml) -> Vec<(String, Vec<String>)> {
+    gpu["jobs"]["hardware"]["strategy"]["matrix"]["runner"]
+        .as_vec()
+        .expect("a matrix of runners")
+        .iter()
+        .map(|r| {
+            let target = r["target"].as_str().expect("a runner's target").to_string();
+            let labels = (r["labels"].as_vec().expect("a runner's labels").iter())
+                .map(|l| l.as_str().unwrap().to_string())
+                .collect();
+            (target, labels)
+        })
+        .collect()
+}
+
+/// The GPU workflow is every target's (issue 33 L15): a matrix of self-hosted ROCm runners, one
+/// per GPU family and labelled with its target (AMD's CI fleet's four first), times shards;
+/// each job checks the device with `info --check` before its run, runs on the runner's target,
+/// and uploads its results under the target's name.
 #[test]
-fn gpu_yml_runs_on_self_hosted_rocm_sharded_with_results_as_artifacts() {
+fn gpu_yml_runs_each_gpu_family_sharded_after_info_check_with_results_as_artifacts() {
     let gpu = load("gpu.yml");
     let job = &gpu["jobs"]["hardware"];
     assert!(!job.is_badvalue(), "gpu.yml has a `hardware` job");
-    let labels: Vec<&str> = job["runs-on"]
-        .as_vec()
-        .expect("runs-on is a label list")
+    assert_eq!(job["runs-on"].as_str(), Some("${{ matrix.runner.labels }}"));
+    let runners = runners(&gpu);
+    let targets: Vec<&str> = runners.iter().map(|(t, _)| t.as_str()).collect();
+    assert!(targets.len() >= 2, "{targets:?}");
+    for (t, labels) in &runners {
+        let row = ds_isa::target::Target::by_name(t).unwrap_or_else(|e| panic!("{e}"));
+        assert!(ds_kernels::check_target(row).is_ok(), "{t}");
+        assert_eq!(labels, &["self-hosted", "rocm", t.as_str()], "{t}");
+    }
+    // More than one generation: not a one-generation workflow.
+    let gens: std::collections::BTreeSet<_> = targets
         .iter()
-        .filter_map(Yaml::as_str)
+        .map(|t| ds_isa::target::Target::by_name(t).unwrap().generation)
         .collect();
-    assert_eq!(labels, ["self-hosted", "rocm"]);
+    assert!(gens.len() >= 2, "{targets:?}");
+    let text = std::fs::read_to_string(format!(
+        "{}/../.github/workflows/gpu.yml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    assert!(
+        !text.contains("RDNA 3 / 3.5"),
+        "no one generation's workflow"
+    );
     let shards = job["strategy"]["matrix"]["shard"]
         .as_vec()
         .expect("a shard matrix");
@@ -194,6 +237,18 @@ fn gpu_yml_runs_on_self_hosted_rocm_sharded_with_results_as_artifacts() {
     let values: Vec<i64> = shards.iter().filter_map(Yaml::as_i64).collect();
     assert_eq!(values, (1..=shards.len() as i64).collect::<Vec<_>>());
 
+    // `info --check` runs before the run, in its own step.
+    let at = |pred: &dyn Fn(&Vec<String>) -> bool| {
+        steps(job)
+            .iter()
+            .position(|s| ds_harness_invocations(run_text(s)).iter().any(pred))
+    };
+    let check = at(&|a| a.first().is_some_and(|c| c == "info") && a.contains(&"--check".into()));
+    let run_at = at(&|a| a.first().is_some_and(|c| c == "run"));
+    assert!(
+        matches!((check, run_at), (Some(c), Some(r)) if c < r),
+        "info --check before the run"
+    );
     let lines = check_cli_lines(&gpu);
     let run = lines
         .iter()
@@ -201,6 +256,7 @@ fn gpu_yml_runs_on_self_hosted_rocm_sharded_with_results_as_artifacts() {
         .expect("a ds-harness run");
     for flag in [
         "--backend",
+        "--target",
         "--shard",
         "--json",
         "--junit",
@@ -211,6 +267,10 @@ fn gpu_yml_runs_on_self_hosted_rocm_sharded_with_results_as_artifacts() {
     }
     assert!(run.windows(2).any(|p| p[0] == "--backend" && p[1] == "hip"));
     assert!(run.windows(2).any(|p| p[0] == "--shard" && p[1] == "1/4"));
+    assert_eq!(
+        job["env"]["TARGET"].as_str(),
+        Some("${{ matrix.runner.target }}")
+    );
 
     let summary = steps(job)
         .iter()
@@ -229,6 +289,10 @@ fn gpu_yml_runs_on_self_hosted_rocm_sharded_with_results_as_artifacts() {
         if_always(upload),
         "artifacts uploaded even when the run fails"
     );
+    assert_eq!(
+        upload["with"]["name"].as_str(),
+        Some("gpu-${{ matrix.runner.target }}-shard-${{ matrix.shard }}")
+    );
     let paths = upload["with"]["path"].as_str().expect("artifact paths");
     let record_dir = &run[run.iter().position(|w| w == "--record").unwrap() + 1];
     for want in ["results-", "junit-", record_dir.as_str(), "cases-"] {
@@ -236,8 +300,11 @@ fn gpu_yml_runs_on_self_hosted_rocm_sharded_with_results_as_artifacts() {
     }
 }
 
+/// The merge job merges each target's shards (every shard's recordings by name, so a missing one
+/// is an error rather than unseen) and lays every target side by side in one matrix, in the job
+/// summary and as an SVG artifact.
 #[test]
-fn gpu_yml_merges_every_shard_after_the_matrix_into_one_artifact() {
+fn gpu_yml_merges_each_targets_shards_and_lays_every_target_side_by_side() {
     let gpu = load("gpu.yml");
     let job = &gpu["jobs"]["merge"];
     assert!(!job.is_badvalue(), "gpu.yml has a `merge` job");
@@ -255,13 +322,19 @@ fn gpu_yml_merges_every_shard_after_the_matrix_into_one_artifact() {
     for flag in ["--json", "--junit", "--markdown", "--record"] {
         assert!(merge.iter().any(|w| w == flag), "{flag} in {merge:?}");
     }
-    // Every shard's recordings, by name, so a missing one is an error rather than unseen.
     let recs: Vec<&String> = merge
         .windows(2)
         .filter(|p| p[0] == "--recordings")
         .map(|p| &p[1])
         .collect();
     assert_eq!(recs.len(), shards, "{merge:?}");
+    let matrix = lines
+        .iter()
+        .find(|a| a.first().is_some_and(|c| c == "matrix"))
+        .expect("a ds-harness matrix");
+    for flag in ["--markdown", "--svg"] {
+        assert!(matrix.iter().any(|w| w == flag), "{flag} in {matrix:?}");
+    }
     let download = steps(job)
         .iter()
         .find(|s| {
@@ -270,7 +343,7 @@ fn gpu_yml_merges_every_shard_after_the_matrix_into_one_artifact() {
                 .is_some_and(|u| u.starts_with("actions/download-artifact"))
         })
         .expect("the shards' artifacts downloaded");
-    assert_eq!(download["with"]["pattern"].as_str(), Some("gpu-shard-*"));
+    assert_eq!(download["with"]["pattern"].as_str(), Some("gpu-*-shard-*"));
     let uploads: Vec<&Yaml> = steps(job)
         .iter()
         .filter(|s| {
@@ -282,19 +355,104 @@ fn gpu_yml_merges_every_shard_after_the_matrix_into_one_artifact() {
     assert_eq!(uploads.len(), 1, "one artifact");
     assert!(if_always(uploads[0]));
     let paths = uploads[0]["with"]["path"].as_str().unwrap();
-    let value = |flag: &str| &merge[merge.iter().position(|w| w == flag).unwrap() + 1];
-    for flag in ["--json", "--junit", "--markdown", "--record"] {
-        assert!(
-            paths.contains(value(flag).as_str()),
-            "{flag} output among {paths}"
-        );
+    for want in ["merged/", "recordings/", "matrix.md", "matrix.svg"] {
+        assert!(paths.contains(want), "{want} among {paths}");
     }
     let summary = steps(job)
         .iter()
         .find(|s| run_text(s).contains("GITHUB_STEP_SUMMARY"))
         .expect("a job summary step");
     assert!(if_always(summary));
-    assert!(run_text(summary).contains(value("--markdown").as_str()));
+    assert!(run_text(summary).contains("cat matrix.md"));
+}
+
+/// The merge job's scripts, run as they stand on shards of two targets made on the emulated
+/// device (laid out as the hardware jobs' artifacts download): each target merged apart, both in
+/// one matrix, one column each, and the job summary holding the matrix and each target's summary.
+#[test]
+fn gpu_yml_merge_scripts_merge_two_targets_and_lay_them_side_by_side() {
+    let gpu = load("gpu.yml");
+    let job = &gpu["jobs"]["merge"];
+    let dir = common::temp_dir("gpu-merge-scripts");
+    let bin = env!("CARGO_BIN_EXE_ds-harness");
+    let targets = ["gfx1100", "gfx942"];
+    for t in targets {
+        for k in 1..=4 {
+            let shard = dir.join(format!("shards/gpu-{t}-shard-{k}"));
+            std::fs::create_dir_all(&shard).unwrap();
+            let o = std::process::Command::new(bin)
+                .current_dir(&shard)
+                .args([
+                    "run",
+                    "--backend",
+                    "emu",
+                    "--target",
+                    t,
+                    "--op",
+                    "ds_add_u32",
+                ])
+                .args(["--op", "ds_sub_u32", "--op", "ds_load_b32", "--cases", "4"])
+                .args([
+                    "--shard",
+                    &format!("{k}/4"),
+                    "--json",
+                    &format!("results-{k}.json"),
+                ])
+                .args(["--record", "recordings", "--out", "cases"])
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        }
+    }
+    let summary = dir.join("summary.md");
+    for step in steps(job).iter().filter(|s| !run_text(s).is_empty()) {
+        let script = run_text(step);
+        if script.contains("cargo build") {
+            continue;
+        }
+        let o = std::process::Command::new("bash")
+            .arg("-e")
+            .arg("-c")
+            .arg(script.replace("target/release/ds-harness", bin))
+            .current_dir(&dir)
+            .env("SHARDS", "4")
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{:?}: {}{}",
+            step["name"],
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    for t in targets {
+        let r: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("merged/{t}/results.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(r["meta"]["target"], t);
+        assert_eq!(r["totals"]["ops"], 3, "every shard of {t} merged");
+    }
+    let matrix = std::fs::read_to_string(dir.join("matrix.md")).unwrap();
+    for t in targets {
+        assert!(
+            matrix.contains(&format!(" ({t}) |")),
+            "a column of {t}: {matrix}"
+        );
+    }
+    assert!(std::fs::read_to_string(dir.join("matrix.svg"))
+        .unwrap()
+        .starts_with("<svg"));
+    let summary = std::fs::read_to_string(&summary).unwrap();
+    assert!(summary.contains("## Fidelity matrix"), "{summary}");
+    for t in targets {
+        assert!(
+            summary.contains(&format!("### {t}, 4 shards merged")),
+            "{summary}"
+        );
+    }
 }
 
 #[test]

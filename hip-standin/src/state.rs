@@ -10,8 +10,8 @@
 use ds_devices::emu::{EmuDevice, WrongEntry};
 use ds_devices::hip::sys::{self, hipError_t};
 use ds_devices::{Buffer, Device, Launch, ModuleId};
+use ds_isa::target::{self, Target};
 use ds_kernels::code_object::{self, CodeObject};
-use ds_reference::target::{self, Target};
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::CStr;
 use std::sync::{Mutex, MutexGuard, OnceLock};

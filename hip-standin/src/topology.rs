@@ -10,7 +10,7 @@
 //! [`ENV_KFD`] an unreadable topology.
 
 use ds_devices::hip::chip;
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 
 /// Test-only: the processor name the runtime reports for every device instead of its chip's, as
 /// a setting other than `HSA_OVERRIDE_GFX_VERSION` would make it (`HSA_OVERRIDE_GFX_VERSION`

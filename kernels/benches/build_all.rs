@@ -3,16 +3,16 @@
 //! assembly form (`code_object::assembly`). Target: ours >= 50x faster. Prints its figures;
 //! `cargo bench -p ds-kernels`.
 
+use ds_isa::ds::{runnable_ops, OffsetForm};
+use ds_isa::target::DEFAULT;
 use ds_kernels::code_object;
-use ds_kernels::generator::generate;
-use ds_kernels::isa::{runnable_ops, OffsetForm};
-use ds_reference::target::DEFAULT;
+use ds_kernels::generator::generate_for;
 use ds_reference::wave::{FpMode, Variant};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn variants() -> Vec<Variant> {
-    runnable_ops()
+    runnable_ops(DEFAULT.generation)
         .map(|op| {
             let (offset0, offset1) = match op.info().offset {
                 OffsetForm::Single => (16, 1),
@@ -37,7 +37,7 @@ fn variants() -> Vec<Variant> {
 fn ours(variants: &[Variant]) -> Vec<u8> {
     let kernels: Vec<_> = variants
         .iter()
-        .map(|v| generate(v).expect("runnable"))
+        .map(|v| generate_for(DEFAULT, v).expect("runnable"))
         .collect();
     code_object::write(DEFAULT, &kernels)
 }
@@ -81,7 +81,10 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("ds-kernels-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (asm, obj, so) = (dir.join("k.s"), dir.join("k.o"), dir.join("k.so"));
-    let kernels: Vec<_> = variants.iter().map(|v| generate(v).unwrap()).collect();
+    let kernels: Vec<_> = variants
+        .iter()
+        .map(|v| generate_for(DEFAULT, v).unwrap())
+        .collect();
     std::fs::write(&asm, code_object::assembly(DEFAULT, &kernels)).unwrap();
     let llvm_time = median(11, || {
         let mc = Command::new("llvm-mc-19")

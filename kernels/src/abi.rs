@@ -16,14 +16,14 @@
 //! | # | buffer      | in/out | per case (stride)            | contents                                   |
 //! |---|-------------|--------|------------------------------|--------------------------------------------|
 //! | 0 | `lds_in`    | in     | `lds_size` bytes             | the initial LDS image, byte for byte        |
-//! | 1 | `lanes_in`  | in     | lanes x [`LANE_IN_BYTES`] (2048 / 4096) | per lane: addr, data0, data1, vdst sentinel |
+//! | 1 | `lanes_in`  | in     | lanes x [`lane_in_bytes`] (64: 2048 / 4096; 128 for 8-dword DATA1) | per lane: addr, data0, data1, vdst sentinel |
 //! | 2 | `lds_out`   | out    | `lds_size` bytes             | the final LDS image                         |
 //! | 3 | `lanes_out` | out    | lanes x [`LANE_OUT_BYTES`] (2048 / 4096) | per lane: final vdst, addr, data0, data1 |
 //! | 4 | `wave_in`   | in     | [`wave_in_bytes`]: 8 / 16     | EXEC\[31:0\], M0, (wave64) EXEC\[63:32\], 0 |
 //!
 //! Case `c` of a buffer starts at `c * stride`; lane `l` of a lane record at `l * lane_bytes`.
-//! All values are little-endian dwords. `lds_size` is the variant's (a multiple of 4, at most
-//! 65536); the kernel's LDS allocation (descriptor `group_segment_fixed_size`) is the same size.
+//! All values are little-endian dwords. `lds_size` is the variant's (a multiple of 4, at most the
+//! target's `lds_bytes`: [`check_lds_size_on`]); the kernel's LDS allocation (descriptor `group_segment_fixed_size`) is the same size.
 //!
 //! On hardware a workgroup's LDS is allocated in granules: the descriptor encodes it in 512-byte
 //! units (AMDGPUUsage, "compute_pgm_rsrc2 for GFX6-GFX12", GRANULATED_LDS_SIZE:
@@ -37,7 +37,9 @@
 //! neither loaded from nor dumped to a buffer. ASSUMPTIONS.md A1 says what remains open.
 
 //! Lane record in `lanes_in` (64 bytes): `addr` at byte 0 (bytes 4..16 zero), `data0[0..4]` at 16,
-//! `data1[0..4]` at 32, `vdst[0..4]` at 48 (the sentinel the instruction may overwrite).
+//! `data1[0..4]` at 32, `vdst[0..4]` at 48 (the sentinel the instruction may overwrite). For an op
+//! whose DATA1 is 8 dwords (gfx12's `ds_bvh_stack_push8_*`) the record is 128 bytes
+//! ([`lane_in_bytes`]): the same 64 bytes, then `data1[4..8]` at 64 and zeros to 128.
 //! Lane record in `lanes_out` (64 bytes): `vdst[0..4]` at 0, `addr` at 16 (bytes 20..32 unused),
 //! `data0[0..4]` at 32, `data1[0..4]` at 48.
 //! Every lane's record is written, active or not. Without `variant.regs`: all four vdst dwords
@@ -57,15 +59,16 @@
 //! EXEC before storing results, so inactive lanes' registers are stored too.
 
 use crate::launch::{Buffer, Launch};
+use ds_isa::target::Target;
 use ds_reference::wave::{Case, Lds, Outcome, Variant, WaveSize};
 use rayon::prelude::*;
 use std::fmt;
 
 pub use crate::contract::{
-    wave_in_bytes, workgroup_size, BUFFERS, KERNARG_SIZE, LANES_IN, LANES_OUT, LANE_IN_ADDR,
-    LANE_IN_BYTES, LANE_IN_DATA0, LANE_IN_DATA1, LANE_IN_VDST, LANE_OUT_ADDR, LANE_OUT_BYTES,
-    LANE_OUT_DATA0, LANE_OUT_DATA1, LANE_OUT_VDST, LDS_IN, LDS_OUT, MAX_LDS_SIZE, POISON, WAVE_IN,
-    WAVE_IN_BYTES, WAVE_IN_EXEC_HI,
+    lane_in_bytes, max_lds_size, wave_in_bytes, workgroup_size, BUFFERS, KERNARG_SIZE, LANES_IN,
+    LANES_OUT, LANE_IN_ADDR, LANE_IN_BYTES, LANE_IN_BYTES_DATA8, LANE_IN_DATA0, LANE_IN_DATA1,
+    LANE_IN_DATA1_HI, LANE_IN_VDST, LANE_OUT_ADDR, LANE_OUT_BYTES, LANE_OUT_DATA0, LANE_OUT_DATA1,
+    LANE_OUT_VDST, LDS_IN, LDS_OUT, POISON, WAVE_IN, WAVE_IN_BYTES, WAVE_IN_EXEC_HI,
 };
 
 /// Why cases cannot be packed, or buffers cannot be unpacked.
@@ -73,8 +76,15 @@ pub use crate::contract::{
 pub enum AbiError {
     /// No cases: a launch needs at least one workgroup.
     NoCases,
-    /// The variant's LDS size is not a multiple of 4 in 4..=65536.
+    /// The variant's LDS size is not a multiple of 4 in 4..=the largest LDS of a workgroup
+    /// (the target's, when named).
     LdsSize(u32),
+    /// The variant's LDS size is not a multiple of 4 in 4..=`max`, the `lds_bytes` of `target`.
+    LdsSizeOn {
+        size: u32,
+        target: &'static str,
+        max: u32,
+    },
     /// A case's LDS image is not the variant's size.
     CaseLdsSize {
         case: usize,
@@ -104,7 +114,13 @@ impl fmt::Display for AbiError {
             AbiError::NoCases => write!(f, "no cases to pack: a launch needs at least one"),
             AbiError::LdsSize(s) => write!(
                 f,
-                "LDS size {s} is not a multiple of 4 between 4 and {MAX_LDS_SIZE} bytes: pick another size"
+                "LDS size {s} is not a multiple of 4 between 4 and {} bytes: pick another size",
+                max_lds_size()
+            ),
+            AbiError::LdsSizeOn { size, target, max } => write!(
+                f,
+                "LDS size {size} is not a multiple of 4 between 4 and {max} bytes (the LDS a \
+                 {target} workgroup can have): pick another size"
             ),
             AbiError::CaseLdsSize { case, found, expected } => write!(
                 f,
@@ -131,10 +147,23 @@ impl fmt::Display for AbiError {
 
 impl std::error::Error for AbiError {}
 
-/// Checks a variant's LDS size.
+/// Checks a variant's LDS size against the ABI's ceiling (the largest LDS of any target).
 pub fn check_lds_size(size: u32) -> Result<(), AbiError> {
-    if size == 0 || size & 3 != 0 || size > MAX_LDS_SIZE {
+    if size == 0 || size & 3 != 0 || size > max_lds_size() {
         return Err(AbiError::LdsSize(size));
+    }
+    Ok(())
+}
+
+/// Checks a variant's LDS size for `target`: a multiple of 4 from 4 to the target table's
+/// `lds_bytes` (64 KiB on most targets, more on some).
+pub fn check_lds_size_on(target: &Target, size: u32) -> Result<(), AbiError> {
+    if size == 0 || size & 3 != 0 || size > target.lds_bytes {
+        return Err(AbiError::LdsSizeOn {
+            size,
+            target: target.name,
+            max: target.lds_bytes,
+        });
     }
     Ok(())
 }
@@ -210,7 +239,8 @@ pub fn pack_into(variant: &Variant, cases: &[Case], launch: &mut Launch) -> Resu
     }
     let n = cases.len();
     let lds = variant.lds_size as usize;
-    let lanes_in_case = lanes * LANE_IN_BYTES as usize;
+    let lane_in = lane_in_bytes(variant.op.info().operands.data1) as usize;
+    let lanes_in_case = lanes * lane_in;
     let lanes_out_case = lanes * LANE_OUT_BYTES as usize;
     let record = wave_in_bytes(wave) as usize;
     let sizes = [
@@ -249,7 +279,7 @@ pub fn pack_into(variant: &Variant, cases: &[Case], launch: &mut Launch) -> Resu
             .wave
             .lanes
             .iter()
-            .zip(lanes_in.chunks_exact_mut(LANE_IN_BYTES as usize))
+            .zip(lanes_in.chunks_exact_mut(lane_in))
         {
             put(record, LANE_IN_ADDR as usize, lane.addr);
             record[LANE_IN_ADDR as usize + 4..LANE_IN_DATA0 as usize].fill(0);
@@ -257,6 +287,17 @@ pub fn pack_into(variant: &Variant, cases: &[Case], launch: &mut Launch) -> Resu
                 put(record, LANE_IN_DATA0 as usize + 4 * i, lane.data0[i]);
                 put(record, LANE_IN_DATA1 as usize + 4 * i, lane.data1[i]);
                 put(record, LANE_IN_VDST as usize + 4 * i, lane.vdst[i]);
+            }
+            if record.len() == LANE_IN_BYTES_DATA8 as usize {
+                // The 8-dword DATA1's upper half, then zeros to the record's end.
+                for i in 4..8 {
+                    put(
+                        record,
+                        LANE_IN_DATA1_HI as usize + 4 * (i - 4),
+                        lane.data1[i],
+                    );
+                }
+                record[LANE_IN_DATA1_HI as usize + 16..].fill(0);
             }
         }
         let exec = case.wave.exec;
@@ -385,7 +426,7 @@ impl<'a> Readback<'a> {
             }
             for (d, (off, n, input)) in [
                 (LANE_OUT_DATA0, ops.data0, lane.data0),
-                (LANE_OUT_DATA1, ops.data1, lane.data1),
+                (LANE_OUT_DATA1, ops.data1, lane.data1_low()),
             ]
             .into_iter()
             .enumerate()
@@ -411,7 +452,7 @@ impl<'a> Readback<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ds_reference::isa::DsOp;
+    use ds_isa::ds::DsOp;
     use ds_reference::wave::{FpMode, Wave};
 
     fn variant(lds_size: u32) -> Variant {
@@ -438,7 +479,7 @@ mod tests {
         for (l, lane) in wave.lanes.iter_mut().enumerate() {
             lane.addr = seed + l as u32;
             lane.data0 = [1, 2, 3, seed];
-            lane.data1 = [5, 6, 7, l as u32];
+            lane.data1 = [5, 6, 7, l as u32, 0, 0, 0, 0];
             lane.vdst = [0xa0 + l as u32, 0xb0, 0xc0, 0xd0];
         }
         Case { lds, wave }
@@ -463,6 +504,32 @@ mod tests {
         assert_eq!(get(b(WAVE_IN), 12), 20u32.rotate_left(7));
         assert!(b(LANES_OUT).chunks(4).all(|w| get(w, 0) == POISON));
         assert_eq!(b(LDS_OUT).len(), 128);
+    }
+
+    #[test]
+    fn an_8_dword_data1_takes_a_128_byte_record_with_its_upper_half_at_64() {
+        let v = Variant {
+            op: DsOp::BvhStackPush8Pop1RtnB32,
+            ..variant(64)
+        };
+        let mut c = case(10, 64);
+        for (l, lane) in c.wave.lanes.iter_mut().enumerate() {
+            lane.data1 = [1, 2, 3, 4, 0x50, 0x60, 0x70, 0x80 + l as u32];
+        }
+        let launch = pack(&v, &[c.clone(), c]).unwrap();
+        let lanes_in = &launch.buffers[LANES_IN].bytes;
+        assert_eq!(lanes_in.len(), 2 * 32 * LANE_IN_BYTES_DATA8 as usize);
+        // Case 1, lane 3: the 64-byte record as for any op, then DATA1[4..8], then zeros.
+        let at = (32 + 3) * LANE_IN_BYTES_DATA8 as usize;
+        assert_eq!(get(lanes_in, at), 13);
+        assert_eq!(get(lanes_in, at + LANE_IN_DATA1 as usize + 12), 4);
+        assert_eq!(get(lanes_in, at + LANE_IN_VDST as usize), 0xa3);
+        let hi = at + LANE_IN_DATA1_HI as usize;
+        assert_eq!(
+            [0, 4, 8, 12].map(|k| get(lanes_in, hi + k)),
+            [0x50, 0x60, 0x70, 0x83]
+        );
+        assert!(lanes_in[hi + 16..at + 128].iter().all(|&b| b == 0));
     }
 
     #[test]

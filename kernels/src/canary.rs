@@ -25,7 +25,7 @@ use crate::contract::POISON;
 use crate::entry::{delivery, exec, layout_reason, KernelEntry, Request};
 use crate::generator::{canary as kernel, GenError, Kernel};
 use crate::launch::{Buffer, Launch};
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 use ds_reference::wave::WaveSize;
 use std::collections::BTreeSet;
 use std::fmt;

@@ -7,8 +7,23 @@
 
 use ds_reference::wave::WaveSize;
 
-/// Bytes of one lane's input record in `lanes_in`.
+/// Bytes of one lane's input record in `lanes_in` (of a variant whose op reads at most 4
+/// dwords of DATA1: [`lane_in_bytes`]).
 pub const LANE_IN_BYTES: u32 = 64;
+/// Bytes of one lane's input record of an op with an 8-dword DATA1 (gfx12's BVH push8 forms):
+/// the 64-byte record, then DATA1\[4..8\] at [`LANE_IN_DATA1_HI`], then 48 zero bytes.
+pub const LANE_IN_BYTES_DATA8: u32 = 128;
+/// Offset of DATA1\[4..8\] in a [`LANE_IN_BYTES_DATA8`] record.
+pub const LANE_IN_DATA1_HI: u32 = 64;
+
+/// Bytes of one lane's input record for an op that reads `data1_dwords` dwords of DATA1.
+pub const fn lane_in_bytes(data1_dwords: u8) -> u32 {
+    if data1_dwords > 4 {
+        LANE_IN_BYTES_DATA8
+    } else {
+        LANE_IN_BYTES
+    }
+}
 /// Bytes of one lane's output record in `lanes_out`.
 pub const LANE_OUT_BYTES: u32 = 64;
 /// Bytes of one case's `wave_in` record (EXEC, M0).
@@ -42,8 +57,16 @@ pub const LANE_OUT_DATA0: u32 = 32;
 pub const LANE_OUT_DATA1: u32 = 48;
 /// What output buffers hold before the kernel writes them.
 pub const POISON: u32 = 0xdead_beef;
-/// The largest LDS allocation of a gfx11 workgroup, in bytes.
-pub const MAX_LDS_SIZE: u32 = 65536;
+/// The largest LDS allocation of any target's workgroup, in bytes: the ceiling of the ABI's LDS
+/// buffers (the target table's `lds_bytes`; each target's own is its row's, which kernels and
+/// case files are held to).
+pub fn max_lds_size() -> u32 {
+    ds_isa::target::TARGETS
+        .iter()
+        .map(|t| t.lds_bytes)
+        .max()
+        .expect("the target table has rows")
+}
 /// Work-items per workgroup for kernels in waves of `wave`: one wave per workgroup.
 pub const fn workgroup_size(wave: WaveSize) -> u32 {
     wave.lanes() as u32

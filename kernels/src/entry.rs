@@ -10,7 +10,7 @@
 //!   of the enabled fields (private segment buffer 4, dispatch ptr 2, queue ptr 2, kernarg segment
 //!   ptr 2, ...), USER_SGPR_COUNT of them; then the enabled system SGPRs (workgroup id x, y, z, in
 //!   that order); the work-item ids are VGPRs (packed into v0 where the target column
-//!   [`ds_reference::target::Target::packed_workitem_ids`] says so: CDNA 2 and later and
+//!   [`ds_isa::target::Target::packed_workitem_ids`] says so: CDNA 2 and later and
 //!   GFX11+; in v0, v1, v2 elsewhere); EXEC holds the wave's work-items.
 //! - AMDGPUUsage, "Kernel Descriptor" and "compute_pgm_rsrc2 for GFX6-GFX12": USER_SGPR_COUNT
 //!   \[5:1\], ENABLE_SGPR_WORKGROUP_ID_X/Y/Z \[9:7\]; "Kernel Code Properties":
@@ -26,8 +26,8 @@
 //!   What the hardware does with fewer is not documented; the emulated device delivers no
 //!   workgroup id then.
 
-use crate::inst::Operand;
-use ds_reference::target::Target;
+use ds_isa::inst::Operand;
+use ds_isa::target::Target;
 use ds_reference::wave::WaveSize;
 use std::fmt::{self, Write};
 
@@ -352,7 +352,7 @@ pub fn markdown_table() -> String {
         "| target | wave | kernarg pointer | workgroup id x | work-item id x | EXEC | user SGPRs | why |\n\
          |---|---|---|---|---|---|---|---|\n",
     );
-    for t in ds_reference::target::all().filter(|t| crate::check_target(t).is_ok()) {
+    for t in ds_isa::target::all().filter(|t| crate::check_target(t).is_ok()) {
         for wave in crate::wave_sizes(t) {
             let e = KernelEntry::of(t, wave);
             let why = layout_reason(t, wave);
@@ -378,7 +378,7 @@ pub fn markdown_table() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ds_reference::target::TARGETS;
+    use ds_isa::target::TARGETS;
 
     fn plain() -> &'static Target {
         TARGETS

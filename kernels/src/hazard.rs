@@ -10,10 +10,10 @@
 //! `s_waitcnt 0` or `s_waitcnt_depctr` with VM_VSRC \[4:2\] 0. `kernels/tests/hazards_llc.rs`
 //! holds the generator's kernels to LLVM's own recognizer.
 //!
-//! [`Errata::VMEM_SCALAR_WRITE`]: ds_reference::errata::Errata::VMEM_SCALAR_WRITE
+//! [`Errata::VMEM_SCALAR_WRITE`]: ds_isa::errata::Errata::VMEM_SCALAR_WRITE
 
-use crate::inst::{Inst, Operand, SopkOp, SoppOp};
-use ds_reference::isa::Family;
+use ds_isa::ds::Family;
+use ds_isa::inst::{Inst, Operand, SopkOp, SoppOp};
 
 /// The `s_waitcnt_depctr` immediate that waits for VM_VSRC 0 and leaves every other counter at
 /// its maximum (what `llc-19` inserts for this hazard).
@@ -24,15 +24,22 @@ fn vm_vsrc(simm16: u16) -> u16 {
     simm16 >> 2 & 7
 }
 
-/// Scalar registers as bits of their operand code (0..=127: SGPRs, VCC, TTMPs, M0, EXEC).
+/// Scalar registers as bits of a set (0..=127: SGPRs from 0, VCC 106-107, TTMPs from 108, M0
+/// 125, EXEC 126-127: their gfx11 operand codes, a numbering only; `null` and VGPRs are none).
 fn bits(op: Operand, dwords: u8) -> u128 {
-    let code = u32::from(op.code());
-    if !op.is_register() || code >= 128 || matches!(op, Operand::Null | Operand::Vgpr(_)) {
-        return 0;
-    }
+    let slot = match op {
+        Operand::Sgpr(n) => u32::from(n),
+        Operand::VccLo => 106,
+        Operand::VccHi => 107,
+        Operand::Ttmp(n) => 108 + u32::from(n),
+        Operand::M0 => 125,
+        Operand::ExecLo => 126,
+        Operand::ExecHi => 127,
+        _ => return 0,
+    };
     (0..u32::from(dwords.max(1)))
-        .filter(|i| code + i < 128)
-        .fold(0, |m, i| m | 1u128 << (code + i))
+        .filter(|i| slot + i < 128)
+        .fold(0, |m, i| m | 1u128 << (slot + i))
 }
 
 const EXEC: u128 = 3 << 126;

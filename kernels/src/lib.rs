@@ -1,10 +1,8 @@
-//! ds-kernels: the kernels that run one DS instruction per launch on a gfx11 or gfx12 target, the kernel ABI
-//! they share with every device, and the HSA code object they are packed into.
+//! ds-kernels: the kernels that run one DS instruction per launch on any target of the target
+//! table, the kernel ABI they share with every device, and the HSA code object they are packed
+//! into. Its instructions are `ds-isa`'s ([`ds_isa::inst::Inst`], the DS table's
+//! [`ds_isa::ds::DsInst`] wrapped as `Inst::Ds`).
 //!
-//! - [`inst`]: the kernel template's instructions as data ([`inst::Inst`]), with
-//!   [`inst::encode`], [`inst::decode`] and LLVM syntax (`Display`, identical to
-//!   `llvm-objdump-19 -d --mcpu=<target>`). DS instructions are the DS table's
-//!   [`ds_reference::isa::DsInst`], wrapped as `Inst::Ds`.
 //! - [`abi`]: THE kernel ABI (kernarg layout, per-case buffers, strides), with
 //!   [`abi::pack`] (cases -> [`launch::Launch`]) and [`abi::unpack`] (launch -> outcomes).
 //! - [`generator`]: [`generator::generate_for`]: one kernel per variant and target, from one
@@ -25,10 +23,9 @@
 //!   [`code_object::read`] (ELF -> kernels with their parsed descriptors, code and metadata).
 //! - [`launch`]: the launch contract every device implements.
 //!
-//! This crate reads the DS table of [`ds_reference::isa`]; it names no DS opcode itself.
+//! This crate reads the DS table of [`ds_isa::ds`]; it names no DS opcode itself.
 
-pub use ds_reference::isa;
-use ds_reference::target::{Generation, Target};
+use ds_isa::target::{Generation, Target};
 use ds_reference::wave::WaveSize;
 
 pub mod abi;
@@ -38,7 +35,6 @@ pub mod contract;
 pub mod entry;
 pub mod generator;
 pub mod hazard;
-pub mod inst;
 pub mod launch;
 pub mod name;
 pub mod template;
@@ -106,7 +102,7 @@ pub fn check_wave(target: &Target, wave: WaveSize) -> Result<(), String> {
 
 /// The targets kernels can be built for, in table order.
 pub fn kernel_targets() -> impl Iterator<Item = &'static Target> {
-    ds_reference::target::TARGETS
+    ds_isa::target::TARGETS
         .iter()
         .filter(|t| template_written_for(t.generation))
 }
@@ -117,7 +113,7 @@ mod target_tests {
 
     #[test]
     fn kernels_are_built_for_every_target_of_a_generation_the_template_knows() {
-        for t in ds_reference::target::TARGETS {
+        for t in ds_isa::target::TARGETS {
             let written = crate::template::of(t.generation).is_some();
             assert_eq!(check_target(t).is_ok(), written, "{t}");
             if !written {
@@ -131,10 +127,10 @@ mod target_tests {
                 );
             }
         }
-        assert!(kernel_targets().any(|t| t == ds_reference::target::DEFAULT));
+        assert!(kernel_targets().any(|t| t == ds_isa::target::DEFAULT));
         assert_eq!(
             kernel_targets().count(),
-            ds_reference::target::TARGETS
+            ds_isa::target::TARGETS
                 .iter()
                 .filter(|t| Generation::ALL.contains(&t.generation))
                 .count()
@@ -143,12 +139,12 @@ mod target_tests {
 
     #[test]
     fn the_wave_sizes_are_the_target_rows_and_another_is_refused_naming_them() {
-        for t in ds_reference::target::TARGETS {
+        for t in ds_isa::target::TARGETS {
             let lanes: Vec<u32> = wave_sizes(t).iter().map(|w| w.lanes() as u32).collect();
             assert_eq!(lanes, t.wave_sizes, "{t}");
         }
         // A row that lists one wave size (as gfx9 rows do: wave64 only).
-        let t = &ds_reference::target::TARGETS[0];
+        let t = &ds_isa::target::TARGETS[0];
         let narrow = Target {
             wave_sizes: &[32],
             products: &[],

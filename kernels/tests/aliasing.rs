@@ -6,11 +6,11 @@
 
 mod common;
 
+use ds_isa::ds::{runnable_ops_on, DsFeatures, Field, Generation};
+use ds_isa::inst::{encode, Inst};
+use ds_isa::target::Target;
 use ds_kernels::generator::{generate_for, Kernel, Layout};
-use ds_kernels::inst::{encode_in, Inst};
-use ds_kernels::isa::{runnable_ops_on, DsFeatures, Field, Generation};
 use ds_reference::regs::Alias;
-use ds_reference::target::Target;
 use ds_reference::wave::Variant;
 
 /// Every aliasing variant of every runnable gfx11 op, with its kernel.
@@ -43,7 +43,7 @@ fn under_test(t: &Target, k: &Kernel) -> (Inst, usize) {
         if *note == "the instruction under test" {
             return (*inst, pc);
         }
-        pc += encode_in(t, inst).unwrap().len();
+        pc += encode(t, inst).unwrap().len();
     }
     panic!("{}: no instruction under test", k.name)
 }
@@ -82,14 +82,20 @@ fn every_aliasing_instruction_names_the_variants_registers() {
             let regs = v.regs.unwrap();
             for field in Field::ALL {
                 if v.op.info().operands.dwords(field) > 0 {
-                    assert_eq!(Some(ds.reg(field)), regs.get(field), "{gen} {inst}");
+                    assert_eq!(
+                        Some(ds.reg(field)),
+                        regs.get(field),
+                        "{gen} {}",
+                        inst.text(gen)
+                    );
                 }
             }
             // Each generation's template places registers through the same [`Layout`].
             assert_eq!(
                 Layout::of(v).unwrap().vgpr_count,
                 k.vgpr_count,
-                "{gen} {inst}"
+                "{gen} {}",
+                inst.text(gen)
             );
         }
     }
@@ -217,6 +223,7 @@ fn aliasing_kernels_move_their_own_registers_and_load_and_dump_every_operand_reg
             .unwrap();
         under_test(Generation::Gfx11.targets().next().unwrap(), k)
             .0
+            .text(Generation::Gfx11)
             .to_string()
     };
     assert!(listing(

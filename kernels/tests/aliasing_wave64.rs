@@ -7,17 +7,17 @@
 
 mod common;
 
+use ds_isa::ds::{runnable_ops, Generation};
+use ds_isa::inst::Inst;
+use ds_isa::target::Target;
 use ds_kernels::generator::{generate_for, Kernel};
-use ds_kernels::inst::Inst;
-use ds_reference::isa::{runnable_ops_in, Generation};
 use ds_reference::regs::Alias;
-use ds_reference::target::Target;
 use ds_reference::wave::{Variant, WaveSize};
 
 /// Every aliasing variant of every runnable op of `t`'s generation: (wave32 kernel, wave64 kernel).
 fn pairs(t: &Target) -> Vec<(Kernel, Kernel)> {
     let mut out = Vec::new();
-    for op in runnable_ops_in(t.generation).filter(|op| op.info().on(t)) {
+    for op in runnable_ops(t.generation).filter(|op| op.info().on(t)) {
         for (_, regs) in Alias::for_op(op) {
             let v32 = Variant {
                 regs: Some(regs),

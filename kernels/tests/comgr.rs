@@ -7,9 +7,9 @@
 
 mod common;
 
+use ds_isa::target::{Target, DEFAULT};
 use ds_kernels::code_object;
 use ds_kernels::kernel_targets;
-use ds_reference::target::{Target, DEFAULT};
 use libloading::{Library, Symbol};
 use std::ffi::{c_char, CString};
 

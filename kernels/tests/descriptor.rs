@@ -7,12 +7,12 @@
 
 mod common;
 
+use ds_isa::ds::{DsOp, Generation};
+use ds_isa::target::Target;
 use ds_kernels::code_object::descriptor::{rsrc1, KernelDescriptor};
 use ds_kernels::code_object::{self, descriptor};
 use ds_kernels::generator::{generate_for, Kernel};
 use ds_kernels::template;
-use ds_reference::isa::{DsOp, Generation};
-use ds_reference::target::Target;
 use ds_reference::wave::{FpMode, WaveSize};
 use object::{Object, ObjectSection, ObjectSymbol};
 

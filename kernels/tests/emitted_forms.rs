@@ -6,30 +6,28 @@
 
 mod common;
 
+use ds_isa::ds::Generation;
+use ds_isa::inst::{Inst, Operand};
 use ds_kernels::generator::{generate_for, Kernel};
-use ds_kernels::inst::{Inst, Operand};
 use ds_kernels::kernel_targets;
-use ds_reference::isa::Generation;
 use ds_reference::wave::{Variant, WaveSize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Every op's kernel for `t` in `wave`, every aliasing variant's (wave32: `regs`, operand-sized
 /// loads and dumps), and LDS sizes that leave a partial copy round and a granule tail to zero.
-fn kernels(t: &'static ds_reference::target::Target, wave: WaveSize) -> Vec<Kernel> {
+fn kernels(t: &'static ds_isa::target::Target, wave: WaveSize) -> Vec<Kernel> {
     let base = |op| Variant {
         wave,
         ..common::variant(op)
     };
-    let mut ks: Vec<Kernel> = ds_reference::isa::runnable_ops_on(t)
+    let mut ks: Vec<Kernel> = ds_isa::ds::runnable_ops_on(t)
         .map(|op| generate_for(t, &base(op)).unwrap())
         .collect();
     // The aliasing variants in the target's first wave size (wave32; gfx9 wave64), tuples even
     // where the target needs it.
     if wave == ds_kernels::wave_sizes(t)[0] {
-        let even = !t
-            .ds_features
-            .contains(ds_reference::isa::DsFeatures::UNALIGNED);
-        for op in ds_reference::isa::runnable_ops_on(t) {
+        let even = !t.ds_features.contains(ds_isa::ds::DsFeatures::UNALIGNED);
+        for op in ds_isa::ds::runnable_ops_on(t) {
             for (_, regs) in ds_reference::regs::Alias::for_op_in(op, even) {
                 let v = Variant {
                     regs: Some(regs),
@@ -42,7 +40,7 @@ fn kernels(t: &'static ds_reference::target::Target, wave: WaveSize) -> Vec<Kern
     for lds_size in [4, 132, 388, 900] {
         let v = Variant {
             lds_size,
-            ..base(ds_reference::isa::DsOp::AddRtnU32)
+            ..base(ds_isa::ds::DsOp::AddRtnU32)
         };
         ks.push(generate_for(t, &v).unwrap());
     }
@@ -148,7 +146,7 @@ fn kernels_use_only_the_documented_instruction_forms() {
     assert_eq!(forms[&Generation::Gfx11], expected(&gfx11), "gfx11");
     assert_eq!(forms[&Generation::Gfx12], expected(&gfx12), "gfx12");
     // gfx10 spells the same forms the gfx9 way (widths in dwords, ds_read/ds_write); on RDNA 1
-    // (errata, ds_reference::errata) it waits for stores around the copy loops' branches
+    // (errata, ds_isa::errata) it waits for stores around the copy loops' branches
     // (`s_waitcnt_vscnt`) and for vector memory reads before scalar writes (`s_waitcnt_depctr`).
     let gfx10: BTreeSet<String> = [
         "ds_read_b32",

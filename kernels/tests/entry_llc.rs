@@ -12,11 +12,11 @@
 
 mod common;
 
+use ds_isa::ds::DsOp;
+use ds_isa::inst::{Inst, Operand, SmemOp, Sop2Op};
+use ds_isa::target::Target;
 use ds_kernels::entry::KernelEntry;
 use ds_kernels::generator::{generate_for, Kernel};
-use ds_kernels::inst::{Inst, Operand, SmemOp, Sop2Op};
-use ds_kernels::isa::DsOp;
-use ds_reference::target::Target;
 use ds_reference::wave::{FpMode, Variant, WaveSize};
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -39,7 +39,7 @@ attributes #0 = { "amdgpu-no-dispatch-ptr" "amdgpu-no-queue-ptr" "amdgpu-no-impl
 /// Every target code objects are built for: the processors, then the generic targets (which
 /// must run on each processor they cover: gfx11-generic pads like the init-16 processors).
 fn targets() -> Vec<&'static Target> {
-    ds_reference::target::all()
+    ds_isa::target::all()
         .filter(|t| ds_kernels::check_target(t).is_ok())
         .collect()
 }

@@ -16,13 +16,12 @@
 mod common;
 
 use common::llvm::Llvm;
-use ds_kernels::generator::{canary, generate_for, Kernel};
-use ds_kernels::inst::{
-    encode_in, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op,
-    VopcOp,
+use ds_isa::ds::{runnable_ops_on, Bvh, Family, Field};
+use ds_isa::inst::{
+    encode, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op, VopcOp,
 };
-use ds_kernels::isa::{runnable_ops_on, Bvh, Family, Field};
-use ds_reference::target::Target;
+use ds_isa::target::Target;
+use ds_kernels::generator::{canary, generate_for, Kernel};
 use ds_reference::wave::WaveSize;
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -249,11 +248,11 @@ fn mir(inst: &Inst, wave: WaveSize, pc: u64, block: &dyn Fn(u64) -> usize) -> St
         }
         Inst::Ds(ds) => ds_mir(&ds),
         Inst::Acc(m) => match m.op {
-            ds_kernels::inst::acc::AccOp::Write => format!(
+            ds_isa::inst::acc::AccOp::Write => format!(
                 "$agpr{} = V_ACCVGPR_WRITE_B32_e64 $vgpr{}{exec}",
                 m.dst, m.src
             ),
-            ds_kernels::inst::acc::AccOp::Read => format!(
+            ds_isa::inst::acc::AccOp::Read => format!(
                 "$vgpr{} = V_ACCVGPR_READ_B32_e64 $agpr{}{exec}",
                 m.dst, m.src
             ),
@@ -262,7 +261,7 @@ fn mir(inst: &Inst, wave: WaveSize, pc: u64, block: &dyn Fn(u64) -> usize) -> St
 }
 
 /// A DS instruction as the LLVM instruction of its shape (see the module doc).
-fn ds_mir(ds: &ds_kernels::isa::DsInst) -> String {
+fn ds_mir(ds: &ds_isa::ds::DsInst) -> String {
     let info = ds.info();
     let ops = info.operands;
     let width = |n: u8| match n {
@@ -371,7 +370,7 @@ fn function(name: &str, t: &Target, k: &Kernel, wave: WaveSize) -> String {
     let mut pc = 0u64;
     for (inst, _) in &k.insts {
         pcs.push(pc);
-        pc += encode_in(t, inst)
+        pc += encode(t, inst)
             .expect("the template's instructions encode")
             .len() as u64;
     }
@@ -380,7 +379,7 @@ fn function(name: &str, t: &Target, k: &Kernel, wave: WaveSize) -> String {
     for ((inst, _), &pc) in k.insts.iter().zip(&pcs) {
         if let Some(to) = inst.branch_target(pc) {
             starts.insert(to);
-            starts.insert(pc + encode_in(t, inst).unwrap().len() as u64);
+            starts.insert(pc + encode(t, inst).unwrap().len() as u64);
         }
     }
     let block = |at: u64| {
@@ -535,7 +534,7 @@ fn llvm_inserts_nothing_into_any_kernel() {
 /// loop, so no branch moves) is one LLVM puts `S_WAITCNT_DEPCTR` back into.
 #[test]
 fn a_kernel_without_its_fence_is_one_llvm_mends() {
-    use ds_reference::errata::Errata;
+    use ds_isa::errata::Errata;
     for (llvm, t) in common::llvm_targets() {
         if !t.errata.contains(Errata::VMEM_SCALAR_WRITE) {
             continue;
@@ -543,7 +542,7 @@ fn a_kernel_without_its_fence_is_one_llvm_mends() {
         let Some(llc) = common::tool(&llvm, "llc") else {
             return;
         };
-        let mut k = generate_for(t, &common::variant(ds_kernels::isa::DsOp::AddRtnU32)).unwrap();
+        let mut k = generate_for(t, &common::variant(ds_isa::ds::DsOp::AddRtnU32)).unwrap();
         let before = k.insts.len();
         k.insts.retain(|(i, _)| {
             !matches!(
@@ -582,10 +581,10 @@ fn a_kernel_without_its_fence_is_one_llvm_mends() {
 /// CDNA 3) is one LLVM puts `S_NOP` into, on every gfx9 target each release knows.
 #[test]
 fn a_gfx9_kernel_that_overwrites_a_wide_stores_data_is_one_llvm_mends() {
-    use ds_kernels::inst::GlobalOp;
+    use ds_isa::inst::GlobalOp;
     let mut checked = 0;
     for (llvm, t) in common::llvm_targets() {
-        if t.generation != ds_kernels::isa::Generation::Gfx9 {
+        if t.generation != ds_isa::ds::Generation::Gfx9 {
             continue;
         }
         let Some(llc) = common::tool(&llvm, "llc") else {
@@ -593,7 +592,7 @@ fn a_gfx9_kernel_that_overwrites_a_wide_stores_data_is_one_llvm_mends() {
         };
         let v = ds_reference::wave::Variant {
             wave: WaveSize::Wave64,
-            ..common::variant(ds_kernels::isa::DsOp::AddRtnU32)
+            ..common::variant(ds_isa::ds::DsOp::AddRtnU32)
         };
         let mut k = generate_for(t, &v).unwrap();
         let at = k

@@ -7,10 +7,10 @@
 mod common;
 
 use common::{llvm, run, tool};
-use ds_kernels::inst::acc::AccMove;
-use ds_kernels::inst::{encode_in, Inst};
-use ds_reference::ds_features::DsFeatures;
-use ds_reference::target::{Target, TARGETS};
+use ds_isa::ds_features::DsFeatures;
+use ds_isa::inst::acc::AccMove;
+use ds_isa::inst::{encode, Inst};
+use ds_isa::target::{Target, TARGETS};
 
 fn acc_targets() -> Vec<&'static Target> {
     TARGETS
@@ -48,7 +48,7 @@ fn accvgpr_moves_encode_and_print_as_llvm_mc_does() {
             let lines: Vec<&str> = out.lines().filter(|x| x.contains("encoding:")).collect();
             assert_eq!(lines.len(), moves().len(), "{}: {out}", t.name);
             for (m, line) in moves().iter().zip(lines) {
-                let bytes = encode_in(t.generation, &Inst::Acc(*m)).unwrap();
+                let bytes = encode(t.generation, &Inst::Acc(*m)).unwrap();
                 let want: Vec<String> = bytes.iter().map(|b| format!("0x{b:02x}")).collect();
                 assert!(
                     line.contains(&format!("[{}]", want.join(","))),
@@ -58,7 +58,7 @@ fn accvgpr_moves_encode_and_print_as_llvm_mc_does() {
                 );
                 assert_eq!(line.split(';').next().unwrap().trim(), m.to_string());
                 // And the bytes decode back on the target.
-                let (back, len) = ds_kernels::inst::acc::decode_on(t, &bytes).unwrap();
+                let (back, len) = ds_isa::inst::acc::decode_on(t, &bytes).unwrap();
                 assert_eq!((back, len), (Inst::Acc(*m), 8));
                 checked += 1;
             }

@@ -7,7 +7,7 @@
 mod common;
 
 fn vectors() -> Vec<(Vec<u8>, String)> {
-    parse(include_str!("vectors/inst.txt"))
+    parse(include_str!("../../isa/tests/vectors/inst.txt"))
 }
 
 fn parse(file: &str) -> Vec<(Vec<u8>, String)> {
@@ -42,26 +42,37 @@ type Vectors = Vec<(Vec<u8>, String)>;
 
 /// Each generation's vector files, by generation. The wave64 EXEC forms (`exec`, `s_*_b64`,
 /// `tests/vectors/inst_wave64.txt`) are checked with `+wavefrontsize64`.
-fn vector_files(gen: ds_reference::isa::Generation) -> Vec<(Vectors, Vec<&'static str>)> {
-    use ds_reference::isa::Generation;
+fn vector_files(gen: ds_isa::ds::Generation) -> Vec<(Vectors, Vec<&'static str>)> {
+    use ds_isa::ds::Generation;
     match gen {
         Generation::Gfx11 => vec![
             (vectors(), vec![]),
             (
-                parse(include_str!("vectors/inst_wave64.txt")),
+                parse(include_str!("../../isa/tests/vectors/inst_wave64.txt")),
                 vec!["-mattr=+wavefrontsize64"],
             ),
         ],
-        Generation::Gfx12 => vec![(parse(include_str!("vectors/inst_gfx12.txt")), vec![])],
+        Generation::Gfx12 => vec![(
+            parse(include_str!("../../isa/tests/vectors/inst_gfx12.txt")),
+            vec![],
+        )],
         Generation::Gfx10 => vec![
-            (parse(include_str!("vectors/inst_gfx10.txt")), vec![]),
             (
-                parse(include_str!("vectors/inst_gfx10_wave64.txt")),
+                parse(include_str!("../../isa/tests/vectors/inst_gfx10.txt")),
+                vec![],
+            ),
+            (
+                parse(include_str!(
+                    "../../isa/tests/vectors/inst_gfx10_wave64.txt"
+                )),
                 vec!["-mattr=+wavefrontsize64"],
             ),
         ],
         // Wave64 only: one file.
-        Generation::Gfx9 => vec![(parse(include_str!("vectors/inst_gfx9.txt")), vec![])],
+        Generation::Gfx9 => vec![(
+            parse(include_str!("../../isa/tests/vectors/inst_gfx9.txt")),
+            vec![],
+        )],
     }
 }
 

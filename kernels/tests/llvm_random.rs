@@ -7,8 +7,8 @@
 
 mod common;
 
-use ds_kernels::inst::*;
-use ds_reference::isa::{DsFeatures, Generation};
+use ds_isa::ds::{DsFeatures, Generation};
+use ds_isa::inst::*;
 
 /// xorshift64*: small, seeded, the same on every machine.
 struct Rng(u64);
@@ -269,10 +269,10 @@ fn random_instructions_print_as_llvm_mc_disassembles_them() {
             .collect();
         let mut input = String::new();
         for inst in &insts {
-            let bytes = encode_in(pair.cpu, inst)
+            let bytes = encode(pair.cpu, inst)
                 .unwrap_or_else(|e| panic!("{cpu} seed {seed:#x}: {inst:?}: {e}"));
             assert_eq!(
-                decode_in(pair.cpu, &bytes),
+                decode(pair.cpu, &bytes),
                 Ok((*inst, bytes.len())),
                 "{cpu} seed {seed:#x}"
             );
@@ -303,7 +303,7 @@ fn random_instructions_print_as_llvm_mc_disassembles_them() {
             if ours != *llvm {
                 bad.push(format!(
                     "  ours `{ours}`\n  llvm `{llvm}`\n  {:02x?}",
-                    encode_in(pair.cpu, inst).unwrap()
+                    encode(pair.cpu, inst).unwrap()
                 ));
             }
         }

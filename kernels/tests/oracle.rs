@@ -9,10 +9,10 @@
 mod common;
 
 use common::llvm::Llvm;
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
 use ds_kernels::code_object::{self, descriptor, CodeObject};
 use ds_kernels::generator::{generate_for, Kernel};
-use ds_kernels::isa::DsOp;
-use ds_reference::target::Target;
 use ds_reference::wave::{FpMode, Variant, WaveSize};
 use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader, SectionHeader, Sym};
@@ -24,7 +24,7 @@ type Header = elf::FileHeader64<Endianness>;
 /// Every runnable op of `t`'s generation `llvm` knows, plus variants that move the descriptor's
 /// FP mode and LDS size bits.
 fn kernels(llvm: &Llvm, t: &'static Target) -> Vec<Kernel> {
-    let gfx12 = t.generation == ds_reference::isa::Generation::Gfx12;
+    let gfx12 = t.generation == ds_isa::ds::Generation::Gfx12;
     let mut ks: Vec<Kernel> = common::all_kernels_for(t)
         .into_iter()
         .filter(|k| !common::beyond(k, llvm.major))
@@ -247,7 +247,7 @@ fn matches_for(llvm: &Llvm, mc: &std::path::PathBuf, lld: &std::path::PathBuf, t
 /// 132 and 65536 also take the 256-byte copy rounds' partial tail under exec_lo/exec_hi), and
 /// where the target has AccVGPR operands every op's `acc` twin.
 fn wave64_kernels(llvm: &Llvm, t: &'static Target) -> Vec<Kernel> {
-    let mut ks: Vec<Kernel> = ds_reference::isa::runnable_ops_on(t)
+    let mut ks: Vec<Kernel> = ds_isa::ds::runnable_ops_on(t)
         .map(|op| wave64(t, &common::variant(op)))
         .filter(|k| !common::beyond(k, llvm.major))
         .collect();
@@ -260,7 +260,7 @@ fn wave64_kernels(llvm: &Llvm, t: &'static Target) -> Vec<Kernel> {
     );
     // On a target with AccVGPR operands, every op that has them once more with `acc` (the
     // AccVGPRs past ACCUM_OFFSET in the descriptor and `.agpr_count` in the metadata).
-    let acc: Vec<Kernel> = ds_reference::isa::runnable_ops_on(t)
+    let acc: Vec<Kernel> = ds_isa::ds::runnable_ops_on(t)
         .filter(|&op| Variant::acc_settings(op, t).contains(&true))
         .map(|op| {
             wave64(
@@ -313,8 +313,8 @@ fn wave64_kernels_match_llvm_mc_wavefrontsize64_plus_ld_lld_and_llvm_objdump() {
     if generations.is_empty() {
         return; // no LLVM installed (and not CI)
     }
-    assert!(generations.contains(&ds_reference::isa::Generation::Gfx11));
-    assert!(generations.contains(&ds_reference::isa::Generation::Gfx12));
+    assert!(generations.contains(&ds_isa::ds::Generation::Gfx11));
+    assert!(generations.contains(&ds_isa::ds::Generation::Gfx12));
 }
 
 fn wave64_for(t: &Target, ks: &[Kernel], [mc, lld, readelf, objdump]: [&std::path::PathBuf; 4]) {

@@ -3,14 +3,15 @@
 
 mod common;
 
-use ds_kernels::generator::generate;
-use ds_kernels::isa::{runnable_ops, DsOp};
+use ds_isa::ds::{runnable_ops, DsOp};
+use ds_isa::gen::Generation;
+use ds_kernels::generator::generate_for;
 
 /// The first runnable op of every operand shape, in table order.
 fn one_op_per_shape() -> Vec<DsOp> {
     let mut seen = Vec::new();
     let mut ops = Vec::new();
-    for op in runnable_ops() {
+    for op in runnable_ops(Generation::Gfx11) {
         let info = op.info();
         let shape = (info.operands, info.offset);
         if !seen.contains(&shape) {
@@ -27,7 +28,7 @@ fn one_listing_per_operand_shape() {
     assert!(ops.len() >= 15, "only {} shapes", ops.len());
     for op in ops {
         let v = common::variant(op);
-        let k = generate(&v).unwrap();
+        let k = generate_for(ds_isa::target::DEFAULT, &v).unwrap();
         let o = op.info().operands;
         let header = format!(
             "kernel {}\nshape: vdst {} addr {} data0 {} data1 {}, offset {:?}; LDS {} bytes; {} bytes of code\n\n",
@@ -54,12 +55,12 @@ fn one_listing_per_operand_shape() {
 /// in `snapshots/kernels/gfx12/`: the split wait counters, gfx12 SMEM and VGLOBAL are visible in it.
 #[test]
 fn gfx12_listings_per_new_operand_shape() {
+    use ds_isa::ds::{runnable_ops, Generation};
     use ds_kernels::generator::generate_in;
-    use ds_kernels::isa::{runnable_ops_in, Generation};
     let gen = Generation::Gfx12;
     let mut seen = Vec::new();
     let mut ops = vec![DsOp::LoadB32];
-    for op in runnable_ops_in(gen).filter(|op| !op.info().in_generation(Generation::Gfx11)) {
+    for op in runnable_ops(gen).filter(|op| !op.info().in_generation(Generation::Gfx11)) {
         let shape = (op.info().operands, op.info().family);
         if !seen.contains(&shape) {
             seen.push(shape);
@@ -90,8 +91,8 @@ fn gfx12_listings_per_new_operand_shape() {
 /// `s_waitcnt_vscnt null, 0x0` around the copy loops' branches are visible in them.
 #[test]
 fn gfx10_listings() {
+    use ds_isa::ds::Generation;
     use ds_kernels::generator::generate_in;
-    use ds_kernels::isa::Generation;
     use ds_reference::wave::{Variant, WaveSize};
     let gen = Generation::Gfx10;
     let ops = [
@@ -141,7 +142,7 @@ fn aliasing_listings() {
             regs: alias.regs(op),
             ..common::variant(op)
         };
-        let k = generate(&v).unwrap();
+        let k = generate_for(ds_isa::target::DEFAULT, &v).unwrap();
         let header = format!(
             "kernel {}\naliasing: {}; {} VGPRs; {} bytes of code\n\n",
             k.name,
@@ -168,8 +169,8 @@ fn aliasing_listings() {
 /// gfx90a and gfx942).
 #[test]
 fn gfx9_listings() {
+    use ds_isa::target::Target;
     use ds_kernels::generator::generate_for;
-    use ds_reference::target::Target;
     use ds_reference::wave::{Variant, WaveSize};
     let on = |name: &str, ops: &[DsOp]| -> Vec<(&'static Target, DsOp)> {
         let t = Target::by_name(name).unwrap();

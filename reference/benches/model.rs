@@ -2,9 +2,9 @@
 //! Target (issue 3): >= 100 M lane-ops/s for 32-bit integer atomics on unique addresses.
 //! Run with `cargo bench -p ds-reference`.
 
-use ds_reference::isa::{DsInst, DsOp};
+use ds_isa::ds::{DsInst, DsOp};
+use ds_isa::target::DEFAULT;
 use ds_reference::model::execute_in_place;
-use ds_reference::target::DEFAULT;
 use ds_reference::wave::{FpMode, Lds, Wave};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -15,7 +15,7 @@ fn wave(stride: u32) -> Wave {
     for (i, l) in w.lanes.iter_mut().enumerate() {
         l.addr = stride * i as u32;
         l.data0 = [i as u32 + 1, 7, 0x3f80_0000, 9];
-        l.data1 = [3, 5, 7, 11];
+        l.data1 = [3, 5, 7, 11, 0, 0, 0, 0];
     }
     w
 }

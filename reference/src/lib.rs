@@ -1,19 +1,13 @@
-//! ds-reference: the gfx11 (RDNA 3 and RDNA 3.5) LDS / data-share ("DS") instructions as data and as semantics.
+//! ds-reference: the executable semantics of the DS instructions (the reference model) and the
+//! data one instruction runs on.
 //!
-//! [`isa`] holds the one declarative table of every gfx11 DS opcode and everything derived from it
-//! (encoder, decoder, LLVM assembly syntax). [`wave`] holds the data one instruction runs on (variant,
-//! case, outcome), shared by the model, the kernel ABI and every device; [`regs`] the rules for operands that
-//! share registers. The crate has no unsafe
-//! code, no FFI and no I/O. [`target`] holds the one target table (every GPU the kernels are built
-//! for: name, machine value, driver version, LDS size, generation, DS features); [`ds_features`]
-//! the per-target DS feature set both use.
+//! [`model`] executes a DS instruction of any generation by the rules of its target's generation
+//! (the instruction sets themselves, the DS table and the target table, are the `ds-isa` crate's).
+//! [`wave`] holds the data one instruction runs on (variant, case, outcome), shared by the model,
+//! the kernel ABI and every device; [`regs`] the rules for operands that share registers. The
+//! crate has no unsafe code, no FFI and no I/O.
 #![forbid(unsafe_code)]
 
-pub mod ds_features;
-pub mod errata;
-pub mod isa;
 pub mod model;
 pub mod regs;
-pub mod target;
-pub mod text;
 pub mod wave;

@@ -9,10 +9,10 @@
 //! the kernel generator chooses them, unless the variant names them ([`Variant::regs`], for
 //! instructions whose operands share registers: see [`crate::regs`]).
 
-use crate::ds_features::DsFeatures;
-use crate::isa::{encode::op_by_name, DsInst, DsOp};
 pub use crate::regs::Regs;
-use crate::target::Target;
+use ds_isa::ds::{encode::op_by_name, DsInst, DsOp};
+use ds_isa::ds_features::DsFeatures;
+use ds_isa::target::Target;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The wave sizes RDNA3 runs (RDNA3 ISA guide, "Wave32 and Wave64"; LLVM AMDGPUUsage,
@@ -303,10 +303,59 @@ pub struct Lane {
     pub addr: u32,
     /// DATA0, up to 4 dwords.
     pub data0: [u32; 4],
-    /// DATA1, up to 4 dwords.
-    pub data1: [u32; 4],
+    /// DATA1, up to 8 dwords (the gfx12 BVH push8 forms read 8; every other op at most 4).
+    /// Case files write 4 dwords when the upper four are zero (as files before 8-dword DATA1
+    /// did, which still read), else 8.
+    #[serde(with = "data1_words")]
+    pub data1: [u32; DATA1_DWORDS],
     /// VDST before the instruction (a sentinel, so partial and skipped writes are visible).
     pub vdst: [u32; 4],
+}
+
+impl Lane {
+    /// DATA1's first four dwords (every op but the 8-dword BVH pushes reads at most these).
+    pub fn data1_low(&self) -> [u32; 4] {
+        self.data1[..4].try_into().expect("four dwords")
+    }
+
+    /// DATA0 and DATA1's first four dwords trade places (an operand order read the other way).
+    pub fn swap_data(&mut self) {
+        let low = self.data1_low();
+        self.data1[..4].copy_from_slice(&self.data0);
+        self.data0 = low;
+    }
+}
+
+/// Dwords of DATA1 a lane carries (the widest DATA1 operand of the DS table).
+pub const DATA1_DWORDS: usize = 8;
+
+/// DATA1 in case files: 4 dwords (the upper four zero) or 8.
+mod data1_words {
+    use super::DATA1_DWORDS;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(w: &[u32; DATA1_DWORDS], s: S) -> Result<S::Ok, S::Error> {
+        let n = if w[4..].iter().all(|&x| x == 0) {
+            4
+        } else {
+            DATA1_DWORDS
+        };
+        w[..n].serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u32; DATA1_DWORDS], D::Error> {
+        use serde::de::Error;
+        let v = Vec::<u32>::deserialize(d)?;
+        if v.len() != 4 && v.len() != DATA1_DWORDS {
+            return Err(D::Error::custom(format!(
+                "data1 has {} dwords: write 4, or {DATA1_DWORDS} for an op whose DATA1 is 8 dwords",
+                v.len()
+            )));
+        }
+        let mut w = [0; DATA1_DWORDS];
+        w[..v.len()].copy_from_slice(&v);
+        Ok(w)
+    }
 }
 
 /// The wave's state before the instruction.
@@ -484,4 +533,29 @@ pub struct Outcome {
     /// With `variant.regs`: every lane's DATA1 registers after the instruction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data1: Option<Vec<[u32; 4]>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data1_reads_4_or_8_dwords_and_writes_4_when_the_upper_four_are_zero() {
+        let old =
+            r#"{"addr": 1, "data0": [2, 0, 0, 0], "data1": [3, 4, 5, 6], "vdst": [0, 0, 0, 0]}"#;
+        let l: Lane = serde_json::from_str(old).unwrap();
+        assert_eq!(l.data1, [3, 4, 5, 6, 0, 0, 0, 0]);
+        assert!(serde_json::to_string(&l)
+            .unwrap()
+            .contains(r#""data1":[3,4,5,6]"#));
+        let wide = r#"{"addr": 1, "data0": [2, 0, 0, 0], "data1": [3, 4, 5, 6, 7, 8, 9, 10], "vdst": [0, 0, 0, 0]}"#;
+        let l: Lane = serde_json::from_str(wide).unwrap();
+        assert_eq!(l.data1, [3, 4, 5, 6, 7, 8, 9, 10]);
+        let back: Lane = serde_json::from_str(&serde_json::to_string(&l).unwrap()).unwrap();
+        assert_eq!(back, l);
+        let odd =
+            r#"{"addr": 1, "data0": [2, 0, 0, 0], "data1": [3, 4, 5, 6, 7], "vdst": [0, 0, 0, 0]}"#;
+        let e = serde_json::from_str::<Lane>(odd).unwrap_err().to_string();
+        assert!(e.contains("data1 has 5 dwords: write 4, or 8"), "{e}");
+    }
 }

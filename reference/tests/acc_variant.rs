@@ -2,11 +2,11 @@
 //! false), where it is legal (asked of the target table's `ds_features`, never a name), the
 //! settings a run makes, and what register aliasing means across the two register files.
 
-use ds_reference::ds_features::DsFeatures;
-use ds_reference::isa::{DsOp, Field};
+use ds_isa::ds::{DsOp, Field};
+use ds_isa::ds_features::DsFeatures;
+use ds_isa::target::{Target, TARGETS};
 use ds_reference::model;
 use ds_reference::regs::Regs;
-use ds_reference::target::{Target, TARGETS};
 use ds_reference::wave::{AccError, Case, FpMode, Lds, Variant, Wave, WaveSize};
 
 fn op(name: &str) -> DsOp {

@@ -10,8 +10,8 @@
 mod common;
 
 use common::llvm::{installed, Llvm};
-use ds_reference::errata::Errata;
-use ds_reference::target::{all, Target};
+use ds_isa::errata::Errata;
+use ds_isa::target::{all, Target};
 use std::io::Write;
 use std::process::{Command, Stdio};
 

@@ -1,12 +1,13 @@
 //! Every error says what is wrong and how to fix it: each message is checked for the facts it
 //! must name (the op, the field, the limit, the suggestion).
 
-use ds_reference::isa::encode::{DecodeError, InstError};
-use ds_reference::isa::syntax::{parse, ParseError};
-use ds_reference::isa::{DsInst, DsOp, Field};
+use ds_isa::ds::syntax::parse;
+use ds_isa::ds::{DsInst, DsOp, Field};
+use ds_isa::error::{DecodeError, InstError, ParseError};
+use ds_isa::gen::Generation;
 
 fn parse_err(line: &str) -> (ParseError, String) {
-    let e = parse(line).expect_err(line);
+    let e = parse(Generation::Gfx11, line).expect_err(line);
     let msg = e.to_string();
     (e, msg)
 }
@@ -53,7 +54,7 @@ fn a_word_that_is_not_ds_is_named_as_such() {
     has_all(&msg, &["`v_mov_b32` is not a DS instruction"]);
 
     let flat = 0b110111u64 << 26;
-    let e = DsInst::decode(flat).expect_err("FLAT word");
+    let e = DsInst::decode(Generation::Gfx11, flat).expect_err("FLAT word");
     assert_eq!(e, DecodeError::NotDs { encoding: 0b110111 });
     has_all(
         &e.to_string(),
@@ -65,10 +66,11 @@ fn a_word_that_is_not_ds_is_named_as_such() {
         ],
     );
 
-    let undefined = DsInst::decode(0b110110u64 << 26 | 0x16 << 18).expect_err("opcode 0x16");
+    let undefined =
+        DsInst::decode(Generation::Gfx11, 0b110110u64 << 26 | 0x16 << 18).expect_err("opcode 0x16");
     assert_eq!(
         undefined,
-        DecodeError::UnknownOpcode(0x16, ds_reference::isa::Generation::Gfx11)
+        DecodeError::UnknownOpcode(0x16, ds_isa::ds::Generation::Gfx11)
     );
     has_all(
         &undefined.to_string(),
@@ -84,7 +86,8 @@ fn wrong_register_count_names_the_operands_and_shows_an_example() {
         ParseError::OperandCount {
             op: DsOp::LoadB32,
             expected: 2,
-            found: 1
+            found: 1,
+            gen: Generation::Gfx11,
         }
     );
     has_all(
@@ -111,7 +114,8 @@ fn wrong_register_width_says_how_to_write_it() {
             op: DsOp::LoadB64,
             field: Field::Vdst,
             expected: 2,
-            found: 1
+            found: 1,
+            gen: Generation::Gfx11,
         }
     );
     has_all(&msg, &["2 dword(s) in vdst", "v[N:N+1]"]);
@@ -138,7 +142,10 @@ fn gds_where_forbidden_or_missing_where_required() {
     let (e, msg) = parse_err("ds_permute_b32 v1, v2, v3 gds");
     assert_eq!(
         e,
-        ParseError::Inst(InstError::GdsForbidden(DsOp::PermuteB32))
+        ParseError::Inst(InstError::GdsForbidden {
+            op: DsOp::PermuteB32,
+            gen: Generation::Gfx11
+        })
     );
     has_all(&msg, &["ds_permute_b32 cannot address GDS", "remove `gds`"]);
     let (_, msg) = parse_err("ds_gws_init v1 offset:4");
@@ -150,9 +157,9 @@ fn gds_where_forbidden_or_missing_where_required() {
         data0: 3,
         ..DsInst::new(DsOp::BpermuteB32)
     }
-    .encode()
+    .encode(Generation::Gfx11)
     .expect("legal");
-    let e = DsInst::decode(bits | 1 << 17).expect_err("gds on bpermute");
+    let e = DsInst::decode(Generation::Gfx11, bits | 1 << 17).expect_err("gds on bpermute");
     has_all(&e.to_string(), &["ds_bpermute_b32 cannot address GDS"]);
 }
 
@@ -163,19 +170,20 @@ fn reserved_and_unused_fields_must_be_zero() {
         addr: 1,
         ..DsInst::new(DsOp::LoadB32)
     };
-    let word = load.encode().expect("legal");
+    let word = load.encode(Generation::Gfx11).expect("legal");
 
-    let e = DsInst::decode(word | 1 << 16).expect_err("reserved bit");
+    let e = DsInst::decode(Generation::Gfx11, word | 1 << 16).expect_err("reserved bit");
     assert_eq!(e, DecodeError::ReservedBit(16));
     has_all(&e.to_string(), &["reserved bit 16", "must be 0"]);
 
-    let e = DsInst::decode(word | 7 << 40).expect_err("data0 on a load");
+    let e = DsInst::decode(Generation::Gfx11, word | 7 << 40).expect_err("data0 on a load");
     assert_eq!(
         e,
         DecodeError::Inst(InstError::UnusedField {
             op: DsOp::LoadB32,
             field: Field::Data0,
-            value: 7
+            value: 7,
+            gen: Generation::Gfx11,
         })
     );
     has_all(
@@ -189,7 +197,11 @@ fn reserved_and_unused_fields_must_be_zero() {
     );
 
     // GWS ops keep data0 in the ADDR byte: the DATA0 byte must be zero, and the message says so.
-    let e = DsInst::decode(0b110110u64 << 26 | 0x19 << 18 | 1 << 17 | 1 << 40).expect_err("gws");
+    let e = DsInst::decode(
+        Generation::Gfx11,
+        0b110110u64 << 26 | 0x19 << 18 | 1 << 17 | 1 << 40,
+    )
+    .expect_err("gws");
     has_all(
         &e.to_string(),
         &["ds_gws_init does not use the data0 field", "ADDR byte"],
@@ -197,7 +209,7 @@ fn reserved_and_unused_fields_must_be_zero() {
 
     // The encoder refuses the same: a field the op does not use, and a tuple past v255.
     let e = DsInst { data1: 3, ..load }
-        .encode()
+        .encode(Generation::Gfx11)
         .expect_err("data1 on a load");
     assert!(matches!(
         e,
@@ -211,7 +223,7 @@ fn reserved_and_unused_fields_must_be_zero() {
         vdst: 253,
         ..DsInst::new(DsOp::LoadB128)
     }
-    .encode()
+    .encode(Generation::Gfx11)
     .expect_err("v[253:256]");
     has_all(
         &e.to_string(),
@@ -220,7 +232,7 @@ fn reserved_and_unused_fields_must_be_zero() {
 
     let e = DsInst::new(DsOp::Nop)
         .with_offset16(4)
-        .encode()
+        .encode(Generation::Gfx11)
         .expect_err("offset on nop");
     has_all(&e.to_string(), &["ds_nop takes no offset"]);
 }

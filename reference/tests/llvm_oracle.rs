@@ -22,11 +22,12 @@ use common::{
     bytes_line, legalize_in, mc_assemble_for, mc_disassemble_for, report, spell_in, vectors_in,
     CANONICAL,
 };
-use ds_reference::isa::encode::{field_shift, DecodeError, InstError};
-use ds_reference::isa::syntax::parse_in;
-use ds_reference::isa::{
+use ds_isa::ds::encode::field_shift;
+use ds_isa::ds::syntax::parse;
+use ds_isa::ds::{
     DsFeatures, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm, Oracle, DS_TABLE,
 };
+use ds_isa::error::{DecodeError, InstError};
 use std::collections::HashSet;
 
 fn both(pair: &Pair) -> Both<'_> {
@@ -37,8 +38,8 @@ fn both(pair: &Pair) -> Both<'_> {
 fn every_generation_of_the_oracle_list_has_data_and_its_op_counts() {
     for row in GENERATIONS {
         let d = data(row.gen);
-        assert_eq!(DsOp::all_in(row.gen).count(), d.ops, "{}", row.gen);
-        let known19 = DsOp::all_in(row.gen)
+        assert_eq!(DsOp::all(row.gen).count(), d.ops, "{}", row.gen);
+        let known19 = DsOp::all(row.gen)
             .filter(|op| op.info().oracle.known_to(19))
             .count();
         assert_eq!(known19, d.llvm19_ops, "{}", row.gen);
@@ -92,7 +93,7 @@ fn ops_newer_than_a_release_are_refused_by_it_both_ways() {
         let mut texts: Vec<String> = insts.iter().map(spelled).collect();
         for inst in &insts {
             for alias in inst.op.aliases_in(pair.gen) {
-                texts.push(spelled(inst).replacen(inst.op.mnemonic_in(pair.gen), alias, 1));
+                texts.push(spelled(inst).replacen(inst.op.mnemonic(pair.gen), alias, 1));
             }
         }
         let mc = pair.llvm.mc();
@@ -105,12 +106,12 @@ fn ops_newer_than_a_release_are_refused_by_it_both_ways() {
                 "{}: now knows `{text}`: move its row's oracle column back",
                 pair.label()
             );
-            let ours = parse_in(pair.isa(), text).expect("we read it");
+            let ours = parse(pair.isa(), text).expect("we read it");
             assert!(newer.contains(&ours.op), "{text}");
         }
         let words: Vec<[u8; 8]> = insts
             .iter()
-            .map(|i| i.to_bytes_in(pair.isa()).expect("legal"))
+            .map(|i| i.to_bytes(pair.isa()).expect("legal"))
             .collect();
         for (inst, theirs) in insts
             .iter()
@@ -139,7 +140,7 @@ fn llvm_22_rows_have_the_rdna4_guides_opcodes() {
     let tr: Vec<(&str, Option<u8>)> = DS_TABLE
         .iter()
         .filter(|r| r.oracle == Oracle::Llvm22 && r.in_generation(Generation::Gfx9))
-        .map(|r| (r.name, r.op.opcode_in(Generation::Gfx9)))
+        .map(|r| (r.name, r.op.opcode(Generation::Gfx9)))
         .collect();
     assert_eq!(
         tr,
@@ -172,7 +173,7 @@ fn llvm_22_rows_have_the_rdna4_guides_opcodes() {
     for (name, _) in newer {
         let inst = DsInst::new(DsOp::from_name(name).unwrap());
         assert!(matches!(
-            inst.encode_in(Generation::Gfx11),
+            inst.encode(Generation::Gfx11),
             Err(InstError::NotInGeneration { .. })
         ));
     }
@@ -208,14 +209,14 @@ fn every_opcode_is_defined_or_undefined_in_both() {
             let (mut newer, mut defined) = (0, 0);
             let mut ignored = 0;
             for (word, theirs) in words.iter().zip(&theirs) {
-                let ours = DsInst::decode_in(isa, *word);
+                let ours = DsInst::decode(isa, *word);
                 // The gds bit on a target without GDS: LLVM ignores it (`ignored_bits`).
                 if matches!(
                     ours.as_ref().map_err(DecodeError::inst),
                     Err(Some(InstError::NoGds { .. }))
                 ) {
-                    let plain = DsInst::decode_in(isa, word & !(1 << layout.gds_bit))
-                        .map(|i| printed_by(llvm.major, &i.text_in(t.generation).to_string()));
+                    let plain = DsInst::decode(isa, word & !(1 << layout.gds_bit))
+                        .map(|i| printed_by(llvm.major, &i.text(t.generation).to_string()));
                     if plain.ok() != *theirs {
                         bad.push(format!(
                             "{word:#018x}: llvm-mc {theirs:?} for the word without gds"
@@ -235,7 +236,7 @@ fn every_opcode_is_defined_or_undefined_in_both() {
                     continue;
                 }
                 let ours = ours
-                    .map(|i| printed_by(llvm.major, &i.text_in(t.generation).to_string()))
+                    .map(|i| printed_by(llvm.major, &i.text(t.generation).to_string()))
                     .ok();
                 defined += usize::from(ours.is_some());
                 if ours.as_ref() != theirs.as_ref() {
@@ -277,7 +278,7 @@ fn invalid_words(pair: &Pair) -> (Vec<Word>, Vec<Word>, Vec<Word>) {
     for op in both(pair).known_ops() {
         let row = op.info();
         let good = legalize_in(isa, op, [1, 1, 1, 1], 0, false);
-        let word = good.encode_in(isa).expect("legal");
+        let word = good.encode(isa).expect("legal");
         let used = |shift: u32| {
             Field::ALL
                 .into_iter()
@@ -299,7 +300,7 @@ fn invalid_words(pair: &Pair) -> (Vec<Word>, Vec<Word>, Vec<Word>) {
                 let mut inst = good;
                 let last = (256 - u16::from(dwords)) as u8;
                 inst.set_reg(field, if even { last & !1 } else { last });
-                let word = inst.encode_in(isa).expect("last legal tuple");
+                let word = inst.encode(isa).expect("last legal tuple");
                 let step = if even { 2 } else { 1 };
                 tuples.push((
                     format!("{} with {} one past v255", row.name, field.name()),
@@ -343,7 +344,7 @@ fn invalid_words(pair: &Pair) -> (Vec<Word>, Vec<Word>, Vec<Word>) {
         }
     }
     for opcode in 0..=255u8 {
-        let op = DsOp::from_opcode_in(gen, opcode).filter(|op| op.info().on(isa));
+        let op = DsOp::from_opcode(gen, opcode).filter(|op| op.info().on(isa));
         if op.is_none() {
             for gds in [0, 1 << layout.gds_bit] {
                 let word = 0b110110u64 << 26 | u64::from(opcode) << layout.op_shift | gds;
@@ -379,7 +380,7 @@ fn tuples_past_v255_are_printed_by_llvm_22_and_refused_by_llvm_19_and_us() {
         for (why, word) in &tuples {
             assert!(
                 matches!(
-                    DsInst::decode_in(pair.isa(), *word).map_err(|e| e.inst()),
+                    DsInst::decode(pair.isa(), *word).map_err(|e| e.inst()),
                     Err(Some(InstError::RegisterRange { .. }))
                 ),
                 "{why}: we refuse it"
@@ -428,7 +429,7 @@ fn odd_tuples_are_printed_by_llvm_but_refused_by_its_assembler_and_us() {
         for ((why, word), theirs) in odd.iter().zip(&theirs) {
             assert!(
                 matches!(
-                    DsInst::decode_in(pair.isa(), *word).map_err(|e| e.inst()),
+                    DsInst::decode(pair.isa(), *word).map_err(|e| e.inst()),
                     Err(Some(InstError::Misaligned { .. }))
                 ),
                 "{why}: we refuse it"
@@ -515,7 +516,7 @@ fn ignored_bits(pair: &Pair) -> Vec<(u32, Vec<DsOp>, DecodeError)> {
         out.push((
             layout.gds_bit,
             ops,
-            DecodeError::InstIn(InstError::NoGds { op: first, isa }, gen),
+            DecodeError::Inst(InstError::NoGds { op: first, isa }),
         ));
     }
     out
@@ -533,14 +534,14 @@ fn bits_llvm_ignores_are_rejected_here() {
                 .collect();
             let words: Vec<[u8; 8]> = insts
                 .iter()
-                .map(|i| (i.encode_in(pair.isa()).expect("legal") | 1 << bit).to_le_bytes())
+                .map(|i| (i.encode(pair.isa()).expect("legal") | 1 << bit).to_le_bytes())
                 .collect();
             let theirs = mc_disassemble_for(&pair.llvm.mc(), pair.cpu.name, &words);
             for ((inst, word), theirs) in insts.iter().zip(&words).zip(&theirs) {
-                let text = inst.text_in(pair.gen).to_string();
+                let text = inst.text(pair.gen).to_string();
                 // LLVM 22 reads gfx9's bit 25 as acc even without the feature: it prints the
                 // AccVGPRs (marked "Invalid register" but for the GWS ops) or refuses the word.
-                let acc_text = DsInst { acc: true, ..*inst }.text_in(pair.gen).to_string();
+                let acc_text = DsInst { acc: true, ..*inst }.text(pair.gen).to_string();
                 let marked = pair.llvm.major >= 22
                     && pair.gen.ds_layout().acc_bit == Some(bit)
                     && theirs
@@ -551,11 +552,11 @@ fn bits_llvm_ignores_are_rejected_here() {
                     "{}: llvm-mc ignores bit {bit}: {theirs:?}, ours `{text}`",
                     pair.label()
                 );
-                let ours = DsInst::from_bytes_in(pair.isa(), *word);
+                let ours = DsInst::from_bytes(pair.isa(), *word);
                 let same = match (&ours, &error) {
                     (
-                        Err(DecodeError::InstIn(InstError::NoGds { .. }, _)),
-                        DecodeError::InstIn(..),
+                        Err(DecodeError::Inst(InstError::NoGds { .. })),
+                        DecodeError::Inst(InstError::NoGds { .. }),
                     ) => true,
                     (Err(e), want) => e == want,
                     _ => false,
@@ -592,9 +593,7 @@ fn a_planted_wrong_byte_fails_under_each_llvm() {
                 return Ok(ours);
             }
             // Flip the lowest opcode bit (the word's bit 18; gfx9: 17).
-            let mut bytes = cases[i]
-                .to_bytes_in(pair.isa())
-                .map_err(|e| e.to_string())?;
+            let mut bytes = cases[i].to_bytes(pair.isa()).map_err(|e| e.to_string())?;
             bytes[flip.0] ^= flip.1;
             let planted = format!(
                 "\t{:<39} ; encoding: [{}]",
@@ -612,7 +611,7 @@ fn a_planted_wrong_byte_fails_under_each_llvm() {
         );
         assert!(bad[0].contains(&texts[victim]), "{}", bad[0]);
         // The changed word disassembles to another op in LLVM, not to the row's text.
-        let mut bytes = cases[victim].to_bytes_in(pair.isa()).expect("legal");
+        let mut bytes = cases[victim].to_bytes(pair.isa()).expect("legal");
         bytes[flip.0] ^= flip.1;
         let theirs = mc_disassemble_for(&pair.llvm.mc(), pair.cpu.name, &[bytes]);
         assert_ne!(theirs[0].as_deref(), Some(texts[victim].as_str()));
@@ -634,12 +633,12 @@ fn every_vector_agrees_with_llvm_mc_and_with_us() {
         let isa = Isa::common(d.gen);
         let mut ops = HashSet::new();
         for v in &vectors {
-            let ours = DsInst::from_bytes_in(isa, v.bytes);
+            let ours = DsInst::from_bytes(isa, v.bytes);
             match (&v.text, &ours) {
                 (Ok(text), Ok(inst)) => {
-                    let printed = inst.text_in(d.gen).to_string();
+                    let printed = inst.text(d.gen).to_string();
                     assert_eq!(&printed, text, "{}:{}", d.vectors, v.line);
-                    assert_eq!(parse_in(isa, text), Ok(*inst), "{}:{}", d.vectors, v.line);
+                    assert_eq!(parse(isa, text), Ok(*inst), "{}:{}", d.vectors, v.line);
                     ops.insert(inst.op);
                 }
                 (Err(want), Err(e)) => assert!(
@@ -665,7 +664,7 @@ fn every_vector_agrees_with_llvm_mc_and_with_us() {
         let known: Vec<_> = vectors_in(d.vectors)
             .into_iter()
             .filter(|v| {
-                DsInst::from_bytes_in(pair.isa(), v.bytes)
+                DsInst::from_bytes(pair.isa(), v.bytes)
                     .map_or(true, |i| i.info().oracle.known_to(major))
             })
             .collect();
@@ -727,7 +726,7 @@ fn every_vector_agrees_with_llvm_mc_and_with_us() {
     }
     // gfx12 has no gds bit: a gfx11 gds load is refused.
     assert!(matches!(
-        DsInst::from_bytes_in(Generation::Gfx12, [0, 0, 0x36, 0xd8, 1, 2, 0, 0]),
+        DsInst::from_bytes(Generation::Gfx12, [0, 0, 0x36, 0xd8, 1, 2, 0, 0]),
         Err(DecodeError::Inst(InstError::NoGdsBit { .. }))
     ));
 }

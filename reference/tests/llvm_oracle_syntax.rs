@@ -14,8 +14,8 @@ use common::llvm::{pairs, printed_by, Pair};
 use common::{
     legalize_in, mc_assemble_for, mc_disassemble_for, report, respell, spell_in, CANONICAL,
 };
-use ds_reference::isa::syntax::{llvm_mc_line_in, parse_in};
-use ds_reference::isa::{DsInst, DsOp, GENERATION_ALIASES};
+use ds_isa::ds::syntax::{llvm_mc_line, parse};
+use ds_isa::ds::{generation_aliases, DsInst, DsOp};
 use std::collections::HashSet;
 
 fn both(pair: &Pair) -> Both<'_> {
@@ -38,13 +38,13 @@ fn every_swizzle_offset_prints_and_reads_back_as_each_llvm_does() {
         let insts: Vec<DsInst> = (0..=u16::MAX).map(|o| base.with_offset16(o)).collect();
         let words: Vec<[u8; 8]> = insts
             .iter()
-            .map(|i| i.to_bytes_in(pair.isa()).expect("legal"))
+            .map(|i| i.to_bytes(pair.isa()).expect("legal"))
             .collect();
         let theirs = mc_disassemble_for(&mc, cpu, &words);
         let mut bad = Vec::new();
         let mut macros = Vec::new();
         for (inst, theirs) in insts.iter().zip(&theirs) {
-            let ours = inst.text_in(pair.gen).to_string();
+            let ours = inst.text(pair.gen).to_string();
             let printed = printed_by(major, &ours);
             if printed != ours {
                 macros.push((inst.offset16(), printed.clone()));
@@ -68,14 +68,11 @@ fn every_swizzle_offset_prints_and_reads_back_as_each_llvm_does() {
 
         // Our printed text, assembled by both (LLVM 22 prints the macro back; the bytes agree).
         let b = both(&pair);
-        let texts: Vec<String> = insts
-            .iter()
-            .map(|i| i.text_in(pair.gen).to_string())
-            .collect();
+        let texts: Vec<String> = insts.iter().map(|i| i.text(pair.gen).to_string()).collect();
         let renormalised = texts
             .iter()
             .zip(&insts)
-            .filter(|(t, i)| parse_in(pair.isa(), t).is_ok_and(|b| b.offset16() != i.offset16()))
+            .filter(|(t, i)| parse(pair.isa(), t).is_ok_and(|b| b.offset16() != i.offset16()))
             .count();
         let bad = b.disagreements(&texts, false, |i, text| b.ours(text, Some(&insts[i])));
         println!(
@@ -103,9 +100,9 @@ fn every_swizzle_offset_prints_and_reads_back_as_each_llvm_does() {
             let mut bad = Vec::new();
             let mut lossy = 0;
             for (text, theirs) in texts.iter().zip(&theirs) {
-                let ours = parse_in(pair.isa(), text).map_err(|e| e.to_string());
+                let ours = parse(pair.isa(), text).map_err(|e| e.to_string());
                 let our_enc = ours.as_ref().ok().and_then(|i| {
-                    let line = llvm_mc_line_in(pair.isa(), i).ok()?;
+                    let line = llvm_mc_line(pair.isa(), i).ok()?;
                     Some(line.split_once("; encoding: ")?.1.to_string())
                 });
                 let their_enc = theirs
@@ -117,7 +114,7 @@ fn every_swizzle_offset_prints_and_reads_back_as_each_llvm_does() {
                 }
             }
             for (o, text) in &macros {
-                let back = parse_in(pair.isa(), text).map(|i| i.offset16());
+                let back = parse(pair.isa(), text).map(|i| i.offset16());
                 if back != Ok(*o) {
                     lossy += 1;
                 }
@@ -168,7 +165,7 @@ fn rotate_and_fft_macros_are_refused_by_llvm_19_and_read_by_22_and_us() {
                     .zip(mc_assemble_for(&pair.llvm.mc(), pair.cpu.name, &texts))
             {
                 assert!(theirs.is_err(), "{}: reads `{line}`", pair.label());
-                assert!(parse_in(pair.isa(), line).is_ok(), "we read `{line}`");
+                assert!(parse(pair.isa(), line).is_ok(), "we read `{line}`");
             }
         }
     }
@@ -239,18 +236,17 @@ fn every_alias_is_read_as_each_llvm_reads_it() {
             for alias in op.aliases_in(pair.gen) {
                 for inst in b.cases().iter().filter(|i| i.op == op) {
                     let text = spell_in(pair.gen, inst, CANONICAL);
-                    lines.push(text.replacen(op.mnemonic_in(pair.gen), alias, 1));
+                    lines.push(text.replacen(op.mnemonic(pair.gen), alias, 1));
                 }
             }
         }
         let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
         b.accept_lines("aliases", &refs);
-        let foreign: Vec<String> = GENERATION_ALIASES
-            .iter()
+        let foreign: Vec<String> = generation_aliases()
             .filter(|a| a.gen != pair.gen && a.op.info().in_generation(pair.gen))
             .map(|a| {
                 let inst = legalize_in(pair.isa(), a.op, [5, 1, 2, 3], 8, false);
-                spell_in(pair.gen, &inst, CANONICAL).replacen(a.op.mnemonic_in(pair.gen), a.name, 1)
+                spell_in(pair.gen, &inst, CANONICAL).replacen(a.op.mnemonic(pair.gen), a.name, 1)
             })
             .collect();
         let refs: Vec<&str> = foreign.iter().map(String::as_str).collect();

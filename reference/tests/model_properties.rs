@@ -1,16 +1,17 @@
 //! Properties over random waves: the snapshot text round-trips any case and any outcome, and any
 //! lane order of an order-sensitive op is accepted by the legal-outcome check (never a mismatch).
 
-use ds_reference::isa::{runnable_ops, DsOp, Family};
+use ds_isa::ds::{runnable_ops, DsOp, Family};
+use ds_isa::gen::Generation;
+use ds_isa::target::DEFAULT;
 use ds_reference::model::legal::{check_with_budget, Verdict};
 use ds_reference::model::snapshot::{parse, render, Entry};
 use ds_reference::model::{execute, execute_in_place};
-use ds_reference::target::DEFAULT;
 use ds_reference::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSize};
 use proptest::prelude::*;
 
 fn ops() -> Vec<DsOp> {
-    runnable_ops().collect()
+    runnable_ops(Generation::Gfx11).collect()
 }
 
 /// Addresses drawn from a few dwords (collisions likely), sometimes misaligned or out of range.
@@ -26,7 +27,7 @@ fn lane() -> impl Strategy<Value = Lane> {
     (
         addr(),
         any::<[u32; 4]>(),
-        any::<[u32; 4]>(),
+        any::<[u32; 8]>(),
         any::<[u32; 4]>(),
     )
         .prop_map(|(addr, data0, data1, vdst)| Lane {
@@ -144,20 +145,20 @@ fn register_twin(op: DsOp) -> DsOp {
     let Family::Src2(rmw) = info.family else {
         panic!("{op} is not a src2 op")
     };
-    ds_reference::isa::DS_TABLE
+    ds_isa::ds::DS_TABLE
         .iter()
         .find(|r| {
             r.family == Family::Rmw(rmw)
                 && r.elem == info.elem
                 && !r.two_addresses()
-                && r.in_generation(ds_reference::isa::Generation::Gfx10)
+                && r.in_generation(ds_isa::ds::Generation::Gfx10)
         })
         .unwrap_or_else(|| panic!("{op} has a register twin"))
         .op
 }
 
 fn src2_ops() -> Vec<DsOp> {
-    ds_reference::isa::DS_TABLE
+    ds_isa::ds::DS_TABLE
         .iter()
         .filter(|r| matches!(r.family, Family::Src2(_)))
         .map(|r| r.op)
@@ -178,15 +179,15 @@ proptest! {
         mode in (any::<bool>(), any::<bool>(), any::<bool>()),
         bytes in proptest::collection::vec(any::<u8>(), 256),
     ) {
-        let target = ds_reference::target::Target::by_name("gfx1010").unwrap();
+        let target = ds_isa::target::Target::by_name("gfx1010").unwrap();
         let mode = FpMode { fp32_denormals: mode.0, fp16_fp64_denormals: mode.1, ieee: mode.2 };
         let mut wave = Wave { exec: 1, ..Wave::new(WaveSize::Wave32) };
         wave.lanes[0].addr = a;
         let case = Case { lds: Lds::from_bytes(bytes), wave };
-        let src2 = ds_reference::isa::DsInst {
+        let src2 = ds_isa::ds::DsInst {
             offset0: offset as u8,
             offset1: (offset >> 8) as u8,
-            ..ds_reference::isa::DsInst::new(op)
+            ..ds_isa::ds::DsInst::new(op)
         };
         let got = execute(target, &src2, mode, &case).unwrap();
         let eb = op.info().elem.bytes();
@@ -194,7 +195,7 @@ proptest! {
         let v = ds_reference::model::mem::read_elem(case.lds.bytes(), b, eb);
         let mut twin_case = case.clone();
         twin_case.wave.lanes[0].data0 = [v as u32, (v >> 32) as u32, 0, 0];
-        let twin = execute(target, &ds_reference::isa::DsInst::new(register_twin(op)), mode, &twin_case)
+        let twin = execute(target, &ds_isa::ds::DsInst::new(register_twin(op)), mode, &twin_case)
             .unwrap();
         prop_assert_eq!(&got.lds, &twin.lds, "{} at {:#x} offset {:#x}", op, a, offset);
         // No register changes.

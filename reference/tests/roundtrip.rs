@@ -4,19 +4,15 @@
 mod common;
 
 use common::{legalize, same_swizzle};
-use ds_reference::isa::syntax::parse;
-use ds_reference::isa::{DsInst, DS_OPS};
+use ds_isa::ds::syntax::parse;
+use ds_isa::ds::{DsInst, DsOp, Generation};
 use proptest::prelude::*;
 
 /// Random legal instructions: any op, any field values, made legal by [`legalize`].
 fn legal_inst() -> impl Strategy<Value = DsInst> {
-    (
-        0..DS_OPS.len(),
-        any::<[u8; 4]>(),
-        any::<u16>(),
-        any::<bool>(),
-    )
-        .prop_map(|(i, regs, offset, gds)| legalize(DS_OPS[i].op, regs, offset, gds))
+    let ops: Vec<DsOp> = DsOp::all(Generation::Gfx11).collect();
+    (0..ops.len(), any::<[u8; 4]>(), any::<u16>(), any::<bool>())
+        .prop_map(move |(i, regs, offset, gds)| legalize(ops[i], regs, offset, gds))
 }
 
 proptest! {
@@ -24,9 +20,9 @@ proptest! {
 
     #[test]
     fn decode_inverts_encode(inst in legal_inst()) {
-        let word = inst.encode().expect("a legal instruction encodes");
-        prop_assert_eq!(DsInst::decode(word), Ok(inst));
-        prop_assert_eq!(DsInst::from_bytes(word.to_le_bytes()), Ok(inst));
+        let word = inst.encode(Generation::Gfx11).expect("a legal instruction encodes");
+        prop_assert_eq!(DsInst::decode(Generation::Gfx11, word), Ok(inst));
+        prop_assert_eq!(DsInst::from_bytes(Generation::Gfx11, word.to_le_bytes()), Ok(inst));
     }
 
     /// Any 8 bytes: decoding returns (never panics), and what it accepts re-encodes to the
@@ -35,8 +31,8 @@ proptest! {
     #[test]
     fn decode_never_panics_and_accepts_only_what_it_reencodes(raw in any::<u64>(), ds in any::<bool>()) {
         let word = if ds { (raw & !(0x3f << 26)) | 0b110110 << 26 } else { raw };
-        if let Ok(inst) = DsInst::decode(word) {
-            prop_assert_eq!(inst.encode(), Ok(word));
+        if let Ok(inst) = DsInst::decode(Generation::Gfx11, word) {
+            prop_assert_eq!(inst.encode(Generation::Gfx11), Ok(word));
         }
     }
 
@@ -47,13 +43,13 @@ proptest! {
     /// lane maps, and require that the second print equals the first read's print.
     #[test]
     fn parse_inverts_print(inst in legal_inst()) {
-        let text = inst.to_string();
-        let back = parse(&text).map_err(|e| format!("`{text}`: {e}"));
+        let text = inst.text(Generation::Gfx11).to_string();
+        let back = parse(Generation::Gfx11, &text).map_err(|e| format!("`{text}`: {e}"));
         prop_assert!(back.is_ok(), "{:?}", back);
         let back = back.expect("checked");
         if back != inst {
             prop_assert!(same_swizzle(&back, &inst), "`{}` read back as {:?}", text, back);
-            let again = parse(&back.to_string()).expect("a printed line parses");
+            let again = parse(Generation::Gfx11, &back.text(Generation::Gfx11).to_string()).expect("a printed line parses");
             prop_assert_eq!(again, back, "the canonical triple is a fixed point");
         }
     }
@@ -62,12 +58,12 @@ proptest! {
     /// made of DS-like tokens.
     #[test]
     fn parse_never_panics(line in "[ -~]{0,60}") {
-        let _ = parse(&line);
+        let _ = parse(Generation::Gfx11, &line);
     }
 
     #[test]
     fn parse_never_panics_on_ds_like_tokens(
-        mnemonic in prop::sample::select(DS_OPS.iter().map(|r| r.name).collect::<Vec<_>>()),
+        mnemonic in prop::sample::select(DsOp::all(Generation::Gfx11).map(|o| o.name()).collect::<Vec<_>>()),
         words in proptest::collection::vec(
             prop_oneof![
                 "v[0-9]{1,4}", "v\\[[0-9]{1,3}(:[0-9]{1,3})?\\]?", Just(",".to_string()),
@@ -79,10 +75,10 @@ proptest! {
         )
     ) {
         let line = format!("{mnemonic} {}", words.join(" "));
-        if let Ok(inst) = parse(&line) {
+        if let Ok(inst) = parse(Generation::Gfx11, &line) {
             // What parses is legal and prints as something that parses again.
-            prop_assert!(inst.encode().is_ok());
-            prop_assert!(parse(&inst.to_string()).is_ok(), "{}", inst);
+            prop_assert!(inst.encode(Generation::Gfx11).is_ok());
+            prop_assert!(parse(Generation::Gfx11, &inst.text(Generation::Gfx11).to_string()).is_ok(), "{}", inst.text(Generation::Gfx11));
         }
     }
 }

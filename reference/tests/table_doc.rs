@@ -1,23 +1,19 @@
 //! The DS table's documentation (the table rendered as markdown) is pinned by an insta
 //! snapshot, so any change to a row shows up as a reviewed diff of the docs.
 
-use ds_reference::isa::{render_markdown, render_markdown_in, DsOp, Generation, DS_OPS};
+use ds_isa::ds::{render_markdown, DsOp, Generation};
 
 #[test]
 fn table_renders_as_markdown_docs() {
-    let md = render_markdown();
+    let md = render_markdown(Generation::Gfx11);
     // One table line per op, each naming its mnemonic.
-    for row in DS_OPS {
-        assert!(
-            md.contains(&format!("| `{}` |", row.name)),
-            "{} missing",
-            row.name
-        );
+    for op in DsOp::all(Generation::Gfx11) {
+        assert!(md.contains(&format!("| `{}` |", op.name())), "{op} missing");
     }
     insta::with_settings!({
         snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference"),
         prepend_module_to_snapshot => false,
-        description => "reference::isa::render_markdown(): the DS table as markdown",
+        description => "ds_isa::ds::render_markdown(Gfx11): the gfx11 DS table as markdown",
     }, {
         insta::assert_snapshot!("ds_table", md);
     });
@@ -25,8 +21,8 @@ fn table_renders_as_markdown_docs() {
 
 #[test]
 fn gfx12_table_renders_as_markdown_docs() {
-    let md = render_markdown_in(Generation::Gfx12);
-    for op in DsOp::all_in(Generation::Gfx12) {
+    let md = render_markdown(Generation::Gfx12);
+    for op in DsOp::all(Generation::Gfx12) {
         assert!(md.contains(&format!("| `{}` |", op.name())), "{op} missing");
     }
     // No gfx11-only op, no gds column.
@@ -37,7 +33,7 @@ fn gfx12_table_renders_as_markdown_docs() {
     insta::with_settings!({
         snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/reference"),
         prepend_module_to_snapshot => false,
-        description => "reference::isa::render_markdown_in(Gfx12): the gfx12 DS table as markdown",
+        description => "ds_isa::ds::render_markdown(Gfx12): the gfx12 DS table as markdown",
     }, {
         insta::assert_snapshot!("ds_table_gfx12", md);
     });
@@ -47,12 +43,12 @@ fn gfx12_table_renders_as_markdown_docs() {
 /// generation, in the gfx9 spellings, with exactly the target's ops.
 #[test]
 fn gfx9_and_gfx10_tables_render_for_every_target_in_their_spelling() {
-    use ds_reference::isa::Isa;
-    use ds_reference::target::TARGETS;
+    use ds_isa::ds::Isa;
+    use ds_isa::target::TARGETS;
     for t in TARGETS.iter().filter(|t| t.generation.gfx9_mnemonics()) {
-        let md = render_markdown_in(t);
-        for op in DsOp::all_in(t.generation) {
-            let row = format!("| `{}` |", op.mnemonic_in(t.generation));
+        let md = render_markdown(t);
+        for op in DsOp::all(t.generation) {
+            let row = format!("| `{}` |", op.mnemonic(t.generation));
             assert_eq!(md.contains(&row), op.info().on(t), "{t}: {op}");
         }
         assert!(md.contains("| `ds_write_b32` | `ds_store_b32` |"), "{t}");
@@ -60,11 +56,11 @@ fn gfx9_and_gfx10_tables_render_for_every_target_in_their_spelling() {
         assert!(!mnemonics.contains(&" `ds_store_b32` "), "{t}");
         assert!(md.starts_with(&format!("# {t} DS instructions")));
     }
-    let gfx90a = render_markdown_in(ds_reference::target::Target::by_name("gfx90a").unwrap());
+    let gfx90a = render_markdown(ds_isa::target::Target::by_name("gfx90a").unwrap());
     assert!(
         gfx90a.contains("a[") && gfx90a.contains("lacks") && gfx90a.contains("ds_add_src2_u32")
     );
-    let gfx9 = render_markdown_in(Generation::Gfx9);
+    let gfx9 = render_markdown(Generation::Gfx9);
     assert!(gfx9.contains("the ops every gfx9 target has"));
     assert_eq!(
         DsOp::all_on(Isa::common(Generation::Gfx9)).count(),

@@ -9,9 +9,9 @@ mod common;
 
 use common::llvm::{installed, Llvm};
 use common::{legalize_acc, mc_assemble_for};
-use ds_reference::isa::syntax::llvm_mc_line_in;
-use ds_reference::isa::{DsFeatures, DsOp, Isa, OffsetForm};
-use ds_reference::target::{all, Target};
+use ds_isa::ds::syntax::llvm_mc_line;
+use ds_isa::ds::{DsFeatures, DsOp, Isa, OffsetForm};
+use ds_isa::target::{all, Target};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -161,7 +161,7 @@ fn every_target_assembles_its_generation_ds_table_as_the_encoder_does() {
                 .collect();
             let lines: Vec<String> = insts
                 .iter()
-                .map(|i| llvm_mc_line_in(isa, i).expect("legalised instructions print"))
+                .map(|i| llvm_mc_line(isa, i).expect("legalised instructions print"))
                 .collect();
             let out = mc_assemble_for(&llvm.mc(), t.name, &lines);
             for ((inst, line), got) in insts.iter().zip(&lines).zip(out) {
@@ -169,7 +169,7 @@ fn every_target_assembles_its_generation_ds_table_as_the_encoder_does() {
                     panic!("{} {}: `{line}` refused: {e}", llvm.label(), t.name)
                 });
                 // Every op of the target's instruction set, no other (the feature column).
-                let word = inst.encode_in(isa).expect("legalised instructions encode");
+                let word = inst.encode(isa).expect("legalised instructions encode");
                 let want: Vec<String> = word
                     .to_le_bytes()
                     .iter()
@@ -184,7 +184,7 @@ fn every_target_assembles_its_generation_ds_table_as_the_encoder_does() {
                 );
             }
             // The ops of the generation the target lacks (a feature it has not): both refuse them.
-            let lacking: Vec<DsOp> = DsOp::all_in(t.generation)
+            let lacking: Vec<DsOp> = DsOp::all(t.generation)
                 .filter(|op| !op.info().on(isa) && op.info().oracle.known_to(llvm.major))
                 .collect();
             let texts: Vec<String> = lacking
@@ -195,7 +195,7 @@ fn every_target_assembles_its_generation_ds_table_as_the_encoder_does() {
                         ..isa
                     };
                     legalize_acc(full, op, [6, 2, 2, 4], 8, false, false)
-                        .text_in(t.generation)
+                        .text(t.generation)
                         .to_string()
                 })
                 .collect();
@@ -212,7 +212,7 @@ fn every_target_assembles_its_generation_ds_table_as_the_encoder_does() {
                     t.name
                 );
                 assert!(
-                    ds_reference::isa::syntax::parse_in(isa, text).is_err(),
+                    ds_isa::ds::syntax::parse(isa, text).is_err(),
                     "{t}: we read `{text}`"
                 );
             }

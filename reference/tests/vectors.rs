@@ -6,8 +6,9 @@
 mod common;
 
 use common::{bytes_line, vectors};
-use ds_reference::isa::syntax::parse;
-use ds_reference::isa::{DsInst, DsOp};
+use ds_isa::ds::syntax::parse;
+use ds_isa::ds::{DsInst, DsOp};
+use ds_isa::gen::Generation;
 use std::collections::HashSet;
 
 #[test]
@@ -26,20 +27,20 @@ fn every_vector_decodes_to_its_text_and_encodes_to_its_bytes() {
         match &v.text {
             Ok(text) => {
                 valid += 1;
-                match DsInst::from_bytes(v.bytes) {
-                    Ok(inst) if inst.to_string() == *text => {
+                match DsInst::from_bytes(Generation::Gfx11, v.bytes) {
+                    Ok(inst) if inst.text(Generation::Gfx11).to_string() == *text => {
                         ops.insert(inst.op);
                     }
                     other => failures.push(format!("{at}: decoded {other:?}, want `{text}`")),
                 }
-                match parse(text).map(|i| i.to_bytes()) {
+                match parse(Generation::Gfx11, text).map(|i| i.to_bytes(Generation::Gfx11)) {
                     Ok(Ok(bytes)) if bytes == v.bytes => {}
                     other => failures.push(format!("{at}: `{text}` encoded as {other:?}")),
                 }
             }
             Err(want) => {
                 invalid += 1;
-                match DsInst::from_bytes(v.bytes) {
+                match DsInst::from_bytes(Generation::Gfx11, v.bytes) {
                     Err(e) if e.to_string().contains(want.as_str()) => {}
                     other => failures.push(format!(
                         "{at}: decoded {other:?}, want an error with `{want}`"
@@ -57,7 +58,11 @@ fn every_vector_decodes_to_its_text_and_encodes_to_its_bytes() {
         println!("  FAIL {f}");
     }
     assert!(failures.is_empty(), "{} vector(s) failed", failures.len());
-    assert_eq!(ops.len(), DsOp::all().count(), "the vectors cover every op");
+    assert_eq!(
+        ops.len(),
+        DsOp::all(Generation::Gfx11).count(),
+        "the vectors cover every op"
+    );
     assert!(
         valid >= 300 && invalid >= 30,
         "a few hundred vectors, valid and invalid"

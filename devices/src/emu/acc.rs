@@ -9,9 +9,9 @@
 //! with one has the DS acc bit).
 
 use super::descriptor::Descriptor;
+use ds_isa::ds_features::DsFeatures;
+use ds_isa::target::Target;
 use ds_kernels::code_object::descriptor::KernelDescriptor;
-use ds_reference::ds_features::DsFeatures;
-use ds_reference::target::Target;
 
 /// Splits `desc`'s VGPR count for `target`: `desc.vgprs` becomes the architected VGPRs and the
 /// AccVGPR count is returned (0 on a target without ACC, or when ACCUM_OFFSET covers them all).

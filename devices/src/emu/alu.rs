@@ -5,7 +5,7 @@
 use super::exec::{WaveState, WIDTH};
 use super::ops::{Valu, V};
 use super::regs::File;
-use ds_kernels::inst::Sop2Op;
+use ds_isa::inst::Sop2Op;
 
 impl WaveState {
     /// A VALU op: `f` of the sources' lanes into VGPR `vdst`'s active lanes (every source is

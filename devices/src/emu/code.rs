@@ -5,17 +5,17 @@
 //! descriptor's allocation, a destination that is no register, bytes that do not decode, a jump
 //! outside the code) decided here and raised when, and only when, it executes.
 //!
-//! Instructions are decoded by `ds_kernels::inst::acc::decode_on` for the target (its operand
+//! Instructions are decoded by `ds_isa::inst::acc::decode_on` for the target (its operand
 //! codes: the RDNA3 ISA guide's "Scalar and vector operands" tables; resolution: the `resolve`
 //! module); what each op does is the `exec` and `lanes` modules'. Messages are rare: the code's
 //! bytes are kept and an error's instruction decoded again when one is raised.
 
 use super::ops::{Kind, Op, Trap};
 use super::resolve::Builder;
-use ds_kernels::inst::acc::decode_on;
-use ds_kernels::inst::Inst;
-use ds_reference::errata::Errata;
-use ds_reference::target::Target;
+use ds_isa::errata::Errata;
+use ds_isa::inst::acc::decode_on;
+use ds_isa::inst::Inst;
+use ds_isa::target::Target;
 
 /// A code section decoded once.
 #[derive(Debug)]

@@ -4,8 +4,8 @@
 //! those fields ask for ([`Request`]; what the target's hardware delivers for it is
 //! [`ds_kernels::entry::delivery`]'s, the one entry-state table the kernels follow too).
 
+use ds_isa::target::Target;
 use ds_kernels::entry::Request;
-use ds_reference::target::Target;
 use ds_reference::wave::{FpMode, WaveSize};
 
 /// What the emulated device takes from a kernel descriptor.
@@ -145,13 +145,13 @@ mod tests {
         assert_eq!(d.request.kernarg_sgpr(), Some(0));
         assert_eq!(d.request.user_sgprs, 2);
         assert_eq!(d.request.workgroup_ids, [true, false, false]);
-        assert!(d.check(ds_reference::target::DEFAULT).is_ok());
+        assert!(d.check(ds_isa::target::DEFAULT).is_ok());
         b[56..58].copy_from_slice(&(1u16 << 3).to_le_bytes()); // wave64
         let d = Descriptor::parse(&b).unwrap();
         assert_eq!(d.wave_size(), ds_reference::wave::WaveSize::Wave64);
         assert_eq!(d.vgprs, 16, "wave64 VGPR granules are 4");
-        assert!(d.check(ds_reference::target::DEFAULT).is_ok());
-        let unified = ds_reference::target::TARGETS
+        assert!(d.check(ds_isa::target::DEFAULT).is_ok());
+        let unified = ds_isa::target::TARGETS
             .iter()
             .find(|t| t.unified_vgprs)
             .expect("a target with a unified VGPR file");

@@ -19,7 +19,7 @@ use super::memory::Memory;
 use super::ops::{self, Cond, Kind, Op, D, D64, S, S64, SCALARS, V, VCC_LO};
 use super::regs::{mix, File, Pattern};
 use super::{Program, Run, WrongEntry};
-use ds_kernels::inst::{Operand, SopcOp, VopcOp};
+use ds_isa::inst::{Operand, SopcOp, VopcOp};
 use ds_reference::wave::{Lds, Wave, WaveSize};
 
 /// Lanes a VGPR holds at most: the widest wave's.

@@ -7,12 +7,12 @@ use crate::emu::code::Code;
 use crate::emu::descriptor::Descriptor;
 use crate::emu::memory::Memory;
 use crate::emu::{Program, Quirks, Run};
+use ds_isa::ds::{DsInst, DsOp, Field};
+use ds_isa::ds_features::DsFeatures;
+use ds_isa::inst::acc::AccMove;
+use ds_isa::inst::Inst;
+use ds_isa::target::{Target, TARGETS};
 use ds_kernels::entry::{delivery, Request};
-use ds_kernels::inst::acc::AccMove;
-use ds_kernels::inst::Inst;
-use ds_reference::ds_features::DsFeatures;
-use ds_reference::isa::{DsInst, DsOp, Field};
-use ds_reference::target::{Target, TARGETS};
 use ds_reference::wave::FpMode;
 use std::sync::Arc;
 
@@ -75,7 +75,7 @@ fn wave() -> WaveState {
 
 /// Runs `inst` alone on `w`, decoded as the loaded code of a program with `w`'s files would be.
 fn step(w: &mut WaveState, inst: Inst, quirks: &Quirks) -> Result<(), String> {
-    let text = ds_kernels::inst::encode_in(acc_target(), &inst).unwrap();
+    let text = ds_isa::inst::encode(acc_target(), &inst).unwrap();
     let prog = program(&text, w.a.len() as u32);
     let mem = Memory { regions: vec![] };
     let run = Run::new(1000, 1, quirks, 1);
@@ -157,7 +157,7 @@ fn an_acc_operand_past_the_accvgprs_is_refused() {
 fn the_acc_bit_and_accvgpr_moves_decode_only_on_targets_with_acc() {
     let mut d = DsInst::new(DsOp::from_name("ds_store_b32").unwrap());
     d.acc = true;
-    let bytes = ds_kernels::inst::encode_in(acc_target(), &Inst::Ds(d)).unwrap();
+    let bytes = ds_isa::inst::encode(acc_target(), &Inst::Ds(d)).unwrap();
     let mv = AccMove::write(3, 17).words();
     let mv: Vec<u8> = mv.iter().flat_map(|w| w.to_le_bytes()).collect();
     for t in TARGETS
@@ -165,11 +165,11 @@ fn the_acc_bit_and_accvgpr_moves_decode_only_on_targets_with_acc() {
         .filter(|t| t.generation == acc_target().generation)
     {
         let has = t.ds_features.contains(DsFeatures::ACC);
-        let got = ds_kernels::inst::acc::decode_on(t, &bytes);
+        let got = ds_isa::inst::acc::decode_on(t, &bytes);
         assert_eq!(got.is_ok(), has, "{}: {got:?}", t.name);
         if has {
             assert_eq!(got.unwrap().0, Inst::Ds(d));
-            let m = ds_kernels::inst::acc::decode_on(t, &mv).unwrap();
+            let m = ds_isa::inst::acc::decode_on(t, &mv).unwrap();
             assert_eq!(m, (Inst::Acc(AccMove::write(3, 17)), 8));
         }
     }

@@ -2,7 +2,7 @@
 //! stores (RDNA3 ISA guide, chapter "Global, Scratch and Flat Address Space"; the launch's
 //! buffers, see [`super::memory`]), DS instructions through `ds_reference::model::execute_in_place`
 //! by the rules of the code object's target (its generation's: `Generation::permute_span` ...),
-//! and the AccVGPR moves (`ds_kernels::inst::acc`).
+//! and the AccVGPR moves (`ds_isa::inst::acc`).
 //!
 //! A load that fills every lane of its registers stamps them defined without the pattern; every
 //! other access defines the registers it reads first (see [`super::regs`]).
@@ -10,9 +10,9 @@
 use super::exec::{WaveState, WIDTH};
 use super::memory::Memory;
 use super::{Program, Run};
-use ds_kernels::inst::acc::{AccMove, AccOp};
-use ds_kernels::inst::GlobalOp;
-use ds_reference::isa::{DsInst, Family, Field, Rmw};
+use ds_isa::ds::{DsInst, Family, Field, Rmw};
+use ds_isa::inst::acc::{AccMove, AccOp};
+use ds_isa::inst::GlobalOp;
 use ds_reference::model;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -226,7 +226,7 @@ impl WaveState {
         // With the acc bit, data and vdst are AccVGPRs (a broken device ignores it).
         let in_acc = inst.acc && !quirks.ignore_acc;
         if !fits[usize::from(in_acc)] {
-            return Err(self.past_the_files(inst, in_acc));
+            return Err(self.past_the_files(inst, in_acc, prog));
         }
         let (g, seed) = (self.generation, self.seed);
         let lanes = self.lanes;
@@ -275,7 +275,7 @@ impl WaveState {
         }
         let mode = prog.desc.mode;
         // The rules are the target's (a broken device's: another generation's).
-        let target = run.rules.unwrap_or(prog.target);
+        let target = run.rules_target.unwrap_or(prog.target);
         if quirks
             .cmpst_order
             .is_some_and(|o| o != target.generation.cmpst_data0())
@@ -284,7 +284,7 @@ impl WaveState {
             // The broken device: the other generation's operand order, i.e. DATA0 and DATA1
             // trade places before the target's rule reads them.
             for l in wave.lanes.iter_mut() {
-                std::mem::swap(&mut l.data0, &mut l.data1);
+                l.swap_data();
             }
         }
         if quirks.bpermute_lower_half && info.family == Family::Bpermute {
@@ -310,8 +310,20 @@ impl WaveState {
             }
             wave.exec = exec;
         } else {
-            model::execute_in_place(target, inst, mode, wave, &mut self.lds, vdst, addr)
-                .map_err(|e| e.to_string())?;
+            // A device that follows other readings runs by them (`Quirks::rules`); ops the model
+            // runs but does not judge get its stand-in answer (never judged).
+            let rules = quirks.rules.unwrap_or(model::readings::Rules::MODEL);
+            model::execute_in_place_or_stand_in(
+                target,
+                inst,
+                mode,
+                rules,
+                wave,
+                &mut self.lds,
+                vdst,
+                addr,
+            )
+            .map_err(|e| e.to_string())?;
         }
         if let Some(f) = quirks
             .fault
@@ -340,8 +352,9 @@ impl WaveState {
 
     /// Why `inst`'s registers do not fit the files (`in_acc`: data and vdst in AccVGPRs).
     #[cold]
-    fn past_the_files(&self, inst: &DsInst, in_acc: bool) -> String {
+    fn past_the_files(&self, inst: &DsInst, in_acc: bool, prog: &Program) -> String {
         let ops = inst.info().operands;
+        let text = inst.text(prog.target.generation);
         for f in Field::ALL.into_iter().filter(|&f| ops.dwords(f) > 0) {
             let (len, name) = if in_acc && f != Field::Addr {
                 (self.a.len(), "AccVGPRs")
@@ -349,10 +362,10 @@ impl WaveState {
                 (self.v.len(), "VGPRs")
             };
             if inst.reg(f) as usize + ops.dwords(f) as usize > len {
-                return format!("{inst} uses {name} past the {len} the descriptor allocates");
+                return format!("{text} uses {name} past the {len} the descriptor allocates");
             }
         }
-        unreachable!("{inst}: its registers fit")
+        unreachable!("{text}: its registers fit")
     }
 
     /// `v_accvgpr_write_b32` / `v_accvgpr_read_b32` over the active lanes (registers in range:

@@ -28,10 +28,12 @@ mod resolve;
 use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use code::Code;
 use descriptor::Descriptor;
+use ds_isa::ds::DsOp;
+use ds_isa::ds::Generation;
+use ds_isa::gen::CmpstData0;
+use ds_isa::target::{self, Target};
 use ds_kernels::entry::{delivery, Delivery};
-use ds_reference::isa::DsOp;
-use ds_reference::isa::Generation;
-use ds_reference::target::{self, CmpstData0, Target};
+use ds_reference::model::readings::Rules;
 use memory::{Memory, Region, BUFFER_BASE, BUFFER_STRIDE, KERNARG_BASE};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -106,6 +108,11 @@ pub struct Quirks {
     /// (`Generation::cmpst_data0`): on a generation of the other order the operands are swapped
     /// (a broken device), on one of the same order nothing changes.
     pub cmpst_order: Option<CmpstData0>,
+    /// A device that follows other readings of the open questions than the model's
+    /// (`reference/ASSUMPTIONS.md`; `ds_reference::model::readings::Rules`): its DS instructions
+    /// run by these rules. A legal reading makes a device the legal check accepts and names; a
+    /// disagreement reading, one it reports naming the reading.
+    pub rules: Option<Rules>,
 }
 
 /// A kernel ready to run.
@@ -234,6 +241,13 @@ impl EmuDevice {
         self
     }
 
+    /// Makes the device follow the readings `rules` names (see [`Quirks::rules`]): e.g. the
+    /// lowest colliding permute lane, memory's NaN first, the positive default NaN.
+    pub fn following(mut self, rules: Rules) -> EmuDevice {
+        self.quirks.rules = Some(rules);
+        self
+    }
+
     fn add_module(&mut self, programs: HashMap<String, Arc<Program>>) -> ModuleId {
         self.modules.push(programs);
         ModuleId(self.modules.len() - 1)
@@ -346,7 +360,7 @@ struct Run<'a> {
     seed: u64,
     /// The target whose rules DS instructions follow when a quirk says it is not the code
     /// object's ([`Quirks::rules_of`]).
-    rules: Option<&'static Target>,
+    rules_target: Option<&'static Target>,
 }
 
 impl<'a> Run<'a> {
@@ -356,7 +370,7 @@ impl<'a> Run<'a> {
             threads,
             quirks,
             seed,
-            rules: quirks.rules_of.and_then(|g| g.targets().next()),
+            rules_target: quirks.rules_of.and_then(|g| g.targets().next()),
         }
     }
 }

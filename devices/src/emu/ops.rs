@@ -3,9 +3,9 @@
 //! guide's "Scalar and vector operands" table: SGPRs, VCC, trap temporaries; M0 after them),
 //! constants as values, branch targets as op indices.
 
-use ds_kernels::inst::acc::AccMove;
-use ds_kernels::inst::{GlobalOp, Operand, SmemOp, Sop2Op, SopcOp, VopcOp};
-use ds_reference::isa::DsInst;
+use ds_isa::ds::DsInst;
+use ds_isa::inst::acc::AccMove;
+use ds_isa::inst::{GlobalOp, Operand, SmemOp, Sop2Op, SopcOp, VopcOp};
 
 /// SGPRs s0..s105: slots 0..105 of the scalar file.
 pub const SGPRS: u8 = 106;

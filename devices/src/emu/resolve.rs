@@ -5,9 +5,9 @@
 //! first error it would give when executed decided now (in the order its operands are met).
 
 use super::ops::{slot, Cond, Kind, Op, Valu, D, D64, S, S64, SGPRS, V, VCC_BITS, VCC_LO};
-use ds_kernels::inst::acc::AccOp;
-use ds_kernels::inst::{Inst, Operand, Sop1Op, Sop2Op, SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op};
-use ds_reference::isa::Field;
+use ds_isa::ds::Field;
+use ds_isa::inst::acc::AccOp;
+use ds_isa::inst::{Inst, Operand, Sop1Op, Sop2Op, SopkOp, SoppOp, Vop1Op, Vop2Op, Vop3Op};
 
 /// The bits a write of `slot` defines (either half of VCC defines both).
 fn defines(slot: u8) -> u128 {

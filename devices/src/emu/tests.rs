@@ -3,9 +3,9 @@
 
 use super::*;
 use crate::Buffer;
+use ds_isa::ds::DsInst;
+use ds_isa::inst::{encode, GlobalOp, Inst, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op};
 use ds_kernels::entry::Request;
-use ds_kernels::inst::{encode, GlobalOp, Inst, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op};
-use ds_reference::isa::DsInst;
 use ds_reference::wave::FpMode;
 
 const BASE: u64 = 0x1000;
@@ -49,7 +49,10 @@ fn program_of(target: &'static Target, desc: Descriptor, text: &[u8]) -> Program
 }
 
 fn program(insts: &[Inst], lds_size: u32) -> Program {
-    let text: Vec<u8> = insts.iter().flat_map(|i| encode(i).unwrap()).collect();
+    let text: Vec<u8> = insts
+        .iter()
+        .flat_map(|i| encode(plain(), i).unwrap())
+        .collect();
     program_of(plain(), desc(lds_size), &text)
 }
 
@@ -81,7 +84,7 @@ fn prologue() -> Vec<Inst> {
             offset: 0,
             soffset: None,
         },
-        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
+        Inst::waitcnt(plain().generation, ds_isa::inst::Waitcnt::lgkm(0)),
         Inst::Vop2 {
             op: Vop2Op::LshlrevB32,
             vdst: 1,
@@ -119,7 +122,7 @@ fn neighbour_kernel() -> Vec<Inst> {
             offset0: 4,
             ..ds("ds_load_b32")
         }),
-        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
+        Inst::waitcnt(plain().generation, ds_isa::inst::Waitcnt::lgkm(0)),
         Inst::Global {
             op: GlobalOp::StoreB32,
             vdata: 4,
@@ -219,10 +222,13 @@ fn an_out_of_bounds_store_names_the_buffer() {
 
 #[test]
 fn an_unknown_instruction_names_its_word_and_address() {
-    let mut text: Vec<u8> = encode(&Inst::Sopp {
-        op: SoppOp::Nop,
-        simm16: 0,
-    })
+    let mut text: Vec<u8> = encode(
+        Generation::Gfx11,
+        &Inst::Sopp {
+            op: SoppOp::Nop,
+            simm16: 0,
+        },
+    )
     .unwrap();
     text.extend(0xffff_ffffu32.to_le_bytes());
     let prog = program_of(plain(), desc(128), &text);
@@ -276,7 +282,7 @@ fn carry_kernel(carry: bool) -> Vec<Inst> {
             offset: 0,
             soffset: None,
         },
-        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
+        Inst::waitcnt(plain().generation, ds_isa::inst::Waitcnt::lgkm(0)),
         Inst::Sop2 {
             op: Sop2Op::AddU32,
             sdst: Operand::Sgpr(4),
@@ -340,7 +346,10 @@ fn scalar_adds_carry_through_scc_across_a_4_gib_boundary() {
 }
 
 fn program64(insts: &[Inst], lds_size: u32) -> Program {
-    let text: Vec<u8> = insts.iter().flat_map(|i| encode(i).unwrap()).collect();
+    let text: Vec<u8> = insts
+        .iter()
+        .flat_map(|i| encode(plain(), i).unwrap())
+        .collect();
     let desc = Descriptor {
         wave32: false,
         ..desc(lds_size)
@@ -355,7 +364,7 @@ fn launch64(out_bytes: usize) -> Launch {
     }
 }
 
-fn sop1(op: ds_kernels::inst::Sop1Op, sdst: Operand, src0: Operand) -> Inst {
+fn sop1(op: ds_isa::inst::Sop1Op, sdst: Operand, src0: Operand) -> Inst {
     Inst::Sop1 { op, sdst, src0 }
 }
 
@@ -408,7 +417,7 @@ fn a_wave64_workgroup_runs_64_lanes_under_a_64_bit_exec() {
     // EXEC_LO cleared: only the upper half stores; the lower half keeps the buffer's bytes.
     let out = run64(
         vec![sop1(
-            ds_kernels::inst::Sop1Op::MovB32,
+            ds_isa::inst::Sop1Op::MovB32,
             Operand::ExecLo,
             Operand::Int(0),
         )],
@@ -420,17 +429,17 @@ fn a_wave64_workgroup_runs_64_lanes_under_a_64_bit_exec() {
     let out = run64(
         vec![
             sop1(
-                ds_kernels::inst::Sop1Op::MovB32,
+                ds_isa::inst::Sop1Op::MovB32,
                 Operand::Sgpr(8),
                 Operand::Int(0),
             ),
             sop1(
-                ds_kernels::inst::Sop1Op::MovB32,
+                ds_isa::inst::Sop1Op::MovB32,
                 Operand::Sgpr(9),
                 Operand::Literal(1 << 31),
             ),
             sop1(
-                ds_kernels::inst::Sop1Op::AndSaveexecB64,
+                ds_isa::inst::Sop1Op::AndSaveexecB64,
                 Operand::Sgpr(10),
                 Operand::Sgpr(8),
             ),
@@ -478,7 +487,7 @@ fn bpermute_mirror() -> Vec<Inst> {
             data0: 0,
             ..ds("ds_bpermute_b32")
         }),
-        Inst::waitcnt(ds_kernels::inst::Waitcnt::lgkm(0)),
+        Inst::waitcnt(plain().generation, ds_isa::inst::Waitcnt::lgkm(0)),
     ]
 }
 
@@ -495,7 +504,7 @@ fn a_wave64_bpermute_reads_within_its_half_as_the_model_says() {
         .map(|i| Lane {
             addr: (i ^ 63) * 4,
             data0: [i, 0, 0, 0],
-            data1: [0; 4],
+            data1: [0; 8],
             vdst: [i; 4],
         })
         .collect();
@@ -509,7 +518,7 @@ fn a_wave64_bpermute_reads_within_its_half_as_the_model_says() {
         wave,
     };
     let model = execute(
-        ds_reference::target::DEFAULT,
+        ds_isa::target::DEFAULT,
         &ds("ds_bpermute_b32"),
         FpMode::default(),
         &case,
@@ -526,10 +535,10 @@ fn a_wave64_bpermute_reads_within_its_half_as_the_model_says() {
 /// rules of a generation whose permutes span the wave reads lane 63 - i in lane i.
 #[test]
 fn a_device_taking_another_generations_rules_reads_the_whole_wave() {
-    use ds_reference::target::PermuteSpan;
-    let own = ds_reference::target::DEFAULT.generation;
+    use ds_isa::gen::PermuteSpan;
+    let own = ds_isa::target::DEFAULT.generation;
     assert_eq!(own.permute_span(), PermuteSpan::Halves);
-    let whole = ds_reference::isa::Generation::ALL
+    let whole = ds_isa::ds::Generation::ALL
         .into_iter()
         .find(|g| g.permute_span() == PermuteSpan::Wave)
         .unwrap();

@@ -1,7 +1,7 @@
 //! What an exec device answered, checked and put into words: its details (the harness's own
 //! keys first, the device's renamed away from them), the bounds of an answer, a `done` answer's
 //! buffers, an `unsupported` answer's instruction disassembled (LLVM AMDGPUUsage's code object
-//! holds the kernel; `ds_kernels::inst` decodes it), and exit statuses.
+//! holds the kernel; `ds_isa::inst` decodes it), and exit statuses.
 
 use super::protocol::{ErrorKind, Response};
 use super::text;
@@ -10,7 +10,7 @@ use super::{
     RESERVED_DETAILS, VERSION_DETAIL,
 };
 use crate::{DeviceError, Launch};
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 
 /// The device's [`DeviceInfo::details`]: the harness's own keys (command, version, protocol,
 /// hardware: decided here, once) first, then the device's, printable and bounded, a device key
@@ -127,7 +127,8 @@ pub(super) fn disassemble(target: &Target, hex: &str) -> String {
     let shown = text::bounded(hex, QUOTED_CHARS);
     match bytes {
         None => format!("{shown} (not hex bytes)"),
-        Some(b) => match ds_kernels::inst::decode_in(target.generation, &b) {
+        // The target's own instruction set: an op of one target's features decodes for it.
+        Some(b) => match ds_isa::inst::decode(target, &b) {
             Ok((inst, _)) => format!("{shown} = `{}`", inst.text(target.generation)),
             Err(e) => format!("{shown} (does not decode for {target}: {e})"),
         },
@@ -198,5 +199,28 @@ pub(super) fn launch_error(
         }
         ErrorKind::Fault => DeviceError::Launch(format!("the kernel faulted: {message}")),
         ErrorKind::Other => DeviceError::Launch(message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ds_isa::ds::{DsInst, DsOp};
+
+    /// An `unsupported` answer's bytes decode for the device's own target: an op of its
+    /// features (gfx942's packed add, gfx908's src2) is named, not "does not decode".
+    #[test]
+    fn an_unsupported_instruction_is_disassembled_for_the_devices_own_target() {
+        for (t, op) in [("gfx942", "ds_pk_add_f16"), ("gfx908", "ds_add_src2_u32")] {
+            let target = Target::by_name(t).unwrap();
+            let op = DsOp::from_name(op).unwrap();
+            let bytes = DsInst::new(op).to_bytes(target).unwrap();
+            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let text = disassemble(target, &hex);
+            assert!(
+                text.contains(&format!("= `{}", op.mnemonic(target.generation))),
+                "{t}: {text}"
+            );
+        }
     }
 }

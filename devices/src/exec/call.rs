@@ -81,7 +81,8 @@ impl ExecDevice {
                 Ok(a)
             }
             Ok(_) => Err(self.fail(DeviceError::Protocol(format!(
-                "stdout line {n}: answers request {id:?}, expected {}",
+                "stdout line {n}: answers request {}, expected {}",
+                id.map_or("with no id".to_string(), |i| i.to_string()),
                 req.id()
             )))),
             Err((e, text)) => Err(self.fail(DeviceError::Protocol(format!(

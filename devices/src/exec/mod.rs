@@ -27,7 +27,7 @@ pub mod text;
 use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
 use answer::{answer_limit, kind_of, launch_error, message, own_details, quote, take_outputs};
 use child::{Child, StderrLog};
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 use frame::Framing;
 pub use options::{ExecArgs, ExecOptions};
 use protocol::{BufferIn, Bytes, ErrorKind, Request, Response, PROTOCOL_VERSION};
@@ -146,7 +146,7 @@ impl ExecDevice {
             info: DeviceInfo {
                 backend: Backend::Exec,
                 name: String::new(),
-                target: ds_reference::target::DEFAULT,
+                target: ds_isa::target::DEFAULT,
                 details: Vec::new(),
             },
             hardware: false,
@@ -296,12 +296,16 @@ impl ExecDevice {
                  (see docs/device-protocol.md)"
             )));
         }
-        let target = Target::by_name(&target).map_err(|e| {
-            DeviceError::Unavailable(format!(
-                "`{cmd}` says it runs {}",
-                text::bounded(&e.to_string(), text::MAX_MESSAGE_CHARS)
-            ))
-        })?;
+        // A name, or HIP's `gcnArchName` form (`<name>:sramecc+:xnack-`, features checked
+        // against the table's row).
+        let target = Target::by_hsa_name(&target)
+            .map(|n| n.target)
+            .map_err(|e| {
+                DeviceError::Unavailable(format!(
+                    "`{cmd}` says it runs {}",
+                    text::bounded(&e.to_string(), text::MAX_MESSAGE_CHARS)
+                ))
+            })?;
         if let Some(want) = self.opts.target {
             if target != want {
                 return Err(DeviceError::Unavailable(format!(

@@ -4,7 +4,7 @@
 
 use super::frame::Framing;
 use super::{DEFAULT_HELLO_TIMEOUT_SECS, DEFAULT_TIMEOUT_SECS};
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 use std::time::Duration;
 
 /// How to start and bound the external device.

@@ -95,6 +95,8 @@ pub fn serve(
 ) -> io::Result<()> {
     keep_freed_memory();
     let mut names = Names::default();
+    // Each loaded kernel's buffer arguments (its metadata's `.args`), by module and name.
+    let mut args: BTreeMap<(u64, String), Vec<String>> = BTreeMap::new();
     let mut input = input;
     let mut framing = Framing::JsonLines;
     let mut n = 0;
@@ -134,10 +136,13 @@ pub fn serve(
                 }
             }
             Request::Load { id, code_object } => match device.load(&code_object.0) {
-                Ok(m) => Response::Loaded {
-                    id,
-                    module: m.0 as u64,
-                },
+                Ok(m) => {
+                    remember_args(&mut args, m.0 as u64, &code_object.0);
+                    Response::Loaded {
+                        id,
+                        module: m.0 as u64,
+                    }
+                }
                 Err(e) => device_error(id, e),
             },
             Request::Launch {
@@ -148,7 +153,9 @@ pub fn serve(
                 workgroup_size,
                 dynamic_lds,
                 buffers,
-            } => match check_launch(workgroups, dynamic_lds, &buffers) {
+            } => match check_launch(workgroups, dynamic_lds, &buffers)
+                .and_then(|()| check_args(args.get(&(module, kernel.clone())), &kernel, &buffers))
+            {
                 Err(why) => error(Some(id), ErrorKind::Other, why),
                 Ok(()) => {
                     let wanted: Vec<(String, bool)> =
@@ -316,6 +323,49 @@ fn check_launch(workgroups: u32, dynamic_lds: u32, buffers: &[BufferIn]) -> Resu
         }
     }
     Ok(())
+}
+
+/// Records the buffer arguments of each kernel of a loaded code object (nothing when its
+/// metadata cannot be read: the device loaded it, and its launches are then not checked here).
+fn remember_args(args: &mut BTreeMap<(u64, String), Vec<String>>, module: u64, bytes: &[u8]) {
+    if let Ok(co) = ds_kernels::code_object::read(bytes) {
+        for k in co.metadata.kernels {
+            let names = (k.args.iter().enumerate())
+                .map(|(i, a)| a.name.clone().unwrap_or_else(|| format!("argument {i}")))
+                .collect();
+            args.insert((module, k.name), names);
+        }
+    }
+}
+
+/// A launch gives a kernel as many buffers as its metadata has arguments (one 64-bit address
+/// each, in kernarg order): fewer is a protocol error naming the missing ones, never a launch
+/// whose kernel reads addresses nobody gave it (and faults).
+fn check_args(
+    want: Option<&Vec<String>>,
+    kernel: &str,
+    buffers: &[BufferIn],
+) -> Result<(), String> {
+    let Some(want) = want.filter(|w| w.len() != buffers.len()) else {
+        return Ok(());
+    };
+    let missing: Vec<&str> = want
+        .iter()
+        .filter(|w| !buffers.iter().any(|b| &b.name == *w))
+        .map(String::as_str)
+        .collect();
+    Err(format!(
+        "protocol error: the launch of `{kernel}` has {} buffers, its kernel takes {} ({}){} \
+         (docs/device-protocol.md, launch: one buffer per kernel argument, in kernarg order)",
+        buffers.len(),
+        want.len(),
+        want.join(", "),
+        if missing.is_empty() {
+            String::new()
+        } else {
+            format!("; missing: {}", missing.join(", "))
+        }
+    ))
 }
 
 /// One line of `input` (without its newline): `None` at the end, `Some(Err(why))` for a line

@@ -8,9 +8,9 @@ use super::protocol::{BufferIn, Request, Response};
 use super::{bulk, serve, ExecDevice, ExecOptions};
 use crate::emu::EmuDevice;
 use crate::{Device, DeviceError, Launch};
+use ds_isa::ds::DsOp;
+use ds_isa::target::DEFAULT;
 use ds_kernels::generator::generate_for;
-use ds_reference::isa::DsOp;
-use ds_reference::target::DEFAULT;
 use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 use std::io::BufRead;
 

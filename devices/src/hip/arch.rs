@@ -20,7 +20,7 @@ pub use super::chip::Arch;
 use super::library::{self, HipLibrary, HsaApi};
 use super::result::{self, c_buf};
 use super::sys;
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 use std::ffi::{c_void, CStr};
 use std::os::raw::{c_char, c_int};
 use std::path::Path;
@@ -53,7 +53,7 @@ pub fn refuse_target(
         "--target {want} was asked for, but device {index} ({name}) is {target} (from {})",
         arch.source
     );
-    if want.kind == ds_reference::target::Kind::Generic {
+    if want.kind == ds_isa::target::Kind::Generic {
         return format!(
             "{is}; {want} is a generic target, which no GPU reports (a GPU reports its own \
              processor, and ROCm loads that processor's code object), so no HIP device is a \
@@ -423,7 +423,7 @@ mod tests {
 
     #[test]
     fn every_targets_kfd_version_names_it_and_is_supported() {
-        for t in ds_reference::target::TARGETS {
+        for t in ds_isa::target::TARGETS {
             let name = name_from_target_version(t.kfd_version).unwrap();
             assert_eq!(name, t.name);
             match ds_kernels::check_target(t) {
@@ -438,9 +438,9 @@ mod tests {
             "{e}"
         );
         // HIP's name of a gfx9 device with its target-id features is the table's target.
-        let gfx942 = ds_reference::target::Target::by_name("gfx942").unwrap();
+        let gfx942 = ds_isa::target::Target::by_name("gfx942").unwrap();
         assert_eq!(supported("gfx942:sramecc+:xnack-"), Ok(gfx942));
-        let gfx1100 = ds_reference::target::DEFAULT;
+        let gfx1100 = ds_isa::target::DEFAULT;
         assert_eq!(supported(gfx1100.name), Ok(gfx1100));
     }
 

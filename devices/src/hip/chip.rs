@@ -100,6 +100,9 @@ pub fn combine(
     reported: Result<Arch, String>,
     env: Option<&str>,
 ) -> Result<Arch, String> {
+    // Set but empty is unset, as ROCR-Runtime reads it (it applies the variable only when it
+    // has a value).
+    let env = env.filter(|v| !v.trim().is_empty());
     let target = override_target(env)?;
     let by_env = |v: &str| format!("{ENV_OVERRIDE}={v}");
     match (chip, reported) {
@@ -239,6 +242,22 @@ mod tests {
         let a = combine(Err("cannot read /sys".into()), arch("gfx1100", "hsa"), None).unwrap();
         assert_eq!(a.overridden, None);
         assert!(a.source.contains("taken as the chip"), "{}", a.source);
+    }
+
+    /// `HSA_OVERRIDE_GFX_VERSION=` (set, empty) is no override, as for ROCm's runtime (issue 33
+    /// L5: it made every device unusable).
+    #[test]
+    fn an_empty_variable_is_unset() {
+        for empty in ["", "  "] {
+            let a = combine(arch("gfx1100", "k"), arch("gfx1100", "h"), Some(empty)).unwrap();
+            assert_eq!(
+                (a.name.as_str(), a.overridden),
+                ("gfx1100", None),
+                "{empty:?}"
+            );
+            let a = combine(Err("k".into()), arch("gfx1100", "h"), Some(empty)).unwrap();
+            assert_eq!(a.overridden, None, "{empty:?}");
+        }
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub mod sys;
 pub use probe::{probe, HipProbe};
 
 use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 use library::HipLibrary;
 use result::HipError;
 use safe::{DeviceBuffer, Event, Module, Stream};

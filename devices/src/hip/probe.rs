@@ -5,7 +5,7 @@
 use super::library::{self, NotFound};
 use super::{arch, result, versions, visibility_note, visible_devices};
 use crate::Backend;
-use ds_reference::target::{Kind, Target};
+use ds_isa::target::{Kind, Target};
 use std::fmt;
 
 /// The HIP runtime that loaded.

@@ -3,8 +3,9 @@
 //! still processed, and the exit status is 2 if any line failed.
 
 use super::{EXIT_OK, EXIT_USAGE};
-use ds_reference::isa::{syntax, DsInst};
-use ds_reference::target::Target;
+use ds_isa::ds::{syntax, DsInst};
+use ds_isa::error::ParseError;
+use ds_isa::target::Target;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
@@ -22,9 +23,9 @@ pub fn assemble(
             failed += 1;
             continue;
         };
-        match syntax::parse_in(target, &line) {
-            Ok(inst) => writeln!(out, "{}", syntax::llvm_mc_line_in(target, &inst)?)?,
-            Err(syntax::ParseError::Empty) => {}
+        match syntax::parse(target, &line) {
+            Ok(inst) => writeln!(out, "{}", syntax::llvm_mc_line(target, &inst)?)?,
+            Err(ParseError::Empty) => {}
             Err(e) => {
                 failed += 1;
                 eprintln!(
@@ -62,8 +63,8 @@ pub fn disassemble(
                     let word: [u8; 8] = chunk
                         .try_into()
                         .expect("whole words: checked by parse_bytes");
-                    match DsInst::from_bytes_in(target, word) {
-                        Ok(inst) => writeln!(out, "\t{}", inst.text_in(gen))?,
+                    match DsInst::from_bytes(target, word) {
+                        Ok(inst) => writeln!(out, "\t{}", inst.text(gen))?,
                         Err(e) => {
                             failed += 1;
                             eprintln!("<stdin>:{n}: error: instruction {} on the line: {e}", i + 1);
@@ -91,30 +92,78 @@ fn excerpt(text: &str) -> String {
     }
 }
 
+/// The longest input line `asm` and `disasm` read (a DS instruction is under 200 characters; a
+/// line of bytes for `disasm` holds hundreds of instructions within this). A longer line is
+/// skipped without being held in memory, and reported with its length.
+pub const MAX_LINE_BYTES: usize = 1 << 16;
+
 /// The lines of `input` with their 1-based numbers: `Ok(Some(text))`, or `Ok(None)` for a line
-/// that is not UTF-8 (reported on stderr with its number and the first bad byte), or the read
-/// error.
+/// that is not UTF-8 or is longer than [`MAX_LINE_BYTES`] (reported on stderr with its number),
+/// or the read error. Memory is bounded by [`MAX_LINE_BYTES`] whatever the input.
 fn text_lines(
-    input: impl BufRead,
+    mut input: impl BufRead,
 ) -> impl Iterator<Item = (usize, std::io::Result<Option<String>>)> {
-    input.split(b'\n').enumerate().map(|(i, bytes)| {
-        let n = i + 1;
-        let line = bytes.map(|mut b| {
-            if b.last() == Some(&b'\r') {
-                b.pop();
-            }
-            String::from_utf8(b)
-                .map_err(|e| {
-                    eprintln!(
-                        "<stdin>:{n}: error: not UTF-8 text (invalid byte at column {}); \
-                         the input is LLVM-syntax text",
-                        e.utf8_error().valid_up_to() + 1
-                    )
-                })
-                .ok()
-        });
-        (n, line)
+    let mut n = 0usize;
+    std::iter::from_fn(move || {
+        let mut line = Vec::new();
+        let total = match read_line_bounded(&mut input, &mut line) {
+            Ok(None) => return None,
+            Ok(Some(total)) => total,
+            Err(e) => return Some((n + 1, Err(e))),
+        };
+        n += 1;
+        if total > MAX_LINE_BYTES {
+            eprintln!(
+                "<stdin>:{n}: error: the line is {total} bytes long, more than the {} bytes a \
+                 line may have (one instruction per line, or the bytes of a few hundred)",
+                MAX_LINE_BYTES
+            );
+            return Some((n, Ok(None)));
+        }
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        let text = String::from_utf8(line)
+            .map_err(|e| {
+                eprintln!(
+                    "<stdin>:{n}: error: not UTF-8 text (invalid byte at column {}); \
+                     the input is LLVM-syntax text",
+                    e.utf8_error().valid_up_to() + 1
+                )
+            })
+            .ok();
+        Some((n, Ok(text)))
     })
+}
+
+/// Reads one line (without its `\n`) into `line`, keeping at most [`MAX_LINE_BYTES`] + 1 bytes
+/// of it; returns the line's whole length, or `None` at the end of the input.
+fn read_line_bounded(
+    input: &mut impl BufRead,
+    line: &mut Vec<u8>,
+) -> std::io::Result<Option<usize>> {
+    let mut total = 0usize;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok((total > 0).then_some(total));
+        }
+        let (take, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (buf.len(), false),
+        };
+        let room = (MAX_LINE_BYTES + 1).saturating_sub(line.len());
+        line.extend_from_slice(&buf[..take.min(room)]);
+        total += take;
+        input.consume(take + usize::from(end));
+        if end {
+            return Ok(Some(total));
+        }
+    }
 }
 
 fn finish(failed: usize) -> ExitCode {
@@ -132,7 +181,7 @@ pub fn parse_bytes(text: &str) -> Result<Vec<u8>, String> {
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())
         .map(|t| {
-            ds_reference::text::parse_int(t)
+            ds_isa::text::parse_int(t)
                 .filter(|&v| v <= 0xff)
                 .map(|v| v as u8)
                 .ok_or_else(|| format!("`{t}` is not a byte (write 0x00 to 0xff)"))

@@ -29,10 +29,11 @@ pub fn run(args: &EvalArgs, out: &mut impl std::io::Write) -> anyhow::Result<Exi
                 "id": file.id,
                 // Whose rules the outcome follows.
                 "target": file.target.name,
-                // The instruction as the kernel holds it (the template's registers), not the
-                // register-less form the model reads.
-                "inst": ds_kernels::generator::test_inst(&file.variant)
+                // The instruction as the kernel holds it (the template's registers) in the
+                // file's target's instruction set and spelling.
+                "inst": ds_kernels::generator::test_inst(file.target, &file.variant)
                     .unwrap_or(inst)
+                    .text(file.target.generation)
                     .to_string(),
                 "outcome": outcome,
             });

@@ -39,19 +39,19 @@ pub fn run(args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             out,
             "emulated device: always available, for any supported target (--target NAME; \
              default {}), on the CPU",
-            ds_reference::target::DEFAULT
+            ds_isa::target::DEFAULT
         )?;
         writeln!(out, "targets (the target table):")?;
-        for t in ds_reference::target::TARGETS {
+        for t in ds_isa::target::TARGETS {
             writeln!(
                 out,
                 "  {:<8} {} {}: {}{}",
                 t.name,
                 t.family,
                 match t.kind {
-                    ds_reference::target::Kind::Dgpu => "GPU",
-                    ds_reference::target::Kind::Apu => "APU",
-                    ds_reference::target::Kind::Generic => "generic target",
+                    ds_isa::target::Kind::Dgpu => "GPU",
+                    ds_isa::target::Kind::Apu => "APU",
+                    ds_isa::target::Kind::Generic => "generic target",
                 },
                 t.products.join(", "),
                 if ds_kernels::check_target(t).is_ok() {

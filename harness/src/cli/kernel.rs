@@ -6,16 +6,17 @@
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::output::{Dash, OutputPath};
+use ds_isa::ds::{suggest, DsOp, OffsetForm};
+use ds_isa::error::InstError;
+use ds_isa::target::Target;
 use ds_kernels::{code_object, generator};
-use ds_reference::isa::{suggest, DsOp, OffsetForm};
-use ds_reference::target::Target;
 use ds_reference::wave::{FpMode, Variant, WaveSize};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
 pub struct KernelArgs {
-    /// The DS op (gfx11 or pre-gfx11 mnemonic), e.g. ds_add_rtn_u32.
+    /// The DS op: the target's own spelling or the name the reports use, e.g. ds_add_rtn_u32.
     pub op: String,
     /// A 16-bit byte offset (`offset:N`, decimal or 0x hex), for ops with one offset.
     #[arg(long, conflicts_with_all = ["offset0", "offset1"], value_parser = parse_u16)]
@@ -75,46 +76,41 @@ fn parse_u8(s: &str) -> Result<u8, String> {
 }
 
 pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
-    let Some(op) = DsOp::from_name(&args.op) else {
-        let near = suggest(&args.op, 3);
-        if near.is_empty() {
-            eprintln!(
-                "error: unknown DS op `{}` (`ds-harness list` shows all of them)",
-                args.op
-            );
-        } else {
-            eprintln!(
-                "error: unknown DS op `{}`: did you mean {}?",
-                args.op,
-                near.join(", ")
-            );
+    let built_for = args.target.unwrap_or(ds_isa::target::DEFAULT);
+    let variant = match variant_of(args, built_for) {
+        Ok(v) => v,
+        Err(e) => return usage(e),
+    };
+    let kernel = match generator::generate_for(built_for, &variant) {
+        Ok(k) => k,
+        Err(e) => return usage(e),
+    };
+    if args.listing {
+        write!(out, "{}", kernel.listing())?;
+    }
+    if args.out.is_some() || !args.listing {
+        if let Err(e) = write_code_object(args, built_for, &kernel)? {
+            return usage(e);
         }
-        return Ok(ExitCode::from(EXIT_USAGE));
-    };
-    let pair = matches!(op.info().offset, OffsetForm::Pair | OffsetForm::Stride64);
-    if pair && args.offset.is_some() {
-        eprintln!(
-            "error: {op} takes two offsets (`offset0:` and `offset1:`, in elements), not one; \
-             use --offset0 N --offset1 M"
-        );
-        return Ok(ExitCode::from(EXIT_USAGE));
     }
-    if !pair && (args.offset0.is_some() || args.offset1.is_some()) {
-        eprintln!(
-            "error: {op} takes one 16-bit offset (`offset:`), not offset0/offset1; use --offset N"
-        );
-        return Ok(ExitCode::from(EXIT_USAGE));
-    }
-    if let Err(e) = ds_kernels::abi::check_lds_size(args.lds_size) {
-        eprintln!("error: --lds-size {}: {e}", args.lds_size);
-        return Ok(ExitCode::from(EXIT_USAGE));
-    }
-    let [offset0, offset1] = match args.offset {
-        Some(o) => o.to_le_bytes(),
-        None => [args.offset0.unwrap_or(0), args.offset1.unwrap_or(0)],
-    };
-    let built_for = args.target.unwrap_or(ds_reference::target::DEFAULT);
-    let variant = Variant {
+    Ok(ExitCode::from(EXIT_OK))
+}
+
+fn usage(e: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
+    eprintln!("error: {e}");
+    Ok(ExitCode::from(EXIT_USAGE))
+}
+
+/// The variant `args` ask for on `target`: its op, offsets, LDS size (checked against the
+/// target's own), FP mode and wave size.
+fn variant_of(args: &KernelArgs, target: &'static Target) -> Result<Variant, String> {
+    let op = op_of(&args.op, target)?;
+    let [offset0, offset1] = offsets_of(args, op)?;
+    ds_kernels::abi::check_lds_size_on(target, args.lds_size)
+        .map_err(|e| format!("--lds-size {}: {e}", args.lds_size))?;
+    let wave = args.wave.unwrap_or_else(|| default_wave(target));
+    ds_kernels::check_wave(target, wave).map_err(|e| format!("--wave {}: {e}", wave.lanes()))?;
+    Ok(Variant {
         op,
         offset0,
         offset1,
@@ -124,65 +120,102 @@ pub fn run(args: &KernelArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
             fp16_fp64_denormals: !args.flush_fp16_fp64_denormals,
             ieee: !args.no_ieee,
         },
-        // Without --wave: wave32 where the target runs it, else its one size (gfx9: wave64).
-        wave: args.wave.unwrap_or_else(|| {
-            let sizes = ds_kernels::wave_sizes(built_for);
-            if sizes.contains(&WaveSize::default()) {
-                WaveSize::default()
-            } else {
-                sizes.first().copied().unwrap_or_default()
-            }
-        }),
+        wave,
         regs: None,
         acc: false,
-    };
-    if let Err(e) = ds_kernels::check_wave(built_for, variant.wave) {
-        eprintln!("error: --wave {}: {e}", variant.wave.lanes());
-        return Ok(ExitCode::from(EXIT_USAGE));
-    }
-    let kernel = match generator::generate_for(built_for, &variant) {
-        Ok(k) => k,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(EXIT_USAGE));
+    })
+}
+
+/// The op `name` names on `target` (its own spelling or the table's name), or why none.
+fn op_of(name: &str, target: &'static Target) -> Result<DsOp, String> {
+    let gen = target.generation;
+    let Some(op) = crate::run::select::op_named_in(gen, name) else {
+        if let Some(op) = DsOp::from_name(name) {
+            return Err(InstError::NotInGeneration { op, gen }.to_string());
         }
-    };
-    if args.listing {
-        write!(out, "{}", kernel.listing())?;
-    }
-    if args.out.is_some() || !args.listing {
-        let path = args
-            .out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(format!("{}.co", kernel.name)));
-        let dash = if args.listing {
-            Dash::Refused("--listing prints on stdout; name a file")
+        let near = suggest(name, 3);
+        return Err(if near.is_empty() {
+            format!("unknown DS op `{name}` (`ds-harness list` shows all of them)")
         } else {
-            Dash::Stdout
+            format!("unknown DS op `{name}`: did you mean {}?", near.join(", "))
+        });
+    };
+    if !op.info().on(target) {
+        let e = InstError::NotOnTarget {
+            op,
+            isa: target.into(),
         };
-        let target = match OutputPath::check("--out", &path, dash) {
-            Ok(o) => o,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return Ok(ExitCode::from(EXIT_USAGE));
-            }
-        };
-        let bytes = code_object::write(built_for, std::slice::from_ref(&kernel));
-        target
-            .write(&bytes)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-        eprintln!(
-            "wrote {} ({} bytes): kernel {}, for {built_for}",
-            if path.as_os_str() == "-" {
-                "stdout".into()
-            } else {
-                path.display().to_string()
-            },
-            bytes.len(),
-            kernel.name
-        );
+        return Err(e.to_string());
     }
-    Ok(ExitCode::from(EXIT_OK))
+    Ok(op)
+}
+
+/// The offset bytes `args` give `op`: `--offset` for an op with one 16-bit offset,
+/// `--offset0`/`--offset1` for a pair.
+fn offsets_of(args: &KernelArgs, op: DsOp) -> Result<[u8; 2], String> {
+    let pair = matches!(op.info().offset, OffsetForm::Pair | OffsetForm::Stride64);
+    if pair && args.offset.is_some() {
+        return Err(format!(
+            "{op} takes two offsets (`offset0:` and `offset1:`, in elements), not one; use \
+             --offset0 N --offset1 M"
+        ));
+    }
+    if !pair && (args.offset0.is_some() || args.offset1.is_some()) {
+        return Err(format!(
+            "{op} takes one 16-bit offset (`offset:`), not offset0/offset1; use --offset N"
+        ));
+    }
+    Ok(match args.offset {
+        Some(o) => o.to_le_bytes(),
+        None => [args.offset0.unwrap_or(0), args.offset1.unwrap_or(0)],
+    })
+}
+
+/// Without --wave: wave32 where the target runs it, else its one size (gfx9: wave64).
+fn default_wave(target: &Target) -> WaveSize {
+    let sizes = ds_kernels::wave_sizes(target);
+    if sizes.contains(&WaveSize::default()) {
+        WaveSize::default()
+    } else {
+        sizes.first().copied().unwrap_or_default()
+    }
+}
+
+/// Writes the code object of `kernel` where `--out` says (default `<kernel>.co`; `-`: stdout);
+/// the inner error is a usage error (the path cannot be written to).
+fn write_code_object(
+    args: &KernelArgs,
+    built_for: &'static Target,
+    kernel: &generator::Kernel,
+) -> anyhow::Result<Result<(), String>> {
+    let path = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}.co", kernel.name)));
+    let dash = if args.listing {
+        Dash::Refused("--listing prints on stdout; name a file")
+    } else {
+        Dash::Stdout
+    };
+    let target = match OutputPath::check("--out", &path, dash) {
+        Ok(o) => o,
+        Err(e) => return Ok(Err(e.to_string())),
+    };
+    let bytes = code_object::write(built_for, std::slice::from_ref(kernel));
+    target
+        .write(&bytes)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    let shown = if path.as_os_str() == "-" {
+        "stdout".into()
+    } else {
+        path.display().to_string()
+    };
+    eprintln!(
+        "wrote {shown} ({} bytes): kernel {}, for {built_for}",
+        bytes.len(),
+        kernel.name
+    );
+    Ok(Ok(()))
 }
 
 #[cfg(test)]
@@ -224,6 +257,29 @@ mod tests {
         );
     }
 
+    /// An op the target lacks a feature for is refused as such, not as "bad offsets" (issue 33
+    /// L1), and the target's own names for its ops are taken (M2).
+    #[test]
+    fn an_op_the_target_lacks_is_named_so_and_its_own_names_are_taken() {
+        let t = |n| ds_isa::target::Target::by_name(n).unwrap();
+        let e = variant_of(
+            &KernelArgs {
+                target: Some(t("gfx908")),
+                ..args("ds_add_f64")
+            },
+            t("gfx908"),
+        )
+        .unwrap_err();
+        assert!(
+            e.starts_with("ds_add_f64 is not a gfx908 DS instruction: it needs the"),
+            "{e}"
+        );
+        for name in ["ds_read_b32", "ds_load_b32"] {
+            let v = variant_of(&args(name), t("gfx942")).unwrap();
+            assert_eq!(v.op.name(), "ds_load_b32");
+        }
+    }
+
     #[test]
     fn out_writes_a_code_object_holding_the_variant() {
         let path =
@@ -242,7 +298,7 @@ mod tests {
         assert_eq!(k.name, "ds_load_2addr_b32_o3_9_l256_m110");
         assert_eq!(k.descriptor.group_segment_fixed_size, 256);
         assert!(!k.descriptor.fp_mode().ieee);
-        assert_eq!(co.target, ds_reference::target::DEFAULT);
+        assert_eq!(co.target, ds_isa::target::DEFAULT);
     }
 
     #[test]
@@ -263,7 +319,7 @@ mod tests {
             assert_eq!(co.e_flags & 0xff, u32::from(t.machine));
         }
         // A target kernels are not built for: the CLI refuses it before it gets here.
-        for t in ds_reference::target::TARGETS {
+        for t in ds_isa::target::TARGETS {
             let parsed = crate::cli::parse_kernel_target(t.name);
             assert_eq!(parsed.is_ok(), ds_kernels::check_target(t).is_ok(), "{t}");
         }

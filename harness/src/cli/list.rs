@@ -1,10 +1,10 @@
 //! `ds-harness list`: the DS table of a target as a readable table, every row as JSON, or the
-//! table's markdown documentation (`ds_reference::isa::render_markdown_in`): the ops the target
+//! table's markdown documentation (`ds_isa::ds::render_markdown_in`): the ops the target
 //! has (its generation's column and its DS features), in the generation's spelling.
 
 use super::EXIT_OK;
-use ds_reference::isa::{Isa, OffsetForm, OpInfo, DS_TABLE};
-use ds_reference::target::{Generation, Target};
+use ds_isa::ds::{Isa, OffsetForm, OpInfo, DS_TABLE};
+use ds_isa::target::{Generation, Target};
 use ds_reference::wave::WaveSize;
 use std::io::Write;
 use std::process::ExitCode;
@@ -24,7 +24,7 @@ pub struct ListArgs {
 }
 
 pub fn run(args: &ListArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let target = args.target.unwrap_or(ds_reference::target::DEFAULT);
+    let target = args.target.unwrap_or(ds_isa::target::DEFAULT);
     let isa = Isa::of(target);
     if args.json {
         let rows: Vec<&OpInfo> = rows(isa);
@@ -36,16 +36,36 @@ pub fn run(args: &ListArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             .targets()
             .all(|t| t.ds_features == target.ds_features);
         let md = if same {
-            ds_reference::isa::render_markdown_in(target.generation)
+            ds_isa::ds::render_markdown(target.generation)
         } else {
-            ds_reference::isa::render_markdown_in(isa)
+            ds_isa::ds::render_markdown(isa)
         };
         write!(out, "{md}")?;
+        write!(out, "{}", model_notes(target, "- "))?;
     } else {
         write!(out, "{}", render_text_in(isa))?;
+        write!(out, "{}", model_notes(target, ""))?;
         writeln!(out, "{}", generation_line(target))?;
     }
     Ok(ExitCode::from(EXIT_OK))
+}
+
+/// One line (prefixed `bullet`) per runnable op of `target` whose model is inferred, or that runs
+/// but is not judged, with why (ASSUMPTIONS.md V9); nothing when every op is sourced.
+pub fn model_notes(target: &Target, bullet: &str) -> String {
+    let mut s = String::new();
+    for r in DS_TABLE.iter().filter(|r| r.on(target) && r.hip_runnable()) {
+        let name = r.op.mnemonic(target.generation);
+        if let Err(u) = ds_reference::model::judged(target, r.op) {
+            s += &format!(
+                "{bullet}{name}: runs, not judged (not modelled): {}\n",
+                u.why
+            );
+        } else if let Some(why) = ds_reference::model::inferred(r.op) {
+            s += &format!("{bullet}{name}: model {why}\n");
+        }
+    }
+    s
 }
 
 /// Which targets share the table listed for `target`.
@@ -77,7 +97,7 @@ pub fn generation_line(target: &Target) -> String {
 fn rows(isa: Isa) -> Vec<&'static OpInfo> {
     let gen = isa.gen;
     let mut rows: Vec<&OpInfo> = DS_TABLE.iter().filter(|r| r.on(isa)).collect();
-    rows.sort_by_key(|r| r.op.opcode_in(gen));
+    rows.sort_by_key(|r| r.op.opcode(gen));
     rows
 }
 
@@ -127,8 +147,8 @@ pub fn render_text_in(isa: impl Into<Isa>) -> String {
         let family = format!("{:?} {}", r.family, r.elem.suffix());
         s += &format!(
             "{:#04x}   {:<38} {:<18} {:<9} {:<9} {:<22} {:<4} {}\n",
-            r.op.opcode_in(gen).expect("rows of the generation"),
-            r.op.mnemonic_in(gen),
+            r.op.opcode(gen).expect("rows of the generation"),
+            r.op.mnemonic(gen),
             format!("{}/{}/{}/{}", o.vdst, o.addr, o.data0, o.data1),
             offset,
             format!("{:?}", r.gds_on(isa)),

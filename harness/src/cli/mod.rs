@@ -2,7 +2,7 @@
 //! dispatches. Exit codes: [`EXIT_OK`], [`EXIT_DISAGREE`], [`EXIT_USAGE`], [`EXIT_BACKEND`].
 
 use clap::{Parser, Subcommand};
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -17,13 +17,14 @@ mod kernel;
 mod list;
 mod matrix;
 mod merge;
+mod questions;
 mod replay;
 mod run;
 mod serve_device;
 
 /// All results agree with the model.
 pub const EXIT_OK: u8 = 0;
-/// At least one disagreement between device and model.
+/// At least one disagreement between device and model, or no case compared.
 pub const EXIT_DISAGREE: u8 = 1;
 /// Bad usage or bad input.
 pub const EXIT_USAGE: u8 = 2;
@@ -83,6 +84,35 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 }
 
 impl ExecFlags {
+    /// The files `--device-cmd` names (each word, unquoted, and the value after a `=`, that is
+    /// an existing file; the program found through `PATH` when it is a bare name): inputs an
+    /// output must never overwrite (the device's own program, its script, its data).
+    pub fn files(&self) -> Vec<std::path::PathBuf> {
+        let Some(cmd) = &self.device_cmd else {
+            return Vec::new();
+        };
+        let words: Vec<&str> = cmd
+            .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | ';' | '|' | '&'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut files: Vec<std::path::PathBuf> = words
+            .iter()
+            .flat_map(|w| [Some(*w), w.split_once('=').map(|(_, v)| v)])
+            .flatten()
+            .map(std::path::PathBuf::from)
+            .filter(|p| p.is_file())
+            .collect();
+        if let Some(program) = words.first().filter(|w| !w.contains('/')) {
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            files.extend(
+                std::env::split_paths(&path)
+                    .map(|d| d.join(program))
+                    .filter(|p| p.is_file()),
+            );
+        }
+        files
+    }
+
     /// What the flags ask of the devices crate.
     pub fn args(&self) -> ds_devices::exec::ExecArgs {
         ds_devices::exec::ExecArgs {
@@ -101,10 +131,10 @@ pub fn device_exit(e: &ds_devices::DeviceError) -> ExitCode {
     })
 }
 
-/// Differential test harness for the LDS / data-share (DS) instructions of AMD's RDNA 3 and
-/// RDNA 3.5 GPUs (every target of the target table).
+/// Differential test harness for the LDS / data-share (DS) instructions of AMD GPUs (every
+/// target of the target table; [`about`]).
 #[derive(Debug, Parser)]
-#[command(name = "ds-harness", version, about, long_about = None)]
+#[command(name = "ds-harness", version, about = about(), long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -117,7 +147,7 @@ pub enum Command {
     Asm(TextArgs),
     /// Disassemble lines of bytes (`0x00,0x00,0x30,0xd8,...`, commas or spaces) from stdin.
     Disasm(TextArgs),
-    /// List the DS table: every gfx11 DS opcode.
+    /// List the DS table: every DS opcode of a target (--target; default: the default target).
     List(list::ListArgs),
     /// What this machine offers: HIP runtime, devices and their target (supported or not), what
     /// `--backend auto` takes.
@@ -140,12 +170,34 @@ pub enum Command {
     /// Several devices' results (`run --json`) side by side, one row per op, one fidelity class
     /// per cell: markdown, JSON, or an SVG heatmap.
     Matrix(matrix::MatrixArgs),
+    /// Per open question of ASSUMPTIONS.md: which readings a device's results (`run --json`)
+    /// support, which they rule out, and which case would settle what is still open.
+    Questions(questions::QuestionsArgs),
+}
+
+/// What `ds-harness --help` says the harness is: its generations and targets, from the tables.
+pub fn about() -> String {
+    let gens: Vec<&str> = ds_isa::ds::Generation::ALL
+        .iter()
+        .map(|g| g.name())
+        .collect();
+    format!(
+        "Differential test harness for the LDS / data-share (DS) instructions of AMD GPUs: every \
+         target of the target table ({} targets of generations {}), on a GPU through HIP, the \
+         emulated device or an external device, against the reference model",
+        ds_isa::target::all().count(),
+        gens.join(", ")
+    )
 }
 
 /// `--target NAME`: a row of the target table; an unknown name is a usage error (exit 2) with
 /// did-you-mean and the list of supported targets.
 pub fn parse_target(name: &str) -> Result<&'static Target, String> {
-    Target::by_name(name).map_err(|e| e.to_string())
+    // Also in HIP's `gcnArchName` form, `<name>:sramecc+:xnack-`: the features are checked
+    // against the table's row; the code objects are built for either mode ("any").
+    Target::by_hsa_name(name)
+        .map(|n| n.target)
+        .map_err(|e| e.to_string())
 }
 
 /// `--target NAME` where kernels are built (`run`, `replay`, `kernel`): a row of the target table
@@ -154,6 +206,22 @@ pub fn parse_target(name: &str) -> Result<&'static Target, String> {
 pub fn parse_kernel_target(name: &str) -> Result<&'static Target, String> {
     let t = parse_target(name)?;
     ds_kernels::check_target(t).map(|()| t)
+}
+
+/// A count (`--cases`, `--jobs`): a whole number from 1 to 4294967295, said in words when it
+/// is not one (never the argument parser's "number too large to fit in target type").
+pub fn parse_count(s: &str) -> Result<u32, String> {
+    let t = s.trim();
+    let why = if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit()) {
+        "is not a whole number"
+    } else if t.trim_start_matches('0').is_empty() {
+        "is 0; at least 1 is needed"
+    } else {
+        return t
+            .parse::<u32>()
+            .map_err(|_| format!("`{s}` is more than {}, the most there may be", u32::MAX));
+    };
+    Err(format!("`{s}` {why} (from 1 to {})", u32::MAX))
 }
 
 /// `--wave 32|64` (`run`, `replay`, `kernel`, `doc`): a wave size (`wave32`/`wave64` also read).
@@ -173,7 +241,7 @@ pub struct TextArgs {
 impl TextArgs {
     /// The target asked for, or the default target.
     pub fn target(&self) -> &'static Target {
-        self.target.unwrap_or(ds_reference::target::DEFAULT)
+        self.target.unwrap_or(ds_isa::target::DEFAULT)
     }
 }
 
@@ -202,6 +270,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Eval(args) => eval::run(&args, out),
         Command::ServeDevice(args) => serve_device::run(&args),
         Command::Matrix(args) => matrix::run(&args, out),
+        Command::Questions(args) => questions::run(&args, out),
     }?;
     out.flush()?;
     Ok(code)

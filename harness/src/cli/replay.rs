@@ -6,7 +6,7 @@ use super::{EXIT_DISAGREE, EXIT_OK, EXIT_USAGE};
 use crate::case::CaseFile;
 use crate::run::{self, diff, legal, RunError};
 use ds_devices as device;
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 use ds_reference::wave::{Outcome, WaveSize};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -90,63 +90,18 @@ fn hip_of_file_target(t: &'static Target) -> Result<&'static Target, String> {
 }
 
 pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<ExitCode> {
-    let mut file = match CaseFile::read(&args.case) {
+    let file = match read_case(args) {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(EXIT_USAGE));
-        }
+        Err(code) => return Ok(code),
     };
-    if let Err(e) = super::check_exec_flags(args.backend, &args.exec) {
-        eprintln!("error: {e}");
-        return Ok(ExitCode::from(EXIT_USAGE));
-    }
-    if let Some(wave) = args.wave {
-        let from = file.variant.wave;
-        if let Err(e) = resize(&mut file, wave) {
-            eprintln!(
-                "error: --wave {}: {}: {e}",
-                wave.lanes(),
-                args.case.display()
-            );
-            return Ok(ExitCode::from(EXIT_USAGE));
-        }
-        if from != wave {
-            eprintln!("replaying the {from} case in {wave} (EXEC unchanged)");
-        }
-    }
-    let target = match args.backend {
-        super::BackendArg::Hip if args.target.is_none() => match hip_of_file_target(file.target) {
-            Ok(t) => Some(t),
-            Err(why) => {
-                eprintln!("error: {}: {why}", args.case.display());
-                return Ok(ExitCode::from(super::EXIT_BACKEND));
-            }
-        },
-        super::BackendArg::Hip => args.target,
-        super::BackendArg::Auto | super::BackendArg::Emu | super::BackendArg::Exec => {
-            Some(args.target.unwrap_or(file.target))
-        }
+    let mut dev = match open_device(args, &file) {
+        Ok(d) => d,
+        Err(code) => return Ok(code),
     };
-    let opened = match device::open_any(args.backend.into(), None, target, &args.exec.args()) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(super::device_exit(&e));
-        }
-    };
-    let mut dev = opened.device;
-    eprintln!("backend: {} ({})", dev.info().backend, opened.reason);
-    eprintln!(
-        "target: {} (the case file names {})",
-        dev.info().target,
-        file.target
-    );
     if let Err(e) = ds_kernels::check_wave(dev.info().target, file.variant.wave) {
         eprintln!("error: {}: {e}", args.case.display());
         return Ok(ExitCode::from(EXIT_USAGE));
     }
-    let inst = file.variant.inst();
     // The model follows the rules of the target the case runs on: the case file's, unless
     // `--target` (or the GPU found) names another.
     let rules = dev.info().target;
@@ -166,12 +121,100 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         }
         Err(e) => return Err(e.into()),
     };
-    let diffs = diff::diff(inst.info(), file.case.wave.exec, &expected, &got);
-    write!(
-        out,
-        "{}",
-        side_by_side(&file, &expected, &got, &dev.info().name)
-    )?;
+    let name = dev.info().name.clone();
+    write!(out, "{}", side_by_side(&file, &expected, &got, &name))?;
+    Ok(verdict(out, &file, rules, &expected, &got)?)
+}
+
+/// The case file, checked, with `--wave` applied; or the exit code.
+fn read_case(args: &ReplayArgs) -> Result<CaseFile, ExitCode> {
+    let usage = |e: String| {
+        eprintln!("error: {e}");
+        ExitCode::from(EXIT_USAGE)
+    };
+    let mut file = CaseFile::read(&args.case).map_err(|e| usage(e.to_string()))?;
+    super::check_exec_flags(args.backend, &args.exec).map_err(|e| usage(e.to_string()))?;
+    if let Some(wave) = args.wave {
+        let from = file.variant.wave;
+        resize(&mut file, wave).map_err(|e| {
+            usage(format!(
+                "--wave {}: {}: {e}",
+                wave.lanes(),
+                args.case.display()
+            ))
+        })?;
+        if from != wave {
+            eprintln!("replaying the {from} case in {wave} (EXEC unchanged)");
+        }
+    }
+    Ok(file)
+}
+
+/// Opens the device the case runs on (the case file's target unless `--target` names another;
+/// an external device names its own) and says which; or the exit code. Messages name where the
+/// target came from: `--target` only when it was given.
+fn open_device(args: &ReplayArgs, file: &CaseFile) -> Result<Box<dyn device::Device>, ExitCode> {
+    let from_file = args.target.is_none();
+    let target = match args.backend {
+        super::BackendArg::Hip if from_file => match hip_of_file_target(file.target) {
+            Ok(t) => Some(t),
+            Err(why) => {
+                eprintln!("error: {}: {why}", args.case.display());
+                return Err(ExitCode::from(super::EXIT_BACKEND));
+            }
+        },
+        super::BackendArg::Hip => args.target,
+        // An external device says which target it runs; checked below against the file's.
+        super::BackendArg::Exec if from_file => None,
+        super::BackendArg::Auto | super::BackendArg::Emu | super::BackendArg::Exec => {
+            Some(args.target.unwrap_or(file.target))
+        }
+    };
+    let cite = |text: &str| match (from_file, target) {
+        (true, Some(t)) => text.replace(
+            &format!("--target {t}"),
+            &format!("the case file's target {t}"),
+        ),
+        _ => text.to_string(),
+    };
+    let opened =
+        device::open_any(args.backend.into(), None, target, &args.exec.args()).map_err(|e| {
+            eprintln!("error: {}", cite(&e.to_string()));
+            super::device_exit(&e)
+        })?;
+    let info = opened.device.info();
+    eprintln!("backend: {} ({})", info.backend, cite(&opened.reason));
+    eprintln!(
+        "target: {} (the case file names {})",
+        info.target, file.target
+    );
+    if from_file && info.target != file.target {
+        eprintln!(
+            "error: {}: the device runs {}, the case file is of {}: replay it on a device of {} \
+             (or on the emulated one, --backend emu), or under {}'s rules with --target {}",
+            args.case.display(),
+            info.target,
+            file.target,
+            file.target,
+            info.target,
+            info.target
+        );
+        return Err(ExitCode::from(EXIT_USAGE));
+    }
+    Ok(opened.device)
+}
+
+/// The verdict under the side-by-side table: agreement, a legal alternative, or every
+/// difference; the exit code.
+fn verdict(
+    out: &mut impl std::io::Write,
+    file: &CaseFile,
+    rules: &'static Target,
+    expected: &Outcome,
+    got: &Outcome,
+) -> std::io::Result<ExitCode> {
+    let inst = file.variant.inst();
+    let diffs = diff::diff(inst.info(), file.case.wave.exec, expected, got);
     if diffs.is_empty() {
         writeln!(
             out,
@@ -179,7 +222,7 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
         )?;
         return Ok(ExitCode::from(EXIT_OK));
     }
-    if let Some(choice) = legal::accepts(rules, &file.variant, &file.case, &expected, &got) {
+    if let Some(choice) = legal::accepts(rules, &file.variant, &file.case, expected, got) {
         writeln!(out, "AGREE on a legal alternative: {choice}")?;
         return Ok(ExitCode::from(EXIT_OK));
     }
@@ -192,16 +235,17 @@ pub fn run(args: &ReplayArgs, out: &mut impl std::io::Write) -> anyhow::Result<E
 
 /// The case as a table: lanes, then LDS words.
 pub fn side_by_side(file: &CaseFile, model: &Outcome, device: &Outcome, name: &str) -> String {
-    let info = file.variant.op.info();
     let wave = &file.case.wave;
-    let words = info.operands.vdst.max(1) as usize;
+    let words = file.variant.op.info().operands.vdst.max(1) as usize;
+    let (t, gen) = (file.target, file.target.generation);
+    let inst = ds_kernels::generator::test_inst(t, &file.variant).unwrap_or(file.variant.inst());
     let mut s = String::new();
     let _ = writeln!(
         s,
         "case {} (seed {:#x}): {}  exec {:#010x}  m0 {:#010x}  lds {} bytes",
         file.id,
         file.seed,
-        ds_kernels::generator::test_inst(&file.variant).unwrap_or(file.variant.inst()),
+        inst.text(gen),
         wave.exec,
         wave.m0,
         file.variant.lds_size
@@ -217,12 +261,23 @@ pub fn side_by_side(file: &CaseFile, model: &Outcome, device: &Outcome, name: &s
         "device vdst",
         w = 11 * words
     );
+    s += &lane_rows(file, model, device, words);
+    s += &lds_rows(file, model, device);
+    s
+}
+
+/// One row per active lane and per inactive lane that differs: its address, vdst by the model
+/// and the device (and addr, for an op that writes it).
+fn lane_rows(file: &CaseFile, model: &Outcome, device: &Outcome, words: usize) -> String {
+    let info = file.variant.op.info();
+    let wave = &file.case.wave;
     let hex = |v: &[u32]| {
         v.iter()
             .map(|x| format!("{x:#010x}"))
             .collect::<Vec<_>>()
             .join(" ")
     };
+    let mut s = String::new();
     for lane in 0..wave.lanes.len() {
         let active = wave.active(lane);
         let differs =
@@ -248,6 +303,11 @@ pub fn side_by_side(file: &CaseFile, model: &Outcome, device: &Outcome, name: &s
         }
         let _ = writeln!(s, "{}", if differs { "  !" } else { "" });
     }
+    s
+}
+
+/// The LDS words either side changed or that differ: before, model, device.
+fn lds_rows(file: &CaseFile, model: &Outcome, device: &Outcome) -> String {
     let before = &file.case.lds;
     let mut rows = Vec::new();
     for at in (0..model.lds.size().min(device.lds.size())).step_by(4) {
@@ -260,16 +320,14 @@ pub fn side_by_side(file: &CaseFile, model: &Outcome, device: &Outcome, name: &s
         }
     }
     if rows.is_empty() {
-        let _ = writeln!(s, "lds: unchanged by both");
-    } else {
-        let _ = writeln!(
-            s,
-            "lds words changed or differing:\n{:>6}  {:>10}  {:>10}  {:>10}",
-            "at", "before", "model", "device"
-        );
-        for r in rows {
-            let _ = writeln!(s, "{r}");
-        }
+        return "lds: unchanged by both\n".into();
+    }
+    let mut s = format!(
+        "lds words changed or differing:\n{:>6}  {:>10}  {:>10}  {:>10}\n",
+        "at", "before", "model", "device"
+    );
+    for r in rows {
+        let _ = writeln!(s, "{r}");
     }
     s
 }

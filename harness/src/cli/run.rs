@@ -12,8 +12,8 @@ use crate::run::report::{self, Report, RunMeta};
 use crate::run::select::{select_ops_on, Shard};
 use crate::run::{self, RunConfig, RunError};
 use ds_devices::{self as device, Device, DeviceInfo};
-use ds_reference::isa::DsOp;
-use ds_reference::target::Target;
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
 use ds_reference::wave::WaveSize;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -47,8 +47,10 @@ pub struct RunArgs {
     /// snapshots/hardware/<target>) instead of the model: runs the recording's cases.
     #[arg(long, value_name = "DIR")]
     pub against: Option<PathBuf>,
-    /// Ops to run: exact mnemonics (gfx11 or legacy) or globs like `ds_add*`; repeatable.
-    /// Default: every op a compute kernel can run.
+    /// Ops to run: exact mnemonics (the target's own spelling, e.g. `ds_read_b32` on gfx9, or the
+    /// name the reports use on every target, `ds_load_b32`) or globs like `ds_add*`; repeatable.
+    /// Checked against the device's target (without --target: the target the device names).
+    /// Default: every op of the target that ds-harness runs.
     #[arg(long = "op", value_name = "PATTERN")]
     pub ops: Vec<String>,
     /// Corpus seed (decimal or 0x hex): the same seed gives the same cases on every machine.
@@ -56,7 +58,7 @@ pub struct RunArgs {
     pub seed: u64,
     /// Cases per op and wave size (with --duration: per op per round); on targets with AccVGPR
     /// DS operands each op with data or vdst runs them once without and once with `acc`.
-    #[arg(long, default_value_t = DEFAULT_CASES_PER_OP as u32, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = DEFAULT_CASES_PER_OP as u32, value_parser = super::parse_count)]
     pub cases: u32,
     /// The wave size to run in, 32 or 64. Default: every wave size the target's kernels are
     /// built in (wave32 and wave64 on gfx10 and gfx11 targets), each op getting --cases cases in each and
@@ -65,7 +67,7 @@ pub struct RunArgs {
     pub wave: Option<WaveSize>,
     /// Host threads for corpus, model, diff and the emulated device (default: every core).
     /// Results are the same for any number.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = super::parse_count)]
     pub jobs: Option<u32>,
     /// A time budget, e.g. `90s`, `10m`, `8h`, `1h30m`: take the ops in turns, --cases cases
     /// each per round (new random cases every round), until it runs out.
@@ -225,15 +227,25 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
 /// target), so a bad request is exit 2 before any device starts.
 struct Plan {
     shard: Option<Shard>,
-    /// The target the selection was made for, and the ops it chose.
-    target: &'static Target,
+    /// The target the selection was made for (`None`: left to the device's target), and the
+    /// ops it chose.
+    target: Option<&'static Target>,
     ops: Vec<DsOp>,
 }
 
 impl Plan {
     fn new(args: &RunArgs) -> Result<Plan, String> {
-        let target = args.target.unwrap_or(ds_reference::target::DEFAULT);
-        let ops = select_ops_on(target, &args.ops).map_err(|e| e.to_string())?;
+        let target = args.target.unwrap_or(ds_isa::target::DEFAULT);
+        let (target, ops) = match select_ops_on(target, &args.ops) {
+            Ok(ops) => (Some(target), ops),
+            // Without --target a device that names its own target (a GPU, an external device:
+            // `ssh mi300 ds-harness serve-device`) decides which ops it has: the selection is
+            // checked against it once it says hello, and refused now only if no target has it.
+            Err(_) if args.target.is_none() && device_names_target(args) && any_target(args) => {
+                (None, Vec::new())
+            }
+            Err(e) => return Err(e.to_string()),
+        };
         let shard = match &args.shard {
             None => None,
             Some(spec) => Some(Shard::parse(spec).map_err(|e| e.to_string())?),
@@ -244,13 +256,14 @@ impl Plan {
     }
 
     /// The ops (of the target: a device of another target than the one the selection was
-    /// checked for gets its own target's ops) and the wave sizes to run.
+    /// checked for gets its own target's ops, and is refused when it has none of them) and the
+    /// wave sizes to run.
     fn for_target(
         &self,
         args: &RunArgs,
         target: &'static Target,
     ) -> Result<(Vec<DsOp>, Vec<WaveSize>), String> {
-        let all = if std::ptr::eq(target, self.target) {
+        let all = if self.target.is_some_and(|t| std::ptr::eq(target, t)) {
             self.ops.clone()
         } else {
             select_ops_on(target, &args.ops).map_err(|e| e.to_string())?
@@ -269,12 +282,23 @@ impl Plan {
 
     /// How many ops the selection has in all, before the shard takes its part.
     fn selected(&self, args: &RunArgs, target: &'static Target) -> usize {
-        if std::ptr::eq(target, self.target) {
+        if self.target.is_some_and(|t| std::ptr::eq(target, t)) {
             self.ops.len()
         } else {
             select_ops_on(target, &args.ops).map_or(0, |o| o.len())
         }
     }
+}
+
+/// Whether the device `run` opens names its own target (hip or auto, which may find a GPU, and an
+/// external device, whose hello does), rather than running the default target (emu).
+fn device_names_target(args: &RunArgs) -> bool {
+    !matches!(args.backend, super::BackendArg::Emu)
+}
+
+/// Whether some target whose kernels are built takes the `--op` selection.
+fn any_target(args: &RunArgs) -> bool {
+    ds_kernels::kernel_targets().any(|t| select_ops_on(t, &args.ops).is_ok())
 }
 
 /// Refuses `--jobs` above [`MAX_JOBS_PER_CORE`] times the cores of this machine.
@@ -385,6 +409,7 @@ fn config(args: &RunArgs, ops: Vec<DsOp>, waves: Vec<WaveSize>) -> RunConfig {
         duration: args.duration,
         expect: ds_reference::model::execute,
         judge: crate::run::legal::judge,
+        readings: Some(crate::run::legal::readings),
     }
 }
 
@@ -545,6 +570,13 @@ pub fn check_outputs(args: &RunArgs) -> Result<(), OutputError> {
     }
     let named: Vec<(&str, &OutputPath)> = files.iter().map(|(f, p)| (*f, p)).collect();
     check_distinct(&named)?;
+    // Nor the device's own program or the files its command names.
+    let device_files = args.exec.files();
+    let device_inputs: Vec<(&str, &std::path::Path)> = device_files
+        .iter()
+        .map(|p| ("file of --device-cmd", p.as_path()))
+        .collect();
+    check_not_inputs(&named, &device_inputs, &[])?;
     OutputDir::check("--out", &args.out)?;
     if let Some(r) = &args.record {
         OutputDir::check("--record", r)?;

@@ -27,7 +27,7 @@ pub struct ServeDeviceArgs {
     /// The target to serve: the emulated device of it, or a GPU of it (a GPU of another target
     /// is refused). Default: the GPU's own target, or the emulated device's default.
     #[arg(long, value_name = "NAME", value_parser = super::parse_kernel_target)]
-    pub target: Option<&'static ds_reference::target::Target>,
+    pub target: Option<&'static ds_isa::target::Target>,
 }
 
 pub fn run(args: &ServeDeviceArgs) -> anyhow::Result<ExitCode> {

@@ -8,12 +8,13 @@
 //! the case's index, so the same seed gives the same cases on every machine, and any case can be
 //! built without the ones before it (a run streams its cases in chunks on many threads).
 
-use ds_reference::isa::{DsOp, Family, OffsetForm, Rmw};
+use ds_isa::ds::{DsOp, Family, OffsetForm, Rmw};
+use ds_isa::target::Target;
 use ds_reference::regs::Alias;
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 use values::value;
 
+mod bvh;
 mod values;
 
 /// The seed of `ds-harness run` when `--seed` is not given.
@@ -93,6 +94,8 @@ pub fn lds_size(op: DsOp) -> u32 {
     let info = op.info();
     match info.offset {
         OffsetForm::Stride64 => 1024,
+        // A stack per lane, 128 bytes per entry, up to 64 entries (gfx11's largest size).
+        _ if matches!(info.family, Family::BvhStack | Family::BvhPushPop(_)) => 8192,
         _ if !info.accesses_lds() => 256,
         _ => 512,
     }
@@ -149,10 +152,10 @@ pub fn variants(op: DsOp) -> Vec<(Variant, String)> {
 
 /// Whether `target` needs every register tuple at an even register (its DS features lack
 /// `unaligned-tuples`: CDNA 2 and later).
-pub fn even_tuples(target: &ds_reference::target::Target) -> bool {
+pub fn even_tuples(target: &ds_isa::target::Target) -> bool {
     !target
         .ds_features
-        .contains(ds_reference::isa::DsFeatures::UNALIGNED)
+        .contains(ds_isa::ds::DsFeatures::UNALIGNED)
 }
 
 fn variants_with(op: DsOp, even_tuples: bool) -> Vec<(Variant, String)> {
@@ -202,7 +205,17 @@ fn variants_with(op: DsOp, even_tuples: bool) -> Vec<(Variant, String)> {
             Family::Append | Family::Consume => vec![single(0), single(8)],
             Family::StoreAddTid | Family::LoadAddTid => vec![single(0), single(4), single(0x104)],
             Family::Permute | Family::Bpermute => vec![single(0), single(4), single(0x1fe)],
-            Family::BvhStack => vec![single(0), single(4)],
+            // OFFSET1[5:4]: 8, 16 and 64 entries (the RDNA3 guide's stack size field).
+            Family::BvhStack => vec![single(0), single(0x1000), single(0x3000)],
+            // OFFSET0[4:0] the size (0 read as 16, B6), OFFSET1[0] the triangle-pair flag,
+            // OFFSET1[1] primitive-range enable (the RDNA4 guide's fields).
+            Family::BvhPushPop(_) => vec![
+                single(16),
+                single(0),
+                single(4),
+                single(0x0110),
+                single(0x0210),
+            ],
             // src2: the offset names the second operand's distance from ADDR in dwords (up, down
             // from 0x4000 on), or with bit 15 set hands it to ADDR's bits 31:17.
             Family::Src2(_) => vec![single(0), single(8), single(0x7ff0), single(0x8000)],
@@ -222,6 +235,22 @@ fn variants_with(op: DsOp, even_tuples: bool) -> Vec<(Variant, String)> {
                 ..base
             },
             "o0-ftz".to_string(),
+        ));
+    }
+    // The packed 16-bit adds once more with only the FP16/64 switch flushing: the mode in which
+    // ASSUMPTIONS.md N3's readings (bf16 flushed by the FP16/64 switch, by the FP32 one, or never)
+    // give different results.
+    if info.elem.is_packed16() {
+        out.push((
+            Variant {
+                mode: FpMode {
+                    fp32_denormals: true,
+                    fp16_fp64_denormals: false,
+                    ieee: true,
+                },
+                ..base
+            },
+            "o0-ftz16".to_string(),
         ));
     }
     // An allocation that is not a whole number of the kernels' 128-byte copy rounds, so the
@@ -270,14 +299,14 @@ impl VariantPlan {
     /// Case `i` of the variant: its own generator is seeded from the variant's seed and `i`
     /// alone, so no case depends on the cases before it.
     pub fn case(&self, i: usize) -> Case {
-        let (addr, exec) = patterns(self.variant.wave, i);
+        let (addr, exec) = patterns(&self.variant, i);
         let mut rng = SplitMix64::new(mix(self.seed, i as u64));
         build(&self.variant, addr, exec, &mut rng)
     }
 
     /// The id of case `i`: `<op>.<variant tag>.<index>.<addr pattern>.<exec pattern>`.
     pub fn id(&self, i: usize) -> String {
-        let (addr, exec) = patterns(self.variant.wave, i);
+        let (addr, exec) = patterns(&self.variant, i);
         format!(
             "{}.{}.{i}.{}.{}",
             self.variant.op,
@@ -296,17 +325,24 @@ impl VariantPlan {
     }
 }
 
-/// The address and exec patterns of case `i` in waves of `wave` (every pairing comes round; wave64
-/// adds the EXEC patterns that straddle the halves).
-fn patterns(wave: WaveSize, i: usize) -> (AddrPattern, ExecPattern) {
-    let execs: &[ExecPattern] = if wave.is_wave32() {
+/// The address and exec patterns of case `i` of `v` (every pairing comes round; wave64 adds the
+/// EXEC patterns that straddle the halves). A transpose load, which the model judges with every
+/// lane on only (ASSUMPTIONS.md V9), gets EXEC all on in three cases of four.
+fn patterns(v: &Variant, i: usize) -> (AddrPattern, ExecPattern) {
+    let execs: &[ExecPattern] = if v.wave.is_wave32() {
         &EXEC_PATTERNS
     } else {
         &EXEC_PATTERNS_WAVE64
     };
+    let exec = execs[(i + i / ADDR_PATTERNS.len()) % execs.len()];
+    let transpose = matches!(v.op.info().family, Family::LoadTranspose(_));
     (
         ADDR_PATTERNS[i % ADDR_PATTERNS.len()],
-        execs[(i + i / ADDR_PATTERNS.len()) % execs.len()],
+        if transpose && i % 4 != 3 {
+            ExecPattern::All
+        } else {
+            exec
+        },
     )
 }
 
@@ -666,8 +702,8 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
             let offset = v.inst().offset16() as u32;
             for l in wave.lanes.iter_mut() {
                 let at = l.addr.wrapping_add(offset);
-                let slot = match rng.below(4) {
-                    0 => &mut l.data1,
+                let slot: &mut [u32] = match rng.below(4) {
+                    0 => &mut l.data1[..4],
                     1 => &mut l.data0,
                     _ => continue,
                 };
@@ -682,6 +718,7 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
                 }
             }
         }
+        Family::BvhStack | Family::BvhPushPop(_) => bvh::shape(v, &mut wave, &mut lds, rng),
         _ => {}
     }
     if let Some(regs) = v.regs {
@@ -695,7 +732,8 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ds_reference::isa::runnable_ops;
+    use ds_isa::ds::runnable_ops;
+    use ds_isa::gen::Generation;
 
     #[test]
     fn splitmix64_matches_the_reference_sequence() {
@@ -717,7 +755,7 @@ mod tests {
     #[test]
     fn every_runnable_op_gets_the_asked_number_of_cases_with_unique_ids() {
         let mut ids = std::collections::HashSet::new();
-        for op in runnable_ops() {
+        for op in runnable_ops(Generation::Gfx11) {
             let corpus = for_op(op, DEFAULT_SEED, 50);
             assert_eq!(
                 corpus.iter().map(|v| v.cases.len()).sum::<usize>(),
@@ -735,7 +773,7 @@ mod tests {
 
     #[test]
     fn unique_addresses_are_distinct_aligned_and_in_range() {
-        for op in runnable_ops().filter(|o| o.info().operands.addr > 0) {
+        for op in runnable_ops(Generation::Gfx11).filter(|o| o.info().operands.addr > 0) {
             for (v, _) in variants(op) {
                 let (align, extent) = geometry(&v);
                 if extent > v.lds_size
@@ -789,9 +827,9 @@ mod tests {
     /// halves follow one denormal switch each (ASSUMPTIONS.md N3).
     #[test]
     fn the_packed_16_bit_adds_run_with_denormals_flushed_too() {
-        let packed: Vec<DsOp> = ds_reference::isa::Generation::ALL
+        let packed: Vec<DsOp> = ds_isa::ds::Generation::ALL
             .into_iter()
-            .flat_map(ds_reference::isa::runnable_ops_in)
+            .flat_map(ds_isa::ds::runnable_ops)
             .filter(|o| o.info().elem.is_packed16())
             .collect();
         assert!(packed.len() >= 4, "gfx12's four at least: {packed:?}");

@@ -3,7 +3,7 @@
 //! payloads, where integer steps stop being exact) mixed with seeded random bits.
 
 use super::SplitMix64;
-use ds_reference::isa::Elem;
+use ds_isa::ds::Elem;
 
 /// Edge values of an element type, as they sit in a 32-bit register or LDS dword (64-bit types
 /// give `(lo, hi)` pairs through [`edge64`]).

@@ -4,17 +4,18 @@
 //! the model, and which of them a hardware recording under `snapshots/hardware/` confirms.
 //!
 //! Sources: the bit layout is measured from the project's own encoder and decoder
-//! (`ds_reference::isa::encode`, after the RDNA3 ISA guide's "Microcode Formats", DS) by flipping
+//! (`ds_isa::ds::encode`, after the RDNA3 ISA guide's "Microcode Formats", DS) by flipping
 //! one bit at a time of a known instruction; every per-op fact comes from the table row
-//! (`ds_reference::isa::DS_OPS`); semantics in words follow the row's family and element type as
+//! (`ds_isa::ds::DS_OPS`); semantics in words follow the row's family and element type as
 //! `ds_reference::model` executes them; open questions come from `ds_reference::model::questions`.
 
 use crate::record::Recording;
+use ds_isa::ds::encode::{field_shift, DS_ENCODING};
+use ds_isa::ds::{doc, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm, OpInfo};
+use ds_isa::error::{DecodeError, InstError};
+use ds_isa::target::{Kind, Target};
 use ds_kernels::generator;
-use ds_reference::isa::encode::{field_shift, DecodeError, DS_ENCODING};
-use ds_reference::isa::{doc, DsInst, DsOp, Family, Field, Gds, OffsetForm, OpInfo};
 use ds_reference::model::{questions, snapshot};
-use ds_reference::target::{Kind, Target};
 use ds_reference::wave::WaveSize;
 use std::fmt::Write as _;
 
@@ -40,6 +41,8 @@ pub enum Part {
     Reserved,
     /// GDS.
     Gds,
+    /// ACC (targets whose DS operands may be AccVGPRs).
+    Acc,
     /// OP.
     Op,
     /// The format's fixed ENCODING bits.
@@ -72,34 +75,45 @@ impl RegField {
     }
 }
 
-/// The DS word's layout, measured: take an op that uses every field (the first such table row),
-/// encode it with distinct small values, flip each of the 64 bits and decode. A flip the decoder
-/// calls "not DS" is an ENCODING bit; "reserved bit" is reserved; otherwise the field that changed
-/// (or an opcode the table lacks) names the bit. Contiguous bits of one part form one range.
-pub fn layout() -> Vec<BitField> {
-    let probe = ds_reference::isa::DS_OPS
+/// The DS word layout of the instruction set `isa` (a target, or a generation), measured: take
+/// an op of it that uses every field (the first such table row, one whose gds is optional where
+/// there is one), encode it with distinct small values, flip each of the 64 bits and decode. A
+/// flip the decoder calls "not DS" is an ENCODING bit; "reserved bit", or a gds bit the
+/// generation does not have, is reserved; a gds bit the target may lack is GDS; otherwise the
+/// field that changed (or an opcode the table lacks) names the bit. Contiguous bits of one part
+/// form one range.
+pub fn layout(isa: impl Into<Isa>) -> Vec<BitField> {
+    let isa: Isa = isa.into();
+    let gen = isa.gen;
+    let every_field = |r: &&ds_isa::ds::OpInfo| {
+        r.on(isa)
+            && Field::ALL.iter().all(|&f| r.operands.dwords(f) > 0)
+            && r.offset == OffsetForm::Single
+    };
+    let probe = ds_isa::ds::DS_TABLE
         .iter()
-        .find(|r| {
-            Field::ALL.iter().all(|&f| r.operands.dwords(f) > 0)
-                && r.offset == OffsetForm::Single
-                && r.gds == Gds::Allowed
-        })
-        .expect("the table has an op with every register field, an offset and optional gds");
+        .filter(every_field)
+        .find(|r| r.gds_in(gen) == Gds::Allowed || !gen.has_gds())
+        .expect("the table has an op with every register field and an offset");
     let mut inst = DsInst::new(probe.op);
     for (k, f) in Field::ALL.into_iter().enumerate() {
         inst.set_reg(f, 1 + k as u8);
     }
     let inst = inst.with_offset16(0x0201);
-    let word = inst.encode().expect("the probe instruction is legal");
+    let word = inst.encode(isa).expect("the probe instruction is legal");
     let part_of = |bit: u32| -> Part {
-        match DsInst::decode(word ^ (1 << bit)) {
+        match DsInst::decode(isa, word ^ (1 << bit)) {
             Err(DecodeError::NotDs { .. }) => Part::Encoding,
-            Err(DecodeError::ReservedBit(_)) => Part::Reserved,
+            Err(DecodeError::ReservedBit(_) | DecodeError::Inst(InstError::NoGdsBit { .. })) => {
+                Part::Reserved
+            }
+            Err(DecodeError::Inst(InstError::NoGds { .. })) => Part::Gds,
             Err(_) => Part::Op,
             Ok(d) if d.op != inst.op => Part::Op,
             Ok(d) if d.offset0 != inst.offset0 => Part::Offset0,
             Ok(d) if d.offset1 != inst.offset1 => Part::Offset1,
             Ok(d) if d.gds != inst.gds => Part::Gds,
+            Ok(d) if d.acc != inst.acc => Part::Acc,
             Ok(d) => {
                 let changed = |f: Field| d.reg(f) != inst.reg(f);
                 match () {
@@ -140,7 +154,7 @@ pub(super) fn words(n: u8) -> String {
 }
 
 /// What the field holds for `info`.
-fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField]) -> String {
+fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField], gen: Generation) -> String {
     match f.part {
         Part::Offset0 | Part::Offset1 => {
             let low = f.part == Part::Offset0;
@@ -168,22 +182,16 @@ fn field_use(info: &OpInfo, f: &BitField, fields: &[BitField]) -> String {
             Gds::Allowed => "0 = LDS, 1 = GDS".into(),
             Gds::Required => "1 (GDS only)".into(),
         },
+        Part::Acc => "0 = VGPRs, 1 = vdst and data are AccVGPRs".into(),
         Part::Op => {
-            // The card is written in gfx11's spelling and layout: the generations that share them
-            // (`ds-harness doc --target` adds gfx9's and gfx10's own encoding; an op only gfx9
-            // and gfx10 have shows their opcodes).
-            let later = info.generations().any(|g| !g.gfx9_mnemonics());
+            // The opcodes of the generations that spell the op as the card's does (gfx9 and
+            // gfx10 by the gfx9 names, the later ones by the table's).
             let gens = move || {
                 info.generations()
-                    .filter(move |g| !later || !g.gfx9_mnemonics())
+                    .filter(move |g| g.gfx9_mnemonics() == gen.gfx9_mnemonics())
             };
             let opcodes: Vec<String> = gens()
-                .map(|g| {
-                    format!(
-                        "{:#04x}",
-                        info.op.opcode_in(g).expect("the op's generation")
-                    )
-                })
+                .map(|g| format!("{:#04x}", info.op.opcode(g).expect("the op's generation")))
                 .collect();
             let gens: Vec<&str> = gens().map(|g| g.name()).collect();
             if opcodes.windows(2).all(|w| w[0] == w[1]) {
@@ -229,6 +237,7 @@ fn part_name(p: Part) -> &'static str {
         Part::Offset1 => "OFFSET1",
         Part::Reserved => "reserved",
         Part::Gds => "GDS",
+        Part::Acc => "ACC",
         Part::Op => "OP",
         Part::Encoding => "ENCODING",
         Part::Reg(RegField::Addr) => "ADDR",
@@ -303,11 +312,12 @@ fn hex_words(v: &[u32]) -> String {
 }
 
 /// One worked example: the case's active lanes' inputs, vdst out, and the LDS words it changed.
-pub(super) fn example(s: &mut String, e: &snapshot::Entry) {
+pub(super) fn example(s: &mut String, e: &snapshot::Entry, target: &Target) {
     let info = e.variant.op.info();
     let w = &e.case.wave;
     let o = &info.operands;
-    let inst = generator::test_inst(&e.variant).unwrap_or_else(|_| e.variant.inst());
+    let inst = generator::test_inst(target, &e.variant).unwrap_or_else(|_| e.variant.inst());
+    let inst = inst.text(target.generation);
     let _ = writeln!(
         s,
         "  case {}: {inst}   exec {:#010x}{}",
@@ -360,7 +370,7 @@ pub(super) fn example(s: &mut String, e: &snapshot::Entry) {
         // With `regs`, data registers that VDST overlaps end with its values.
         for (name, out, before, n) in [
             ("data0'", &e.outcome.data0, &l.data0, o.data0),
-            ("data1'", &e.outcome.data1, &l.data1, o.data1),
+            ("data1'", &e.outcome.data1, &l.data1_low(), o.data1),
         ] {
             if let Some(d) = out.as_ref().filter(|d| d[i] != *before) {
                 let _ = write!(line, " {name}={}", hex_words(&d[i][..n as usize]));
@@ -470,7 +480,7 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
     if let Some(l) = info.legacy_name {
         // The older spelling may be another row's mnemonic (gfx12 renamed gfx11's min/max on
         // floats to `_num`): the table says whose.
-        match ds_reference::isa::DS_TABLE.iter().find(|r| r.name == l) {
+        match ds_isa::ds::DS_TABLE.iter().find(|r| r.name == l) {
             None => {
                 let _ = writeln!(s, "Also accepted as the older name {l}.");
             }
@@ -493,8 +503,15 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
             Some(why) => format!("not runnable: {why}"),
         }
     );
+    // The model's standing on this target: judged from sources, inferred, or run unjudged.
+    let judged = ds_reference::model::judged(target, op);
+    if let (true, Err(u)) = (info.hip_runnable() && info.on(target), judged) {
+        let _ = writeln!(s, "Model: runs, not judged (not modelled): {}", u.why);
+    } else if let Some(why) = ds_reference::model::inferred(op) {
+        let _ = writeln!(s, "Model: {why}");
+    }
 
-    let fields = layout();
+    let fields = layout(target);
     let _ = writeln!(s, "\nEncoding (64 bits, little-endian in memory):");
     let _ = writeln!(s, "  {:<8} {:<9} {}", "bits", "field", info.name);
     for f in fields.iter().rev() {
@@ -503,13 +520,13 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
             "  {:<8} {:<9} {}",
             range(f),
             part_name(f.part),
-            field_use(info, f, &fields)
+            field_use(info, f, &fields, gen)
         );
     }
-    let ex = doc::example(op);
-    if let Ok(bytes) = ex.to_bytes() {
+    let ex = doc::example(target, op);
+    if let Ok(bytes) = ex.to_bytes(target) {
         let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        let _ = writeln!(s, "  e.g. {ex}  =>  {}", hex.join(" "));
+        let _ = writeln!(s, "  e.g. {}  =>  {}", ex.text(gen), hex.join(" "));
     }
 
     let _ = writeln!(s, "\nOperands: {}", operands(info));
@@ -528,7 +545,28 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
     }
     for q in qs {
         let _ = writeln!(s, "  {}. {} (reference/ASSUMPTIONS.md)", q.id, q.title);
+        let kinds: Vec<&str> = q.kinds.iter().map(|k| k.tag()).collect();
+        wrap(
+            &mut s,
+            "      sources: ",
+            &format!("{} [kinds: {}]", q.sources, kinds.join(", ")),
+        );
         wrap(&mut s, "      choice: ", &q.choice);
+        for r in &q.readings {
+            let computed = ds_reference::model::readings::COMPUTED
+                .iter()
+                .any(|c| c.question == q.id && c.reading == r.name);
+            wrap(
+                &mut s,
+                &format!("      {} reading: ", r.standing.word()),
+                &format!(
+                    "\"{}\"{}: {}",
+                    r.name,
+                    if computed { " (computed)" } else { "" },
+                    r.text
+                ),
+            );
+        }
         if let Some(settles) = &q.settles {
             wrap(&mut s, "      settled by: ", settles);
         }
@@ -545,7 +583,7 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
                  rules; hex):"
             );
             for e in &entries {
-                example(&mut s, e);
+                example(&mut s, e, target);
                 let marks = confirmations(e, recordings);
                 if !marks.iter().any(|m| !m.contains("not hardware")) {
                     let _ = writeln!(s, "    hardware: no recording of this case yet");

@@ -1,14 +1,15 @@
 //! What a target's generation decides for an op (`ds-harness doc OP --target T [--wave 64]`): the
 //! generation rules that concern it, each with the `Generation` method that answers it, the
-//! choice, its sources ([`ds_reference::target::Generation::rule`]) and what the other
+//! choice, its sources ([`ds_isa::target::Generation::rule`]) and what the other
 //! generations choose; and the wave64 card (the wave64 questions of ASSUMPTIONS.md that apply on
 //! the target's generation, and the model's wave64 examples by its rules).
 
 use super::{card, confirmations, example, wrap};
 use crate::record::Recording;
-use ds_reference::isa::{DsOp, Family, Generation, OpInfo, Rmw};
+use ds_isa::ds::{DsOp, Family, OpInfo, Rmw};
+use ds_isa::gen::Rule;
+use ds_isa::target::Target;
 use ds_reference::model::{questions, snapshot};
-use ds_reference::target::{Rule, Target};
 use ds_reference::wave::WaveSize;
 use std::fmt::Write as _;
 
@@ -34,16 +35,15 @@ pub(super) fn section(s: &mut String, op: DsOp, target: &Target, wave: WaveSize)
     let gen = target.generation;
     let _ = writeln!(
         s,
-        "\nRules of {target} ({gen}) in {wave} (asked of the generation: reference/src/target.rs):"
+        "\nRules of {target} ({gen}) in {wave} (asked of the generation: its module, isa/src/gen/{gen}.rs):"
     );
     for rule in rules {
         let text = gen.rule(rule);
         let _ = writeln!(s, "  {}:", text.method);
         wrap(s, "      applies: ", text.choice);
         wrap(s, "      why: ", text.why);
-        let others: Vec<String> = Generation::ALL
-            .into_iter()
-            .filter(|&g| g != gen)
+        let others: Vec<String> = gen
+            .others()
             .map(|g| {
                 let t = g.rule(rule);
                 if t.choice == text.choice {
@@ -114,7 +114,7 @@ pub fn card_in(op: DsOp, target: &Target, recordings: &[Recording], wave: WaveSi
                  the reference model by {target}'s rules; hex):"
             );
             for e in entries.iter().filter(|e| e.name.starts_with("w64_")) {
-                example(&mut s, e);
+                example(&mut s, e, target);
                 let marks = confirmations(e, recordings);
                 if !marks.iter().any(|m| !m.contains("not hardware")) {
                     let _ = writeln!(s, "    hardware: no {wave} recording of this case yet");

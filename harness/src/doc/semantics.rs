@@ -3,8 +3,8 @@
 //! (`Generation::cmpst_data0`).
 
 use super::words;
-use ds_reference::isa::{Elem, Family, Generation, OffsetForm, OpInfo, Rmw, D16};
-use ds_reference::target::CmpstData0;
+use ds_isa::ds::{Elem, Family, Generation, OffsetForm, OpInfo, Rmw, D16};
+use ds_isa::gen::CmpstData0;
 
 /// The element type in words.
 pub(super) fn elem_words(e: Elem) -> String {
@@ -129,16 +129,21 @@ pub fn semantics(info: &OpInfo, gen: Generation) -> Vec<String> {
         Family::LoadAddTid => s.push("Loads vdst from M0[15:0] + offset + lane id * 4 (no address operand).".into()),
         Family::Append => s.push("Adds the number of active lanes to the counter at M0[15:0] + offset; returns the old counter.".into()),
         Family::Consume => s.push("Subtracts the number of active lanes from the counter at M0[15:0] + offset; returns the old counter.".into()),
-        Family::BvhStack => s.push("Ray-tracing BVH short-stack step: pushes or pops node pointers on an LDS stack and updates the addr register in place.".into()),
+        Family::BvhStack => s.push("Ray-tracing BVH short-stack step (rocJITsu's RDNA3 path): returns the first valid child of data1 (after the last-visited node data0 on a walk-back) and pushes the other valid ones last first, or pops (0xfffffffe from an empty stack); the stack index lives in addr, which is updated in place (ASSUMPTIONS.md B1-B4).".into()),
         Family::BvhPushPop(form) => s.push(format!(
-            "Ray-tracing BVH short-stack step: pushes the valid node pointers among the first {} dwords of data1, then returns the last dword if valid or pops {} (in vdst), and updates the addr register in place.",
-            form.data_dwords() - 1,
-            if form.pops() == 2 { "up to two" } else { "one" }
+            "Ray-tracing BVH short-stack step (GPURT's emulation): pushes data1's {} dwords from the last down (invalid nodes skipped, their skip flags honoured, stopping at the last-visited node data0 on a walk-back), then pops {} (0xfffffffe from an empty stack, 0xffffffff after an overflow); the packed stack address in addr is updated in place (ASSUMPTIONS.md B5-B7{}).",
+            form.data_dwords(),
+            if form.pops() == 2 { "and tries a second pop" } else { "one" },
+            if form.pops() == 2 { ", B9" } else { "" }
         )),
         Family::Nop => s.push("Does nothing.".into()),
         Family::Gws | Family::OrderedCount | Family::GsReg => s.push("Drives GDS-only hardware (global wave sync, ordered count, streamout registers); not modelled.".into()),
         Family::Src2(_) => s.push("The gfx9/gfx10 src2 form: MEM[A] = MEM[A] op MEM[B] with A = addr (the offset not added) and B = A + 4 x (offset bit 15 set ? addr[31:17] : offset[14:0]), each read as a signed 16-bit number (ASSUMPTIONS.md V4-V7); no register is written.".into()),
-        Family::LoadTranspose(bits) => s.push(format!("Transpose load: each lane gathers {bits}-bit elements from the rows its lane group reads at {at}; not modelled yet.")),
+        Family::LoadTranspose(bits) => s.push(match bits {
+            16 => format!("Transpose load: each lane reads its 8-byte row at {at}; within each 16-lane group g = l & ~15, halfword n (0..3) of lane l is halfword l & 3 of the row of lane g + ((l >> 2) & 3) + 4n. Judged with EXEC all on only (ASSUMPTIONS.md V9)."),
+            8 => format!("Transpose load: each lane reads its 8-byte row at {at}; within each 16-lane group g = l & ~15, byte n (0..7) of lane l is byte l & 7 of the row of lane g + ((l >> 3) & 1) + 2n (inferred from Triton's rule). Judged with EXEC all on only (ASSUMPTIONS.md V9)."),
+            _ => format!("Transpose load: each lane reads its row at {at} and gathers {bits}-bit elements from its lane group's rows; no sourced layout: run, its answer recorded, not judged (ASSUMPTIONS.md V9)."),
+        }),
     }
     s
 }

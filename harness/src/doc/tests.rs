@@ -1,10 +1,11 @@
 //! The op cards' unit tests: the measured layout, the semantics in words, the wave64 card.
 
 use super::*;
-use ds_reference::isa::Generation;
-use ds_reference::target::Rule;
+use ds_isa::ds::Generation;
+use ds_isa::gen::Rule;
 
-use ds_reference::target::{PermuteSpan, Target, DEFAULT};
+use ds_isa::gen::PermuteSpan;
+use ds_isa::target::{Target, DEFAULT};
 
 /// The first target of the generation whose permutes take `span`.
 fn target_with(span: PermuteSpan) -> &'static Target {
@@ -85,7 +86,7 @@ fn the_wave64_card_says_which_generation_rule_applies_and_why() {
 
 #[test]
 fn measured_layout_covers_64_bits_in_the_guides_ranges() {
-    let l = layout();
+    let l = layout(DEFAULT);
     assert_eq!(l.first().map(|f| f.lo), Some(0));
     assert_eq!(l.last().map(|f| f.hi), Some(63));
     for w in l.windows(2) {
@@ -116,4 +117,33 @@ fn semantics_follow_the_family_and_element() {
     let mskor = semantics(DsOp::from_name("ds_mskor_rtn_b32").unwrap().info(), gen).join(" ");
     assert!(mskor.contains("(old & ~data0) | data1"), "{mskor}");
     assert!(mskor.contains("Returns old in vdst"), "{mskor}");
+}
+
+/// A card lays out its target's own DS word: gfx9's OP at [24:17] with the acc bit where the
+/// target has AccVGPR operands, gfx12's without a gds bit, each example in the target's spelling.
+#[test]
+fn a_card_shows_its_targets_own_encoding_and_spelling() {
+    let by = |n: &str| ds_isa::target::Target::by_name(n).unwrap();
+    let fields = |t: &'static Target| -> Vec<(String, &str)> {
+        layout(t)
+            .iter()
+            .map(|f| (range(f), part_name(f.part)))
+            .collect()
+    };
+    let acc_target = ds_isa::target::TARGETS
+        .iter()
+        .find(|t| t.ds_features.contains(ds_isa::ds::DsFeatures::ACC))
+        .unwrap();
+    let cdna = fields(acc_target);
+    assert!(cdna.contains(&("[25]".into(), "ACC")), "{cdna:?}");
+    assert!(cdna.contains(&("[24:17]".into(), "OP")), "{cdna:?}");
+    assert!(cdna.contains(&("[16]".into(), "GDS")), "{cdna:?}");
+    let rdna4 = fields(ds_isa::gen::Generation::Gfx12.targets().next().unwrap());
+    assert!(rdna4.contains(&("[17:16]".into(), "reserved")), "{rdna4:?}");
+    assert!(!rdna4.iter().any(|(_, p)| *p == "GDS"), "{rdna4:?}");
+    let store = DsOp::from_name("ds_store_b32").unwrap();
+    let card9 = card(store, acc_target, &[]);
+    assert!(card9.contains("e.g. ds_write_b32 "), "{card9}");
+    assert!(!card9.contains("ds_store_b32 v"), "{card9}");
+    assert!(card(store, by(DEFAULT.name), &[]).contains("e.g. ds_store_b32 "));
 }

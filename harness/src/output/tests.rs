@@ -127,12 +127,24 @@ fn a_fifo_is_written_through_to_its_reader() {
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: a valid path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    let o = check(&fifo).unwrap();
-    assert_eq!(o.kind(), &OutputKind::WriteThrough);
+    // Nobody reads it yet: refused at once, before any work (a write would wait forever).
+    let e = check(&fifo).unwrap_err().to_string();
+    assert!(e.contains("nobody is reading"), "{e}");
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || fs::read(fifo).unwrap())
     };
+    let start = std::time::Instant::now();
+    let o = loop {
+        match check(&fifo) {
+            Ok(o) => break o,
+            Err(_) if start.elapsed().as_secs() < 10 => {
+                std::thread::sleep(std::time::Duration::from_millis(10))
+            }
+            Err(e) => panic!("{e}"),
+        }
+    };
+    assert_eq!(o.kind(), &OutputKind::WriteThrough);
     o.write(b"through").unwrap();
     assert_eq!(reader.join().unwrap(), b"through");
     assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
@@ -209,7 +221,8 @@ fn output_dirs_need_an_existing_parent_and_must_be_directories() {
     let e = OutputDir::check("--record", &dir.join("f"))
         .unwrap_err()
         .to_string();
-    assert!(e.contains("not a directory"), "{e}");
+    // A regular file is called one (issue 33 L2: it was "a special file").
+    assert!(e.contains("not a directory (a regular file)"), "{e}");
     let e = OutputDir::check("--record", Path::new("/proc/ds-harness"))
         .unwrap_err()
         .to_string();

@@ -33,6 +33,16 @@ pub fn recordable(info: &DeviceInfo) -> Result<(), String> {
             info.detail(ds_devices::hip::CHIP_SOURCE_DETAIL)
                 .unwrap_or("no reason given")
         )),
+        (Some(chip), Some(by)) => {
+            match crate::run::overridden::across_generations(chip, info.target.name) {
+                // The chip cannot run the target's code: the results are no chip's.
+                Some(warning) => Err(format!(
+                    "--record: {by} runs the {chip} chip as {}: {warning}",
+                    info.target
+                )),
+                None => Ok(()),
+            }
+        }
         _ => Ok(()),
     }
 }

@@ -10,10 +10,10 @@
 
 use crate::case::write_atomic;
 use ds_devices::{Device, DeviceInfo};
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
 use ds_kernels::{abi, code_object, generator};
-use ds_reference::isa::DsOp;
 use ds_reference::model::snapshot::{self, Entry};
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Outcome, Variant, WaveSize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -395,10 +395,12 @@ pub fn corpus_launches(op: DsOp) -> usize {
     variants.len()
 }
 
-/// Runs `op`'s snapshot corpus on `device` (one code object per op, one launch per variant) and
-/// returns the entries with the device's outcomes.
+/// Runs `op`'s snapshot corpus as the device's target takes it ([`snapshot::snapshot_corpus_on`]:
+/// even register tuples where the target needs them, and the AccVGPR twins where it has them) on
+/// `device` (one code object per op, one launch per variant) and returns the entries with the
+/// device's outcomes.
 pub fn run_corpus(device: &mut dyn Device, op: DsOp, wave: WaveSize) -> Result<Vec<Entry>, String> {
-    let corpus = snapshot::snapshot_corpus_in(op, wave);
+    let corpus = snapshot::snapshot_corpus_on(device.info().target, op, wave);
     let mut by_variant: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     let mut variants: Vec<Variant> = Vec::new();
     for (i, (_, v, _)) in corpus.iter().enumerate() {

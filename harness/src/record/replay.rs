@@ -16,6 +16,9 @@ pub enum Verdict {
     Legal(String),
     /// A disagreement: every difference, in words.
     Disagree(Vec<String>),
+    /// The model does not judge the case (why): the device's answer stays on record, counted
+    /// apart, neither agreement nor disagreement.
+    NotModelled(String),
 }
 
 /// One recorded case, judged.
@@ -43,7 +46,7 @@ pub fn replay(rec: &Recording) -> Vec<Replayed> {
                 &e.variant,
                 &e.case,
             ) {
-                Err(u) => Verdict::Disagree(vec![format!("the model cannot run it: {u}")]),
+                Err(u) => Verdict::NotModelled(u.why.to_string()),
                 Ok(expected) => {
                     let diffs = crate::run::diff::diff(
                         inst.info(),
@@ -142,6 +145,8 @@ pub struct ReplaySummary {
     pub legal: BTreeMap<String, usize>,
     /// Disagreements listed in the known-divergences file.
     pub known: usize,
+    /// Cases the model does not judge (their answers stay on record).
+    pub not_modelled: usize,
 }
 
 /// Replays every recording under `root` against the model. Any unreadable or corrupt
@@ -176,6 +181,7 @@ pub fn check_all(root: &Path) -> Result<ReplaySummary, Vec<String>> {
             match r.verdict {
                 Verdict::Agree => sum.agree += 1,
                 Verdict::Legal(choice) => *sum.legal.entry(choice).or_default() += 1,
+                Verdict::NotModelled(_) => sum.not_modelled += 1,
                 Verdict::Disagree(diffs) => {
                     match known
                         .iter()

@@ -3,7 +3,7 @@
 //! which the model also returns), the addr register of ops that write it, and the whole LDS image
 //! (DESIGN.md section 5). Floats are compared as bit patterns, never as host floats.
 
-use ds_reference::isa::OpInfo;
+use ds_isa::ds::OpInfo;
 use ds_reference::wave::Outcome;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -182,7 +182,7 @@ pub fn diff(info: &OpInfo, exec: u64, model: &Outcome, device: &Outcome) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ds_reference::isa::DsOp;
+    use ds_isa::ds::DsOp;
     use ds_reference::wave::{Lds, WaveSize};
 
     fn outcome() -> Outcome {

@@ -22,16 +22,33 @@ impl Report {
             .map(|o| o.variants.iter().filter(|v| v.error.is_some()).count())
             .sum();
         let tests: usize = self.ops.iter().map(|o| o.variants.len()).sum();
+        // A run that compared no case fails one more test, so a CI reading only the JUnit
+        // file does not take it for a pass.
+        let nothing = self.nothing_compared_note();
+        let extra = usize::from(nothing.is_some());
         let _ = writeln!(
             s,
-            "<testsuites name=\"ds-harness {}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">",
-            xml(&self.meta.backend)
+            "<testsuites name=\"ds-harness {}\" tests=\"{}\" failures=\"{}\" errors=\"{errors}\">",
+            xml(&self.meta.backend),
+            tests + extra,
+            failures + extra
         );
         let _ = writeln!(
             s,
-            "  <!-- {} cases: {} agree, {} disagree, {} skipped -->",
-            t.cases, t.agree, t.disagree, t.skipped
+            "  <!-- {} cases: {} agree, {} disagree, {} skipped, {} compared -->",
+            t.cases,
+            t.agree,
+            t.disagree,
+            t.skipped,
+            t.cases_compared()
         );
+        if let Some(n) = nothing {
+            let _ = writeln!(
+                s,
+                "  <testsuite name=\"ds-harness run\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\">\n    <testcase classname=\"ds-harness.run\" name=\"cases compared\">\n      <failure message=\"{}\" type=\"nothing-compared\"/>\n    </testcase>\n  </testsuite>",
+                xml(&n)
+            );
+        }
         for o in &self.ops {
             let f = o.variants.iter().filter(|v| v.disagree > 0).count();
             let e = o.variants.iter().filter(|v| v.error.is_some()).count();
@@ -61,7 +78,26 @@ impl Report {
                     .iter()
                     .filter(|m| m.variant == v.tag && !m.undecided)
                     .collect();
-                if v.error.is_none() && mine.is_empty() && !(v.cases > 0 && v.skipped == v.cases) {
+                // What the run did not judge, and a model that is inferred, are said beside the
+                // testcase (never as a pass or a failure).
+                let mut said = Vec::new();
+                if v.skipped > 0 && v.skipped < v.cases {
+                    let reasons: Vec<&str> = o.skip_reasons.keys().map(String::as_str).collect();
+                    said.push(format!(
+                        "{} of {} cases not judged: {}",
+                        v.skipped,
+                        v.cases,
+                        reasons.join("; ")
+                    ));
+                }
+                if let Some(why) = &o.inferred {
+                    said.push(format!("model {why}"));
+                }
+                if v.error.is_none()
+                    && mine.is_empty()
+                    && !(v.cases > 0 && v.skipped == v.cases)
+                    && said.is_empty()
+                {
                     s.push_str("/>\n");
                     continue;
                 }
@@ -83,6 +119,9 @@ impl Report {
                             let _ = writeln!(s, "  file: {}", xml(p));
                         }
                         let _ = writeln!(s, "  replay: {}", xml(&m.replay));
+                        if let Some(n) = &m.note {
+                            let _ = writeln!(s, "  {}", xml(n));
+                        }
                         for d in &m.differences {
                             let _ = writeln!(s, "  {}", xml(&d.to_string()));
                         }
@@ -102,6 +141,13 @@ impl Report {
                         s,
                         "      <skipped message=\"{}\"/>",
                         xml(&reasons.join("; "))
+                    );
+                }
+                if !said.is_empty() {
+                    let _ = writeln!(
+                        s,
+                        "      <system-out>{}</system-out>",
+                        xml(&said.join("\n"))
                     );
                 }
                 s.push_str("    </testcase>\n");

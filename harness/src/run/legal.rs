@@ -1,12 +1,14 @@
 //! The diff's acceptance of outcomes the hardware may legally choose (which lane wins when lanes
 //! of one instruction hit one address, the order of returned values of same-address atomics, the
-//! documented float min/max/add alternatives): DESIGN.md section 5. The model answers
-//! (`ds_reference::model::legal::check`); this module turns its verdict into the words the
-//! reports use.
+//! documented readings of the float rules and of permute collisions): DESIGN.md sections 5 and
+//! 16. The model answers (`ds_reference::model::legal::check`, which names the reading a device
+//! followed, or the disagreement reading a mismatch matches); this module turns its verdict into
+//! the words the reports use, and asks the model which readings of each open question a case is
+//! consistent with ([`readings`]), for the run's per-reading counts.
 
-use ds_reference::isa::Family;
-use ds_reference::model::legal::{self, Explanation, Verdict};
-use ds_reference::target::Target;
+use ds_isa::ds::Family;
+use ds_isa::target::Target;
+use ds_reference::model::legal::{self, Agreement, Explanation, Tally, Verdict};
 use ds_reference::wave::{Case, Outcome, Variant, WaveSize};
 
 /// What the diff concludes about a device outcome that differs from the model's own.
@@ -101,24 +103,42 @@ pub fn judge(
     let _ = expected; // the model recomputes it; kept so callers state what they compared
     match legal::check(target, variant, case, device) {
         Ok(Verdict::Legal {
-            order,
-            float_alternatives,
+            order, readings, ..
         }) => {
-            let order = match order {
+            let lanes = match order {
                 Explanation::AscendingLanes => "ascending lane order",
                 Explanation::DescendingLanes => "descending lane order",
                 Explanation::Order(_) => "another lane order",
             };
-            let mut choice = format!("same-address lanes: {order}");
-            if !float_alternatives.is_empty() {
-                choice.push_str(" with the documented float alternative");
-            }
+            // The readings other than A4's lane order name themselves; the order keeps its words.
+            let named: Vec<_> = readings.into_iter().filter(|(q, _)| *q != "A4").collect();
+            let choice = match (named.is_empty(), order == Explanation::AscendingLanes) {
+                (true, _) => format!("same-address lanes: {lanes}"),
+                (false, true) => legal::name_readings(&named),
+                (false, false) => format!(
+                    "{}; same-address lanes: {lanes}",
+                    legal::name_readings(&named)
+                ),
+            };
             Legality::Legal(choice)
         }
         Ok(Verdict::Mismatch(why)) => Legality::Illegal(why),
         Ok(Verdict::Undecided(why)) => Legality::Undecided(why),
         Err(u) => Legality::Illegal(u.to_string()),
     }
+}
+
+/// For every open question with computed readings that concerns `variant`'s op on `target`,
+/// which readings the `device` outcome is consistent with (`agreement`: exactly the model's, a
+/// legal alternative, or neither). Empty when the model does not cover the case.
+pub fn readings(
+    target: &Target,
+    variant: &Variant,
+    case: &Case,
+    device: &Outcome,
+    agreement: Agreement,
+) -> Vec<Tally> {
+    legal::tally(target, variant, case, device, agreement).unwrap_or_default()
 }
 
 /// `Some(the device's choice)` when `device` is a legal outcome, else `None`.
@@ -138,9 +158,10 @@ pub fn accepts(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ds_reference::isa::DsOp;
+    use ds_isa::ds::DsOp;
+    use ds_isa::gen::Generation;
+    use ds_isa::target::DEFAULT;
     use ds_reference::model;
-    use ds_reference::target::DEFAULT;
     use ds_reference::wave::{FpMode, Lds, Wave};
 
     /// Lanes 0 and 1 store different values to one address.
@@ -209,7 +230,7 @@ mod tests {
     #[test]
     fn sharing_is_decided_as_the_pairwise_definition_says() {
         let (mut shared, mut total) = (0, 0);
-        for op in ds_reference::isa::runnable_ops() {
+        for op in ds_isa::ds::runnable_ops(Generation::Gfx11) {
             for vc in crate::corpus::for_op(op, 7, 60) {
                 for c in &vc.cases {
                     let want = share_pairwise(&vc.variant, &c.case);

@@ -9,6 +9,7 @@ pub mod host;
 mod junit;
 pub mod legal;
 pub mod overridden;
+pub mod readings;
 pub mod report;
 pub mod select;
 mod stream;
@@ -17,11 +18,11 @@ use crate::corpus;
 use crate::fidelity::Class;
 use crate::output;
 use ds_devices::{Device, DeviceError, ModuleId};
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
 use ds_kernels::launch::Launch;
 use ds_kernels::{abi, code_object, generator};
-use ds_reference::isa::DsOp;
 use ds_reference::model::{self, Unmodelled};
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, FpMode, Outcome, Variant, WaveSize};
 use report::{OpResult, Report, RunMeta};
 use std::fmt;
@@ -32,8 +33,7 @@ use stream::{DeviceNames, OpState, Pipeline};
 
 /// What computes the expected outcome of an instruction on a target (whose rules it follows): the
 /// reference model, or (in tests of the harness) a deliberately broken stand-in.
-pub type ExpectFn =
-    fn(&Target, &ds_reference::isa::DsInst, FpMode, &Case) -> Result<Outcome, Unmodelled>;
+pub type ExpectFn = fn(&Target, &ds_isa::ds::DsInst, FpMode, &Case) -> Result<Outcome, Unmodelled>;
 
 /// The expectation of `variant` on `case` on `target`: `expect` (what the instruction computes by
 /// the target's rules), with the results landed in the registers the variant names when it has
@@ -54,6 +54,16 @@ pub fn expectation(
 /// What judges a device outcome that differs from the expectation on a target: normally the
 /// model's legal-outcome check ([`legal::judge`]); a stand-in model brings its own.
 pub type JudgeFn = fn(&Target, &Variant, &Case, &Outcome, &Outcome) -> legal::Legality;
+
+/// What says which readings of each open question a device outcome is consistent with
+/// (normally [`legal::readings`]; `None` counts only the cases of each question).
+pub type ReadingsFn = fn(
+    &Target,
+    &Variant,
+    &Case,
+    &Outcome,
+    ds_reference::model::legal::Agreement,
+) -> Vec<ds_reference::model::legal::Tally>;
 
 /// Cases per launch at most (a launch is one workgroup per case): the default chunk of a run,
 /// which bounds its memory (a few KB per case) whatever `--cases` is.
@@ -94,6 +104,9 @@ pub struct RunConfig {
     pub expect: ExpectFn,
     /// The judge of differing outcomes (normally [`legal::judge`]).
     pub judge: JudgeFn,
+    /// The per-reading tally of each case (normally [`legal::readings`]; `None`: the run counts
+    /// each open question's cases, not its readings, as a stand-in model must).
+    pub readings: Option<ReadingsFn>,
 }
 
 impl RunConfig {
@@ -113,6 +126,7 @@ impl RunConfig {
             duration: None,
             expect: model::execute,
             judge: legal::judge,
+            readings: Some(legal::readings),
         }
     }
 }
@@ -220,6 +234,11 @@ pub fn run_with(
         let mut report = Report::new(meta);
         report.complete = true;
         write_results(cfg, &report, true)?;
+        // A sink learns the run is done too (`--record` writes its run status: complete, no
+        // ops), so an empty shard's recordings merge like the others'.
+        if let Some(s) = sink.as_mut() {
+            s.run_done(device, &report).map_err(RunError::Record)?;
+        }
         return Ok(report);
     }
     let bar = cfg.progress.then(|| progress_bar(cfg));

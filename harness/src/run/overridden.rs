@@ -4,6 +4,7 @@
 
 use ds_devices::hip::{CHIP_DETAIL, CHIP_SOURCE_DETAIL, OVERRIDE_DETAIL};
 use ds_devices::DeviceInfo;
+use ds_isa::target::Target;
 use serde::{Deserialize, Serialize};
 
 /// The chip a run's device is and what made ROCm run it as the run's target.
@@ -36,10 +37,32 @@ impl Overridden {
     /// the code object is built for <target>, the results are the <chip> chip's`.
     pub fn sentence(&self, target: &str) -> String {
         let chip = &self.chip;
-        format!(
-            "{} runs the {chip} chip as {target}; the code object is built for {target}, the \
-             results are the {chip} chip's",
-            self.by
-        )
+        match across_generations(chip, target) {
+            Some(warning) => format!(
+                "{} runs the {chip} chip as {target}; WARNING: {warning}",
+                self.by
+            ),
+            None => format!(
+                "{} runs the {chip} chip as {target}; the code object is built for {target}, the \
+                 results are the {chip} chip's",
+                self.by
+            ),
+        }
     }
+}
+
+/// When an override runs the chip `chip` as `target` of another generation (a gfx11 chip as a
+/// gfx9 target): the warning that the chip cannot run that generation's code, so the results are
+/// nobody's (the DS and kernel encodings differ by generation: the target table's `generation`
+/// column). `None` when both are of one generation, or either is not in the table.
+pub fn across_generations(chip: &str, target: &str) -> Option<String> {
+    let (c, t) = (Target::by_name(chip).ok()?, Target::by_name(target).ok()?);
+    (c.generation != t.generation).then(|| {
+        format!(
+            "the {c} chip is {} and cannot run {} code (another instruction encoding), \
+             so these results are neither the chip's nor {t}'s, and are not recorded; unset the \
+             override, or set one of the chip's own generation",
+            c.generation, t.generation
+        )
+    })
 }

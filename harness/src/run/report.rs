@@ -118,6 +118,35 @@ pub struct OpResult {
     /// Where the cases landed: fidelity class -> cases (every case in exactly one class).
     #[serde(default)]
     pub fidelity: crate::fidelity::Counts,
+    /// Per open question of ASSUMPTIONS.md that concerns the op (by id): the cases judged, and
+    /// for the questions whose readings the model computes, the cases consistent with each
+    /// reading ([`super::readings`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub questions: super::readings::PerQuestion,
+    /// Cases the model does not judge (fidelity class `not_modelled`, counted in `skipped`),
+    /// the first `MAX_LISTED_MISMATCHES` of them, each with its case file holding the device's
+    /// answer: recorded and shown, never judged, never counted as agreement.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_modelled: Vec<Unjudged>,
+    /// When the model's semantics of the op are inferred, not read from a source: why (shown
+    /// beside every result of the op).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inferred: Option<String>,
+}
+
+/// One case the model does not judge: the device's answer is in its case file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unjudged {
+    /// The case id.
+    pub id: String,
+    /// The variant's tag.
+    pub variant: String,
+    /// The case file, with the device's outcome (absent if writing it failed).
+    pub path: Option<String>,
+    /// The command that replays it.
+    pub replay: String,
+    /// Why the model does not judge it.
+    pub reason: String,
 }
 
 /// The results of one kernel variant of an op.
@@ -205,6 +234,20 @@ pub struct Totals {
     /// Cases the legal-outcome search could not decide.
     #[serde(default)]
     pub undecided: usize,
+    /// Cases compared with the reference: agree + disagree + undecided (the device ran them and
+    /// its results were judged). 0 means the run showed nothing, and it does not pass. Absent in
+    /// results written before it was counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compared: Option<usize>,
+}
+
+impl Totals {
+    /// Cases compared with the reference (see [`Totals::compared`]), from the counts.
+    pub fn cases_compared(&self) -> usize {
+        self.agree
+            .saturating_add(self.disagree)
+            .saturating_add(self.undecided)
+    }
 }
 
 /// A whole run's results.
@@ -266,6 +309,7 @@ impl Report {
         t.errors = t.errors.saturating_add(op.errors);
         t.unsupported = t.unsupported.saturating_add(op.unsupported);
         t.undecided = t.undecided.saturating_add(op.undecided);
+        t.compared = Some(t.cases_compared());
         for (c, n) in &op.fidelity {
             let sum = self.fidelity.entry(*c).or_default();
             *sum = sum.saturating_add(*n);
@@ -273,12 +317,44 @@ impl Report {
         self.ops.push(op);
     }
 
-    /// True when nothing disagreed and nothing failed to run (unsupported cases fail the run
-    /// unless it allows them).
+    /// True when at least one case was compared, nothing disagreed and nothing failed to run
+    /// (unsupported cases fail the run unless it allows them). A run that compared no case
+    /// ([`Report::nothing_compared`]) never agrees: it showed nothing.
     pub fn all_agree(&self) -> bool {
         self.totals.disagree == 0
             && self.totals.errors == 0
             && (self.meta.allow_unsupported || self.totals.unsupported == 0)
+            && !self.nothing_compared()
+    }
+
+    /// True when cases ran but none was compared with the reference (every one unsupported,
+    /// lost, or not modelled). A run with no case at all (nothing selected: an empty shard) is
+    /// not this: it asked nothing.
+    pub fn nothing_compared(&self) -> bool {
+        self.totals.cases > 0 && self.totals.cases_compared() == 0
+    }
+
+    /// The sentence every output gives a run that compared no case, or `None`.
+    pub fn nothing_compared_note(&self) -> Option<String> {
+        let t = self.totals;
+        self.nothing_compared().then(|| {
+            format!(
+                "no case was compared with the {}: {} of {} cases ran and were judged, so this \
+                 run shows nothing and does not pass",
+                self.reference(),
+                t.cases_compared(),
+                t.cases
+            )
+        })
+    }
+
+    /// What the device was compared with, in words: the model, or the recording.
+    fn reference(&self) -> &str {
+        if self.meta.against.is_some() {
+            "recording"
+        } else {
+            "model"
+        }
     }
 
     /// The worst class of any case of the run, in words.
@@ -330,10 +406,13 @@ impl Report {
         if t.undecided > 0 {
             notes.push(undecided_note(t.undecided));
         }
+        if t.skipped > 0 {
+            notes.push(not_judged_note(t.skipped));
+        }
         for o in &self.in_progress {
             notes.push(format!("{} stopped after {} cases", o.op, o.cases));
         }
-        format!(
+        let mut s = format!(
             "{:<w$} {:>4} {:>6} {:>6} {:>8} {:>7}  {:<17}  {}\nfidelity: {}\n",
             "total",
             "",
@@ -344,18 +423,28 @@ impl Report {
             self.worst_class(),
             notes.join(", "),
             crate::fidelity::describe(&self.fidelity)
-        )
+        );
+        if let Some(n) = self.nothing_compared_note() {
+            let _ = writeln!(s, "{n}");
+        }
+        for line in super::readings::summary_lines(self.ops.iter().map(|o| &o.questions)) {
+            let _ = writeln!(s, "question {}", terminal(&line));
+        }
+        s
     }
 
     /// The summary as a GitHub-flavoured markdown table: what ran where, one row per op, totals.
     pub fn to_markdown(&self) -> String {
         let m = &self.meta;
         let t = self.totals;
-        let headline = match (self.complete, self.all_agree()) {
-            (true, true) => "All agree",
-            (_, false) => "Disagreements",
-            (false, true) if self.ops.is_empty() => "Nothing finished yet",
-            (false, true) => "No disagreements so far",
+        let failed = t.disagree > 0 || t.errors > 0 || (!m.allow_unsupported && t.unsupported > 0);
+        let headline = match (self.complete, failed, self.nothing_compared()) {
+            (_, true, _) => "Disagreements",
+            (false, false, _) if self.ops.is_empty() => "Nothing finished yet",
+            (true, false, _) if t.cases == 0 => "Nothing selected",
+            (_, false, true) => "No case compared",
+            (true, false, false) => "All agree",
+            (false, false, false) => "No disagreements so far",
         };
         let mut s = format!(
             "**{headline}** on {} ({}, backend `{}`: {}){}; seed {:#x}{}{}\n\n",
@@ -382,6 +471,9 @@ impl Report {
                 " (run not complete)"
             },
         );
+        if let Some(n) = self.nothing_compared_note() {
+            let _ = writeln!(s, "**{}.**\n", md(&upper_first(&n)));
+        }
         if let Some(o) = &m.overridden {
             let _ = writeln!(s, "Override: {}.\n", md(&o.sentence(&m.target)));
         }
@@ -419,6 +511,9 @@ impl Report {
         if t.undecided > 0 {
             notes.push(undecided_note(t.undecided));
         }
+        if t.skipped > 0 {
+            notes.push(not_judged_note(t.skipped));
+        }
         let _ = writeln!(
             s,
             "| **total ({} ops)** | | {} | {} | {} | {} | {} | {} |",
@@ -439,7 +534,7 @@ impl Report {
                 o.disagree
             );
         }
-        s
+        s + &super::readings::markdown(self.ops.iter().map(|o| &o.questions))
     }
 }
 
@@ -486,9 +581,25 @@ fn unsupported_note(n: usize, allowed: bool) -> String {
     }
 }
 
+/// `text` with its first letter a capital.
+fn upper_first(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 /// `N cases undecided ...` for the totals.
 fn undecided_note(n: usize) -> String {
     format!("{n} cases undecided (the legal-outcome search gave up; not counted as disagreements)")
+}
+
+/// `N cases not judged ...` for the totals.
+fn not_judged_note(n: usize) -> String {
+    format!(
+        "{n} cases not judged (not modelled: the device's answers are recorded in their case \
+         files, never counted as agreement)"
+    )
 }
 
 /// Characters of a note in the summary table and the markdown summary at most.
@@ -501,6 +612,16 @@ fn note(o: &OpResult) -> String {
 }
 
 fn full_note(o: &OpResult) -> String {
+    // An inferred model is said first, so the note's cut never hides it.
+    let note = problem_note(o);
+    match &o.inferred {
+        Some(why) if note.is_empty() => format!("model {why}"),
+        Some(why) => format!("model {why}; {note}"),
+        None => note,
+    }
+}
+
+fn problem_note(o: &OpResult) -> String {
     if let Some(v) = o.variants.iter().find_map(|v| v.error.as_ref()) {
         // A row whose cases the device does not support says so; anything else is an error.
         let only_unsupported = o.unsupported > 0 && o.errors == 0;
@@ -519,13 +640,17 @@ fn full_note(o: &OpResult) -> String {
             .first()
             .map(|d| d.to_string())
             .unwrap_or_default();
-        return format!("e.g. {}: {first}", m.id);
+        return match &m.note {
+            // The reading the device followed, when the check named one.
+            Some(n) if !m.undecided => format!("e.g. {}: {first}; {n}", m.id),
+            _ => format!("e.g. {}: {first}", m.id),
+        };
     }
     if !o.skip_reasons.is_empty() {
         return o
             .skip_reasons
             .iter()
-            .map(|(r, n)| format!("{n} skipped: {r}"))
+            .map(|(r, n)| format!("{n} not judged: {r}"))
             .collect::<Vec<_>>()
             .join("; ");
     }

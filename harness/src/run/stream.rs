@@ -9,16 +9,17 @@
 //! number of threads or the chunk size.
 
 use super::bisect::{launch_split, Parts};
-use super::report::{Lost, Mismatch, OpResult, VariantResult, MAX_LISTED_DIFFERENCES};
+use super::report::{Lost, Mismatch, OpResult, Unjudged, VariantResult, MAX_LISTED_DIFFERENCES};
 use super::{diff, legal, RunConfig};
 use crate::case::{CaseFile, DeviceOutcome};
 use crate::corpus::{self, VariantPlan};
 use crate::fidelity::Class;
 use ds_devices::{Device, ModuleId};
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
 use ds_kernels::launch::Launch;
 use ds_kernels::{abi, generator};
-use ds_reference::isa::DsOp;
-use ds_reference::target::Target;
+use ds_reference::model::legal::{Agreement, Tally};
 use ds_reference::wave::{Case, Outcome, WaveSize};
 use rayon::prelude::*;
 
@@ -35,6 +36,8 @@ pub(super) struct OpState {
     pub res: OpResult,
     /// The next case index of each variant (a `--duration` run goes on past the plan's count).
     pub next: Vec<usize>,
+    /// The open questions (ASSUMPTIONS.md ids) that concern the op on the device's target.
+    pub questions: Vec<String>,
 }
 
 impl OpState {
@@ -45,12 +48,12 @@ impl OpState {
             .map(|p| {
                 // The instruction as the target's generation spells it, with the kernel's
                 // registers (AccVGPRs for an acc variant).
-                let inst = generator::test_inst_in(target, &p.variant)
-                    .unwrap_or_else(|_| p.variant.inst());
+                let inst =
+                    generator::test_inst(target, &p.variant).unwrap_or_else(|_| p.variant.inst());
                 VariantResult {
                     tag: p.tag.clone(),
                     wave: p.variant.wave,
-                    inst: inst.text_in(target.generation).to_string(),
+                    inst: inst.text(target.generation).to_string(),
                     lds_size: p.variant.lds_size,
                     mode: p.variant.mode,
                     cases: 0,
@@ -61,14 +64,20 @@ impl OpState {
                 }
             })
             .collect();
+        let questions = ds_reference::model::questions::for_op(op, target.generation)
+            .into_iter()
+            .map(|q| q.id)
+            .collect();
         OpState {
             op,
             next: vec![0; plans.len()],
+            questions,
             plans,
             res: OpResult {
                 op: op.name().to_string(),
                 wave,
                 variants,
+                inferred: ds_reference::model::inferred(op).map(String::from),
                 ..OpResult::default()
             },
         }
@@ -109,13 +118,16 @@ pub(super) struct ChunkSpec {
 #[derive(Debug)]
 enum Verdict {
     /// Device and model agree; `shared` when active lanes shared bytes; `choice` when the device
-    /// took another legal outcome than the model's.
+    /// took another legal outcome than the model's; `tallies` which readings of each computed
+    /// question the outcome is consistent with.
     Agree {
         shared: bool,
         choice: Option<String>,
+        tallies: Vec<Tally>,
     },
-    /// The model does not cover the case.
-    Skipped(&'static str),
+    /// The model does not judge the case (no sourced semantics): the device's answer is kept,
+    /// to be recorded and shown, never judged (boxed: rare, and large).
+    NotModelled(Box<(&'static str, Case, Outcome)>),
     /// They disagree, or the legal-outcome search could not decide (boxed: rare, and large).
     Disagree(Box<Disagreement>),
     /// The device error that lost the case (the launch that held it failed), in its class.
@@ -132,6 +144,9 @@ struct Disagreement {
     note: Option<String>,
     /// The legal-outcome search gave up: class `undecided`, not `mismatch`.
     undecided: bool,
+    /// Which readings of each computed question the outcome is consistent with (a disagreement
+    /// reading it matches, for one).
+    tallies: Vec<Tally>,
 }
 
 /// A chunk launched, waiting for its check (which reads its outcomes back from the launch's
@@ -142,7 +157,7 @@ pub(super) struct Launched {
     /// Which op state it belongs to.
     pub state: usize,
     /// The device's target: whose rules the check follows.
-    pub target: &'static ds_reference::target::Target,
+    pub target: &'static ds_isa::target::Target,
     pub spec: ChunkSpec,
     pub cases: Vec<Case>,
     pub parts: Parts,
@@ -229,7 +244,7 @@ pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked
 
 fn verdict(
     cfg: &RunConfig,
-    target: &ds_reference::target::Target,
+    target: &ds_isa::target::Target,
     plan: &VariantPlan,
     case: &Case,
     dev: Outcome,
@@ -238,14 +253,19 @@ fn verdict(
     let inst = v.inst();
     let expected = match super::expectation(cfg.expect, target, v, case) {
         Ok(o) => o,
-        Err(u) => return Verdict::Skipped(u.why),
+        Err(u) => return Verdict::NotModelled(Box::new((u.why, case.clone(), dev))),
     };
     let diffs = diff::diff(inst.info(), case.wave.exec, &expected, &dev);
     let shared = legal::lanes_share_bytes(v, case);
+    let tallies = |agreement: Agreement| match cfg.readings {
+        Some(f) => f(target, v, case, &dev, agreement),
+        None => Vec::new(),
+    };
     if diffs.is_empty() {
         return Verdict::Agree {
             shared,
             choice: None,
+            tallies: tallies(Agreement::Exact),
         };
     }
     let (note, undecided) = match (cfg.judge)(target, v, case, &expected, &dev) {
@@ -253,13 +273,21 @@ fn verdict(
             return Verdict::Agree {
                 shared,
                 choice: Some(choice),
+                tallies: tallies(Agreement::Legal),
             }
         }
-        legal::Legality::Illegal(_) => (None, false),
+        legal::Legality::Illegal(why) => {
+            // A mismatch that matches a disagreement reading says so.
+            let named = why
+                .split_once("; it matches ASSUMPTIONS.md ")
+                .map(|(_, r)| format!("matches ASSUMPTIONS.md {r}"));
+            (named, false)
+        }
         legal::Legality::Undecided(why) => {
             (Some(format!("legal-outcome search undecided: {why}")), true)
         }
     };
+    let tallies = tallies(Agreement::No);
     Verdict::Disagree(Box::new(Disagreement {
         case: case.clone(),
         expected,
@@ -268,7 +296,22 @@ fn verdict(
         shared,
         note,
         undecided,
+        tallies,
     }))
+}
+
+/// Counts one judged case of an op under each of its open questions.
+fn count_questions(
+    counts: &mut std::collections::BTreeMap<String, super::readings::QuestionCounts>,
+    questions: &[String],
+    id: impl Fn() -> String,
+    agreed: bool,
+    tallies: &[Tally],
+) {
+    for q in questions {
+        let tally = tallies.iter().find(|t| t.question == q);
+        counts.entry(q.clone()).or_default().add(&id, agreed, tally);
+    }
 }
 
 /// The device side of a run, for case files of mismatches.
@@ -277,7 +320,7 @@ pub(super) struct DeviceNames {
     pub backend: String,
     pub name: String,
     /// The target the device runs (case files name it).
-    pub target: &'static ds_reference::target::Target,
+    pub target: &'static ds_isa::target::Target,
     /// The `--backend ...` flags of replay commands.
     pub replay_flags: String,
 }
@@ -300,7 +343,18 @@ pub(super) fn fold(
     for (k, v) in c.verdicts.into_iter().enumerate() {
         let i = c.spec.start + k;
         match v {
-            Verdict::Agree { shared, choice } => {
+            Verdict::Agree {
+                shared,
+                choice,
+                tallies,
+            } => {
+                count_questions(
+                    &mut res.questions,
+                    &st.questions,
+                    || plan.id(i),
+                    true,
+                    &tallies,
+                );
                 let class = if choice.is_some() {
                     Class::Legal
                 } else {
@@ -316,11 +370,24 @@ pub(super) fn fold(
                     None => {}
                 }
             }
-            Verdict::Skipped(why) => {
+            Verdict::NotModelled(b) => {
+                let (why, case, device) = *b;
                 *res.fidelity.entry(Class::NotModelled).or_default() += 1;
                 vr.skipped += 1;
                 res.skipped += 1;
                 *res.skip_reasons.entry(why.to_string()).or_default() += 1;
+                if res.not_modelled.len() < MAX_LISTED_MISMATCHES {
+                    let outcomes = Some((case, None, device));
+                    let (id, path, replay, written) =
+                        case_file(cfg, names, st.op, plan, i, outcomes);
+                    res.not_modelled.push(Unjudged {
+                        id,
+                        variant: plan.tag.clone(),
+                        path: written.then(|| path.display().to_string()),
+                        replay,
+                        reason: why.to_string(),
+                    });
+                }
             }
             Verdict::Lost(class, e) => {
                 *res.fidelity.entry(class).or_default() += 1;
@@ -354,12 +421,19 @@ pub(super) fn fold(
                 };
                 *res.fidelity.entry(class).or_default() += 1;
                 res.same_address += usize::from(d.shared);
+                count_questions(
+                    &mut res.questions,
+                    &st.questions,
+                    || plan.id(i),
+                    false,
+                    &d.tallies,
+                );
                 if res.mismatches.len() >= MAX_LISTED_MISMATCHES {
                     res.unlisted_mismatches += 1;
                     continue;
                 }
                 let d = *d;
-                let outcomes = Some((d.case, d.expected, d.device));
+                let outcomes = Some((d.case, Some(d.expected), d.device));
                 let (id, path, replay, written) = case_file(cfg, names, st.op, plan, i, outcomes);
                 res.mismatches.push(Mismatch {
                     id,
@@ -383,21 +457,21 @@ pub(super) fn fold(
 }
 
 /// Writes the case file of case `i` of `plan` under `<out>/<op>/<id>.json`, with the case's
-/// (case, expected, device) outcomes when known; returns its id, path, replay command and
-/// whether it was written.
+/// (case, expected, device) outcomes when known (no expected outcome for a case the model does
+/// not judge); returns its id, path, replay command and whether it was written.
 fn case_file(
     cfg: &RunConfig,
     names: &DeviceNames,
     op: DsOp,
     plan: &VariantPlan,
     i: usize,
-    outcomes: Option<(Case, Outcome, Outcome)>,
+    outcomes: Option<(Case, Option<Outcome>, Outcome)>,
 ) -> (String, std::path::PathBuf, String, bool) {
     let id = plan.id(i);
     let mut file = match outcomes {
         Some((case, expected, device)) => {
             let mut f = CaseFile::new(&id, cfg.seed, names.target, plan.variant, case);
-            f.expected = Some(expected);
+            f.expected = expected;
             f.device = Some(DeviceOutcome {
                 backend: names.backend.clone(),
                 name: names.name.clone(),

@@ -216,8 +216,8 @@ pub fn standin_lib() -> Option<String> {
 }
 
 /// The table op named `name` (a test's typo is a panic naming it).
-pub fn op(name: &str) -> ds_reference::isa::DsOp {
-    ds_reference::isa::DsOp::from_name(name).unwrap_or_else(|| panic!("no op {name}"))
+pub fn op(name: &str) -> ds_isa::ds::DsOp {
+    ds_isa::ds::DsOp::from_name(name).unwrap_or_else(|| panic!("no op {name}"))
 }
 
 /// The results' metadata of a wave32 run of the default target on a device named `device`,
@@ -227,7 +227,7 @@ pub fn meta(device: &str, cases: usize) -> ds_harness::run::report::RunMeta {
         backend: "emu".into(),
         backend_reason: "test".into(),
         device: device.into(),
-        target: ds_reference::target::DEFAULT.name.into(),
+        target: ds_isa::target::DEFAULT.name.into(),
         seed: ds_harness::corpus::DEFAULT_SEED,
         cases_per_op: cases,
         waves: vec![ds_reference::wave::WaveSize::Wave32],
@@ -256,4 +256,62 @@ pub fn workspace_members() -> Vec<String> {
         .map(|m| m.trim().trim_matches('"').to_string())
         .filter(|m| !m.is_empty())
         .collect()
+}
+
+/// A run's results whose counts add up as `run --json` writes them (rows, one variant each,
+/// totals), for the tests of the readers of results files (`matrix`, `merge`): one row per
+/// `(op, wave, fidelity classes -> cases)` on a device named `device`.
+pub fn consistent_report(
+    device: &str,
+    rows: &[(
+        &str,
+        ds_reference::wave::WaveSize,
+        ds_harness::fidelity::Counts,
+    )],
+) -> ds_harness::run::report::Report {
+    use ds_harness::fidelity::count_of;
+    use ds_harness::run::report::{OpResult, Report, VariantResult};
+    let mut r = Report::new(meta(device, 160));
+    for (op, wave, fidelity) in rows {
+        let count = |what: &str| -> usize {
+            fidelity
+                .iter()
+                .filter(|(c, _)| count_of(**c) == what)
+                .map(|(_, n)| n)
+                .sum()
+        };
+        let cases: usize = fidelity.values().sum();
+        let (agree, disagree, skipped) = (count("agree"), count("disagree"), count("skipped"));
+        let (errors, unsupported, undecided) =
+            (count("errors"), count("unsupported"), count("undecided"));
+        let variant = VariantResult {
+            tag: "o0".into(),
+            wave: *wave,
+            inst: String::new(),
+            lds_size: 512,
+            mode: Default::default(),
+            cases,
+            agree,
+            disagree,
+            skipped,
+            error: (errors + unsupported > 0).then(|| "the device failed".to_string()),
+        };
+        r.push(OpResult {
+            op: op.to_string(),
+            wave: *wave,
+            cases,
+            agree,
+            disagree,
+            skipped,
+            errors,
+            unsupported,
+            undecided,
+            variants: vec![variant],
+            unlisted_mismatches: disagree + undecided,
+            fidelity: fidelity.clone(),
+            ..Default::default()
+        });
+    }
+    r.complete = true;
+    r
 }

@@ -3,13 +3,13 @@
 #![allow(dead_code)]
 
 use ds_devices::Device;
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
 use ds_kernels::abi;
 use ds_kernels::code_object;
 use ds_kernels::generator::generate_for;
-use ds_reference::isa::DsOp;
 use ds_reference::model::execute_variant;
 use ds_reference::model::snapshot::snapshot_corpus;
-use ds_reference::target::Target;
 use ds_reference::wave::{Case, Lane, Outcome, Variant, Wave, WaveSize};
 
 const W64: WaveSize = WaveSize::Wave64;

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::contract::canary::RECORD_DWORDS;
-use crate::inst::Operand;
+use ds_isa::inst::Operand;
 
 /// What a simulated device gets wrong.
 #[derive(Clone, Copy, Default)]

@@ -8,7 +8,7 @@
 use super::metadata::Metadata;
 use super::write::metadata;
 use crate::generator::Kernel;
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 use std::fmt::Write;
 
 /// The assembly source of a code object for `target` holding `kernels`.

@@ -88,7 +88,7 @@ pub const fn vgpr_granule(wave: WaveSize) -> u32 {
 /// The VGPR encoding granule on `target`: 8 on a target with a unified VGPR/AccVGPR file (target
 /// column `unified_vgprs`; AMDGPUUsage, "compute_pgm_rsrc1 for GFX6-GFX12":
 /// GRANULATED_WORKITEM_VGPR_COUNT: granule 8 on CDNA 2 and later), else [`vgpr_granule`].
-pub fn vgpr_granule_on(target: &ds_reference::target::Target, wave: WaveSize) -> u32 {
+pub fn vgpr_granule_on(target: &ds_isa::target::Target, wave: WaveSize) -> u32 {
     if target.unified_vgprs {
         8
     } else {
@@ -231,7 +231,7 @@ impl KernelDescriptor {
     }
 
     /// VGPRs allocated per lane on `target` (granules of [`vgpr_granule_on`]).
-    pub fn vgpr_count_on(&self, target: &ds_reference::target::Target) -> u32 {
+    pub fn vgpr_count_on(&self, target: &ds_isa::target::Target) -> u32 {
         ((self.compute_pgm_rsrc1 >> rsrc1::VGPR_SHIFT & 0x3f) + 1)
             * vgpr_granule_on(target, self.wave_size())
     }

@@ -6,7 +6,7 @@
 //! `EI_OSABI` = ELFOSABI_AMDGPU_HSA 64, `EI_ABIVERSION` = ELFABIVERSION_AMDGPU_HSA_V5 3 (code
 //! object v5) for a processor and ELFABIVERSION_AMDGPU_HSA_V6 4 (v6) for a generic target, which
 //! needs v6, `e_type` ET_DYN, `e_machine` EM_AMDGPU 224, `e_flags` EF_AMDGPU_MACH: the target's
-//! machine value from `ds_reference::target`, and for a generic target its generic version in
+//! machine value from `ds_isa::target`, and for a generic target its generic version in
 //! EF_AMDGPU_GENERIC_VERSION, bits [31:24]; v6 keeps v5's metadata, `amdhsa.version` 1.2),
 //! "Note Records"
 //! (name "AMDGPU", type NT_AMDGPU_METADATA 32, MessagePack), "Symbols" (`<kernel>` STT_FUNC at the
@@ -26,7 +26,7 @@ pub use metadata::{ArgMeta, KernelMeta, Metadata};
 pub use read::read;
 pub use write::{metadata as metadata_of, write};
 
-use ds_reference::target::{self, Target};
+use ds_isa::target::{self, Target};
 use std::fmt;
 
 /// `EI_OSABI`: ELFOSABI_AMDGPU_HSA.

@@ -8,7 +8,7 @@ use super::{
     abi_version, e_flags as flags_of, CodeObject, LoadedKernel, ReadError, EF_AMDGPU_MACH,
     EM_AMDGPU, NOTE_NAME, NT_AMDGPU_METADATA, OSABI_AMDGPU_HSA,
 };
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader, Sym};
 use object::Endianness;

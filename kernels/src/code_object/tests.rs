@@ -1,9 +1,9 @@
 //! Write, read back, compare; and the reader's refusals of damaged code objects.
 
 use super::*;
-use crate::generator::{generate, Kernel};
-use ds_reference::isa::DsOp;
-use ds_reference::target::{DEFAULT, TARGETS};
+use crate::generator::{generate_for, Kernel};
+use ds_isa::ds::DsOp;
+use ds_isa::target::{DEFAULT, TARGETS};
 use ds_reference::wave::{FpMode, Variant};
 
 fn kernels() -> Vec<Kernel> {
@@ -24,16 +24,19 @@ fn kernels() -> Vec<Kernel> {
     ]
     .into_iter()
     .map(|(op, offset0, offset1, lds_size, mode)| {
-        generate(&Variant {
-            op,
-            offset0,
-            offset1,
-            lds_size,
-            mode,
-            wave: ds_reference::wave::WaveSize::Wave32,
-            regs: None,
-            acc: false,
-        })
+        generate_for(
+            ds_isa::target::DEFAULT,
+            &Variant {
+                op,
+                offset0,
+                offset1,
+                lds_size,
+                mode,
+                wave: ds_reference::wave::WaveSize::Wave32,
+                regs: None,
+                acc: false,
+            },
+        )
         .unwrap()
     })
     .collect()
@@ -231,7 +234,7 @@ fn every_target_gets_its_machine_value_and_target_id() {
 
 #[test]
 fn generic_targets_are_code_object_v6_with_their_generic_version() {
-    use ds_reference::target::GENERIC_TARGETS;
+    use ds_isa::target::GENERIC_TARGETS;
     let ks = kernels();
     for g in GENERIC_TARGETS {
         let bytes = write(g, &ks);

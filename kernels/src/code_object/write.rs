@@ -14,7 +14,7 @@ use super::{
 };
 use crate::abi;
 use crate::generator::Kernel;
-use ds_reference::target::Target;
+use ds_isa::target::Target;
 use object::elf;
 use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, Sym, Writer};
 use object::Endianness;

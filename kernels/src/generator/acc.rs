@@ -22,9 +22,9 @@
 use super::emit::Asm;
 use super::error::GenError;
 use super::layout::Layout;
-use crate::inst::acc::AccMove;
-use crate::inst::Inst;
-use ds_reference::isa::Field;
+use ds_isa::ds::Field;
+use ds_isa::inst::acc::AccMove;
+use ds_isa::inst::Inst;
 
 /// The operands that live in AccVGPRs, in the order they are moved.
 const FIELDS: [Field; 3] = [Field::Data0, Field::Data1, Field::Vdst];

@@ -21,7 +21,7 @@
 //! they form an address, so a wrong id writes a wrong record (which the check names) instead of
 //! faulting. The kernel never writes EXEC.
 //!
-//! Instructions (all among those the real kernels use, or in [`crate::inst`]'s table, executed
+//! Instructions (all among those the real kernels use, or in [`ds_isa::inst`]'s table, executed
 //! by the emulated device and checked against `llvm-mc` by `tests/canary.rs`): `s_load_b256`,
 //! `s_load_b64`, `s_load_b32`, `s_and_b32`, `s_lshl_b32`, `s_add_u32`, `s_addc_u32`, `s_mov_b32`
 //! to `m0`, `v_mov_b32` from an SGPR, a trap temporary, `exec_lo`/`exec_hi`, `m0` and constants,
@@ -35,10 +35,10 @@ use crate::contract::canary::{
     END, LDS_TAG, M0_VALUE, MARKER, RECORD_BYTES, RECORD_DWORDS, WORKGROUPS,
 };
 use crate::entry::KernelEntry;
-use crate::inst::{GlobalOp, Inst, Operand, SmemOp, Sop2Op, SoppOp, Vop1Op, Vop2Op, Waitcnt};
 use crate::template;
-use ds_reference::isa::{DsInst, DsOp};
-use ds_reference::target::Target;
+use ds_isa::ds::{DsInst, DsOp};
+use ds_isa::inst::{GlobalOp, Inst, Operand, SmemOp, Sop2Op, SoppOp, Vop1Op, Vop2Op, Waitcnt};
+use ds_isa::target::Target;
 use ds_reference::wave::{FpMode, Variant, WaveSize};
 
 /// First VGPR of the record (dwords 0..11 in v8..v19).

@@ -6,14 +6,14 @@
 use super::error::GenError;
 use super::layout::Layout;
 use crate::hazard;
-use crate::inst::{
-    encode_into_in, GlobalOp, Inst, Operand, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op,
-    Vop2Op, Waitcnt,
-};
 use crate::template::Template;
-use ds_reference::errata::Errata;
-use ds_reference::isa::{DsInst, DsOp, Isa};
-use ds_reference::target::Target;
+use ds_isa::ds::{DsInst, DsOp, Isa};
+use ds_isa::errata::Errata;
+use ds_isa::inst::{
+    encode_into, GlobalOp, Inst, Operand, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
+    Waitcnt,
+};
+use ds_isa::target::Target;
 use ds_reference::wave::WaveSize;
 
 /// LDS bytes one copy round moves (the wave's lanes x 4 bytes).
@@ -58,7 +58,7 @@ impl Asm {
     }
 
     fn put(&mut self, inst: Inst, note: &'static str) -> Result<(), GenError> {
-        encode_into_in(self.isa, &inst, &mut self.code).map_err(GenError::Encode)?;
+        encode_into(self.isa, &inst, &mut self.code).map_err(GenError::Encode)?;
         self.hazard.step(&inst);
         self.insts.push((inst, note));
         Ok(())

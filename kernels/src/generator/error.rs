@@ -1,8 +1,9 @@
 //! Why a variant gets no kernel ([`GenError`]): each reason names what to change.
 
 use crate::abi::AbiError;
-use crate::inst::EncodeError;
-use ds_reference::isa::{DsOp, InstError};
+use ds_isa::ds::DsOp;
+use ds_isa::error::EncodeError;
+use ds_isa::error::InstError;
 use ds_reference::regs::RegsError;
 use ds_reference::wave::AccError;
 use std::fmt;
@@ -10,7 +11,8 @@ use std::fmt;
 /// Why a variant has no kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GenError {
-    /// The op cannot run from a HIP compute kernel (the table says why).
+    /// The op is not run by ds-harness: it cannot run from a HIP compute kernel, or is not
+    /// modelled yet (the table says why).
     NotRunnable { op: DsOp, why: &'static str },
     /// The offsets do not fit the op.
     Offsets(InstError),
@@ -30,10 +32,19 @@ impl fmt::Display for GenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GenError::NotRunnable { op, why } => {
-                write!(f, "{op} cannot run from a HIP compute kernel: {why}")
+                write!(f, "{op} is not run by ds-harness: {why}")
             }
-            GenError::Offsets(e @ InstError::NotInGeneration { .. }) => e.fmt(f),
-            GenError::Offsets(e) => write!(f, "bad offsets: {e}"),
+            // Only an offset the op cannot take is about the offsets; the instruction's other
+            // faults (an op the target lacks, registers it refuses) say what they are.
+            GenError::Offsets(e @ InstError::OffsetNotAllowed { .. }) => {
+                write!(f, "bad offsets: {e}")
+            }
+            GenError::Offsets(
+                e @ (InstError::UnusedField { .. }
+                | InstError::RegisterRange { .. }
+                | InstError::Misaligned { .. }),
+            ) => write!(f, "bad registers: {e}"),
+            GenError::Offsets(e) => e.fmt(f),
             GenError::Lds(e) => e.fmt(f),
             GenError::Encode(e) => write!(f, "kernel template bug: {e}"),
             GenError::Regs(e) => e.fmt(f),

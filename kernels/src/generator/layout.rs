@@ -4,7 +4,7 @@
 //! the generation or the target, only on the variant (its op's operand shapes and its `regs`).
 
 use super::error::GenError;
-use ds_reference::isa::{DsInst, Field, Generation, Isa};
+use ds_isa::ds::{DsInst, Field, Isa};
 use ds_reference::wave::Variant;
 
 /// VGPR of the instruction's ADDR operand.
@@ -17,6 +17,10 @@ pub const DATA1: u8 = 12;
 pub const VDST: u8 = 16;
 /// VGPRs the kernel uses without `regs` (v0..v19).
 pub const VGPR_COUNT: u32 = 20;
+/// First VGPR of VDST when DATA1 is 8 dwords (`v[12:19]`; gfx12's BVH push8 forms).
+pub const VDST_AFTER_DATA8: u8 = 20;
+/// VGPRs the kernel of an op with an 8-dword DATA1 uses without `regs` (v0..v23).
+pub const VGPR_COUNT_DATA8: u32 = 24;
 /// The largest VGPR budget a wave32 kernel can declare (GRANULATED_WORKITEM_VGPR_COUNT).
 pub const MAX_VGPRS: u32 = 256;
 /// Where a kernel keeps its VGPRs: the operands of the instruction under test and the template's
@@ -60,15 +64,17 @@ impl Layout {
     /// The layout with every operand in VGPRs.
     fn of_vgprs(v: &Variant) -> Result<Layout, GenError> {
         let Some(regs) = v.regs else {
+            // An 8-dword DATA1 runs into VDST's place: VDST moves up past it.
+            let wide = v.op.info().operands.data1 > 4;
             return Ok(Layout {
                 addr: ADDR,
                 data0: DATA0,
                 data1: DATA1,
-                vdst: VDST,
+                vdst: if wide { VDST_AFTER_DATA8 } else { VDST },
                 lane: 0,
                 offset: 1,
                 scratch: 2,
-                vgpr_count: VGPR_COUNT,
+                vgpr_count: if wide { VGPR_COUNT_DATA8 } else { VGPR_COUNT },
                 named: false,
                 stage: None,
                 agpr_count: 0,
@@ -153,13 +159,8 @@ impl Layout {
     }
 }
 
-/// The instruction under test with the layout's registers (gfx11).
-pub fn test_inst(v: &Variant) -> Result<DsInst, GenError> {
-    test_inst_in(Generation::Gfx11, v)
-}
-
 /// The instruction under test with the layout's registers, for generation or target `isa`.
-pub fn test_inst_in(isa: impl Into<Isa>, v: &Variant) -> Result<DsInst, GenError> {
+pub fn test_inst(isa: impl Into<Isa>, v: &Variant) -> Result<DsInst, GenError> {
     let layout = Layout::of(v)?;
     let mut inst = v.inst();
     let operands = v.op.info().operands;
@@ -168,6 +169,6 @@ pub fn test_inst_in(isa: impl Into<Isa>, v: &Variant) -> Result<DsInst, GenError
             inst.set_reg(field, layout.reg(field));
         }
     }
-    inst.validate_in(isa).map_err(GenError::Offsets)?;
+    inst.validate(isa).map_err(GenError::Offsets)?;
     Ok(inst)
 }

@@ -1,6 +1,6 @@
 //! The kernel generator: for a [`Variant`] (any runnable DS op, its offsets, LDS size and FP
 //! mode) and a target, the kernel that runs that one instruction over a batch of cases, built
-//! from one template with the project's own assembler ([`crate::inst`], and the DS table's encoder
+//! from one template with the project's own assembler ([`ds_isa::inst`], and the DS table's encoder
 //! for every DS instruction). The buffers it reads and writes are [`crate::abi`]'s; what differs
 //! per generation (waits, descriptor mode bits) is asked of [`crate::template`]; where the
 //! kernarg pointer, the workgroup id and the work-item id arrive is the target's entry state
@@ -27,6 +27,7 @@
 //! | `v0`         | lane id; `v1` byte offset; `v2` copy scratch                     |
 //! | `v4`         | ADDR of the instruction under test ([`ADDR`])                    |
 //! | `v[8:11]`    | DATA0 ([`DATA0`]); `v[12:15]` DATA1 ([`DATA1`]); `v[16:19]` VDST ([`VDST`]) |
+//! | `v[12:19]`   | an 8-dword DATA1 (gfx12's BVH push8 forms), VDST then at `v[20:23]` |
 //!
 //! (`s15`, the workgroup id on init-16-bug targets in wave32, is not among them; the padding SGPRs
 //! `s2`..`s14` there are undefined at entry and free.)
@@ -46,7 +47,8 @@
 //! to the end of the workgroup's allocation on hardware (the size rounded up to the target's
 //! `lds_granule`, 1024 bytes; nothing when the size is a whole number of granules), so no byte in
 //! range on hardware holds what an earlier workgroup left; load the lane's addr, the data0/data1
-//! dwords the op reads and all four vdst sentinel dwords; wait for every load
+//! dwords the op reads (an 8-dword DATA1 in two loads, from its 128-byte lane record) and all four
+//! vdst sentinel dwords; wait for every load
 //! (`s_waitcnt vmcnt(0) lgkmcnt(0)`); set M0, then EXEC; run the instruction;
 //! `s_waitcnt lgkmcnt(0)`; restore EXEC; store every lane's vdst and addr; copy LDS out to
 //! `lds_out` the same way it came in; `s_endpgm`. One wave per workgroup, so no barrier is needed.
@@ -73,17 +75,16 @@ mod layout;
 pub use crate::name::kernel_name;
 pub use crate::template::unified_vgprs;
 pub use error::GenError;
-pub use layout::{
-    test_inst, test_inst_in, Layout, ADDR, DATA0, DATA1, MAX_VGPRS, VDST, VGPR_COUNT,
-};
+pub use layout::{test_inst, Layout, ADDR, DATA0, DATA1, MAX_VGPRS, VDST, VGPR_COUNT};
 
 use crate::abi;
 use crate::code_object::descriptor::KernelDescriptor;
 use crate::entry::KernelEntry;
-use crate::inst::{encode_in, GlobalOp, Inst, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op, Waitcnt};
 use crate::template;
-use ds_reference::isa::{Field, Generation, InstError};
-use ds_reference::target::Target;
+use ds_isa::ds::{Field, Generation};
+use ds_isa::error::InstError;
+use ds_isa::inst::{encode, GlobalOp, Inst, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op, Waitcnt};
+use ds_isa::target::Target;
 use ds_reference::wave::{Variant, WaveSize};
 use emit::{add_offset, all_lanes, copy_lds, global, mov, s, sop2, vop2, zero_tail, Asm};
 
@@ -147,7 +148,7 @@ impl Kernel {
             // whether it has the op, which the kernel was built for).
             let len = match inst {
                 Inst::Ds(_) => 8,
-                _ => encode_in(self.gen, inst).map_or(0, |b| b.len()),
+                _ => encode(self.gen, inst).map_or(0, |b| b.len()),
             };
             if note.is_empty() {
                 out.push_str(&format!("{pc:04x}  {text}\n"));
@@ -158,11 +159,6 @@ impl Kernel {
         }
         out
     }
-}
-
-/// Builds the kernel for `variant` for the default target ([`ds_reference::target::DEFAULT`]).
-pub fn generate(variant: &Variant) -> Result<Kernel, GenError> {
-    generate_for(ds_reference::target::DEFAULT, variant)
 }
 
 /// Builds the kernel for `variant` for the first target of generation `gen` in the target table
@@ -201,11 +197,11 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
             why,
         });
     }
-    abi::check_lds_size(variant.lds_size).map_err(GenError::Lds)?;
+    abi::check_lds_size_on(target, variant.lds_size).map_err(GenError::Lds)?;
     variant.check_acc(target).map_err(GenError::Acc)?;
     let l = Layout::of(variant)?;
     // Validated for the target: its DS features decide which ops and registers it has.
-    let ds = test_inst_in(target, variant)?;
+    let ds = test_inst(target, variant)?;
     let entry = KernelEntry::of(target, wave);
     let (kernarg, case) = (entry.kernarg, entry.workgroup_id_reg());
     let lane_id = entry.workitem_id_x;
@@ -257,8 +253,9 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     a.wait(Waitcnt::lgkm(0), "kernarg addresses loaded")?;
     add_offset(&mut a, 4, "lds_in of this case")?;
     add_offset(&mut a, 8, "lds_out of this case")?;
+    let lane_in = abi::lane_in_bytes(info.operands.data1);
     let per_case = [
-        (6, abi::LANE_IN_BYTES * lanes, "lanes_in of this case"),
+        (6, lane_in * lanes, "lanes_in of this case"),
         (10, abi::LANE_OUT_BYTES * lanes, "lanes_out of this case"),
         (12, abi::wave_in_bytes(wave), "wave_in of this case"),
     ];
@@ -312,9 +309,19 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
     } else {
         (1, 4)
     };
+    debug_assert!(lane_in.is_power_of_two());
     a.emit(
-        vop2(Vop2Op::LshlrevB32, l.offset, Operand::imm(6), l.lane),
-        "offset = lane * 64: this lane's lanes_in record",
+        vop2(
+            Vop2Op::LshlrevB32,
+            l.offset,
+            Operand::imm(lane_in.trailing_zeros() as i32),
+            l.lane,
+        ),
+        if lane_in == abi::LANE_IN_BYTES {
+            "offset = lane * 64: this lane's lanes_in record"
+        } else {
+            "offset = lane * 128: this lane's lanes_in record (8-dword DATA1)"
+        },
     )?;
     for (field, dwords, at, note) in [
         (Field::Addr, addr_dwords, abi::LANE_IN_ADDR, "addr"),
@@ -331,9 +338,19 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
             },
         ),
     ] {
-        if dwords > 0 {
-            let op = GlobalOp::for_dwords(dwords, false).expect("operands are 1..=4 dwords");
-            a.emit(global(op, l.vgpr_of(field), l.offset, 6, at as i16), note)?;
+        // An 8-dword DATA1 comes in two loads: dwords 0..4 from its slot, 4..8 from the
+        // record's extension.
+        let parts = if dwords > 4 {
+            [(4, at, 0), (dwords - 4, abi::LANE_IN_DATA1_HI, 4)]
+        } else {
+            [(dwords, at, 0), (0, 0, 0)]
+        };
+        for (n, at, first) in parts.into_iter().filter(|p| p.0 > 0) {
+            let op = GlobalOp::for_dwords(n, false).expect("loads of 1..=4 dwords");
+            a.emit(
+                global(op, l.vgpr_of(field) + first, l.offset, 6, at as i16),
+                note,
+            )?;
         }
     }
     a.wait(

@@ -18,8 +18,8 @@
 
 use super::gfx11::Gfx11;
 use super::Template;
-use crate::inst::{Inst, Operand, SopkOp, Waitcnt};
-use ds_reference::target::Generation;
+use ds_isa::inst::{Inst, Operand, SopkOp, Waitcnt};
+use ds_isa::target::Generation;
 use ds_reference::wave::FpMode;
 
 /// The gfx10 template.
@@ -32,7 +32,7 @@ impl Template for Gfx10 {
     }
 
     fn wait(&self, w: Waitcnt) -> Vec<Inst> {
-        vec![Inst::waitcnt_in(Generation::Gfx10, w)]
+        vec![Inst::waitcnt(Generation::Gfx10, w)]
     }
 
     /// As gfx11: DX10 clamp always (LLVM's default), IEEE mode as the variant says.

@@ -6,8 +6,8 @@
 
 use super::Template;
 use crate::code_object::descriptor::rsrc1;
-use crate::inst::{Inst, Waitcnt};
-use ds_reference::target::Generation;
+use ds_isa::inst::{Inst, Waitcnt};
+use ds_isa::target::Generation;
 use ds_reference::wave::FpMode;
 
 /// The gfx11 template.
@@ -20,7 +20,7 @@ impl Template for Gfx11 {
     }
 
     fn wait(&self, w: Waitcnt) -> Vec<Inst> {
-        vec![Inst::waitcnt(w)]
+        vec![Inst::waitcnt(Generation::Gfx11, w)]
     }
 
     /// DX10 clamp always (LLVM's default), IEEE mode as the variant says.

@@ -8,8 +8,8 @@
 //! so a variant's `ieee` switch is not encoded (gfx12 has no IEEE mode).
 
 use super::Template;
-use crate::inst::{Inst, SoppOp, Waitcnt};
-use ds_reference::target::Generation;
+use ds_isa::inst::{Inst, SoppOp, Waitcnt};
+use ds_isa::target::Generation;
 use ds_reference::wave::FpMode;
 
 /// The gfx12 template.

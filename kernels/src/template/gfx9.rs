@@ -41,8 +41,8 @@
 use super::gfx11::Gfx11;
 use super::Template;
 use crate::code_object::descriptor::KernelDescriptor;
-use crate::inst::{Inst, Waitcnt};
-use ds_reference::target::{Generation, Target};
+use ds_isa::inst::{Inst, Waitcnt};
+use ds_isa::target::{Generation, Target};
 use ds_reference::wave::FpMode;
 
 /// The gfx9 template.
@@ -71,7 +71,7 @@ impl Template for Gfx9 {
     }
 
     fn wait(&self, w: Waitcnt) -> Vec<Inst> {
-        vec![Inst::waitcnt_in(Generation::Gfx9, w)]
+        vec![Inst::waitcnt(Generation::Gfx9, w)]
     }
 
     /// As gfx11: DX10 clamp always (LLVM's default), IEEE mode as the variant says.
@@ -87,10 +87,10 @@ impl Template for Gfx9 {
     /// assembler backend's nop fill, as `llvm-objdump` shows between two `.p2align 8` kernels).
     fn code_padding(&self) -> [u8; 4] {
         let nop = Inst::Sopp {
-            op: crate::inst::SoppOp::Nop,
+            op: ds_isa::inst::SoppOp::Nop,
             simm16: 0,
         };
-        let bytes = crate::inst::encode_in(Generation::Gfx9, &nop).expect("s_nop 0 encodes");
+        let bytes = ds_isa::inst::encode(Generation::Gfx9, &nop).expect("s_nop 0 encodes");
         bytes.try_into().expect("one dword")
     }
 
@@ -118,10 +118,10 @@ impl Template for Gfx9 {
 mod tests {
     use crate::entry::KernelEntry;
     use crate::generator::{canary, generate_for, Kernel};
-    use crate::inst::{Inst, SoppOp};
-    use ds_reference::isa::{runnable_ops_on, DsFeatures};
+    use ds_isa::ds::{runnable_ops_on, DsFeatures};
+    use ds_isa::inst::{Inst, SoppOp};
+    use ds_isa::target::{Generation, TARGETS};
     use ds_reference::regs::Alias;
-    use ds_reference::target::{Generation, TARGETS};
     use ds_reference::wave::{FpMode, Variant, WaveSize};
 
     /// Every kernel of every gfx9 target: each runnable op, plain and in each aliasing pattern
@@ -231,7 +231,7 @@ mod tests {
                 let writes_m0 = matches!(
                     i,
                     Inst::Sop1 {
-                        sdst: crate::inst::Operand::M0,
+                        sdst: ds_isa::inst::Operand::M0,
                         ..
                     }
                 );

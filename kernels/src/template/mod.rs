@@ -6,7 +6,7 @@
 //! ([`crate::generator`]) or follows the target's entry state ([`crate::entry`]).
 //!
 //! Adding a generation: a module here implementing [`Template`] (its waits and descriptor bits,
-//! each checked against LLVM), an arm in [`of`], and its encodings in [`crate::inst`].
+//! each checked against LLVM), an arm in [`of`], and its encodings in [`ds_isa::inst`].
 
 pub mod gfx10;
 pub mod gfx11;
@@ -17,9 +17,9 @@ use crate::code_object::descriptor::{
     props, rsrc1, rsrc2, rsrc3, vgpr_granule_on, KernelDescriptor,
 };
 use crate::entry::KernelEntry;
-use crate::inst::{Inst, Waitcnt};
-use ds_reference::errata::Errata;
-use ds_reference::target::{Generation, Target};
+use ds_isa::errata::Errata;
+use ds_isa::inst::{Inst, Waitcnt};
+use ds_isa::target::{Generation, Target};
 use ds_reference::wave::{FpMode, Variant, WaveSize};
 
 /// SGPRs the kernel uses (s0..s18); VCC is not used.
@@ -196,7 +196,7 @@ fn wgp_mode(target: &Target) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ds_reference::target::TARGETS;
+    use ds_isa::target::TARGETS;
 
     #[test]
     fn every_generation_has_a_template_that_says_it_is_its() {
@@ -207,11 +207,11 @@ mod tests {
 
     #[test]
     fn gfx12_waits_on_each_counter_gfx11s_wait_covered() {
-        use crate::inst::SoppOp;
+        use ds_isa::inst::SoppOp;
         let ops = |gen, w| -> Vec<Inst> { of(gen).unwrap().wait(w) };
         assert_eq!(
             ops(Generation::Gfx11, Waitcnt::lgkm(0)),
-            vec![Inst::waitcnt(Waitcnt::lgkm(0))]
+            vec![Inst::waitcnt(Generation::Gfx11, Waitcnt::lgkm(0))]
         );
         let both = Waitcnt {
             vmcnt: 0,
@@ -235,7 +235,7 @@ mod tests {
     #[test]
     fn the_descriptor_declares_the_entry_states_user_sgprs() {
         let v = Variant {
-            op: ds_reference::isa::DsOp::AddRtnU32,
+            op: ds_isa::ds::DsOp::AddRtnU32,
             offset0: 0,
             offset1: 0,
             lds_size: 512,

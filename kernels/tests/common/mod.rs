@@ -7,8 +7,9 @@
 #[path = "../../../reference/tests/common/llvm.rs"]
 pub mod llvm;
 
-use ds_kernels::generator::{generate, Kernel};
-use ds_kernels::isa::{runnable_ops, DsOp, OffsetForm};
+use ds_isa::ds::{runnable_ops, DsOp, OffsetForm};
+use ds_isa::gen::Generation;
+use ds_kernels::generator::{generate_for, Kernel};
 use ds_reference::wave::{FpMode, Variant};
 use std::path::PathBuf;
 use std::process::Command;
@@ -51,14 +52,14 @@ pub fn kernel_pairs() -> Vec<llvm::Pair> {
 }
 
 /// Every target code objects are built for, processors and generic targets, in table order.
-pub fn code_object_targets() -> Vec<&'static ds_reference::target::Target> {
-    ds_reference::target::all()
+pub fn code_object_targets() -> Vec<&'static ds_isa::target::Target> {
+    ds_isa::target::all()
         .filter(|t| ds_kernels::check_target(t).is_ok())
         .collect()
 }
 
 /// Every (installed LLVM, code-object target it knows) pair, printed.
-pub fn llvm_targets() -> Vec<(llvm::Llvm, &'static ds_reference::target::Target)> {
+pub fn llvm_targets() -> Vec<(llvm::Llvm, &'static ds_isa::target::Target)> {
     let mut out = Vec::new();
     for l in llvm::installed() {
         let known: Vec<_> = code_object_targets()
@@ -148,16 +149,16 @@ pub fn variant(op: DsOp) -> Variant {
 
 /// One kernel per runnable op (117).
 pub fn all_kernels() -> Vec<Kernel> {
-    runnable_ops()
-        .map(|op| generate(&variant(op)).unwrap())
+    runnable_ops(Generation::Gfx11)
+        .map(|op| generate_for(ds_isa::target::DEFAULT, &variant(op)).unwrap())
         .collect()
 }
 
-/// One kernel per runnable op of `target` (117 gfx11, 121 gfx12; gfx9 per target), in its
+/// One kernel per runnable op of `target` (117 gfx11, 123 gfx12; gfx9 per target), in its
 /// encodings and its first wave size (wave32 where it runs it; gfx9 wave64).
-pub fn all_kernels_for(target: &'static ds_reference::target::Target) -> Vec<Kernel> {
+pub fn all_kernels_for(target: &'static ds_isa::target::Target) -> Vec<Kernel> {
     let wave = ds_kernels::wave_sizes(target)[0];
-    ds_reference::isa::runnable_ops_on(target)
+    ds_isa::ds::runnable_ops_on(target)
         .map(|op| {
             let v = Variant {
                 wave,
@@ -192,11 +193,11 @@ pub fn comgr() -> Option<libloading::Library> {
 
 /// The text `llvm-objdump` prints for the padding between kernels on `t`: `s_code_end`, or
 /// where the generation has none (gfx9) the `s_nop 0` our decoder reads.
-pub fn padding_text(t: &ds_reference::target::Target) -> String {
+pub fn padding_text(t: &ds_isa::target::Target) -> String {
     let padding = ds_kernels::template::of(t.generation)
         .expect("kernels are built for the target")
         .code_padding();
-    match ds_kernels::inst::decode_in(t, &padding) {
+    match ds_isa::inst::decode(t, &padding) {
         Ok((inst, _)) => inst.text(t.generation).to_string(),
         Err(_) => "s_code_end".to_string(),
     }

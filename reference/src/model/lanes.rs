@@ -4,9 +4,11 @@
 //! Source: RDNA3 ISA guide, chapter "Instructions", `DS_SWIZZLE_B32` (bit-mask, quad-permute,
 //! rotate and FFT modes; a source lane outside EXEC reads as 0), `DS_PERMUTE_B32` /
 //! `DS_BPERMUTE_B32` (lane index `(ADDR + OFFSET) / 4 mod 32`, EXEC applies to the source reads
-//! and the destination writes, unwritten permute destinations get 0, and with several sources for
-//! one destination the highest-numbered source wins), and the "LDS lane permute" section (only
-//! address bits [6:2] name the lane in wave32). Choices the guide leaves open: ASSUMPTIONS.md S1-S3.
+//! and the destination writes, unwritten permute destinations get 0; with several sources for one
+//! destination the pseudocode's comment lets the highest-numbered source win where its prose
+//! says the winner is not deterministic: ASSUMPTIONS.md S4), and the "LDS lane permute" section
+//! (only address bits [6:2] name the lane in wave32). Choices the guide leaves open:
+//! ASSUMPTIONS.md S1-S4.
 //!
 //! Every op is written over a wave of any size (a lane slice and a 64-bit EXEC). What a wave64
 //! does differs by generation and is asked of it, never assumed here: which lanes a permute
@@ -15,9 +17,10 @@
 //! group (`Generation::swizzle_group`, W3-W4). The [`Wave`]-typed functions are the model's entry
 //! points.
 
-use crate::isa::swizzle::Pattern;
-pub use crate::target::PermuteSpan;
+use super::readings::Collision;
 use crate::wave::{Lane, Wave};
+use ds_isa::ds::swizzle::Pattern;
+use ds_isa::gen::PermuteSpan;
 
 /// Reverses the low five bits of `i`.
 fn reverse5(i: usize) -> usize {
@@ -109,9 +112,11 @@ pub fn permute_lane(span: PermuteSpan, lanes: usize, i: usize, addr: u32, offset
 }
 
 /// `ds_permute_b32` over `lanes`: each active lane sends DATA0 to the lane its address names;
-/// active lanes that receive nothing get 0; with several senders the highest-numbered one wins.
+/// active lanes that receive nothing get 0; with several senders the highest-numbered one wins,
+/// or the lowest when `collision` says so (S4; `Any` runs as the highest).
 pub fn permute_lanes(
     span: PermuteSpan,
+    collision: Collision,
     exec: u64,
     lanes: &[Lane],
     offset: u16,
@@ -119,10 +124,14 @@ pub fn permute_lanes(
 ) {
     let n = lanes.len();
     let mut tmp = vec![0u32; n];
-    for (i, lane) in lanes.iter().enumerate() {
-        if active(exec, i) {
-            tmp[permute_lane(span, n, i, lane.addr, offset)] = lane.data0[0];
-        }
+    let mut order: Vec<usize> = (0..n).filter(|&i| active(exec, i)).collect();
+    if collision == Collision::Lowest {
+        // The last write wins: the lowest sender writes last.
+        order.reverse();
+    }
+    for i in order {
+        let lane = &lanes[i];
+        tmp[permute_lane(span, n, i, lane.addr, offset)] = lane.data0[0];
     }
     for (i, d) in vdst.iter_mut().enumerate().take(n) {
         if active(exec, i) {
@@ -131,9 +140,15 @@ pub fn permute_lanes(
     }
 }
 
-/// `ds_permute_b32` over a wave (W2 or W10, as `span` says).
-pub fn permute(span: PermuteSpan, wave: &Wave, offset: u16, vdst: &mut [[u32; 4]]) {
-    permute_lanes(span, wave.exec, &wave.lanes, offset, vdst)
+/// `ds_permute_b32` over a wave (W2 or W10, as `span` says; collisions as S4's `collision`).
+pub fn permute(
+    span: PermuteSpan,
+    collision: Collision,
+    wave: &Wave,
+    offset: u16,
+    vdst: &mut [[u32; 4]],
+) {
+    permute_lanes(span, collision, wave.exec, &wave.lanes, offset, vdst)
 }
 
 /// `ds_bpermute_b32` over `lanes` (`fetch_inactive`: `ds_bpermute_fi_b32`, which reads the source

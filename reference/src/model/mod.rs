@@ -18,20 +18,26 @@
 //! nothing and keep their vdst; register numbers of the instruction are ignored. [`legal`] answers
 //! whether a device result that differs is one the hardware may legally produce.
 
-use crate::isa::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, Rmw, D16};
-use crate::target::{CmpstData0, PermuteSpan, Target};
 use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave};
+use ds_isa::ds::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, Rmw, D16};
+use ds_isa::gen::{CmpstData0, PermuteSpan};
+use ds_isa::target::Target;
+use readings::{LaneOrder, Rules};
 use std::fmt;
 
+pub mod bvh;
 pub mod float;
+pub mod kinds;
 pub mod lanes;
 pub mod legal;
 pub mod mem;
 pub mod questions;
+pub mod readings;
 pub mod rmw;
 pub mod snapshot;
 mod special;
 pub mod src2;
+pub mod transpose;
 #[cfg(test)]
 mod wide;
 
@@ -56,6 +62,18 @@ impl fmt::Display for Unmodelled {
 
 impl std::error::Error for Unmodelled {}
 
+/// Whether the model judges `op` on `target` at all (it may still leave single cases unjudged:
+/// a transpose load with a lane off). An op it runs but does not judge is an error, with why.
+pub fn judged(target: &Target, op: DsOp) -> Result<(), Unmodelled> {
+    Plan::new(target, &DsInst::new(op), FpMode::default()).map(|_| ())
+}
+
+/// When the model's semantics of `op` are inferred rather than read from a source: why, in words
+/// every place that shows the op (doc, list, reports) repeats (ASSUMPTIONS.md V9).
+pub fn inferred(op: DsOp) -> Option<&'static str> {
+    transpose::inferred(op)
+}
+
 const GDS_WHY: &str = "the gds bit selects GDS, which the model does not hold (LDS only)";
 const NOT_ON_TARGET_WHY: &str = "the target's generation has no such opcode (its DS table column \
      is empty; `ds-harness list --target T` shows the ops a target has)";
@@ -69,12 +87,24 @@ pub fn execute(
     mode: FpMode,
     case: &Case,
 ) -> Result<Outcome, Unmodelled> {
+    execute_as(target, inst, mode, Rules::MODEL, case)
+}
+
+/// [`execute`] by the readings `rules` names (ASSUMPTIONS.md; [`readings`]): what a device that
+/// follows them leaves behind.
+pub fn execute_as(
+    target: &Target,
+    inst: &DsInst,
+    mode: FpMode,
+    rules: Rules,
+    case: &Case,
+) -> Result<Outcome, Unmodelled> {
     let mut lds = case.lds.clone();
     let mut vdst: Vec<[u32; 4]> = case.wave.lanes.iter().map(|l| l.vdst).collect();
     let mut addr: Vec<u32> = case.wave.lanes.iter().map(|l| l.addr).collect();
-    execute_in_place(
-        target, inst, mode, &case.wave, &mut lds, &mut vdst, &mut addr,
-    )?;
+    let plan = Plan::new_as(target, inst, mode, rules)?;
+    plan.check_wave(&case.wave)?;
+    plan.run(&case.wave, &mut lds, &mut vdst, &mut addr);
     Ok(Outcome {
         lds,
         vdst,
@@ -93,7 +123,17 @@ pub fn execute_variant(
     variant: &Variant,
     case: &Case,
 ) -> Result<Outcome, Unmodelled> {
-    let mut out = execute(target, &variant.inst(), variant.mode, case)?;
+    execute_variant_as(target, variant, Rules::MODEL, case)
+}
+
+/// [`execute_variant`] by the readings `rules` names.
+pub fn execute_variant_as(
+    target: &Target,
+    variant: &Variant,
+    rules: Rules,
+    case: &Case,
+) -> Result<Outcome, Unmodelled> {
+    let mut out = execute_as(target, &variant.inst(), variant.mode, rules, case)?;
     if let Some(regs) = variant.regs {
         regs.settle(variant.op, variant.acc, case, &mut out);
     }
@@ -112,22 +152,92 @@ pub fn execute_in_place(
     vdst: &mut [[u32; 4]],
     addr: &mut [u32],
 ) -> Result<(), Unmodelled> {
-    Plan::new(target, inst, mode)?.run(wave, lds, vdst, addr);
+    execute_in_place_as(target, inst, mode, Rules::MODEL, wave, lds, vdst, addr)
+}
+
+/// [`execute_in_place`] by the readings `rules` names (an emulated device that follows other
+/// readings runs this).
+#[allow(clippy::too_many_arguments)]
+pub fn execute_in_place_as(
+    target: &Target,
+    inst: &DsInst,
+    mode: FpMode,
+    rules: Rules,
+    wave: &Wave,
+    lds: &mut Lds,
+    vdst: &mut [[u32; 4]],
+    addr: &mut [u32],
+) -> Result<(), Unmodelled> {
+    let plan = Plan::new_as(target, inst, mode, rules)?;
+    plan.check_wave(wave)?;
+    plan.run(wave, lds, vdst, addr);
     Ok(())
 }
 
+/// What the emulated device does with `inst` over `wave`: [`execute_in_place_as`] by `rules`
+/// (the readings the device follows, [`Rules::MODEL`] for the model's), except where the model
+/// runs an op but does not judge it (a transpose load without a sourced layout or with a lane off
+/// in EXEC), where it leaves [`transpose::stand_in`]'s answer: a device's answer to record, never
+/// the model's.
+#[allow(clippy::too_many_arguments)]
+pub fn execute_in_place_or_stand_in(
+    target: &Target,
+    inst: &DsInst,
+    mode: FpMode,
+    rules: Rules,
+    wave: &Wave,
+    lds: &mut Lds,
+    vdst: &mut [[u32; 4]],
+    addr: &mut [u32],
+) -> Result<(), Unmodelled> {
+    let info = inst.op.info();
+    match (
+        execute_in_place_as(target, inst, mode, rules, wave, lds, vdst, addr),
+        info.family,
+    ) {
+        (Err(_), Family::LoadTranspose(bits)) if info.on(target) && !inst.gds => {
+            let offset = u16::from(inst.offset0) | u16::from(inst.offset1) << 8;
+            let dwords = usize::from(info.operands.vdst);
+            transpose::stand_in(bits, dwords, offset, wave, lds.bytes(), vdst);
+            Ok(())
+        }
+        (r, _) => r,
+    }
+}
+
 impl Plan {
+    /// Whether the model judges the instruction over `wave`: a transpose load with a lane off in
+    /// EXEC is not (ASSUMPTIONS.md V9).
+    pub(crate) fn check_wave(&self, wave: &Wave) -> Result<(), Unmodelled> {
+        let full = crate::wave::WaveSize::from_lanes(wave.lanes.len()).map(|w| w.full_exec());
+        if matches!(self.info.family, Family::LoadTranspose(_)) && Some(wave.exec) != full {
+            return Err(Unmodelled {
+                op: self.info.op,
+                why: transpose::PARTIAL_EXEC_WHY,
+            });
+        }
+        Ok(())
+    }
+
     /// Runs the planned instruction over `wave` (see [`execute_in_place`]).
     pub(crate) fn run(&self, wave: &Wave, lds: &mut Lds, vdst: &mut [[u32; 4]], addr: &mut [u32]) {
         let plan = self;
-        let (offset, mode) = (plan.offset16, plan.mode);
+        let (offset, mode, rules) = (plan.offset16, plan.mode, plan.rules);
         let mem = lds.bytes_mut();
+        if rules.lane_order == LaneOrder::Descending && plan.info.per_lane_lds() {
+            // A4's other fixed order: every active lane one after another, highest first.
+            for i in (0..wave.lanes.len()).rev().filter(|&i| wave.active(i)) {
+                plan.step(i, &wave.lanes[i], wave.m0, mem, &mut vdst[i], &mut addr[i]);
+            }
+            return;
+        }
         match plan.info.family {
             Family::Nop => {}
             Family::Swizzle => lanes::swizzle(plan.swizzle_group, wave, offset, vdst),
-            Family::Permute => lanes::permute(plan.span, wave, offset, vdst),
+            Family::Permute => lanes::permute(plan.span, rules.collision, wave, offset, vdst),
             Family::Bpermute => lanes::bpermute(plan.span, wave, offset, vdst),
             Family::BpermuteFi => lanes::bpermute_fi(plan.span, wave, offset, vdst),
+            Family::LoadTranspose(bits) => transpose::run(bits, offset, wave, mem, vdst),
             Family::Append | Family::Consume => special::append_consume(plan, wave, mem, vdst),
             Family::Rmw(Rmw::CmpStore)
                 if plan.elem_bytes == 4 && !plan.info.two_addresses() && plan.cmpst_swap =>
@@ -135,7 +245,7 @@ impl Plan {
                 // A generation whose DATA0 is the compare value: the same update, operands swapped.
                 let (elem, returns) = (plan.info.elem, plan.info.returns());
                 rmw32_loop(offset, returns, wave, mem, vdst, |m, a, b| {
-                    rmw::update(Rmw::CmpStore, elem, mode, m, b, a)
+                    rmw::update(Rmw::CmpStore, elem, mode, rules, m, b, a)
                 })
             }
             Family::Rmw(op) if plan.elem_bytes == 4 && !plan.info.two_addresses() => {
@@ -145,7 +255,7 @@ impl Plan {
                 ($($r:ident),*) => {
                     match op {
                         $(Rmw::$r => rmw32_loop(offset, returns, wave, mem, vdst, |m, a, b| {
-                            rmw::update(Rmw::$r, elem, mode, m, a, b)
+                            rmw::update(Rmw::$r, elem, mode, rules, m, a, b)
                         }),)*
                     }
                 };
@@ -232,12 +342,25 @@ pub(crate) struct Plan {
     /// DATA0 of a compare-store is the compare value (`Generation::cmpst_data0`): the model's
     /// update takes (new, compare), so the operands are swapped.
     pub cmpst_swap: bool,
+    /// The readings the instruction runs by ([`Rules::MODEL`]: the model's).
+    pub rules: Rules,
 }
 
 impl Plan {
     /// Decodes `inst` for `target`: the row, the offsets, and the generation's answer to every
     /// rule that can differ between generations (asked here once, for every lane and caller).
     pub fn new(target: &Target, inst: &DsInst, mode: FpMode) -> Result<Plan, Unmodelled> {
+        Plan::new_as(target, inst, mode, Rules::MODEL)
+    }
+
+    /// [`Plan::new`] by the readings `rules` names: where a reading replaces a generation's
+    /// rule (W1/W2/W9/W10's span, V1's operand order), the reading's answer is taken.
+    pub fn new_as(
+        target: &Target,
+        inst: &DsInst,
+        mode: FpMode,
+        rules: Rules,
+    ) -> Result<Plan, Unmodelled> {
         let info = inst.op.info();
         let gen = target.generation;
         if !info.on(target) {
@@ -255,11 +378,21 @@ impl Plan {
                 why: GDS_WHY,
             });
         }
+        if let Family::LoadTranspose(bits) = info.family {
+            if !transpose::modelled(bits) {
+                return Err(Unmodelled {
+                    op: inst.op,
+                    why: transpose::UNSOURCED_WHY,
+                });
+            }
+        }
         let scale = info.offset_scale();
         Ok(Plan {
-            span: gen.permute_span(),
+            span: rules.permute_span.unwrap_or_else(|| gen.permute_span()),
             swizzle_group: gen.swizzle_group(),
-            cmpst_swap: gen.cmpst_data0() == CmpstData0::CompareValue,
+            cmpst_swap: rules.cmpst_data0.unwrap_or_else(|| gen.cmpst_data0())
+                == CmpstData0::CompareValue,
+            rules,
             info,
             mode,
             offset16: u16::from(inst.offset0) | u16::from(inst.offset1) << 8,
@@ -328,7 +461,7 @@ impl Plan {
                     put(vdst, eb / 4, old1, eb);
                 } else {
                     let old = mem::read_elem(mem, a0, eb);
-                    let new = rmw::update(op, info.elem, self.mode, old, d0, d1);
+                    let new = rmw::update(op, info.elem, self.mode, self.rules, old, d0, d1);
                     mem::write_elem(mem, a0, eb, new);
                     if info.returns() {
                         put(vdst, 0, old, eb);
@@ -358,12 +491,20 @@ impl Plan {
             Family::LoadAddTid => {
                 vdst[0] = mem::read_u32(mem, addtid_address(m0, self.offset16, i))
             }
-            Family::BvhStack => special::bvh_stack(self.offset16, lane, mem, vdst, addr),
+            Family::BvhStack => {
+                (vdst[0], *addr) = bvh::gfx11(self.offset16, lane, mem, self.rules);
+            }
             Family::BvhPushPop(form) => {
-                // Only the 4-dword form reaches here: the others are not runnable (DATA1 is 8
-                // dwords, the case format holds 4), and `Plan::new` refused them.
-                let data: [u32; 4] = lane.data1;
-                let out = special::bvh_push_pop(form, lane.addr, lane.data0[0], &data, mem);
+                let (stack, last) = (lane.addr, lane.data0[0]);
+                let out = bvh::gfx12(
+                    form,
+                    self.offset16,
+                    stack,
+                    last,
+                    &lane.data1,
+                    mem,
+                    self.rules,
+                );
                 vdst[..form.pops()].copy_from_slice(&out.ret[..form.pops()]);
                 *addr = out.addr;
             }
@@ -377,10 +518,18 @@ impl Plan {
             | Family::Gws
             | Family::OrderedCount
             | Family::GsReg => unreachable!("{} is not a per-lane family", info.name),
-            Family::Src2(op) => src2::step(op, info.elem, self.mode, lane.addr, self.offset16, mem),
-            // Refused by `Plan::new`: the table marks them not yet modelled.
+            Family::Src2(op) => src2::step(
+                op,
+                info.elem,
+                self.mode,
+                self.rules,
+                lane.addr,
+                self.offset16,
+                mem,
+            ),
+            // The whole wave at once (`Plan::run`).
             Family::LoadTranspose(_) => {
-                unreachable!("{} is not modelled yet", info.name)
+                unreachable!("{} is not a per-lane family", info.name)
             }
         }
     }
@@ -396,7 +545,7 @@ pub(crate) fn addtid_address(m0: u32, offset: u16, lane: usize) -> u32 {
 
 /// The first two dwords of a register tuple as one little-endian qword.
 #[inline(always)]
-pub(crate) fn join(words: &[u32; 4]) -> u64 {
+pub(crate) fn join(words: &[u32]) -> u64 {
     u64::from(words[0]) | u64::from(words[1]) << 32
 }
 

@@ -1,16 +1,20 @@
 //! The model's open questions, machine-readable: `reference/ASSUMPTIONS.md` parsed at compile
-//! time (each entry is a paragraph opening `**ID. Title.**`, with `Choice:` and `Settles it:`
-//! parts), plus which ops of which generation each entry concerns (an entry about a rule that
-//! differs between generations applies where the generation's answer is the entry's: asked of
+//! time (each entry is a paragraph opening `**ID. Title.**`, with `Sources:`, `Choice:` and
+//! `Settles it:` parts, followed by one `- **name** (standing): ...` line per reading), plus which
+//! ops of which generation each entry concerns (an entry about a rule that differs between
+//! generations applies where the generation's answer is the entry's: asked of
 //! `Generation::permute_span` and the like, never of a name). `ds-harness doc OP --target T`
-//! lists an op's questions on T.
+//! lists an op's questions on T with their sources and readings.
 //!
 //! The text stays in ASSUMPTIONS.md (one source); this module only adds the op mapping
-//! ([`APPLIES`]), and a test fails when an entry of the file has no mapping or a mapping names no
-//! entry, so the two cannot drift apart.
+//! ([`APPLIES`]), and tests fail when an entry of the file has no mapping or a mapping names no
+//! entry, or when an entry lacks sources with their kinds or readings (the model's first, then
+//! the legal ones, then the disagreements), so the two cannot drift apart.
 
-use crate::isa::{DsOp, Family, Gds, Generation, OpInfo, Rmw};
-use crate::target::{CmpstData0, PermuteSpan};
+use super::kinds::{Kind, Standing};
+use ds_isa::ds::{DsOp, Family, Gds, Generation, OpInfo, Rmw};
+use ds_isa::gen::{CmpstData0, PermuteSpan};
+use std::sync::OnceLock;
 
 /// The assumptions file, as committed.
 pub const ASSUMPTIONS_MD: &str = include_str!("../../ASSUMPTIONS.md");
@@ -22,11 +26,39 @@ pub struct Question {
     pub id: String,
     /// Its title, e.g. `Same-address lanes of one instruction`.
     pub title: String,
+    /// Its sources (from `Sources:` up to `Choice:`), each tagged with its kind.
+    pub sources: String,
+    /// The kinds of source the entry cites, strongest first.
+    pub kinds: Vec<Kind>,
     /// The model's choice and the legal alternatives (from `Choice:` up to `Settles it:`, or the
     /// whole entry when it has no `Choice:`).
     pub choice: String,
     /// The corpus cases that settle it on hardware (after `Settles it:`), if named.
     pub settles: Option<String>,
+    /// Its readings, in file order: the model's, the legal ones, the disagreements.
+    pub readings: Vec<Reading>,
+}
+
+/// One named reading of an entry: a `- **name** (standing): text` line under it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reading {
+    /// The reading's name, e.g. `DATA's NaN first`.
+    pub name: String,
+    /// Model, legal or disagreement.
+    pub standing: Standing,
+    /// What it says, with its sources.
+    pub text: String,
+    /// The kinds of source it cites, strongest first (empty when it says `(no source)`).
+    pub kinds: Vec<Kind>,
+}
+
+impl Question {
+    /// The model's reading (the first), if the entry names readings.
+    pub fn model_reading(&self) -> Option<&Reading> {
+        self.readings
+            .first()
+            .filter(|r| r.standing == Standing::Model)
+    }
 }
 
 /// A runnable op whose lanes access LDS at their own addresses.
@@ -47,6 +79,11 @@ fn float_rmw(i: &OpInfo, which: &[Rmw]) -> bool {
 
 /// Whether an entry concerns the op of a table row in a generation.
 pub type Applies = fn(&OpInfo, Generation) -> bool;
+
+/// A float add of any format: `ds_add_f32`, `ds_add_f64`, `ds_pk_add_f16/bf16`.
+fn float_add(i: &OpInfo) -> bool {
+    i.family == Family::Rmw(Rmw::Add) && (i.elem.is_float() || i.elem.is_packed16())
+}
 
 fn permutes(i: &OpInfo) -> bool {
     matches!(i.family, Family::Bpermute | Family::BpermuteFi)
@@ -76,15 +113,14 @@ pub static APPLIES: &[(&str, Applies)] = &[
         i.hip_runnable()
             && i.acc_capable()
             && g.targets()
-                .any(|t| t.ds_features.contains(crate::ds_features::DsFeatures::ACC))
+                .any(|t| t.ds_features.contains(ds_isa::ds_features::DsFeatures::ACC))
     }),
     ("F1", |i, _| float_rmw(i, &[Rmw::Min, Rmw::Max])),
-    ("F2", |i, _| {
-        float_rmw(i, &[Rmw::Add, Rmw::Min, Rmw::Max, Rmw::CmpStore])
-    }),
-    ("F3", |i, _| float_rmw(i, &[Rmw::Add])),
+    ("F2", |i, _| float_rmw(i, &[Rmw::Min, Rmw::Max])),
+    ("F3", |i, _| float_add(i)),
     ("F4", |i, _| float_rmw(i, &[Rmw::CmpStore])),
     ("F5", |i, _| float_rmw(i, &[Rmw::Add])),
+    ("F6", |i, _| float_add(i)),
     ("S1", |i, _| i.family == Family::Swizzle),
     ("S2", |i, _| i.family == Family::Swizzle),
     ("S3", |i, _| {
@@ -93,6 +129,7 @@ pub static APPLIES: &[(&str, Applies)] = &[
             Family::Permute | Family::Bpermute | Family::BpermuteFi
         )
     }),
+    ("S4", |i, _| i.family == Family::Permute),
     ("P1", |i, _| {
         matches!(i.family, Family::Append | Family::Consume)
     }),
@@ -109,6 +146,9 @@ pub static APPLIES: &[(&str, Applies)] = &[
     ("B6", |i, _| matches!(i.family, Family::BvhPushPop(_))),
     ("B7", |i, _| matches!(i.family, Family::BvhPushPop(_))),
     ("B8", |i, _| i.family == Family::BpermuteFi),
+    ("B9", |i, _| {
+        i.family == Family::BvhPushPop(ds_isa::ds::Bvh::Push8Pop2)
+    }),
     ("W1", |i, g| {
         permutes(i) && g.permute_span() == PermuteSpan::Halves
     }),
@@ -155,7 +195,7 @@ pub static APPLIES: &[(&str, Applies)] = &[
     }),
     ("V7", |i, _| matches!(i.family, Family::Src2(_))),
     ("V8", |i, _| {
-        i.family == Family::Rmw(Rmw::Add) && i.elem == crate::isa::Elem::F64
+        i.family == Family::Rmw(Rmw::Add) && i.elem == ds_isa::ds::Elem::F64
     }),
     ("V9", |i, _| matches!(i.family, Family::LoadTranspose(_))),
     ("V10", |i, g| i.elem.is_packed16() && g.gfx9_mnemonics()),
@@ -163,26 +203,84 @@ pub static APPLIES: &[(&str, Applies)] = &[
 
 /// Every entry of ASSUMPTIONS.md, in file order.
 pub fn all() -> Vec<Question> {
-    parse(ASSUMPTIONS_MD)
+    parsed().to_vec()
 }
 
-/// Parses the entries of an assumptions text: paragraphs opening `**ID. Title.**`.
+/// Every entry of ASSUMPTIONS.md, parsed once.
+pub fn parsed() -> &'static [Question] {
+    static PARSED: OnceLock<Vec<Question>> = OnceLock::new();
+    PARSED.get_or_init(|| parse(ASSUMPTIONS_MD))
+}
+
+/// The entry `id`, if ASSUMPTIONS.md has it.
+pub fn get(id: &str) -> Option<&'static Question> {
+    parsed().iter().find(|q| q.id == id)
+}
+
+/// A block of the text: a paragraph, or one item of a `- ` list (continuation lines joined).
+enum Block {
+    Paragraph(String),
+    Item(String),
+}
+
+/// Parses the entries of an assumptions text: paragraphs opening `**ID. Title.**`, each followed
+/// by its `- **name** (standing): ...` reading items.
 pub fn parse(text: &str) -> Vec<Question> {
-    let mut paragraphs: Vec<String> = Vec::new();
-    let mut cur = String::new();
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut cur: Option<Block> = None;
     for line in text.lines().chain(std::iter::once("")) {
-        if line.trim().is_empty() || line.starts_with('#') {
-            if !cur.is_empty() {
-                paragraphs.push(std::mem::take(&mut cur));
-            }
+        let t = line.trim();
+        if t.is_empty() || line.starts_with('#') {
+            blocks.extend(cur.take());
             continue;
         }
-        if !cur.is_empty() {
-            cur.push(' ');
+        if let Some(item) = t.strip_prefix("- ") {
+            blocks.extend(cur.take());
+            cur = Some(Block::Item(item.to_string()));
+            continue;
         }
-        cur.push_str(line.trim());
+        match &mut cur {
+            Some(Block::Paragraph(p) | Block::Item(p)) => {
+                p.push(' ');
+                p.push_str(t);
+            }
+            None => cur = Some(Block::Paragraph(t.to_string())),
+        }
     }
-    paragraphs.iter().filter_map(|p| entry(p)).collect()
+    let mut out: Vec<Question> = Vec::new();
+    let mut open = false;
+    for b in blocks {
+        match b {
+            Block::Paragraph(p) => match entry(&p) {
+                Some(q) => {
+                    out.push(q);
+                    open = true;
+                }
+                None => open = false,
+            },
+            Block::Item(i) => match (open, out.last_mut(), reading(&i)) {
+                (true, Some(q), Some(r)) => q.readings.push(r),
+                _ => open = false,
+            },
+        }
+    }
+    out
+}
+
+/// A reading item: `**name** (standing): text`.
+fn reading(item: &str) -> Option<Reading> {
+    let rest = item.strip_prefix("**")?;
+    let (name, rest) = rest.split_once("**")?;
+    let rest = rest.trim_start().strip_prefix('(')?;
+    let (word, text) = rest.split_once(')')?;
+    let standing = Standing::parse(word.trim())?;
+    let text = text.trim_start_matches(':').trim().to_string();
+    Some(Reading {
+        name: name.trim().to_string(),
+        standing,
+        kinds: Kind::tagged_in(&text),
+        text,
+    })
 }
 
 fn entry(p: &str) -> Option<Question> {
@@ -200,28 +298,36 @@ fn entry(p: &str) -> Option<Question> {
         Some((m, s)) => (m.trim(), Some(s.trim().to_string())),
         None => (body, None),
     };
-    let choice = match main.split_once("Choice:") {
-        Some((_, c)) => c.trim(),
-        None => main,
+    let (before, choice) = match main.split_once("Choice:") {
+        Some((b, c)) => (b.trim(), c.trim()),
+        None => (main, main),
+    };
+    let sources = match before.split_once("Sources:") {
+        Some((_, s)) => s.trim(),
+        None => "",
     };
     Some(Question {
         id: id.to_string(),
         title: title.trim_end_matches('.').to_string(),
+        kinds: Kind::tagged_in(sources),
+        sources: sources.to_string(),
         choice: choice.to_string(),
         settles,
+        readings: Vec::new(),
     })
 }
 
 /// The open questions that concern `op` on generation `gen`, in file order.
 pub fn for_op(op: DsOp, gen: Generation) -> Vec<Question> {
     let info = op.info();
-    all()
-        .into_iter()
+    parsed()
+        .iter()
         .filter(|q| {
             APPLIES
                 .iter()
                 .any(|(id, applies)| *id == q.id && applies(info, gen))
         })
+        .cloned()
         .collect()
 }
 
@@ -248,18 +354,127 @@ mod tests {
     }
 
     #[test]
-    fn entries_split_into_choice_and_settling_cases() {
+    fn entries_split_into_sources_choice_settling_cases_and_readings() {
         let q = parse(
-            "## X\n\n**Z9. A title.** Sources: a guide.\nChoice: this one. Settles it: case `c`.\n",
+            "## X\n\n**Z9. A title.** Sources: a guide (DOC); an emulator (EMU).\nChoice: this one. \
+             Settles it: case `c`.\n- **one** (model): it is so (EMU).\n- **two** (legal): or so,\n  \
+             wrapped (DOC).\n- **three** (disagreement): no (no source).\n\n- not a reading\n",
         );
+        assert_eq!(q.len(), 1);
+        let q = &q[0];
         assert_eq!(
-            q,
-            vec![Question {
-                id: "Z9".into(),
-                title: "A title".into(),
-                choice: "this one.".into(),
-                settles: Some("case `c`.".into()),
-            }]
+            (q.id.as_str(), q.title.as_str(), q.choice.as_str()),
+            ("Z9", "A title", "this one.")
+        );
+        assert_eq!(q.sources, "a guide (DOC); an emulator (EMU).");
+        assert_eq!(q.kinds, vec![Kind::Doc, Kind::Emu]);
+        assert_eq!(q.settles.as_deref(), Some("case `c`."));
+        let names: Vec<(&str, Standing, &[Kind])> = q
+            .readings
+            .iter()
+            .map(|r| (r.name.as_str(), r.standing, r.kinds.as_slice()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("one", Standing::Model, &[Kind::Emu][..]),
+                ("two", Standing::Legal, &[Kind::Doc][..]),
+                ("three", Standing::Disagreement, &[][..]),
+            ]
+        );
+        assert_eq!(q.readings[1].text, "or so, wrapped (DOC).");
+        assert_eq!(q.model_reading().map(|r| r.name.as_str()), Some("one"));
+    }
+
+    /// The file's promise (DESIGN.md section 16): every entry names its sources with their kinds
+    /// and its readings, the model's first, then the legal ones, then the disagreements, each
+    /// reading with its sources' kinds or an explicit `(no source)`.
+    #[test]
+    fn every_entry_gives_sources_with_kinds_and_ordered_readings() {
+        let all = parsed();
+        assert!(
+            all.len() >= 50,
+            "ASSUMPTIONS.md parsed to {} entries",
+            all.len()
+        );
+        for q in all {
+            assert!(
+                !q.sources.is_empty() && !q.kinds.is_empty(),
+                "{}: no `Sources:` with a (HW)/(DOC)/(DRV)/(EMU) kind: {:?}",
+                q.id,
+                q.sources
+            );
+            assert!(
+                q.readings.len() >= 2,
+                "{}: names {} readings (the model's and at least one other)",
+                q.id,
+                q.readings.len()
+            );
+            assert_eq!(
+                q.readings[0].standing,
+                Standing::Model,
+                "{}: the first reading must be the model's",
+                q.id
+            );
+            let standings: Vec<Standing> = q.readings.iter().map(|r| r.standing).collect();
+            let mut sorted = standings.clone();
+            sorted.sort();
+            assert_eq!(standings, sorted, "{}: readings out of order", q.id);
+            assert_eq!(
+                standings.iter().filter(|s| **s == Standing::Model).count(),
+                1,
+                "{}: one model reading",
+                q.id
+            );
+            for r in &q.readings {
+                assert!(
+                    !r.kinds.is_empty() || r.text.contains("(no source)"),
+                    "{} reading {:?}: no source kind and no `(no source)`",
+                    q.id,
+                    r.name
+                );
+                let twins = q.readings.iter().filter(|o| o.name == r.name).count();
+                assert_eq!(twins, 1, "{}: reading {:?} named twice", q.id, r.name);
+            }
+        }
+    }
+
+    /// The citations issue 29 fixed: W9/W10 cite the RDNA4 guide's wave64 rule, P1 names the
+    /// conflict between the CDNA4 guide's append address and LLVM's M0 base.
+    #[test]
+    fn the_fixed_citations_are_there() {
+        for id in ["W9", "W10"] {
+            let q = get(id).unwrap();
+            assert!(q.sources.contains("num_lanes = WAVE64 ? 64 : 32"), "{id}");
+            assert!(q.kinds.contains(&Kind::Doc), "{id}: {:?}", q.kinds);
+        }
+        let p1 = get("P1").unwrap();
+        assert!(p1.sources.contains("at instr_offset if LDS"));
+        assert!(p1.sources.contains("SelectDSAppendConsume"));
+        let offset_alone = p1
+            .readings
+            .iter()
+            .find(|r| r.name == "offset alone")
+            .unwrap();
+        assert_eq!(offset_alone.standing, Standing::Disagreement);
+        assert_eq!(offset_alone.kinds, vec![Kind::Doc]);
+        assert!(p1.model_reading().unwrap().kinds.contains(&Kind::Drv));
+    }
+
+    #[test]
+    fn a_missing_kind_or_reading_is_caught() {
+        // What the test above rejects, shown on purpose-made entries.
+        let bare = parse("**Z1. Bare.** Sources: a guide. Choice: x.\n");
+        assert!(bare[0].kinds.is_empty() && bare[0].readings.is_empty());
+        let unsourced =
+            parse("**Z2. T.** Sources: g (DOC). Choice: x.\n- **a** (model): says so.\n");
+        assert!(unsourced[0].readings[0].kinds.is_empty());
+        assert!(!unsourced[0].readings[0].text.contains("(no source)"));
+        let unknown =
+            parse("**Z3. T.** Sources: g (DOC). Choice: x.\n- **a** (maybe): so (DOC).\n");
+        assert!(
+            unknown[0].readings.is_empty(),
+            "an unknown standing is no reading"
         );
     }
 
@@ -285,7 +500,7 @@ mod tests {
         assert!(ids("ds_append").contains(&"W5".to_string()));
         assert!(!ids("ds_load_b32").contains(&"W6".to_string()));
         for gen in Generation::ALL {
-            for op in crate::isa::runnable_ops_in(gen) {
+            for op in ds_isa::ds::runnable_ops(gen) {
                 if op.info().accesses_lds() {
                     assert!(!for_op(op, gen).is_empty(), "{op} has no open question");
                 }
@@ -298,7 +513,7 @@ mod tests {
         // Each permute op gets exactly one wave64 span entry on every generation: the one its
         // generation's `permute_span` answer names (W1/W2 within halves, W9/W10 whole wave).
         for gen in Generation::ALL {
-            for op in crate::isa::runnable_ops_in(gen) {
+            for op in ds_isa::ds::runnable_ops(gen) {
                 let info = op.info();
                 let ids: Vec<String> = for_op(op, gen).into_iter().map(|q| q.id).collect();
                 let span_entries: Vec<&str> = ids

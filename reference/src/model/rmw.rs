@@ -4,11 +4,13 @@
 //! `DS_WRAP_RTN_B32`, the 64-bit forms): `tmp = MEM[ADDR]; MEM[ADDR] = f(tmp, DATA, DATA2);
 //! RETURN_DATA = tmp`. gfx11 cmpstore: DATA is the new value, DATA2 the compare value. The gfx12
 //! updates (RDNA4 ISA guide, section 16.15: `DS_MIN_NUM_F32` ... `DS_PK_ADD_RTN_BF16`) are the
-//! same shape. Float rules live in [`super::float`].
+//! same shape. Float rules live in [`super::float`]; where the sources leave them a choice, the
+//! [`Rules`] argument names the reading (ASSUMPTIONS.md F1-F6, N3).
 
-use super::float::{self, Fmt};
-use crate::isa::{Elem, Rmw};
+use super::float::{self, AddNan, Fmt};
+use super::readings::{Bf16Denormals, CmpstResult, Rules};
 use crate::wave::FpMode;
+use ds_isa::ds::{Elem, Rmw};
 
 /// All-ones in the low `bytes * 8` bits.
 #[inline(always)]
@@ -36,28 +38,48 @@ fn float_of(elem: Elem, mode: FpMode) -> (Fmt, bool) {
     }
 }
 
-/// The new memory value of `rmw` on element type `elem`: `mem` is the old value, `d0`/`d1` DATA and
-/// DATA2, all zero-extended in the low `elem.bytes()` bytes.
+/// Whether `ds_pk_add_bf16` keeps denormals in `mode` by the switch N3's reading names.
 #[inline(always)]
-pub fn update(rmw: Rmw, elem: Elem, mode: FpMode, mem: u64, d0: u64, d1: u64) -> u64 {
+fn bf16_keeps(mode: FpMode, which: Bf16Denormals) -> bool {
+    match which {
+        Bf16Denormals::Fp16Fp64 => mode.fp16_fp64_denormals,
+        Bf16Denormals::Fp32 => mode.fp32_denormals,
+        Bf16Denormals::Never => true,
+    }
+}
+
+/// The new memory value of `rmw` on element type `elem`: `mem` is the old value, `d0`/`d1` DATA and
+/// DATA2, all zero-extended in the low `elem.bytes()` bytes; the float rules by the readings
+/// `rules` names ([`Rules::MODEL`]: the model's).
+#[inline(always)]
+pub fn update(rmw: Rmw, elem: Elem, mode: FpMode, rules: Rules, mem: u64, d0: u64, d1: u64) -> u64 {
     let bytes = elem.bytes();
     let m = mask(bytes);
+    let nan = AddNan {
+        order: rules.nan_order,
+        sign: rules.nan_sign,
+    };
     let v = match rmw {
-        Rmw::Add if elem == Elem::F32 => {
-            u64::from(float::add_f32(mem as u32, d0 as u32, mode.fp32_denormals))
-        }
-        Rmw::Add if elem == Elem::F64 => float::add_f64(mem, d0, mode.fp16_fp64_denormals),
+        Rmw::Add if elem == Elem::F32 => u64::from(float::add_f32(
+            mem as u32,
+            d0 as u32,
+            mode.fp32_denormals,
+            nan,
+        )),
+        Rmw::Add if elem == Elem::F64 => float::add_f64(mem, d0, mode.fp16_fp64_denormals, nan),
         Rmw::Add if elem == Elem::F16x2 => u64::from(float::add_packed(
             float::F16,
             mem as u32,
             d0 as u32,
             mode.fp16_fp64_denormals,
+            nan,
         )),
         Rmw::Add if elem == Elem::Bf16x2 => u64::from(float::add_packed(
             float::BF16,
             mem as u32,
             d0 as u32,
-            mode.fp32_denormals,
+            bf16_keeps(mode, rules.bf16_denormals),
+            nan,
         )),
         Rmw::Add => mem.wrapping_add(d0),
         Rmw::Sub => mem.wrapping_sub(d0),
@@ -80,7 +102,8 @@ pub fn update(rmw: Rmw, elem: Elem, mode: FpMode, mem: u64, d0: u64, d1: u64) ->
             let max = rmw == Rmw::Max;
             if elem.is_float() {
                 let (f, keep) = float_of(elem, mode);
-                float::min_max(f, d0, mem, max, mode.ieee, keep)
+                let (rule, bits) = (rules.min_max, rules.selected_bits);
+                float::min_max(f, d0, mem, max, mode.ieee, keep, rule, bits)
             } else {
                 let d0_less = if elem.is_signed() {
                     sext(d0, bytes) < sext(mem, bytes)
@@ -100,14 +123,20 @@ pub fn update(rmw: Rmw, elem: Elem, mode: FpMode, mem: u64, d0: u64, d1: u64) ->
         Rmw::Xor => mem ^ d0,
         Rmw::Mskor => (mem & !d0) | d1,
         Rmw::Xchg => d0,
-        Rmw::CmpStore => {
-            let equal = if elem.is_float() {
-                let (f, keep) = float_of(elem, mode);
-                float::float_eq(f, mem, d1, keep)
+        Rmw::CmpStore if elem.is_float() => {
+            let (f, keep) = float_of(elem, mode);
+            let kept = if float::float_eq(f, mem, d1, keep) {
+                d0
             } else {
-                mem == d1
+                mem
             };
-            if equal {
+            match rules.cmpst_result {
+                CmpstResult::Flushed => float::flush(f, kept, keep),
+                CmpstResult::Untouched => kept,
+            }
+        }
+        Rmw::CmpStore => {
+            if mem == d1 {
                 d0
             } else {
                 mem
@@ -136,58 +165,12 @@ pub fn update(rmw: Rmw, elem: Elem, mode: FpMode, mem: u64, d0: u64, d1: u64) ->
     v & m
 }
 
-/// Every new memory value a device may legally produce for one lane's update: the model's value
-/// first, then the documented alternatives (float min/max by the DS pseudocode's literal rule,
-/// other NaN choices of float add).
-pub fn update_alternatives(
-    rmw: Rmw,
-    elem: Elem,
-    mode: FpMode,
-    mem: u64,
-    d0: u64,
-    d1: u64,
-) -> Vec<u64> {
-    let mut out = vec![update(rmw, elem, mode, mem, d0, d1)];
-    if rmw == Rmw::Add && elem.is_packed16() {
-        let (h, keep) = if elem == Elem::F16x2 {
-            (float::F16, mode.fp16_fp64_denormals)
-        } else {
-            (float::BF16, mode.fp32_denormals)
-        };
-        out.extend(
-            float::add_packed_nan_alternatives(h, mem as u32, d0 as u32, keep)
-                .into_iter()
-                .map(u64::from),
-        );
-    }
-    if elem.is_float() {
-        let (f, keep) = float_of(elem, mode);
-        match rmw {
-            Rmw::Min | Rmw::Max => {
-                out.push(float::min_max_literal(f, d0, mem, rmw == Rmw::Max, keep));
-            }
-            Rmw::Add if elem == Elem::F32 => out.extend(
-                float::add_f32_nan_alternatives(mem as u32, d0 as u32)
-                    .into_iter()
-                    .map(u64::from),
-            ),
-            Rmw::Add if elem == Elem::F64 => out.extend(float::add_f64_nan_alternatives(mem, d0)),
-            _ => {}
-        }
-    }
-    out.dedup();
-    let mut seen = Vec::with_capacity(out.len());
-    out.retain(|v| {
-        let new = !seen.contains(v);
-        seen.push(*v);
-        new
-    });
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::readings::{Bf16Denormals, CmpstResult};
+
+    const R: Rules = Rules::MODEL;
 
     const M: FpMode = FpMode {
         fp32_denormals: true,
@@ -196,7 +179,7 @@ mod tests {
     };
 
     fn u32op(rmw: Rmw, elem: Elem, mem: u32, d0: u32, d1: u32) -> u32 {
-        update(rmw, elem, M, mem.into(), d0.into(), d1.into()) as u32
+        update(rmw, elem, M, R, mem.into(), d0.into(), d1.into()) as u32
     }
 
     #[test]
@@ -206,7 +189,7 @@ mod tests {
         assert_eq!(u32op(Rmw::Rsub, Elem::U32, 3, 10, 0), 7); // data - mem
         assert_eq!(u32op(Rmw::Rsub, Elem::U32, 10, 3, 0), 0xffff_fff9); // 3 - 10
         assert_eq!(
-            update(Rmw::Add, Elem::U64, M, u64::MAX, 2, 0),
+            update(Rmw::Add, Elem::U64, M, R, u64::MAX, 2, 0),
             1,
             "u64 max + 2 wraps to 1"
         );
@@ -225,10 +208,10 @@ mod tests {
         assert_eq!(u32op(Rmw::Dec, Elem::U32, 6, 5, 0), 5); // above limit: reload
         assert_eq!(u32op(Rmw::Dec, Elem::U32, 5, 5, 0), 4); // at limit: -1
         assert_eq!(
-            update(Rmw::Inc, Elem::U64, M, u64::MAX - 1, u64::MAX, 0),
+            update(Rmw::Inc, Elem::U64, M, R, u64::MAX - 1, u64::MAX, 0),
             u64::MAX
         );
-        assert_eq!(update(Rmw::Dec, Elem::U64, M, 0, 1 << 40, 0), 1 << 40);
+        assert_eq!(update(Rmw::Dec, Elem::U64, M, R, 0, 1 << 40, 0), 1 << 40);
     }
 
     #[test]
@@ -238,11 +221,11 @@ mod tests {
         assert_eq!(u32op(Rmw::Max, Elem::I32, 0xffff_ffff, 0, 0), 0); // 0 > -1
         assert_eq!(u32op(Rmw::Max, Elem::U32, 0xffff_ffff, 0, 0), 0xffff_ffff);
         assert_eq!(
-            update(Rmw::Min, Elem::I64, M, 0, 0x8000_0000_0000_0000, 0),
+            update(Rmw::Min, Elem::I64, M, R, 0, 0x8000_0000_0000_0000, 0),
             0x8000_0000_0000_0000 // INT64_MIN
         );
         assert_eq!(
-            update(Rmw::Max, Elem::U64, M, 0x8000_0000_0000_0000, 1, 0),
+            update(Rmw::Max, Elem::U64, M, R, 0x8000_0000_0000_0000, 1, 0),
             0x8000_0000_0000_0000
         );
     }
@@ -327,12 +310,13 @@ mod tests {
     }
 
     fn u32op_mode(rmw: Rmw, mode: FpMode, mem: u32, d0: u32) -> u32 {
-        update(rmw, Elem::F32, mode, mem.into(), d0.into(), 0) as u32
+        update(rmw, Elem::F32, mode, R, mem.into(), d0.into(), 0) as u32
     }
 
     #[test]
     fn pk_add_denormal_switches() {
-        // f16 follows the FP16/64 switch, bf16 the FP32 switch (ASSUMPTIONS.md N3).
+        // f16 and bf16 follow the FP16/64 switch (ASSUMPTIONS.md N3: rocJITsu's DS packed
+        // atomics); bf16 by the FP32 switch is the reading the model followed before.
         let f16_flush = FpMode {
             fp16_fp64_denormals: false,
             ..M
@@ -341,12 +325,30 @@ mod tests {
             fp32_denormals: false,
             ..M
         };
-        let pk = |elem, mode| update(Rmw::Add, elem, mode, 0x0001_0001, 0x0001_0001, 0) as u32;
+        let pk = |elem, mode| update(Rmw::Add, elem, mode, R, 0x0001_0001, 0x0001_0001, 0) as u32;
         assert_eq!(pk(Elem::F16x2, M), 0x0002_0002);
         assert_eq!(pk(Elem::F16x2, f16_flush), 0);
         assert_eq!(pk(Elem::F16x2, f32_flush), 0x0002_0002);
-        assert_eq!(pk(Elem::Bf16x2, f32_flush), 0);
-        assert_eq!(pk(Elem::Bf16x2, f16_flush), 0x0002_0002);
+        assert_eq!(pk(Elem::Bf16x2, f16_flush), 0);
+        assert_eq!(pk(Elem::Bf16x2, f32_flush), 0x0002_0002);
+        let old = |mode, which| {
+            let rules = Rules {
+                bf16_denormals: which,
+                ..R
+            };
+            update(
+                Rmw::Add,
+                Elem::Bf16x2,
+                mode,
+                rules,
+                0x0001_0001,
+                0x0001_0001,
+                0,
+            ) as u32
+        };
+        assert_eq!(old(f32_flush, Bf16Denormals::Fp32), 0);
+        assert_eq!(old(f16_flush, Bf16Denormals::Fp32), 0x0002_0002);
+        assert_eq!(old(f16_flush, Bf16Denormals::Never), 0x0002_0002);
     }
 
     #[test]
@@ -358,24 +360,49 @@ mod tests {
         assert_eq!(u32op(Rmw::Wrap, Elem::B32, 3, 4, 0xffff_ffff), 2); // add wraps
     }
 
+    /// F4: a float compare-store compares flushed inputs and stores DATA flushed (rocJITsu's
+    /// FCMPSWAP, the model since issue 29), or DATA's bits (before).
     #[test]
-    fn float_alternatives() {
-        // min(-0 data, +0 mem): model -0, literal rule keeps +0.
+    fn float_cmpstore_stores_the_flushed_result_or_datas_bits() {
+        let ftz = FpMode {
+            fp32_denormals: false,
+            ..M
+        };
+        let cmp = |rules, mem: u32, new: u32, compare: u32| {
+            update(
+                Rmw::CmpStore,
+                Elem::F32,
+                ftz,
+                rules,
+                mem.into(),
+                new.into(),
+                compare.into(),
+            ) as u32
+        };
+        let untouched = Rules {
+            cmpst_result: CmpstResult::Untouched,
+            ..R
+        };
+        // Memory +0 equals compare value 0: the new value, a denormal, lands flushed or as is.
+        assert_eq!(cmp(R, 0, 0x8000_0001, 0), 0x8000_0000);
+        assert_eq!(cmp(untouched, 0, 0x8000_0001, 0), 0x8000_0001);
+        // A denormal in memory equals +0 when flushed; on a miss memory is written back flushed.
+        assert_eq!(cmp(R, 0x0000_0001, 0x3f80_0000, 0), 0x3f80_0000);
+        assert_eq!(cmp(R, 0x0000_0001, 0x3f80_0000, 0x4000_0000), 0);
+        assert_eq!(cmp(untouched, 0x0000_0001, 0x3f80_0000, 0x4000_0000), 1);
+        // Integer compare-stores have no such question.
         assert_eq!(
-            update_alternatives(Rmw::Min, Elem::F32, M, 0x0000_0000, 0x8000_0000, 0),
-            vec![0x8000_0000, 0x0000_0000]
-        );
-        assert_eq!(
-            update_alternatives(Rmw::Add, Elem::U32, M, 1, 2, 0),
-            vec![3]
+            update(Rmw::CmpStore, Elem::B32, ftz, R, 1, 0x8000_0001, 1),
+            0x8000_0001
         );
     }
 
     /// `ds_add_f64` (ASSUMPTIONS.md V8), hand-computed: `ds_add_f32`'s rules in binary64.
     #[test]
     fn f64_add_rounds_flushes_and_quiets_as_f32_add_does() {
-        let add =
-            |m: f64, d: f64, mode| update(Rmw::Add, Elem::F64, mode, m.to_bits(), d.to_bits(), 0);
+        let add = |m: f64, d: f64, mode| {
+            update(Rmw::Add, Elem::F64, mode, R, m.to_bits(), d.to_bits(), 0)
+        };
         let ftz = FpMode {
             fp16_fp64_denormals: false,
             ..M
@@ -401,14 +428,15 @@ mod tests {
             ..M
         };
         assert_eq!(add(tiny, tiny, f32_ftz), 2);
-        // NaNs: the first of (memory, data) quieted; inf - inf the default NaN.
+        // NaNs: DATA's first, quieted; inf - inf the negative default NaN.
         let snan = 0x7ff0_0000_0000_0001;
-        let mem_nan = update(Rmw::Add, Elem::F64, M, snan, 1.0f64.to_bits(), 0);
+        let mem_nan = update(Rmw::Add, Elem::F64, M, R, snan, 1.0f64.to_bits(), 0);
         assert_eq!(mem_nan, 0x7ff8_0000_0000_0001);
         let data_nan = update(
             Rmw::Add,
             Elem::F64,
             M,
+            R,
             1.0f64.to_bits(),
             0xfff0_0000_0000_0005,
             0,
@@ -416,17 +444,25 @@ mod tests {
         assert_eq!(data_nan, 0xfff8_0000_0000_0005);
         assert_eq!(
             add(f64::INFINITY, f64::NEG_INFINITY, M),
-            0x7ff8_0000_0000_0000
+            0xfff8_0000_0000_0000
         );
-        // The legal alternatives: the other NaN quieted, the default NaN.
-        let alts = update_alternatives(Rmw::Add, Elem::F64, M, snan, 0xfff0_0000_0000_0005, 0);
-        assert_eq!(
-            alts,
-            vec![
-                0x7ff8_0000_0000_0001,
-                0xfff8_0000_0000_0005,
-                0x7ff8_0000_0000_0000
-            ]
-        );
+        // Two NaNs: DATA's (the model), memory's (the reading before issue 29).
+        let both = |rules| {
+            update(
+                Rmw::Add,
+                Elem::F64,
+                M,
+                rules,
+                snan,
+                0xfff0_0000_0000_0005,
+                0,
+            )
+        };
+        assert_eq!(both(R), 0xfff8_0000_0000_0005);
+        let old = Rules {
+            nan_order: crate::model::readings::NanOrder::MemoryFirst,
+            ..R
+        };
+        assert_eq!(both(old), 0x7ff8_0000_0000_0001);
     }
 }

@@ -11,9 +11,10 @@
 //! sign-extended, the factor 4 for the 64-bit forms, the lane order) is ASSUMPTIONS.md S1-S4,
 //! each with the case that settles it.
 
+use super::readings::Rules;
 use super::{mem, rmw};
-use crate::isa::{Elem, Rmw};
 use crate::wave::FpMode;
+use ds_isa::ds::{Elem, Rmw};
 
 /// The second operand's address `B` of a lane whose ADDR is `a`, for the instruction's 16-bit
 /// offset `{offset1, offset0}`: `a + 4 * k` where `k` is, with offset bit 15 (offset1[7]) set,
@@ -34,19 +35,19 @@ pub fn second_address(a: u32, offset: u16) -> u32 {
 /// One active lane: `MEM[A] = op(MEM[A], MEM[B])` over elements of `elem` (4 or 8 bytes), with
 /// `A` the lane's ADDR (ASSUMPTIONS.md S1) and `B` [`second_address`]. No register is written.
 #[inline(always)]
-pub fn step(op: Rmw, elem: Elem, mode: FpMode, a: u32, offset: u16, mem: &mut [u8]) {
+pub fn step(op: Rmw, elem: Elem, mode: FpMode, rules: Rules, a: u32, offset: u16, mem: &mut [u8]) {
     let eb = elem.bytes();
     let b = second_address(a, offset);
     let src = mem::read_elem(mem, b, eb);
     let old = mem::read_elem(mem, a, eb);
-    let new = rmw::update(op, elem, mode, old, src & rmw::mask(eb), 0);
+    let new = rmw::update(op, elem, mode, rules, old, src & rmw::mask(eb), 0);
     mem::write_elem(mem, a, eb, new);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::Elem;
+    use ds_isa::ds::Elem;
 
     /// A little LDS with dword `i` = `words[i]`.
     fn lds(words: &[u32]) -> Vec<u8> {
@@ -87,47 +88,55 @@ mod tests {
         let mode = FpMode::default();
         // ds_add_src2_u32 at A = 4, offset 2: B = 12. 7 + 30 = 37.
         let mut m = lds(&[0, 7, 0, 30]);
-        step(Rmw::Add, Elem::U32, mode, 4, 2, &mut m);
+        step(Rmw::Add, Elem::U32, mode, Rules::MODEL, 4, 2, &mut m);
         assert_eq!((word(&m, 1), word(&m, 3)), (37, 30));
         // rsub: MEM[B] - MEM[A] = 30 - 7; sub: 7 - 30 wraps.
         let mut m = lds(&[0, 7, 0, 30]);
-        step(Rmw::Rsub, Elem::U32, mode, 4, 2, &mut m);
+        step(Rmw::Rsub, Elem::U32, mode, Rules::MODEL, 4, 2, &mut m);
         assert_eq!(word(&m, 1), 23);
         let mut m = lds(&[0, 7, 0, 30]);
-        step(Rmw::Sub, Elem::U32, mode, 4, 2, &mut m);
+        step(Rmw::Sub, Elem::U32, mode, Rules::MODEL, 4, 2, &mut m);
         assert_eq!(word(&m, 1), 7u32.wrapping_sub(30));
         // inc wraps at MEM[B]: 7 >= 7 gives 0; dec from 0 gives MEM[B].
         let mut m = lds(&[7, 7]);
-        step(Rmw::Inc, Elem::U32, mode, 0, 1, &mut m);
+        step(Rmw::Inc, Elem::U32, mode, Rules::MODEL, 0, 1, &mut m);
         assert_eq!(word(&m, 0), 0);
         let mut m = lds(&[0, 9]);
-        step(Rmw::Dec, Elem::U32, mode, 0, 1, &mut m);
+        step(Rmw::Dec, Elem::U32, mode, Rules::MODEL, 0, 1, &mut m);
         assert_eq!(word(&m, 0), 9);
         // signed min: -2 < 5.
         let mut m = lds(&[5, (-2i32) as u32]);
-        step(Rmw::Min, Elem::I32, mode, 0, 1, &mut m);
+        step(Rmw::Min, Elem::I32, mode, Rules::MODEL, 0, 1, &mut m);
         assert_eq!(word(&m, 0), (-2i32) as u32);
         // write_src2 copies MEM[B] to MEM[A]; a negative offset reaches below A.
         let mut m = lds(&[0xaaaa, 0xbbbb]);
-        step(Rmw::Xchg, Elem::B32, mode, 4, 0x7fff, &mut m);
+        step(Rmw::Xchg, Elem::B32, mode, Rules::MODEL, 4, 0x7fff, &mut m);
         assert_eq!((word(&m, 0), word(&m, 1)), (0xaaaa, 0xaaaa));
         // f32 add: 1.5 + 2.25.
         let mut m = lds(&[1.5f32.to_bits(), 2.25f32.to_bits()]);
-        step(Rmw::Add, Elem::F32, mode, 0, 1, &mut m);
+        step(Rmw::Add, Elem::F32, mode, Rules::MODEL, 0, 1, &mut m);
         assert_eq!(f32::from_bits(word(&m, 0)), 3.75);
         // 64-bit: B = A + 4 x offset (the guide's factor, S3), here offset 2 = one qword up.
         let mut m = lds(&[1, 1, 0xffff_ffff, 0]);
-        step(Rmw::Add, Elem::U64, mode, 0, 2, &mut m);
+        step(Rmw::Add, Elem::U64, mode, Rules::MODEL, 0, 2, &mut m);
         assert_eq!((word(&m, 0), word(&m, 1)), (0, 2));
         // B out of range reads 0: add leaves MEM[A]; min_u32 with 0 gives 0.
         let mut m = lds(&[5]);
-        step(Rmw::Add, Elem::U32, mode, 0, 0x100, &mut m);
+        step(Rmw::Add, Elem::U32, mode, Rules::MODEL, 0, 0x100, &mut m);
         assert_eq!(word(&m, 0), 5);
-        step(Rmw::Min, Elem::U32, mode, 0, 0x100, &mut m);
+        step(Rmw::Min, Elem::U32, mode, Rules::MODEL, 0, 0x100, &mut m);
         assert_eq!(word(&m, 0), 0);
         // A out of range: nothing is written.
         let mut m = lds(&[5, 6]);
-        step(Rmw::Xchg, Elem::B32, mode, 0x40, 0x7ff0, &mut m);
+        step(
+            Rmw::Xchg,
+            Elem::B32,
+            mode,
+            Rules::MODEL,
+            0x40,
+            0x7ff0,
+            &mut m,
+        );
         assert_eq!(m, lds(&[5, 6]));
     }
 
@@ -140,12 +149,36 @@ mod tests {
                 .collect();
             let i = (a / 4) as usize;
             let mut m = lds(&words);
-            step(Rmw::Add, Elem::U32, FpMode::default(), a, 0, &mut m);
+            step(
+                Rmw::Add,
+                Elem::U32,
+                FpMode::default(),
+                Rules::MODEL,
+                a,
+                0,
+                &mut m,
+            );
             assert_eq!(word(&m, i), words[i].wrapping_mul(2));
-            step(Rmw::Xor, Elem::U32, FpMode::default(), a, 0, &mut m);
+            step(
+                Rmw::Xor,
+                Elem::U32,
+                FpMode::default(),
+                Rules::MODEL,
+                a,
+                0,
+                &mut m,
+            );
             assert_eq!(word(&m, i), 0);
             let mut m = lds(&words);
-            step(Rmw::Xchg, Elem::B32, FpMode::default(), a, 0, &mut m);
+            step(
+                Rmw::Xchg,
+                Elem::B32,
+                FpMode::default(),
+                Rules::MODEL,
+                a,
+                0,
+                &mut m,
+            );
             assert_eq!(m, lds(&words));
         }
     }

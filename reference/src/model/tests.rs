@@ -1,8 +1,8 @@
 //! Edge rules of each family, one wave at a time. Bit constants carry their meaning.
 
 use super::*;
-use crate::isa::{DsOp, Generation};
-use crate::target::DEFAULT;
+use ds_isa::ds::{DsOp, Generation};
+use ds_isa::target::DEFAULT;
 
 const SENTINEL: u32 = 0xdead_beef; // vdst before the instruction
 
@@ -34,8 +34,8 @@ fn inst(op: DsOp, offset0: u8, offset1: u8) -> DsInst {
 }
 
 /// The first target of the table that has `op`.
-fn target_of(op: DsOp) -> &'static crate::target::Target {
-    crate::target::TARGETS
+fn target_of(op: DsOp) -> &'static ds_isa::target::Target {
+    ds_isa::target::TARGETS
         .iter()
         .find(|t| op.info().on(*t))
         .expect("every op is on some target")
@@ -55,7 +55,7 @@ fn non_hip_ops_and_gds_are_unmodelled_with_a_reason() {
     i.gds = true;
     let err = execute(DEFAULT, &i, mode(), &c).unwrap_err();
     assert!(err.to_string().contains("GDS"), "{err}");
-    let unmodelled = DsOp::all()
+    let unmodelled = DsOp::all(Generation::Gfx11)
         .filter(|op| execute(DEFAULT, &DsInst::new(*op), mode(), &c).is_err())
         .count();
     assert_eq!(unmodelled, 9, "exactly the 9 non-HIP ops are unmodelled");
@@ -106,7 +106,7 @@ fn offset_is_added_and_2addr_scales() {
     let mut c = case(2048, 1);
     c.wave.lanes[0].addr = 8;
     c.wave.lanes[0].data0 = [0x1111_1111, 0x2222_2222, 0, 0];
-    c.wave.lanes[0].data1 = [0x3333_3333, 0x4444_4444, 0, 0];
+    c.wave.lanes[0].data1 = [0x3333_3333, 0x4444_4444, 0, 0, 0, 0, 0, 0];
     let out = run(DsOp::StoreB32, 4, 0, &c);
     assert_eq!(out.lds.word(12), 0x1111_1111);
     // 2addr b32: offset0 * 4, offset1 * 4.
@@ -155,7 +155,7 @@ fn pair_loads_and_exchanges() {
     let out = run(DsOp::Load2addrStride64B64, 1, 0, &c);
     assert_eq!(out.vdst[0], [0x181, 0x182, 0x101, 0x102]);
     c.wave.lanes[0].data0 = [0xaaaa, 0, 0, 0];
-    c.wave.lanes[0].data1 = [0xbbbb, 0, 0, 0];
+    c.wave.lanes[0].data1 = [0xbbbb, 0, 0, 0, 0, 0, 0, 0];
     let out = run(DsOp::Storexchg2addrRtnB32, 0, 1, &c);
     assert_eq!(out.vdst[0][..2], [0x101, 0x102]);
     assert_eq!((out.lds.word(4), out.lds.word(8)), (0xaaaa, 0xbbbb));
@@ -462,74 +462,43 @@ fn float_atomics_use_the_fp_mode() {
         fp16_fp64_denormals: false,
         ..mode()
     };
+    // Flushed by the FP16/64 switch, the denormal compares as +0 and is still the min: it is
+    // stored with its own bits (ASSUMPTIONS.md F2, rocJITsu's legacy min/max), or flushed by the
+    // reading the model followed before issue 29.
     let out = execute(DEFAULT, &DsInst::new(DsOp::MinRtnF64), ftz64, &c).unwrap();
+    assert_eq!([out.lds.word(0), out.lds.word(4)], [1, 0], "its own bits");
+    let flushed = super::readings::Rules::MODEL
+        .with("F2", "selected bits flushed")
+        .unwrap();
+    let inst = DsInst::new(DsOp::MinRtnF64);
+    let out = super::execute_as(DEFAULT, &inst, ftz64, flushed, &c).unwrap();
     assert_eq!([out.lds.word(0), out.lds.word(4)], [0, 0], "flushed to +0");
+    // Against -1.0 the denormal loses and is not stored at all.
+    c.wave.lanes[0].data0 = [0, 0xbff0_0000, 0, 0];
+    let out = execute(DEFAULT, &inst, ftz64, &c).unwrap();
+    assert_eq!([out.lds.word(0), out.lds.word(4)], [0, 0xbff0_0000]);
 }
 
 #[test]
-fn bvh_stack_push_and_pop() {
+fn bvh_stack_runs_through_execute_with_the_offsets_stack_size() {
+    // The rules are model::bvh's (its tests); here the dispatch: vdst and addr written, the
+    // stack size from OFFSET1[5:4].
     let mut c = case(4096, 1);
     let base_dw = 4; // stack at byte 16
-    c.wave.lanes[0].addr = base_dw << 18; // index 0
+    c.wave.lanes[0].addr = base_dw << 18 | 8;
     c.wave.lanes[0].data0[0] = INVALID; // no last node
-    c.wave.lanes[0].data1 = [0x10, 0x11, INVALID, 0x13];
+    c.wave.lanes[0].data1[..4].copy_from_slice(&[0x10, 0x11, INVALID, 0x13]);
     let out = run(DsOp::BvhStackRtnB32, 0, 0, &c);
-    assert_eq!(out.lds.word(16), 0x10, "first push at slot 0");
-    assert_eq!(
-        out.lds.word(16 + 128),
-        0x11,
-        "second push one stride (128 bytes) on"
-    );
-    assert_eq!(
-        out.vdst[0][0], 0x13,
-        "valid DATA1[3] is returned, not pushed"
-    );
-    assert_eq!(out.addr[0], base_dw << 18 | 2);
-    // Next: nothing valid to push or return: pop 0x11.
-    let c2 = Case {
-        lds: out.lds.clone(),
-        wave: Wave {
-            lanes: {
-                let mut l = c.wave.lanes.clone();
-                l[0].addr = out.addr[0];
-                l[0].data1 = [INVALID; 4];
-                l
-            },
-            ..c.wave.clone()
-        },
-    };
-    let out = run(DsOp::BvhStackRtnB32, 0, 0, &c2);
-    assert_eq!(out.vdst[0][0], 0x11);
-    assert_eq!(
-        out.lds.word(16 + 128),
-        INVALID,
-        "popped slot marked invalid"
-    );
-    assert_eq!(out.addr[0], base_dw << 18 | 1);
-    // A child equal to the last visited node stops the pushes.
-    let mut c3 = c.clone();
-    c3.wave.lanes[0].data0[0] = 0x11;
-    c3.wave.lanes[0].data1 = [0x10, 0x11, 0x12, INVALID];
-    let out = run(DsOp::BvhStackRtnB32, 0, 0, &c3);
-    assert_eq!(
-        out.lds.word(16),
-        INVALID,
-        "pushed 0x10, popped it back, slot invalidated"
-    );
-    assert_eq!(out.vdst[0][0], 0x10);
-    assert_eq!(out.addr[0], base_dw << 18);
-    // Stack size 8 (OFFSET1[5:4] = 0): index 8 wraps onto slot 0.
-    let mut c4 = c.clone();
-    c4.wave.lanes[0].addr = base_dw << 18 | 8;
-    c4.wave.lanes[0].data1 = [0x77, INVALID, INVALID, 0x99];
-    let out = run(DsOp::BvhStackRtnB32, 0, 0, &c4);
-    assert_eq!(out.lds.word(16), 0x77);
-    // Stack size 16 (OFFSET1 = 0x10): index 8 is its own slot.
-    let out = run(DsOp::BvhStackRtnB32, 0, 0x10, &c4);
-    assert_eq!(out.lds.word(16 + 8 * 128), 0x77);
+    assert_eq!(out.vdst[0][0], 0x10, "the first child is returned");
+    // Size 8: index 8 is slot 0 (0x13 pushed first, then 0x11).
+    assert_eq!([out.lds.word(16), out.lds.word(16 + 128)], [0x13, 0x11]);
+    assert_eq!(out.addr[0], base_dw << 18 | 10);
+    // Size 16 (OFFSET1 = 0x10): index 8 is its own slot.
+    let out = run(DsOp::BvhStackRtnB32, 0, 0x10, &c);
+    assert_eq!(out.lds.word(16 + 8 * 128), 0x13);
 }
 
-const INVALID: u32 = special::INVALID_NODE;
+const INVALID: u32 = bvh::INVALID_NODE;
 
 #[test]
 fn nop_changes_nothing() {
@@ -543,7 +512,7 @@ fn nop_changes_nothing() {
 #[test]
 fn the_32_bit_atomic_fast_path_equals_the_per_lane_step() {
     let mut checked = 0;
-    for op in crate::isa::runnable_ops() {
+    for op in ds_isa::ds::runnable_ops(Generation::Gfx11) {
         for (name, v, c) in snapshot::snapshot_corpus(op) {
             let mut c = c;
             // Words past the operand width must not matter: fill them with noise.
@@ -607,7 +576,7 @@ fn every_multi_dword_access_near_2_32_follows_one_rule() {
             Family::Load(_) | Family::Store(_) | Family::Rmw(_)
         ) && (info.elem.bytes() >= 8 || (info.two_addresses() && info.elem.bytes() >= 4))
     };
-    let ops: Vec<DsOp> = crate::isa::runnable_ops()
+    let ops: Vec<DsOp> = ds_isa::ds::runnable_ops(Generation::Gfx11)
         .filter(|op| multi_dword(op.info()))
         .collect();
     assert!(ops.len() >= 40, "only {} multi-dword ops swept", ops.len());
@@ -629,14 +598,27 @@ fn every_multi_dword_access_near_2_32_follows_one_rule() {
                 let lane = &mut c.wave.lanes[0];
                 lane.addr = fin;
                 lane.data0 = [0x0102_0304, 0x0506_0708, 0x090a_0b0c, 0x0d0e_0f10];
-                lane.data1 = [0x1112_1314, 0x1516_1718, 0x191a_1b1c, 0x1d1e_1f20];
+                lane.data1 = [
+                    0x1112_1314,
+                    0x1516_1718,
+                    0x191a_1b1c,
+                    0x1d1e_1f20,
+                    0,
+                    0,
+                    0,
+                    0,
+                ];
                 let lane = *lane;
                 let scale = info.offset_scale();
                 // (final address, bytes, data) of each element.
                 let elements: Vec<(u32, u32, [u32; 4])> = if info.two_addresses() {
                     vec![
                         (fin.wrapping_add(u32::from(o0) * scale), eb, lane.data0),
-                        (fin.wrapping_add(u32::from(o1) * scale), eb, lane.data1),
+                        (
+                            fin.wrapping_add(u32::from(o1) * scale),
+                            eb,
+                            lane.data1_low(),
+                        ),
                     ]
                 } else {
                     vec![(fin, eb, lane.data0)]
@@ -731,28 +713,42 @@ fn bpermute_fi_reads_inactive_lanes_where_bpermute_reads_zero() {
 }
 
 #[test]
-fn gfx12_push8_forms_are_refused_by_the_runner_with_the_reason() {
-    for op in [DsOp::BvhStackPush8Pop1RtnB32, DsOp::BvhStackPush8Pop2RtnB64] {
-        let e = execute(target_of(op), &inst(op, 0, 0), mode(), &case(512, 1)).unwrap_err();
-        assert!(e.why.contains("8 dwords"), "{e}");
-    }
-    // The 4-dword form runs, writing vdst and addr like the gfx11 stack op.
+fn gfx12_push8_forms_run_with_eight_data1_dwords() {
+    // All three forms run; push8 reads DATA1[4..8] too (push4 pushes 0x10 and pops it back).
     let mut c = case(512, 1);
     c.wave.lanes[0].addr = 1 << 15;
     c.wave.lanes[0].data0[0] = u32::MAX;
-    c.wave.lanes[0].data1 = [0x10, u32::MAX, u32::MAX, 0x13];
-    let o = run(DsOp::BvhStackPush4Pop1RtnB32, 0, 0, &c);
-    assert_eq!((o.vdst[0][0], o.addr[0]), (0x13, 1 << 15 | 1));
-    assert_eq!(o.lds.word(4), 0x10);
+    c.wave.lanes[0].data1 = [
+        0x10,
+        u32::MAX,
+        u32::MAX,
+        u32::MAX,
+        0x20,
+        0x28,
+        u32::MAX,
+        0x30,
+    ];
+    for (op, top) in [
+        (DsOp::BvhStackPush4Pop1RtnB32, 0x10),
+        (DsOp::BvhStackPush8Pop1RtnB32, 0x10),
+        (DsOp::BvhStackPush8Pop2RtnB64, 0x20),
+    ] {
+        let o = run(op, 16, 0, &c);
+        assert_eq!(o.vdst[0][0], top, "{op}");
+    }
+    let o = run(DsOp::BvhStackPush8Pop1RtnB32, 16, 0, &c);
+    // 0x30, 0x28, 0x20, 0x10 pushed (slots 0..3), 0x10 popped: ring 3, three entries valid.
+    assert_eq!(o.addr[0], 1 << 15 | 3 << 10 | 3 << 5 | 3);
+    assert_eq!(o.lds.word(4 + 2 * 128), 0x20);
 }
 
 #[test]
 fn an_op_the_targets_generation_lacks_is_unmodelled_with_the_reason() {
     let c = case(512, 1);
     let mut checked = 0;
-    for t in crate::target::TARGETS {
-        for op in DsOp::all_in(Generation::Gfx11)
-            .chain(DsOp::all_in(Generation::Gfx12))
+    for t in ds_isa::target::TARGETS {
+        for op in DsOp::all(Generation::Gfx11)
+            .chain(DsOp::all(Generation::Gfx12))
             .filter(|op| !op.info().on(t) && op.info().hip_runnable())
         {
             let e = execute(t, &inst(op, 0, 0), mode(), &c).unwrap_err();
@@ -772,7 +768,7 @@ fn an_op_the_targets_generation_lacks_is_unmodelled_with_the_reason() {
 /// (the 32-bit hot loop, the per-lane step of the 64-bit forms, the legal search's operands).
 #[test]
 fn a_compare_value_first_generation_swaps_the_cmpstore_operands() {
-    let ops = DsOp::all_in(DEFAULT.generation)
+    let ops = DsOp::all(DEFAULT.generation)
         .filter(|op| op.info().family == Family::Rmw(Rmw::CmpStore) && op.info().hip_runnable());
     let mut checked = 0;
     for op in ops {
@@ -803,7 +799,7 @@ fn a_compare_value_first_generation_swaps_the_cmpstore_operands() {
         assert_ne!(want.0, c.lds, "{op}: lanes 0 and 2 store");
         let mut swapped = c.clone();
         for l in swapped.wave.lanes.iter_mut() {
-            std::mem::swap(&mut l.data0, &mut l.data1);
+            l.swap_data();
         }
         let compare_first = Plan {
             cmpst_swap: true,

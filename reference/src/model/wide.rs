@@ -18,10 +18,11 @@
 
 #[cfg(test)]
 mod tests {
-    use crate::isa::{DsInst, DsOp, Generation};
     use crate::model::{execute, lanes, snapshot::snapshot_corpus};
-    use crate::target::{PermuteSpan, Target, DEFAULT};
     use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSize};
+    use ds_isa::ds::{DsInst, DsOp, Generation};
+    use ds_isa::gen::PermuteSpan;
+    use ds_isa::target::{Target, DEFAULT};
 
     const W64: WaveSize = WaveSize::Wave64;
 
@@ -42,7 +43,7 @@ mod tests {
             .map(|i| Lane {
                 addr: addr(i),
                 data0: [0x1000 + i as u32, 0, 0, 0],
-                data1: [0; 4],
+                data1: [0; 8],
                 vdst: [0xdead_0000 + i as u32; 4],
             })
             .collect();
@@ -77,7 +78,7 @@ mod tests {
     #[test]
     fn an_inactive_upper_half_leaves_the_wave32_result() {
         let mut cases = 0;
-        for op in crate::isa::runnable_ops() {
+        for op in ds_isa::ds::runnable_ops(Generation::Gfx11) {
             for (name, v, c) in snapshot_corpus(op) {
                 let Ok(want) = execute(DEFAULT, &v.inst(), v.mode, &c) else {
                     continue;
@@ -376,7 +377,7 @@ mod tests {
             let ops: Vec<DsOp> = Generation::ALL
                 .into_iter()
                 .flat_map(|g| {
-                    crate::isa::runnable_ops_in(g)
+                    ds_isa::ds::runnable_ops(g)
                         .filter(move |op| questions::for_op(*op, g).iter().any(|x| x.id == id))
                 })
                 .collect();

@@ -4,8 +4,8 @@
 //! sits below the wave's types, which carry it; this module sits above them.
 
 use super::Regs;
-use crate::isa::{DsOp, Field};
 use crate::wave::{Case, Lane, Outcome};
+use ds_isa::ds::{DsOp, Field};
 use std::fmt;
 
 /// A register given two different values through two operands that name it.

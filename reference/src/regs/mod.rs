@@ -18,7 +18,7 @@
 //! DATA1 and VDST overlap among themselves as they do in VGPRs. Every method that relates
 //! registers takes `acc` and keys registers by file and number.
 
-use crate::isa::{DsOp, Field, OpInfo};
+use ds_isa::ds::{DsOp, Field, OpInfo};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -58,6 +58,9 @@ pub enum RegsError {
     PastV255 { field: Field, first: u8, dwords: u8 },
     /// Both results of `ds_bvh_stack_rtn_b32` (VDST and the updated ADDR) in one register.
     TwoResults { op: DsOp, reg: u8 },
+    /// An operand wider than the 4 dwords a kernel dumps per register operand (gfx12's 8-dword
+    /// BVH DATA1): its registers cannot be named yet.
+    TooWide { op: DsOp, field: Field, dwords: u8 },
 }
 
 impl fmt::Display for RegsError {
@@ -87,11 +90,20 @@ impl fmt::Display for RegsError {
                  register written twice by one instruction keeps is not defined, so no kernel \
                  can check it; give them different registers"
             ),
+            RegsError::TooWide { op, field, dwords } => write!(
+                f,
+                "regs: {op}'s {} is {dwords} dwords and a kernel dumps at most 4 per named \
+                 operand: remove \"regs\" (the generator's own layout runs it)",
+                field.name()
+            ),
         }
     }
 }
 
 impl std::error::Error for RegsError {}
+
+/// Dwords of one operand a kernel loads and dumps by name (the lane records' slots).
+pub const MAX_NAMED_DWORDS: u8 = 4;
 
 impl Regs {
     /// The register of `field`, if named.
@@ -139,6 +151,13 @@ impl Regs {
                 (None, 0) => {}
                 (Some(_), 0) => return Err(RegsError::Unused { op, field }),
                 (None, _) => return Err(RegsError::Missing { op, field }),
+                (Some(_), n) if n > MAX_NAMED_DWORDS => {
+                    return Err(RegsError::TooWide {
+                        op,
+                        field,
+                        dwords: n,
+                    })
+                }
                 (Some(first), n) => {
                     if u32::from(first) + u32::from(n) > 256 {
                         return Err(RegsError::PastV255 {
@@ -222,7 +241,10 @@ impl Alias {
             }
         };
         let info = op.info();
-        if !info.hip_runnable() {
+        let too_wide = Field::ALL
+            .into_iter()
+            .any(|f| info.operands.dwords(f) > MAX_NAMED_DWORDS);
+        if !info.hip_runnable() || too_wide {
             return None;
         }
         let o = info.operands;

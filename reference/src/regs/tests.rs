@@ -1,8 +1,9 @@
 //! Tests of register aliasing.
 
 use super::*;
-use crate::isa::runnable_ops;
 use crate::wave::Lane;
+use ds_isa::ds::runnable_ops;
+use ds_isa::gen::Generation;
 
 fn op(name: &str) -> DsOp {
     DsOp::from_name(name).unwrap()
@@ -11,7 +12,7 @@ fn op(name: &str) -> DsOp {
 #[test]
 fn every_pattern_fits_its_op_and_overlaps() {
     let mut n = 0;
-    for op in runnable_ops() {
+    for op in runnable_ops(Generation::Gfx11) {
         for (a, r) in Alias::for_op(op) {
             assert_eq!(r.check(op), Ok(()), "{op} {}", a.name());
             let words = r.words(op.info());
@@ -106,10 +107,9 @@ fn a_register_with_two_values_is_named_with_lane_register_and_both_values() {
 
 #[test]
 fn even_tuple_patterns_start_every_tuple_at_an_even_register_and_keep_their_overlap() {
-    use crate::isa::{Field, DS_OPS};
+    use ds_isa::ds::Field;
     let mut moved = 0;
-    for row in DS_OPS.iter().filter(|r| r.hip_runnable()) {
-        let op = row.op;
+    for op in ds_isa::ds::runnable_ops(Generation::Gfx11) {
         let o = op.info().operands;
         for (alias, even) in Alias::for_op_in(op, true) {
             assert_eq!(even.check(op), Ok(()), "{op} {}", alias.name());
@@ -143,14 +143,16 @@ fn even_tuple_patterns_start_every_tuple_at_an_even_register_and_keep_their_over
 fn harmonising_a_wave_at_once_is_harmonising_each_lane() {
     use crate::wave::WaveSize;
     let mut checked = 0;
-    for op in runnable_ops() {
+    let ops: std::collections::BTreeSet<_> =
+        Generation::ALL.into_iter().flat_map(runnable_ops).collect();
+    for op in ops {
         for (_, r) in Alias::for_op(op) {
             for acc in [false, true] {
                 let lanes: Vec<Lane> = (0..WaveSize::Wave64.lanes() as u32)
                     .map(|l| Lane {
                         addr: 0x100 + l,
                         data0: [0x200 + l, 0x210 + l, 0x220 + l, 0x230 + l],
-                        data1: [0x300 + l, 0x310 + l, 0x320 + l, 0x330 + l],
+                        data1: std::array::from_fn(|k| 0x300 + 0x10 * k as u32 + l),
                         vdst: [0x400 + l, 0x410 + l, 0x420 + l, 0x430 + l],
                     })
                     .collect();

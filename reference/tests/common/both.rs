@@ -7,8 +7,8 @@ use super::{
     bytes_line, legalize_acc, mc_assemble_for, mc_disassemble_for, report, same_swizzle, spell_in,
     spellings_in, CANONICAL,
 };
-use ds_reference::isa::syntax::{llvm_mc_line_in, parse_in};
-use ds_reference::isa::{DsFeatures, DsInst, DsOp, Generation, Isa, OffsetForm};
+use ds_isa::ds::syntax::{llvm_mc_line, parse};
+use ds_isa::ds::{DsFeatures, DsInst, DsOp, Generation, Isa, OffsetForm};
 use std::path::PathBuf;
 
 /// One pair's oracle: llvm-mc of `pair.llvm` run for `pair.cpu`, our side for `pair.gen`.
@@ -85,19 +85,19 @@ impl Both<'_> {
 
     /// The text of `inst` as the pair's generation prints it.
     pub fn text(&self, inst: &DsInst) -> String {
-        inst.text_in(self.gen()).to_string()
+        inst.text(self.gen()).to_string()
     }
 
     /// Our answer for `text`: parsed as `expect` (or a swizzle with the same lane map), printed as
     /// llvm-mc's line.
     pub fn ours(&self, text: &str, expect: Option<&DsInst>) -> Ours {
-        parse_in(self.isa(), text)
+        parse(self.isa(), text)
             .map_err(|e| e.to_string())
             .and_then(|parsed| match expect {
                 Some(inst) if parsed != *inst && !same_swizzle(&parsed, inst) => {
                     Err(format!("parsed as {parsed:?}"))
                 }
-                _ => llvm_mc_line_in(self.isa(), &parsed).map_err(|e| e.to_string()),
+                _ => llvm_mc_line(self.isa(), &parsed).map_err(|e| e.to_string()),
             })
     }
 
@@ -166,12 +166,12 @@ impl Both<'_> {
     pub fn disassemble(&self, cases: &[DsInst]) {
         let words: Vec<[u8; 8]> = cases
             .iter()
-            .map(|i| i.to_bytes_in(self.isa()).expect("legal"))
+            .map(|i| i.to_bytes(self.isa()).expect("legal"))
             .collect();
         let theirs = mc_disassemble_for(&self.mc(), self.cpu(), &words);
         let mut bad = Vec::new();
         for ((inst, word), theirs) in cases.iter().zip(&words).zip(&theirs) {
-            let ours = DsInst::from_bytes_in(self.isa(), *word).map(|i| self.text(&i));
+            let ours = DsInst::from_bytes(self.isa(), *word).map(|i| self.text(&i));
             let printed = ours
                 .as_ref()
                 .ok()
@@ -221,7 +221,7 @@ impl Both<'_> {
         let theirs = mc_disassemble_for(&self.mc(), self.cpu(), &words);
         let mut bad = Vec::new();
         for ((why, word), theirs) in cases.iter().zip(&theirs) {
-            let ours = DsInst::decode_in(self.isa(), *word);
+            let ours = DsInst::decode(self.isa(), *word);
             if theirs.is_some() || ours.is_ok() {
                 bad.push(format!(
                     "{why} {}: llvm-mc {theirs:?}, ours {ours:?}",

@@ -2,7 +2,7 @@
 //! of generations and releases (`llvm.rs`): its op counts, its vector file, and the lines every
 //! release reads or refuses on it. Adding a generation is adding a row to [`DATA`].
 
-use ds_reference::isa::{DsFeatures, Generation};
+use ds_isa::ds::{DsFeatures, Generation};
 
 /// What one generation's oracle needs besides the shared checks. Adding a generation is adding a
 /// row here and in `common::llvm::GENERATIONS`.

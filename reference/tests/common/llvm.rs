@@ -7,8 +7,8 @@
 //! release that is not installed is skipped with a reason, except under `CI=true`, where that is a
 //! failure (scripts/install-deps.sh installs both).
 
-use ds_reference::isa::{Generation, Isa};
-use ds_reference::target::Target;
+use ds_isa::ds::{Generation, Isa};
+use ds_isa::target::Target;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;

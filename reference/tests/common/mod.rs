@@ -11,9 +11,7 @@ pub mod both;
 pub mod data;
 pub mod llvm;
 
-use ds_reference::isa::{
-    DsFeatures, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm,
-};
+use ds_isa::ds::{DsFeatures, DsInst, DsOp, Family, Field, Gds, Generation, Isa, OffsetForm};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::Path;
@@ -396,7 +394,7 @@ pub fn spell(inst: &DsInst, s: Spelling) -> String {
 /// alias), `a` registers for vdst and data when `acc` is set.
 pub fn spell_in(gen: Generation, inst: &DsInst, s: Spelling) -> String {
     let info = inst.info();
-    let mut name = s.alias.unwrap_or(inst.op.mnemonic_in(gen)).to_string();
+    let mut name = s.alias.unwrap_or(inst.op.mnemonic(gen)).to_string();
     if s.upper_mnemonic {
         name = name.to_ascii_uppercase();
     }
@@ -459,7 +457,7 @@ pub fn respell(gen: Generation, line: &str) -> String {
         return line.to_string();
     }
     let name: String = op
-        .mnemonic_in(gen)
+        .mnemonic(gen)
         .chars()
         .enumerate()
         .map(|(i, c)| match word.chars().nth(i) {

@@ -18,9 +18,10 @@
 //! A decision is `Some(true)` (the order, run and checked, is in `order`), `Some(false)` (no order
 //! can explain the device's value), or `None` (undecided here: the search takes over).
 
-use super::{Group, Search};
-use crate::isa::Family;
+use super::search::Search;
+use super::Group;
 use crate::model::{join, mem, rmw};
+use ds_isa::ds::Family;
 use std::collections::{HashMap, VecDeque};
 
 /// Values of the element followed at most (beyond these the op is no selection: the search takes
@@ -88,35 +89,6 @@ impl Search<'_> {
             self.alternatives
                 .extend(steps.iter().filter(|s| s.1 > 0).map(|s| s.0));
         } else {
-            self.restore(g, &saved);
-        }
-        ok
-    }
-
-    /// Whether running the group's lanes in `order`, each taking the documented alternative
-    /// where its operands give one (the model's result elsewhere), gives the device's registers
-    /// and bytes: a device that always takes the alternative is found in one run.
-    pub(super) fn runs_as_alternative(&mut self, g: &Group, order: &[u8]) -> bool {
-        let saved = self.snapshot(g);
-        let floats = self.alternatives.len();
-        let mut ok = true;
-        for &l in order {
-            let i = usize::from(l);
-            let k = usize::from(self.choices(i) > 1);
-            if !self.apply(i, k) {
-                ok = false;
-                break;
-            }
-            if k > 0 {
-                self.alternatives.push(l);
-            }
-        }
-        ok = ok
-            && g.bytes
-                .iter()
-                .all(|&b| self.mem.bytes()[b as usize] == self.device.lds.bytes()[b as usize]);
-        if !ok {
-            self.alternatives.truncate(floats);
             self.restore(g, &saved);
         }
         ok

@@ -2,10 +2,10 @@
 //! impossible results are rejected, 32 lanes on one address stay fast.
 
 use super::*;
-use crate::isa::DsOp;
 use crate::model::execute;
-use crate::target::DEFAULT;
-use crate::wave::{FpMode, Wave};
+use crate::wave::{FpMode, Lds, Wave};
+use ds_isa::ds::DsOp;
+use ds_isa::target::DEFAULT;
 
 fn variant(op: DsOp) -> Variant {
     Variant {
@@ -72,7 +72,8 @@ fn the_model_outcome_is_ascending() {
         check(DEFAULT, &v, &c, &out).unwrap(),
         Verdict::Legal {
             order: Explanation::AscendingLanes,
-            float_alternatives: vec![]
+            float_alternatives: vec![],
+            readings: vec![]
         }
     );
 }
@@ -89,7 +90,8 @@ fn descending_order_of_32_same_address_atomics_is_legal_and_named() {
         verdict,
         Verdict::Legal {
             order: Explanation::DescendingLanes,
-            float_alternatives: vec![]
+            float_alternatives: vec![],
+            readings: vec![("A4", "descending lanes")]
         }
     );
 }
@@ -112,7 +114,8 @@ fn assert_order_rebuilt(v: &Variant, c: &Case, order: &[usize], budget: usize) {
         verdict,
         Verdict::Legal {
             order: Explanation::Order(want),
-            float_alternatives: vec![]
+            float_alternatives: vec![],
+            readings: vec![("A4", "any lane order")]
         }
     );
 }
@@ -205,12 +208,14 @@ fn float_min_of_signed_zeros_accepts_either_zero() {
         check(DEFAULT, &v, &c, &device).unwrap(),
         Verdict::Legal {
             order: Explanation::AscendingLanes,
-            float_alternatives: vec![0]
+            float_alternatives: vec![0],
+            readings: vec![("F1", "DS pseudocode literally")]
         }
     );
     assert_eq!(
         check(DEFAULT, &v, &c, &device).unwrap().to_string(),
-        "legal: ascending lane order, lanes 0 took the documented float alternative"
+        "legal: ascending lane order, following F1 \"DS pseudocode literally\" (lanes 0 took \
+         another reading)"
     );
     device.lds.set_word(8, 0x3f80_0000); // 1.0: not a legal min of two zeros
     assert!(matches!(
@@ -220,16 +225,19 @@ fn float_min_of_signed_zeros_accepts_either_zero() {
 }
 
 /// ASSUMPTIONS.md F3 and N4 read alike: a NaN sum may be either input's NaN quieted or the default
-/// NaN, for `ds_add_f32` and per half for `ds_pk_add_*`; any other NaN is a mismatch.
+/// NaN, for `ds_add_f32` and per half for `ds_pk_add_*`, each named; any other NaN is a
+/// mismatch. The model takes DATA's NaN (rocJITsu's LDS rule); memory's, the model's reading
+/// before issue 29, is legal and named.
 #[test]
 fn nan_sums_accept_either_inputs_nan_for_add_f32_and_each_half_of_pk_add() {
-    for (op, mem, data, data_nan, default_nan, other_nan) in [
+    for (op, mem, data, data_nan, mem_nan, default_nan, other_nan) in [
         (
             DsOp::AddRtnF32,
             0x7fc0_0001u32,
             0x7f80_0002u32,
             0x7fc0_0002u32,
-            0x7fc0_0000u32,
+            0x7fc0_0001u32,
+            0xffc0_0000u32,
             0x7fc0_0003u32,
         ),
         // hi: 1.0 + 1.0 = 2.0 in every choice; lo: mem qNaN + data sNaN.
@@ -238,11 +246,12 @@ fn nan_sums_accept_either_inputs_nan_for_add_f32_and_each_half_of_pk_add() {
             0x3c00_7e01,
             0x3c00_7c02,
             0x4000_7e02,
-            0x4000_7e00,
+            0x4000_7e01,
+            0x4000_fe00,
             0x4000_7e03,
         ),
     ] {
-        let t = crate::target::TARGETS
+        let t = ds_isa::target::TARGETS
             .iter()
             .find(|t| op.info().on(*t))
             .unwrap();
@@ -252,19 +261,23 @@ fn nan_sums_accept_either_inputs_nan_for_add_f32_and_each_half_of_pk_add() {
         c.lds.set_word(8, mem);
         c.wave.lanes[0].data0[0] = data;
         let model = execute(t, &v.inst(), v.mode, &c).unwrap();
-        assert_ne!(
+        assert_eq!(
             model.lds.word(8),
             data_nan,
-            "{op}: the model takes memory's NaN"
+            "{op}: the model takes DATA's NaN"
         );
-        for legal in [data_nan, default_nan] {
+        for (legal, named) in [
+            (mem_nan, ("F3", "memory's NaN first")),
+            (default_nan, ("F3", "default NaN for any NaN")),
+        ] {
             let mut device = model.clone();
             device.lds.set_word(8, legal);
             assert_eq!(
                 check(t, &v, &c, &device).unwrap(),
                 Verdict::Legal {
                     order: Explanation::AscendingLanes,
-                    float_alternatives: vec![0]
+                    float_alternatives: vec![0],
+                    readings: vec![named]
                 },
                 "{op} {legal:#x}"
             );
@@ -278,17 +291,85 @@ fn nan_sums_accept_either_inputs_nan_for_add_f32_and_each_half_of_pk_add() {
     }
 }
 
+/// F6: `inf + -inf` gives the negative quiet NaN (the model, rocJITsu's); the positive one, the
+/// model's before issue 29, is legal and named, in every format.
 #[test]
-fn permute_collisions_are_pinned_by_the_guide() {
+fn either_default_nan_is_legal_and_named() {
+    for (op, mem, data, negative, positive) in [
+        (
+            DsOp::AddRtnF32,
+            0x7f80_0000u32,
+            0xff80_0000u32,
+            0xffc0_0000u32,
+            0x7fc0_0000u32,
+        ),
+        (
+            DsOp::PkAddRtnF16,
+            0x7c00_7c00,
+            0xfc00_fc00,
+            0xfe00_fe00,
+            0x7e00_7e00,
+        ),
+        (
+            DsOp::PkAddRtnBf16,
+            0x7f80_7f80,
+            0xff80_ff80,
+            0xffc0_ffc0,
+            0x7fc0_7fc0,
+        ),
+    ] {
+        let t = ds_isa::target::TARGETS
+            .iter()
+            .find(|t| op.info().on(*t))
+            .unwrap();
+        let v = variant(op);
+        let mut c = same_address_case();
+        c.wave.exec = 1;
+        c.lds.set_word(8, mem);
+        c.wave.lanes[0].data0[0] = data;
+        let model = execute(t, &v.inst(), v.mode, &c).unwrap();
+        assert_eq!(model.lds.word(8), negative, "{op}");
+        let mut device = model.clone();
+        device.lds.set_word(8, positive);
+        let verdict = check(t, &v, &c, &device).unwrap();
+        match &verdict {
+            Verdict::Legal { readings, .. } => {
+                assert_eq!(readings, &vec![("F6", "positive default NaN")], "{op}")
+            }
+            other => panic!("{op}: {other:?}"),
+        }
+    }
+}
+
+/// S4: the guides' prose leaves a permute collision's winner open; the highest sender (the
+/// pseudocode's comment) is the model's, the lowest and any other sender are legal and named.
+#[test]
+fn permute_collisions_accept_any_colliding_sender_and_name_it() {
     let v = variant(DsOp::PermuteB32);
     let mut c = same_address_case();
-    c.wave.exec = 0b11;
+    c.wave.exec = 0b111;
     for l in c.wave.lanes.iter_mut() {
         l.addr = 0;
     }
-    let mut device = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
-    assert_eq!(device.vdst[0][0], 2, "highest source lane (1, data 2) wins");
-    device.vdst[0][0] = 1; // lane 0's data: contradicts the guide
+    let model = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
+    assert_eq!(model.vdst[0][0], 3, "highest source lane (2, data 3) wins");
+    let named = |value: u32| {
+        let mut device = model.clone();
+        device.vdst[0][0] = value;
+        check(DEFAULT, &v, &c, &device).unwrap()
+    };
+    let legal = |reading| Verdict::Legal {
+        order: Explanation::AscendingLanes,
+        float_alternatives: vec![],
+        readings: vec![("S4", reading)],
+    };
+    assert_eq!(named(1), legal("lowest lane"));
+    assert_eq!(named(2), legal("any colliding lane"));
+    // A value no sender sent is a mismatch.
+    assert!(matches!(named(7), Verdict::Mismatch(_)));
+    // Lanes that receive nothing still get 0.
+    let mut device = model.clone();
+    device.vdst[1][0] = 1;
     assert!(matches!(
         check(DEFAULT, &v, &c, &device).unwrap(),
         Verdict::Mismatch(_)
@@ -319,7 +400,8 @@ fn descending_order_of_32_non_returning_rsubs_is_recognised() {
         check(DEFAULT, &v, &c, &device).unwrap(),
         Verdict::Legal {
             order: Explanation::DescendingLanes,
-            float_alternatives: vec![]
+            float_alternatives: vec![],
+            readings: vec![("A4", "descending lanes")]
         }
     );
 }
@@ -367,7 +449,8 @@ fn wave64_orders_across_the_halves_are_legal_and_named() {
         check_with_budget(DEFAULT, &v, &c, &device, 128).unwrap(),
         Verdict::Legal {
             order: Explanation::DescendingLanes,
-            float_alternatives: vec![]
+            float_alternatives: vec![],
+            readings: vec![("A4", "descending lanes")]
         }
     );
     // A lane of the upper half returning a value no order gives is a mismatch.
@@ -377,4 +460,163 @@ fn wave64_orders_across_the_halves_are_legal_and_named() {
         check_with_budget(DEFAULT, &v, &c, &bad, 64 * 64 * 2).unwrap(),
         Verdict::Mismatch(_)
     ));
+}
+
+/// A mismatch that a disagreement reading explains names it: a gfx12 wave64 bpermute by gfx11's
+/// half-wave rule matches W9's "within halves", and a bf16 add that never flushes matches N3's
+/// "never flushed"; a legal reading is named when followed (N3's "FP32 switch").
+#[test]
+fn a_mismatch_names_the_disagreement_reading_it_matches() {
+    let gfx12 = ds_isa::target::Target::by_name("gfx1201").unwrap();
+    let (_, v, c) = crate::model::snapshot::snapshot_corpus_wave64(DsOp::BpermuteB32)
+        .into_iter()
+        .find(|(n, _, _)| n == "w64_index_mirror")
+        .unwrap();
+    let halves = crate::model::readings::Rules::MODEL
+        .with("W9", "within halves")
+        .unwrap();
+    let device = crate::model::execute_variant_as(gfx12, &v, halves, &c).unwrap();
+    match check(gfx12, &v, &c, &device).unwrap() {
+        Verdict::Mismatch(why) => assert!(
+            why.contains("it matches ASSUMPTIONS.md W9 \"within halves\""),
+            "{why}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    // bf16: 0x0001 + 0x0001 with only the FP16/64 switch flushing.
+    let v = Variant {
+        mode: FpMode {
+            fp32_denormals: true,
+            fp16_fp64_denormals: false,
+            ieee: true,
+        },
+        ..variant(DsOp::PkAddRtnBf16)
+    };
+    let mut c = same_address_case();
+    c.wave.exec = 1;
+    c.lds.set_word(8, 0x0001_0001);
+    c.wave.lanes[0].data0[0] = 0x0001_0001;
+    let model = execute(gfx12, &v.inst(), v.mode, &c).unwrap();
+    assert_eq!(model.lds.word(8), 0, "the FP16/64 switch flushes bf16");
+    let mut device = model.clone();
+    device.lds.set_word(8, 0x0002_0002);
+    match check(gfx12, &v, &c, &device).unwrap() {
+        Verdict::Mismatch(why) => {
+            assert!(why.contains("N3 \"never flushed\""), "{why}");
+            // The FP32 switch keeps them too in this mode, so it explains it as well: a legal
+            // reading, and the check says so when asked with it held.
+            let held = Allowed::Held(("N3", "FP32 switch"));
+            assert!(check_allowed(gfx12, &v, &c, &device, held, BUDGET)
+                .unwrap()
+                .is_legal());
+        }
+        Verdict::Legal { readings, .. } => {
+            assert_eq!(readings, vec![("N3", "FP32 switch")]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// `tally` holds each question to each of its readings: on a permute collision resolved by the
+/// lowest sender, "lowest lane" and "any colliding lane" are consistent, "highest lane" not.
+#[test]
+fn tally_says_which_readings_an_outcome_is_consistent_with() {
+    let v = variant(DsOp::PermuteB32);
+    let mut c = same_address_case();
+    c.wave.exec = 0b111;
+    for l in c.wave.lanes.iter_mut() {
+        l.addr = 0;
+    }
+    let lowest = crate::model::readings::Rules::MODEL
+        .with("S4", "lowest lane")
+        .unwrap();
+    let device = crate::model::execute_as(DEFAULT, &v.inst(), v.mode, lowest, &c).unwrap();
+    let tallies = tally(DEFAULT, &v, &c, &device, Agreement::Legal).unwrap();
+    let s4 = tallies.iter().find(|t| t.question == "S4").unwrap();
+    assert_eq!(s4.consistent(), vec!["lowest lane", "any colliding lane"]);
+    assert!(s4.tells_apart());
+    // The model's own outcome: consistent with the highest sender and with any.
+    let model = execute(DEFAULT, &v.inst(), v.mode, &c).unwrap();
+    let tallies = tally(DEFAULT, &v, &c, &model, Agreement::Exact).unwrap();
+    let slow = tally(DEFAULT, &v, &c, &model, Agreement::Legal).unwrap();
+    assert_eq!(
+        tallies, slow,
+        "the shortcut for the model's own outcome changes no answer"
+    );
+    let s4 = tallies.iter().find(|t| t.question == "S4").unwrap();
+    assert_eq!(s4.consistent(), vec!["highest lane", "any colliding lane"]);
+}
+
+/// The BVH stack ops' readings (ASSUMPTIONS.md B2, B3, B6, B7, B9) through the one mechanism: a
+/// device following a legal reading is legal with the reading named, one following a disagreement
+/// reading a mismatch naming it.
+mod bvh_readings {
+    use crate::model::legal::{self, Verdict};
+    use crate::model::readings::Rules;
+    use crate::model::snapshot::snapshot_corpus;
+    use ds_isa::ds::DsOp;
+    use ds_isa::target::Target;
+
+    /// The first target that has `op`.
+    fn target_of(op: DsOp) -> &'static Target {
+        ds_isa::target::TARGETS
+            .iter()
+            .find(|t| op.info().on(*t))
+            .expect("a target")
+    }
+
+    /// The check's verdict on a device that follows `question`'s `reading` on `op`'s snapshot
+    /// case `name`.
+    fn judged(op: DsOp, name: &str, question: &str, reading: &str) -> Verdict {
+        let (_, v, c) = snapshot_corpus(op)
+            .into_iter()
+            .find(|(n, _, _)| n == name)
+            .expect("the case");
+        let t = target_of(op);
+        let rules = Rules::MODEL
+            .with(question, reading)
+            .expect("a computed reading");
+        let model = crate::model::execute_variant(t, &v, &c).unwrap();
+        let device = crate::model::execute_variant_as(t, &v, rules, &c).unwrap();
+        assert_ne!(model, device, "{op} {name}: the reading shows in this case");
+        legal::check(t, &v, &c, &device).unwrap()
+    }
+
+    /// `judged` is legal, following exactly `question`'s `reading`.
+    fn legal_naming(op: DsOp, name: &str, question: &'static str, reading: &'static str) {
+        match judged(op, name, question, reading) {
+            Verdict::Legal { readings, .. } => {
+                assert_eq!(readings, vec![(question, reading)], "{op} {name}")
+            }
+            v => panic!("{op} {name}: {v}"),
+        }
+    }
+
+    /// `judged` is a mismatch whose words name `question`'s disagreement reading `reading`.
+    fn mismatch_naming(op: DsOp, name: &str, question: &str, reading: &str) {
+        match judged(op, name, question, reading) {
+            Verdict::Mismatch(why) => assert!(
+                why.contains(&format!(
+                    "it matches ASSUMPTIONS.md {question} \"{reading}\""
+                )),
+                "{op} {name}: {why}"
+            ),
+            v => panic!("{op} {name}: {v}"),
+        }
+    }
+
+    #[test]
+    fn a_legal_reading_is_accepted_and_a_disagreement_named_in_the_mismatch() {
+        let gfx11 = DsOp::BvhStackRtnB32;
+        legal_naming(gfx11, "stack8", "B2", "16-bit index");
+        mismatch_naming(gfx11, "stack8", "B3", "guide pseudocode");
+        let pop2 = DsOp::BvhStackPush8Pop2RtnB64;
+        legal_naming(pop2, "push_pop", "B9", "first pop in VDST[0]");
+        let push4 = DsOp::BvhStackPush4Pop1RtnB32;
+        legal_naming(push4, "primitive_range", "B7", "rocJITsu push4");
+        for op in [push4, DsOp::BvhStackPush8Pop1RtnB32, pop2] {
+            mismatch_naming(op, "push_pop", "B7", "guide pseudocode");
+            mismatch_naming(op, "size_field_zero", "B6", "size zero is 32");
+        }
+    }
 }

@@ -5,15 +5,21 @@
 
 pub use super::values::SENTINEL;
 use super::values::{
-    base_case, counting_lds, split, variant, F32S, F64S, FTZ_NON_IEEE, INT32, INT64, LDS_SIZE,
-    PKBF16, PKF16, STORE_DATA,
+    base_case, counting_lds, split, variant, F32S, F64S, FTZ16_ONLY, FTZ_NON_IEEE, INT32, INT64,
+    LDS_SIZE, PKBF16, PKF16, STORE_DATA,
 };
-use crate::isa::{DsOp, Elem, Family, OffsetForm, Rmw};
 use crate::regs::Alias;
-use crate::wave::{Case, FpMode, Lds, Variant, WaveSize};
+use crate::wave::{Case, FpMode, Lds, Variant, WaveSize, DATA1_DWORDS};
+use ds_isa::ds::{DsOp, Elem, Family, OffsetForm, Rmw};
 
 /// Every corpus case of `op`, named; empty for the ops the model does not run.
 pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
+    snapshot_corpus_with(op, false)
+}
+
+/// [`snapshot_corpus`] with the aliasing variants' register tuples at even registers when
+/// `even_tuples` ([`Alias::regs_in`]: a target whose DS features lack `unaligned-tuples`).
+pub(super) fn snapshot_corpus_with(op: DsOp, even_tuples: bool) -> Vec<(String, Variant, Case)> {
     let info = op.info();
     if !info.hip_runnable() {
         return vec![];
@@ -117,6 +123,15 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
                     edges.clone(),
                 );
             }
+            if info.elem.is_packed16() {
+                // Only the FP16/64 switch flushes: tells ASSUMPTIONS.md N3's readings apart
+                // (bf16 flushed by the FP16/64 switch, kept by the FP32 one or by none).
+                add(
+                    "edges_ftz16_only",
+                    variant(op, 0, 0, FTZ16_ONLY),
+                    edges.clone(),
+                );
+            }
             // Four lanes on one address: the returns show the ascending lane order.
             let mut same = base_case(0b1111);
             for i in 0..4 {
@@ -125,7 +140,9 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
                 l.addr = 0x10;
                 l.data0 = src.data0;
                 l.data1 = if rmw == Rmw::CmpStore {
-                    edges.wave.lanes[i].data0
+                    let mut w = [0; DATA1_DWORDS];
+                    w[..4].copy_from_slice(&edges.wave.lanes[i].data0);
+                    w
                 } else {
                     src.data1
                 };
@@ -303,55 +320,14 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
             add("no_lanes", variant(op, 0, 0, dm), c);
         }
         Family::BvhStack => {
-            const INV: u32 = super::super::special::INVALID_NODE;
-            let mut c = base_case(0b1_1111);
-            let stacks = [
-                (1u32 << 18, INV, [0x10, 0x11, INV, 0x13]), // push two, return d3
-                (2 << 18 | 2, INV, [INV; 4]),               // pop
-                (3 << 18, 0x21, [0x20, 0x21, 0x22, INV]),   // last node stops pushes, pop
-                (4 << 18 | 8, INV, [0x30, INV, INV, 0x33]), // index 8 wraps in 8 entries
-                (5 << 18 | 1, 0x41, [0x41, 0x41, 0x41, 0x41]), // all equal last: pop
-            ];
-            for (i, (a, last, d1)) in stacks.into_iter().enumerate() {
-                let l = &mut c.wave.lanes[i];
-                (l.addr, l.data0[0], l.data1) = (a, last, d1);
+            for (name, v, c) in super::bvh::gfx11_cases(op) {
+                add(&name, v, c);
             }
-            c.lds.set_word(2 * 4 + 128, 0x2222); // lane 1's slot 1
-            c.lds.set_word(5 * 4, 0x5555); // lane 4's slot 0
-            add("stack8", variant(op, 0, 0, dm), c.clone());
-            add("stack16", variant(op, 0, 0x10, dm), c.clone());
-            // Two lanes on one stack (not what a BVH traversal does, but legal): lane order shows.
-            let mut shared = base_case(0b11);
-            for (i, d1) in [[0x60, INV, INV, INV], [0x70, 0x71, INV, 0x73]]
-                .into_iter()
-                .enumerate()
-            {
-                let l = &mut shared.wave.lanes[i];
-                (l.addr, l.data0[0], l.data1) = (6 << 18, INV, d1);
-            }
-            add("two_lanes_one_stack", variant(op, 0, 0, dm), shared);
         }
         Family::BvhPushPop(form) => {
-            // gfx12 stack address: base in dwords at [31:15], index at [14:0] (ASSUMPTIONS.md B5).
-            const INV: u32 = super::super::special::INVALID_NODE;
-            let mut c = base_case(0b1111);
-            let n = form.data_dwords().min(4);
-            let mut stacks = [
-                (1u32 << 15, INV, [0x10, 0x11, INV, 0x13]), // push two, return the last
-                (2 << 15 | 2, INV, [INV; 4]),               // pop
-                (3 << 15, 0x21, [0x20, 0x21, 0x22, INV]),   // last node stops pushes, pop
-                (4 << 15 | 1, 0x41, [0x41, 0x41, 0x41, 0x41]), // all equal last: pop
-            ];
-            for s in &mut stacks {
-                s.2[n..].fill(0);
+            for (name, v, c) in super::bvh::gfx12_cases(op, form) {
+                add(&name, v, c);
             }
-            for (i, (a, last, d1)) in stacks.into_iter().enumerate() {
-                let l = &mut c.wave.lanes[i];
-                (l.addr, l.data0[0], l.data1) = (a, last, d1);
-            }
-            c.lds.set_word(2 * 4 + 128, 0x2222); // lane 1's slot 1
-            c.lds.set_word(4 * 4, 0x4444); // lane 3's slot 0
-            add("push_pop", variant(op, 0, 0, dm), c);
         }
         Family::Nop => add("does_nothing", variant(op, 0, 0, dm), {
             let mut c = base_case(0b11);
@@ -364,7 +340,26 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
             }
         }
         // Not modelled yet (the table's hip column says so; `Plan::new` refuses them).
-        Family::Gws | Family::OrderedCount | Family::GsReg | Family::LoadTranspose(_) => {}
+        Family::LoadTranspose(_) => {
+            // Every byte its own address (mod 256), every lane a row of its own (ASSUMPTIONS.md
+            // V9): the returned bytes name the layout. Then the rows reversed and an offset, and
+            // one lane off (the CDNA 4 guide requires EXEC all ones: recorded, not judged).
+            let mut c = base_case(u32::MAX);
+            c.lds = Lds::from_bytes((0..LDS_SIZE).map(|i| i as u8).collect());
+            for (i, l) in c.wave.lanes.iter_mut().enumerate() {
+                l.addr = 8 * i as u32;
+            }
+            add("rows_in_order", variant(op, 0, 0, dm), c.clone());
+            let mut rev = c.clone();
+            let n = rev.wave.lanes.len() as u32;
+            for (i, l) in rev.wave.lanes.iter_mut().enumerate() {
+                l.addr = 8 * (n - 1 - i as u32);
+            }
+            add("rows_reversed_offset8", variant(op, 8, 0, dm), rev);
+            c.wave.exec = u64::from(u32::MAX - 1);
+            add("lane_0_off", variant(op, 0, 0, dm), c);
+        }
+        Family::Gws | Family::OrderedCount | Family::GsReg => {}
     }
     // The one rule near 2^32 (ASSUMPTIONS.md A3) for every multi-dword access: an element that
     // starts below 2^32 and ends past it is out of range as a whole (lane 0: its second dword
@@ -404,7 +399,17 @@ pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
     // aliasing pattern's registers and every lane made consistent (in an active lane a register
     // takes the value of the first operand naming it: addr, data0, data1, vdst).
     if let Some((_, first, case)) = out.first().cloned() {
-        for (alias, regs) in Alias::for_op(op) {
+        // An op only targets without unaligned tuples have (CDNA 4's transposes) gets its
+        // tuples at even registers in every corpus, so every target that has it runs the cases.
+        let even = even_tuples
+            || ds_isa::target::TARGETS
+                .iter()
+                .filter(|t| info.on(*t))
+                .all(|t| {
+                    !t.ds_features
+                        .contains(ds_isa::ds_features::DsFeatures::UNALIGNED)
+                });
+        for (alias, regs) in Alias::for_op_in(op, even) {
             let mut c = case.clone();
             for (i, l) in c.wave.lanes.iter_mut().enumerate() {
                 if c.wave.exec >> i & 1 == 1 {

@@ -6,7 +6,8 @@
 //! ```text
 //! case <name>
 //! variant <op> offset0=0x00 offset1=0x00 lds_size=256 fp32_denormals=true fp16_fp64_denormals=true ieee=true
-//!   (then, for a wave64 variant: wave=64; for a variant that names its registers: reg.addr=v4 ...)
+//!   (then, for a wave64 variant: wave=64; for data and vdst in AccVGPRs: acc=true; for a variant
+//!   that names its registers: reg.addr=v4 ..., an acc variant's data and vdst as aN)
 //! exec 0x000000ff m0 0x00000000                    (a wave64's EXEC has 16 hex digits)
 //! default addr=00000000 d0=00000000 d1=00000000 vd=deadbeef
 //! lds.in 0x0000=03020100 0x0004=07060504 ...      (every non-zero dword of the initial image)
@@ -22,17 +23,20 @@
 //! vdst.
 
 use super::Unmodelled;
-use crate::isa::DsOp;
-use crate::target::Target;
-use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSize};
+use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave, WaveSize, DATA1_DWORDS};
+use ds_isa::ds::DsOp;
+use ds_isa::target::Target;
 use std::fmt::{self, Write};
 
+mod bvh;
 mod corpus;
 mod nan_pair;
+mod on_target;
 mod src2;
 mod values;
 mod wave64;
 pub use corpus::{snapshot_corpus, SENTINEL};
+pub use on_target::{model_entries_on, snapshot_corpus_on};
 pub use wave64::snapshot_corpus_wave64;
 
 /// The snapshot corpus of `op` in waves of `wave` ([`snapshot_corpus`] or
@@ -42,6 +46,39 @@ pub fn snapshot_corpus_in(op: DsOp, wave: WaveSize) -> Vec<(String, Variant, Cas
         WaveSize::Wave32 => snapshot_corpus(op),
         WaveSize::Wave64 => snapshot_corpus_wave64(op),
     }
+}
+
+/// The register file an operand of a variant names in a snapshot's `reg.` fields: `a` for
+/// DATA0, DATA1 and VDST of an `acc` variant (AccVGPRs), else `v`.
+fn reg_file(acc: bool, field: ds_isa::ds::Field) -> char {
+    if acc && field != ds_isa::ds::Field::Addr {
+        'a'
+    } else {
+        'v'
+    }
+}
+
+/// The model's outcome on each case of `corpus` (cases of `op`), by `target`'s rules. An op the
+/// model does not hold is an error; a case it does not judge (a transpose load with a lane off:
+/// ASSUMPTIONS.md V9) has no entry: its answer is the device's to record.
+fn entries_of(
+    target: &Target,
+    op: DsOp,
+    corpus: Vec<(String, Variant, Case)>,
+) -> Result<Vec<Entry>, Unmodelled> {
+    super::Plan::new(target, &ds_isa::ds::DsInst::new(op), FpMode::default())?;
+    Ok(corpus
+        .into_iter()
+        .filter_map(|(name, variant, case)| {
+            let outcome = super::execute_variant(target, &variant, &case).ok()?;
+            Some(Entry {
+                name,
+                variant,
+                case,
+                outcome,
+            })
+        })
+        .collect())
 }
 
 /// One case of a snapshot file: its name, the variant it runs, its inputs and its outcome.
@@ -69,18 +106,7 @@ pub fn model_entries_in(
     op: DsOp,
     wave: WaveSize,
 ) -> Result<Vec<Entry>, Unmodelled> {
-    snapshot_corpus_in(op, wave)
-        .into_iter()
-        .map(|(name, variant, case)| {
-            let outcome = super::execute_variant(target, &variant, &case)?;
-            Ok(Entry {
-                name,
-                variant,
-                case,
-                outcome,
-            })
-        })
-        .collect()
+    entries_of(target, op, snapshot_corpus_in(op, wave))
 }
 
 /// A line of a snapshot file that does not parse.
@@ -110,7 +136,7 @@ impl std::error::Error for ParseError {}
 struct Defaults {
     addr: u32,
     d0: [u32; 4],
-    d1: [u32; 4],
+    d1: [u32; DATA1_DWORDS],
     vd: [u32; 4],
 }
 
@@ -129,21 +155,29 @@ impl Defaults {
         }
         let l = &wave.lanes;
         // One value for all words, unless most lanes hold a tuple whose words differ.
-        let words = |get: fn(&Lane) -> [u32; 4]| -> [u32; 4] {
-            let flat = common(l.iter().flat_map(get));
-            let per: [u32; 4] = std::array::from_fn(|k| common(l.iter().map(|x| get(x)[k])));
-            let fits = |d: [u32; 4]| l.iter().filter(|x| get(x) == d).count();
-            if fits(per) > fits([flat; 4]) && fits(per) >= l.len() / 2 {
+        fn words<const N: usize>(l: &[Lane], get: impl Fn(&Lane) -> [u32; N]) -> [u32; N] {
+            let flat = common(l.iter().flat_map(&get));
+            let per: [u32; N] = std::array::from_fn(|k| common(l.iter().map(|x| get(x)[k])));
+            let fits = |d: [u32; N]| l.iter().filter(|x| get(x) == d).count();
+            if fits(per) > fits([flat; N]) && fits(per) >= l.len() / 2 {
                 per
             } else {
-                [flat; 4]
+                [flat; N]
             }
+        }
+        // DATA1's upper four dwords are zero but for the 8-dword ops: its default is four words
+        // then (as before DATA1 had eight), else eight.
+        let d1 = if l.iter().all(|x| x.data1[4..] == [0; 4]) {
+            let low: [u32; 4] = words(l, |x| x.data1[..4].try_into().expect("4 words"));
+            std::array::from_fn(|k| if k < 4 { low[k] } else { 0 })
+        } else {
+            words(l, |x| x.data1)
         };
         Defaults {
             addr: common(l.iter().map(|l| l.addr)),
-            d0: words(|l| l.data0),
-            d1: words(|l| l.data1),
-            vd: words(|l| l.vdst),
+            d0: words(l, |l| l.data0),
+            d1,
+            vd: words(l, |l| l.vdst),
         }
     }
 
@@ -157,9 +191,15 @@ impl Defaults {
     }
 }
 
-/// A default tuple: one value when its words agree, else the four joined by `:`.
-fn default_words(w: &[u32; 4]) -> String {
-    if w.iter().all(|&x| x == w[0]) {
+/// A default tuple: one value when its words agree, else the words joined by `:` (DATA1's
+/// upper four left out when they are zero).
+fn default_words(w: &[u32]) -> String {
+    let w = if w.len() > 4 && w[4..].iter().all(|&x| x == 0) {
+        &w[..4]
+    } else {
+        w
+    };
+    if w.len() <= 4 && w.iter().all(|&x| x == w[0]) {
         format!("{:08x}", w[0])
     } else {
         w.iter()
@@ -170,8 +210,8 @@ fn default_words(w: &[u32; 4]) -> String {
 }
 
 /// `words` joined by `:`: at least `width` of them, more while a later word differs from `base`.
-fn tuple(words: &[u32; 4], base: &[u32; 4], width: u8) -> String {
-    let last_diff = (0..4)
+fn tuple(words: &[u32], base: &[u32], width: u8) -> String {
+    let last_diff = (0..words.len())
         .rev()
         .find(|&k| words[k] != base[k])
         .map_or(0, |k| k + 1);
@@ -210,10 +250,13 @@ pub fn render(op: DsOp, entries: &[Entry]) -> String {
         if !v.wave.is_wave32() {
             let _ = write!(s, " wave={}", v.wave.lanes());
         }
+        if v.acc {
+            s.push_str(" acc=true");
+        }
         if let Some(regs) = v.regs {
             for field in crate::regs::ORDER {
                 if let Some(r) = regs.get(field) {
-                    let _ = write!(s, " reg.{}=v{r}", field.name());
+                    let _ = write!(s, " reg.{}={}{r}", field.name(), reg_file(v.acc, field));
                 }
             }
         }
@@ -248,7 +291,12 @@ pub fn render(op: DsOp, entries: &[Entry]) -> String {
             let out_vd = e.outcome.vdst[i];
             let out_addr = e.outcome.addr[i];
             let out_d0 = e.outcome.data0.as_ref().map_or(lane.data0, |d| d[i]);
-            let out_d1 = e.outcome.data1.as_ref().map_or(lane.data1, |d| d[i]);
+            // The dump of DATA1's registers (with `regs`, 4 dwords at most) over its inputs.
+            let out_d1 = e.outcome.data1.as_ref().map_or(lane.data1, |d| {
+                let mut w = lane.data1;
+                w[..4].copy_from_slice(&d[i]);
+                w
+            });
             let data_changed = out_d0 != lane.data0 || out_d1 != lane.data1;
             if !active
                 && *lane == dl
@@ -346,7 +394,7 @@ type LaneLine = (
     Option<[u32; 4]>,
     Option<u32>,
     Option<[u32; 4]>,
-    Option<[u32; 4]>,
+    Option<[u32; DATA1_DWORDS]>,
 );
 
 /// An entry being read.
@@ -384,10 +432,10 @@ fn boolean(s: &str) -> Result<bool, String> {
 }
 
 /// A `:`-joined tuple over `base` (words not given keep the base's value).
-fn parse_tuple(s: &str, base: [u32; 4]) -> Result<[u32; 4], String> {
+fn parse_tuple<const N: usize>(s: &str, base: [u32; N]) -> Result<[u32; N], String> {
     let parts: Vec<&str> = s.split(':').collect();
-    if parts.len() > 4 {
-        return Err(format!("`{s}` has more than 4 dwords"));
+    if parts.len() > N {
+        return Err(format!("`{s}` has more than {N} dwords"));
     }
     let mut out = base;
     for (k, p) in parts.iter().enumerate() {
@@ -459,15 +507,26 @@ impl Parser {
                         "fp16_fp64_denormals" => v.mode.fp16_fp64_denormals = boolean(&val)?,
                         "ieee" => v.mode.ieee = boolean(&val)?,
                         "wave" => v.wave = val.parse()?,
+                        "acc" => v.acc = boolean(&val)?,
                         _ if k.starts_with("reg.") => {
                             let field = crate::regs::ORDER
                                 .into_iter()
                                 .find(|f| k[4..] == *f.name())
                                 .ok_or_else(|| format!("unknown register operand `{k}`"))?;
+                            // `acc=true` comes before the registers: its operands are `aN`.
+                            let file = reg_file(v.acc, field);
                             let r = val
-                                .strip_prefix('v')
+                                .strip_prefix(file)
                                 .and_then(|n| n.parse::<u8>().ok())
-                                .ok_or_else(|| format!("`{val}` is not a VGPR v0..v255"))?;
+                                .ok_or_else(|| {
+                                    format!(
+                                        "`{k}={val}` is not {file}0..{file}255 (the {} of a \
+                                         variant {} acc=true is {})",
+                                        field.name(),
+                                        if v.acc { "with" } else { "without" },
+                                        if file == 'a' { "an AccVGPR" } else { "a VGPR" }
+                                    )
+                                })?;
                             v.regs
                                 .get_or_insert_with(Default::default)
                                 .set(field, Some(r));
@@ -494,7 +553,7 @@ impl Parser {
                 let mut d = Defaults {
                     addr: 0,
                     d0: [0; 4],
-                    d1: [0; 4],
+                    d1: [0; DATA1_DWORDS],
                     vd: [0; 4],
                 };
                 // A tuple default is four words; a single value stands for all four.
@@ -509,7 +568,10 @@ impl Parser {
                     match k.as_str() {
                         "addr" => d.addr = hex(&val)?,
                         "d0" => d.d0 = words(&val)?,
-                        "d1" => d.d1 = words(&val)?,
+                        // DATA1: four words (one value for all four) or eight; the upper four
+                        // zero when not given.
+                        "d1" if val.contains(':') => d.d1 = parse_tuple(&val, [0; DATA1_DWORDS])?,
+                        "d1" => d.d1[..4].fill(hex(&val)?),
                         "vd" => d.vd = words(&val)?,
                         _ => return Err(format!("unknown default field `{k}`")),
                     }
@@ -618,7 +680,8 @@ impl Parser {
         let mut vdst: Vec<[u32; 4]> = vec![d.vd; n];
         let mut addr = vec![d.addr; n];
         let mut data0 = vec![d.d0; n];
-        let mut data1 = vec![d.d1; n];
+        let low = |w: [u32; DATA1_DWORDS]| -> [u32; 4] { w[..4].try_into().expect("4 words") };
+        let mut data1 = vec![low(d.d1); n];
         for &(i, inactive, lane, out_vd, out_addr, out_d0, out_d1) in &p.lanes {
             if inactive == wave.active(i) {
                 return Err(format!(
@@ -630,14 +693,14 @@ impl Parser {
             vdst[i] = out_vd.unwrap_or(lane.vdst);
             addr[i] = out_addr.unwrap_or(lane.addr);
             data0[i] = out_d0.unwrap_or(lane.data0);
-            data1[i] = out_d1.unwrap_or(lane.data1);
+            data1[i] = low(out_d1.unwrap_or(lane.data1));
         }
         for (i, l) in wave.lanes.iter().enumerate() {
             if !p.lanes.iter().any(|x| x.0 == i) {
                 vdst[i] = l.vdst;
                 addr[i] = l.addr;
                 data0[i] = l.data0;
-                data1[i] = l.data1;
+                data1[i] = low(l.data1);
             }
         }
         let regs = variant.regs.unwrap_or_default();

@@ -6,7 +6,7 @@
 //! round with a negative quiet NaN, so a device that prefers the signalling NaN, the negative one or
 //! DATA's shows it in one lane.
 
-use crate::isa::Elem;
+use ds_isa::ds::Elem;
 
 /// (memory, DATA) of lanes 0 and 1 for element type `elem`, or `None` for other types.
 pub fn lanes(elem: Elem) -> Option<[(u32, u32); 2]> {

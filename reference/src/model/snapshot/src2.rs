@@ -3,8 +3,8 @@
 //! ASSUMPTIONS.md V4-V7 besides the value edges of the same tables as the register atomics.
 
 use super::values::{base_case, split, variant, F32S, F64S, FTZ_NON_IEEE, INT32, INT64};
-use crate::isa::{DsOp, Elem};
 use crate::wave::{Case, FpMode, Variant};
+use ds_isa::ds::{DsOp, Elem};
 
 /// Sets the element of `bytes` at `at` to `v`.
 fn put(c: &mut Case, at: u32, bytes: u32, v: u64) {

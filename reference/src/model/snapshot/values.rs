@@ -1,8 +1,8 @@
 //! The values and building blocks of the snapshot corpora (`corpus`, `src2`): the edge tables of
 //! each element type, the base case, the variant, the counting LDS image. Deterministic.
 
-use crate::isa::DsOp;
 use crate::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
+use ds_isa::ds::DsOp;
 
 /// The vdst value of every lane before the instruction, so partial and skipped writes show.
 pub const SENTINEL: u32 = 0xdead_beef;
@@ -173,6 +173,14 @@ pub(super) fn counting_lds(size: u32) -> Lds {
 pub(super) fn split(v: u64) -> [u32; 2] {
     [v as u32, (v >> 32) as u32]
 }
+
+/// Only the FP16/FP64 switch flushes (FP32 denormals kept, IEEE on): the mode that tells which
+/// switch flushes bf16 (ASSUMPTIONS.md N3).
+pub(super) const FTZ16_ONLY: FpMode = FpMode {
+    fp32_denormals: true,
+    fp16_fp64_denormals: false,
+    ieee: true,
+};
 
 /// The flush-to-zero, non-IEEE mode, to show the mode-dependent rules.
 pub(super) const FTZ_NON_IEEE: FpMode = FpMode {

@@ -7,9 +7,9 @@
 //! made consistent again (one value per register): the wave64 template places named registers
 //! as the wave32 one does.
 
-use super::corpus::{snapshot_corpus, SENTINEL};
-use crate::isa::{DsOp, Family};
+use super::corpus::{snapshot_corpus_with, SENTINEL};
 use crate::wave::{Case, Lane, Variant, Wave, WaveSize};
+use ds_isa::ds::{DsOp, Family};
 
 const W64: WaveSize = WaveSize::Wave64;
 const HALF: usize = WaveSize::HALF;
@@ -47,7 +47,7 @@ fn lanes(addr: impl Fn(usize) -> u32) -> Vec<Lane> {
         .map(|i| Lane {
             addr: addr(i),
             data0: [0x1000 + i as u32, 0, 0, 0],
-            data1: [0x2000 + i as u32, 0, 0, 0],
+            data1: [0x2000 + i as u32, 0, 0, 0, 0, 0, 0, 0],
             vdst: [SENTINEL; 4],
         })
         .collect()
@@ -55,7 +55,16 @@ fn lanes(addr: impl Fn(usize) -> u32) -> Vec<Lane> {
 
 /// The wave64 snapshot corpus of `op`: `(name, variant, case)`, the variants wave64.
 pub fn snapshot_corpus_wave64(op: DsOp) -> Vec<(String, Variant, Case)> {
-    let base = snapshot_corpus(op);
+    snapshot_corpus_wave64_with(op, false)
+}
+
+/// [`snapshot_corpus_wave64`] with even register tuples when `even_tuples`
+/// ([`super::corpus::snapshot_corpus_with`]).
+pub(super) fn snapshot_corpus_wave64_with(
+    op: DsOp,
+    even_tuples: bool,
+) -> Vec<(String, Variant, Case)> {
+    let base = snapshot_corpus_with(op, even_tuples);
     let info = op.info();
     let ops = info.operands;
     let mut out: Vec<(String, Variant, Case)> = Vec::new();
@@ -193,6 +202,14 @@ pub fn snapshot_corpus_wave64(op: DsOp) -> Vec<(String, Variant, Case)> {
             add("w64_lanes_0_to_63".into(), v, c.clone());
             c.wave.exec = 1 << 63 | 1 << HALF | 1 << (HALF - 1);
             add("w64_lanes_31_32_63".into(), v, c);
+        }
+        Family::LoadTranspose(_) => {
+            // Every lane a row of its own over the whole wave: the four 16-lane groups.
+            add(
+                "w64_rows_in_order".into(),
+                v,
+                named(&|i| 8 * i as u32, W64.full_exec()),
+            );
         }
         _ if info.accesses_lds() && ops.addr > 0 => {
             // Every lane on one address, both halves: the order across halves (W7).

@@ -4,10 +4,11 @@
 //! only some order gives.
 
 use super::super::*;
-use crate::isa::DsOp;
+use crate::model::readings::{self, Rules};
 use crate::model::{execute, rmw};
-use crate::target::DEFAULT;
-use crate::wave::{FpMode, Wave, WaveSize};
+use crate::wave::{FpMode, Lds, Wave, WaveSize};
+use ds_isa::ds::DsOp;
+use ds_isa::target::DEFAULT;
 
 fn variant(op: DsOp, wave: WaveSize) -> Variant {
     Variant {
@@ -37,8 +38,33 @@ fn case(wave: WaveSize, first: u32, data: &[u32]) -> Case {
     Case { lds, wave: w }
 }
 
+/// Every value one lane's update may leave from `old` with DATA `d0`: the distinct results of the
+/// accepted readings (ASSUMPTIONS.md F1, F2), the model's first, in the order the check tries them.
+fn alternatives(v: &Variant, old: u64, d0: u64) -> Vec<u64> {
+    let info = v.op.info();
+    let Family::Rmw(op) = info.family else {
+        panic!("an rmw op")
+    };
+    let gen = DEFAULT.generation;
+    let all = readings::combinations(
+        info,
+        gen,
+        readings::Allowed::Accepted,
+        readings::Use::PerLane,
+        Rules::MODEL,
+    );
+    let mut out = Vec::new();
+    for r in all {
+        let x = rmw::update(op, info.elem, v.mode, r, old, d0, 0);
+        if !out.contains(&x) {
+            out.push(x);
+        }
+    }
+    out
+}
+
 /// The outcome of the active lanes run one at a time in `steps` (lane, choice): choice 0 is the
-/// model's own result, choice k the k-th of `rmw::update_alternatives`.
+/// model's own result, choice k the k-th of [`alternatives`].
 fn run_steps(v: &Variant, c: &Case, steps: &[(usize, usize)]) -> Outcome {
     let mut out = execute(DEFAULT, &v.inst(), v.mode, c).unwrap();
     let mut lds = c.lds.clone();
@@ -46,13 +72,10 @@ fn run_steps(v: &Variant, c: &Case, steps: &[(usize, usize)]) -> Outcome {
         out.vdst[i] = l.vdst;
     }
     let info = v.op.info();
-    let Family::Rmw(op) = info.family else {
-        panic!("an rmw op")
-    };
     for &(i, k) in steps {
         let old = u64::from(lds.word(8));
         let d0 = u64::from(c.wave.lanes[i].data0[0]);
-        let alts = rmw::update_alternatives(op, info.elem, v.mode, old, d0, 0);
+        let alts = alternatives(v, old, d0);
         lds.set_word(8, alts[k] as u32);
         if info.returns() {
             out.vdst[i][0] = old as u32;
@@ -65,16 +88,12 @@ fn run_steps(v: &Variant, c: &Case, steps: &[(usize, usize)]) -> Outcome {
 /// Every outcome some order and choices give (by brute force, for a few lanes).
 fn every_outcome(v: &Variant, c: &Case) -> Vec<Outcome> {
     let lanes: Vec<usize> = c.wave.active_lanes().collect();
-    let info = v.op.info();
-    let Family::Rmw(op) = info.family else {
-        panic!("an rmw op")
-    };
+    assert!(matches!(v.op.info().family, Family::Rmw(_)), "an rmw op");
     let mut found: Vec<Outcome> = Vec::new();
     // Depth-first over (lanes left, memory, steps so far).
     fn go(
         v: &Variant,
         c: &Case,
-        op: crate::isa::Rmw,
         left: Vec<usize>,
         mem: u32,
         steps: &mut Vec<(usize, usize)>,
@@ -89,17 +108,17 @@ fn every_outcome(v: &Variant, c: &Case) -> Vec<Outcome> {
         }
         for (p, &i) in left.iter().enumerate() {
             let d0 = u64::from(c.wave.lanes[i].data0[0]);
-            let alts = rmw::update_alternatives(op, v.op.info().elem, v.mode, mem.into(), d0, 0);
+            let alts = alternatives(v, mem.into(), d0);
             for (k, &new) in alts.iter().enumerate() {
                 let mut rest = left.clone();
                 rest.remove(p);
                 steps.push((i, k));
-                go(v, c, op, rest, new as u32, steps, found);
+                go(v, c, rest, new as u32, steps, found);
                 steps.pop();
             }
         }
     }
-    go(v, c, op, lanes, c.lds.word(8), &mut Vec::new(), &mut found);
+    go(v, c, lanes, c.lds.word(8), &mut Vec::new(), &mut found);
     found
 }
 
