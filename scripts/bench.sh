@@ -19,8 +19,8 @@
 #   - peak memory of a run at 20,000 and 200,000 cases per op (three ops).
 #
 # What the base revision cannot do (no such target, no host bench) is skipped, saying so. The
-# base is built in a git worktree under $TMPDIR (removed at the end) into target/bench-base (kept,
-# so the next call with the same base builds nothing). Needs git, cargo, python3. CI does not run
+# base's sources are exported (`git archive`: no worktree) under $TMPDIR (removed at the end) and
+# built into target/bench-base (kept, so the next call with the same base builds nothing). Needs git, cargo, python3. CI does not run
 # it: it is for people, and its output belongs in the closing note of a change to a hot path.
 set -euo pipefail
 
@@ -43,15 +43,8 @@ base_rev=$(git rev-parse --short "$base^{commit}")
 cur_rev=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo "+changes")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ds-bench.XXXXXX")
-worktree="$work/base-src"
-cleanup() {
-    if [ -d "$worktree" ]; then
-        git -C "$root" worktree remove --force "$worktree" >/dev/null 2>&1 || true
-        git -C "$root" worktree prune >/dev/null 2>&1 || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+src="$work/base-src"
+trap 'rm -rf "$work"' EXIT
 
 # The host bench's executable, built in the tree at $1 into the target dir $2 (none: empty).
 host_bench() {
@@ -75,15 +68,21 @@ hb=$(host_bench "$root" "$root/target")
 # The base's binaries are kept by commit: a second call against the same base builds nothing.
 kept="$root/target/bench-base/bin-$(git rev-parse "$base_rev^{commit}")"
 if [ ! -x "$kept/ds-harness" ]; then
-    echo "building $base_rev${why:+ ($why)} in a worktree into target/bench-base ..." >&2
-    git worktree add -q --detach "$worktree" "$base_rev" >&2
-    (cd "$worktree" && CARGO_TARGET_DIR="$root/target/bench-base" cargo build -q --release -p ds-harness >&2)
+    echo "building $base_rev${why:+ ($why)} into target/bench-base ..." >&2
+    mkdir -p "$src"
+    # Extracted with the time of extraction (-m), not the commit's: cargo takes a source older
+    # than the last build in target/bench-base for built, and would reuse another base's crates.
+    git archive "$base_rev" | tar -x -m -C "$src"
+    # No repository there: the revision the binary reports is given.
+    export DS_HARNESS_REVISION=$base_rev
+    (cd "$src" && CARGO_TARGET_DIR="$root/target/bench-base" cargo build -q --release -p ds-harness >&2)
     mkdir -p "$kept.tmp"
     cp "$root/target/bench-base/release/ds-harness" "$kept.tmp/"
-    hb=$(host_bench "$worktree" "$root/target/bench-base")
+    hb=$(host_bench "$src" "$root/target/bench-base")
     [ -n "$hb" ] && cp "$hb" "$kept.tmp/host-bench"
     rm -rf "$kept" && mv "$kept.tmp" "$kept"
-    git -C "$root" worktree remove --force "$worktree" >/dev/null 2>&1 || true
+    unset DS_HARNESS_REVISION
+    rm -rf "$src"
 fi
 cp "$kept"/* "$work/base/"
 
