@@ -5,6 +5,7 @@
 
 mod bisect;
 pub mod diff;
+pub mod host;
 mod junit;
 pub mod legal;
 pub mod overridden;
@@ -267,9 +268,17 @@ pub fn run_with(
         None => {
             for (op, wave) in units(cfg) {
                 states.push(OpState::new(op, wave, cfg, names.target));
-                for spec in states[0].round(cfg.chunk) {
-                    let cases = stream::generate(&states[0].plans[spec.variant], spec);
-                    if let Some(c) = pipe.push(cfg, &states, device, module, 0, spec, cases) {
+                let specs = states[0].round(cfg.chunk);
+                // Each chunk's cases are built while the one before it is on the device.
+                let mut ahead =
+                    (specs.first()).map(|&s| stream::generate(&states[0].plans[s.variant], s));
+                for (k, &spec) in specs.iter().enumerate() {
+                    let cases = ahead.take().expect("built ahead");
+                    let next = specs.get(k + 1).copied();
+                    let (checked, built) =
+                        pipe.push(cfg, &states, device, module, 0, spec, cases, next);
+                    ahead = built;
+                    if let Some(c) = checked {
                         ctx.fold(cfg, &mut states, c, &names, &mut report)?;
                     }
                     still_there(device)?;
@@ -301,7 +310,9 @@ pub fn run_with(
                             break 'rounds;
                         }
                         let cases = stream::generate(&states[k].plans[spec.variant], spec);
-                        if let Some(c) = pipe.push(cfg, &states, device, module, k, spec, cases) {
+                        let (checked, _) =
+                            pipe.push(cfg, &states, device, module, k, spec, cases, None);
+                        if let Some(c) = checked {
                             ctx.fold(cfg, &mut states, c, &names, &mut report)?;
                         }
                         still_there(device)?;

@@ -26,6 +26,7 @@ use readings::{LaneOrder, Rules};
 use std::fmt;
 
 pub mod bvh;
+pub mod fast_hash;
 pub mod float;
 pub mod kinds;
 pub mod lanes;
