@@ -204,7 +204,8 @@ pub fn serve(
 
 /// Keeps freed buffers for the next launch: glibc gives back every large block at once (and maps
 /// it again, zeroed, for the next), which costs a served launch's buffers more system time than
-/// the copies themselves (as `ds_harness::run` does for a run; mallopt(3)).
+/// the copies themselves; one arena for the device's threads, so that what one frees serves the
+/// others (as `ds_harness::run` does for a run; mallopt(3)).
 fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
@@ -214,6 +215,7 @@ fn keep_freed_memory() {
             unsafe {
                 libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
                 libc::mallopt(libc::M_TRIM_THRESHOLD, 512 << 20);
+                libc::mallopt(libc::M_ARENA_MAX, 1);
             }
         });
     }

@@ -20,8 +20,8 @@ pub(super) struct Search<'a> {
     pub mem: Lds,
     pub steps: usize,
     pub budget: usize,
-    /// States known to lead nowhere: the lanes left (8 bytes) and the group's bytes.
-    pub failed: FastSet<Vec<u8>>,
+    /// States known to lead nowhere.
+    pub failed: FastSet<State>,
     /// Lanes that took another choice than the first (ascending at the end).
     pub alternatives: Vec<u8>,
     /// Each lane's kind (see [`Self::kinds`]; empty until the search needs them).
@@ -215,14 +215,15 @@ impl Search<'_> {
         if left == 0 {
             return Some(self.bytes_match(g));
         }
-        // The state (the lanes left, then the group's bytes): the key of the failed states.
-        let mut key = Vec::with_capacity(8 + g.bytes.len());
-        key.extend(left.to_le_bytes());
-        key.extend(g.bytes.iter().map(|&b| self.mem.bytes()[b as usize]));
-        if self.failed.contains(&key[..]) {
+        // The state (the lanes left and the group's bytes): the key of the failed states.
+        let key = self.state(g, left);
+        if self.failed.contains(&key) {
             return Some(false);
         }
-        let saved = &key[8..];
+        let saved = match &key {
+            State::Small(_, b) => &b[..g.bytes.len()],
+            State::Big(_, b) => &b[..],
+        };
         // Commutative updates without returns end in the same bytes in any order, provided each
         // lane reads and writes the whole element (an element cut by the end of LDS truncates).
         let commutative_silent = g.same_element
@@ -304,6 +305,20 @@ impl Search<'_> {
         Some(false)
     }
 
+    /// The search's state: the lanes `left` and the group's bytes.
+    fn state(&self, g: &Group, left: u64) -> State {
+        let bytes = g.bytes.iter().map(|&b| self.mem.bytes()[b as usize]);
+        if g.bytes.len() <= SMALL_STATE {
+            let mut small = [0u8; SMALL_STATE];
+            for (s, b) in small.iter_mut().zip(bytes) {
+                *s = b;
+            }
+            State::Small(left, small)
+        } else {
+            State::Big(left, bytes.collect())
+        }
+    }
+
     /// Each lane's kind: the lowest lane with the same inputs (address, data) and the same
     /// device registers.
     fn kinds(&self) -> Vec<u8> {
@@ -329,6 +344,17 @@ impl Search<'_> {
         (g.bytes.iter().zip(saved)).all(|(&b, &v)| self.mem.bytes()[b as usize] == v)
     }
 }
+
+/// A state of the search: the lanes left (a mask) and the group's bytes, in place when there
+/// are at most [`SMALL_STATE`] of them (the usual group: no allocation per state).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) enum State {
+    Small(u64, [u8; SMALL_STATE]),
+    Big(u64, Vec<u8>),
+}
+
+/// Group bytes a state holds in place.
+const SMALL_STATE: usize = 32;
 
 /// The lanes of `mask`, ascending.
 pub(super) fn lanes(mask: u64) -> impl Iterator<Item = u8> {
