@@ -350,8 +350,20 @@ fn gfx10_kernels_build_and_run_on_the_emulated_device() {
                 stderr(&out)
             );
         }
-        let out = ds_harness(&["kernel", "ds_cmpst_b32", "--target", name], "");
+        // The code object goes to this test's own temporary file, never into the work tree.
+        let co =
+            std::env::temp_dir().join(format!("ds-cmpst-kernel-{}-{name}.co", std::process::id()));
+        let co_arg = co.to_str().expect("utf-8 temp path");
+        let out = ds_harness(
+            &["kernel", "ds_cmpst_b32", "--target", name, "--out", co_arg],
+            "",
+        );
         assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
+        assert!(
+            co.metadata().is_ok_and(|m| m.len() > 0),
+            "{name}: no code object"
+        );
+        let _ = std::fs::remove_file(&co);
     }
 }
 
