@@ -14,6 +14,10 @@
 //! the same instructions, after the same prologue (`s_setreg_imm32_b32` of MODE), and read it
 //! from the same SGPR. gfx1250 runs wave32 only: `llc-22 -mattr=+wavefrontsize64` emits no
 //! kernel for it, and the kernels refuse wave64 (`ds_kernels::check_wave`).
+//! So must the padding after the last kernel: `llc` aligns the code's end to the instruction-cache
+//! line and fills whole lines after it (`.p2alignl`, `.fill`: `s_code_end` on GFX10+, `s_nop 0`
+//! on CDNA 2 and later, nothing on older gfx9), and the code object our writer makes of the
+//! kernel must end the same way.
 
 mod common;
 
@@ -64,6 +68,9 @@ struct Choice {
     /// The scalar instructions that compute the workgroup id from what the hardware delivers
     /// (where workgroups may come in clusters: from ttmp9, ttmp6 and IB_STS2), in order.
     computed: Vec<String>,
+    /// The padding after the last kernel: the code is aligned to `1 << .0` bytes with the word
+    /// `.2`, then `.1` more words of it (`llc`'s `.p2alignl` and `.fill`); `None`: none.
+    code_end: Option<(u32, u32, u32)>,
 }
 
 /// A scalar instruction that computes the workgroup id (not the kernarg load, a wait, a
@@ -202,7 +209,86 @@ fn parse(asm: &str, what: &str) -> Choice {
         kernarg: down(kernarg),
         prologue,
         computed,
+        code_end: code_end_of(asm, what),
     }
+}
+
+/// `llc`'s padding after the last kernel: `.p2alignl N, W` then `.fill C, 4, W` (numbers in
+/// decimal or hex), as `(N, C, W)`; `None` when it writes neither.
+fn code_end_of(asm: &str, what: &str) -> Option<(u32, u32, u32)> {
+    let num = |t: &str| -> u32 {
+        let t = t.trim();
+        match t.strip_prefix("0x") {
+            Some(h) => u32::from_str_radix(h, 16),
+            None => t.parse(),
+        }
+        .unwrap_or_else(|e| panic!("{what}: `{t}` in llc's padding: {e}"))
+    };
+    let args = |directive: &str| -> Option<Vec<u32>> {
+        let line = asm
+            .lines()
+            .find(|l| l.trim_start().starts_with(directive))?;
+        Some(
+            line.trim_start()[directive.len()..]
+                .split(',')
+                .map(num)
+                .collect(),
+        )
+    };
+    match (args(".p2alignl"), args(".fill")) {
+        (None, None) => None,
+        (Some(align), Some(fill)) => {
+            assert!(
+                align.len() == 2 && fill.len() == 3 && fill[1] == 4 && fill[2] == align[1],
+                "{what}: llc pads as {align:?} then {fill:?}"
+            );
+            Some((align[0], fill[0], align[1]))
+        }
+        other => panic!(
+            "{what}: llc aligns the end without filling it, or fills it unaligned: {other:?}"
+        ),
+    }
+}
+
+/// Our code object's padding after its one kernel `k` for `t`, in [`Choice::code_end`]'s form:
+/// the bytes the writer puts after the kernel's code (the `.text` section's rest), read back
+/// as LLVM's rule (the alignment is the generation's cache line, the rest whole words of one
+/// padding word).
+fn our_code_end(t: &Target, k: &Kernel) -> Option<(u32, u32, u32)> {
+    use object::{Object, ObjectSection};
+    let co = ds_kernels::code_object::write(t, std::slice::from_ref(k));
+    let file = object::File::parse(&*co).expect("our code object parses");
+    let text = file
+        .section_by_name(".text")
+        .expect("a .text section")
+        .data()
+        .expect("its bytes")
+        .to_vec();
+    assert_eq!(
+        &text[..k.code.len()],
+        &k.code[..],
+        "{t}: the kernel opens .text"
+    );
+    let tail = &text[k.code.len()..];
+    if tail.is_empty() {
+        assert_eq!(ds_kernels::code_object::code_end(t), None, "{t}");
+        return None;
+    }
+    let words: Vec<u32> = tail
+        .chunks(4)
+        .map(|w| u32::from_le_bytes(w.try_into().expect("whole words")))
+        .collect();
+    assert!(
+        words.iter().all(|&w| w == words[0]),
+        "{t}: one padding word"
+    );
+    let end = ds_kernels::code_object::code_end(t).expect("padding only where code_end says");
+    let to_line = (k.code.len().next_multiple_of(end.line_bytes as usize) - k.code.len()) / 4;
+    Some((
+        end.line_bytes.trailing_zeros(),
+        (words.len() - to_line) as u32,
+        words[0],
+    ))
 }
 
 /// The harness's choice for `t` in `wave`: what its kernel's descriptor declares, the register
@@ -277,6 +363,7 @@ fn harness_choice(t: &Target, wave: WaveSize) -> Choice {
         kernarg: format!("s[{base}:{}]", base + 1),
         prologue,
         computed,
+        code_end: our_code_end(t, &k),
     }
 }
 
@@ -392,7 +479,13 @@ fn the_parser_finds_the_register_and_count_in_llcs_output() {
             kernarg: "s[0:1]".into(),
             prologue: vec![],
             computed: vec![],
+            code_end: None,
         }
+    );
+    let padded = format!("{asm}\t.text\n\t.p2alignl 7, 3214868480\n\t.fill 96, 4, 3214868480\n");
+    assert_eq!(
+        parse(&padded, "sample").code_end,
+        Some((7, 96, 0xbf9f_0000))
     );
 }
 

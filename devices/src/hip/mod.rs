@@ -142,10 +142,18 @@ pub fn runtime_support(lib: &HipLibrary, target: &Target) -> (bool, String) {
         ),
         None => (
             false,
-            format!(
-                "no ROCm release is known to this harness to support {target} ({runtime}); if \
-                 the runtime refuses the code object, a newer ROCm is needed"
-            ),
+            match target.runs_as_hint() {
+                Some((runs_as, version, source)) => format!(
+                    "no ROCm release supports {target} ({runtime}); its users run it as {runs_as} \
+                     with {}={version} ({source}): ROCm then runs the chip as {runs_as}, and the \
+                     harness builds {runs_as} code objects and names the chip",
+                    chip::ENV_OVERRIDE
+                ),
+                None => format!(
+                    "no ROCm release is known to this harness to support {target} ({runtime}); \
+                     if the runtime refuses the code object, a newer ROCm is needed"
+                ),
+            },
         ),
     }
 }

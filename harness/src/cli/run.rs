@@ -167,6 +167,7 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         Ok(p) => p,
         Err(e) => return usage(e),
     };
+    crate::run::keep_freed_memory();
     start_pool(args.jobs)?;
     let opened = match device::open_any(
         args.backend.into(),

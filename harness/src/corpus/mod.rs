@@ -727,14 +727,7 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
     if let Some(regs) = v.regs {
         // One value per register: an active lane's registers take the first operand's value
         // (addr, data0, data1, vdst), an inactive lane's keep the vdst sentinel.
-        let exec = wave.exec;
-        for (i, l) in wave.lanes.iter_mut().enumerate() {
-            if exec >> i & 1 == 1 {
-                regs.harmonise(v.op, v.acc, l);
-            } else {
-                regs.harmonise_to_vdst(v.op, v.acc, l);
-            }
-        }
+        regs.harmonise_lanes(v.op, v.acc, &mut wave.lanes, wave.exec);
     }
     Case { lds, wave }
 }

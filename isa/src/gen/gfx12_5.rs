@@ -84,6 +84,8 @@ pub static SPEC: Spec = Spec {
     // The one wait its template needs (around `ds_atomic_async_barrier_arrive_b64`), as
     // llvm-mc-22 prints it.
     depctr_names: &[(0xff83, "depctr_vm_vsrc(0)")],
+    // As gfx11 (`llc-22` for GFX 12.5: `.p2alignl 7` and `.fill 96, 4` of `s_code_end`).
+    code_end: gfx11::CODE_END,
 };
 
 /// gfx12's `s_wait_alu` at gfx11's `s_waitcnt_depctr` opcode, which gfx12.5's template uses.

@@ -100,6 +100,8 @@ pub struct Spec {
     /// The `s_waitcnt_depctr` (`s_wait_alu`) immediates LLVM prints by name in this generation:
     /// (immediate, text); any other prints in hex.
     pub depctr_names: &'static [(u16, &'static str)],
+    /// The padding LLVM writes after a code object's last kernel.
+    pub code_end: CodeEnd,
 }
 
 /// Where a generation with workgroup clusters says where a workgroup is: the workgroup id
@@ -116,6 +118,33 @@ pub struct ClusterRegs {
     /// The hardware register field (`hwreg(id, offset, size)`: id, offset, size) that is zero
     /// when the dispatch has no clusters.
     pub dispatch_field: (u16, u8, u8),
+}
+
+/// The padding LLVM writes after a code object's last kernel "to guard against instruction
+/// prefetch causing stale data in caches" (llvm-project, `AMDGPUAsmPrinter::emitEndOfAsmFile`
+/// and `AMDGPUTargetStreamer::EmitCodeEnd`: on GFX10+ and on targets with CDNA 2's
+/// instructions): the code is filled with the padding instruction (`s_code_end`; gfx9, which
+/// has none, `s_nop 0`) up to the next instruction-cache line, then `lines` whole lines more.
+/// `llc-19`/`llc-22` write it as `.p2alignl log2(line_bytes)` and `.fill` (held to them for every
+/// target and wave size by `kernels/tests/entry_llc.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CodeEnd {
+    /// Which targets of the generation are padded.
+    pub on: CodeEndOn,
+    /// The instruction-cache line, in bytes: the code's end is aligned to it.
+    pub line_bytes: u32,
+    /// Whole lines of padding after the alignment.
+    pub lines: u32,
+}
+
+/// Which targets of a generation LLVM pads the end of the code for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeEndOn {
+    /// Every target of the generation.
+    Every,
+    /// The targets with CDNA 2's instructions (LLVM `FeatureGFX90AInsts`, the target table's
+    /// `unified_vgprs` column); the others end their code with the last kernel.
+    UnifiedVgprs,
 }
 
 /// The generation's own words in its DS table's documentation.
@@ -232,6 +261,11 @@ impl Generation {
             choice,
             why,
         }
+    }
+
+    /// The padding LLVM writes after a code object's last kernel ([`CodeEnd`]).
+    pub fn code_end(self) -> CodeEnd {
+        self.spec().code_end
     }
 
     /// The AMD ISA guides (and LLVM sources) the generation's DS table comes from, in words.

@@ -64,6 +64,16 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
                 .unwrap_or_default(),
         );
     }
+    // After the last kernel, the padding LLVM writes there, as `llc` writes it.
+    if let Some(end) = super::code_end(target) {
+        let word = u32::from_le_bytes(super::padding_word(target));
+        let _ = write!(
+            s,
+            "\n.text\n.p2alignl {}, {word:#x}\n.fill {}, 4, {word:#x}\n",
+            end.line_bytes.trailing_zeros(),
+            end.lines * end.line_bytes / 4
+        );
+    }
     s.push_str("\n.amdgpu_metadata\n");
     s.push_str(&yaml(&metadata(target, kernels)));
     s.push_str(".end_amdgpu_metadata\n");

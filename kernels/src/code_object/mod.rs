@@ -26,6 +26,7 @@ pub use metadata::{ArgMeta, KernelMeta, Metadata};
 pub use read::read;
 pub use write::{metadata as metadata_of, write};
 
+use ds_isa::gen::{CodeEnd, CodeEndOn};
 use ds_isa::target::{self, Target};
 use std::fmt;
 
@@ -68,6 +69,24 @@ pub fn e_flags(target: &Target) -> u32 {
     );
     target.e_flags()
 }
+/// The padding LLVM writes after the last kernel of a code object for `target` (its
+/// generation's [`CodeEnd`], on the targets it applies to: every target of the generation, or
+/// those of its targets whose `unified_vgprs` column says they have CDNA 2's instructions), or
+/// `None`: the code ends with the last kernel.
+pub fn code_end(target: &Target) -> Option<CodeEnd> {
+    let end = target.generation.code_end();
+    match end.on {
+        CodeEndOn::Every => Some(end),
+        CodeEndOn::UnifiedVgprs => target.unified_vgprs.then_some(end),
+    }
+}
+
+/// The padding instruction of `target`'s generation (`s_code_end`, or gfx9's `s_nop 0`), which
+/// fills the gaps between kernels and, where [`code_end`] says, the code's end.
+pub fn padding_word(target: &Target) -> [u8; 4] {
+    crate::template::of(target.generation).map_or(crate::template::S_CODE_END, |t| t.code_padding())
+}
+
 /// `e_machine`: EM_AMDGPU.
 pub const EM_AMDGPU: u16 = 224;
 /// `e_flags` mask of the EF_AMDGPU_MACH field.

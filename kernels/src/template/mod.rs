@@ -66,8 +66,9 @@ pub trait Template: Sync {
         wgp_mode(target) | rsrc1::MEM_ORDERED
     }
 
-    /// The word that fills the gaps between kernels' code: `s_code_end` (gfx10+: what LLVM's
-    /// code-end padding is, and what the hardware's instruction prefetch stops at).
+    /// The word that fills the gaps between kernels' code and pads the code's end where LLVM
+    /// does (`code_object::code_end`): `s_code_end` (gfx10+: what LLVM's code-end padding is,
+    /// and what the hardware's instruction prefetch stops at).
     fn code_padding(&self) -> [u8; 4] {
         S_CODE_END
     }

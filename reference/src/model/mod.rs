@@ -27,6 +27,7 @@ use std::fmt;
 
 pub mod barrier;
 pub mod bvh;
+pub mod fast_hash;
 pub mod float;
 pub mod kinds;
 pub mod lanes;

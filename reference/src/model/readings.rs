@@ -28,11 +28,11 @@
 //! question does. A reading that includes others (any order includes the ascending one) says so
 //! in [`WIDER`], so reports do not present it as the narrower reading's rival.
 
+use super::fast_hash::FastMap;
 pub use super::kinds::{Kind, Standing};
 use super::questions;
 use ds_isa::ds::{Generation, OpInfo};
 use ds_isa::gen::{CmpstData0, PermuteSpan};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// F1: which operand the legacy float min/max select.
@@ -394,11 +394,11 @@ pub type OpReadings = Vec<(&'static str, Vec<Placed>)>;
 /// [`OpReadings`] of the op of `info` on `gen`, worked out once for every op and generation (the
 /// legal check asks for them per case and per reading).
 pub fn op_readings(info: &OpInfo, gen: Generation) -> &'static OpReadings {
-    type Table = HashMap<(&'static str, Generation), OpReadings>;
+    type Table = FastMap<(&'static str, Generation), OpReadings>;
     static TABLE: OnceLock<Table> = OnceLock::new();
     static NONE: OpReadings = Vec::new();
     let table = TABLE.get_or_init(|| {
-        let mut t = Table::new();
+        let mut t = Table::default();
         for gen in Generation::ALL {
             for op in ds_isa::ds::DsOp::all(gen) {
                 let info = op.info();
