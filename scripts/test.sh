@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # README's test command: installs the test oracles (Debian packages) if missing, then runs the
-# whole test suite. Under CI=true a test whose tool is missing fails instead of skipping.
+# whole test suite. Under CI=true a test whose tool is missing fails instead of skipping, and a
+# snapshot file no test read fails the run (scripts/unreferenced-snapshots.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# The stand-in HIP runtime the hip_standin* tests load (target/debug/libds_hip_standin.so).
+# The stand-in HIP runtime the hip tests load (target/debug/libds_hip_standin.so).
 cargo build --locked -p hip-standin
-cargo test --workspace --locked
+refs=$(mktemp "${TMPDIR:-/tmp}/ds-harness-snapshot-refs.XXXXXX")
+trap 'rm -f "$refs"' EXIT
+INSTA_SNAPSHOT_REFERENCES_FILE=$refs cargo test --workspace --locked
+# Run by hand, a test that skips for a missing tool reads none of its snapshots: only a CI run,
+# where every test runs, can tell an unread snapshot from a skipped one.
+if [ "${CI:-}" = true ]; then
+  scripts/unreferenced-snapshots.sh "$refs"
+else
+  scripts/unreferenced-snapshots.sh "$refs" || echo "test.sh: (not CI: a skipped test reads no snapshot, so this is only a warning)" >&2
+fi

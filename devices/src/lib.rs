@@ -1,7 +1,7 @@
 //! ds-devices: the devices that run the kernels: the [`Device`] trait and its implementations
 //! (the emulated CPU device, the HIP device, and an external program speaking the device
 //! protocol), and `serve-device`'s loop ([`exec::serve`]). Depends on ds-reference and ds-kernels
-//! only (DESIGN.md section 14); the command line's spellings of its options are the harness's.
+//! only (docs/architecture.md, "Crates"); the command line's spellings of its options are the harness's.
 //!
 //! A device loads a code object and runs a [`Launch`] (see `ds_kernels::launch` for the contract:
 //! kernarg = one 64-bit address per buffer).

@@ -1,5 +1,5 @@
 //! Benchmark: the legal-outcome check (`ds_reference::model::legal::check`, as the diff calls it
-//! through `ds_harness::run::legal::judge`) on the hardest shape DESIGN.md section 5 names: all
+//! through `ds_harness::run::legal::judge`) on the hardest shape docs/design-notes.md, "Runs at scale" names: all
 //! 32 lanes of one instruction on one address, the device having run them in a shuffled order.
 //! Target: <= 5 ms per check in release. Prints the time per check for each op and order.
 

@@ -4,7 +4,7 @@
 //! one. Where they differ, the model's verdict on both is shown beside them, and a difference
 //! that the model accepts on both sides (two legal lane orders) is a legal alternative, not a
 //! mismatch. So an emulator is checked against real hardware by someone who has none
-//! (DESIGN.md section 10).
+//! (docs/design-notes.md, "Devices beyond this process").
 
 use crate::case::{CaseFile, DeviceOutcome};
 use crate::fidelity::Class;
@@ -82,7 +82,7 @@ pub fn describe(recs: &[Recording], dir: &Path) -> String {
         p.get("gpu").unwrap_or("unknown device"),
         p.get("arch").unwrap_or("unknown target"),
         match (p.is_hardware(), p.backend()) {
-            // Only an external device's own word says it is a GPU (DESIGN.md section 13).
+            // Only an external device's own word says it is a GPU (docs/device-protocol.md, "What the harness does when a device misbehaves").
             (true, "exec") => ", hardware as reported by the device",
             (true, _) => ", hardware",
             (false, _) => ", not hardware",

@@ -1,6 +1,6 @@
 //! Case files: one variant and one case as a versioned JSON document, replayable by
 //! `ds-harness replay` and `ds-harness eval`. The format is documented in `docs/case-format.md`;
-//! the data types come from `ds_reference::wave` (DESIGN.md section 5).
+//! the data types come from `ds_reference::wave` (docs/design-notes.md, "Runs at scale").
 
 use ds_isa::error::InstError;
 use ds_isa::target::Target;

@@ -1,6 +1,6 @@
 //! Fidelity classes: where each case of a run lands, so that a device (an emulator above all) can
 //! be told op by op where it is exact, where it takes another legal outcome, where it is wrong,
-//! and where it does not run at all (DESIGN.md section 10). Every case lands in exactly one class.
+//! and where it does not run at all (docs/design-notes.md, "Devices beyond this process"). Every case lands in exactly one class.
 
 use ds_devices::DeviceError;
 use serde::{Deserialize, Serialize};

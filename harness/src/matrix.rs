@@ -1,6 +1,6 @@
 //! The fidelity matrix: several devices' run results side by side, one row per op, one column per
 //! device, one fidelity class per cell with its counts ([`crate::fidelity`]); rendered as
-//! markdown, JSON, and an SVG heatmap (DESIGN.md section 10).
+//! markdown, JSON, and an SVG heatmap (docs/design-notes.md, "Devices beyond this process").
 
 use crate::fidelity::{self, Class, Counts, CLASSES};
 use crate::run::report::{code, md, xml};

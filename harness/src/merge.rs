@@ -1,5 +1,5 @@
 //! `ds-harness merge`: the JSON results of the shards of one run put back together into one
-//! report, and their recording directories into one (DESIGN.md section 9). Shards must belong to
+//! report, and their recording directories into one (docs/design-notes.md, "Runs at scale"). Shards must belong to
 //! the same run (seed, cases, shard count, harness revision, backend and target, op selection, time
 //! budget), each must be complete, every shard 1..=N must be there exactly once, and together
 //! they must cover the run's ops exactly once; anything else is refused with the shard and file

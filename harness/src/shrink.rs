@@ -1,4 +1,4 @@
-//! Shrinking a mismatching case on the device (DESIGN.md section 5): candidates with fewer
+//! Shrinking a mismatching case on the device (docs/design-notes.md, "Runs at scale"): candidates with fewer
 //! active lanes, fewer non-zero LDS words and simpler values are built from the current case,
 //! run together in one launch, and the smallest one that still disagrees with the model becomes
 //! the current case, until no candidate disagrees. The minimal case is written to its own

@@ -22,24 +22,38 @@ pub const DECOY_ARCH: &str = "gfx803";
 
 /// One physical stand-in device: the arch it claims and its name.
 pub struct Physical {
-    /// The arch name (a target of the table, or the decoy's).
+    /// The arch name ROCm gives the chip (a target of the table, or the decoy's): the row of
+    /// its KFD version, as ROCR-Runtime names an agent from it.
     pub arch: &'static str,
     /// What `hipDeviceGetName` answers.
     pub name: String,
-    /// The target the emulated device behind it runs (`None` for the decoy).
+    /// The chip's row, whose KFD version the simulated topology reports (`None` for the decoy).
     pub target: Option<&'static Target>,
 }
 
 /// The physical stand-in devices: device 0 of the default target, device 1 the decoy (claims an
 /// arch the kernels are not built for), then one device of every other target of the table, so
-/// runs on each target and `HIP_VISIBLE_DEVICES` reordering can be tested.
+/// runs on each target and `HIP_VISIBLE_DEVICES` reordering can be tested. A chip whose KFD
+/// version is an earlier row's (amdkfd reports the Raven Ridge 2 with the Raven Ridge's) claims
+/// that row's arch, as ROCm names it: no ROCm device is ever the later row.
 pub fn physical() -> &'static [Physical] {
     static DEVICES: OnceLock<Vec<Physical>> = OnceLock::new();
     DEVICES.get_or_init(|| {
-        let emulated = |t: &'static Target| Physical {
-            arch: t.name,
-            name: format!("ds-harness stand-in HIP device (emulated {t}, not a GPU)"),
-            target: Some(t),
+        let emulated = |t: &'static Target| {
+            let arch = Target::by_kfd_version(t.kfd_version).unwrap_or(t);
+            let name = if arch == t {
+                format!("ds-harness stand-in HIP device (emulated {t}, not a GPU)")
+            } else {
+                format!(
+                    "ds-harness stand-in HIP device (emulated {t}, which ROCm runs as {arch}: \
+                     its KFD version is {arch}'s; not a GPU)"
+                )
+            };
+            Physical {
+                arch: arch.name,
+                name,
+                target: Some(t),
+            }
         };
         let mut v = vec![
             emulated(target::DEFAULT),

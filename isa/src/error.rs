@@ -23,7 +23,7 @@ pub enum InstError {
         value: u8,
         gen: Generation,
     },
-    /// A register tuple runs past v255.
+    /// A register tuple runs past the generation's last VGPR (v255; gfx12.5's v1023).
     RegisterRange {
         op: DsOp,
         field: Field,
@@ -99,14 +99,19 @@ impl fmt::Display for InstError {
                 field,
                 first,
                 dwords,
-                ..
-            } => write!(
-                f,
-                "{} reads {dwords} dwords of {} from v{first}, which runs past v255: start at v{} or lower",
-                name(op),
-                field.name(),
-                256 - u32::from(dwords)
-            ),
+                gen,
+            } => {
+                let last = u32::from(gen.spec().vgprs) - 1;
+                write!(
+                    f,
+                    "{} reads {dwords} dwords of {} from v{first}: v[{first}:{}] runs past v{last} \
+                     (the registers are v0..v{last}): start at v{} or lower",
+                    name(op),
+                    field.name(),
+                    u32::from(first) + u32::from(dwords) - 1,
+                    last + 1 - u32::from(dwords)
+                )
+            }
             InstError::GdsForbidden { op, .. } => {
                 write!(f, "{} cannot address GDS: remove `gds`", name(op))
             }
@@ -116,7 +121,11 @@ impl fmt::Display for InstError {
                 name(op)
             ),
             InstError::OffsetNotAllowed { op, .. } => {
-                write!(f, "{} takes no offset: the offset bytes must be 0", name(op))
+                write!(
+                    f,
+                    "{} takes no offset: the offset bytes must be 0",
+                    name(op)
+                )
             }
             InstError::NotInGeneration { op, gen } => {
                 let has: Vec<&str> = op.info().generations().map(Generation::name).collect();

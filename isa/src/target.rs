@@ -4,8 +4,7 @@
 //!
 //! A **target** is one processor as LLVM and ROCm name it (`-mcpu`, the code object's
 //! `EF_AMDGPU_MACH`, the kernel driver's `gfx_target_version`). A **generation** owns one DS
-//! table and one kernel template encoding; the targets of one generation share them (DESIGN.md
-//! section 8).
+//! table and one kernel template encoding; the targets of one generation share them (docs/design-notes.md, "Targets and generations").
 //!
 //! Sources, column by column:
 //! - name, kind (dGPU / APU), wave sizes and example products: LLVM "User Guide for AMDGPU
@@ -18,7 +17,11 @@
 //!   know gfx1153) (`reference/tests/all/target_table_llvm.rs`);
 //! - kfd_version: the Linux amdkfd driver's topology property `gfx_target_version`
 //!   (drivers/gpu/drm/amd/amdkfd/kfd_device.c, `kgd2kfd_probe`: major * 10000 + minor * 100 +
-//!   stepping of the target name's digits, e.g. IP version 11.5.3 -> 110503);
+//!   stepping of the target name's digits, e.g. IP version 11.5.3 -> 110503), which amdkfd
+//!   computes from the chip: Raven Ridge and Raven Ridge 2 both report 90002 (the Raven 2 row,
+//!   LLVM's own processor, shares it with the Raven row, which ROCm then runs it as), Renoir
+//!   90012 (before November 2021 Renoir too reported 90002: amdkfd patch "Previously Renoir
+//!   compiler gfx target version was forced to Raven"), Vega 12 90004;
 //! - rocm_since: the first ROCm release supporting the target, as reported in AMD's ROCm release
 //!   notes (collected in the project's issue 25: gfx1100/1102/1103 5.3, gfx1101 5.5,
 //!   gfx1150/1151 6.1, gfx1200/1201 6.2, gfx1152 and gfx1153 none yet; gfx942 6.0, the MI300
@@ -26,6 +29,14 @@
 //!   hipFFT's for ROCm 7.0.0; gfx900-gfx90a and gfx10 5.2 or earlier). Checked here only in
 //!   part: Debian's ROCm 5.2 code-object manager lists no gfx11, gfx12, gfx942 or gfx950 ISA
 //!   (its ISA names end at gfx1036) and lists gfx900-gfx90a and the gfx10 targets;
+//! - the Vega APUs and Vega 12 (gfx902, gfx904, gfx909, gfx90c): AMDGPUUsage's processor table
+//!   (kind, products: *TBA* for gfx904 and gfx909, whose names come from amdkfd's Vega 12 and
+//!   LLVM review D53418's Raven Ridge 2), `EF_AMDGPU_MACH_AMDGCN_GFX902`/`904`/`909`/`90C`, LLVM's
+//!   `FeatureISAVersion9_0_Consumer_Common` (`AMDGPU.td`: gfx900's features, xnack, no sramecc,
+//!   LDS 64 KiB, wave64, no DS erratum: LLVM's LDS errata are gfx10.1's), every DS word decoded as
+//!   on gfx900 by `llvm-mc-22` and their entry state gfx900's by `llc-22`; no ROCm release note
+//!   names them (`rocm_since` none: AMD's rocBLAS issue #1398 calls gfx90c "not currently
+//!   supported in ROCm");
 //! - lds_bytes: the LDS one workgroup can allocate: AMD "RDNA3 Instruction Set Architecture
 //!   Reference Guide", chapter "Local Data Share Operations" (64 KiB per workgroup), and
 //!   AMDGPUUsage, "Memory Spaces" (group segment); RDNA 3.5 keeps the RDNA3 LDS (AMD "RDNA3.5
@@ -36,10 +47,26 @@
 //!   rows and `EF_AMDGPU_MACH_AMDGCN_GFX1200` / `_GFX1201`; LDS 64 KiB per workgroup
 //!   (AMDGPUUsage, "Memory Spaces"; AMD "RDNA4 Instruction Set Architecture Reference Guide",
 //!   chapter "Data Share Operations");
+//! - the GFX 12.5 rows (gfx1250, gfx1251): AMDGPUUsage's processor table (llvm-project PR
+//!   #155577: gfx1250 an APU, "Architected flat scratch", products *TBA*; gfx1251 likewise), the
+//!   ELF machine values `EF_AMDGPU_MACH_AMDGCN_GFX1250` 0x49 / `_GFX1251` 0x5a and the xnack and
+//!   sramecc target-id features (LLVM `FeatureISAVersion12_50`; `llvm-readelf-22 -h` prints
+//!   `0x549, gfx1250, xnack, sramecc` and `0x55a, gfx1251, ...` for an `llvm-mc-22` object);
+//!   wave32 only (`llc-22 -mattr=+wavefrontsize64` emits no kernel at all, AMDGPUUsage lists no
+//!   `wavefrontsize64` feature); LDS 327,680 bytes (`FeatureAddressableLocalMemorySize327680`:
+//!   `llc-22` refuses one byte more) in 2048-byte blocks (llvm-project PR #167614; what `llc-22`
+//!   writes in COMPUTE_PGM_RSRC2.LDS_SIZE); architected SGPRs and packed work-item ids as on
+//!   gfx12 (`llc-22`). The products are not public from AMD's documentation: AMD's ROCm trap
+//!   handler source (ROCm/rocm-systems PR #5282) names gfx1250 "MI450"; gfx1251's only in the
+//!   press (MI430, unconfirmed). kfd_version: gfx1250's 120500 is the amdkfd patch adding GC IP
+//!   12.1.0; no kfd line for gfx1251 was found, 120501 is the column's rule applied to its name.
+//!   rocm_since: none, as no AMD release note naming either was read (ROCm/pytorch PR #3421
+//!   calls ROCm 7.14 gfx1250's support floor: not a release note);
 //! - generic, generic_version and the generic rows: AMDGPUUsage, "Generic Processors" (which
 //!   processors each generic target covers; code object V6 and later) and "ELF Header"
-//!   (`EF_AMDGPU_MACH_AMDGCN_GFX11_GENERIC` / `_GFX12_GENERIC`, `EF_AMDGPU_GENERIC_VERSION` in
-//!   `e_flags` bits [31:24]); LLVM writes generic version 1 for both (checked against
+//!   (`EF_AMDGPU_MACH_AMDGCN_GFX9_GENERIC`, `_GFX9_4_GENERIC`, `_GFX10_1_GENERIC`,
+//!   `_GFX10_3_GENERIC`, `_GFX11_GENERIC`, `_GFX12_GENERIC`, `EF_AMDGPU_GENERIC_VERSION` in
+//!   `e_flags` bits [31:24]); LLVM writes generic version 1 for each (checked against
 //!   `llvm-readelf -h`, which prints `generic_v1`);
 //! - lds_granule: the kernel descriptor encodes a workgroup's LDS in 512-byte units (AMDGPUUsage,
 //!   "compute_pgm_rsrc2 for GFX6-GFX12", GRANULATED_LDS_SIZE: "roundup(lds-size / (128 * 4))" for
@@ -48,7 +75,7 @@
 //!   hardware will align the LDS size to"); the column takes the larger, so every byte that may
 //!   be allocated to the workgroup is inside `roundup(lds_size, lds_granule)`; gfx9 and RDNA 1 512
 //!   (128 dwords, "GFX7-GFX10"), RDNA 2 1024 (GFX10.3), gfx950 1280 ("GFX950: roundup(lds-size /
-//!   (320 * 4))");
+//!   (320 * 4))"), gfx1250 2048 (above);
 //! - architected_sgprs, user_sgpr_init16_bug: LLVM's subtarget features of the same names
 //!   (`llvm/lib/Target/AMDGPU/AMDGPU.td`: `FeatureArchitectedSGPRs` in every GFX12 processor,
 //!   `FeatureUserSGPRInit16Bug` in `FeatureISAVersion11_0_0` and `_11_0_2`, and in the gfx11
@@ -212,6 +239,9 @@ mod features {
     pub const RDNA3: F = RDNA2;
     /// gfx12: no GDS or GWS; the packed 16-bit adds.
     pub const RDNA4: F = F::PK16.union(F::UNALIGNED);
+    /// gfx1250, gfx1251: gfx12's without odd tuples (LLVM `FeatureRequiresAlignedVGPRs`), and
+    /// `ds_add_f64` (LLVM `FeatureGFX90AInsts`-or-`FeatureGFX1250Insts`); no AccVGPRs.
+    pub const CDNA5: F = F::PK16.union(F::F64);
 }
 
 fn generation_name<S: Serializer>(g: &Generation, s: S) -> Result<S::Ok, S::Error> {
@@ -274,39 +304,83 @@ pub static TARGETS: &[Target] = targets! {
     ("gfx1153", 0x58, 110503, __,     65536,  Gfx11, [32, 64], 1024, false, false, true,  false,  "RDNA 3.5",         Apu,  "gfx11-generic", 0, RDNA3, NO_ID,         NONE,         ["not yet named by AMD (AMDGPUUsage lists *TBA*): an RDNA 3.5 APU"]),
     ("gfx1200", 0x48, 120000, (6, 2), 65536,  Gfx12, [32, 64], 1024, true,  false, true,  false,  "RDNA 4",           Dgpu, "gfx12-generic", 0, RDNA4, NO_ID,         NONE,         ["Radeon RX 9060 XT", "Radeon RX 9060"]),
     ("gfx1201", 0x4e, 120001, (6, 2), 65536,  Gfx12, [32, 64], 1024, true,  false, true,  false,  "RDNA 4",           Dgpu, "gfx12-generic", 0, RDNA4, NO_ID,         NONE,         ["Radeon RX 9070 XT", "Radeon RX 9070", "Radeon RX 9070 GRE", "Radeon AI PRO R9700"]),
-    ("gfx900",  0x2c, 90000,  (5, 2), 65536,  Gfx9,  [64],     512,  false, false, false, false,  "GCN 5 (Vega)",     Dgpu, __,              0, VEGA,  XNACK,         NONE,         ["Radeon RX Vega 64", "Radeon RX Vega 56", "Radeon Vega Frontier Edition", "Radeon Instinct MI25"]),
-    ("gfx906",  0x2f, 90006,  (5, 2), 65536,  Gfx9,  [64],     512,  false, false, false, false,  "GCN 5 (Vega 7nm)", Dgpu, __,              0, VEGA,  XNACK_SRAMECC, NONE,         ["Radeon VII", "Radeon Pro VII", "Radeon Instinct MI50", "Radeon Instinct MI60"]),
+    ("gfx1250", 0x49, 120500, __,     327680, Gfx12_5, [32],   2048, true,  false, true,  false,  "CDNA 5",           Apu,  __,              0, CDNA5, XNACK_SRAMECC, NONE,         ["Instinct MI450 series (named in AMD's ROCm trap handler source; AMDGPUUsage lists *TBA*)"]),
+    ("gfx1251", 0x5a, 120501, __,     327680, Gfx12_5, [32],   2048, true,  false, true,  false,  "CDNA 5",           Apu,  __,              0, CDNA5, XNACK_SRAMECC, NONE,         ["not named by AMD (AMDGPUUsage lists *TBA*; press reports name the Instinct MI430 series)"]),
+    ("gfx900",  0x2c, 90000,  (5, 2), 65536,  Gfx9,  [64],     512,  false, false, false, false,  "GCN 5 (Vega)",     Dgpu, "gfx9-generic",  0, VEGA,  XNACK,         NONE,         ["Radeon RX Vega 64", "Radeon RX Vega 56", "Radeon Vega Frontier Edition", "Radeon Instinct MI25"]),
+    ("gfx902",  0x2d, 90002,  __,     65536,  Gfx9,  [64],     512,  false, false, false, false,  "GCN 5 (Vega)",     Apu,  "gfx9-generic",  0, VEGA,  XNACK,         NONE,         ["Radeon Vega 8 / 11 of Ryzen 3 2200G and Ryzen 5 2400G (\"Raven Ridge\")"]),
+    ("gfx904",  0x2e, 90004,  __,     65536,  Gfx9,  [64],     512,  false, false, false, false,  "GCN 5 (Vega)",     Dgpu, "gfx9-generic",  0, VEGA,  XNACK,         NONE,         ["not named by AMD (AMDGPUUsage lists *TBA*): Vega 12 (the amdkfd driver's name)"]),
+    ("gfx909",  0x31, 90002,  __,     65536,  Gfx9,  [64],     512,  false, false, false, false,  "GCN 5 (Vega)",     Apu,  "gfx9-generic",  0, VEGA,  XNACK,         NONE,         ["not named by AMD (AMDGPUUsage lists *TBA*): Raven Ridge 2 (LLVM review D53418), which amdkfd reports as gfx902"]),
+    ("gfx90c",  0x32, 90012,  __,     65536,  Gfx9,  [64],     512,  false, false, false, false,  "GCN 5 (Vega)",     Apu,  "gfx9-generic",  0, VEGA,  XNACK,         NONE,         ["Radeon Graphics of Ryzen 3 / 5 / 7 4300G(E)-4700G(E) and Ryzen PRO 4000G (\"Renoir\")", "Radeon Graphics of Ryzen 5000 APUs, e.g. Ryzen 7 5800H (\"Cezanne\"; rocBLAS issue #1398 reports it as gfx90c)"]),
+    ("gfx906",  0x2f, 90006,  (5, 2), 65536,  Gfx9,  [64],     512,  false, false, false, false,  "GCN 5 (Vega 7nm)", Dgpu, "gfx9-generic",  0, VEGA,  XNACK_SRAMECC, NONE,         ["Radeon VII", "Radeon Pro VII", "Radeon Instinct MI50", "Radeon Instinct MI60"]),
     ("gfx908",  0x30, 90008,  (5, 2), 65536,  Gfx9,  [64],     512,  false, false, false, false,  "CDNA",             Dgpu, __,              0, VEGA,  XNACK_SRAMECC, NONE,         ["Instinct MI100"]),
     ("gfx90a",  0x3f, 90010,  (5, 2), 65536,  Gfx9,  [64],     512,  false, false, true,  true,   "CDNA 2",           Dgpu, __,              0, CDNA2, XNACK_SRAMECC, NONE,         ["Instinct MI250X", "Instinct MI250", "Instinct MI210"]),
-    ("gfx942",  0x4c, 90402,  (6, 0), 65536,  Gfx9,  [64],     512,  false, false, true,  true,   "CDNA 3",           Dgpu, __,              0, CDNA3, XNACK_SRAMECC, NONE,         ["Instinct MI300X", "Instinct MI325X", "Instinct MI300A (APU)"]),
-    ("gfx950",  0x4f, 90500,  (7, 0), 163840, Gfx9,  [64],     1280, false, false, true,  true,   "CDNA 4",           Dgpu, __,              0, CDNA4, XNACK_SRAMECC, NONE,         ["Instinct MI355X", "Instinct MI350X"]),
-    ("gfx1010", 0x33, 100100, (5, 2), 65536,  Gfx10, [32, 64], 512,  false, false, false, false,  "RDNA 1",           Dgpu, __,              0, RDNA1, XNACK,         RDNA1_ERRATA, ["Radeon RX 5700 XT", "Radeon RX 5700", "Radeon RX 5600 XT", "Radeon Pro W5700"]),
-    ("gfx1011", 0x34, 100101, (5, 2), 65536,  Gfx10, [32, 64], 512,  false, false, false, false,  "RDNA 1",           Dgpu, __,              0, RDNA1, XNACK,         RDNA1_ERRATA, ["Radeon Pro V520", "Radeon Pro 5600M"]),
-    ("gfx1012", 0x35, 100102, (5, 2), 65536,  Gfx10, [32, 64], 512,  false, false, false, false,  "RDNA 1",           Dgpu, __,              0, RDNA1, XNACK,         RDNA1_ERRATA, ["Radeon RX 5500 XT", "Radeon RX 5500", "Radeon RX 5300", "Radeon Pro W5500"]),
-    ("gfx1013", 0x42, 100103, (5, 2), 65536,  Gfx10, [32, 64], 512,  false, false, false, false,  "RDNA 1",           Apu,  __,              0, RDNA1, XNACK,         RDNA1_ERRATA, ["not named by AMD (AMDGPUUsage lists *TBA*): an RDNA 1 APU (\"Cyan Skillfish\")"]),
-    ("gfx1030", 0x36, 100300, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Dgpu, __,              0, RDNA2, NO_ID,         NONE,         ["Radeon RX 6950 XT", "Radeon RX 6900 XT", "Radeon RX 6800 XT", "Radeon RX 6800", "Radeon PRO W6800", "Radeon PRO V620"]),
-    ("gfx1031", 0x37, 100301, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Dgpu, __,              0, RDNA2, NO_ID,         NONE,         ["Radeon RX 6750 XT", "Radeon RX 6700 XT", "Radeon RX 6700"]),
-    ("gfx1032", 0x38, 100302, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Dgpu, __,              0, RDNA2, NO_ID,         NONE,         ["Radeon RX 6650 XT", "Radeon RX 6600 XT", "Radeon RX 6600", "Radeon PRO W6600"]),
-    ("gfx1033", 0x39, 100303, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Apu,  __,              0, RDNA2, NO_ID,         NONE,         ["Steam Deck APU (\"Van Gogh\")"]),
-    ("gfx1034", 0x3e, 100304, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Dgpu, __,              0, RDNA2, NO_ID,         NONE,         ["Radeon RX 6500 XT", "Radeon RX 6400"]),
-    ("gfx1035", 0x3d, 100305, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Apu,  __,              0, RDNA2, NO_ID,         NONE,         ["Radeon 680M / 660M (Ryzen 6000 \"Rembrandt\")"]),
-    ("gfx1036", 0x45, 100306, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Apu,  __,              0, RDNA2, NO_ID,         NONE,         ["Radeon Graphics of Ryzen 7000 desktop (\"Raphael\")"]),
+    ("gfx942",  0x4c, 90402,  (6, 0), 65536,  Gfx9,  [64],     512,  false, false, true,  true,   "CDNA 3",           Dgpu, "gfx9-4-generic", 0, CDNA3, XNACK_SRAMECC, NONE,         ["Instinct MI300X", "Instinct MI325X", "Instinct MI300A (APU)"]),
+    ("gfx950",  0x4f, 90500,  (7, 0), 163840, Gfx9,  [64],     1280, false, false, true,  true,   "CDNA 4",           Dgpu, "gfx9-4-generic", 0, CDNA4, XNACK_SRAMECC, NONE,         ["Instinct MI355X", "Instinct MI350X"]),
+    ("gfx1010", 0x33, 100100, (5, 2), 65536,  Gfx10, [32, 64], 512,  false, false, false, false,  "RDNA 1",           Dgpu, "gfx10-1-generic", 0, RDNA1, XNACK,         RDNA1_ERRATA, ["Radeon RX 5700 XT", "Radeon RX 5700", "Radeon RX 5600 XT", "Radeon Pro W5700"]),
+    ("gfx1011", 0x34, 100101, (5, 2), 65536,  Gfx10, [32, 64], 512,  false, false, false, false,  "RDNA 1",           Dgpu, "gfx10-1-generic", 0, RDNA1, XNACK,         RDNA1_ERRATA, ["Radeon Pro V520", "Radeon Pro 5600M"]),
+    ("gfx1012", 0x35, 100102, (5, 2), 65536,  Gfx10, [32, 64], 512,  false, false, false, false,  "RDNA 1",           Dgpu, "gfx10-1-generic", 0, RDNA1, XNACK,         RDNA1_ERRATA, ["Radeon RX 5500 XT", "Radeon RX 5500", "Radeon RX 5300", "Radeon Pro W5500"]),
+    ("gfx1013", 0x42, 100103, (5, 2), 65536,  Gfx10, [32, 64], 512,  false, false, false, false,  "RDNA 1",           Apu,  "gfx10-1-generic", 0, RDNA1, XNACK,         RDNA1_ERRATA, ["not named by AMD (AMDGPUUsage lists *TBA*): an RDNA 1 APU (\"Cyan Skillfish\")"]),
+    ("gfx1030", 0x36, 100300, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Dgpu, "gfx10-3-generic", 0, RDNA2, NO_ID,         NONE,         ["Radeon RX 6950 XT", "Radeon RX 6900 XT", "Radeon RX 6800 XT", "Radeon RX 6800", "Radeon PRO W6800", "Radeon PRO V620"]),
+    ("gfx1031", 0x37, 100301, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Dgpu, "gfx10-3-generic", 0, RDNA2, NO_ID,         NONE,         ["Radeon RX 6750 XT", "Radeon RX 6700 XT", "Radeon RX 6700"]),
+    ("gfx1032", 0x38, 100302, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Dgpu, "gfx10-3-generic", 0, RDNA2, NO_ID,         NONE,         ["Radeon RX 6650 XT", "Radeon RX 6600 XT", "Radeon RX 6600", "Radeon PRO W6600"]),
+    ("gfx1033", 0x39, 100303, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Apu,  "gfx10-3-generic", 0, RDNA2, NO_ID,         NONE,         ["Steam Deck APU (\"Van Gogh\")"]),
+    ("gfx1034", 0x3e, 100304, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Dgpu, "gfx10-3-generic", 0, RDNA2, NO_ID,         NONE,         ["Radeon RX 6500 XT", "Radeon RX 6400"]),
+    ("gfx1035", 0x3d, 100305, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Apu,  "gfx10-3-generic", 0, RDNA2, NO_ID,         NONE,         ["Radeon 680M / 660M (Ryzen 6000 \"Rembrandt\")"]),
+    ("gfx1036", 0x45, 100306, (5, 2), 65536,  Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",           Apu,  "gfx10-3-generic", 0, RDNA2, NO_ID,         NONE,         ["Radeon Graphics of Ryzen 7000 desktop (\"Raphael\")"]),
 };
 
 /// The generic targets (AMDGPUUsage, "Generic Processors"): one code object, built for code object
 /// version 6 with the generic version in `e_flags`, runs on every processor whose `generic` names
-/// the row (ROCm 6.3 and later load it). Same DS table, kernel template, wave sizes and LDS as the
-/// processors of the family; no GPU reports a generic target, so no KFD version (0) and no
-/// device of its own.
+/// the row (ROCm 6.3 and later load the gfx11 and gfx12 ones; no release note names the gfx9 and
+/// gfx10 ones: `rocm_since` none). Same DS table, kernel template and wave sizes as the
+/// processors of the family, and the LDS LLVM allows the generic target (`llc-22`: 64 KiB for
+/// gfx9-4-generic, whose gfx950 member has more); its DS features, entry state and errata are
+/// LLVM's feature list for the generic target (`FeatureISAVersion9_Generic`, `_9_4_Generic`,
+/// `_10_1_Generic`, `_10_3_Generic` in `AMDGPU.td`: gfx900's, gfx942's, gfx1010's and gfx1030's,
+/// each measured with `llvm-mc-22`/`llc-22`). No GPU reports a generic target, so no KFD
+/// version (0) and no device of its own.
 #[rustfmt::skip]
 pub static GENERIC_TARGETS: &[Target] = targets! {
     // name           mach  kfd rocm    lds    gen    waves     gran  arch   init16 packed unified family                 kind     generic gv ds     id     errata products
+    ("gfx9-generic",    0x51, 0, __,     65536, Gfx9,  [64],     512,  false, false, false, false,  "GCN 5 (Vega)",        Generic, __,     1, VEGA,  XNACK,         NONE,         []),
+    ("gfx9-4-generic",  0x5f, 0, __,     65536, Gfx9,  [64],     512,  false, false, true,  true,   "CDNA 3 and CDNA 4",   Generic, __,     1, CDNA3, XNACK_SRAMECC, NONE,         []),
+    ("gfx10-1-generic", 0x52, 0, __,     65536, Gfx10, [32, 64], 512,  false, false, false, false,  "RDNA 1",              Generic, __,     1, RDNA1, XNACK,         RDNA1_ERRATA, []),
+    ("gfx10-3-generic", 0x53, 0, __,     65536, Gfx10, [32, 64], 1024, false, false, false, false,  "RDNA 2",              Generic, __,     1, RDNA2, NO_ID,         NONE,         []),
     ("gfx11-generic", 0x54, 0,  (6, 3), 65536, Gfx11, [32, 64], 1024, false, true,  true,  false,  "RDNA 3 and RDNA 3.5", Generic, __,     1, RDNA3, NO_ID, NONE,  []),
     ("gfx12-generic", 0x59, 0,  (6, 3), 65536, Gfx12, [32, 64], 1024, true,  false, true,  false,  "RDNA 4",              Generic, __,     1, RDNA4, NO_ID, NONE,  []),
 };
 
 /// The target of the emulated device and the text tools when no `--target` is given.
 pub static DEFAULT: &Target = &TARGETS[0];
+
+/// What users run a processor as where no ROCm release supports it, as a public source reports:
+/// the row whose `HSA_OVERRIDE_GFX_VERSION` they set (ROCm then loads that row's code objects on
+/// the chip; the harness builds for it and names the chip, as for any override). One row per
+/// line: the processor, the row it runs as, the source. `ds-harness info` names it beside the
+/// device's runtime support ([`Target::runs_as_hint`]).
+#[rustfmt::skip]
+pub static UNSUPPORTED_RUN_AS: &[RunAs] = &[
+    RunAs { chip: "gfx902", runs_as: "gfx900", source: ROCBLAS_1398 },
+    RunAs { chip: "gfx909", runs_as: "gfx900", source: ROCBLAS_1398 },
+    RunAs { chip: "gfx90c", runs_as: "gfx900", source: ROCBLAS_1398 },
+];
+
+/// AMD's answer in ROCm/rocBLAS issue #1398 (2024-03-07, on a Ryzen 7 5800H's Vega APU): not
+/// supported by ROCm; users of similar devices run it with this override, which AMD does not
+/// support (the reporter's ran).
+const ROCBLAS_1398: &str =
+    "AMD's answer in ROCm/rocBLAS issue #1398: not supported by ROCm, and the override not either";
+
+/// A row of [`UNSUPPORTED_RUN_AS`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct RunAs {
+    /// The processor no ROCm release supports.
+    pub chip: &'static str,
+    /// The processor its users make ROCm run it as.
+    pub runs_as: &'static str,
+    /// Who says so, and how far it goes.
+    pub source: &'static str,
+}
 
 /// A target name that is not in the table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -375,7 +449,9 @@ impl Target {
             .filter(move |t| self.is_generic() && t.generic == Some(self.name))
     }
 
-    /// The row whose kernel-driver `gfx_target_version` is `version`.
+    /// The row whose kernel-driver `gfx_target_version` is `version`: the first with it, as two
+    /// rows may share one (amdkfd reports a Raven Ridge 2 chip, LLVM's own processor, with the
+    /// Raven Ridge version, and ROCm runs it as that processor).
     pub fn by_kfd_version(version: u32) -> Option<&'static Target> {
         TARGETS.iter().find(|t| t.kfd_version == version)
     }
@@ -434,6 +510,20 @@ impl Target {
             *slot = Some(on);
         }
         Ok(out)
+    }
+
+    /// Where no ROCm release supports this processor and a source reports what its users run it
+    /// as ([`UNSUPPORTED_RUN_AS`]): that row, the `HSA_OVERRIDE_GFX_VERSION` value that makes
+    /// ROCm run the chip as it (its KFD version as `major.minor.stepping`), and the source.
+    pub fn runs_as_hint(&self) -> Option<(&'static Target, String, &'static str)> {
+        let r = UNSUPPORTED_RUN_AS.iter().find(|r| r.chip == self.name)?;
+        let t = Target::by_name(r.runs_as).expect("the row it runs as is in the table");
+        let v = t.kfd_version;
+        Some((
+            t,
+            format!("{}.{}.{}", v / 10000, v / 100 % 100, v % 100),
+            r.source,
+        ))
     }
 
     /// The HSA target id the code object's metadata carries (`amdhsa.target`, AMDGPUUsage

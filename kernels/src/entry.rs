@@ -25,8 +25,18 @@
 //!   with a kernarg pointer and workgroup id x declares 15 user SGPRs and finds the id in `s15`.
 //!   What the hardware does with fewer is not documented; the emulated device delivers no
 //!   workgroup id then.
+//! - LLVM `FeatureClusters` (the generation's `ClusterRegs`, gfx12.5): workgroups may be
+//!   dispatched in clusters; `ttmp9` then holds the cluster id x, `ttmp6` \[3:0\] the workgroup's
+//!   id in its cluster and \[15:12\] the cluster's last id, and `hwreg(HW_REG_IB_STS2, 6, 4)` is
+//!   zero on a dispatch without clusters (llvm-project PRs #159120, #157978). A code object cannot
+//!   declare that it is dispatched without clusters (`"amdgpu-cluster-dims"="0,0,0"` leaves no
+//!   trace in it; only fixed dims do, as `.cluster_dims`), so the kernels compute the id as
+//!   `llc-22` does for a kernel without cluster attributes: `IB_STS2[9:6] == 0 ? ttmp9 :
+//!   ttmp9 * (ttmp6[15:12] + 1) + ttmp6[3:0]`, into `s2` ([`KernelEntry::workgroup_id_insts`],
+//!   the same instructions and registers as `llc-22`'s, held to it by `tests/all/entry_state_llvm.rs`).
 
-use ds_isa::inst::Operand;
+use ds_isa::gen::{Bits, ClusterRegs};
+use ds_isa::inst::{Inst, Operand, Sop2Op, SopcOp, SopkOp};
 use ds_isa::target::Target;
 use ds_reference::wave::WaveSize;
 use std::fmt::{self, Write};
@@ -44,6 +54,9 @@ const TTMP_ID_X: u8 = 9;
 const TTMP_ID_YZ: u8 = 7;
 /// Bits of a packed work-item id (x \[9:0\], y \[19:10\], z \[29:20\]).
 const PACKED_ID_BITS: u8 = 10;
+/// The SGPRs the workgroup id is computed in where workgroups may come in clusters: the id, and
+/// two scratch registers (LLVM's: `s2`, `s3`, `s4`, free before the kernarg addresses land).
+const CLUSTER_ID_SGPRS: [u8; 3] = [2, 3, 4];
 
 /// Where a value arrives: bits `shift .. shift + width` of register `reg`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -162,6 +175,15 @@ pub fn user_sgpr_count(target: &Target, wave: WaveSize, enabled_user: u8, system
     }
 }
 
+/// Where the target's workgroups may come in clusters, the registers that say where (its
+/// generation's; the ids are the architected SGPRs').
+fn clusters(target: &Target) -> Option<ClusterRegs> {
+    target
+        .generation
+        .clusters()
+        .filter(|_| target.architected_sgprs)
+}
+
 fn init16_applies(target: &Target, wave: WaveSize) -> bool {
     target.user_sgpr_init16_bug && wave.is_wave32() && !target.architected_sgprs
 }
@@ -179,6 +201,9 @@ pub struct Delivery {
     pub workitem_ids: [Slot; 3],
     /// User SGPRs declared past the enabled fields (LLVM's padding): nothing is written there.
     pub padding: std::ops::Range<u8>,
+    /// Where workgroups may come in clusters: the registers the hardware also defines (the
+    /// cluster place trap temporary; the dispatch's cluster field, zero without clusters).
+    pub clusters: Option<ClusterRegs>,
 }
 
 impl Delivery {
@@ -198,6 +223,14 @@ impl Delivery {
             if i <= usize::from(req.workitem_dims) {
                 parts.push(format!("{slot} = work-item id {dim}"));
             }
+        }
+        if let Some(c) = self.clusters {
+            let (id, offset, size) = c.dispatch_field;
+            parts.push(format!(
+                "ttmp{} = the place in a cluster, hwreg({id}, {offset}, {size}) = 0 (no \
+                 clusters)",
+                c.place_ttmp
+            ));
         }
         parts.push("EXEC".into());
         let mut s = parts.join(", ");
@@ -260,6 +293,7 @@ pub fn delivery(target: &Target, wave: WaveSize, req: &Request) -> Delivery {
         lost_ids,
         workitem_ids,
         padding: enabled.min(user)..user,
+        clusters: clusters(target),
     }
 }
 
@@ -286,6 +320,9 @@ pub struct KernelEntry {
     pub workitem_id_x: Slot,
     /// EXEC at entry (every lane: a workgroup is one full wave).
     pub exec: u64,
+    /// Where workgroups may come in clusters: `workgroup_id_x` holds the cluster id then, and
+    /// the kernel computes its workgroup id ([`KernelEntry::workgroup_id_insts`]).
+    pub clusters: Option<ClusterRegs>,
 }
 
 impl KernelEntry {
@@ -322,20 +359,99 @@ impl KernelEntry {
                 .expect("LLVM's user SGPR count delivers the kernels' workgroup id"),
             workitem_id_x: d.workitem_ids[0],
             exec: exec(wave, wave.lanes()),
+            clusters: d.clusters,
         }
     }
 
-    /// The register holding workgroup id x (the whole register on every target so far).
+    /// The register the kernel reads workgroup id x from: where the hardware delivers it (the
+    /// whole register on every target so far), or where workgroups may come in clusters the
+    /// SGPR [`KernelEntry::workgroup_id_insts`] computes it in.
     pub fn workgroup_id_reg(&self) -> Operand {
         debug_assert_eq!(self.workgroup_id_x.width, 32);
-        self.workgroup_id_x.reg
+        match self.clusters {
+            Some(_) => Operand::Sgpr(CLUSTER_ID_SGPRS[0]),
+            None => self.workgroup_id_x.reg,
+        }
+    }
+
+    /// The instructions that compute workgroup id x where workgroups may come in clusters (none
+    /// elsewhere): `llc-22`'s, register for register: the cluster's width from the place
+    /// register's last id, the id in the cluster, whether the dispatch has clusters (the hardware
+    /// register field), then `cluster id * width + id in cluster`, or the plain id without
+    /// clusters. They write `s2`, `s3` and `s4` and must run before anything else lands there.
+    pub fn workgroup_id_insts(&self) -> Vec<(Inst, &'static str)> {
+        let Some(c) = self.clusters else {
+            return Vec::new();
+        };
+        let [id, in_cluster, field] = CLUSTER_ID_SGPRS.map(Operand::Sgpr);
+        let (group, place) = (self.workgroup_id_x.reg, Operand::Ttmp(c.place_ttmp));
+        let sop2 = |op, sdst, src0, src1| Inst::Sop2 {
+            op,
+            sdst,
+            src0,
+            src1,
+        };
+        // `s_bfe_u32`'s second source: the field's offset [4:0] and width [22:16].
+        let bfe = |f: Bits| Operand::imm((f.bits << 16 | f.shift) as i32);
+        let id_in_cluster = if c.id_x.shift == 0 {
+            sop2(
+                Sop2Op::AndB32,
+                in_cluster,
+                place,
+                Operand::imm(c.id_x.mask() as i32),
+            )
+        } else {
+            sop2(Sop2Op::BfeU32, in_cluster, place, bfe(c.id_x))
+        };
+        let (hwreg, offset, size) = c.dispatch_field;
+        vec![
+            (
+                sop2(Sop2Op::BfeU32, id, place, bfe(c.max_id_x)),
+                "the cluster's last id x (ttmp6 [15:12])",
+            ),
+            (
+                id_in_cluster,
+                "the workgroup's id x in its cluster (ttmp6 [3:0])",
+            ),
+            (
+                sop2(Sop2Op::AddI32, id, id, Operand::Int(1)),
+                "the cluster's width",
+            ),
+            (
+                Inst::Sopk {
+                    op: SopkOp::GetregB32,
+                    sdst: field,
+                    simm16: hwreg | u16::from(offset) << 6 | u16::from(size - 1) << 11,
+                },
+                "zero when the dispatch has no clusters",
+            ),
+            (
+                sop2(Sop2Op::MulI32, id, group, id),
+                "cluster id (ttmp9) * width",
+            ),
+            (sop2(Sop2Op::AddI32, in_cluster, in_cluster, id), ""),
+            (
+                Inst::Sopc {
+                    op: SopcOp::CmpEqU32,
+                    src0: field,
+                    src1: Operand::Int(0),
+                },
+                "",
+            ),
+            (
+                sop2(Sop2Op::CselectB32, id, group, in_cluster),
+                "s2 = workgroup id x (ttmp9 itself without clusters)",
+            ),
+        ]
     }
 }
 
 /// Why the harness's kernels find their workgroup id where they do on `target` in `wave`, in
 /// words (the `why` column of [`markdown_table`], and the canary's messages).
 pub fn layout_reason(target: &Target, wave: WaveSize) -> &'static str {
-    if target.architected_sgprs {
+    if clusters(target).is_some() {
+        "architected SGPRs and clusters: s2 computed from ttmp9, ttmp6, IB_STS2 as llc does"
+    } else if target.architected_sgprs {
         "architected SGPRs: ids in ttmp9 / ttmp7"
     } else if init16_applies(target, wave) {
         "init-16 bug: user SGPRs padded to 16 - 1"
@@ -356,12 +472,15 @@ pub fn markdown_table() -> String {
         for wave in crate::wave_sizes(t) {
             let e = KernelEntry::of(t, wave);
             let why = layout_reason(t, wave);
+            let id = match e.clusters {
+                Some(_) => format!("{} (from {})", e.workgroup_id_reg(), e.workgroup_id_x),
+                None => e.workgroup_id_x.to_string(),
+            };
             let _ = writeln!(
                 s,
-                "| {t} | {wave} | s[{}:{}] | {} | {} | {} | {} | {why} |",
+                "| {t} | {wave} | s[{}:{}] | {id} | {} | {} | {} | {why} |",
                 e.kernarg,
                 e.kernarg + 1,
-                e.workgroup_id_x,
                 e.workitem_id_x,
                 if wave.is_wave32() {
                     "exec_lo = all 32 lanes"
@@ -429,10 +548,10 @@ mod tests {
     #[test]
     fn architected_sgprs_deliver_ids_in_ttmp9_and_ttmp7_halves() {
         for t in TARGETS.iter().filter(|t| t.architected_sgprs) {
-            for wave in WaveSize::ALL {
+            for wave in crate::wave_sizes(t) {
                 let e = KernelEntry::of(t, wave);
                 assert_eq!((e.user_sgprs, e.kernarg), (2, 0));
-                assert_eq!(e.workgroup_id_reg(), Operand::Ttmp(9));
+                assert_eq!(e.workgroup_id_x.reg, Operand::Ttmp(9));
                 let all = Request {
                     workgroup_ids: [true; 3],
                     ..KernelEntry::request(t, wave)
@@ -473,6 +592,48 @@ mod tests {
             ..req
         };
         assert_eq!(delivery(t, WaveSize::Wave64, &short).kernarg, None);
+    }
+
+    /// Where workgroups may come in clusters (gfx12.5), the kernel computes its id into s2 with
+    /// llc-22's eight instructions, reading ttmp9, ttmp6 and IB_STS2[9:6]; elsewhere it reads the
+    /// delivered register and computes nothing.
+    #[test]
+    fn a_cluster_target_computes_its_workgroup_id_as_llc_does() {
+        let mut seen = 0;
+        for t in TARGETS {
+            for wave in crate::wave_sizes(t) {
+                let e = KernelEntry::of(t, wave);
+                let insts = e.workgroup_id_insts();
+                if t.generation.clusters().is_none() {
+                    assert!(insts.is_empty() && e.clusters.is_none(), "{t}");
+                    assert_eq!(e.workgroup_id_reg(), e.workgroup_id_x.reg, "{t}");
+                    continue;
+                }
+                seen += 1;
+                assert_eq!(e.workgroup_id_reg(), Operand::Sgpr(2), "{t}");
+                let text: Vec<String> = insts
+                    .iter()
+                    .map(|(i, _)| i.text(t.generation).to_string())
+                    .collect();
+                assert_eq!(
+                    text,
+                    [
+                        "s_bfe_u32 s2, ttmp6, 0x4000c",
+                        "s_and_b32 s3, ttmp6, 15",
+                        "s_add_co_i32 s2, s2, 1",
+                        "s_getreg_b32 s4, hwreg(HW_REG_IB_STS2, 6, 4)",
+                        "s_mul_i32 s2, ttmp9, s2",
+                        "s_add_co_i32 s3, s3, s2",
+                        "s_cmp_eq_u32 s4, 0",
+                        "s_cselect_b32 s2, ttmp9, s3",
+                    ],
+                    "{t}"
+                );
+                let d = delivery(t, wave, &KernelEntry::request(t, wave));
+                assert!(d.describe(&KernelEntry::request(t, wave)).contains("ttmp6"));
+            }
+        }
+        assert_eq!(seen, 2, "both GFX 12.5 processors, wave32");
     }
 
     #[test]

@@ -91,7 +91,8 @@ pub fn check_wave(target: &Target, wave: WaveSize) -> Result<(), String> {
         return Ok(());
     }
     Err(format!(
-        "{target} does not run {wave}: kernels for {target} are built in {}",
+        "{target} does not run {wave}: kernels for {target} are built in {} (the target table's \
+         wave sizes; llc-22 builds no {wave} kernel for {target}, `tests/all/entry_state_llvm.rs`)",
         sizes
             .iter()
             .map(|w| w.to_string())

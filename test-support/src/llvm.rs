@@ -45,6 +45,11 @@ pub const GENERATIONS: &[Checked] = &[
         gen: Generation::Gfx12,
         llvm: &[19, 22],
     },
+    // LLVM 19 knows no gfx1250 target.
+    Checked {
+        gen: Generation::Gfx12_5,
+        llvm: &[22],
+    },
 ];
 
 /// One installed LLVM release.

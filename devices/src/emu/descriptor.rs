@@ -74,13 +74,12 @@ impl Descriptor {
 
     /// Reads a descriptor as a device of `target` does: VGPR granules of 8 in either wave size
     /// on a target with a unified VGPR/AccVGPR file (target column `unified_vgprs`; AMDGPUUsage,
-    /// "compute_pgm_rsrc1 for GFX6-GFX12", GRANULATED_WORKITEM_VGPR_COUNT on CDNA 2 and later).
+    /// "compute_pgm_rsrc1 for GFX6-GFX12", GRANULATED_WORKITEM_VGPR_COUNT on CDNA 2 and later),
+    /// and the generation's wave32 granule (16 on gfx12.5): `vgpr_granule_on`.
     pub fn parse_on(b: &[u8], target: &Target) -> Result<Descriptor, DescriptorError> {
         let mut d = Descriptor::parse(b)?;
-        if target.unified_vgprs {
-            d.vgprs = (u32_at(b, 48) & 0x3f) + 1;
-            d.vgprs *= 8;
-        }
+        let granule = ds_kernels::code_object::descriptor::vgpr_granule_on(target, d.wave_size());
+        d.vgprs = ((u32_at(b, 48) & 0x3f) + 1) * granule;
         Ok(d)
     }
 

@@ -3,10 +3,14 @@
 //! AccVGPRs, and the broken device that ignores the bit reads the VGPRs of those numbers.
 
 use super::*;
+use crate::emu::code::Code;
 use crate::emu::descriptor::Descriptor;
-use crate::emu::{Code, Program, Quirks};
-use ds_isa::ds::{DsOp, Field};
+use crate::emu::memory::Memory;
+use crate::emu::{Program, Quirks, Run};
+use ds_isa::ds::{DsInst, DsOp, Field};
 use ds_isa::ds_features::DsFeatures;
+use ds_isa::inst::acc::AccMove;
+use ds_isa::inst::Inst;
 use ds_isa::target::{Target, TARGETS};
 use ds_kernels::entry::{delivery, Request};
 use ds_reference::wave::FpMode;
@@ -19,7 +23,7 @@ fn acc_target() -> &'static Target {
         .expect("a target with ACC")
 }
 
-fn program() -> Program {
+fn program(text: &[u8], agprs: u32) -> Program {
     let target = acc_target();
     let desc = Descriptor {
         lds_size: 256,
@@ -38,27 +42,48 @@ fn program() -> Program {
         delivery: delivery(target, desc.wave_size(), &desc.request),
         target,
         desc,
-        entry: 0,
-        code: Arc::new(Code::decode(target, &[], 0)),
-        agprs: 16,
+        code: Arc::new(Code::decode(target, text, 0, 0, 16, agprs)),
+        agprs,
     }
 }
 
-/// A wave64 with v1 = lane * 4 (the address), v5 = 0x5000 + lane, a5 = 0xa000 + lane.
-fn wave() -> WaveState {
-    let mut w = WaveState::with_agprs(16, 16, 256, WaveSize::Wave64);
+/// A wave64 with every register defined, v1 = lane * 4 (the address), v5 = 0x5000 + lane, a5 =
+/// 0xa000 + lane.
+fn wave_of(agprs: u32) -> WaveState {
+    let mut w = WaveState::with_agprs(16, agprs, 256, WaveSize::Wave64);
     w.exec = u64::MAX;
+    let (g, seed) = (w.generation, w.seed);
+    for r in 0..16 {
+        w.v.define(r, g, seed);
+    }
+    for r in 0..agprs as usize {
+        w.a.define(r, g, seed);
+    }
     for lane in 0..64 {
-        w.v[1][lane] = 4 * lane as u32;
-        w.v[5][lane] = 0x5000 + lane as u32;
-        w.a[5][lane] = 0xa000 + lane as u32;
+        w.v.row_mut(1)[lane] = 4 * lane as u32;
+        w.v.row_mut(5)[lane] = 0x5000 + lane as u32;
+        if agprs > 5 {
+            w.a.row_mut(5)[lane] = 0xa000 + lane as u32;
+        }
     }
     w
 }
 
+fn wave() -> WaveState {
+    wave_of(16)
+}
+
+/// Runs `inst` alone on `w`, decoded as the loaded code of a program with `w`'s files would be.
 fn step(w: &mut WaveState, inst: Inst, quirks: &Quirks) -> Result<(), String> {
+    let text = ds_isa::inst::encode(acc_target(), &inst).unwrap();
+    let prog = program(&text, w.a.len() as u32);
     let mem = Memory { regions: vec![] };
-    w.step(&inst, 0, &mem, &program(), quirks).map(|_| ())
+    let run = Run::new(1000, 1, quirks, 1);
+    match w.step(&prog.code.ops[0], &mem, &prog, &run) {
+        Ok(_) => Ok(()),
+        Err(e) if e.is_empty() => Err(prog.code.explain(0).unwrap().2.unwrap()),
+        Err(e) => Err(e),
+    }
 }
 
 fn ds(name: &str, acc: bool) -> Inst {
@@ -79,18 +104,18 @@ fn ds(name: &str, acc: bool) -> Inst {
 fn accvgpr_moves_copy_between_the_files_in_active_lanes_only() {
     let mut w = wave();
     w.exec = 0xffff_0000_0000_00ff;
-    let old = w.a[7];
+    let old = w.a.row(7).to_vec();
     step(&mut w, Inst::Acc(AccMove::write(7, 5)), &Quirks::default()).unwrap();
     for (lane, &before) in old.iter().enumerate().take(64) {
         let want = if w.exec >> lane & 1 == 1 {
-            w.v[5][lane]
+            w.v.row(5)[lane]
         } else {
             before
         };
-        assert_eq!(w.a[7][lane], want, "lane {lane}");
+        assert_eq!(w.a.row(7)[lane], want, "lane {lane}");
     }
     step(&mut w, Inst::Acc(AccMove::read(9, 5)), &Quirks::default()).unwrap();
-    assert_eq!(w.v[9][3], 0xa003);
+    assert_eq!(w.v.row(9)[3], 0xa003);
     let e = step(&mut w, Inst::Acc(AccMove::read(2, 40)), &Quirks::default()).unwrap_err();
     assert!(e.contains("a40") && e.contains("16"), "{e}");
 }
@@ -111,10 +136,10 @@ fn ds_with_the_acc_bit_uses_accvgprs_and_the_broken_device_does_not() {
     // A load with acc lands in a6 and leaves v6 alone.
     let mut w = wave();
     w.lds.set_word(4 * 2, 0x1234);
-    let v6 = w.v[6];
+    let v6 = w.v.row(6).to_vec();
     step(&mut w, ds("ds_load_b32", true), &Quirks::default()).unwrap();
-    assert_eq!(w.a[6][2], 0x1234);
-    assert_eq!(w.v[6], v6);
+    assert_eq!(w.a.row(6)[2], 0x1234);
+    assert_eq!(w.v.row(6), &v6[..]);
     // Without acc the VGPRs, as before.
     let mut w = wave();
     step(&mut w, ds("ds_store_b32", false), &Quirks::default()).unwrap();
@@ -123,8 +148,7 @@ fn ds_with_the_acc_bit_uses_accvgprs_and_the_broken_device_does_not() {
 
 #[test]
 fn an_acc_operand_past_the_accvgprs_is_refused() {
-    let mut w = WaveState::with_agprs(16, 4, 256, WaveSize::Wave64);
-    w.exec = u64::MAX;
+    let mut w = wave_of(4);
     let e = step(&mut w, ds("ds_store_b32", true), &Quirks::default()).unwrap_err();
     assert!(e.contains("AccVGPRs past the 4"), "{e}");
 }

@@ -3,9 +3,9 @@
 //! the descriptor says) with the initial state the target's hardware delivers for it, and
 //! interprets the instructions (see the `exec` module); DS instructions run through the reference
 //! model, global memory is the launch's buffers (see [`memory`]). It proves the kernels, the ABI
-//! and the readback without a GPU (DESIGN.md section 4).
+//! and the readback without a GPU (docs/design-notes.md, "Devices").
 //!
-//! It is not friendly (DESIGN.md section 15): the entry state is exactly
+//! It is not friendly (docs/architecture.md, "ds-devices"): the entry state is exactly
 //! [`ds_kernels::entry::delivery`]'s for the target and wave size (gfx12's workgroup ids in
 //! `ttmp9`/`ttmp7` only; none on a target with the init-16 bug whose descriptor declares fewer than
 //! 16 user + system SGPRs), and everything else, every other SGPR, trap temporary, VGPR, VCC,
@@ -15,17 +15,22 @@
 //! garbage address.
 
 mod acc;
+mod alu;
+mod code;
 pub mod descriptor;
 mod exec;
+mod lanes;
 pub mod memory;
+mod ops;
+mod regs;
+mod resolve;
 
 use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
+use code::Code;
 use descriptor::Descriptor;
 use ds_isa::ds::DsOp;
 use ds_isa::ds::Generation;
-use ds_isa::errata::Errata;
 use ds_isa::gen::CmpstData0;
-use ds_isa::inst::{acc::decode_on, Inst};
 use ds_isa::target::{self, Target};
 use ds_kernels::entry::{delivery, Delivery};
 use ds_reference::model::readings::Rules;
@@ -110,104 +115,10 @@ pub struct Quirks {
     pub rules: Option<Rules>,
 }
 
-/// One decoded position of the code: an instruction start, or why there is none.
-#[derive(Clone, Debug)]
-enum Slot {
-    Inst(Inst, u8),
-    /// The second dword of a longer instruction.
-    Inside,
-    /// Bytes that do not decode.
-    Bad(String),
-}
-
-/// A code section decoded once, by linear sweep.
-#[derive(Debug)]
-struct Code {
-    /// Address of the first byte.
-    base: u64,
-    /// One slot per dword.
-    slots: Vec<Slot>,
-}
-
-impl Code {
-    /// Decodes `text` (at address `base`) as `target` executes it ([`decode_on`]: the acc bit
-    /// and AccVGPR moves only where its `ds_features` have ACC).
-    fn decode(target: &Target, text: &[u8], base: u64) -> Code {
-        let mut slots = Vec::with_capacity(text.len() / 4);
-        let mut at = 0;
-        while at + 4 <= text.len() {
-            match decode_on(target, &text[at..]) {
-                Ok((inst, len)) => {
-                    slots.push(Slot::Inst(inst, len as u8));
-                    for _ in 1..len / 4 {
-                        slots.push(Slot::Inside);
-                    }
-                    at += len;
-                }
-                Err(e) => {
-                    let word = u32::from_le_bytes(text[at..at + 4].try_into().expect("4 bytes"));
-                    slots.push(Slot::Bad(format!("word {word:#010x}: {e}")));
-                    at += 4;
-                }
-            }
-        }
-        Code { base, slots }
-    }
-
-    /// Refuses code that trips one of `target`'s hardware errata the hardware would not survive
-    /// (the code read in address order): on [`Errata::VMEM_SCALAR_WRITE`] targets, a scalar write
-    /// of a register an earlier DS or vector memory instruction reads, with nothing between that
-    /// resolves it ([`ds_kernels::hazard`]).
-    fn check_errata(&self, target: &Target) -> Result<(), String> {
-        if !target.errata.contains(Errata::VMEM_SCALAR_WRITE) {
-            return Ok(());
-        }
-        let insts: Vec<(usize, &Inst)> = self
-            .slots
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| match s {
-                Slot::Inst(inst, _) => Some((i, inst)),
-                _ => None,
-            })
-            .collect();
-        match ds_kernels::hazard::first_hazard(insts.iter().map(|(_, i)| *i)) {
-            None => Ok(()),
-            Some(n) => {
-                let (slot, inst) = insts[n];
-                Err(format!(
-                    "`{}` at {:#x} writes a register that an earlier DS or vector memory \
-                     instruction reads, with no VALU instruction, `s_waitcnt 0` or \
-                     `s_waitcnt_depctr 0xffe3` between them: on {target} (RDNA 1's \
-                     VMEM-to-scalar-write hazard, LLVM `FeatureVMEMtoScalarWriteHazard`) the \
-                     write can overtake the read. Put `s_waitcnt_depctr 0xffe3` before it",
-                    inst.text(target.generation),
-                    self.base + 4 * slot as u64
-                ))
-            }
-        }
-    }
-
-    /// The instruction starting at `pc`.
-    fn at(&self, pc: u64) -> Result<(Inst, u8), String> {
-        let i = pc.wrapping_sub(self.base) / 4;
-        match self.slots.get(i as usize) {
-            _ if !pc.is_multiple_of(4) => Err(format!("pc {pc:#x} is not dword-aligned")),
-            Some(Slot::Inst(inst, len)) => Ok((*inst, *len)),
-            Some(Slot::Inside) => Err(format!(
-                "pc {pc:#x} jumps into the middle of an instruction"
-            )),
-            Some(Slot::Bad(why)) => Err(format!("unknown instruction at {pc:#x}: {why}")),
-            None => Err(format!("pc {pc:#x} is outside the code section")),
-        }
-    }
-}
-
 /// A kernel ready to run.
 #[derive(Debug)]
 struct Program {
     desc: Descriptor,
-    entry: u64,
     code: Arc<Code>,
     /// What the target's hardware hands the kernel at entry.
     delivery: Delivery,
@@ -228,6 +139,8 @@ pub struct EmuDevice {
     quirks: Quirks,
     /// Launches so far: each launch's pattern of undefined state derives from it.
     launches: u64,
+    /// Waves of earlier launches, their register files and LDS kept for the next.
+    waves: Waves,
 }
 
 impl Default for EmuDevice {
@@ -263,6 +176,7 @@ impl EmuDevice {
             threads,
             quirks: Quirks::default(),
             launches: 0,
+            waves: Waves::default(),
         }
     }
 
@@ -375,7 +289,7 @@ impl Device for EmuDevice {
                     k.entry
                 )));
             }
-            let code = Code::decode(co.target, &k.code, k.entry);
+            let code = Code::decode(co.target, &k.code, k.entry, entry, desc.vgprs, agprs);
             code.check_errata(self.info.target).map_err(bad)?;
             programs.insert(
                 k.name.clone(),
@@ -383,7 +297,6 @@ impl Device for EmuDevice {
                     delivery: delivery(self.info.target, desc.wave_size(), &desc.request),
                     target: self.info.target,
                     desc,
-                    entry,
                     code: Arc::new(code),
                     agprs,
                 }),
@@ -410,13 +323,13 @@ impl Device for EmuDevice {
         })?;
         check_workgroup(&prog, launch)?;
         self.launches += 1;
-        let run = Run {
-            step_limit: self.step_limit,
-            threads: self.threads,
-            quirks: &self.quirks,
-            seed: exec::mix(POISON_SEED, self.launches),
-        };
-        run_launch(&prog, launch, &run)
+        let run = Run::new(
+            self.step_limit,
+            self.threads,
+            &self.quirks,
+            regs::mix(POISON_SEED, self.launches),
+        );
+        run_launch(&prog, launch, &run, &self.waves)
     }
 }
 
@@ -445,11 +358,75 @@ struct Run<'a> {
     threads: usize,
     quirks: &'a Quirks,
     seed: u64,
+    /// The target whose rules DS instructions follow when a quirk says it is not the code
+    /// object's ([`Quirks::rules_of`]).
+    rules_target: Option<&'static Target>,
+}
+
+impl<'a> Run<'a> {
+    fn new(step_limit: u64, threads: usize, quirks: &'a Quirks, seed: u64) -> Run<'a> {
+        Run {
+            step_limit,
+            threads,
+            quirks,
+            seed,
+            rules_target: quirks.rules_of.and_then(|g| g.targets().next()),
+        }
+    }
+}
+
+/// Waves kept between launches (one per host thread that ran one), so a launch reuses their
+/// register files and LDS instead of allocating its own.
+#[derive(Debug, Default)]
+struct Waves(std::sync::Mutex<Vec<exec::WaveState>>);
+
+impl Waves {
+    /// A wave shaped for `prog`, back in the pool when the lease ends.
+    fn lease(&self, prog: &Program) -> Lease<'_> {
+        let d = &prog.desc;
+        let kept = self.0.lock().ok().and_then(|mut w| w.pop());
+        let wave = match kept {
+            Some(mut w) => {
+                w.shape(d.vgprs, prog.agprs, d.lds_size, d.wave_size());
+                w
+            }
+            None => exec::WaveState::with_agprs(d.vgprs, prog.agprs, d.lds_size, d.wave_size()),
+        };
+        Lease {
+            pool: self,
+            wave: Some(wave),
+        }
+    }
+}
+
+/// A wave taken from [`Waves`] for one task.
+struct Lease<'a> {
+    pool: &'a Waves,
+    wave: Option<exec::WaveState>,
+}
+
+impl Lease<'_> {
+    fn wave(&mut self) -> &mut exec::WaveState {
+        self.wave.as_mut().expect("a leased wave")
+    }
+}
+
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        if let (Some(w), Ok(mut pool)) = (self.wave.take(), self.pool.0.lock()) {
+            pool.push(w);
+        }
+    }
 }
 
 /// Runs every workgroup of `launch` (on the rayon pool unless `threads` is 1), on the launch's
 /// buffers in place (see [`Launch`]: an input buffer keeps what the kernel stored into it).
-fn run_launch(prog: &Program, launch: &mut Launch, run: &Run) -> Result<(), DeviceError> {
+fn run_launch(
+    prog: &Program,
+    launch: &mut Launch,
+    run: &Run,
+    waves: &Waves,
+) -> Result<(), DeviceError> {
     let threads = run.threads;
     let kernarg: Vec<u8> = (0..launch.buffers.len())
         .flat_map(|i| (BUFFER_BASE + i as u64 * BUFFER_STRIDE).to_le_bytes())
@@ -461,13 +438,11 @@ fn run_launch(prog: &Program, launch: &mut Launch, run: &Run) -> Result<(), Devi
         regions.push(Region::over(b.name, base, &mut b.bytes));
     }
     let mem = Memory { regions };
-    let run_range = |wave: &mut exec::WaveState, mut range: std::ops::Range<u32>| {
+    let run_range = |lease: &mut Lease, mut range: std::ops::Range<u32>| {
+        let wave = lease.wave();
         range.try_for_each(|wg| wave.run(prog, wg, KERNARG_BASE, &mem, run))
     };
-    let new_wave = || {
-        let d = &prog.desc;
-        exec::WaveState::with_agprs(d.vgprs, prog.agprs, d.lds_size, d.wave_size())
-    };
+    let new_wave = || waves.lease(prog);
     // Below a few workgroups a task costs more than it saves. The first failing workgroup (in
     // order) is the one reported, whatever the number of threads: once one fails, only
     // workgroups before it still run, so a launch of many workgroups of a runaway kernel ends
@@ -482,7 +457,8 @@ fn run_launch(prog: &Program, launch: &mut Launch, run: &Run) -> Result<(), Devi
         let error: std::sync::Mutex<Option<(u32, String)>> = std::sync::Mutex::new(None);
         (0..groups.div_ceil(PER_TASK))
             .into_par_iter()
-            .for_each_init(new_wave, |wave, t| {
+            .for_each_init(new_wave, |lease, t| {
+                let wave = lease.wave();
                 for wg in t * PER_TASK..((t + 1) * PER_TASK).min(groups) {
                     if wg > first_bad.load(Ordering::Relaxed) {
                         return;

@@ -4,7 +4,7 @@
 use super::*;
 use crate::Buffer;
 use ds_isa::ds::DsInst;
-use ds_isa::inst::{encode, GlobalOp, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op};
+use ds_isa::inst::{encode, GlobalOp, Inst, Operand, SmemOp, Sop2Op, SoppOp, Vop2Op};
 use ds_kernels::entry::Request;
 use ds_reference::wave::FpMode;
 
@@ -42,9 +42,8 @@ fn program_of(target: &'static Target, desc: Descriptor, text: &[u8]) -> Program
     Program {
         delivery: delivery(target, desc.wave_size(), &desc.request),
         target,
+        code: Arc::new(Code::decode(target, text, BASE, BASE, desc.vgprs, 0)),
         desc,
-        entry: BASE,
-        code: Arc::new(Code::decode(target, text, BASE)),
         agprs: 0,
     }
 }
@@ -65,13 +64,8 @@ fn go(
     threads: usize,
     quirks: &Quirks,
 ) -> Result<(), DeviceError> {
-    let run = Run {
-        step_limit,
-        threads,
-        quirks,
-        seed: 1,
-    };
-    run_launch(prog, launch, &run)
+    let run = Run::new(step_limit, threads, quirks, 1);
+    run_launch(prog, launch, &run, &Waves::default())
 }
 
 fn ds(op: &str) -> DsInst {

@@ -3,7 +3,7 @@
 //! buffers, an `unsupported` answer's instruction disassembled (LLVM AMDGPUUsage's code object
 //! holds the kernel; `ds_isa::inst` decodes it), and exit statuses.
 
-use super::protocol::{self, Response};
+use super::protocol::{ErrorKind, Response};
 use super::text;
 use super::{
     COMMAND_DETAIL, HARDWARE_DETAIL, MIN_LINE_BYTES, PROTOCOL_DETAIL, QUOTED_CHARS,
@@ -135,11 +135,11 @@ pub(super) fn disassemble(target: &Target, hex: &str) -> String {
     }
 }
 
-/// Checks a `done` answer's output buffers against the launch (each one the launch sent, in
-/// order, of its name and size) and copies them into it.
+/// Checks a `done` answer's output buffers (name, bytes) against the launch (each one the
+/// launch sent, in order, of its name and size) and copies them into it.
 pub(super) fn take_outputs(
     launch: &mut Launch,
-    buffers: Vec<protocol::BufferOut>,
+    buffers: Vec<(&str, &[u8])>,
 ) -> Result<(), DeviceError> {
     let outputs: Vec<usize> = (0..launch.buffers.len())
         .filter(|&i| launch.buffers[i].copy_back)
@@ -152,24 +152,54 @@ pub(super) fn take_outputs(
             buffers.len()
         )));
     }
-    for (&i, got) in outputs.iter().zip(&buffers) {
+    for (&i, &(name, bytes)) in outputs.iter().zip(&buffers) {
         let want = &launch.buffers[i];
-        if got.name != want.name || got.bytes.0.len() != want.bytes.len() {
+        if name != want.name || bytes.len() != want.bytes.len() {
             return Err(DeviceError::Protocol(format!(
                 "output buffer {i} of `{}` should be `{}` of {} bytes; the device sent `{}` of {} \
                  bytes",
                 launch.kernel,
                 want.name,
                 want.bytes.len(),
-                text::bounded(&got.name, QUOTED_CHARS),
-                got.bytes.0.len()
+                text::bounded(name, QUOTED_CHARS),
+                bytes.len()
             )));
         }
     }
-    for (&i, got) in outputs.iter().zip(buffers) {
-        launch.buffers[i].bytes = got.bytes.0;
+    for (&i, (_, bytes)) in outputs.iter().zip(buffers) {
+        launch.buffers[i].bytes.copy_from_slice(bytes);
     }
     Ok(())
+}
+
+/// The device error of a launch the device answered with an error: an `unsupported` one names
+/// the instruction (`offset` from the kernel's entry, `bytes` disassembled for `target`).
+pub(super) fn launch_error(
+    target: &Target,
+    launch: &Launch,
+    kind: ErrorKind,
+    message: &str,
+    offset: Option<u64>,
+    bytes: Option<String>,
+) -> DeviceError {
+    let message = text::bounded(message, text::MAX_MESSAGE_CHARS);
+    match kind {
+        ErrorKind::Unsupported => {
+            let at = match (offset, bytes) {
+                (Some(o), Some(b)) => format!(
+                    " (at {o:#x} in `{}`: {})",
+                    launch.kernel,
+                    disassemble(target, &b)
+                ),
+                (Some(o), None) => format!(" (at {o:#x} in `{}`)", launch.kernel),
+                (None, Some(b)) => format!(" ({})", disassemble(target, &b)),
+                (None, None) => String::new(),
+            };
+            DeviceError::Unsupported(format!("{message}{at}"))
+        }
+        ErrorKind::Fault => DeviceError::Launch(format!("the kernel faulted: {message}")),
+        ErrorKind::Other => DeviceError::Launch(message),
+    }
 }
 
 #[cfg(test)]

@@ -13,11 +13,12 @@
 //! The child runs as `sh -c COMMAND` leading its own process group, registered with [`reap`] so
 //! that a signal to the harness ends it too.
 
+use super::frame::{self, Frame, Framing};
 use super::reap;
 use super::text;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -31,11 +32,16 @@ pub const STDERR_LINES_KEPT: usize = 200;
 /// Bytes of a too-long stdout line quoted in the protocol error.
 const HEAD_BYTES: usize = 120;
 
-/// One line from the child's stdout.
+/// One message from the child's stdout: a line, or in the binary framing a frame.
 #[derive(Debug)]
 pub enum Line {
     /// A whole line (lossily decoded), without its newline.
     Text(String),
+    /// A frame's message ([`frame`]).
+    Frame(Vec<u8>),
+    /// Bytes that are no frame (or a frame cut short): why, and their first bytes, printable.
+    /// Nothing is read past them.
+    NotAFrame { why: &'static str, head: String },
     /// A line longer than the limit: its length when it was found too long (more than the limit;
     /// the rest is skipped) and its first bytes.
     TooLong { bytes: usize, head: String },
@@ -98,6 +104,8 @@ pub struct Child {
     requests: Option<SyncSender<Vec<u8>>>,
     lines: Receiver<Line>,
     limit: Arc<AtomicUsize>,
+    /// Whether stdout carries frames ([`Framing::Msgpack`]) from the next message on.
+    frames: Arc<AtomicBool>,
     slot: Option<usize>,
 }
 
@@ -118,10 +126,17 @@ impl Child {
         let stdout = child.stdout.take().expect("piped");
         let stderr = child.stderr.take().expect("piped");
         let mut stdin = child.stdin.take().expect("piped");
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd;
+            widen_pipe(stdin.as_raw_fd());
+            widen_pipe(stdout.as_raw_fd());
+        }
         let limit = Arc::new(AtomicUsize::new(usize::MAX));
+        let frames = Arc::new(AtomicBool::new(false));
         let (tx, lines) = mpsc::sync_channel(QUEUED_LINES);
-        let l = Arc::clone(&limit);
-        std::thread::spawn(move || read_lines(stdout, &l, &tx));
+        let (l, f) = (Arc::clone(&limit), Arc::clone(&frames));
+        std::thread::spawn(move || read_lines(stdout, &l, &f, &tx));
         std::thread::spawn(move || read_stderr(stderr, &log));
         let (requests, rx) = mpsc::sync_channel::<Vec<u8>>(1);
         std::thread::spawn(move || {
@@ -140,6 +155,7 @@ impl Child {
             requests: Some(requests),
             lines,
             limit,
+            frames,
             slot,
         })
     }
@@ -154,11 +170,17 @@ impl Child {
         self.limit.store(bytes, Ordering::SeqCst);
     }
 
-    /// Hands `line` (a newline is added) to the writer; false when the writer has ended (the
-    /// child closed its stdin) or still holds an earlier request it could not deliver.
-    pub fn send(&mut self, line: String) -> bool {
-        let mut bytes = line.into_bytes();
-        bytes.push(b'\n');
+    /// Reads stdout in `framing` from the next message on (the caller switches after hello's
+    /// answer, before its next request: the device sends nothing unasked).
+    pub fn set_framing(&self, framing: Framing) {
+        self.frames
+            .store(framing == Framing::Msgpack, Ordering::SeqCst);
+    }
+
+    /// Hands `bytes` (a line with its newline, or a frame) to the writer; false when the writer
+    /// has ended (the child closed its stdin) or still holds an earlier request it could not
+    /// deliver.
+    pub fn send(&mut self, bytes: Vec<u8>) -> bool {
         match &self.requests {
             Some(tx) => tx.try_send(bytes).is_ok(),
             None => false,
@@ -209,12 +231,48 @@ impl Drop for Child {
     }
 }
 
+/// Bytes a pipe to or from the device holds (Linux's default is 64 KiB): a launch's buffers
+/// pass in a few writes instead of one per 64 KiB, each waking the other process.
+#[cfg(target_os = "linux")]
+const PIPE_BYTES: libc::c_int = 1 << 20;
+
+/// Asks for [`PIPE_BYTES`] of pipe; keeps what the pipe has when the system refuses (its
+/// `pipe-max-size`, or the user's pipe allowance).
+#[cfg(target_os = "linux")]
+fn widen_pipe(fd: std::os::fd::RawFd) {
+    // SAFETY: fcntl(2) F_SETPIPE_SZ on a pipe descriptor this process owns; it touches no memory.
+    unsafe {
+        libc::fcntl(fd, libc::F_SETPIPE_SZ, PIPE_BYTES);
+    }
+}
+
 /// Reads stdout line by line, each into at most the current limit; ends with [`Line::End`]. A
 /// line past the limit is reported at once (the caller then ends the device) and the rest of it
 /// is skipped.
-fn read_lines(stdout: impl Read, limit: &AtomicUsize, tx: &SyncSender<Line>) {
+fn read_lines(stdout: impl Read, limit: &AtomicUsize, frames: &AtomicBool, tx: &SyncSender<Line>) {
     let mut r = BufReader::with_capacity(1 << 16, stdout);
     loop {
+        // The framing of the next message: read once its first bytes have come.
+        if matches!(r.fill_buf(), Ok(b) if !b.is_empty()) && frames.load(Ordering::SeqCst) {
+            let line = match frame::read(&mut r, limit.load(Ordering::SeqCst)) {
+                Ok(Frame::Body(body)) => Line::Frame(body),
+                Ok(Frame::TooLong { bytes }) => Line::TooLong {
+                    bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
+                    head: format!("a frame of {bytes} bytes"),
+                },
+                // Nothing can be read past bytes that are no frame.
+                Ok(Frame::Bad { why, head }) => {
+                    let _ = tx.send(Line::NotAFrame { why, head });
+                    Line::End
+                }
+                Ok(Frame::End) | Err(_) => Line::End,
+            };
+            let end = matches!(line, Line::End);
+            if tx.send(line).is_err() || end {
+                return;
+            }
+            continue;
+        }
         let mut line: Vec<u8> = Vec::new();
         let mut bytes = 0usize;
         let mut ended = false;

@@ -1,7 +1,7 @@
 //! The exec device: an external program that speaks the device protocol ([`protocol`],
 //! `docs/device-protocol.md`) on its stdin and stdout, started as `sh -c COMMAND`. Any emulator
 //! that runs gfx11 code objects can be a device this way, and `ssh box ds-harness serve-device
-//! --backend hip` is a GPU on another machine (DESIGN.md section 10).
+//! --backend hip` is a GPU on another machine (docs/design-notes.md, "Devices beyond this process").
 //!
 //! Every call is bounded in time (the deadline covers writing the request too: see [`child`]) and
 //! every answer in size. A child that dies ([`DeviceError::Crashed`]), does not answer in time
@@ -14,7 +14,10 @@
 //! its stderr is kept (see [`Device::stderr_log`]).
 
 mod answer;
+mod bulk;
+mod call;
 mod child;
+pub mod frame;
 mod options;
 pub mod protocol;
 mod reap;
@@ -22,11 +25,10 @@ pub mod serve;
 pub mod text;
 
 use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
-use answer::{
-    answer_limit, describe_status, disassemble, kind_of, message, own_details, quote, take_outputs,
-};
-use child::{Child, Line, NoLine, StderrLog};
+use answer::{answer_limit, kind_of, launch_error, message, own_details, quote, take_outputs};
+use child::{Child, StderrLog};
 use ds_isa::target::Target;
+use frame::Framing;
 pub use options::{ExecArgs, ExecOptions};
 use protocol::{BufferIn, Bytes, ErrorKind, Request, Response, PROTOCOL_VERSION};
 use std::collections::HashMap;
@@ -88,6 +90,15 @@ struct Session {
     modules: HashMap<usize, u64>,
     /// First stderr line of this child in the shared log.
     stderr_from: usize,
+    /// How messages travel after hello (agreed in it).
+    framing: Framing,
+}
+
+/// An answer as [`ExecDevice::exchange`] gives it.
+enum Answer {
+    Message(Response),
+    /// A `done` frame's message, its buffers to be read in place ([`bulk::read_done`]).
+    Done(Vec<u8>),
 }
 
 /// What a call is, for its limits and messages.
@@ -173,7 +184,7 @@ impl ExecDevice {
             let id = self.next_id;
             self.next_id += 1;
             s.child.set_line_limit(MIN_LINE_BYTES);
-            if s.child.send(protocol::to_line(&Request::Shutdown { id })) {
+            if s.child.send(s.framing.encode(&Request::Shutdown { id })) {
                 let _ = s.child.next_line(Duration::from_secs(5));
             }
             s.child.close_stdin();
@@ -227,12 +238,15 @@ impl ExecDevice {
             line_no: 0,
             modules: HashMap::new(),
             stderr_from,
+            framing: Framing::JsonLines,
         });
         let id = self.fresh_id();
+        let offered: Vec<String> = self.opts.framings.iter().map(|f| f.name().into()).collect();
         let hello = Request::Hello {
             id,
             protocol: PROTOCOL_VERSION,
             harness: format!("ds-harness {}", env!("CARGO_PKG_VERSION")),
+            framings: offered.clone(),
         };
         let timeout = self.opts.hello_timeout;
         let answer = self
@@ -247,6 +261,7 @@ impl ExecDevice {
             version,
             hardware,
             details,
+            framing,
             ..
         } = answer
         else {
@@ -255,6 +270,26 @@ impl ExecDevice {
                 kind_of(&answer)
             )));
         };
+        let framing = match framing {
+            None => Framing::JsonLines,
+            Some(f) if f == frame::MSGPACK && offered.contains(&f) => Framing::Msgpack,
+            Some(f) => {
+                return Err(DeviceError::Unavailable(format!(
+                    "`{cmd}` chose framing `{}` in its hello; the harness offered {} (see \
+                     docs/device-protocol.md, \"Binary framing\")",
+                    text::bounded(&f, QUOTED_CHARS),
+                    if offered.is_empty() {
+                        "none: JSON lines only".to_string()
+                    } else {
+                        offered.join(", ")
+                    }
+                )))
+            }
+        };
+        if let Some(s) = self.session.as_mut() {
+            s.framing = framing;
+            s.child.set_framing(framing);
+        }
         if protocol != PROTOCOL_VERSION {
             return Err(DeviceError::Unavailable(format!(
                 "`{cmd}` speaks device protocol {protocol}; this harness speaks {PROTOCOL_VERSION} \
@@ -335,148 +370,6 @@ impl ExecDevice {
             )))),
         }
     }
-
-    /// Sends `req` and waits up to `timeout` (from the moment it is handed to the writer, so a
-    /// device that does not read its stdin times out too) for the answer with its id, which may
-    /// be `limit` bytes long at most. Any failure of the child ends the session (the next call
-    /// starts a new one).
-    fn call(
-        &mut self,
-        req: &Request,
-        timeout: Duration,
-        limit: usize,
-        stage: Stage,
-    ) -> Result<Response, DeviceError> {
-        let line = protocol::to_line(req);
-        let s = self.session.as_mut().expect("a session");
-        s.child.set_line_limit(limit);
-        if !s.child.send(line) {
-            return Err(self.crashed("stopped reading its stdin"));
-        }
-        let answer = s.child.next_line(timeout);
-        let s = self.session.as_mut().expect("a session");
-        match answer {
-            Ok(Line::Text(text)) => {
-                s.line_no += 1;
-                let n = s.line_no;
-                match serde_json::from_str::<Response>(&text) {
-                    Ok(r) if r.id() == Some(req.id()) || r.id().is_none() => {
-                        if stage == Stage::Launch {
-                            self.timeouts_in_a_row = 0;
-                        }
-                        Ok(r)
-                    }
-                    Ok(r) => Err(self.fail(DeviceError::Protocol(format!(
-                        "stdout line {n}: answers request {}, expected {}",
-                        r.id().map_or("with no id".to_string(), |i| i.to_string()),
-                        req.id()
-                    )))),
-                    Err(e) => Err(self.fail(DeviceError::Protocol(format!(
-                        "stdout line {n} is not a protocol message ({}): {}",
-                        text::bounded(&e.to_string(), QUOTED_CHARS),
-                        quote(&text)
-                    )))),
-                }
-            }
-            Ok(Line::TooLong { bytes, head }) => {
-                s.line_no += 1;
-                let n = s.line_no;
-                Err(self.fail(DeviceError::Protocol(format!(
-                    "stdout line {n} is longer (over {bytes} bytes) than the {limit} bytes an \
-                     answer to this {} can need: `{}...`",
-                    stage.name(),
-                    text::cut(&head, QUOTED_CHARS)
-                ))))
-            }
-            Ok(Line::End) | Err(NoLine::Closed) => Err(self.crashed("closed its stdout")),
-            Err(NoLine::Timeout) => Err(self.timed_out(req, stage, timeout)),
-        }
-    }
-
-    /// The device did not answer `req` in time: its process group is killed, and after
-    /// [`MAX_TIMEOUTS_IN_A_ROW`] the device gives up.
-    fn timed_out(&mut self, req: &Request, stage: Stage, timeout: Duration) -> DeviceError {
-        self.kill_session();
-        let t = timeout.as_secs_f64();
-        let killed = "the device's process group was killed";
-        let e = match (stage, req) {
-            (Stage::Launch, Request::Launch { kernel, .. }) => DeviceError::Timeout(format!(
-                "no answer to the launch of `{kernel}` within {t:.1} s (--device-timeout); {killed}"
-            )),
-            (Stage::Load, Request::Load { code_object, .. }) => DeviceError::Load(format!(
-                "no answer to the load of a code object of {} bytes within {t:.1} s \
-                 (--device-timeout); {killed}",
-                code_object.0.len()
-            )),
-            (Stage::Hello, _) => DeviceError::Unavailable(format!(
-                "no answer to hello within {t:.1} s (the start limit: the larger of \
-                 {DEFAULT_HELLO_TIMEOUT_SECS} s and --device-timeout); {killed}"
-            )),
-            _ => DeviceError::Unavailable(format!(
-                "no answer to the {} within {t:.1} s; {killed}",
-                stage.name()
-            )),
-        };
-        if matches!(stage, Stage::Launch | Stage::Load) {
-            self.timeouts_in_a_row += 1;
-            if self.timeouts_in_a_row >= MAX_TIMEOUTS_IN_A_ROW && self.gave_up.is_none() {
-                self.gave_up = Some(format!(
-                    "`{}` timed out {MAX_TIMEOUTS_IN_A_ROW} times in a row (--device-timeout \
-                     {t} s); not trying again. A device that does its start-up work at its \
-                     first load or launch instead of before it answers hello times out after \
-                     every restart: do that work before answering hello (docs/device-protocol.md), \
-                     or raise --device-timeout",
-                    self.opts.command
-                ));
-            }
-        }
-        e
-    }
-
-    /// Ends the session and returns `e`.
-    fn fail(&mut self, e: DeviceError) -> DeviceError {
-        self.kill_session();
-        e
-    }
-
-    /// The child died: its exit status and last stderr lines.
-    fn crashed(&mut self, how: &str) -> DeviceError {
-        let Some(mut s) = self.session.take() else {
-            return DeviceError::Crashed(how.into());
-        };
-        let mut status = None;
-        for _ in 0..100 {
-            if let Some(st) = s.child.try_wait() {
-                status = Some(st);
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let killed = s.child.kill();
-        let status = status.or(killed);
-        // Give the stderr reader a moment to take the last lines.
-        std::thread::sleep(Duration::from_millis(20));
-        let tail = self
-            .stderr
-            .lock()
-            .map_or(Vec::new(), |l| l.since(s.stderr_from, STDERR_LINES_QUOTED));
-        let status = status.map_or("unknown status".to_string(), describe_status);
-        DeviceError::Crashed(format!(
-            "the device process (pid {}) {how} ({status}){}",
-            s.child.id(),
-            if tail.is_empty() {
-                String::new()
-            } else {
-                format!("; its last stderr lines: {}", tail.join(" | "))
-            }
-        ))
-    }
-
-    fn kill_session(&mut self) {
-        if let Some(mut s) = self.session.take() {
-            s.child.kill();
-        }
-    }
 }
 
 impl Stage {
@@ -532,6 +425,10 @@ impl Device for ExecDevice {
             }
         };
         let id = self.fresh_id();
+        let binary = self.session.as_ref().map(|s| s.framing) == Some(Framing::Msgpack);
+        // In the binary framing the frame is written straight from the buffers; the request
+        // stands for it in messages.
+        let wire = binary.then(|| bulk::launch_frame(id, child_module, launch));
         let req = Request::Launch {
             id,
             module: child_module,
@@ -539,55 +436,41 @@ impl Device for ExecDevice {
             workgroups: launch.workgroups,
             workgroup_size: launch.workgroup_size,
             dynamic_lds: 0,
-            buffers: launch
-                .buffers
-                .iter()
-                .map(|b| BufferIn {
-                    name: b.name.to_string(),
-                    bytes: Bytes(b.bytes.clone()),
-                    output: b.copy_back,
-                })
-                .collect(),
+            buffers: match wire {
+                Some(_) => Vec::new(),
+                None => (launch.buffers.iter())
+                    .map(|b| BufferIn::of(b.name, &b.bytes, b.copy_back, false))
+                    .collect(),
+            },
         };
         let limit = answer_limit(launch);
-        match self.call(&req, self.opts.timeout, limit, Stage::Launch)? {
-            Response::Done { buffers, .. } => match take_outputs(launch, buffers) {
-                Ok(()) => Ok(()),
-                Err(e) => Err(self.fail(e)),
-            },
-            Response::Error {
+        let taken = match self.exchange(&req, wire, self.opts.timeout, limit, Stage::Launch)? {
+            Answer::Done(body) => {
+                let (_, buffers) = bulk::read_done(&body).expect("read once already");
+                take_outputs(launch, buffers)
+            }
+            Answer::Message(Response::Done { buffers, .. }) => {
+                let buffers = (buffers.iter())
+                    .map(|b| (b.name.as_str(), &b.bytes.0[..]))
+                    .collect();
+                take_outputs(launch, buffers)
+            }
+            Answer::Message(Response::Error {
                 kind,
                 message,
                 offset,
                 bytes,
                 ..
-            } => {
-                let message = text::bounded(&message, text::MAX_MESSAGE_CHARS);
-                Err(match kind {
-                    ErrorKind::Unsupported => {
-                        let at = match (offset, bytes) {
-                            (Some(o), Some(b)) => format!(
-                                " (at {o:#x} in `{}`: {})",
-                                launch.kernel,
-                                disassemble(self.info.target, &b)
-                            ),
-                            (Some(o), None) => format!(" (at {o:#x} in `{}`)", launch.kernel),
-                            (None, Some(b)) => format!(" ({})", disassemble(self.info.target, &b)),
-                            (None, None) => String::new(),
-                        };
-                        DeviceError::Unsupported(format!("{message}{at}"))
-                    }
-                    ErrorKind::Fault => {
-                        DeviceError::Launch(format!("the kernel faulted: {message}"))
-                    }
-                    ErrorKind::Other => DeviceError::Launch(message),
-                })
+            }) => {
+                let target = self.info.target;
+                return Err(launch_error(target, launch, kind, &message, offset, bytes));
             }
-            other => Err(self.fail(DeviceError::Protocol(format!(
+            Answer::Message(other) => Err(DeviceError::Protocol(format!(
                 "answered a launch with {}",
                 kind_of(&other)
-            )))),
-        }
+            ))),
+        };
+        taken.map_err(|e| self.fail(e))
     }
 
     fn stderr_log(&self) -> Vec<String> {
@@ -598,3 +481,6 @@ impl Device for ExecDevice {
         self.gave_up.clone()
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,7 +1,8 @@
-//! How an exec device is started and bounded: its command line and time-outs
-//! ([`ExecOptions`]), from what the commands that open a device were asked ([`ExecArgs`]: the
-//! CLI's `--device-cmd` and `--device-timeout`; docs/device-protocol.md).
+//! How an exec device is started and bounded: its command line, time-outs and the framings it is
+//! offered ([`ExecOptions`]), from what the commands that open a device were asked ([`ExecArgs`]:
+//! the CLI's `--device-cmd` and `--device-timeout`, and [`FRAMING_ENV`]; docs/device-protocol.md).
 
+use super::frame::Framing;
 use super::{DEFAULT_HELLO_TIMEOUT_SECS, DEFAULT_TIMEOUT_SECS};
 use ds_isa::target::Target;
 use std::time::Duration;
@@ -18,6 +19,8 @@ pub struct ExecOptions {
     /// The target asked for (`--target`): the device's hello must name it. Without one, the
     /// device's own target is taken, if kernels can be built for it.
     pub target: Option<&'static Target>,
+    /// Framings offered in hello besides JSON lines (the device may take one).
+    pub framings: Vec<Framing>,
 }
 
 impl ExecOptions {
@@ -28,6 +31,7 @@ impl ExecOptions {
             timeout: Duration::from_secs_f64(DEFAULT_TIMEOUT_SECS),
             hello_timeout: Duration::from_secs_f64(DEFAULT_HELLO_TIMEOUT_SECS),
             target,
+            framings: vec![Framing::Msgpack],
         }
     }
 }
@@ -59,8 +63,29 @@ impl ExecArgs {
             return Err("--device-cmd is empty: give the device's command line".into());
         }
         let mut o = ExecOptions::new(cmd, target);
+        o.framings = framings_from_env()?;
         o.timeout = Duration::from_secs_f64(self.device_timeout);
         o.hello_timeout = o.hello_timeout.max(o.timeout);
         Ok(o)
+    }
+}
+
+/// The environment variable that limits the framings offered to a device: `json` (JSON lines
+/// only, e.g. to read a session captured with `tee`) or `msgpack` (the default: offered, the
+/// device decides).
+pub const FRAMING_ENV: &str = "DS_HARNESS_DEVICE_FRAMING";
+
+/// The framings [`FRAMING_ENV`] allows to offer.
+fn framings_from_env() -> Result<Vec<Framing>, String> {
+    match std::env::var(FRAMING_ENV) {
+        Err(std::env::VarError::NotPresent) => Ok(vec![Framing::Msgpack]),
+        Ok(v) if v == "json" => Ok(Vec::new()),
+        Ok(v) if v == Framing::Msgpack.name() => Ok(vec![Framing::Msgpack]),
+        Ok(v) => Err(format!(
+            "{FRAMING_ENV}={}: expected `json` (JSON lines only) or `msgpack` (offer the \
+             binary framing; the default)",
+            super::text::bounded(&v, 40)
+        )),
+        Err(e) => Err(format!("{FRAMING_ENV}: {e}")),
     }
 }

@@ -25,17 +25,43 @@ impl fmt::Debug for Bytes {
 
 impl Serialize for Bytes {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&base64::engine::general_purpose::STANDARD.encode(&self.0))
+        if s.is_human_readable() {
+            s.serialize_str(&base64::engine::general_purpose::STANDARD.encode(&self.0))
+        } else {
+            s.serialize_bytes(&self.0)
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for Bytes {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Bytes, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        d.deserialize_any(BytesVisitor)
+    }
+}
+
+/// Reads [`Bytes`] as a base64 string (JSON lines) or as raw binary (the binary framing).
+struct BytesVisitor;
+
+impl<'de> serde::de::Visitor<'de> for BytesVisitor {
+    type Value = Bytes;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("base64 text or binary data")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Bytes, E> {
         base64::engine::general_purpose::STANDARD
             .decode(s.as_bytes())
             .map(Bytes)
-            .map_err(|e| serde::de::Error::custom(format!("not base64: {e}")))
+            .map_err(|e| E::custom(format!("not base64: {e}")))
+    }
+
+    fn visit_bytes<E: serde::de::Error>(self, b: &[u8]) -> Result<Bytes, E> {
+        Ok(Bytes(b.to_vec()))
+    }
+
+    fn visit_byte_buf<E: serde::de::Error>(self, b: Vec<u8>) -> Result<Bytes, E> {
+        Ok(Bytes(b))
     }
 }
 
@@ -50,6 +76,10 @@ pub enum Request {
         protocol: u32,
         /// The harness's name and version, free text.
         harness: String,
+        /// Framings the harness can speak after hello besides JSON lines (`msgpack`: the binary
+        /// framing); the device picks one in its answer, or none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        framings: Vec<String>,
     },
     /// Load a code object (an HSA ELF). Answered by [`Response::Loaded`].
     Load {
@@ -96,10 +126,83 @@ impl Request {
 pub struct BufferIn {
     /// What the buffer holds (for messages).
     pub name: String,
-    /// Its contents before the launch (output buffers too: they hold a poison pattern).
+    /// Its contents before the launch (output buffers too: they hold a poison pattern); empty
+    /// when `fill` gives them.
+    #[serde(default)]
     pub bytes: Bytes,
     /// The kernel writes it: the device sends it back.
     pub output: bool,
+    /// In the binary framing: the contents are `size` bytes of this pattern repeated (its last
+    /// copy cut short), instead of `bytes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fill: Option<Bytes>,
+    /// The length with `fill`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+}
+
+/// The most bytes a `fill` pattern may have.
+pub const MAX_FILL_BYTES: usize = 16;
+
+impl BufferIn {
+    /// `bytes` as a launch sends them: in the binary framing an output buffer that is one
+    /// pattern of up to 4 bytes repeated (the poison the harness fills outputs with) goes as the
+    /// pattern and its size.
+    pub fn of(name: &str, bytes: &[u8], output: bool, binary: bool) -> BufferIn {
+        match BufferIn::pattern(bytes, output, binary) {
+            Some(p) => BufferIn {
+                name: name.to_string(),
+                bytes: Bytes::default(),
+                output,
+                fill: Some(Bytes(p.to_vec())),
+                size: Some(bytes.len() as u64),
+            },
+            None => BufferIn {
+                name: name.to_string(),
+                bytes: Bytes(bytes.to_vec()),
+                output,
+                fill: None,
+                size: None,
+            },
+        }
+    }
+
+    /// The 4 bytes `bytes` repeats, for an output buffer in the binary framing (see
+    /// [`BufferIn::of`]).
+    pub fn pattern(bytes: &[u8], output: bool, binary: bool) -> Option<&[u8]> {
+        // A repetition of its first 4 bytes is itself shifted by 4: one comparison.
+        let p = bytes.get(..4).filter(|_| binary && output)?;
+        (bytes[4..] == bytes[..bytes.len() - 4]).then_some(p)
+    }
+
+    /// The buffer's length.
+    pub fn len(&self) -> u64 {
+        match (&self.fill, self.size) {
+            (Some(_), Some(n)) => n,
+            _ => self.bytes.0.len() as u64,
+        }
+    }
+
+    /// Whether it holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Its contents (a `fill` written out).
+    pub fn into_bytes(self) -> Vec<u8> {
+        match (self.fill, self.size) {
+            (Some(p), Some(n)) if !p.0.is_empty() => {
+                let n = n as usize;
+                let mut v = Vec::with_capacity(n);
+                v.extend_from_slice(&p.0[..p.0.len().min(n)]);
+                while v.len() < n {
+                    v.extend_from_within(..v.len().min(n - v.len()));
+                }
+                v
+            }
+            _ => self.bytes.0,
+        }
+    }
 }
 
 /// One output buffer after a launch.
@@ -133,6 +236,9 @@ pub enum Response {
         /// Further provenance, key -> value (runtime, driver, host...).
         #[serde(default)]
         details: BTreeMap<String, String>,
+        /// The framing of every later message, one of the hello's `framings`; none: JSON lines.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        framing: Option<String>,
     },
     /// A code object was loaded.
     Loaded {
@@ -200,6 +306,39 @@ impl fmt::Display for ErrorKind {
 /// One message as one line (no newline inside; the caller adds it).
 pub fn to_line<T: Serialize>(message: &T) -> String {
     serde_json::to_string(message).expect("protocol messages always serialise")
+}
+
+/// What a message's frame is about to hold (its binary data, and room for the rest), so that it
+/// is written without growing.
+pub trait SizeHint {
+    /// Bytes of binary data the message carries.
+    fn binary_bytes(&self) -> usize;
+}
+
+impl SizeHint for Request {
+    fn binary_bytes(&self) -> usize {
+        match self {
+            Request::Load { code_object, .. } => code_object.0.len(),
+            Request::Launch { buffers, .. } => buffers
+                .iter()
+                .map(|b| b.bytes.0.len() + b.name.len() + 64)
+                .sum(),
+            Request::Hello { .. } | Request::Shutdown { .. } => 0,
+        }
+    }
+}
+
+impl SizeHint for Response {
+    fn binary_bytes(&self) -> usize {
+        match self {
+            Response::Done { buffers, .. } => buffers
+                .iter()
+                .map(|b| b.bytes.0.len() + b.name.len() + 64)
+                .sum(),
+            Response::Error { message, .. } => message.len(),
+            _ => 0,
+        }
+    }
 }
 
 #[cfg(test)]

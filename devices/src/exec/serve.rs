@@ -1,10 +1,14 @@
 //! The device side of the protocol: serves any [`Device`] of this process on a line reader and
 //! writer (`ds-harness serve-device` serves the emulated or the HIP device on stdin/stdout).
-//! A request that cannot be read (not UTF-8, not JSON, longer than [`MAX_REQUEST_BYTES`]) is
-//! answered with an `other` error naming its line, and the session goes on; end of input or
-//! `shutdown` ends it. A launch is checked against its own buffers and the ceilings below before
+//! A request that cannot be read (not UTF-8, not JSON or MessagePack, longer than
+//! [`MAX_REQUEST_BYTES`]) is answered with an `other` error naming it, and the session goes on
+//! (but for bytes that are no frame in the binary framing: the stream cannot be followed past
+//! them); end of input or `shutdown` ends it. A hello that offers the binary framing ([`frame`])
+//! gets it. A launch is checked against its own buffers and the ceilings below before
 //! the device allocates anything for it (docs/device-protocol.md, "Limits").
 
+use super::bulk;
+use super::frame::{self, Frame, Framing};
 use super::protocol::{self, BufferIn, BufferOut, ErrorKind, Request, Response, PROTOCOL_VERSION};
 use crate::{Backend, Buffer, Device, DeviceError, Launch, ModuleId};
 use std::collections::{BTreeMap, HashSet};
@@ -28,46 +32,98 @@ pub struct ServeInfo {
     pub hardware: bool,
 }
 
+/// What the next request was, as read.
+enum Incoming {
+    Request(Request),
+    /// A request that could not be read: the `other` error's message (the session goes on
+    /// when `resync`, ends when the stream cannot be followed past it).
+    Unreadable {
+        why: String,
+        resync: bool,
+    },
+    End,
+}
+
+/// Reads request `n` in `framing`.
+fn next_request(input: &mut impl BufRead, framing: Framing, n: usize) -> io::Result<Incoming> {
+    let unreadable = |why: String, resync| Incoming::Unreadable { why, resync };
+    Ok(match framing {
+        Framing::JsonLines => match read_line(input, MAX_REQUEST_BYTES)? {
+            None => Incoming::End,
+            Some(Err(why)) => unreadable(format!("stdin line {n}: {why}"), true),
+            Some(Ok(line)) if line.trim().is_empty() => Incoming::Unreadable {
+                why: String::new(),
+                resync: true,
+            },
+            Some(Ok(line)) => match serde_json::from_str(&line) {
+                Ok(r) => Incoming::Request(r),
+                Err(e) => unreadable(format!("stdin line {n}: {e}"), true),
+            },
+        },
+        Framing::Msgpack => match frame::read(input, MAX_REQUEST_BYTES)? {
+            Frame::End => Incoming::End,
+            // A launch is read straight into its buffers; anything else through serde.
+            Frame::Body(body) => match bulk::read_launch(&body)
+                .ok_or(())
+                .or_else(|()| frame::decode(&body))
+            {
+                Ok(r) => Incoming::Request(r),
+                Err(e) => unreadable(format!("frame {n} is not a request: {e}"), true),
+            },
+            Frame::TooLong { bytes } => unreadable(
+                format!(
+                    "frame {n} holds {bytes} bytes, more than the {MAX_REQUEST_BYTES} a request \
+                     may have; skipped"
+                ),
+                true,
+            ),
+            Frame::Bad { why, head } => {
+                unreadable(format!("{why}: `{head}`; the session ends"), false)
+            }
+        },
+    })
+}
+
 /// Serves `device` until end of input or `shutdown`. Only I/O errors on `output` end it early.
+/// The session starts in JSON lines; a hello offering the binary framing switches both
+/// directions to it after the hello's answer.
 pub fn serve(
     device: &mut dyn Device,
     about: &ServeInfo,
     input: impl BufRead,
     mut output: impl Write,
 ) -> io::Result<()> {
+    keep_freed_memory();
     let mut names = Names::default();
     // Each loaded kernel's buffer arguments (its metadata's `.args`), by module and name.
     let mut args: BTreeMap<(u64, String), Vec<String>> = BTreeMap::new();
     let mut input = input;
+    let mut framing = Framing::JsonLines;
     let mut n = 0;
-    while let Some(line) = read_line(&mut input, MAX_REQUEST_BYTES)? {
+    loop {
         n += 1;
-        let line = match line {
-            Ok(l) => l,
-            Err(why) => {
-                let msg = format!("stdin line {n}: {why}");
-                send(&mut output, &error(None, ErrorKind::Other, msg))?;
-                continue;
+        let req = match next_request(&mut input, framing, n)? {
+            Incoming::End => return Ok(()),
+            Incoming::Unreadable { why, .. } if why.is_empty() => continue,
+            Incoming::Unreadable { why, resync } => {
+                send(&mut output, framing, &error(None, ErrorKind::Other, why))?;
+                if resync {
+                    continue;
+                }
+                return Ok(());
             }
+            Incoming::Request(r) => r,
         };
-        if line.trim().is_empty() {
-            continue;
-        }
-        let req: Request = match serde_json::from_str(&line) {
-            Ok(r) => r,
-            Err(e) => {
-                send(
-                    &mut output,
-                    &error(None, ErrorKind::Other, format!("stdin line {n}: {e}")),
-                )?;
-                continue;
-            }
-        };
+        let mut next = framing;
         let answer = match req {
-            Request::Hello { id, .. } => {
+            Request::Hello { id, framings, .. } => {
                 let info = device.info();
                 let mut details: BTreeMap<String, String> = info.details.iter().cloned().collect();
                 details.insert("served backend".into(), info.backend.to_string());
+                let binary = framings.iter().any(|f| f == frame::MSGPACK);
+                if binary {
+                    next = Framing::Msgpack;
+                }
                 Response::Hello {
                     id,
                     protocol: PROTOCOL_VERSION,
@@ -76,6 +132,7 @@ pub fn serve(
                     version: about.version.clone(),
                     hardware: about.hardware,
                     details,
+                    framing: binary.then(|| frame::MSGPACK.to_string()),
                 }
             }
             Request::Load { id, code_object } => match device.load(&code_object.0) {
@@ -111,8 +168,8 @@ pub fn serve(
                             .into_iter()
                             .map(|b| Buffer {
                                 name: names.intern(&b.name),
-                                bytes: b.bytes.0,
                                 copy_back: b.output,
+                                bytes: b.into_bytes(),
                             })
                             .collect(),
                     };
@@ -136,13 +193,32 @@ pub fn serve(
                 }
             },
             Request::Shutdown { id } => {
-                send(&mut output, &Response::Bye { id })?;
+                send(&mut output, framing, &Response::Bye { id })?;
                 return Ok(());
             }
         };
-        send(&mut output, &answer)?;
+        send(&mut output, framing, &answer)?;
+        framing = next;
     }
-    Ok(())
+}
+
+/// Keeps freed buffers for the next launch: glibc gives back every large block at once (and maps
+/// it again, zeroed, for the next), which costs a served launch's buffers more system time than
+/// the copies themselves; one arena for the device's threads, so that what one frees serves the
+/// others (as `ds_harness::run` does for a run; mallopt(3)).
+fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            // SAFETY: mallopt only sets allocator parameters.
+            unsafe {
+                libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+                libc::mallopt(libc::M_TRIM_THRESHOLD, 512 << 20);
+                libc::mallopt(libc::M_ARENA_MAX, 1);
+            }
+        });
+    }
 }
 
 /// The hello a served device of this process gives: hardware only for a GPU through HIP that is
@@ -163,8 +239,8 @@ pub fn serve_info(device: &dyn Device) -> ServeInfo {
     }
 }
 
-fn send(out: &mut impl Write, r: &Response) -> io::Result<()> {
-    writeln!(out, "{}", protocol::to_line(r))?;
+fn send(out: &mut impl Write, framing: Framing, r: &Response) -> io::Result<()> {
+    out.write_all(&framing.encode(r))?;
     out.flush()
 }
 
@@ -220,7 +296,26 @@ fn check_launch(workgroups: u32, dynamic_lds: u32, buffers: &[BufferIn]) -> Resu
                 b.name.len()
             ));
         }
-        let len = b.bytes.0.len();
+        if let Some(fill) = &b.fill {
+            if fill.0.is_empty() || fill.0.len() > protocol::MAX_FILL_BYTES || b.size.is_none() {
+                return Err(format!(
+                    "buffer {i} (`{}`) has a fill of {} bytes and {}: a fill is 1 to {} bytes \
+                     with a size",
+                    b.name,
+                    fill.0.len(),
+                    b.size.map_or("no size".into(), |s| format!("size {s}")),
+                    protocol::MAX_FILL_BYTES
+                ));
+            }
+        }
+        let len = b.len();
+        if len > MAX_REQUEST_BYTES as u64 {
+            return Err(format!(
+                "buffer {i} (`{}`) holds {len} bytes; a buffer holds at most {MAX_REQUEST_BYTES}",
+                b.name
+            ));
+        }
+        let len = len as usize;
         if len == 0 || !len.is_multiple_of(workgroups as usize) {
             return Err(format!(
                 "buffer {i} (`{}`) holds {len} bytes, which is not {workgroups} workgroups' \

@@ -40,7 +40,9 @@ pub fn supported(name: &str) -> Result<&'static Target, String> {
 
 /// Why device `index` (`name`, of `target`) does not run `--target want`, and the fix. A generic
 /// target is no GPU's: a GPU reports its own processor, so no `--device N` is ever one; its code
-/// object runs on the emulated device. `visibility` quotes the `*_VISIBLE_DEVICES` variables.
+/// object runs on the emulated device. Nor is a processor whose KFD version an earlier row holds
+/// (the kernel driver reports its chip as that row's, which ROCm then runs it as). `visibility`
+/// quotes the `*_VISIBLE_DEVICES` variables.
 pub fn refuse_target(
     want: &Target,
     index: usize,
@@ -53,6 +55,14 @@ pub fn refuse_target(
         "--target {want} was asked for, but device {index} ({name}) is {target} (from {})",
         arch.source
     );
+    if let Some(owner) = Target::by_kfd_version(want.kfd_version).filter(|o| *o != want) {
+        return format!(
+            "{is}; no GPU is ever a {want} to ROCm: the kernel driver reports a {want} chip with \
+             {owner}'s gfx_target_version, so ROCm runs it as {owner} and loads {owner} code \
+             objects. Drop --target (or ask for --target {owner}) to run such a chip, or run the \
+             {want} code object on the emulated device (--backend emu --target {want})"
+        );
+    }
     if want.kind == ds_isa::target::Kind::Generic {
         return format!(
             "{is}; {want} is a generic target, which no GPU reports (a GPU reports its own \
@@ -425,6 +435,9 @@ mod tests {
     fn every_targets_kfd_version_names_it_and_is_supported() {
         for t in ds_isa::target::TARGETS {
             let name = name_from_target_version(t.kfd_version).unwrap();
+            // A row sharing an earlier row's version (gfx909: amdkfd reports the Raven Ridge 2
+            // as gfx902) names that row: the chip is read as the processor ROCm runs it as.
+            let t = Target::by_kfd_version(t.kfd_version).unwrap();
             assert_eq!(name, t.name);
             match ds_kernels::check_target(t) {
                 Ok(()) => assert_eq!(supported(&name), Ok(t)),

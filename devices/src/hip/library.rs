@@ -2,7 +2,7 @@
 //! cudarc style: one process-wide `OnceLock`, a fixed list of candidate paths with an environment
 //! override, and an error that lists every path tried with the loader's own reason.
 //!
-//! Search order (DESIGN.md section 4): a machine may hold several ROCm releases (Debian's 5.2
+//! Search order (docs/design-notes.md, "Devices"): a machine may hold several ROCm releases (Debian's 5.2
 //! beside an AMD release under `/opt/rocm-6.x`), and an old runtime cannot load code objects for
 //! newer targets (ROCm 5.2 knows no gfx11 target), so the newest installed runtime is tried first:
 //! 1. `$DS_HARNESS_HIP_LIB`, an explicit request, tried alone: when it does not load, that is the

@@ -1,5 +1,5 @@
 //! The hip device: runs the kernels on a GPU of a supported target through the HIP runtime, loaded at run time
-//! (DESIGN.md section 4; HIP module API as declared in ROCm's hip_runtime_api.h).
+//! (docs/design-notes.md, "Devices"; HIP module API as declared in ROCm's hip_runtime_api.h).
 //!
 //! Layers in the cudarc style: [`sys`] raw declarations, [`result`] checked calls carrying HIP's
 //! error name and string, [`safe`] owning types; [`library`] finds `libamdhip64`, [`arch`] names
@@ -142,10 +142,18 @@ pub fn runtime_support(lib: &HipLibrary, target: &Target) -> (bool, String) {
         ),
         None => (
             false,
-            format!(
-                "no ROCm release is known to this harness to support {target} ({runtime}); if \
-                 the runtime refuses the code object, a newer ROCm is needed"
-            ),
+            match target.runs_as_hint() {
+                Some((runs_as, version, source)) => format!(
+                    "no ROCm release supports {target} ({runtime}); its users run it as {runs_as} \
+                     with {}={version} ({source}): ROCm then runs the chip as {runs_as}, and the \
+                     harness builds {runs_as} code objects and names the chip",
+                    chip::ENV_OVERRIDE
+                ),
+                None => format!(
+                    "no ROCm release is known to this harness to support {target} ({runtime}); \
+                     if the runtime refuses the code object, a newer ROCm is needed"
+                ),
+            },
         ),
     }
 }

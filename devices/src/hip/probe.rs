@@ -1,6 +1,6 @@
 //! What HIP offers on this machine, for `ds-harness info` and `--backend auto`: the library (or
 //! every path tried), its versions, the visible devices with their arch and whether the kernels
-//! can run on each, and which backend `auto` takes and why (DESIGN.md sections 4 and 7).
+//! can run on each, and which backend `auto` takes and why (docs/design-notes.md, "Devices"; docs/run-results.md).
 
 use super::library::{self, NotFound};
 use super::{arch, result, versions, visibility_note, visible_devices};

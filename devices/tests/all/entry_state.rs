@@ -1,14 +1,18 @@
 //! The emulated device hands a kernel exactly the entry state of its target and nothing more
-//! (DESIGN.md section 15): real kernels run correctly on every target and wave size, while
+//! (docs/architecture.md, "ds-devices"): real kernels run correctly on every target and wave size, while
 //! planted templates that rely on more are caught, naming the register: gfx12's workgroup id read
 //! from `s2` instead of `ttmp9`; the old gfx1100/gfx1102 wave32 layout (2 user SGPRs, id in `s2`)
 //! and a padded descriptor whose template still reads `s2`; and a kernel that skips the LDS
-//! copy-in sees a pattern that changes with every launch instead of zeros.
+//! copy-in sees a pattern that changes with every launch instead of zeros. Where workgroups may
+//! come in clusters (GFX 12.5) the kernel computes its id from hardware registers: the device
+//! answers only the field the entry state defines (the dispatch's cluster flag, zero), so a kernel
+//! reading another register is caught naming it, and one reading another field of the register
+//! sees a pattern, not a convenient zero.
 
 use ds_devices::emu::EmuDevice;
 use ds_devices::Device;
 use ds_isa::ds::DsOp;
-use ds_isa::inst::{encode_into, Inst, Operand};
+use ds_isa::inst::{encode_into, Inst, Operand, SopkOp};
 use ds_isa::target::{Target, TARGETS};
 use ds_kernels::code_object;
 use ds_kernels::entry::KernelEntry;
@@ -198,4 +202,65 @@ fn lds_the_kernel_did_not_write_holds_a_pattern_that_changes_every_launch() {
     for outcomes in run(t, &k, &cs, 2).unwrap() {
         assert_eq!(outcomes, want);
     }
+}
+
+/// `k` with each `s_getreg_b32`'s SIMM16 (`hwreg(id, offset, size)`: id [5:0], offset [10:6],
+/// size - 1 [15:11]) replaced by `f` of it, re-encoded.
+fn getreg_as(k: &Kernel, f: impl Fn(u16) -> u16) -> Kernel {
+    let mut k = k.clone();
+    let mut changed = 0;
+    for (inst, _) in &mut k.insts {
+        if let Inst::Sopk {
+            op: SopkOp::GetregB32,
+            simm16,
+            ..
+        } = inst
+        {
+            *simm16 = f(*simm16);
+            changed += 1;
+        }
+    }
+    assert!(changed > 0, "{} reads no hardware register", k.name);
+    k.code.clear();
+    for (inst, _) in &k.insts {
+        encode_into(k.gen, inst, &mut k.code).unwrap();
+    }
+    k
+}
+
+#[test]
+fn a_cluster_kernel_reading_a_hardware_register_the_entry_state_leaves_undefined_is_caught() {
+    let t = first(|t| t.generation.clusters().is_some());
+    let v = variant(WaveSize::Wave32);
+    let k = generate_for(t, &v).unwrap();
+    let entry = KernelEntry::of(t, v.wave);
+    assert_eq!(
+        entry.workgroup_id_reg(),
+        Operand::Sgpr(2),
+        "computed into s2"
+    );
+    let cs = cases(&v, 3);
+    // As built: the cluster flag reads zero, the id is ttmp9's, every launch agrees.
+    for outcomes in run(t, &k, &cs, 2).unwrap() {
+        assert_eq!(outcomes, model(t, &v, &cs), "{t}");
+    }
+    // Another register (id 23, which nothing defines): the launch stops, naming it.
+    let other = getreg_as(&k, |s| s & !0x3f | 23);
+    let err = run(t, &other, &cs, 1).unwrap_err();
+    assert!(
+        err.contains("reads hardware register 23, which holds no value"),
+        "{err}"
+    );
+    // The same register's low four bits instead of the cluster field: a pattern that is not
+    // zero, so the kernel takes its clusters path and the results are wrong on some launch.
+    let low = getreg_as(&k, |s| s & 0xf83f);
+    let want = model(t, &v, &cs);
+    let wrong = match run(t, &low, &cs, 4) {
+        Ok(launches) => launches.iter().any(|got| *got != want),
+        Err(e) => {
+            eprintln!("the wrong field stopped the launch: {e}");
+            true
+        }
+    };
+    assert!(wrong, "{t}: a kernel reading the wrong field always agreed");
 }

@@ -41,26 +41,7 @@ pub fn run(args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
              default {}), on the CPU",
             ds_isa::target::DEFAULT
         )?;
-        writeln!(out, "targets (the target table):")?;
-        for t in ds_isa::target::TARGETS {
-            writeln!(
-                out,
-                "  {:<8} {} {}: {}{}",
-                t.name,
-                t.family,
-                match t.kind {
-                    ds_isa::target::Kind::Dgpu => "GPU",
-                    ds_isa::target::Kind::Apu => "APU",
-                    ds_isa::target::Kind::Generic => "generic target",
-                },
-                t.products.join(", "),
-                if ds_kernels::check_target(t).is_ok() {
-                    ""
-                } else {
-                    " [DS table and model only: no kernels for this generation yet]"
-                }
-            )?;
-        }
+        target_list(out)?;
     }
     if let (Some(c), false) = (&checks, args.json) {
         write!(out, "{}", c.text())?;
@@ -80,4 +61,41 @@ pub fn run(args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(super::EXIT_BACKEND));
     }
     Ok(ExitCode::from(super::EXIT_OK))
+}
+
+/// The target table as `info` lists it: each processor, its family, kind and products, and where
+/// no ROCm release supports it, what its users run it as (a GPU ROCm does not list may never show
+/// up as a device above).
+fn target_list(out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "targets (the target table):")?;
+    for t in ds_isa::target::TARGETS {
+        let run_as = t
+            .runs_as_hint()
+            .map(|(runs_as, version, source)| {
+                format!(
+                    " [no ROCm release supports it; its users run it as {runs_as} with \
+                     {}={version} ({source})]",
+                    ds_devices::hip::chip::ENV_OVERRIDE
+                )
+            })
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "  {:<8} {} {}: {}{}{run_as}",
+            t.name,
+            t.family,
+            match t.kind {
+                ds_isa::target::Kind::Dgpu => "GPU",
+                ds_isa::target::Kind::Apu => "APU",
+                ds_isa::target::Kind::Generic => "generic target",
+            },
+            t.products.join(", "),
+            if ds_kernels::check_target(t).is_ok() {
+                ""
+            } else {
+                " [DS table and model only: no kernels for this generation yet]"
+            }
+        )?;
+    }
+    Ok(())
 }

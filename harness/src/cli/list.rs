@@ -3,7 +3,7 @@
 //! has (its generation's column and its DS features), in the generation's spelling.
 
 use super::EXIT_OK;
-use ds_isa::ds::{Isa, OffsetForm, OpInfo, DS_TABLE};
+use ds_isa::ds::{Family, Isa, OffsetForm, OpInfo, DS_TABLE};
 use ds_isa::target::{Generation, Target};
 use ds_reference::wave::WaveSize;
 use std::io::Write;
@@ -144,7 +144,11 @@ pub fn render_text_in(isa: impl Into<Isa>) -> String {
             OffsetForm::Swizzle => "swizzle",
             OffsetForm::NoOffset => "-",
         };
-        let family = format!("{:?} {}", r.family, r.elem.suffix());
+        let family = match r.family {
+            // The element width names a transpose; its lane map and EXEC rule are on its card.
+            Family::LoadTranspose(tr) => format!("LoadTranspose({}) {}", tr.bits, r.elem.suffix()),
+            f => format!("{f:?} {}", r.elem.suffix()),
+        };
         s += &format!(
             "{:#04x}   {:<38} {:<18} {:<9} {:<9} {:<22} {:<4} {}\n",
             r.op.opcode(gen).expect("rows of the generation"),

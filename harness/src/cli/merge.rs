@@ -1,5 +1,5 @@
 //! `ds-harness merge`: the shards of one run (their `--json` results, and optionally their
-//! `--record` directories) put back together into one report (DESIGN.md section 9). A missing,
+//! `--record` directories) put back together into one report (docs/design-notes.md, "Runs at scale"). A missing,
 //! duplicate, incomplete or foreign shard is refused naming it (exit 2); otherwise the merged
 //! summary is printed and written like a run's, exit 0 when everything agrees, 1 when not.
 

@@ -1,6 +1,6 @@
 //! `ds-harness questions RESULTS.json...`: per open question of `reference/ASSUMPTIONS.md`, which
 //! readings a device's results support, which they rule out, and which case would settle what is
-//! still open (DESIGN.md section 16; the counts are [`crate::run::readings`]'s). Files of one
+//! still open (reference/ASSUMPTIONS.md; docs/run-results.md, "Open questions"; the counts are [`crate::run::readings`]'s). Files of one
 //! device (backend, device and target) are read together, as the shards of one run; each device
 //! gets a section of its own.
 

@@ -1,4 +1,4 @@
-//! `ds-harness run`: the differential run (DESIGN.md sections 7 and 9). Validates the selection
+//! `ds-harness run`: the differential run (docs/run-results.md; docs/design-notes.md, "Runs at scale"). Validates the selection
 //! first (exit 2), opens the backend and says which and why (exit 3 when unavailable), launches
 //! the canary on a device other than the in-process emulator (exit 3 naming the broken
 //! assumptions, before any op: `crate::canary`), runs,
@@ -167,6 +167,7 @@ pub fn run(args: &RunArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         Ok(p) => p,
         Err(e) => return usage(e),
     };
+    crate::run::keep_freed_memory();
     start_pool(args.jobs)?;
     let opened = match device::open_any(
         args.backend.into(),

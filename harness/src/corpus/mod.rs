@@ -1,5 +1,5 @@
 //! The default corpus: for every runnable op a few kernel variants (offsets, FP mode) and, for each,
-//! cases built from the patterns DESIGN.md section 5 lists: edge values for the element type
+//! cases built from the patterns docs/design-notes.md, "Runs at scale" lists: edge values for the element type
 //! (integer limits, float zeros, denormals, infinities, quiet and signalling NaNs with payloads),
 //! address patterns, exec patterns, and seeded random values. Float encodings follow IEEE 754
 //! binary32/binary64; the swizzle offsets follow the RDNA3 ISA guide's DS_SWIZZLE_B32 modes.
@@ -14,6 +14,7 @@ use ds_reference::regs::Alias;
 use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
 use values::value;
 
+mod barrier;
 mod bvh;
 mod values;
 
@@ -327,7 +328,8 @@ impl VariantPlan {
 
 /// The address and exec patterns of case `i` of `v` (every pairing comes round; wave64 adds the
 /// EXEC patterns that straddle the halves). A transpose load, which the model judges with every
-/// lane on only (ASSUMPTIONS.md V9), gets EXEC all on in three cases of four.
+/// lane on only where EXEC must be all ones (ASSUMPTIONS.md V9), gets EXEC all on in three cases
+/// of four; a barrier arrive, judged with one lane on only (C3), one lane in three of four.
 fn patterns(v: &Variant, i: usize) -> (AddrPattern, ExecPattern) {
     let execs: &[ExecPattern] = if v.wave.is_wave32() {
         &EXEC_PATTERNS
@@ -335,13 +337,13 @@ fn patterns(v: &Variant, i: usize) -> (AddrPattern, ExecPattern) {
         &EXEC_PATTERNS_WAVE64
     };
     let exec = execs[(i + i / ADDR_PATTERNS.len()) % execs.len()];
-    let transpose = matches!(v.op.info().family, Family::LoadTranspose(_));
+    let family = v.op.info().family;
     (
         ADDR_PATTERNS[i % ADDR_PATTERNS.len()],
-        if transpose && i % 4 != 3 {
-            ExecPattern::All
-        } else {
-            exec
+        match family {
+            Family::LoadTranspose(_) if i % 4 != 3 => ExecPattern::All,
+            Family::BarrierArrive if i % 4 != 3 => ExecPattern::OneLane,
+            _ => exec,
         },
     )
 }
@@ -719,19 +721,13 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
             }
         }
         Family::BvhStack | Family::BvhPushPop(_) => bvh::shape(v, &mut wave, &mut lds, rng),
+        Family::BarrierArrive => barrier::shape(v, &mut wave, &mut lds, rng),
         _ => {}
     }
     if let Some(regs) = v.regs {
         // One value per register: an active lane's registers take the first operand's value
         // (addr, data0, data1, vdst), an inactive lane's keep the vdst sentinel.
-        let exec = wave.exec;
-        for (i, l) in wave.lanes.iter_mut().enumerate() {
-            if exec >> i & 1 == 1 {
-                regs.harmonise(v.op, v.acc, l);
-            } else {
-                regs.harmonise_to_vdst(v.op, v.acc, l);
-            }
-        }
+        regs.harmonise_lanes(v.op, v.acc, &mut wave.lanes, wave.exec);
     }
     Case { lds, wave }
 }

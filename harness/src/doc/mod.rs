@@ -473,6 +473,8 @@ pub fn card(op: DsOp, target: &Target, recordings: &[Recording]) -> String {
             Family::Rmw(r) => format!("atomic {r:?}").to_lowercase(),
             Family::Load(_) => "load".into(),
             Family::Store(_) => "store".into(),
+            Family::LoadTranspose(tr) => format!("transpose load of {}-bit elements", tr.bits),
+            Family::BarrierArrive => "barrier arrive".into(),
             f => format!("{f:?}").to_lowercase(),
         },
         semantics::elem_words(info.elem)

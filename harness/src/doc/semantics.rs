@@ -3,7 +3,7 @@
 //! (`Generation::cmpst_data0`).
 
 use super::words;
-use ds_isa::ds::{Elem, Family, Generation, OffsetForm, OpInfo, Rmw, D16};
+use ds_isa::ds::{Elem, Family, Generation, OffsetForm, OpInfo, Rmw, TrExec, TrMap, D16};
 use ds_isa::gen::CmpstData0;
 
 /// The element type in words.
@@ -139,11 +139,29 @@ pub fn semantics(info: &OpInfo, gen: Generation) -> Vec<String> {
         Family::Nop => s.push("Does nothing.".into()),
         Family::Gws | Family::OrderedCount | Family::GsReg => s.push("Drives GDS-only hardware (global wave sync, ordered count, streamout registers); not modelled.".into()),
         Family::Src2(_) => s.push("The gfx9/gfx10 src2 form: MEM[A] = MEM[A] op MEM[B] with A = addr (the offset not added) and B = A + 4 x (offset bit 15 set ? addr[31:17] : offset[14:0]), each read as a signed 16-bit number (ASSUMPTIONS.md V4-V7); no register is written.".into()),
-        Family::LoadTranspose(bits) => s.push(match bits {
-            16 => format!("Transpose load: each lane reads its 8-byte row at {at}; within each 16-lane group g = l & ~15, halfword n (0..3) of lane l is halfword l & 3 of the row of lane g + ((l >> 2) & 3) + 4n. Judged with EXEC all on only (ASSUMPTIONS.md V9)."),
-            8 => format!("Transpose load: each lane reads its 8-byte row at {at}; within each 16-lane group g = l & ~15, byte n (0..7) of lane l is byte l & 7 of the row of lane g + ((l >> 3) & 1) + 2n (inferred from Triton's rule). Judged with EXEC all on only (ASSUMPTIONS.md V9)."),
-            _ => format!("Transpose load: each lane reads its row at {at} and gathers {bits}-bit elements from its lane group's rows; no sourced layout: run, its answer recorded, not judged (ASSUMPTIONS.md V9)."),
-        }),
+        Family::LoadTranspose(tr) => {
+            let row = 4 * info.operands.vdst;
+            let (exec, q) = match tr.exec {
+                TrExec::AllOnes => ("Judged with EXEC all on only", "V9"),
+                TrExec::AnySet => (
+                    "With any EXEC bit set every lane takes part, inactive lanes too; EXEC zero leaves vdst (C1)",
+                    "C1, C2",
+                ),
+            };
+            s.push(match tr.map {
+                TrMap::Groups16Quads => format!("Transpose load: each lane reads its {row}-byte row at {at}; within each 16-lane group g = l & ~15, halfword n (0..3) of lane l is halfword l & 3 of the row of lane g + ((l >> 2) & 3) + 4n. {exec} (ASSUMPTIONS.md {q})."),
+                TrMap::Groups16Pairs => format!("Transpose load: each lane reads its {row}-byte row at {at}; within each 16-lane group g = l & ~15, byte n (0..7) of lane l is byte l & 7 of the row of lane g + ((l >> 3) & 1) + 2n (inferred from Triton's rule). {exec} (ASSUMPTIONS.md {q})."),
+                TrMap::Groups8 => format!("Transpose load: each lane reads its {row}-byte row at {at}; a plain 8x8 transpose in each 8-lane group g = l & ~7: halfword n (0..7) of lane l is halfword l & 7 of the row of lane g + n. {exec} (ASSUMPTIONS.md {q})."),
+                TrMap::Groups16Runs4 => format!("Transpose load: each lane reads its {row}-byte row at {at}; within each 16-lane group g = l & ~15, byte n (0..7) of lane l is byte l & 7 of the row of lane g + 4 * ((l >> 3) & 1) + (n & 3) + 8 * (n >> 2). {exec} (ASSUMPTIONS.md {q})."),
+                TrMap::Unsourced => format!("Transpose load: each lane reads its {row}-byte row at {at} and gathers {}-bit elements from its lane group's rows; no sourced layout: run, its answer recorded, not judged (ASSUMPTIONS.md {q}).", tr.bits),
+            });
+        }
+        Family::BarrierArrive => s.push(format!(
+            "Barrier arrive on the 64-bit LDS barrier word at {at} ([28:0] pending count, [31:29] phase, [47:32] reload count): {}; judged only for a single arrive of 1 (one lane on{}, a pending count above zero): the count drops by one, every other bit stays{}. Inferred (a 29-bit count, as every public user assumes); every other case is run and recorded, not judged (ASSUMPTIONS.md C3).",
+            if info.returns() { "subtracts data0's arrivals and returns the old word" } else { "one arrival after the wave's earlier asynchronous loads, nothing returned" },
+            if info.returns() { ", data0 = 1" } else { "" },
+            if info.returns() { ", vdst gets the old word" } else { "" }
+        )),
     }
     s
 }

@@ -147,8 +147,7 @@ mod tests {
     use super::*;
 
     fn fifo(name: &str) -> PathBuf {
-        let p = std::env::temp_dir().join(format!("ds-harness-fifo-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_file(&p);
+        let p = ds_test_support::temp_dir(&format!("fifo-{name}")).join("fifo");
         let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
         // SAFETY: `c` is a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);

@@ -1,11 +1,9 @@
 use super::*;
 use std::os::unix::fs::symlink;
 
+/// The test's own directory, under the test process's temporary root (gone when it exits).
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ds-harness-output-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+    ds_test_support::temp_dir(&format!("output-{name}"))
 }
 
 fn check(p: &Path) -> Result<OutputPath, OutputError> {

@@ -1,5 +1,4 @@
-//! Where a recording lives: the directory named for the processor its results are of (DESIGN.md
-//! section 6's provenance rule). A GPU's recordings go under its processor's name; under an
+//! Where a recording lives: the directory named for the processor its results are of (docs/recordings.md's provenance rule). A GPU's recordings go under its processor's name; under an
 //! override (`ds_devices::hip::chip`: ROCm runs the chip as another target) that is the chip's
 //! name, never the target the override makes it run as, and the recording's provenance states the
 //! override (`chip`, `chip_source`, `override` beside `arch`, the target it ran as). A device whose

@@ -1,6 +1,6 @@
 //! Recordings: a device's results on the model's snapshot corpus, one file per op, in the
 //! snapshot text format of `snapshots/reference/` (`ds_reference::model::snapshot`), headed by
-//! provenance comment lines and closed by an end marker (DESIGN.md section 6).
+//! provenance comment lines and closed by an end marker (docs/recordings.md).
 //!
 //! A file is written atomically (temporary file + rename), so an interrupted run leaves either
 //! the whole file or none; the end marker (`# end of recording: N cases`) makes a truncated or

@@ -1,7 +1,7 @@
 //! Replaying recordings against the model: each recorded case is judged (exact agreement, a
 //! legal alternative by `ds_reference::model::legal`, or a disagreement), and disagreements must
 //! be listed with a reason and a source in `known-divergences.json` beside the recordings
-//! (DESIGN.md section 6: each GPU run keeps paying off on machines without one).
+//! (docs/recordings.md: each GPU run keeps paying off on machines without one).
 
 use super::{load_dir, RecordError, Recording};
 use std::collections::BTreeMap;

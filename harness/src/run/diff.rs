@@ -1,7 +1,7 @@
 //! Compares what a device left against what the model expects, as bits: all four vdst words of
 //! every lane (active lanes must match the model, inactive lanes must keep their sentinel,
 //! which the model also returns), the addr register of ops that write it, and the whole LDS image
-//! (DESIGN.md section 5). Floats are compared as bit patterns, never as host floats.
+//! (docs/design-notes.md, "Runs at scale"). Floats are compared as bit patterns, never as host floats.
 
 use ds_isa::ds::OpInfo;
 use ds_reference::wave::Outcome;

@@ -1,7 +1,6 @@
 //! The diff's acceptance of outcomes the hardware may legally choose (which lane wins when lanes
 //! of one instruction hit one address, the order of returned values of same-address atomics, the
-//! documented readings of the float rules and of permute collisions): DESIGN.md sections 5 and
-//! 16. The model answers (`ds_reference::model::legal::check`, which names the reading a device
+//! documented readings of the float rules and of permute collisions): docs/design-notes.md, "Runs at scale"; reference/ASSUMPTIONS.md; docs/run-results.md, "Open questions". The model answers (`ds_reference::model::legal::check`, which names the reading a device
 //! followed, or the disagreement reading a mismatch matches); this module turns its verdict into
 //! the words the reports use, and asks the model which readings of each open question a case is
 //! consistent with ([`readings`]), for the run's per-reading counts.

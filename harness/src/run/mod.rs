@@ -1,10 +1,11 @@
 //! `ds-harness run` as a library: select ops, build one code object for every kernel variant of
 //! the run, then stream each op's cases through the device in chunks (see [`stream`]): generate,
 //! launch, compute the model's expectation, diff, write every listed mismatching case to disk
-//! with its replay command, and report each op as it completes (DESIGN.md sections 5, 7 and 9).
+//! with its replay command, and report each op as it completes (docs/design-notes.md, "Runs at scale"; docs/run-results.md).
 
 mod bisect;
 pub mod diff;
+pub mod host;
 mod junit;
 pub mod legal;
 pub mod overridden;
@@ -267,9 +268,17 @@ pub fn run_with(
         None => {
             for (op, wave) in units(cfg) {
                 states.push(OpState::new(op, wave, cfg, names.target));
-                for spec in states[0].round(cfg.chunk) {
-                    let cases = stream::generate(&states[0].plans[spec.variant], spec);
-                    if let Some(c) = pipe.push(cfg, &states, device, module, 0, spec, cases) {
+                let specs = states[0].round(cfg.chunk);
+                // Each chunk's cases are built while the one before it is on the device.
+                let mut ahead =
+                    (specs.first()).map(|&s| stream::generate(&states[0].plans[s.variant], s));
+                for (k, &spec) in specs.iter().enumerate() {
+                    let cases = ahead.take().expect("built ahead");
+                    let next = specs.get(k + 1).copied();
+                    let (checked, built) =
+                        pipe.push(cfg, &states, device, module, 0, spec, cases, next);
+                    ahead = built;
+                    if let Some(c) = checked {
                         ctx.fold(cfg, &mut states, c, &names, &mut report)?;
                     }
                     still_there(device)?;
@@ -301,7 +310,9 @@ pub fn run_with(
                             break 'rounds;
                         }
                         let cases = stream::generate(&states[k].plans[spec.variant], spec);
-                        if let Some(c) = pipe.push(cfg, &states, device, module, k, spec, cases) {
+                        let (checked, _) =
+                            pipe.push(cfg, &states, device, module, k, spec, cases, None);
+                        if let Some(c) = checked {
                             ctx.fold(cfg, &mut states, c, &names, &mut report)?;
                         }
                         still_there(device)?;
@@ -357,8 +368,13 @@ fn units(cfg: &RunConfig) -> impl Iterator<Item = (DsOp, WaveSize)> + '_ {
 /// glibc hands such blocks back to the kernel (large blocks are mmapped and unmapped, and the top
 /// of the heap is trimmed), so every chunk page-faulted its memory back in: ~150,000 page faults
 /// and a fifth of the CPU time of `--cases 2000`. With these thresholds the blocks stay in the
-/// heap, and the peak is what a chunk's blocks need, as before.
-fn keep_freed_memory() {
+/// heap, and the peak is what a chunk's blocks need, as before. One arena for every thread: with
+/// the pool's threads each in an arena of its own, a chunk's blocks freed by one thread and
+/// wanted by another piled up per arena, and the peak grew with `--cases` (1.19x from 20,000 to
+/// 200,000 cases per op; flat in one arena, at the same CPU time). The arena limit holds for
+/// threads that have not allocated yet: a command calls this before it starts any (a run calls
+/// it again, for callers that did not).
+pub fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         static ONCE: std::sync::Once = std::sync::Once::new();
@@ -368,6 +384,7 @@ fn keep_freed_memory() {
             unsafe {
                 libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
                 libc::mallopt(libc::M_TRIM_THRESHOLD, 512 << 20);
+                libc::mallopt(libc::M_ARENA_MAX, 1);
             }
         });
     }

@@ -1,4 +1,4 @@
-//! Which reading of each open question a device followed (DESIGN.md section 16): per op and open
+//! Which reading of each open question a device followed (reference/ASSUMPTIONS.md; docs/run-results.md, "Open questions"): per op and open
 //! question, the cases consistent with each of the question's readings, counted as the run goes
 //! (`OpResult::questions` in the JSON results, a section of the markdown report, a line of the
 //! terminal summary), and the verdict per question over a run's results that `ds-harness

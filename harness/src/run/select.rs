@@ -322,7 +322,7 @@ mod tests {
     #[test]
     fn a_gfx12_op_is_refused_as_another_generations_not_a_crash() {
         let e = select_ops(Generation::Gfx11, &["ds_cond_sub_rtn_u32".to_string()]).unwrap_err();
-        assert!(e.to_string().contains("(it is gfx12)"), "{e}");
+        assert!(e.to_string().contains("(it is gfx12 and gfx12.5)"), "{e}");
         // A glob over gfx11 names does not pick up gfx12-only ops.
         let ops = select_ops(Generation::Gfx11, &["ds_m*_num*".to_string()]);
         assert!(ops.is_err(), "{ops:?}");

@@ -1,4 +1,4 @@
-//! The run as a stream (DESIGN.md section 9): each op's cases are generated, launched, checked
+//! The run as a stream (docs/design-notes.md, "Runs at scale"): each op's cases are generated, launched, checked
 //! against the model and folded into the op's results in chunks of at most [`RunConfig::chunk`]
 //! cases, so memory is bounded by the chunk, never by `--cases`.
 //!
@@ -182,6 +182,18 @@ impl Checked {
     /// Cases in the chunk.
     pub fn len(&self) -> usize {
         self.spec.len
+    }
+
+    /// The chunk's launch, read, when it ran whole (its buffers serve a later chunk).
+    pub fn take_spent(&mut self) -> Option<Launch> {
+        self.spent.take()
+    }
+
+    /// Cases whose device outcome agrees with the model (exactly or as a legal alternative).
+    pub fn agreed(&self) -> usize {
+        (self.verdicts.iter())
+            .filter(|v| matches!(v, Verdict::Agree { .. }))
+            .count()
     }
 }
 
@@ -490,7 +502,9 @@ pub(super) struct Pipeline {
 
 impl Pipeline {
     /// Launches `cases` (chunk `spec` of op state `state`) on the device while the previous
-    /// chunk is checked on the pool; returns the previous chunk's check, if there was one.
+    /// chunk is checked on the pool, and the cases of chunk `next` (of the same op state) are
+    /// built there too, off the device's path; returns the previous chunk's check, if there was
+    /// one, and the next chunk's cases.
     #[allow(clippy::too_many_arguments)]
     pub fn push(
         &mut self,
@@ -501,9 +515,10 @@ impl Pipeline {
         state: usize,
         spec: ChunkSpec,
         cases: Vec<Case>,
-    ) -> Option<Checked> {
+        next: Option<ChunkSpec>,
+    ) -> (Option<Checked>, Option<Vec<Case>>) {
         let previous = self.pending.take();
-        let mut checked = None;
+        let (mut checked, mut ahead) = (None, None);
         let variant = states[state].plans[spec.variant].variant;
         let target = device.info().target;
         ds_devices::set_launch_context(format!(
@@ -520,6 +535,11 @@ impl Pipeline {
                 let slot = &mut checked;
                 s.spawn(move |_| *slot = Some(check(cfg, plan, p)));
             }
+            if let Some(n) = next {
+                let plan = &states[state].plans[n.variant];
+                let slot = &mut ahead;
+                s.spawn(move |_| *slot = Some(generate(plan, n)));
+            }
             launch_split(device, module, &variant, &cases, self.spare.take())
         });
         if let Some(c) = &mut checked {
@@ -532,7 +552,7 @@ impl Pipeline {
             cases,
             parts: launch,
         });
-        checked
+        (checked, ahead)
     }
 
     /// Checks the chunk still pending, if any.

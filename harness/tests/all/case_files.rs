@@ -216,10 +216,13 @@ fn every_case_file_of_every_target_reads_back_and_evaluates() {
                     assert_eq!(back, file);
                     match ds_reference::model::execute_variant(t, &back.variant, &back.case) {
                         Ok(_) => files += 1,
-                        // An op that runs unjudged (`not_modelled`) says so, and nothing else may.
+                        // An op that runs unjudged (`not_modelled`) says so, and nothing else
+                        // may: the unsourced transposes, and gfx1250's barrier arrives in the
+                        // cases the record leaves open (ASSUMPTIONS.md C3).
                         Err(e) => {
                             let why = ds_reference::model::transpose::UNSOURCED_WHY;
-                            assert!(e.why == why, "{t} {}: {e}", p.tag);
+                            let barrier = ds_reference::model::barrier::inferred(op).is_some();
+                            assert!(e.why == why || barrier, "{t} {}: {e}", p.tag);
                             unjudged += 1;
                         }
                     }
@@ -295,6 +298,58 @@ fn case_files_of_a_targets_own_ops_and_lds_replay_and_evaluate() {
         "--listing",
     ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+/// `kernel --lds-size` reaches every target's own LDS limit (the target table's `lds_bytes`,
+/// which `reference/tests/all/target_table_llvm.rs` holds to `llc`'s: 160 KiB on gfx950, 64 KiB elsewhere
+/// and on the generic targets) and stops there: the code object declares the whole size, and 4
+/// bytes more is refused naming the target's limit (exit 2).
+#[test]
+fn kernel_takes_each_targets_whole_lds_and_no_more() {
+    let dir = temp_dir("lds-limit");
+    let targets: Vec<_> = ds_isa::target::all()
+        .filter(|t| ds_kernels::check_target(t).is_ok())
+        .collect();
+    for t in &targets {
+        let co = dir.join(format!("{t}.co"));
+        let max = t.lds_bytes.to_string();
+        let o = common::ds_harness_no_env(&[
+            "kernel",
+            "ds_add_u32",
+            "--target",
+            t.name,
+            "--lds-size",
+            &max,
+            "--out",
+            co.to_str().unwrap(),
+        ]);
+        assert_eq!(code(&o), 0, "{t}: {}", stderr(&o));
+        let read = ds_kernels::code_object::read(&std::fs::read(&co).unwrap()).unwrap();
+        assert_eq!(
+            read.kernels[0].descriptor.group_segment_fixed_size, t.lds_bytes,
+            "{t}"
+        );
+        let over = (t.lds_bytes + 4).to_string();
+        let o = common::ds_harness_no_env(&[
+            "kernel",
+            "ds_add_u32",
+            "--target",
+            t.name,
+            "--lds-size",
+            &over,
+            "--listing",
+        ]);
+        assert_eq!(code(&o), 2, "{t}: {}", stdout(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "--lds-size {over}: LDS size {over} is not a multiple of 4 between 4 and {max} \
+                 bytes (the LDS a {t} workgroup can have)"
+            )),
+            "{t}: {}",
+            stderr(&o)
+        );
+    }
+    assert!(targets.iter().any(|t| t.lds_bytes > 65536));
 }
 
 #[test]

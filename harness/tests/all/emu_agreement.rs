@@ -9,6 +9,7 @@ use crate::common;
 use crate::common::ds_harness;
 use crate::common::every_gfx12_op_agrees_in_both_waves;
 use crate::common::GFX12_RUNNABLE;
+use crate::text_commands::gfx9_gfx10;
 use ds_isa::target::Target;
 use ds_isa::target::TARGETS;
 
@@ -266,8 +267,93 @@ fn every_runnable_gfx12_op_agrees_on_the_emulated_gfx1201() {
     assert_eq!(v["totals"]["cases"], (2 * GFX12_RUNNABLE * 24) as u64);
 }
 
+/// `disasm`'s contract (README, "Commands"): a word LLVM's disassembler prints but LLVM's own
+/// assembler refuses for the target (a register tuple or GWS data register starting at an odd
+/// register, on the targets that need even ones), or prints as if a bit the target lacks were
+/// clear (`gds` on a target without GDS), is refused with the reason and exit 2; on a target
+/// with the feature the same word prints. `llvm-mc-22 -disassemble` prints every refused word.
+#[test]
+fn disasm_refuses_the_words_llvms_assembler_would_not_write_for_the_target() {
+    use ds_isa::ds::DsInst;
+    use ds_isa::ds_features::DsFeatures as F;
+    let llvm = common::tool("llvm-mc-22", "install Debian's llvm-22");
+    let inst = |op, vdst, data0, gds| DsInst {
+        op,
+        vdst,
+        addr: 0,
+        data0,
+        data1: 0,
+        offset0: 0,
+        offset1: 0,
+        gds,
+        acc: false,
+    };
+    let even = "needs register tuples (and GWS data) to start at an even register";
+    let words = [
+        (inst(DsOp::LoadB64, 1, 0, false), F::UNALIGNED, even),
+        (inst(DsOp::GwsInit, 0, 1, true), F::UNALIGNED, even),
+        (inst(DsOp::LoadB64, 2, 0, true), F::GDS, "has no GDS"),
+    ];
+    let mut refused = std::collections::BTreeSet::new();
+    for t in gfx9_gfx10() {
+        // The word as a target with every feature writes it.
+        let free = TARGETS
+            .iter()
+            .find(|o| {
+                o.generation == t.generation && o.ds_features.contains(F::UNALIGNED.union(F::GDS))
+            })
+            .unwrap();
+        for (i, feature, why) in &words {
+            let bytes = i.to_bytes(free).unwrap();
+            let line: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
+            let line = line.join(",") + "\n";
+            let out = ds_harness(&["disasm", "--target", t.name], &line);
+            let text = i.text(t.generation).to_string();
+            if t.ds_features.contains(*feature) {
+                assert_eq!(out.status.code(), Some(0), "{t} {text}: {}", stderr(&out));
+                assert_eq!(stdout(&out).trim(), text, "{t}");
+                continue;
+            }
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{t} {text}: {}", stdout(&out));
+            assert!(stdout(&out).is_empty(), "{t} {text}: nothing printed");
+            assert!(
+                err.contains(why)
+                    && err.contains(t.name)
+                    && err.contains(i.op.mnemonic(t.generation)),
+                "{t} {text}: {err}"
+            );
+            if llvm {
+                let mcpu = format!("-mcpu={t}");
+                let theirs = common::run(
+                    "llvm-mc-22",
+                    &["-triple=amdgcn", &mcpu, "-disassemble"],
+                    &line,
+                );
+                let theirs = stdout(&theirs);
+                assert!(
+                    theirs.contains(i.op.mnemonic(t.generation)),
+                    "{t}: llvm-mc-22 prints `{text}`'s word: {theirs}"
+                );
+            }
+            refused.insert(t.name);
+        }
+    }
+    // The targets without unaligned tuples and GDS: CDNA 2 and later.
+    let expected: std::collections::BTreeSet<&str> = gfx9_gfx10()
+        .filter(|t| !t.ds_features.contains(F::UNALIGNED) || !t.ds_features.contains(F::GDS))
+        .map(|t| t.name)
+        .collect();
+    assert_eq!(refused, expected);
+    assert!(
+        refused.contains("gfx90a") && refused.len() == 3,
+        "{refused:?}"
+    );
+}
+
 /// Every gfx9 target (gfx942 first) runs every runnable op of the target on the emulated device
-/// in wave64 and all agree: 147 ops on gfx900-908 (the src2 ops), 118 on gfx90a (the f64 adds),
+/// in wave64 and all agree: 147 ops on gfx900-908 and the Vega APUs and Vega 12 (the src2 ops),
+/// 118 on gfx90a (the f64 adds),
 /// 122 on gfx942 and gfx950 (the packed 16-bit adds); `--wave 32` is refused in words; `kernel`
 /// builds a compare-store and wave64 without `--wave`.
 #[test]
@@ -277,7 +363,7 @@ fn gfx9_kernels_build_and_run_on_the_emulated_device() {
         .filter(|t| t.generation == ds_isa::ds::Generation::Gfx9)
         .collect();
     gfx9.sort_by_key(|t| t.name != "gfx942");
-    assert_eq!(gfx9.len(), 6);
+    assert_eq!(gfx9.len(), 10);
     let dir = common::temp_dir("gfx9-emu");
     for t in gfx9 {
         let json = dir.join(format!("{t}.json"));
@@ -302,7 +388,8 @@ fn gfx9_kernels_build_and_run_on_the_emulated_device() {
             serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
         let ops = ds_isa::ds::runnable_ops_on(t).count();
         let want = match t.name {
-            "gfx900" | "gfx906" | "gfx908" => 147,
+            // Vega, the Vega APUs and Vega 12, CDNA 1: the src2 ops.
+            "gfx900" | "gfx902" | "gfx904" | "gfx909" | "gfx90c" | "gfx906" | "gfx908" => 147,
             "gfx90a" => 118,
             // The four transpose loads (b4 and b6 run unjudged: ASSUMPTIONS.md V9).
             "gfx950" => 126,

@@ -467,3 +467,70 @@ fn an_override_across_generations_is_warned_about_and_not_recorded() {
     assert!(!rec.join(format!("emulated-hip-standin-{DEFAULT}")).exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A Vega APU no ROCm release supports: `info` names what its users run it as beside the
+/// runtime's support (`HSA_OVERRIDE_GFX_VERSION=9.0.0`, after AMD's answer in ROCm/rocBLAS issue
+/// #1398), and under that override the chip runs as gfx900: the run agrees and names the chip.
+#[test]
+fn a_vega_apu_is_told_the_override_its_users_set_and_runs_under_it() {
+    let Some(lib) = standin_lib() else { return };
+    let info = |e: &[(&str, &str)], index: usize| -> Value {
+        let out = ds_harness_env(&["info", "--json"], e);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let v: Value = serde_json::from_str(&stdout(&out)).expect("info --json is JSON");
+        v["devices"][index].clone()
+    };
+    let mut checked = Vec::new();
+    // The chips a ROCm device can be (a Raven Ridge 2 is reported as the Raven Ridge row).
+    for r in ds_isa::target::UNSUPPORTED_RUN_AS {
+        let chip = Target::by_name(r.chip).unwrap();
+        if Target::by_kfd_version(chip.kfd_version) != Some(chip) {
+            continue;
+        }
+        let (runs_as, version, _) = chip.runs_as_hint().unwrap();
+        let index = standin_index(chip);
+        let d = info(&env(&lib), index.parse().unwrap());
+        assert_eq!(d["target"], chip.name, "{d}");
+        assert_eq!(d["runtime"]["supported"], false, "{d}");
+        let why = d["runtime"]["why"].as_str().unwrap();
+        assert!(
+            why.contains(&format!(
+                "its users run it as {runs_as} with HSA_OVERRIDE_GFX_VERSION={version}"
+            )) && why.contains("rocBLAS issue #1398"),
+            "{why}"
+        );
+        assert_eq!(version_of(runs_as), version);
+        let mut e = env(&lib);
+        e.push(("HSA_OVERRIDE_GFX_VERSION", &version));
+        let d = info(&e, index.parse().unwrap());
+        assert_eq!(d["target"], runs_as.name, "{d}");
+        assert_eq!(d["overridden"]["chip"], chip.name, "{d}");
+        assert_eq!(d["runtime"]["supported"], true, "{d}");
+        let out = run(&e, &index, &[]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        assert!(
+            err.contains(&format!(
+                "override: HSA_OVERRIDE_GFX_VERSION={version} runs the {chip} chip as {runs_as}"
+            )),
+            "{err}"
+        );
+        checked.push(chip.name);
+    }
+    assert_eq!(checked, ["gfx902", "gfx90c"]);
+    // The target list names it too, device or not (ROCm may not list an unsupported GPU).
+    let text = stdout(&ds_harness_env(&["info"], &env(&lib)));
+    for r in ds_isa::target::UNSUPPORTED_RUN_AS {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{} ", r.chip)))
+            .unwrap_or_else(|| panic!("{}: no line in\n{text}", r.chip));
+        assert!(
+            line.contains(&format!(
+                "its users run it as {} with HSA_OVERRIDE_GFX_VERSION=9.0.0",
+                r.runs_as
+            )),
+            "{line}"
+        );
+    }
+}

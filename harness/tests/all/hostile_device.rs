@@ -247,6 +247,9 @@ fn stderr_that_is_not_utf8_is_kept_lossily_and_the_device_lives_on() {
     );
 }
 
+/// How long the harness may take to end after the signal (it kills the device's group at once).
+const AFTER_SIGNAL: Duration = Duration::from_secs(60);
+
 #[test]
 fn a_signal_to_the_harness_ends_the_devices_process_group() {
     if !python() {
@@ -260,7 +263,8 @@ fn a_signal_to_the_harness_ends_the_devices_process_group() {
             "--slow-launch 600 --pidfile '{}'",
             pidfile.display()
         ));
-        let mut child = std::process::Command::new(BIN)
+        let mut harness = std::process::Command::new(BIN);
+        harness
             .args([
                 "run",
                 "--backend",
@@ -273,21 +277,46 @@ fn a_signal_to_the_harness_ends_the_devices_process_group() {
             .env_remove("DS_HARNESS_HIP_LIB")
             .current_dir(&dir)
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
+            .stderr(std::process::Stdio::null());
+        // The harness keeps a signal it was started with ignored (as `nohup` wants), and a suite
+        // started in the background (`cargo test &` from a script) has SIGINT ignored: the harness
+        // under test starts with the signals' default actions, whatever this process inherited.
+        // SAFETY: between fork and exec only signal(2), which is async-signal-safe, is called.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut harness, || {
+                for s in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
+                    libc::signal(s, libc::SIG_DFL);
+                }
+                Ok(())
+            });
+        }
+        let mut child = harness.spawn().unwrap();
         let pgid = read_pgid(&pidfile, Duration::from_secs(30)).expect("the device started");
         std::thread::sleep(Duration::from_secs(2));
         // SAFETY: signals our own child.
         unsafe {
             libc::kill(child.id() as i32, sig);
         }
-        let st = child.wait().unwrap();
-        assert!(!st.success(), "{st:?}");
+        let deadline = std::time::Instant::now() + AFTER_SIGNAL;
+        let st = loop {
+            if let Some(st) = child.try_wait().unwrap() {
+                break Some(st);
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
         let alive = group_alive(pgid, Duration::from_secs(3));
         if alive {
             kill_group(pgid);
         }
+        let st = st.unwrap_or_else(|| {
+            panic!("signal {sig}: the harness still ran {AFTER_SIGNAL:?} after it")
+        });
+        assert!(!st.success(), "{st:?}");
         assert!(!alive, "signal {sig}: the device outlived the harness");
     }
 }

@@ -1,4 +1,4 @@
-//! The workspace's layers (DESIGN.md section 14): isa -> reference -> kernels -> devices -> harness, and
+//! The workspace's layers (docs/architecture.md, "Crates"): isa -> reference -> kernels -> devices -> harness, and
 //! no import circle between the files of any crate.
 //!
 //! A file *imports* another when it names one of its items by path: a `use` declaration or an

@@ -2,7 +2,7 @@
 //! differ between generations is asked of the generation (its module of data in `isa/src/gen/`,
 //! read through `Generation`'s methods and `Generation::spec`), a target-table column or a table's
 //! generation column, never by testing which generation or target a value is, nor by testing an
-//! instruction's mnemonic (DESIGN.md sections 12 and 14). The scan flags, in each crate's code
+//! instruction's mnemonic (docs/design-notes.md, "gfx9 and gfx10"; docs/architecture.md, "Crates"). The scan flags, in each crate's code
 //! (`src/` without its tests, `benches/`, `build.rs`):
 //! - a comparison with a named generation: `== Generation::Gfx11`, `!=`, `matches!(g,
 //!   Generation::Gfx12)`, `in_generation(Generation::Gfx11)`;

@@ -1,6 +1,6 @@
 //! No target name, HSA target id, KFD version or machine value of the target table is written
 //! anywhere in the code but the table itself (`isa/src/target.rs`) and tests: every
-//! consumer asks the table (DESIGN.md section 8). Scanned: each crate's `src/` (a file's
+//! consumer asks the table (docs/design-notes.md, "Targets and generations"). Scanned: each crate's `src/` (a file's
 //! `#[cfg(test)]` module and `tests.rs` files are tests), `benches/`, `build.rs` and
 //! `Cargo.toml`, the workspace's `Cargo.toml`, `scripts/`, `.ci/` and `.github/`. Not scanned:
 //! tests (the tests' helpers, `test-support/`, among them), snapshots (recorded data) and

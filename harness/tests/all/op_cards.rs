@@ -205,3 +205,40 @@ fn doc_with_a_missing_recordings_dir_is_an_error() {
         stderr(&out)
     );
 }
+
+/// GFX 12.5's new families are named in words on their cards (not a type's debug form): the
+/// transpose loads by their element width, the barrier arrives with their *inferred* model.
+#[test]
+fn gfx1250_cards_name_the_transpose_and_barrier_families_in_words() {
+    let first_line = |op: &str, t: &str| {
+        let out = ds_harness(&["doc", op, "--target", t], "");
+        assert!(out.status.success(), "{op} {t}: {}", stderr(&out));
+        stdout(&out)
+    };
+    for t in ["gfx1250", "gfx1251"] {
+        let tr = first_line("ds_load_tr8_b64", t);
+        assert!(
+            tr.starts_with("ds_load_tr8_b64 (transpose load of 8-bit elements, 64-bit value)"),
+            "{tr}"
+        );
+        let arrive = first_line("ds_atomic_async_barrier_arrive_b64", t);
+        assert!(arrive.contains("(barrier arrive, "), "{arrive}");
+        assert!(
+            arrive.contains("Model: inferred: a single arrive of 1"),
+            "{arrive}"
+        );
+    }
+    // `list`'s family column likewise: the width, not the row's data.
+    let out = ds_harness(&["list", "--target", "gfx1250"], "");
+    let list = stdout(&out);
+    let row = list
+        .lines()
+        .find(|l| l.contains(" ds_load_tr16_b128 "))
+        .unwrap();
+    assert!(row.contains(" LoadTranspose(16) b128 "), "{row}");
+    let cdna4 = first_line("ds_read_b64_tr_b16", "gfx950");
+    assert!(
+        cdna4.contains("(transpose load of 16-bit elements, "),
+        "{cdna4}"
+    );
+}

@@ -1,5 +1,4 @@
-//! A run says which reading of each open question a device followed (ASSUMPTIONS.md, DESIGN.md
-//! section 16). Emulated devices that follow other readings than the model's
+//! A run says which reading of each open question a device followed (reference/ASSUMPTIONS.md; docs/run-results.md, "Open questions"). Emulated devices that follow other readings than the model's
 //! (`EmuDevice::following`): one that takes the lowest colliding permute lane, memory's NaN first
 //! and the positive default NaN (the model's readings before issue 29, now legal) agrees, its
 //! cases `legal` with the readings named, and `ds-harness questions` on its results supports

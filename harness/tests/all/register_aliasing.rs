@@ -321,7 +321,8 @@ fn a_wave64_aliasing_load_2addr_runs_on_emu_and_through_the_standin_and_agrees()
     let (v, c) = load_2addr_w64_addr_first_vdst();
     // Upper lanes take part: ADDR (= vdst[0]) is overwritten by the first element there too.
     assert!(c.wave.exec >> 32 != 0, "{:#x}", c.wave.exec);
-    for t in ds_kernels::kernel_targets() {
+    // Every target that runs wave64 (gfx1250 is wave32 only: its device refuses the case).
+    for t in ds_kernels::kernel_targets().filter(|t| t.wave_sizes.contains(&64)) {
         let want = model::execute_variant(t, &v, &c).unwrap();
         let got = run::run_one(&mut EmuDevice::for_target(t), &v, &c).unwrap();
         assert_eq!(got, want, "{t}");

@@ -1,4 +1,4 @@
-//! A run is a stream (DESIGN.md section 9): results do not depend on the chunk size or the
+//! A run is a stream (docs/design-notes.md, "Runs at scale"): results do not depend on the chunk size or the
 //! number of threads, each op's row is printed as the op completes, a run killed half-way
 //! leaves whole result files and the rows of the ops it finished, and recordings are written op
 //! by op with a status that says whether the run completed.

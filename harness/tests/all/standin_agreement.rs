@@ -19,13 +19,19 @@ use serde_json::Value;
 /// Every runnable op of the device's target agrees through the hip device on the stand-in, in
 /// wave32 and wave64, with the same counts as the emulated device of that target reached
 /// directly: the default target's device (device 0, the default device), the gfx10 device
-/// (RDNA 2's gfx1030) and the gfx9 device (CDNA 3's gfx942, wave64 only: the gfx9 template's code
-/// objects load, launch in workgroups of 64 and agree), chosen with `--device N`.
+/// (RDNA 2's gfx1030), the gfx9 device (CDNA 3's gfx942, wave64 only: the gfx9 template's code
+/// objects load, launch in workgroups of 64 and agree) and the gfx1250 device (wave32 only, code
+/// object v6, its workgroup id computed from ttmp9/ttmp6/IB_STS2), chosen with `--device N`.
 #[test]
 fn every_runnable_op_agrees_through_the_hip_device_on_the_standin_as_on_emu() {
     let Some(lib) = standin_lib() else { return };
     let by_name = |n| Target::by_name(n).unwrap();
-    for t in [DEFAULT, by_name("gfx1030"), by_name("gfx942")] {
+    for t in [
+        DEFAULT,
+        by_name("gfx1030"),
+        by_name("gfx942"),
+        by_name("gfx1250"),
+    ] {
         agrees_through_the_standin_as_on_emu(&lib, t);
     }
 }
@@ -105,7 +111,25 @@ fn agrees_through_the_standin_as_on_emu(lib: &str, t: &'static Target) {
         "{t}: {}",
         hip["totals"]
     );
-    assert_eq!(hip["totals"]["agree"], hip["totals"]["cases"]);
+    // Every case agrees but those the model leaves unjudged (not_modelled), never counted as
+    // agreement.
+    let unjudged = hip["totals"]["skipped"].as_u64().unwrap();
+    assert_eq!(
+        hip["totals"]["agree"].as_u64().unwrap() + unjudged,
+        hip["totals"]["cases"].as_u64().unwrap(),
+        "{t}: {}",
+        hip["totals"]
+    );
+    for o in hip["ops"].as_array().unwrap() {
+        let reasons: u64 = o["skip_reasons"]
+            .as_object()
+            .map_or(0, |m| m.values().filter_map(Value::as_u64).sum());
+        assert_eq!(
+            o["skipped"].as_u64(),
+            Some(reasons),
+            "{t}: every unjudged case says why: {o}"
+        );
+    }
     // The same corpus, op by op and wave size (the default run covers wave32 and wave64), with
     // the same counts as the emulated device reached directly.
     let per_op = |v: &Value| -> Vec<(String, u64, u64, u64)> {
@@ -124,11 +148,21 @@ fn agrees_through_the_standin_as_on_emu(lib: &str, t: &'static Target) {
             .collect()
     };
     assert_eq!(per_op(&hip), per_op(&emu), "{t}");
-    let wave64_rows = per_op(&hip).iter().filter(|r| r.1 == 64).count() as u64;
-    assert_eq!(
-        wave64_rows, runnable,
-        "every runnable op of {t} ran in wave64 through the stand-in"
-    );
+    for wave in [32u32, 64] {
+        let rows = per_op(&hip)
+            .iter()
+            .filter(|r| r.1 == u64::from(wave))
+            .count() as u64;
+        let expected = if t.wave_sizes.contains(&wave) {
+            runnable
+        } else {
+            0
+        };
+        assert_eq!(
+            rows, expected,
+            "every runnable op of {t} ran in each of its wave sizes through the stand-in, and in no other"
+        );
+    }
     println!(
         "stand-in {t}: {} ops, {} cases, all agree",
         hip["totals"]["ops"], hip["totals"]["cases"]

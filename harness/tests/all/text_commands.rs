@@ -412,7 +412,11 @@ fn the_text_commands_speak_gfx12_for_a_gfx12_target() {
     // The gfx11 default refuses the gfx12 op the same way.
     let out = ds_harness(&["asm"], "ds_cond_sub_u32 v1, v2\n");
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("(it is gfx12)"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("(it is gfx12 and gfx12.5)"),
+        "{}",
+        stderr(&out)
+    );
 
     // disasm: the gfx12 word, and the same word with bit 17 (gfx11's gds) refused.
     let out = ds_harness(
@@ -470,7 +474,7 @@ fn the_text_commands_speak_gfx12_for_a_gfx12_target() {
     assert!(!listing.contains("s_waitcnt"), "{listing}");
 }
 
-fn gfx9_gfx10() -> impl Iterator<Item = &'static Target> {
+pub(crate) fn gfx9_gfx10() -> impl Iterator<Item = &'static Target> {
     TARGETS.iter().filter(|t| t.generation.gfx9_mnemonics())
 }
 

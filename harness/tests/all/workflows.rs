@@ -1,5 +1,5 @@
 //! The GitHub Actions workflows (`.github/workflows/ci.yml`, `gpu.yml`) are valid YAML, have the
-//! structure DESIGN.md section 7 asks for, and every `ds-harness ...` command line in them parses
+//! structure docs/run-results.md asks for, and every `ds-harness ...` command line in them parses
 //! with the real clap CLI, so a renamed flag fails here rather than on the GPU runner.
 //!
 //! actionlint: the native tool is not packaged for Debian 12 and its PyPI wheel downloads the Go

@@ -230,6 +230,7 @@ pub(super) fn family(f: Family) -> String {
                 super::D16::Hi => format!("{base} d16 hi"),
             }
         }
+        Family::LoadTranspose(t) => format!("load_transpose({})", t.bits),
         other => snake(&format!("{other:?}")),
     }
 }

@@ -12,12 +12,15 @@
 //! so neither do we. [`Generation::ds_layout`](crate::gen::Generation::ds_layout) says where each generation keeps its bits.
 //!
 //! Register fields an op does not use must be zero, as must the offset bytes of an op without an
-//! offset (LLVM's disassembler rejects both). LLVM ignores the reserved bit when disassembling
+//! offset (LLVM's disassembler rejects both). A tuple's first register is the field's (v0..v255);
+//! it may run up to the generation's last VGPR (`Spec::vgprs`: v255, gfx12.5's v1023, where
+//! `llvm-mc-22` reads `ds_load_b128 v[254:257]`). LLVM ignores the reserved bit when disassembling
 //! (bit 16, or gfx9's bit 25 on a target without `acc`); this decoder rejects it, since no
 //! assembler sets it. On targets without the `unaligned-tuples` feature a register tuple (and a GWS
 //! data register) starts at an even register: `llvm-mc` refuses the text ("vgpr tuples must be 64
 //! bit aligned"), LLVM 19's disassembler prints the word anyway and LLVM 22's marks it "Invalid
-//! register"; this decoder refuses it.
+//! register"; this decoder refuses it. The one exception is a row's (`OpInfo::any_start`): gfx12.5's
+//! `ds_load_tr6_b96` VDST, which `llvm-mc-22` reads and prints at an odd register.
 //!
 //! One placement quirk, measured with `llvm-mc-19` for gfx9, gfx10 and gfx11: the GWS ops that
 //! take a value (`ds_gws_init`, `ds_gws_sema_br`, `ds_gws_barrier`) name it DATA0, as the ISA
@@ -160,7 +163,7 @@ impl DsInst {
                     gen,
                 });
             }
-            if dwords > 0 && u32::from(value) + u32::from(dwords) > 256 {
+            if dwords > 0 && u32::from(value) + u32::from(dwords) > u32::from(gen.spec().vgprs) {
                 return Err(InstError::RegisterRange {
                     op: self.op,
                     field,
@@ -174,7 +177,9 @@ impl DsInst {
             for field in Field::ALL {
                 let dwords = info.operands.dwords(field);
                 let gws_data = info.family == Family::Gws && field == Field::Data0;
-                if (dwords > 1 || (dwords == 1 && gws_data)) && self.reg(field) % 2 == 1 {
+                let needs_even =
+                    (dwords > 1 || (dwords == 1 && gws_data)) && !info.any_start(field);
+                if needs_even && self.reg(field) % 2 == 1 {
                     return Err(InstError::Misaligned {
                         op: self.op,
                         field,

@@ -1,4 +1,4 @@
-//! The DS instruction sets of gfx9, gfx10, gfx11 and gfx12 as data: the one opcode table
+//! The DS instruction sets of gfx9, gfx10, gfx11, gfx12 and gfx12.5 as data: the one opcode table
 //! ([`DS_TABLE`], gfx11's rows first), its field types (`types`), the instruction set one target
 //! decodes ([`Isa`]: a generation and the target's [`DsFeatures`]), and what is derived from them
 //! (encoder and decoder in [`encode`], LLVM assembly syntax in [`syntax`], swizzle patterns in
@@ -24,7 +24,7 @@ mod types;
 pub use encode::DsInst;
 pub use features::{DsFeatures, Isa};
 pub use oracle::{aliases_of, generation_aliases, GenerationAlias, Oracle};
-pub use types::{Bvh, Elem, Family, Field, Gds, OffsetForm, Operands, Rmw, D16};
+pub use types::{Bvh, Elem, Family, Field, Gds, OffsetForm, Operands, Rmw, Tr, TrExec, TrMap, D16};
 
 /// Expands the table rows of `table.rs` into [`DsOp`] and [`DS_TABLE`].
 macro_rules! ds_table {
@@ -93,7 +93,7 @@ pub struct OpInfo {
     pub name: &'static str,
     /// The 8-bit `OP` field per [`Generation`] (`None`: the generation lacks the op), in
     /// [`Generation::ALL`] order. Serialised as `{"gfx9": n or null, "gfx10": .., "gfx11": ..,
-    /// "gfx12": ..}`.
+    /// "gfx12": .., "gfx12.5": ..}`.
     #[serde(serialize_with = "opcodes_by_generation")]
     pub opcodes: [Option<u8>; Generation::COUNT],
     /// The VGPR operands and their widths (ISA guide, instruction descriptions).
@@ -263,6 +263,12 @@ impl OpInfo {
             Gds::Allowed if !isa.has(DsFeatures::GDS) => Gds::Forbidden,
             g => g,
         }
+    }
+
+    /// `field` may start at an odd VGPR even on a target that needs even tuples: the VDST of a
+    /// transpose load whose row says so ([`Tr::odd_start`]: gfx12.5's `ds_load_tr6_b96`).
+    pub fn any_start(&self, field: Field) -> bool {
+        field == Field::Vdst && matches!(self.family, Family::LoadTranspose(t) if t.odd_start)
     }
 
     /// The op has an operand besides ADDR (vdst or data), so `acc` can move it to AccVGPRs

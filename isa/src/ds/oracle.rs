@@ -1,5 +1,5 @@
 //! Which LLVM confirms each row of the DS table (its oracle column), and the spellings LLVM's
-//! assembler reads as a row's op in one generation only ([`aliases_of`]: each generation's
+//! assembler reads as a row's op in some generations only ([`aliases_of`]: each generation's
 //! `Spec::ds_aliases`).
 //!
 //! Facts: Debian 12's `llvm-mc-19` and `llvm-mc-22` (`-arch=amdgcn -mcpu=<a target of each

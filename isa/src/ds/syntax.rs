@@ -401,7 +401,9 @@ fn parse_reg(text: &str) -> Result<(char, u8, u8), ParseError> {
             .map_err(|_| bad("register index is out of range (v0..v255)"))
     };
     let (lo, hi) = (num(lo)?, num(hi)?);
-    if hi > 255 || lo > 255 {
+    // The field names the first register; where a tuple may end is the generation's
+    // (`DsInst::validate`: v255, or gfx12.5's v1023).
+    if lo > 255 || (hi > 255 && lo == hi) || hi > 1023 {
         return Err(bad("register index is out of range (v0..v255)"));
     }
     if hi < lo {

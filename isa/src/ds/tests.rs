@@ -21,6 +21,43 @@ fn table_has_every_ds_opcode_of_each_generation_once() {
         .all(|r| r.in_generation(Generation::Gfx11)));
     // gfx12: the 119 LLVM 19 knows, and 4 only LLVM 22 knows.
     assert_eq!(DsOp::all(Generation::Gfx12).count(), 123);
+    // gfx1250 (llvm-mc-22, every opcode value): gfx12's less its 3 BVH stack ops, plus 8.
+    assert_eq!(DsOp::all(Generation::Gfx12_5).count(), 128);
+    let g12: HashSet<DsOp> = DsOp::all(Generation::Gfx12).collect();
+    let g1250: HashSet<DsOp> = DsOp::all(Generation::Gfx12_5).collect();
+    let mut gone: Vec<&str> = g12.difference(&g1250).map(|o| o.name()).collect();
+    let mut added: Vec<&str> = g1250.difference(&g12).map(|o| o.name()).collect();
+    gone.sort_unstable();
+    added.sort_unstable();
+    assert_eq!(
+        gone,
+        [
+            "ds_bvh_stack_push4_pop1_rtn_b32",
+            "ds_bvh_stack_push8_pop1_rtn_b32",
+            "ds_bvh_stack_push8_pop2_rtn_b64"
+        ]
+    );
+    assert_eq!(
+        added,
+        [
+            "ds_add_f64",
+            "ds_add_rtn_f64",
+            "ds_atomic_async_barrier_arrive_b64",
+            "ds_atomic_barrier_arrive_rtn_b64",
+            "ds_load_tr16_b128",
+            "ds_load_tr4_b64",
+            "ds_load_tr6_b96",
+            "ds_load_tr8_b64"
+        ]
+    );
+    // Every op gfx1250 shares with gfx12 keeps gfx12's opcode.
+    for op in g12.intersection(&g1250) {
+        assert_eq!(
+            op.opcode(Generation::Gfx12),
+            op.opcode(Generation::Gfx12_5),
+            "{op}"
+        );
+    }
     // gfx9: 154 opcodes on the Vega targets, with CDNA's f64 adds, packed adds and transpose
     // loads 164 over the generation; gfx10: 154 (123 from RDNA 2 on, without the 31 src2 ops).
     assert_eq!(DsOp::all(Generation::Gfx9).count(), 164);
@@ -37,6 +74,12 @@ fn table_has_every_ds_opcode_of_each_generation_once() {
             "ds_bvh_stack_push4_pop1_rtn_b32",
             "ds_bvh_stack_push8_pop1_rtn_b32",
             "ds_bvh_stack_push8_pop2_rtn_b64",
+            "ds_atomic_async_barrier_arrive_b64",
+            "ds_atomic_barrier_arrive_rtn_b64",
+            "ds_load_tr4_b64",
+            "ds_load_tr6_b96",
+            "ds_load_tr16_b128",
+            "ds_load_tr8_b64",
             "ds_read_b64_tr_b4",
             "ds_read_b96_tr_b6",
             "ds_read_b64_tr_b8",
@@ -58,19 +101,31 @@ fn table_has_every_ds_opcode_of_each_generation_once() {
         }
     }
     // gfx11 rows first in gfx11 opcode order, then gfx12-only rows in gfx12 opcode order, then
-    // the gfx9/gfx10-only rows in gfx9 opcode order.
-    let [g9, g11, g12] =
-        [Generation::Gfx9, Generation::Gfx11, Generation::Gfx12].map(|g| g as usize);
+    // gfx1250-only rows in gfx1250 opcode order, then the gfx9/gfx10-only rows in gfx9 opcode
+    // order.
+    let [g9, g11, g12, g1250] = [
+        Generation::Gfx9,
+        Generation::Gfx11,
+        Generation::Gfx12,
+        Generation::Gfx12_5,
+    ]
+    .map(|g| g as usize);
     assert!(gfx11_rows()
         .windows(2)
         .all(|w| w[0].opcodes[g11] < w[1].opcodes[g11]));
     let rest = &DS_TABLE[gfx11_rows().len()..];
     assert!(rest.iter().all(|r| r.opcodes[g11].is_none()));
     let split = rest.iter().position(|r| r.opcodes[g12].is_none()).unwrap();
-    let (only12, only9) = rest.split_at(split);
+    let (only12, rest) = rest.split_at(split);
     assert!(only12
         .windows(2)
         .all(|w| w[0].opcodes[g12] < w[1].opcodes[g12]));
+    let split = rest.iter().position(|r| r.opcodes[g9].is_some()).unwrap();
+    let (only1250, only9) = rest.split_at(split);
+    assert_eq!(only1250.len(), 6, "2 barrier arrives, 4 transpose loads");
+    assert!(only1250
+        .windows(2)
+        .all(|w| w[0].opcodes[g1250] < w[1].opcodes[g1250]));
     assert!(only9
         .iter()
         .all(|r| r.opcodes[g12].is_none() && r.opcodes[g9].is_some()));
@@ -167,7 +222,8 @@ fn names_are_unique_per_generation_and_resolve_to_their_row() {
                     legacy.starts_with("ds_write")
                         || legacy.starts_with("ds_read")
                         || legacy.starts_with("ds_wrxchg")
-                        || gen == Generation::Gfx12 && row.name.contains("_num_"),
+                        || matches!(gen, Generation::Gfx12 | Generation::Gfx12_5)
+                            && row.name.contains("_num_"),
                     "{legacy}"
                 );
             }
@@ -304,10 +360,39 @@ fn operand_widths_follow_family_and_element() {
                 );
                 assert!(row.name.contains("_src2_"), "{}", row.name);
             }
-            Family::LoadTranspose(bits) => {
+            Family::LoadTranspose(tr) => {
                 assert_eq!((o.addr, o.data0, o.data1), (1, 0, 0), "{}", row.name);
                 assert_eq!(u32::from(o.vdst) * 4, row.elem.bytes(), "{}", row.name);
-                assert!(row.name.ends_with(&format!("_tr_b{bits}")), "{}", row.name);
+                let bits = tr.bits;
+                assert!(
+                    row.name.ends_with(&format!("_tr_b{bits}"))
+                        || row.name.starts_with(&format!("ds_load_tr{bits}_")),
+                    "{}",
+                    row.name
+                );
+                // The row each lane reads is VDST's width; the map's groups read rows of 8
+                // bytes, the 8-lane plain transpose rows of 16.
+                let row_bytes = match tr.map {
+                    TrMap::Groups8 => Some(16),
+                    TrMap::Groups16Quads | TrMap::Groups16Pairs | TrMap::Groups16Runs4 => Some(8),
+                    TrMap::Unsourced => None,
+                };
+                if let Some(b) = row_bytes {
+                    assert_eq!(row.elem.bytes(), b, "{}", row.name);
+                }
+                // Only a 3-dword VDST may start odd (gfx1250's `ds_load_tr6_b96`).
+                assert!(!tr.odd_start || o.vdst == 3, "{}", row.name);
+            }
+            Family::BarrierArrive => {
+                // The old 64-bit word back and DATA0 arrivals, or neither (the async arrive).
+                assert_eq!(
+                    (o.addr, o.data1, row.elem),
+                    (1, 0, Elem::B64),
+                    "{}",
+                    row.name
+                );
+                assert_eq!(o.vdst, o.data0, "{}", row.name);
+                assert_eq!(row.returns(), row.name.contains("_rtn"), "{}", row.name);
             }
             Family::BvhPushPop(form) => {
                 let o = row.operands;
@@ -414,7 +499,7 @@ fn each_generation_refuses_the_other_generations_ops() {
     let e = syntax::parse(Generation::Gfx11, "ds_cond_sub_u32 v1, v2").unwrap_err();
     assert!(
         e.to_string()
-            .contains("not a gfx11 DS instruction (it is gfx12)"),
+            .contains("not a gfx11 DS instruction (it is gfx12 and gfx12.5)"),
         "{e}"
     );
     let e = syntax::parse(Generation::Gfx12, "ds_gws_init v1 gds").unwrap_err();
@@ -433,7 +518,13 @@ fn generation_aliases_spell_an_op_of_their_generation_only() {
         assert!(a.op.info().in_generation(a.gen), "{}", a.name);
         assert_eq!(DsOp::from_name_in(a.gen, a.name), Some(a.op));
         assert!(a.op.aliases_in(a.gen).any(|n| n == a.name));
-        for other in Generation::ALL.into_iter().filter(|&g| g != a.gen) {
+        // Another generation reads it only where it lists the same alias (gfx12's `ds_subrev_*`
+        // are gfx1250's too).
+        let lists = |g: Generation| aliases_of(g).any(|b| b.name == a.name && b.op == a.op);
+        for other in Generation::ALL
+            .into_iter()
+            .filter(|&g| g != a.gen && !lists(g))
+        {
             assert_ne!(
                 DsOp::from_name_in(other, a.name),
                 Some(a.op),

@@ -224,10 +224,61 @@ pub enum Family {
     /// derived from ADDR and the offset instead of a register (AMD "Vega" ISA guide, DS opcodes
     /// `DS_ADD_SRC2_U32` and on: B = A + 4 * offset-derived stride). Not yet modelled.
     Src2(Rmw),
-    /// CDNA 4's transpose loads (`ds_read_b64_tr_b4/b8/b16`, `ds_read_b96_tr_b6`): each lane
-    /// gathers elements of this many bits from the rows its lane group reads (AMD "CDNA4 ISA"
-    /// guide, `DS_READ_B64_TR_B4` and on). Not yet modelled.
-    LoadTranspose(u8),
+    /// The transpose loads (CDNA 4's `ds_read_b64_tr_b4/b8/b16`, `ds_read_b96_tr_b6`; gfx12.5's
+    /// `ds_load_tr4_b64/tr6_b96/tr8_b64/tr16_b128`): each lane reads its own row (VDST's width)
+    /// at its own address, and the rows of a lane group are redistributed by the row's [`Tr`].
+    LoadTranspose(Tr),
+    /// gfx12.5's barrier arrives (`ds_atomic_barrier_arrive_rtn_b64`: DATA0 arrivals, the old
+    /// 64-bit barrier word returned; `ds_atomic_async_barrier_arrive_b64`: one arrival, after the
+    /// wave's earlier asynchronous loads, nothing returned) on a 64-bit LDS barrier object
+    /// (pending count, phase, reload count).
+    BarrierArrive,
+}
+
+/// How a transpose load redistributes the rows its lanes read: the element width, the lane map,
+/// what EXEC does, and whether VDST may start at an odd VGPR where the target otherwise needs
+/// even tuples. The values are the DS table's rows (`table.rs`, with their sources).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Tr {
+    /// Bits per transposed element (4, 6, 8 or 16).
+    pub bits: u8,
+    /// Which lane's row, and which element of it, lands in each lane.
+    pub map: TrMap,
+    /// What a lane off in EXEC does.
+    pub exec: TrExec,
+    /// VDST may start at an odd VGPR even on a target that needs even tuples (LLVM gives the
+    /// op's register class no alignment).
+    pub odd_start: bool,
+}
+
+/// A transpose load's lane map: where element n of lane l comes from, with g the first lane of
+/// l's group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum TrMap {
+    /// 16-lane groups, 8-byte rows, 16-bit elements: halfword n (0..3) of lane l is halfword
+    /// `l & 3` of the row of lane `g + ((l >> 2) & 3) + 4n`.
+    Groups16Quads,
+    /// 16-lane groups, 8-byte rows, bytes: byte n (0..7) of lane l is byte `l & 7` of the row of
+    /// lane `g + ((l >> 3) & 1) + 2n`.
+    Groups16Pairs,
+    /// 8-lane groups, 16-byte rows, 16-bit elements, a plain 8x8 transpose: halfword n (0..7) of
+    /// lane l is halfword `l & 7` of the row of lane `g + n`.
+    Groups8,
+    /// 16-lane groups, 8-byte rows, bytes, two runs of four rows: byte n (0..7) of lane l is byte
+    /// `l & 7` of the row of lane `g + 4 * ((l >> 3) & 1) + (n & 3) + 8 * (n >> 2)`.
+    Groups16Runs4,
+    /// No sourced map (the 4- and 6-bit forms): run, never judged.
+    Unsourced,
+}
+
+/// What EXEC does to a transpose load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum TrExec {
+    /// EXEC must be all ones (CDNA 4): with a lane off the result is not defined.
+    AllOnes,
+    /// Any set EXEC bit makes every lane take part (each reads its row and receives its
+    /// result); EXEC zero leaves VDST unchanged (gfx12.5).
+    AnySet,
 }
 
 /// The element type an op works on, from its mnemonic's suffix.

@@ -11,7 +11,7 @@
 
 use super::formats::{Bits, GlobalFormat, OperandCodes};
 use super::rules::{CMPST_COMPARE_VALUE_FIRST, PERMUTE_WITHIN_HALVES, SWIZZLE_IN_32_LANE_GROUPS};
-use super::{gfx11, gfx9, DsDoc, Spec, WaitcntLayout};
+use super::{gfx11, gfx9, CodeEnd, CodeEndOn, DsDoc, Spec, WaitcntLayout};
 
 /// gfx10.
 pub static SPEC: Spec = Spec {
@@ -48,4 +48,16 @@ pub static SPEC: Spec = Spec {
     },
     vopc_sdst: "vcc_lo",
     renames: &[gfx9::DWORD_NAMES],
+    hwregs: &[],
+    clusters: None,
+    vgpr_granule32: 8,
+    vgprs: 256,
+    depctr_names: &[],
+    // 3 lines of 64 bytes (LLVM's `EmitCodeEnd` before GFX11; `llc-22`: `.p2alignl 6` and
+    // `.fill 48, 4` of `s_code_end`).
+    code_end: CodeEnd {
+        on: CodeEndOn::Every,
+        line_bytes: 64,
+        lines: 3,
+    },
 };

@@ -9,7 +9,7 @@
 
 use super::formats::{Bits, GlobalFormat, OperandCodes, SmemFormat, SmemOffset, Vop3Format};
 use super::rules::{CMPST_NEW_VALUE_FIRST, PERMUTE_WITHIN_HALVES, SWIZZLE_IN_32_LANE_GROUPS};
-use super::{DsDoc, DsLayout, Spec, WaitcntLayout};
+use super::{CodeEnd, CodeEndOn, DsDoc, DsLayout, Spec, WaitcntLayout};
 
 /// gfx11.
 pub static SPEC: Spec = Spec {
@@ -40,6 +40,22 @@ pub static SPEC: Spec = Spec {
     global: GLOBAL,
     vopc_sdst: "vcc_lo",
     renames: &[],
+    hwregs: &[],
+    clusters: None,
+    vgpr_granule32: 8,
+    vgprs: 256,
+    depctr_names: &[],
+    // 3 lines of 128 bytes (LLVM's `EmitCodeEnd` from GFX11 on; `llc-22`: `.p2alignl 7` and
+    // `.fill 96, 4` of `s_code_end`).
+    code_end: CODE_END,
+};
+
+/// The end of the code on every target: 3 lines of 128 bytes (the instruction-cache line of
+/// GFX11 and later in LLVM's `EmitCodeEnd`).
+pub const CODE_END: CodeEnd = CodeEnd {
+    on: CodeEndOn::Every,
+    line_bytes: 128,
+    lines: 3,
 };
 
 /// The DS layout of gfx10 and gfx11 (and gfx12's, without its gds bit).

@@ -54,6 +54,13 @@ pub static SPEC: Spec = Spec {
     global: GLOBAL,
     vopc_sdst: "vcc_lo",
     renames: &[RENAMES],
+    hwregs: &[],
+    clusters: None,
+    vgpr_granule32: 8,
+    vgprs: 256,
+    depctr_names: &[],
+    // As gfx11 (`llc-22` for RDNA 4: `.p2alignl 7` and `.fill 96, 4` of `s_code_end`).
+    code_end: gfx11::CODE_END,
 };
 
 /// The scalar ops gfx12 renamed at the same opcodes (the carry-writing adds and subtracts).

@@ -14,7 +14,7 @@
 
 use super::formats::{Bits, GlobalFormat, OperandCodes, SmemFormat, SmemOffset, Vop3Format};
 use super::rules::{CMPST_COMPARE_VALUE_FIRST, PERMUTE_OVER_THE_WAVE, SWIZZLE_IN_32_LANE_GROUPS};
-use super::{gfx11, DsDoc, DsLayout, Spec, WaitcntLayout};
+use super::{gfx11, CodeEnd, CodeEndOn, DsDoc, DsLayout, Spec, WaitcntLayout};
 
 /// gfx9.
 pub static SPEC: Spec = Spec {
@@ -68,6 +68,19 @@ pub static SPEC: Spec = Spec {
     },
     vopc_sdst: "vcc",
     renames: &[DWORD_NAMES, NO_CARRY_NAMES],
+    hwregs: &[],
+    clusters: None,
+    vgpr_granule32: 8,
+    vgprs: 256,
+    depctr_names: &[],
+    // CDNA 2 and later: 16 lines of 64 bytes (LLVM's `EmitCodeEnd` with CDNA 2's instructions;
+    // `llc-22` for CDNA 2, 3 and 4: `.p2alignl 6` and `.fill 256, 4` of `s_nop 0`); Vega and
+    // CDNA 1 none (`llc-22` writes nothing after their last kernel).
+    code_end: CodeEnd {
+        on: CodeEndOn::UnifiedVgprs,
+        line_bytes: 64,
+        lines: 16,
+    },
 };
 
 /// `s_waitcnt`: VM_CNT [3:0] and [15:14], EXP_CNT [6:4], LGKM_CNT [11:8] (bits 7, 12, 13 unused).

@@ -1,5 +1,5 @@
 //! The instruction-set generations ([`Generation`]) and what each one is, as data: one module per
-//! generation ([`gfx9`], [`gfx10`], [`gfx11`], [`gfx12`]), each one [`Spec`] (its DS layout and
+//! generation ([`gfx9`], [`gfx10`], [`gfx11`], [`gfx12`], [`gfx12_5`]), each one [`Spec`] (its DS layout and
 //! spellings, the DS rules it chooses with their sources, the non-DS formats of the kernel
 //! template's instructions, its `s_waitcnt` layout and operand codes). The encoders, decoders,
 //! printers and the model read a generation's [`Spec`]; nothing else decides by generation.
@@ -15,6 +15,7 @@ pub mod formats;
 pub mod gfx10;
 pub mod gfx11;
 pub mod gfx12;
+pub mod gfx12_5;
 pub mod gfx9;
 pub mod rules;
 
@@ -37,6 +38,8 @@ pub enum Generation {
     Gfx11,
     /// gfx12: RDNA 4: [`gfx12`].
     Gfx12,
+    /// gfx12.5: GFX 12.5, "CDNA 5" (two processors in the target table): [`gfx12_5`].
+    Gfx12_5,
 }
 
 /// Everything that is true of one generation, as data (see each generation's module for the
@@ -79,6 +82,69 @@ pub struct Spec {
     /// The template ops this generation spells otherwise than the ops table's mnemonic (the
     /// gfx11 spelling), in lists: (the table's mnemonic, this generation's).
     pub renames: &'static [&'static [(&'static str, &'static str)]],
+    /// The hardware registers (`hwreg(...)` of `s_getreg_b32` / `s_setreg_imm32_b32`) LLVM names
+    /// in this generation, by id: (id, name). An id not listed prints as its number.
+    pub hwregs: &'static [(u16, &'static str)],
+    /// Workgroups may be dispatched in clusters (LLVM `FeatureClusters`): where the hardware
+    /// says so ([`ClusterRegs`]); a kernel then computes its workgroup id from them (the entry
+    /// state, `ds_kernels::entry`). `None`: no clusters.
+    pub clusters: Option<ClusterRegs>,
+    /// VGPRs per granule of a wave32 kernel descriptor's GRANULATED_WORKITEM_VGPR_COUNT (AMDGPUUsage,
+    /// "compute_pgm_rsrc1 for GFX6-GFX12": 8 in wave32; wave64 counts 4, a unified VGPR file 8:
+    /// the target table's `unified_vgprs`).
+    pub vgpr_granule32: u32,
+    /// The VGPRs a lane can name, v0 up to this less one: the DS fields name a tuple's first
+    /// register (v0..v255), and a tuple may run on to the last (`llvm-mc-22` reads
+    /// `ds_load_b128 v[254:257]` on gfx12.5, "register index is out of range" elsewhere).
+    pub vgprs: u16,
+    /// The `s_waitcnt_depctr` (`s_wait_alu`) immediates LLVM prints by name in this generation:
+    /// (immediate, text); any other prints in hex.
+    pub depctr_names: &'static [(u16, &'static str)],
+    /// The padding LLVM writes after a code object's last kernel.
+    pub code_end: CodeEnd,
+}
+
+/// Where a generation with workgroup clusters says where a workgroup is: the workgroup id
+/// register (`ttmp9`, the architected SGPRs') then holds the cluster id when the dispatch has
+/// clusters, and the workgroup's place in its cluster is in another trap temporary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClusterRegs {
+    /// The trap temporary with the workgroup's place in its cluster.
+    pub place_ttmp: u8,
+    /// Its field holding the workgroup's id x within the cluster.
+    pub id_x: Bits,
+    /// Its field holding the cluster's largest id x (the cluster's width in x, less one).
+    pub max_id_x: Bits,
+    /// The hardware register field (`hwreg(id, offset, size)`: id, offset, size) that is zero
+    /// when the dispatch has no clusters.
+    pub dispatch_field: (u16, u8, u8),
+}
+
+/// The padding LLVM writes after a code object's last kernel "to guard against instruction
+/// prefetch causing stale data in caches" (llvm-project, `AMDGPUAsmPrinter::emitEndOfAsmFile`
+/// and `AMDGPUTargetStreamer::EmitCodeEnd`: on GFX10+ and on targets with CDNA 2's
+/// instructions): the code is filled with the padding instruction (`s_code_end`; gfx9, which
+/// has none, `s_nop 0`) up to the next instruction-cache line, then `lines` whole lines more.
+/// `llc-19`/`llc-22` write it as `.p2alignl log2(line_bytes)` and `.fill` (held to them for every
+/// target and wave size by `kernels/tests/all/entry_state_llvm.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CodeEnd {
+    /// Which targets of the generation are padded.
+    pub on: CodeEndOn,
+    /// The instruction-cache line, in bytes: the code's end is aligned to it.
+    pub line_bytes: u32,
+    /// Whole lines of padding after the alignment.
+    pub lines: u32,
+}
+
+/// Which targets of a generation LLVM pads the end of the code for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeEndOn {
+    /// Every target of the generation.
+    Every,
+    /// The targets with CDNA 2's instructions (LLVM `FeatureGFX90AInsts`, the target table's
+    /// `unified_vgprs` column); the others end their code with the last kernel.
+    UnifiedVgprs,
 }
 
 /// The generation's own words in its DS table's documentation.
@@ -110,11 +176,12 @@ pub struct DsLayout {
 impl Generation {
     /// Every generation, oldest first: the order of the opcode columns of the DS table and the
     /// template's ops table.
-    pub const ALL: [Generation; 4] = [
+    pub const ALL: [Generation; 5] = [
         Generation::Gfx9,
         Generation::Gfx10,
         Generation::Gfx11,
         Generation::Gfx12,
+        Generation::Gfx12_5,
     ];
 
     /// The number of generations (of opcode columns in each table).
@@ -127,6 +194,7 @@ impl Generation {
             Generation::Gfx10 => &gfx10::SPEC,
             Generation::Gfx11 => &gfx11::SPEC,
             Generation::Gfx12 => &gfx12::SPEC,
+            Generation::Gfx12_5 => &gfx12_5::SPEC,
         }
     }
 
@@ -195,9 +263,29 @@ impl Generation {
         }
     }
 
+    /// The padding LLVM writes after a code object's last kernel ([`CodeEnd`]).
+    pub fn code_end(self) -> CodeEnd {
+        self.spec().code_end
+    }
+
     /// The AMD ISA guides (and LLVM sources) the generation's DS table comes from, in words.
     pub fn isa_guides(self) -> &'static str {
         self.spec().isa_guides
+    }
+
+    /// Where the hardware says where a workgroup of a cluster is, on a generation whose
+    /// workgroups may come in clusters ([`Spec::clusters`]).
+    pub fn clusters(self) -> Option<ClusterRegs> {
+        self.spec().clusters
+    }
+
+    /// The name LLVM prints for hardware register `id` in this generation ([`Spec::hwregs`]).
+    pub fn hwreg_name(self, id: u16) -> Option<&'static str> {
+        self.spec()
+            .hwregs
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map(|&(_, n)| n)
     }
 }
 

@@ -23,6 +23,7 @@ fn the_rules_each_generation_chooses() {
             PermuteSpan::Wave,
             PermuteSpan::Halves,
             PermuteSpan::Halves,
+            PermuteSpan::Wave,
             PermuteSpan::Wave
         ]
     );
@@ -33,17 +34,18 @@ fn the_rules_each_generation_chooses() {
             CmpstData0::CompareValue,
             CmpstData0::CompareValue,
             CmpstData0::NewValue,
+            CmpstData0::NewValue,
             CmpstData0::NewValue
         ]
     );
     assert!(Generation::ALL.iter().all(|g| g.swizzle_group() == 32));
     assert_eq!(
         Generation::ALL.map(|g| g.has_gds()),
-        [true, true, true, false]
+        [true, true, true, false, false]
     );
     assert_eq!(
         Generation::ALL.map(|g| g.gfx9_mnemonics()),
-        [true, true, false, false]
+        [true, true, false, false, false]
     );
     // Every rule of every generation is said in words, with its sources, by the rule's method.
     for gen in Generation::ALL {
@@ -74,7 +76,12 @@ fn the_ds_layouts_are_the_guides() {
         (l.op_shift, l.gds_bit, l.acc_bit, l.reserved_bit),
         (17, 16, Some(25), 25)
     );
-    for gen in [Generation::Gfx10, Generation::Gfx11, Generation::Gfx12] {
+    for gen in [
+        Generation::Gfx10,
+        Generation::Gfx11,
+        Generation::Gfx12,
+        Generation::Gfx12_5,
+    ] {
         let l = gen.ds_layout();
         assert_eq!(
             (l.op_shift, l.gds_bit, l.acc_bit, l.reserved_bit),
@@ -86,7 +93,7 @@ fn the_ds_layouts_are_the_guides() {
 #[test]
 fn waitcnt_layouts_leave_the_bits_the_guides_leave_unused() {
     let unused = Generation::ALL.map(|g| g.spec().waitcnt.unused());
-    assert_eq!(unused, [0x3080, 0x0080, 0x0008, 0x0008]);
+    assert_eq!(unused, [0x3080, 0x0080, 0x0008, 0x0008, 0x0008]);
     for gen in Generation::ALL {
         let w = gen.spec().waitcnt;
         assert_eq!(w.vm_max(), 63, "{gen}");
@@ -107,6 +114,7 @@ fn the_global_formats_reserve_the_bits_the_decoder_refused() {
     assert_eq!(reserved(Generation::Gfx10), [0x0203_3000, 0x0080_0000]);
     assert_eq!(reserved(Generation::Gfx11), [0x0200_e000, 0x0080_0000]);
     assert_eq!(reserved(Generation::Gfx12), [0x00c0_3f80, 0x807f_ff00, 0]);
+    assert_eq!(reserved(Generation::Gfx12_5), reserved(Generation::Gfx12));
 }
 
 #[test]
@@ -120,6 +128,7 @@ fn operand_codes_swap_m0_and_null_where_the_guides_do() {
         [
             (124, None, 102, 0x7f),
             (124, Some(125), 106, 125),
+            (125, Some(124), 106, 124),
             (125, Some(124), 106, 124),
             (125, Some(124), 106, 124)
         ]
@@ -137,4 +146,32 @@ fn bits_read_write_and_sign_extend() {
     assert!(f.fits_signed(-2048) && f.fits_signed(2047));
     assert!(!f.fits_signed(2048) && !f.fits_signed(-2049));
     assert_eq!((f.mask(), f.max()), (0x000f_ff00, 0xfff));
+}
+
+/// What only GFX 12.5 says of itself: workgroup clusters, the hardware registers its template
+/// names, 16-VGPR descriptor granules; every older generation says none of it.
+#[test]
+fn only_gfx1250_has_clusters_hwreg_names_and_16_vgpr_granules() {
+    let g = Generation::Gfx12_5;
+    let c = g.clusters().expect("gfx1250 has clusters");
+    assert_eq!((c.place_ttmp, c.dispatch_field), (6, (28, 6, 4)));
+    assert_eq!((c.id_x.mask(), c.max_id_x.mask()), (0xf, 0xf000));
+    assert_eq!(g.hwreg_name(1), Some("HW_REG_WAVE_MODE"));
+    assert_eq!(g.hwreg_name(28), Some("HW_REG_IB_STS2"));
+    assert_eq!(g.hwreg_name(2), None);
+    assert_eq!(g.spec().vgpr_granule32, 16);
+    for old in g.others() {
+        assert!(
+            old.clusters().is_none() && old.spec().hwregs.is_empty(),
+            "{old}"
+        );
+        assert_eq!(old.spec().vgpr_granule32, 8, "{old}");
+    }
+    // Its formats are gfx12's, its DS layout gfx12's (no gds bit).
+    let (a, b) = (g.spec(), Generation::Gfx12.spec());
+    assert_eq!(
+        (a.ds, a.smem, a.vop3, a.global),
+        (b.ds, b.smem, b.vop3, b.global)
+    );
+    assert_eq!((a.operands, a.waitcnt), (b.operands, b.waitcnt));
 }

@@ -7,7 +7,7 @@
 use super::codec::{
     odd_tuple, vop3_sources, DS, SOP1, SOP2, SOPC, SOPK, SOPP, VOP1, VOP2_TOP, VOP3_MODIFIERS, VOPC,
 };
-use super::ops::sopp_kind;
+use super::ops::{sopk_kind, sopp_kind};
 use super::{
     GlobalOp, Inst, Operand, SmemOp, Sop1Op, Sop2Op, SopcOp, SopkOp, SoppOp, Vop1Op, Vop2Op,
     Vop3Op, VopcOp, LITERAL_CODE,
@@ -123,9 +123,18 @@ pub fn decode(isa: impl Into<Isa>, bytes: &[u8]) -> Result<(Inst, usize), Decode
         Inst::Sopp { op, simm16 }
     } else if w0 >> 28 == SOPK {
         let op = SopkOp::from_opcode(gen, (w0 >> 23 & 0x1f) as u16).ok_or(unknown)?;
+        let sdst = if op.b() == sopk_kind::HWREG_IMM32 {
+            // `s_setreg_imm32_b32`: SDST bits 0, the value in the literal after the word.
+            if w0 >> 16 & 0x7f != 0 {
+                return Err(unmodelled("s_setreg_imm32_b32 with SDST bits set"));
+            }
+            src(u32::from(LITERAL_CODE))?
+        } else {
+            sdst_of(w0 >> 16 & 0x7f)?
+        };
         Inst::Sopk {
             op,
-            sdst: sdst_of(w0 >> 16 & 0x7f)?,
+            sdst,
             simm16: w0 as u16,
         }
     } else if w0 >> 30 == SOP2 {

@@ -4,7 +4,7 @@
 //! table ([`DsInst`]). Nothing here asks which generation it encodes for.
 
 use super::codec::{odd_tuple, vop3_sources, SOP1, SOP2, SOPC, SOPK, SOPP, VOP1, VOP2_TOP, VOPC};
-use super::ops::sopp_kind;
+use super::ops::{sopk_kind, sopp_kind};
 use super::{GlobalOp, Inst, Operand, SmemOp};
 use crate::ds::Isa;
 use crate::error::EncodeError;
@@ -162,9 +162,22 @@ pub fn encode_into(
             sdst: d,
             simm16,
         } => {
+            // `s_setreg_imm32_b32`: the value is the literal after the word, SDST bits 0.
+            let dst = if op.b() == sopk_kind::HWREG_IMM32 {
+                if !matches!(d, Operand::Literal(_)) {
+                    return Err(bad(
+                        inst,
+                        format!("{op} writes a 32-bit immediate (a literal)"),
+                    ));
+                }
+                lit.take(d)?;
+                0
+            } else {
+                sdst(inst, gen, d)?
+            };
             words[0] = SOPK << 28
                 | u32::from(op.opcode(gen).ok_or_else(absent)?) << 23
-                | sdst(inst, gen, d)? << 16
+                | dst << 16
                 | u32::from(simm16);
             1
         }

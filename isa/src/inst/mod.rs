@@ -268,7 +268,9 @@ pub enum Inst {
         src0: Operand,
         src1: Operand,
     },
-    /// `op sdst, simm16` (SOPK).
+    /// `op sdst, simm16` (SOPK). `s_getreg_b32 sdst, hwreg(..)` reads a hardware register field
+    /// (`simm16` is the `hwreg`); `s_setreg_imm32_b32 hwreg(..), imm` writes one, its 32-bit
+    /// value in `sdst` as an [`Operand::Literal`] (encoded as the dword after the instruction).
     Sopk {
         op: SopkOp,
         sdst: Operand,

@@ -4,7 +4,7 @@
 //! `_e32`, SMEM immediate offsets in hex (`null` when both offsets are absent), GLOBAL offsets in
 //! decimal, branch distances as unsigned 16-bit decimals, `s_waitcnt` fields that wait.
 
-use super::ops::sopp_kind;
+use super::ops::{sopk_kind, sopp_kind};
 use super::{Inst, Operand, Waitcnt};
 use crate::gen::Generation;
 use std::fmt::{self, Display, Formatter};
@@ -92,6 +92,28 @@ impl Display for SignedHex {
     }
 }
 
+/// A hardware register field (`s_getreg_b32`'s and `s_setreg_imm32_b32`'s SIMM16: id [5:0],
+/// offset [10:6], size - 1 [15:11]) as LLVM prints it: `hwreg(HW_REG_IB_STS2, 6, 4)`, the name
+/// the generation gives the id (else the number), and the offset and size unless they cover the
+/// whole register (`hwreg(HW_REG_IB_STS2)`).
+struct HwReg(u16, Generation);
+
+impl Display for HwReg {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let HwReg(simm16, gen) = *self;
+        let (id, offset, size) = (simm16 & 0x3f, simm16 >> 6 & 0x1f, (simm16 >> 11) + 1);
+        f.write_str("hwreg(")?;
+        match gen.hwreg_name(id) {
+            Some(name) => f.write_str(name)?,
+            None => write!(f, "{id}")?,
+        }
+        if (offset, size) != (0, 32) {
+            write!(f, ", {offset}, {size}")?;
+        }
+        f.write_str(")")
+    }
+}
+
 /// An `s_waitcnt`'s counts in LLVM's words: the counts that wait, or, when none does, every
 /// field at its largest value in the generation's layout (`WaitcntLayout`: gfx9's LGKM_CNT is 15).
 struct WaitText(Waitcnt, Generation);
@@ -166,7 +188,15 @@ impl Display for Text<'_> {
                 Wide(src1, op.b())
             ),
             Inst::Sopk { op, sdst, simm16 } => {
-                write!(f, "{} {sdst}, {simm16:#x}", op.mnemonic(gen))
+                let name = op.mnemonic(gen);
+                match op.b() {
+                    sopk_kind::HWREG => write!(f, "{name} {sdst}, {}", HwReg(simm16, gen)),
+                    sopk_kind::HWREG_IMM32 => {
+                        let imm = Operand::imm(sdst.constant().unwrap_or(0) as i32);
+                        write!(f, "{name} {}, {imm}", HwReg(simm16, gen))
+                    }
+                    _ => write!(f, "{name} {sdst}, {simm16:#x}"),
+                }
             }
             Inst::Sopc { op, src0, src1 } => write!(f, "{} {src0}, {src1}", op.mnemonic(gen)),
             Inst::Sopp { op, simm16 } => {
@@ -177,7 +207,11 @@ impl Display for Text<'_> {
                         let w = Waitcnt::from_simm16(gen, simm16);
                         write!(f, "{name} {}", WaitText(w, gen))
                     }
-                    sopp_kind::WAIT12 | sopp_kind::HEX => write!(f, "{name} {simm16:#x}"),
+                    sopp_kind::HEX => match spec.depctr_names.iter().find(|(v, _)| *v == simm16) {
+                        Some((_, text)) => write!(f, "{name} {text}"),
+                        None => write!(f, "{name} {simm16:#x}"),
+                    },
+                    sopp_kind::WAIT12 => write!(f, "{name} {simm16:#x}"),
                     _ => write!(f, "{name} {simm16}"),
                 }
             }

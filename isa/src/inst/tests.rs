@@ -1,5 +1,6 @@
 //! Encoder, decoder and printer against the shared vector file `tests/vectors/inst.txt`
-//! (`bytes | text` lines taken from llvm-mc-19; `kernels/tests/all/inst_vectors_llvm.rs` re-checks them live).
+//! (`bytes | text` lines taken from llvm-mc-19; `kernels/tests/all/inst_vectors_llvm.rs` re-checks them live), and
+//! the gfx12 and gfx1250 files the same way.
 
 use super::*;
 use crate::error::DecodeError;
@@ -19,6 +20,16 @@ pub(crate) fn vectors() -> Vec<(Vec<u8>, String)> {
 /// The gfx12 vectors (`tests/vectors/inst_gfx12.txt`).
 pub(crate) fn vectors_gfx12() -> Vec<(Vec<u8>, String)> {
     parse_vectors(include_str!("../../tests/vectors/inst_gfx12.txt"))
+}
+
+/// The gfx1250 vectors: gfx12's (gfx1250 encodes and prints them alike) and the forms only
+/// gfx1250's template uses (`tests/vectors/inst_gfx1250.txt`).
+pub(crate) fn vectors_gfx1250() -> Vec<(Vec<u8>, String)> {
+    let mut v = vectors_gfx12();
+    v.extend(parse_vectors(include_str!(
+        "../../tests/vectors/inst_gfx1250.txt"
+    )));
+    v
 }
 
 pub(crate) fn parse_vectors(file: &str) -> Vec<(Vec<u8>, String)> {
@@ -65,17 +76,28 @@ fn every_table_op_round_trips() {
         sdst: Operand::Sgpr(2),
         src0: Operand::Sgpr(4),
     }));
-    insts.extend(Sop2Op::ALL.iter().map(|&op| Inst::Sop2 {
-        op,
-        sdst: Operand::M0,
-        src0: Operand::Literal(7 << 20),
-        src1: Operand::Int(-3),
-    }));
-    insts.extend(SopkOp::ALL.iter().map(|&op| Inst::Sopk {
-        op,
-        sdst: Operand::Sgpr(9),
-        simm16: 0xfff0,
-    }));
+    let g11 = Generation::Gfx11;
+    insts.extend(
+        Sop2Op::ALL
+            .iter()
+            .filter(|op| op.in_generation(g11))
+            .map(|&op| Inst::Sop2 {
+                op,
+                sdst: Operand::M0,
+                src0: Operand::Literal(7 << 20),
+                src1: Operand::Int(-3),
+            }),
+    );
+    insts.extend(
+        SopkOp::ALL
+            .iter()
+            .filter(|op| op.in_generation(g11))
+            .map(|&op| Inst::Sopk {
+                op,
+                sdst: Operand::Sgpr(9),
+                simm16: 0xfff0,
+            }),
+    );
     insts.extend(SopcOp::ALL.iter().map(|&op| Inst::Sopc {
         op,
         src0: Operand::ExecLo,
@@ -292,8 +314,18 @@ fn the_vector_file_covers_every_op_of_every_table() {
     let all = Sop1Op::ALL
         .iter()
         .map(|o| o.name())
-        .chain(Sop2Op::ALL.iter().map(|o| o.name()))
-        .chain(SopkOp::ALL.iter().map(|o| o.name()))
+        .chain(
+            Sop2Op::ALL
+                .iter()
+                .filter(|o| o.in_generation(Generation::Gfx11))
+                .map(|o| o.name()),
+        )
+        .chain(
+            SopkOp::ALL
+                .iter()
+                .filter(|o| o.in_generation(Generation::Gfx11))
+                .map(|o| o.name()),
+        )
         .chain(SopcOp::ALL.iter().map(|o| o.name()))
         .chain(
             SoppOp::ALL
@@ -363,6 +395,69 @@ fn gfx12_decode_prints_what_llvm_prints_and_encode_inverts_it() {
 }
 
 #[test]
+fn gfx1250_decode_prints_what_llvm_prints_and_encode_inverts_it() {
+    let v = vectors_gfx1250();
+    for (bytes, text) in v {
+        let (inst, len) =
+            decode(Generation::Gfx12_5, &bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(len, bytes.len(), "{text}: length");
+        assert_eq!(
+            inst.text(Generation::Gfx12_5).to_string(),
+            text,
+            "{bytes:02x?}"
+        );
+        assert_eq!(encode(Generation::Gfx12_5, &inst).unwrap(), bytes, "{text}");
+    }
+}
+
+/// The ops only gfx1250's template uses each have a vector, decode only on gfx1250, and the
+/// hardware register fields print with gfx1250's names (a number elsewhere).
+#[test]
+fn gfx1250_vectors_cover_its_own_ops_which_other_generations_refuse() {
+    let own: Vec<(Vec<u8>, String)> =
+        parse_vectors(include_str!("../../tests/vectors/inst_gfx1250.txt"));
+    let decoded: Vec<Inst> = own
+        .iter()
+        .map(|(b, _)| decode(Generation::Gfx12_5, b).unwrap().0)
+        .collect();
+    let name = |i: &Inst| match *i {
+        Inst::Sop2 { op, .. } => op.name(),
+        Inst::Sopk { op, .. } => op.name(),
+        _ => "",
+    };
+    for op in [Sop2Op::BfeU32.name(), Sop2Op::CselectB32.name()]
+        .into_iter()
+        .chain([SopkOp::GetregB32.name(), SopkOp::SetregImm32B32.name()])
+    {
+        assert!(decoded.iter().any(|i| name(i) == op), "{op} has no vector");
+    }
+    // s_wait_alu, by name where LLVM names it; the wait for ASYNCcnt.
+    assert!(own.iter().any(|(_, t)| t == "s_wait_alu depctr_vm_vsrc(0)"));
+    assert!(own.iter().any(|(_, t)| t == "s_wait_asynccnt 0x0"));
+    // Another generation has none of these ops (its column is empty): the word is refused or
+    // is another op there (gfx10's SOP2 0x26 is s_mul_i32).
+    for ((bytes, text), inst) in own.iter().zip(&decoded) {
+        if name(inst).is_empty() {
+            continue; // s_wait_alu: gfx11's s_waitcnt_depctr
+        }
+        for other in Generation::Gfx12_5.others() {
+            let theirs = decode(other, bytes).map(|(i, _)| name(&i));
+            assert_ne!(theirs, Ok(name(inst)), "{other} decodes `{text}`");
+        }
+    }
+    // s_setreg_imm32_b32 carries its value as the literal after the word; SDST bits stay 0.
+    let set = Inst::Sopk {
+        op: SopkOp::SetregImm32B32,
+        sdst: Operand::Sgpr(1),
+        simm16: 0x641,
+    };
+    assert!(encode(Generation::Gfx12_5, &set).is_err());
+    let mut word = own[0].0.clone();
+    word[2] |= 1;
+    assert!(decode(Generation::Gfx12_5, &word).is_err(), "SDST bits set");
+}
+
+#[test]
 fn gfx12_vectors_cover_the_changed_formats_and_every_op() {
     let decoded: Vec<Inst> = vectors_gfx12()
         .iter()
@@ -370,7 +465,7 @@ fn gfx12_vectors_cover_the_changed_formats_and_every_op() {
         .collect();
     for op in SoppOp::ALL
         .iter()
-        .filter(|op| !op.in_generation(Generation::Gfx11))
+        .filter(|op| !op.in_generation(Generation::Gfx11) && op.in_generation(Generation::Gfx12))
     {
         assert!(
             decoded
@@ -486,5 +581,9 @@ fn every_rename_names_a_row_the_generation_has() {
             renamed += 1;
         }
     }
-    assert_eq!(renamed, 16 + 13 + 7, "gfx9, gfx10 and gfx12's renames");
+    assert_eq!(
+        renamed,
+        16 + 13 + 7 + 8,
+        "gfx9, gfx10, gfx12 and gfx1250's renames"
+    );
 }

@@ -1,6 +1,6 @@
 //! The same kernels as LLVM assembly: the listings inside `.amdhsa_kernel` descriptor directives
 //! and an `.amdgpu_metadata` YAML block (LLVM AMDGPUUsage, "Code Object V3 and Above Directives":
-//! `.amdgcn_target`, `.amdhsa_code_object_version` (5, or 6 for a generic target), `.amdhsa_kernel`,
+//! `.amdgcn_target`, `.amdhsa_code_object_version` (5, or 6 for a generic target and gfx12.5), `.amdhsa_kernel`,
 //! `.amdgpu_metadata`). Fed to `llvm-mc-N -triple=amdgcn-amd-amdhsa -mcpu=<target> -filetype=obj`
 //! and `ld.lld-N -shared` (N = 19 and 22), it is
 //! the oracle the written code object is compared with, and the baseline of the benchmark.
@@ -62,6 +62,16 @@ pub fn assembly(target: &Target, kernels: &[Kernel]) -> String {
             crate::template::of(k.gen)
                 .map(|t| t.generation_directives(target, d))
                 .unwrap_or_default(),
+        );
+    }
+    // After the last kernel, the padding LLVM writes there, as `llc` writes it.
+    if let Some(end) = super::code_end(target) {
+        let word = u32::from_le_bytes(super::padding_word(target));
+        let _ = write!(
+            s,
+            "\n.text\n.p2alignl {}, {word:#x}\n.fill {}, 4, {word:#x}\n",
+            end.line_bytes.trailing_zeros(),
+            end.lines * end.line_bytes / 4
         );
     }
     s.push_str("\n.amdgpu_metadata\n");

@@ -87,10 +87,14 @@ pub const fn vgpr_granule(wave: WaveSize) -> u32 {
 
 /// The VGPR encoding granule on `target`: 8 on a target with a unified VGPR/AccVGPR file (target
 /// column `unified_vgprs`; AMDGPUUsage, "compute_pgm_rsrc1 for GFX6-GFX12":
-/// GRANULATED_WORKITEM_VGPR_COUNT: granule 8 on CDNA 2 and later), else [`vgpr_granule`].
+/// GRANULATED_WORKITEM_VGPR_COUNT: granule 8 on CDNA 2 and later), in wave32 the generation's
+/// (`Spec::vgpr_granule32`: 16 on gfx12.5, whose 1024 VGPRs `llvm-mc-22` counts in 16s), else
+/// [`vgpr_granule`].
 pub fn vgpr_granule_on(target: &ds_isa::target::Target, wave: WaveSize) -> u32 {
     if target.unified_vgprs {
         8
+    } else if wave.is_wave32() {
+        target.generation.spec().vgpr_granule32
     } else {
         vgpr_granule(wave)
     }

@@ -5,7 +5,7 @@
 //! Facts from LLVM's AMDGPUUsage: "ELF Code Object" (header: ELFCLASS64, ELFDATA2LSB,
 //! `EI_OSABI` = ELFOSABI_AMDGPU_HSA 64, `EI_ABIVERSION` = ELFABIVERSION_AMDGPU_HSA_V5 3 (code
 //! object v5) for a processor and ELFABIVERSION_AMDGPU_HSA_V6 4 (v6) for a generic target, which
-//! needs v6, `e_type` ET_DYN, `e_machine` EM_AMDGPU 224, `e_flags` EF_AMDGPU_MACH: the target's
+//! needs v6, and for gfx12.5's processors (its template's choice, LLVM 22's default), `e_type` ET_DYN, `e_machine` EM_AMDGPU 224, `e_flags` EF_AMDGPU_MACH: the target's
 //! machine value from `ds_isa::target`, and for a generic target its generic version in
 //! EF_AMDGPU_GENERIC_VERSION, bits [31:24]; v6 keeps v5's metadata, `amdhsa.version` 1.2),
 //! "Note Records"
@@ -26,6 +26,7 @@ pub use metadata::{ArgMeta, KernelMeta, Metadata};
 pub use read::read;
 pub use write::{metadata as metadata_of, write};
 
+use ds_isa::gen::{CodeEnd, CodeEndOn};
 use ds_isa::target::{self, Target};
 use std::fmt;
 
@@ -39,18 +40,19 @@ pub const ABI_VERSION_V6: u8 = 4;
 pub const EF_AMDGPU_GENERIC_VERSION_SHIFT: u32 = 24;
 
 /// The code object version a code object for `target` is written as: 6 for a generic target
-/// (AMDGPUUsage, "Generic Processors": generic targets need code object v6), else 5.
+/// (AMDGPUUsage, "Generic Processors": generic targets need code object v6), else the version
+/// its generation's template writes (5, gfx12.5's 6: [`crate::template::Template::code_object_version`]).
 pub fn code_object_version(target: &Target) -> u8 {
     if target.is_generic() {
         6
     } else {
-        5
+        crate::template::of(target.generation).map_or(5, |t| t.code_object_version())
     }
 }
 
 /// `EI_ABIVERSION` of a code object for `target` ([`code_object_version`]).
 pub fn abi_version(target: &Target) -> u8 {
-    if target.is_generic() {
+    if code_object_version(target) >= 6 {
         ABI_VERSION_V6
     } else {
         ABI_VERSION_V5
@@ -67,6 +69,24 @@ pub fn e_flags(target: &Target) -> u32 {
     );
     target.e_flags()
 }
+/// The padding LLVM writes after the last kernel of a code object for `target` (its
+/// generation's [`CodeEnd`], on the targets it applies to: every target of the generation, or
+/// those of its targets whose `unified_vgprs` column says they have CDNA 2's instructions), or
+/// `None`: the code ends with the last kernel.
+pub fn code_end(target: &Target) -> Option<CodeEnd> {
+    let end = target.generation.code_end();
+    match end.on {
+        CodeEndOn::Every => Some(end),
+        CodeEndOn::UnifiedVgprs => target.unified_vgprs.then_some(end),
+    }
+}
+
+/// The padding instruction of `target`'s generation (`s_code_end`, or gfx9's `s_nop 0`), which
+/// fills the gaps between kernels and, where [`code_end`] says, the code's end.
+pub fn padding_word(target: &Target) -> [u8; 4] {
+    crate::template::of(target.generation).map_or(crate::template::S_CODE_END, |t| t.code_padding())
+}
+
 /// `e_machine`: EM_AMDGPU.
 pub const EM_AMDGPU: u16 = 224;
 /// `e_flags` mask of the EF_AMDGPU_MACH field.

@@ -3,7 +3,8 @@
 //!
 //! File layout (as ld.lld-19 lays out a linked llvm-mc object): ELF header, program headers,
 //! `.note`, `.dynsym`, `.hash`, `.dynstr`, `.rodata` (descriptors) — the read-only PT_LOAD at
-//! address = offset; `.text` (each kernel 256-byte aligned, gaps filled with `s_code_end`) — the
+//! address = offset; `.text` (each kernel 256-byte aligned, gaps filled with `s_code_end`; after
+//! the last kernel the padding LLVM writes there, [`super::code_end`]) — the
 //! executable PT_LOAD at offset + 0x1000; `.dynamic` — the writable PT_LOAD at offset + 0x2000;
 //! then `.symtab`, `.strtab`, `.shstrtab` and the section headers, which are not loaded.
 
@@ -106,9 +107,9 @@ pub fn write(target: &Target, kernels: &[Kernel]) -> Vec<u8> {
         .collect();
 
     // The code of every kernel, each at a 256-byte boundary, gaps filled with the generation's
-    // padding (s_code_end; gfx9, which has none, s_nop 0).
-    let pad = crate::template::of(target.generation)
-        .map_or(crate::template::S_CODE_END, |t| t.code_padding());
+    // padding (s_code_end; gfx9, which has none, s_nop 0); after the last kernel, LLVM's padding
+    // to the instruction-cache line and the lines after it, where LLVM writes it (`code_end`).
+    let pad = super::padding_word(target);
     let mut text = Vec::new();
     let mut code_at = Vec::with_capacity(kernels.len());
     for k in kernels {
@@ -117,6 +118,14 @@ pub fn write(target: &Target, kernels: &[Kernel]) -> Vec<u8> {
         }
         code_at.push(text.len() as u64);
         text.extend_from_slice(&k.code);
+    }
+    if let Some(end) = super::code_end(target) {
+        while text.len() % end.line_bytes as usize != 0 {
+            text.extend_from_slice(&pad);
+        }
+        for _ in 0..end.lines * end.line_bytes / 4 {
+            text.extend_from_slice(&pad);
+        }
     }
 
     let mut out = Vec::new();

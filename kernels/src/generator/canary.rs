@@ -97,6 +97,15 @@ pub fn build(target: &Target, wave: WaveSize, entry: &KernelEntry) -> Result<Ker
     let tmpl = template::of(gen)
         .ok_or_else(|| GenError::Wave(crate::check_target(target).unwrap_err()))?;
     let mut a = Asm::new(target, tmpl, 40);
+    // The real kernels' start: the generation's prologue, the workgroup id computed where
+    // workgroups may come in clusters.
+    for (inst, note) in tmpl
+        .prologue()
+        .into_iter()
+        .chain(entry.workgroup_id_insts())
+    {
+        a.emit(inst, note)?;
+    }
     let (k, id) = (entry.kernarg, entry.workgroup_id_reg());
     let lanes = wave.lanes() as u32;
     let Operand::Vgpr(v_ids) = entry.workitem_id_x.reg else {

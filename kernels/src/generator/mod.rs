@@ -41,7 +41,7 @@
 //! so the order does not matter) and dumps exactly the registers the operands name, in either wave
 //! size (the wave64 template places them as the wave32 one does: `tests/all/register_aliasing.rs`).
 //!
-//! Steps (DESIGN.md section 3): load the kernarg addresses; copy the case's LDS image from
+//! Steps (docs/design-notes.md, "Kernels and ABI"): load the kernarg addresses; copy the case's LDS image from
 //! `lds_in` into LDS, 128 bytes per round (`global_load_b32` + `ds_store_b32` per lane, the last
 //! round under an EXEC mask when the size is not a multiple of 128); zero LDS from the image's end
 //! to the end of the workgroup's allocation on hardware (the size rounded up to the target's
@@ -65,6 +65,12 @@
 //! `s_mov_b64 exec, -1`. gfx12 spells `s_add_u32`/`s_addc_u32`/`s_add_i32` as `s_add_co_u32`/
 //! `s_add_co_ci_u32`/`s_add_co_i32`, waits with `s_wait_loadcnt`/`s_wait_kmcnt`/`s_wait_dscnt`,
 //! and its `s_mul_i32` and `s_lshl_b32` read the workgroup id from `ttmp9` (SSRC code 117).
+//! gfx12.5 starts with `s_setreg_imm32_b32` (MODE bit 25, LLVM's prologue) and computes the
+//! workgroup id into `s2` from `ttmp9`, `ttmp6` and `s_getreg_b32 hwreg(HW_REG_IB_STS2, 6, 4)`
+//! with `s_bfe_u32`, `s_and_b32`, `s_add_co_i32`, `s_mul_i32`, `s_cmp_eq_u32` and
+//! `s_cselect_b32` ([`crate::entry::KernelEntry::workgroup_id_insts`]), and puts `s_wait_alu
+//! depctr_vm_vsrc(0)` right before and after `ds_atomic_async_barrier_arrive_b64`, then
+//! `s_wait_asynccnt 0x0` ([`crate::template::Template::test_inst_fence`]).
 
 mod acc;
 pub mod canary;
@@ -209,6 +215,16 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         unreachable!("work-item ids are VGPRs")
     };
     let mut a = Asm::new(target, tmpl, 64);
+
+    // 0. The generation's prologue (gfx12.5's MODE write) and, where workgroups may come in
+    // clusters, the workgroup id computed as LLVM does (before anything lands in s[2:4]).
+    for (inst, note) in tmpl
+        .prologue()
+        .into_iter()
+        .chain(entry.workgroup_id_insts())
+    {
+        a.emit(inst, note)?;
+    }
 
     // 1. Kernarg addresses, moved to this case (the case is workgroup id x, read where the
     // entry state delivers it and never written).
@@ -386,7 +402,14 @@ pub fn generate_for(target: &Target, variant: &Variant) -> Result<Kernel, GenErr
         },
         "a wait state between the M0 write and a DS read of M0",
     )?;
+    let (before, after) = tmpl.test_inst_fence(variant.op);
+    for (inst, note) in before {
+        a.emit(inst, note)?;
+    }
     a.emit(Inst::Ds(ds), "the instruction under test")?;
+    for (inst, note) in after {
+        a.emit(inst, note)?;
+    }
     a.wait(Waitcnt::lgkm(0), "its results have arrived")?;
     a.emit(all_lanes(wave), "restore EXEC: store every lane")?;
     let (data0_out, data1_out) = if l.named {

@@ -1,7 +1,7 @@
 //! The kernel template's generation-specific parts behind one interface ([`Template`]): how the
 //! template waits for memory, and the kernel descriptor's mode bits and the `.amdhsa_*`
 //! directives that set them. One module per generation ([`gfx9`], [`gfx10`], [`gfx11`],
-//! [`gfx12`]); [`of`] is the one
+//! [`gfx12`], [`gfx12_5`]); [`of`] is the one
 //! place that maps a [`Generation`] to its module. Everything else the template does is generic
 //! ([`crate::generator`]) or follows the target's entry state ([`crate::entry`]).
 //!
@@ -11,12 +11,14 @@
 pub mod gfx10;
 pub mod gfx11;
 pub mod gfx12;
+pub mod gfx12_5;
 pub mod gfx9;
 
 use crate::code_object::descriptor::{
     props, rsrc1, rsrc2, rsrc3, vgpr_granule_on, KernelDescriptor,
 };
 use crate::entry::KernelEntry;
+use ds_isa::ds::DsOp;
 use ds_isa::errata::Errata;
 use ds_isa::inst::{Inst, Waitcnt};
 use ds_isa::target::{Generation, Target};
@@ -31,6 +33,9 @@ pub const SGPR_COUNT_WAVE64: u32 = 20;
 pub const S_CODE_END: [u8; 4] = [0x00, 0x00, 0x9f, 0xbf];
 
 /// What differs between the kernel templates of two generations.
+/// Instructions, each with the comment its listing shows.
+pub type Commented = Vec<(Inst, &'static str)>;
+
 pub trait Template: Sync {
     /// The generation this template is written for.
     fn generation(&self) -> Generation;
@@ -61,8 +66,9 @@ pub trait Template: Sync {
         wgp_mode(target) | rsrc1::MEM_ORDERED
     }
 
-    /// The word that fills the gaps between kernels' code: `s_code_end` (gfx10+: what LLVM's
-    /// code-end padding is, and what the hardware's instruction prefetch stops at).
+    /// The word that fills the gaps between kernels' code and pads the code's end where LLVM
+    /// does (`code_object::code_end`): `s_code_end` (gfx10+: what LLVM's code-end padding is,
+    /// and what the hardware's instruction prefetch stops at).
     fn code_padding(&self) -> [u8; 4] {
         S_CODE_END
     }
@@ -71,6 +77,26 @@ pub trait Template: Sync {
     /// the hardware allocates SGPRs itself).
     fn sgpr_granules(&self, _target: &Target, _sgprs: u32) -> u32 {
         0
+    }
+
+    /// The instructions every kernel starts with, before it reads its entry state (none by
+    /// default; gfx12.5's MODE write, as LLVM's).
+    fn prologue(&self) -> Vec<(Inst, &'static str)> {
+        Vec::new()
+    }
+
+    /// What must stand right before and right after the DS instruction under test `op` (LLVM's
+    /// hazard recognizer's rules for it, and a wait for a counter other than the DS counter the
+    /// template's waits cover; none by default; gfx12.5's asynchronous barrier arrive is fenced
+    /// on both sides and waited for on ASYNCcnt): (before, after).
+    fn test_inst_fence(&self, _op: DsOp) -> (Commented, Commented) {
+        (Vec::new(), Vec::new())
+    }
+
+    /// The code object version a processor's code object is written as (5 by default: what
+    /// every ROCm release since 5.x loads; generic targets take 6 whatever this says).
+    fn code_object_version(&self) -> u8 {
+        5
     }
 
     /// The `.amdhsa_*` directives of the descriptor fields only some generations have, one per
@@ -95,6 +121,7 @@ pub fn of(gen: Generation) -> Option<&'static dyn Template> {
         Generation::Gfx10 => Some(&gfx10::Gfx10),
         Generation::Gfx11 => Some(&gfx11::Gfx11),
         Generation::Gfx12 => Some(&gfx12::Gfx12),
+        Generation::Gfx12_5 => Some(&gfx12_5::Gfx12_5),
         Generation::Gfx9 => Some(&gfx9::Gfx9),
     }
 }

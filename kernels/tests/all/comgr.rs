@@ -163,14 +163,15 @@ impl<'l> Comgr<'l> {
 }
 
 /// The kernel targets of the table ROCm 5.2's comgr (Debian's libamd-comgr2 2.4.0) lists by ISA
-/// name: gfx900 to gfx90a and the gfx10 ones (its ISA list ends with gfx1036, RDNA 2; no
-/// gfx942 or gfx950). Its ISA-name query knows code
+/// name: gfx900 to gfx90c (the Vega APUs and Vega 12 included) and the gfx10 ones (its ISA list
+/// ends with gfx1036, RDNA 2; no gfx942 or gfx950). Its ISA-name query knows code
 /// object V4 headers at most, so `amd_comgr_get_data_isa_name` refuses every code object of ours
 /// (V5 or V6; status 2, invalid argument), listed target or not, while its metadata reader and
 /// symbol lookup read them completely. Asserted, so a comgr that knows more says so here.
-const KNOWN_TO_COMGR: [&str; 15] = [
-    "gfx900", "gfx906", "gfx908", "gfx90a", "gfx1010", "gfx1011", "gfx1012", "gfx1013", "gfx1030",
-    "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036",
+const KNOWN_TO_COMGR: [&str; 19] = [
+    "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a", "gfx90c", "gfx1010",
+    "gfx1011", "gfx1012", "gfx1013", "gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034",
+    "gfx1035", "gfx1036",
 ];
 
 /// `EF_AMDGPU_MACH_AMDGCN_GFX1030` (AMDGPUUsage, "ELF Header"): an RDNA 2 processor comgr 5.2

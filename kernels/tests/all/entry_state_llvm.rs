@@ -9,6 +9,15 @@
 //! workgroup id from, and the kernarg pointer's SGPRs must equal what the harness's descriptor
 //! declares and its kernel reads (LLVM pads the user SGPRs of gfx1100/gfx1102 in wave32 to 15,
 //! `FeatureUserSGPRInit16Bug`, and reads gfx12's id from `ttmp9`, `FeatureArchitectedSGPRs`).
+//! Where workgroups may come in clusters (gfx1250, `FeatureClusters`) LLVM computes the id from
+//! `ttmp9`, `ttmp6` and `hwreg(HW_REG_IB_STS2, 6, 4)`: the harness's kernel must compute it with
+//! the same instructions, after the same prologue (`s_setreg_imm32_b32` of MODE), and read it
+//! from the same SGPR. gfx1250 runs wave32 only: `llc-22 -mattr=+wavefrontsize64` emits no
+//! kernel for it, and the kernels refuse wave64 (`ds_kernels::check_wave`).
+//! So must the padding after the last kernel: `llc` aligns the code's end to the instruction-cache
+//! line and fills whole lines after it (`.p2alignl`, `.fill`: `s_code_end` on GFX10+, `s_nop 0`
+//! on CDNA 2 and later, nothing on older gfx9), and the code object our writer makes of the
+//! kernel must end the same way.
 
 use crate::common;
 
@@ -54,6 +63,33 @@ struct Choice {
     user_sgprs: u32,
     workgroup_id: String,
     kernarg: String,
+    /// The instructions before any input is read (gfx1250's MODE write).
+    prologue: Vec<String>,
+    /// The scalar instructions that compute the workgroup id from what the hardware delivers
+    /// (where workgroups may come in clusters: from ttmp9, ttmp6 and IB_STS2), in order.
+    computed: Vec<String>,
+    /// The padding after the last kernel: the code is aligned to `1 << .0` bytes with the word
+    /// `.2`, then `.1` more words of it (`llc`'s `.p2alignl` and `.fill`); `None`: none.
+    code_end: Option<(u32, u32, u32)>,
+}
+
+/// A scalar instruction that computes the workgroup id (not the kernarg load, a wait, a
+/// scheduling hint, the MODE prologue, nor what LLVM ends a kernel with: `s_nop`, the
+/// deallocation message, `s_endpgm`).
+fn computes(line: &str) -> bool {
+    let l = line.trim_start();
+    l.starts_with("s_")
+        && ![
+            "s_load",
+            "s_wait",
+            "s_delay_alu",
+            "s_setreg",
+            "s_nop",
+            "s_sendmsg",
+            "s_endpgm",
+        ]
+        .iter()
+        .any(|p| l.starts_with(p))
 }
 
 /// Compiles [`KERNEL`] with `llc` for `t` in `wave`; `None` when this llc does not know `t`.
@@ -116,8 +152,19 @@ fn parse(asm: &str, what: &str) -> Choice {
         .find(|l| l.trim_start().starts_with("s_load"))
         .unwrap_or_else(|| panic!("{what}: no s_load in\n{asm}"));
     let kernarg = load.split(',').nth(1).unwrap().trim().to_string();
+    let text = |l: &&str| l.trim().to_string();
+    let prologue: Vec<String> = code
+        .iter()
+        .filter(|l| l.trim_start().starts_with("s_setreg"))
+        .map(text)
+        .collect();
+    let computed: Vec<String> = code.iter().filter(|l| computes(l)).map(text).collect();
     let mut regs: Vec<String> = Vec::new();
-    for line in &code {
+    // The one register the rest reads the id from (the computed one where it is computed).
+    for line in code
+        .iter()
+        .filter(|l| !computes(l) && !l.contains("s_setreg"))
+    {
         for token in line.split([' ', ',', '\t']) {
             let scalar = ["s", "ttmp"].iter().any(|p| {
                 token
@@ -160,7 +207,88 @@ fn parse(asm: &str, what: &str) -> Choice {
         user_sgprs: field(".amdhsa_user_sgpr_count") - if psb { 4 } else { 0 },
         workgroup_id: down(regs.remove(0)),
         kernarg: down(kernarg),
+        prologue,
+        computed,
+        code_end: code_end_of(asm, what),
     }
+}
+
+/// `llc`'s padding after the last kernel: `.p2alignl N, W` then `.fill C, 4, W` (numbers in
+/// decimal or hex), as `(N, C, W)`; `None` when it writes neither.
+fn code_end_of(asm: &str, what: &str) -> Option<(u32, u32, u32)> {
+    let num = |t: &str| -> u32 {
+        let t = t.trim();
+        match t.strip_prefix("0x") {
+            Some(h) => u32::from_str_radix(h, 16),
+            None => t.parse(),
+        }
+        .unwrap_or_else(|e| panic!("{what}: `{t}` in llc's padding: {e}"))
+    };
+    let args = |directive: &str| -> Option<Vec<u32>> {
+        let line = asm
+            .lines()
+            .find(|l| l.trim_start().starts_with(directive))?;
+        Some(
+            line.trim_start()[directive.len()..]
+                .split(',')
+                .map(num)
+                .collect(),
+        )
+    };
+    match (args(".p2alignl"), args(".fill")) {
+        (None, None) => None,
+        (Some(align), Some(fill)) => {
+            assert!(
+                align.len() == 2 && fill.len() == 3 && fill[1] == 4 && fill[2] == align[1],
+                "{what}: llc pads as {align:?} then {fill:?}"
+            );
+            Some((align[0], fill[0], align[1]))
+        }
+        other => panic!(
+            "{what}: llc aligns the end without filling it, or fills it unaligned: {other:?}"
+        ),
+    }
+}
+
+/// Our code object's padding after its one kernel `k` for `t`, in [`Choice::code_end`]'s form:
+/// the bytes the writer puts after the kernel's code (the `.text` section's rest), read back
+/// as LLVM's rule (the alignment is the generation's cache line, the rest whole words of one
+/// padding word).
+fn our_code_end(t: &Target, k: &Kernel) -> Option<(u32, u32, u32)> {
+    use object::{Object, ObjectSection};
+    let co = ds_kernels::code_object::write(t, std::slice::from_ref(k));
+    let file = object::File::parse(&*co).expect("our code object parses");
+    let text = file
+        .section_by_name(".text")
+        .expect("a .text section")
+        .data()
+        .expect("its bytes")
+        .to_vec();
+    assert_eq!(
+        &text[..k.code.len()],
+        &k.code[..],
+        "{t}: the kernel opens .text"
+    );
+    let tail = &text[k.code.len()..];
+    if tail.is_empty() {
+        assert_eq!(ds_kernels::code_object::code_end(t), None, "{t}");
+        return None;
+    }
+    let words: Vec<u32> = tail
+        .chunks(4)
+        .map(|w| u32::from_le_bytes(w.try_into().expect("whole words")))
+        .collect();
+    assert!(
+        words.iter().all(|&w| w == words[0]),
+        "{t}: one padding word"
+    );
+    let end = ds_kernels::code_object::code_end(t).expect("padding only where code_end says");
+    let to_line = (k.code.len().next_multiple_of(end.line_bytes as usize) - k.code.len()) / 4;
+    Some((
+        end.line_bytes.trailing_zeros(),
+        (words.len() - to_line) as u32,
+        words[0],
+    ))
 }
 
 /// The harness's choice for `t` in `wave`: what its kernel's descriptor declares, the register
@@ -180,8 +308,13 @@ fn harness_choice(t: &Target, wave: WaveSize) -> Choice {
         },
     )
     .unwrap();
-    let id = k
-        .insts
+    // (Past the prologue and the id's computation, which multiply too.)
+    let start = ds_kernels::template::of(t.generation)
+        .unwrap()
+        .prologue()
+        .len()
+        + KernelEntry::of(t, wave).workgroup_id_insts().len();
+    let id = k.insts[start..]
         .iter()
         .find_map(|(i, _)| match i {
             Inst::Sop2 {
@@ -204,14 +337,33 @@ fn harness_choice(t: &Target, wave: WaveSize) -> Choice {
             _ => None,
         })
         .expect("the template loads the kernarg addresses");
-    // The entry-state table says the same as the kernel it drives.
+    // The entry-state table says the same as the kernel it drives, which starts with the
+    // template's prologue and the entry state's computation of the id.
     let e = KernelEntry::of(t, wave);
     assert_eq!(Operand::Sgpr(e.kernarg), Operand::Sgpr(base), "{t} {wave}");
     assert_eq!(e.workgroup_id_reg(), id, "{t} {wave}");
+    let gen = t.generation;
+    let texts = |insts: Vec<(Inst, &'static str)>| -> Vec<String> {
+        insts.iter().map(|(i, _)| i.text(gen).to_string()).collect()
+    };
+    let prologue = texts(ds_kernels::template::of(gen).unwrap().prologue());
+    let computed = texts(e.workgroup_id_insts());
+    let first: Vec<String> = k.insts[..prologue.len() + computed.len()]
+        .iter()
+        .map(|(i, _)| i.text(gen).to_string())
+        .collect();
+    assert_eq!(
+        first,
+        [prologue.clone(), computed.clone()].concat(),
+        "{t} {wave}"
+    );
     Choice {
         user_sgprs: k.descriptor.user_sgpr_count(),
         workgroup_id: id.to_string(),
         kernarg: format!("s[{base}:{}]", base + 1),
+        prologue,
+        computed,
+        code_end: our_code_end(t, &k),
     }
 }
 
@@ -257,6 +409,62 @@ fn the_entry_state_is_llvms_for_every_target_and_wave_size() {
     }
 }
 
+/// A wave size a target's row leaves out is one llc builds no kernel in (gfx9's wave32,
+/// gfx1250's wave64: `amdhsa.kernels: []`), and the kernels refuse it saying so.
+#[test]
+fn llc_builds_no_kernel_in_a_wave_size_the_table_leaves_out() {
+    let Ok(out) = Command::new("llc-22").arg("--version").output() else {
+        common::missing("llc-22", "the Debian package llvm-22");
+        return;
+    };
+    assert!(out.status.success());
+    let mut refused = Vec::new();
+    for t in targets().into_iter().filter(|t| !t.is_generic()) {
+        for wave in WaveSize::ALL {
+            if ds_kernels::wave_sizes(t).contains(&wave) {
+                continue;
+            }
+            let asm = Command::new("llc-22")
+                .args([
+                    "-mtriple=amdgcn-amd-amdhsa",
+                    &format!("-mcpu={t}"),
+                    &format!("-mattr=+wavefrontsize{}", wave.lanes()),
+                    "-o",
+                    "-",
+                ])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .and_then(|mut c| {
+                    use std::io::Write;
+                    c.stdin.take().unwrap().write_all(KERNEL.as_bytes())?;
+                    c.wait_with_output()
+                })
+                .expect("llc-22 runs");
+            let text = String::from_utf8_lossy(&asm.stdout);
+            assert!(
+                text.contains("amdhsa.kernels:  []") && !text.lines().any(|l| l.starts_with("k:")),
+                "llc-22 {t} {wave} builds a kernel:\n{text}"
+            );
+            let e = ds_kernels::check_wave(t, wave).unwrap_err();
+            assert!(
+                e.contains("llc-22 builds no") && e.contains(&format!("{wave}")),
+                "{e}"
+            );
+            refused.push(format!("{t} {wave}"));
+        }
+    }
+    assert!(
+        refused.iter().any(|r| r.starts_with("gfx1250 wave64")),
+        "{refused:?}"
+    );
+    println!(
+        "llc-22 builds no kernel, the kernels refuse: {}",
+        refused.join(", ")
+    );
+}
+
 #[test]
 fn the_parser_finds_the_register_and_count_in_llcs_output() {
     let asm = "k:\n\ts_load_b64 s[0:1], s[0:1], 0x0\n\tv_dual_mov_b32 v0, ttmp9 :: v_dual_mov_b32 v1, 0\n\
@@ -268,8 +476,16 @@ fn the_parser_finds_the_register_and_count_in_llcs_output() {
         Choice {
             user_sgprs: 2,
             workgroup_id: "ttmp9".into(),
-            kernarg: "s[0:1]".into()
+            kernarg: "s[0:1]".into(),
+            prologue: vec![],
+            computed: vec![],
+            code_end: None,
         }
+    );
+    let padded = format!("{asm}\t.text\n\t.p2alignl 7, 3214868480\n\t.fill 96, 4, 3214868480\n");
+    assert_eq!(
+        parse(&padded, "sample").code_end,
+        Some((7, 96, 0xbf9f_0000))
     );
 }
 

@@ -89,6 +89,7 @@ fn mir(inst: &Inst, wave: WaveSize, pc: u64, block: &dyn Fn(u64) -> usize) -> St
         } => {
             let extra = match op {
                 Sop2Op::MulI32 => "",
+                Sop2Op::CselectB32 => ", implicit $scc",
                 Sop2Op::AddcU32 | Sop2Op::SubbU32 => ", implicit-def $scc, implicit $scc",
                 _ => scc,
             };
@@ -108,6 +109,16 @@ fn mir(inst: &Inst, wave: WaveSize, pc: u64, block: &dyn Fn(u64) -> usize) -> St
                 format!("{d} = S_ADDK_I32 {d}, {}{scc}", simm16 as i16)
             }
             SopkOp::WaitcntVscnt => format!("S_WAITCNT_VSCNT {}, {simm16}", operand(sdst, 1)),
+            SopkOp::GetregB32 => {
+                format!(
+                    "{} = S_GETREG_B32 {simm16}, implicit $mode",
+                    operand(sdst, 1)
+                )
+            }
+            SopkOp::SetregImm32B32 => format!(
+                "S_SETREG_IMM32_B32 {}, {simm16}, implicit-def $mode, implicit $mode",
+                operand(sdst, 1)
+            ),
         },
         Inst::Sopc { op, src0, src1 } => format!(
             "{} {}, {}{scc}",
@@ -135,7 +146,11 @@ fn mir(inst: &Inst, wave: WaveSize, pc: u64, block: &dyn Fn(u64) -> usize) -> St
                     SoppOp::WaitLoadcnt => "S_WAIT_LOADCNT".into(),
                     other => upper(other.name()),
                 };
-                format!("{name} {simm16}")
+                let uses = match op {
+                    SoppOp::WaitAsynccnt => ", implicit-def $asynccnt, implicit $asynccnt",
+                    _ => "",
+                };
+                format!("{name} {simm16}{uses}")
             }
         }
         Inst::Smem {
@@ -307,6 +322,32 @@ fn ds_mir(ds: &ds_isa::ds::DsInst) -> String {
             reg(Field::Data0),
             reg(Field::Data1)
         );
+    }
+    // gfx1250's own ops (the barrier arrives, the transposes that let every lane take part)
+    // as LLVM's own instructions: the async arrive reads its address VGPR as vector memory
+    // does and waits on ASYNCcnt, which the recognizer's rules look at.
+    match info.family {
+        Family::BarrierArrive if ops.data0 == 0 => {
+            return format!(
+                "DS_ATOMIC_ASYNC_BARRIER_ARRIVE_B64 {addr}, 0, 0, implicit-def $asynccnt, \
+                 implicit $exec, implicit $asynccnt"
+            )
+        }
+        Family::BarrierArrive => {
+            return format!(
+                "{} = DS_ATOMIC_BARRIER_ARRIVE_RTN_B64 {addr}, {}, 0, 0, implicit $exec",
+                reg(Field::Vdst),
+                reg(Field::Data0)
+            )
+        }
+        Family::LoadTranspose(t) if t.exec == ds_isa::ds::TrExec::AnySet => {
+            return format!(
+                "{} = {} {addr}, 0, 0, implicit $exec",
+                reg(Field::Vdst),
+                ds.op.name().to_ascii_uppercase()
+            )
+        }
+        _ => {}
     }
     let core = match (ops.vdst, ops.data0, ops.data1) {
         // LLVM's `ds_nop` reads M0 as the gfx6-gfx8 DS instructions do.
@@ -493,7 +534,15 @@ fn inserted(llvm: &Llvm, t: &'static Target, wave: WaveSize) -> Vec<String> {
             }
             assert!(j < a.len(), "{} {wave}: LLVM removed {op}", k.name);
             j += 1;
-            if !extra.is_empty() {
+            // LLVM puts its `s_wait_alu` around gfx1250's asynchronous barrier arrive whether
+            // or not one is there: one right after the kernel's own is the kernel's.
+            let arrive = "DS_ATOMIC_ASYNC_BARRIER_ARRIVE_B64";
+            let by_arrive = b[at] == arrive || (at >= 2 && b[at - 2] == arrive);
+            let again = at > 0
+                && by_arrive
+                && b[at - 1] == "S_WAITCNT_DEPCTR"
+                && extra.iter().all(|x| *x == b[at - 1]);
+            if !extra.is_empty() && !again {
                 found.push(format!(
                     "{} {wave}: LLVM inserts {extra:?} before instruction {at} ({})",
                     k.name,

@@ -8,6 +8,7 @@
 use crate::common;
 
 use ds_isa::ds::{DsFeatures, Generation};
+use ds_isa::inst::ops::sopk_kind;
 use ds_isa::inst::*;
 
 /// xorshift64*: small, seeded, the same on every machine.
@@ -98,7 +99,13 @@ fn random_inst(r: &mut Rng, gen: Generation) -> Inst {
             }
         }
         1 => {
-            let op = r.pick(Sop2Op::ALL);
+            let op = r.pick(
+                &Sop2Op::ALL
+                    .iter()
+                    .copied()
+                    .filter(|op| op.in_generation(gen))
+                    .collect::<Vec<_>>(),
+            );
             if op.a() == 2 {
                 // The 64-bit forms (`s_or_b64`): register pairs and inline constants.
                 let pair = |r: &mut Rng| match r.below(3) {
@@ -129,17 +136,38 @@ fn random_inst(r: &mut Rng, gen: Generation) -> Inst {
                 src1,
             }
         }
-        2 => Inst::Sopk {
-            op: r.pick(
+        2 => {
+            let op = r.pick(
                 &SopkOp::ALL
                     .iter()
                     .copied()
                     .filter(|op| op.in_generation(gen))
                     .collect::<Vec<_>>(),
-            ),
-            sdst: sdst(r),
-            simm16: r.next() as u16,
-        },
+            );
+            // A hardware register field: a register the generation names (LLVM names more, and
+            // prints their names), any offset and size.
+            let hwreg = |r: &mut Rng| {
+                let ids: Vec<u16> = gen.spec().hwregs.iter().map(|&(id, _)| id).collect();
+                r.pick(&ids) | (r.next() as u16) & 0xffc0
+            };
+            match op.b() {
+                sopk_kind::HWREG => Inst::Sopk {
+                    op,
+                    sdst: sdst(r),
+                    simm16: hwreg(r),
+                },
+                sopk_kind::HWREG_IMM32 => Inst::Sopk {
+                    op,
+                    sdst: Operand::Literal(r.next() as u32),
+                    simm16: hwreg(r),
+                },
+                _ => Inst::Sopk {
+                    op,
+                    sdst: sdst(r),
+                    simm16: r.next() as u16,
+                },
+            }
+        }
         3 => {
             let (src0, mut src1) = (ssrc(r), ssrc(r));
             if let (Operand::Literal(a), Operand::Literal(_)) = (src0, src1) {
@@ -259,9 +287,11 @@ fn random_instructions_print_as_llvm_mc_disassembles_them() {
         let insts: Vec<Inst> = (0..3000)
             .map(|_| {
                 let inst = random_inst(&mut r, gen);
+                let even = !pair.cpu.ds_features.contains(DsFeatures::UNALIGNED);
                 if gen == Generation::Gfx9 {
-                    let even = !pair.cpu.ds_features.contains(DsFeatures::UNALIGNED);
                     fit_gfx9(inst, even)
+                } else if even {
+                    even_global_tuples(inst)
                 } else {
                     inst
                 }
@@ -320,6 +350,27 @@ fn random_instructions_print_as_llvm_mc_disassembles_them() {
             pair.label(),
             insts.len()
         );
+    }
+}
+
+/// A GLOBAL access with its VGPR tuples at the even register below, for a target that needs
+/// even tuples (gfx1250: LLVM `FeatureRequiresAlignedVGPRs`).
+fn even_global_tuples(inst: Inst) -> Inst {
+    match inst {
+        Inst::Global {
+            op,
+            vdata,
+            vaddr,
+            saddr,
+            offset,
+        } => Inst::Global {
+            op,
+            vdata: if op.dwords() > 1 { vdata & !1 } else { vdata },
+            vaddr: if saddr.is_none() { vaddr & !1 } else { vaddr },
+            saddr,
+            offset,
+        },
+        other => other,
     }
 }
 

@@ -68,6 +68,18 @@ fn vector_files(gen: ds_isa::ds::Generation) -> Vec<(Vectors, Vec<&'static str>)
                 vec!["-mattr=+wavefrontsize64"],
             ),
         ],
+        // gfx12's forms (gfx1250 encodes and prints them alike) and the forms only gfx1250's
+        // template uses.
+        Generation::Gfx12_5 => vec![
+            (
+                parse(include_str!("../../../isa/tests/vectors/inst_gfx12.txt")),
+                vec![],
+            ),
+            (
+                parse(include_str!("../../../isa/tests/vectors/inst_gfx1250.txt")),
+                vec![],
+            ),
+        ],
         // Wave64 only: one file.
         Generation::Gfx9 => vec![(
             parse(include_str!("../../../isa/tests/vectors/inst_gfx9.txt")),

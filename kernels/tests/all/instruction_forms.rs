@@ -1,5 +1,6 @@
 //! Pins the instructions the generated kernels use (besides the DS op under test): the set a
-//! device must execute, per generation (gfx10, gfx11, gfx12), as the generator's docs list it. A new form in the
+//! device must execute, per generation (gfx9, gfx10, gfx11, gfx12, gfx1250), as the generator's
+//! docs list it. A new form in the
 //! template fails here, so the list (and the emulated device) can follow. A form is the mnemonic,
 //! with the destination for `s_mov_b32`/`s_mov_b64` and `<- ttmp` where it reads a trap
 //! temporary (gfx12's workgroup id, `ttmp9`).
@@ -145,6 +146,35 @@ fn kernels_use_only_the_documented_instruction_forms() {
     };
     assert_eq!(forms[&Generation::Gfx11], expected(&gfx11), "gfx11");
     assert_eq!(forms[&Generation::Gfx12], expected(&gfx12), "gfx12");
+    // gfx1250: gfx12's waits and spellings in wave32 only; LLVM's MODE prologue; the workgroup id computed
+    // from ttmp9, ttmp6 and IB_STS2 into s2 (so the case offsets read s2, not ttmp9); the
+    // `s_wait_alu` around the asynchronous barrier arrive.
+    let gfx1250 = [
+        "s_add_co_ci_u32",
+        "s_add_co_i32",
+        "s_add_co_u32",
+        "s_and_b32 <- ttmp",
+        "s_bfe_u32 <- ttmp",
+        "s_cmp_eq_u32",
+        "s_cselect_b32 <- ttmp",
+        "s_getreg_b32",
+        "s_lshl_b32",
+        "s_mul_i32",
+        "s_mul_i32 <- ttmp",
+        "s_setreg_imm32_b32",
+        "s_wait_alu",
+        "s_wait_asynccnt",
+        "s_wait_dscnt",
+        "s_wait_kmcnt",
+        "s_wait_loadcnt",
+    ];
+    // (Wave32 only: none of the wave64 template's EXEC[63:32] forms.)
+    let wave64 = ["s_load_b32", "s_mov_b32 exec_hi", "s_mov_b64 exec"];
+    let wave32_only: BTreeSet<String> = expected(&gfx1250)
+        .into_iter()
+        .filter(|f| !wave64.contains(&f.as_str()))
+        .collect();
+    assert_eq!(forms[&Generation::Gfx12_5], wave32_only, "gfx1250");
     // gfx10 spells the same forms the gfx9 way (widths in dwords, ds_read/ds_write); on RDNA 1
     // (errata, ds_isa::errata) it waits for stores around the copy loops' branches
     // (`s_waitcnt_vscnt`) and for vector memory reads before scalar writes (`s_waitcnt_depctr`).

@@ -85,6 +85,44 @@ fn gfx12_listings_per_new_operand_shape() {
     }
 }
 
+/// The gfx1250 template, one listing per operand shape of the ops gfx1250 added to gfx12's (and
+/// one load), pinned in `snapshots/kernels/gfx1250/`: LLVM's MODE prologue and the workgroup id
+/// computed from ttmp9, ttmp6 and IB_STS2 are visible in them.
+#[test]
+fn gfx1250_listings_per_new_operand_shape() {
+    use ds_isa::ds::{runnable_ops, Generation};
+    use ds_kernels::generator::generate_in;
+    let gen = Generation::Gfx12_5;
+    let mut seen = Vec::new();
+    let mut ops = vec![DsOp::LoadB32];
+    for op in runnable_ops(gen).filter(|op| !op.info().in_generation(Generation::Gfx12)) {
+        let shape = (op.info().operands, op.info().family);
+        if !seen.contains(&shape) {
+            seen.push(shape);
+            ops.push(op);
+        }
+    }
+    assert!(ops.len() >= 6, "{ops:?}");
+    for op in ops {
+        let k = generate_in(gen, &common::variant(op)).unwrap();
+        let text = k.annotated();
+        assert!(text.contains("s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1"));
+        assert!(text.contains("s_getreg_b32 s4, hwreg(HW_REG_IB_STS2, 6, 4)"));
+        let header = format!(
+            "kernel {} ({gen})\n{} bytes of code\n\n",
+            k.name,
+            k.code.len()
+        );
+        insta::with_settings!({
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx1250"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(format!("listing_{}", op.name()), header + &text);
+        });
+    }
+}
+
 /// The gfx10 template, pinned in `snapshots/kernels/gfx10/`: a load, a store, a returning atomic
 /// and a two-address op in wave32, and the atomic in wave64; the gfx10 spellings
 /// (`s_load_dwordx8`, `global_load_dword`, `ds_write_b32`), gfx10's `s_waitcnt` fields and the

@@ -1,10 +1,10 @@
 //! The kinds of source a rule or an open question stands on, and where a reading of an open
-//! question stands (DESIGN.md section 16; `reference/ASSUMPTIONS.md` tags both in its text and
+//! question stands (reference/ASSUMPTIONS.md; docs/run-results.md, "Open questions"; `reference/ASSUMPTIONS.md` tags both in its text and
 //! [`super::questions`] parses them).
 
 use std::fmt;
 
-/// How strong a source is, strongest first (DESIGN.md section 16).
+/// How strong a source is, strongest first (reference/ASSUMPTIONS.md; docs/run-results.md, "Open questions").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
     /// Checked on the part: a test run on hardware, a fix confirmed on it.

@@ -23,6 +23,7 @@
 //! of many lanes without returns, such as 64 `ds_rsub_u32` on one address, is a subset-sum
 //! question no polynomial check answers).
 
+use super::fast_hash::FastSet;
 use super::readings::{self, Allowed, Collision, LaneOrder, ReadingId, Rules, Use};
 use super::{Plan, Unmodelled};
 use crate::wave::{Case, Outcome, Variant};
@@ -32,7 +33,6 @@ use groups::{describe, groups, Group};
 use named::{disagreements, followed, tally_with};
 pub use named::{name_readings, tally, Agreement, Tally, TALLY_BUDGET};
 use search::Search;
-use std::collections::HashSet;
 
 mod decide;
 mod groups;
@@ -227,7 +227,7 @@ pub fn check_allowed(
         let mut plans = Vec::new();
         for r in readings::combinations(info, gen, allowed, Use::PerLane, whole) {
             let plan = Plan::new_as(target, &inst, variant.mode, r)?;
-            plan.check_wave(&case.wave)?;
+            plan.check_case(&case.wave, case.lds.bytes())?;
             plans.push(plan);
         }
         let v = judge(&plans, &orders, &collisions, case, device, budget);
@@ -308,12 +308,12 @@ fn judge(
     }
     let groups = groups(&plan, case);
     // Bytes no active lane touches must be as before.
-    let touched: HashSet<u32> = groups
-        .iter()
-        .flat_map(|g| g.bytes.iter().copied())
-        .collect();
+    let mut touched = vec![false; case.lds.size() as usize];
+    for &b in groups.iter().flat_map(|g| &g.bytes) {
+        touched[b as usize] = true;
+    }
     for (at, (b, d)) in case.lds.bytes().iter().zip(device.lds.bytes()).enumerate() {
-        if b != d && !touched.contains(&(at as u32)) {
+        if b != d && !touched[at] {
             return Verdict::Mismatch(format!(
                 "LDS byte {at:#x} changed but no active lane writes it ({first_diff})"
             ));
@@ -322,6 +322,12 @@ fn judge(
     let any_order = orders.is_empty() || orders.contains(&LaneOrder::Any);
     let ascending = any_order || orders.contains(&LaneOrder::Ascending);
     let descending_ok = any_order || orders.contains(&LaneOrder::Descending);
+    // A lane's choices are a set of plan indices in one word (`search::Choices`).
+    assert!(
+        plans.len() <= search::MAX_PLANS,
+        "{} combinations of per-lane readings: more than a search holds",
+        plans.len()
+    );
     let mut search = Search {
         plan,
         plans: plans.to_vec(),
@@ -330,8 +336,10 @@ fn judge(
         mem: case.lds.clone(),
         steps: 0,
         budget,
-        failed: HashSet::new(),
+        failed: FastSet::default(),
         alternatives: vec![],
+        choices: Default::default(),
+        kinds: Vec::new(),
     };
     let mut orders_found = Vec::new();
     for g in &groups {
@@ -387,7 +395,7 @@ fn judge(
             }
             None => match search.decide(g, &mut order) {
                 Some(decided) => Some(decided),
-                None => search.dfs(g, g.lanes.clone(), &mut order),
+                None => search.dfs(g, search::mask_of(&g.lanes), &mut order),
             },
         };
         match found {

@@ -19,13 +19,15 @@
 //! whether a device result that differs is one the hardware may legally produce.
 
 use crate::wave::{Case, FpMode, Lane, Lds, Outcome, Variant, Wave};
-use ds_isa::ds::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, Rmw, D16};
+use ds_isa::ds::{DsInst, DsOp, Elem, Family, OffsetForm, OpInfo, Rmw, TrExec, D16};
 use ds_isa::gen::{CmpstData0, PermuteSpan};
 use ds_isa::target::Target;
 use readings::{LaneOrder, Rules};
 use std::fmt;
 
+pub mod barrier;
 pub mod bvh;
+pub mod fast_hash;
 pub mod float;
 pub mod kinds;
 pub mod lanes;
@@ -69,9 +71,9 @@ pub fn judged(target: &Target, op: DsOp) -> Result<(), Unmodelled> {
 }
 
 /// When the model's semantics of `op` are inferred rather than read from a source: why, in words
-/// every place that shows the op (doc, list, reports) repeats (ASSUMPTIONS.md V9).
+/// every place that shows the op (doc, list, reports) repeats (ASSUMPTIONS.md V9, C3).
 pub fn inferred(op: DsOp) -> Option<&'static str> {
-    transpose::inferred(op)
+    transpose::inferred(op).or_else(|| barrier::inferred(op))
 }
 
 const GDS_WHY: &str = "the gds bit selects GDS, which the model does not hold (LDS only)";
@@ -103,7 +105,7 @@ pub fn execute_as(
     let mut vdst: Vec<[u32; 4]> = case.wave.lanes.iter().map(|l| l.vdst).collect();
     let mut addr: Vec<u32> = case.wave.lanes.iter().map(|l| l.addr).collect();
     let plan = Plan::new_as(target, inst, mode, rules)?;
-    plan.check_wave(&case.wave)?;
+    plan.check_case(&case.wave, case.lds.bytes())?;
     plan.run(&case.wave, &mut lds, &mut vdst, &mut addr);
     Ok(Outcome {
         lds,
@@ -169,7 +171,7 @@ pub fn execute_in_place_as(
     addr: &mut [u32],
 ) -> Result<(), Unmodelled> {
     let plan = Plan::new_as(target, inst, mode, rules)?;
-    plan.check_wave(wave)?;
+    plan.check_case(wave, lds.bytes())?;
     plan.run(wave, lds, vdst, addr);
     Ok(())
 }
@@ -177,8 +179,9 @@ pub fn execute_in_place_as(
 /// What the emulated device does with `inst` over `wave`: [`execute_in_place_as`] by `rules`
 /// (the readings the device follows, [`Rules::MODEL`] for the model's), except where the model
 /// runs an op but does not judge it (a transpose load without a sourced layout or with a lane off
-/// in EXEC), where it leaves [`transpose::stand_in`]'s answer: a device's answer to record, never
-/// the model's.
+/// in EXEC where EXEC must be all ones, a barrier arrive the record leaves open), where it leaves
+/// [`transpose::stand_in`]'s or [`barrier::run`]'s answer: a device's answer to record, never the
+/// model's.
 #[allow(clippy::too_many_arguments)]
 pub fn execute_in_place_or_stand_in(
     target: &Target,
@@ -191,14 +194,18 @@ pub fn execute_in_place_or_stand_in(
     addr: &mut [u32],
 ) -> Result<(), Unmodelled> {
     let info = inst.op.info();
+    let offset = u16::from(inst.offset0) | u16::from(inst.offset1) << 8;
     match (
         execute_in_place_as(target, inst, mode, rules, wave, lds, vdst, addr),
         info.family,
     ) {
-        (Err(_), Family::LoadTranspose(bits)) if info.on(target) && !inst.gds => {
-            let offset = u16::from(inst.offset0) | u16::from(inst.offset1) << 8;
+        (Err(_), Family::LoadTranspose(tr)) if info.on(target) && !inst.gds => {
             let dwords = usize::from(info.operands.vdst);
-            transpose::stand_in(bits, dwords, offset, wave, lds.bytes(), vdst);
+            transpose::stand_in(tr, dwords, offset, wave, lds.bytes(), vdst);
+            Ok(())
+        }
+        (Err(_), Family::BarrierArrive) if info.on(target) => {
+            barrier::run(info, offset, wave, lds.bytes_mut(), vdst);
             Ok(())
         }
         (r, _) => r,
@@ -206,17 +213,25 @@ pub fn execute_in_place_or_stand_in(
 }
 
 impl Plan {
-    /// Whether the model judges the instruction over `wave`: a transpose load with a lane off in
-    /// EXEC is not (ASSUMPTIONS.md V9).
-    pub(crate) fn check_wave(&self, wave: &Wave) -> Result<(), Unmodelled> {
+    /// Whether the model judges the instruction over `wave` and the LDS image `lds`: not a
+    /// transpose load with a lane off in EXEC where EXEC must be all ones (ASSUMPTIONS.md V9),
+    /// nor a barrier arrive the record leaves open (C3: [`barrier::unjudged`]).
+    pub(crate) fn check_case(&self, wave: &Wave, lds: &[u8]) -> Result<(), Unmodelled> {
         let full = crate::wave::WaveSize::from_lanes(wave.lanes.len()).map(|w| w.full_exec());
-        if matches!(self.info.family, Family::LoadTranspose(_)) && Some(wave.exec) != full {
-            return Err(Unmodelled {
+        let why = match self.info.family {
+            Family::LoadTranspose(tr) if tr.exec == TrExec::AllOnes && Some(wave.exec) != full => {
+                Some(transpose::PARTIAL_EXEC_WHY)
+            }
+            Family::BarrierArrive => barrier::unjudged(self.info, self.offset16, wave, lds),
+            _ => None,
+        };
+        match why {
+            Some(why) => Err(Unmodelled {
                 op: self.info.op,
-                why: transpose::PARTIAL_EXEC_WHY,
-            });
+                why,
+            }),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Runs the planned instruction over `wave` (see [`execute_in_place`]).
@@ -237,7 +252,11 @@ impl Plan {
             Family::Permute => lanes::permute(plan.span, rules.collision, wave, offset, vdst),
             Family::Bpermute => lanes::bpermute(plan.span, wave, offset, vdst),
             Family::BpermuteFi => lanes::bpermute_fi(plan.span, wave, offset, vdst),
-            Family::LoadTranspose(bits) => transpose::run(bits, offset, wave, mem, vdst),
+            Family::LoadTranspose(tr) => {
+                let dwords = usize::from(plan.info.operands.vdst);
+                transpose::run(tr, dwords, offset, rules.tr_lanes, wave, mem, vdst)
+            }
+            Family::BarrierArrive => barrier::run(plan.info, offset, wave, mem, vdst),
             Family::Append | Family::Consume => special::append_consume(plan, wave, mem, vdst),
             Family::Rmw(Rmw::CmpStore)
                 if plan.elem_bytes == 4 && !plan.info.two_addresses() && plan.cmpst_swap =>
@@ -378,8 +397,8 @@ impl Plan {
                 why: GDS_WHY,
             });
         }
-        if let Family::LoadTranspose(bits) = info.family {
-            if !transpose::modelled(bits) {
+        if let Family::LoadTranspose(tr) = info.family {
+            if !transpose::modelled(tr) {
                 return Err(Unmodelled {
                     op: inst.op,
                     why: transpose::UNSOURCED_WHY,
@@ -528,7 +547,7 @@ impl Plan {
                 mem,
             ),
             // The whole wave at once (`Plan::run`).
-            Family::LoadTranspose(_) => {
+            Family::LoadTranspose(_) | Family::BarrierArrive => {
                 unreachable!("{} is not a per-lane family", info.name)
             }
         }

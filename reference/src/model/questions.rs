@@ -12,7 +12,7 @@
 //! the legal ones, then the disagreements), so the two cannot drift apart.
 
 use super::kinds::{Kind, Standing};
-use ds_isa::ds::{DsOp, Family, Gds, Generation, OpInfo, Rmw};
+use ds_isa::ds::{DsOp, Family, Gds, Generation, OpInfo, Rmw, TrExec};
 use ds_isa::gen::{CmpstData0, PermuteSpan};
 use std::sync::OnceLock;
 
@@ -85,6 +85,11 @@ fn float_add(i: &OpInfo) -> bool {
     i.family == Family::Rmw(Rmw::Add) && (i.elem.is_float() || i.elem.is_packed16())
 }
 
+/// A target of `g` runs wave64 (the W entries concern wave64 only).
+fn wave64(g: Generation) -> bool {
+    g.targets().any(|t| t.wave_sizes.contains(&64))
+}
+
 fn permutes(i: &OpInfo) -> bool {
     matches!(i.family, Family::Bpermute | Family::BpermuteFi)
 }
@@ -150,32 +155,32 @@ pub static APPLIES: &[(&str, Applies)] = &[
         i.family == Family::BvhPushPop(ds_isa::ds::Bvh::Push8Pop2)
     }),
     ("W1", |i, g| {
-        permutes(i) && g.permute_span() == PermuteSpan::Halves
+        wave64(g) && permutes(i) && g.permute_span() == PermuteSpan::Halves
     }),
     ("W2", |i, g| {
-        i.family == Family::Permute && g.permute_span() == PermuteSpan::Halves
+        wave64(g) && i.family == Family::Permute && g.permute_span() == PermuteSpan::Halves
     }),
     ("W3", |i, g| {
-        i.family == Family::Swizzle && g.swizzle_group() == 32
+        wave64(g) && i.family == Family::Swizzle && g.swizzle_group() == 32
     }),
     ("W4", |i, g| {
-        i.family == Family::Swizzle && g.swizzle_group() == 32
+        wave64(g) && i.family == Family::Swizzle && g.swizzle_group() == 32
     }),
-    ("W5", |i, _| {
-        matches!(i.family, Family::Append | Family::Consume)
+    ("W5", |i, g| {
+        wave64(g) && matches!(i.family, Family::Append | Family::Consume)
     }),
-    ("W6", |i, _| {
-        matches!(i.family, Family::StoreAddTid | Family::LoadAddTid)
+    ("W6", |i, g| {
+        wave64(g) && matches!(i.family, Family::StoreAddTid | Family::LoadAddTid)
     }),
-    ("W7", |i, _| per_lane_lds(i) && writes_lds(i)),
-    ("W8", |i, _| {
-        matches!(i.family, Family::BvhStack | Family::BvhPushPop(_))
+    ("W7", |i, g| wave64(g) && per_lane_lds(i) && writes_lds(i)),
+    ("W8", |i, g| {
+        wave64(g) && matches!(i.family, Family::BvhStack | Family::BvhPushPop(_))
     }),
     ("W9", |i, g| {
-        permutes(i) && g.permute_span() == PermuteSpan::Wave
+        wave64(g) && permutes(i) && g.permute_span() == PermuteSpan::Wave
     }),
     ("W10", |i, g| {
-        i.family == Family::Permute && g.permute_span() == PermuteSpan::Wave
+        wave64(g) && i.family == Family::Permute && g.permute_span() == PermuteSpan::Wave
     }),
     // gfx9 and gfx10: asked of their rules (`cmpst_data0`) or, for the entries that restate
     // another generation's rule for them, of the generations with the older spellings.
@@ -197,8 +202,21 @@ pub static APPLIES: &[(&str, Applies)] = &[
     ("V8", |i, _| {
         i.family == Family::Rmw(Rmw::Add) && i.elem == ds_isa::ds::Elem::F64
     }),
-    ("V9", |i, _| matches!(i.family, Family::LoadTranspose(_))),
+    (
+        "V9",
+        |i, _| matches!(i.family, Family::LoadTranspose(t) if t.exec == TrExec::AllOnes),
+    ),
     ("V10", |i, g| i.elem.is_packed16() && g.gfx9_mnemonics()),
+    // gfx12.5: asked of the rows (their EXEC rule, their family).
+    (
+        "C1",
+        |i, _| matches!(i.family, Family::LoadTranspose(t) if t.exec == TrExec::AnySet),
+    ),
+    (
+        "C2",
+        |i, _| matches!(i.family, Family::LoadTranspose(t) if t.exec == TrExec::AnySet),
+    ),
+    ("C3", |i, _| i.family == Family::BarrierArrive),
 ];
 
 /// Every entry of ASSUMPTIONS.md, in file order.
@@ -386,7 +404,7 @@ mod tests {
         assert_eq!(q.model_reading().map(|r| r.name.as_str()), Some("one"));
     }
 
-    /// The file's promise (DESIGN.md section 16): every entry names its sources with their kinds
+    /// The file's promise (reference/ASSUMPTIONS.md; docs/run-results.md, "Open questions"): every entry names its sources with their kinds
     /// and its readings, the model's first, then the legal ones, then the disagreements, each
     /// reading with its sources' kinds or an explicit `(no source)`.
     #[test]
@@ -510,8 +528,9 @@ mod tests {
 
     #[test]
     fn a_generation_rule_entry_applies_where_the_generation_gives_its_answer() {
-        // Each permute op gets exactly one wave64 span entry on every generation: the one its
-        // generation's `permute_span` answer names (W1/W2 within halves, W9/W10 whole wave).
+        // Each permute op gets exactly one wave64 span entry on every generation that runs a
+        // wave64: the one its generation's `permute_span` answer names (W1/W2 within halves,
+        // W9/W10 whole wave); none on a wave32-only generation (gfx12.5).
         for gen in Generation::ALL {
             for op in ds_isa::ds::runnable_ops(gen) {
                 let info = op.info();
@@ -522,6 +541,7 @@ mod tests {
                     .filter(|id| ["W1", "W2", "W9", "W10"].contains(id))
                     .collect();
                 let want = match (info.family, gen.permute_span()) {
+                    _ if !wave64(gen) => vec![],
                     (Family::Bpermute | Family::BpermuteFi, PermuteSpan::Halves) => vec!["W1"],
                     (Family::Permute, PermuteSpan::Halves) => vec!["W2"],
                     (Family::Bpermute | Family::BpermuteFi, PermuteSpan::Wave) => vec!["W9"],

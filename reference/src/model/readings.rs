@@ -28,11 +28,11 @@
 //! question does. A reading that includes others (any order includes the ascending one) says so
 //! in [`WIDER`], so reports do not present it as the narrower reading's rival.
 
+use super::fast_hash::FastMap;
 pub use super::kinds::{Kind, Standing};
 use super::questions;
 use ds_isa::ds::{Generation, OpInfo};
 use ds_isa::gen::{CmpstData0, PermuteSpan};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// F1: which operand the legacy float min/max select.
@@ -172,6 +172,15 @@ pub enum BvhPop2 {
     FirstPopLow,
 }
 
+/// C1: which lanes of a gfx12.5 transpose load receive a result when EXEC has a lane off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TrLanes {
+    /// Every lane, when any EXEC bit is set (ROCm/llvm-project PR #4450).
+    Every,
+    /// The active lanes only, as for every other DS load (every lane's row still read).
+    Active,
+}
+
 /// Which reading of each computed question the model runs by. [`Rules::MODEL`] is the model; a
 /// device that follows other readings is the model run with other rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -206,6 +215,8 @@ pub struct Rules {
     pub bvh_step12: BvhStep12,
     /// B9.
     pub bvh_pop2: BvhPop2,
+    /// C1.
+    pub tr_lanes: TrLanes,
 }
 
 impl Rules {
@@ -226,6 +237,7 @@ impl Rules {
         bvh_zero_size: BvhZeroSize::Sixteen,
         bvh_step12: BvhStep12::Gpurt,
         bvh_pop2: BvhPop2::TryPopLow,
+        tr_lanes: TrLanes::Every,
     };
 
     /// These rules with the reading `question`/`reading` put in, if [`COMPUTED`] has it.
@@ -317,6 +329,8 @@ pub static COMPUTED: &[Computed] = &[
     Computed { question: "B7", reading: "guide pseudocode", how: Use::WholeCase, set: |r| r.bvh_step12 = BvhStep12::Guide },
     Computed { question: "B9", reading: "try_pop in VDST[0]", how: Use::WholeCase, set: |r| r.bvh_pop2 = BvhPop2::TryPopLow },
     Computed { question: "B9", reading: "first pop in VDST[0]", how: Use::WholeCase, set: |r| r.bvh_pop2 = BvhPop2::FirstPopLow },
+    Computed { question: "C1", reading: "every lane when one is on", how: Use::WholeCase, set: |r| r.tr_lanes = TrLanes::Every },
+    Computed { question: "C1", reading: "active lanes only", how: Use::WholeCase, set: |r| r.tr_lanes = TrLanes::Active },
 ];
 
 /// Readings that include others: `(question, wider, narrower readings)`. A wider reading is
@@ -380,11 +394,11 @@ pub type OpReadings = Vec<(&'static str, Vec<Placed>)>;
 /// [`OpReadings`] of the op of `info` on `gen`, worked out once for every op and generation (the
 /// legal check asks for them per case and per reading).
 pub fn op_readings(info: &OpInfo, gen: Generation) -> &'static OpReadings {
-    type Table = HashMap<(&'static str, Generation), OpReadings>;
+    type Table = FastMap<(&'static str, Generation), OpReadings>;
     static TABLE: OnceLock<Table> = OnceLock::new();
     static NONE: OpReadings = Vec::new();
     let table = TABLE.get_or_init(|| {
-        let mut t = Table::new();
+        let mut t = Table::default();
         for gen in Generation::ALL {
             for op in ds_isa::ds::DsOp::all(gen) {
                 let info = op.info();

@@ -121,11 +121,28 @@ impl Regs {
         self.harmonise_in(op, acc, lane, true)
     }
 
+    /// [`Regs::harmonise`] for the lanes active in `exec`, [`Regs::harmonise_to_vdst`] for the
+    /// others (what a case's registers hold), the operand words looked up once for all lanes.
+    pub fn harmonise_lanes(&self, op: DsOp, acc: bool, lanes: &mut [Lane], exec: u64) {
+        let words = self.keyed(op, acc);
+        let mut reversed = words.clone();
+        reversed.reverse();
+        for (i, lane) in lanes.iter_mut().enumerate() {
+            let active = exec.checked_shr(i as u32).is_some_and(|e| e & 1 == 1);
+            Self::harmonise_words(if active { &words } else { &reversed }, lane);
+        }
+    }
+
     fn harmonise_in(&self, op: DsOp, acc: bool, lane: &mut Lane, vdst_first: bool) {
         let mut words = self.keyed(op, acc);
         if vdst_first {
             words.reverse();
         }
+        Self::harmonise_words(&words, lane);
+    }
+
+    /// Every register of `words` (in the order they win) takes its first word's value.
+    fn harmonise_words(words: &[(u16, Field, usize)], lane: &mut Lane) {
         for (a, &(ra, fa, ka)) in words.iter().enumerate() {
             if words[..a].iter().any(|&(r, _, _)| r == ra) {
                 continue;

@@ -138,3 +138,39 @@ fn even_tuple_patterns_start_every_tuple_at_an_even_register_and_keep_their_over
     }
     assert!(moved > 0, "no pattern needed moving");
 }
+
+#[test]
+fn harmonising_a_wave_at_once_is_harmonising_each_lane() {
+    use crate::wave::WaveSize;
+    let mut checked = 0;
+    let ops: std::collections::BTreeSet<_> =
+        Generation::ALL.into_iter().flat_map(runnable_ops).collect();
+    for op in ops {
+        for (_, r) in Alias::for_op(op) {
+            for acc in [false, true] {
+                let lanes: Vec<Lane> = (0..WaveSize::Wave64.lanes() as u32)
+                    .map(|l| Lane {
+                        addr: 0x100 + l,
+                        data0: [0x200 + l, 0x210 + l, 0x220 + l, 0x230 + l],
+                        data1: std::array::from_fn(|k| 0x300 + 0x10 * k as u32 + l),
+                        vdst: [0x400 + l, 0x410 + l, 0x420 + l, 0x430 + l],
+                    })
+                    .collect();
+                let exec = 0x9abc_def0_1234_5678;
+                let mut each = lanes.clone();
+                for (i, l) in each.iter_mut().enumerate() {
+                    if exec >> i & 1 == 1 {
+                        r.harmonise(op, acc, l);
+                    } else {
+                        r.harmonise_to_vdst(op, acc, l);
+                    }
+                }
+                let mut all = lanes;
+                r.harmonise_lanes(op, acc, &mut all, exec);
+                assert_eq!(all, each, "{op} {r:?} acc {acc}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}

@@ -138,12 +138,46 @@ fn every_gfx12_op_with_its_own_wave64_outcome_has_a_model_snapshot() {
     assert_eq!(ops.len(), 22, "{ops:?}");
 }
 
+/// gfx1250's own outcomes, under `snapshots/reference/gfx1250/` (wave32 only): gfx12's own ops
+/// but the BVH stack ops, gfx90a's f64 adds, the two sourced transposes (C1, C2) and the
+/// barrier arrives' judged cases (C3); its 4- and 6-bit transposes are not modelled and have no
+/// model snapshot.
+#[test]
+fn every_gfx1250_op_with_its_own_outcome_has_a_model_snapshot() {
+    let ops = own_snapshots(
+        Generation::Gfx12_5,
+        WaveSize::Wave32,
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../snapshots/reference/gfx1250"
+        ),
+    );
+    let names: Vec<&str> = ops.iter().map(|op| op.name()).collect();
+    for own in [
+        "ds_add_f64",
+        "ds_add_rtn_f64",
+        "ds_atomic_async_barrier_arrive_b64",
+        "ds_atomic_barrier_arrive_rtn_b64",
+        "ds_load_tr16_b128",
+        "ds_load_tr8_b64",
+    ] {
+        assert!(names.contains(&own), "{own}: {names:?}");
+    }
+    assert!(!names.contains(&"ds_load_tr4_b64") && !names.contains(&"ds_load_tr6_b96"));
+    // gfx12's 20 own ops but its 3 BVH stack ops, and the 6 above.
+    assert_eq!(ops.len(), 23, "{names:?}");
+}
+
 #[test]
 fn snapshot_text_round_trips_for_every_op() {
     for gen in Generation::ALL {
         let t = target_of(gen);
         for op in runnable_ops_on(t) {
-            let entries = model_entries(t, op).unwrap();
+            // (An op the model runs but does not judge has no entries: gfx1250's 4- and 6-bit
+            // transposes.)
+            let Ok(entries) = model_entries(t, op) else {
+                continue;
+            };
             let text = render(op, &entries);
             let back = parse(&text).unwrap_or_else(|e| panic!("{op}: {e}\n{text}"));
             assert_eq!(back.len(), entries.len(), "{op}");

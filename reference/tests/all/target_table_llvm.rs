@@ -3,7 +3,8 @@
 //! `llvm-readelf-N -h` names it), a generic target's with its generic version (code object v6);
 //! every row of a generation (generic targets included) assembles the generation's whole DS table
 //! to the encoding the encoder makes (so the one DS table is right for every target of its
-//! generation); and which rows each release knows is pinned, so none is skipped silently.
+//! generation); each row's LDS size is what `llc-N` lets a workgroup allocate there; and which
+//! rows each release knows is pinned, so none is skipped silently.
 
 use crate::common;
 
@@ -15,11 +16,11 @@ use ds_isa::target::{all, Target};
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The rows an oracle release does not know: LLVM 19 lacks gfx1153 and gfx950 (added after it);
-/// LLVM 22 knows every row.
+/// The rows an oracle release does not know: LLVM 19 lacks gfx1153, gfx950, gfx1250, gfx1251 and
+/// gfx9-4-generic (added after it); LLVM 22 knows every row.
 fn unknown_to(major: u32) -> &'static [&'static str] {
     match major {
-        19 => &["gfx1153", "gfx950"],
+        19 => &["gfx1153", "gfx1250", "gfx1251", "gfx950", "gfx9-4-generic"],
         _ => &[],
     }
 }
@@ -114,7 +115,10 @@ fn machine_values_are_what_llvm_writes() {
             .map(|f| format!(", {}", f.0))
             .collect();
             let want = if t.is_generic() {
-                format!("{e_flags:#x}, {}, generic_v{}", t.name, t.generic_version)
+                format!(
+                    "{e_flags:#x}, {}{features}, generic_v{}",
+                    t.name, t.generic_version
+                )
             } else {
                 format!("{e_flags:#x}, {}{features}", t.name)
             };
@@ -123,6 +127,84 @@ fn machine_values_are_what_llvm_writes() {
         }
         println!(
             "{}: machine values as llvm-mc writes them: {}",
+            llvm.label(),
+            checked.join(", ")
+        );
+    }
+}
+
+/// A kernel with an LDS array of `N` bytes that it stores to and loads from.
+const LDS_KERNEL: &str = r#"
+@lds = internal addrspace(3) global [N x i8] poison, align 4
+define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %i) {
+  %p = getelementptr [N x i8], ptr addrspace(3) @lds, i32 0, i32 %i
+  store i8 1, ptr addrspace(3) %p
+  %q = getelementptr i8, ptr addrspace(3) %p, i32 7
+  %v = load i8, ptr addrspace(3) %q
+  store i8 %v, ptr addrspace(1) %out
+  ret void
+}
+!llvm.module.flags = !{!0}
+!0 = !{i32 1, !"amdhsa_code_object_version", i32 600}
+"#;
+
+/// `llc-N -mcpu=t` on [`LDS_KERNEL`] with `bytes` of LDS: the group segment size it declares,
+/// or its error.
+fn llc_lds(llvm: &Llvm, t: &Target, bytes: u32, dir: &std::path::Path) -> Result<u32, String> {
+    let src = dir.join(format!("lds-{}-{}-{bytes}.ll", t.name, llvm.major));
+    std::fs::write(&src, LDS_KERNEL.replace("N x", &format!("{bytes} x"))).unwrap();
+    let out = Command::new(llvm.tool("llc"))
+        .args(["-mtriple=amdgcn-amd-amdhsa", "-o", "-"])
+        .arg(format!("-mcpu={}", t.name))
+        .arg(&src)
+        .output()
+        .expect("llc runs");
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    let asm = String::from_utf8_lossy(&out.stdout);
+    let size = asm
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(".amdhsa_group_segment_fixed_size "))
+        .unwrap_or_else(|| {
+            panic!(
+                "{} {}: no group segment size in\n{asm}",
+                llvm.label(),
+                t.name
+            )
+        });
+    Ok(size.trim().parse().unwrap())
+}
+
+/// Every row's `lds_bytes` is the LDS `llc` lets one workgroup allocate on it: a kernel with that
+/// much compiles and declares it, 4 bytes more is "local memory (N) exceeds limit (lds_bytes)"
+/// (each release for the rows it knows; a generic target's is LLVM's for the generic target).
+#[test]
+fn every_targets_lds_size_is_llcs_limit() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("target_llvm_lds");
+    std::fs::create_dir_all(&dir).unwrap();
+    for llvm in installed() {
+        let mut checked = Vec::new();
+        for t in all().filter(|t| llvm.knows(t)) {
+            let max = t.lds_bytes;
+            assert_eq!(
+                llc_lds(&llvm, t, max, &dir),
+                Ok(max),
+                "{} {}: {max} bytes of LDS",
+                llvm.label(),
+                t.name
+            );
+            let err = llc_lds(&llvm, t, max + 4, &dir).expect_err("past the limit");
+            assert!(
+                err.contains(&format!("exceeds limit ({max})")),
+                "{} {}: {err}",
+                llvm.label(),
+                t.name
+            );
+            checked.push(format!("{} {max}", t.name));
+        }
+        println!(
+            "{}: each row's LDS is llc's limit: {}",
             llvm.label(),
             checked.join(", ")
         );

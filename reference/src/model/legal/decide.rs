@@ -1,5 +1,5 @@
 //! Polynomial decisions for the groups of lanes on one element that the order search would
-//! explore exponentially (DESIGN.md section 5): every lane of such a group is one read-modify-
+//! explore exponentially (docs/design-notes.md, "Runs at scale"): every lane of such a group is one read-modify-
 //! write of the same element, so a lane order is a walk through the element's values, one lane
 //! per step.
 //!
@@ -20,9 +20,10 @@
 
 use super::search::Search;
 use super::Group;
+use crate::model::fast_hash::FastMap;
 use crate::model::{join, mem, rmw};
 use ds_isa::ds::Family;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// Values of the element followed at most (beyond these the op is no selection: the search takes
 /// over).
@@ -38,7 +39,7 @@ type Step = (u8, usize, usize);
 type State = (usize, u64);
 
 /// How each state of the witness search was reached: the state before and the step from it.
-type Parents = HashMap<State, Option<(State, Step)>>;
+type Parents = FastMap<State, Option<(State, Step)>>;
 
 impl Search<'_> {
     /// The element the group's lanes share (its address), when the group is one whole element of
@@ -65,11 +66,12 @@ impl Search<'_> {
     /// lane's registers as the device's.
     fn steps_from(&mut self, at: u32, i: usize, v: u64) -> Vec<(usize, u64)> {
         self.write(at, v);
-        let n = self.choices(i);
-        let mut out = Vec::with_capacity(n);
-        for k in 0..n {
+        // The same memory at every choice (the lane touches the element only): one look-up.
+        let choices = self.lane_plans(i);
+        let mut out = Vec::with_capacity(choices.len());
+        for k in 0..choices.len() {
             self.write(at, v);
-            if self.apply(i, k) {
+            if self.apply_plan(i, choices.nth(k)) {
                 out.push((k, self.read(at)));
             }
         }
@@ -184,7 +186,7 @@ impl Search<'_> {
         let first = self.read(at);
         let mut walk = Walk {
             values: vec![first],
-            index: HashMap::from([(first, 0)]),
+            index: FastMap::from_iter([(first, 0)]),
             steps: Vec::new(),
         };
         let mut next = 0;
@@ -236,7 +238,7 @@ impl Search<'_> {
         let all = g.lanes.iter().fold(0u64, |m, &l| m | 1 << l);
         // BFS over (value, lanes placeable so far), remembering how each state was reached.
         let start = (0usize, bits(&keeps[0]));
-        let mut parent: Parents = HashMap::from([(start, None)]);
+        let mut parent: Parents = FastMap::from_iter([(start, None)]);
         let mut queue = VecDeque::from([start]);
         while let Some(state) = queue.pop_front() {
             if state.0 == target {
@@ -265,7 +267,7 @@ impl Search<'_> {
 /// The element's reachable values and the steps out of each.
 struct Walk {
     values: Vec<u64>,
-    index: HashMap<u64, usize>,
+    index: FastMap<u64, usize>,
     /// Per value: (lane, choice, value left) of every lane from it.
     steps: Vec<Vec<Step>>,
 }
@@ -314,8 +316,8 @@ fn build(
 /// An Euler trail from `first` to `last` through `edges` (from, to, ..): the edges' indices in
 /// trail order, or `None` when there is none.
 fn euler_trail(first: u64, last: u64, edges: &[(u64, u64, u8, usize)]) -> Option<Vec<usize>> {
-    let mut balance: HashMap<u64, i64> = HashMap::new();
-    let mut out: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut balance: FastMap<u64, i64> = FastMap::default();
+    let mut out: FastMap<u64, Vec<usize>> = FastMap::default();
     for (e, &(from, to, _, _)) in edges.iter().enumerate() {
         *balance.entry(from).or_default() += 1;
         *balance.entry(to).or_default() -= 1;

@@ -5,7 +5,9 @@
 use crate::model::Plan;
 use crate::wave::{Case, Outcome};
 use ds_isa::ds::Family;
-use std::collections::HashMap;
+
+/// No lane (in the table of each byte's first lane).
+const NO_LANE: u8 = u8::MAX;
 
 /// Where the model and the device first differ, in words.
 pub(super) fn describe(model: &Outcome, device: &Outcome) -> String {
@@ -58,37 +60,37 @@ pub(super) struct Group {
 /// The in-range bytes lane `i` may read or write.
 pub(super) fn footprint(plan: &Plan, case: &Case, i: usize) -> Vec<u32> {
     let lane = &case.wave.lanes[i];
-    let size = case.lds.size();
-    let span = |at: u32, n: u32| (0..n).map(move |k| at as u64 + k as u64);
-    let eb = plan.elem_bytes;
-    let raw: Vec<u64> = match plan.info.family {
-        Family::CondXchg32 => {
-            span(lane.addr.wrapping_add(u32::from(plan.offset16)) & 0xfff8, 8).collect()
-        }
+    let size = u64::from(case.lds.size());
+    let mut out = Vec::new();
+    let mut span = |at: u32, n: u32| {
+        let at = u64::from(at);
+        out.extend(
+            (at..at + u64::from(n))
+                .filter(|&b| b < size)
+                .map(|b| b as u32),
+        );
+    };
+    match plan.info.family {
+        Family::CondXchg32 => span(lane.addr.wrapping_add(u32::from(plan.offset16)) & 0xfff8, 8),
         Family::StoreAddTid => span(
             crate::model::addtid_address(case.wave.m0, plan.offset16, i),
             4,
-        )
-        .collect(),
+        ),
         Family::BvhStack => {
             let base = (lane.addr >> 18) * 4;
-            (0..64u32)
-                .flat_map(|k| span(base.wrapping_add(k * 128), 4))
-                .collect()
+            for k in 0..64u32 {
+                span(base.wrapping_add(k * 128), 4);
+            }
         }
         _ => {
             let [a0, a1] = plan.addresses(lane.addr);
-            let mut v: Vec<u64> = span(a0, eb).collect();
+            span(a0, plan.elem_bytes);
             if plan.info.two_addresses() {
-                v.extend(span(a1, eb));
+                span(a1, plan.elem_bytes);
             }
-            v
         }
-    };
-    raw.into_iter()
-        .filter(|&b| b < u64::from(size))
-        .map(|b| b as u32)
-        .collect()
+    }
+    out
 }
 
 pub(super) fn groups(plan: &Plan, case: &Case) -> Vec<Group> {
@@ -101,16 +103,18 @@ pub(super) fn groups(plan: &Plan, case: &Case) -> Vec<Group> {
         }
         x
     }
-    let mut owner: HashMap<u32, usize> = HashMap::new();
+    // The first lane to touch each byte (footprints hold in-range bytes only; lanes < 64).
+    let mut owner = vec![NO_LANE; case.lds.size() as usize];
     let mut prints = vec![Vec::new(); case.wave.lanes.len()];
     for &i in &active {
         prints[i] = footprint(plan, case, i);
         for &b in &prints[i] {
-            if let Some(&j) = owner.get(&b) {
-                let (a, c) = (root(&mut parent, i), root(&mut parent, j));
+            let j = owner[b as usize];
+            if j != NO_LANE {
+                let (a, c) = (root(&mut parent, i), root(&mut parent, usize::from(j)));
                 parent[a] = c;
             } else {
-                owner.insert(b, i);
+                owner[b as usize] = i as u8;
             }
         }
     }
@@ -140,7 +144,9 @@ pub(super) fn groups(plan: &Plan, case: &Case) -> Vec<Group> {
     by_root
         .into_iter()
         .map(|(_, mut g)| {
-            g.bytes.sort_unstable();
+            if !g.bytes.is_sorted() {
+                g.bytes.sort_unstable();
+            }
             g.bytes.dedup();
             g
         })

@@ -5,10 +5,10 @@
 //! the search itself is the one described in [`super`]'s docs.
 
 use super::groups::{footprint, Group};
+use crate::model::fast_hash::{FastMap, FastSet};
 use crate::model::{mem, Plan};
 use crate::wave::{Case, Lds, Outcome};
 use ds_isa::ds::{Family, Rmw};
-use std::collections::HashSet;
 
 pub(super) struct Search<'a> {
     /// The plan every lane runs by when it takes its first choice (`plans[0]`).
@@ -20,9 +20,14 @@ pub(super) struct Search<'a> {
     pub mem: Lds,
     pub steps: usize,
     pub budget: usize,
-    pub failed: HashSet<(u64, Vec<u8>)>,
+    /// States known to lead nowhere.
+    pub failed: FastSet<State>,
     /// Lanes that took another choice than the first (ascending at the end).
     pub alternatives: Vec<u8>,
+    /// Each lane's kind (see [`Self::kinds`]; empty until the search needs them).
+    pub kinds: Vec<u8>,
+    /// Each lane's choices by the value it found ([`Self::lane_plans`]).
+    pub choices: FastMap<(u8, u64), Choices>,
 }
 
 impl Search<'_> {
@@ -47,38 +52,40 @@ impl Search<'_> {
 
     /// Lane `i`'s choices from the current memory: for each distinct value its update can leave
     /// under the allowed plans, the first plan that leaves it (one choice, plan 0, for every op
-    /// whose lanes have no per-lane readings).
-    fn lane_plans(&self, i: usize) -> Vec<usize> {
+    /// whose lanes have no per-lane readings), as a set of plan indices (ascending: choice k is
+    /// the k-th lowest; see [`Choices`]).
+    pub fn lane_plans(&mut self, i: usize) -> Choices {
         let info = self.plan.info;
         let per_value = self.plans.len() > 1
             && matches!(info.family, Family::Rmw(_))
             && !info.two_addresses()
             && (info.elem.is_float() || info.elem.is_packed16());
-        if !per_value {
-            return vec![0];
-        }
         let Family::Rmw(op) = info.family else {
-            return vec![0];
+            return Choices(1);
         };
+        if !per_value {
+            return Choices(1);
+        }
         let lane = &self.case.wave.lanes[i];
         let [a0, _] = self.plan.addresses(lane.addr);
         let old = mem::read_elem(self.mem.bytes(), a0, self.plan.elem_bytes);
+        // A lane's choices depend on the value it finds only: worked out once per value.
+        if let Some(&c) = self.choices.get(&(i as u8, old)) {
+            return c;
+        }
         let (d0, d1) = self.plan.rmw_data(lane);
-        let mut seen: Vec<u64> = Vec::with_capacity(self.plans.len());
-        let mut out = Vec::with_capacity(self.plans.len());
+        let mut seen = [0u64; MAX_PLANS];
+        let (mut n, mut out) = (0, 0u64);
         for (k, p) in self.plans.iter().enumerate() {
             let v = crate::model::rmw::update(op, info.elem, p.mode, p.rules, old, d0, d1);
-            if !seen.contains(&v) {
-                seen.push(v);
-                out.push(k);
+            if !seen[..n].contains(&v) {
+                seen[n] = v;
+                n += 1;
+                out |= 1 << k;
             }
         }
-        out
-    }
-
-    /// How many results lane `i` may leave from the current memory.
-    pub fn choices(&self, i: usize) -> usize {
-        self.lane_plans(i).len()
+        self.choices.insert((i as u8, old), Choices(out));
+        Choices(out)
     }
 
     /// Runs lane `i` by plan `p` on `self.mem`; true when its registers match the device's.
@@ -90,9 +97,9 @@ impl Search<'_> {
         vdst == self.device.vdst[i] && addr == self.device.addr[i]
     }
 
-    /// Runs lane `i` with its choice `k` ([`Self::choices`]); true when its registers match.
+    /// Runs lane `i` with its choice `k` ([`Self::lane_plans`]); true when its registers match.
     pub fn apply(&mut self, i: usize, k: usize) -> bool {
-        let p = self.lane_plans(i)[k];
+        let p = self.lane_plans(i).nth(k);
         self.apply_plan(i, p)
     }
 
@@ -105,7 +112,7 @@ impl Search<'_> {
         let mut ok = true;
         for &l in order {
             let i = usize::from(l);
-            if p > 0 && self.lane_plans(i).contains(&p) {
+            if p > 0 && self.lane_plans(i).contains(p) {
                 self.alternatives.push(l);
             }
             if !self.apply_plan(i, p) {
@@ -129,12 +136,14 @@ impl Search<'_> {
         };
         let i = usize::from(l);
         let saved = self.snapshot(g);
-        for k in 0..self.choices(i) {
+        // The memory is `saved` at every choice: the choices are the same for each.
+        let choices = self.lane_plans(i);
+        for k in 0..choices.len() {
             self.steps += 1;
             if self.steps > self.budget {
                 return None;
             }
-            if self.apply(i, k) {
+            if self.apply_plan(i, choices.nth(k)) {
                 let before = self.alternatives.len();
                 if k > 0 {
                     self.alternatives.push(l);
@@ -179,7 +188,7 @@ impl Search<'_> {
                 return None;
             }
         }
-        let mut claimed: HashSet<u32> = HashSet::new();
+        let mut claimed = vec![false; size as usize];
         let mut left: Vec<usize> = (0..writes.len()).collect();
         let mut reversed = Vec::new();
         while !left.is_empty() {
@@ -188,26 +197,33 @@ impl Search<'_> {
                 writes[k]
                     .1
                     .iter()
-                    .all(|&(b, v)| claimed.contains(&b) || self.device.lds.bytes()[b as usize] == v)
+                    .all(|&(b, v)| claimed[b as usize] || self.device.lds.bytes()[b as usize] == v)
             })?;
             let k = left.remove(pos);
-            claimed.extend(writes[k].1.iter().map(|&(b, _)| b));
+            for &(b, _) in &writes[k].1 {
+                claimed[b as usize] = true;
+            }
             reversed.push(writes[k].0);
         }
         reversed.reverse();
         Some(reversed)
     }
 
-    /// Finds an order of `left` that ends in the device's bytes: Some(found) or None (budget).
-    pub fn dfs(&mut self, g: &Group, left: Vec<u8>, order: &mut Vec<u8>) -> Option<bool> {
-        if left.is_empty() {
+    /// Finds an order of the lanes of `left` (a mask; tried in ascending order) that ends in
+    /// the device's bytes: Some(found) or None (budget).
+    pub fn dfs(&mut self, g: &Group, left: u64, order: &mut Vec<u8>) -> Option<bool> {
+        if left == 0 {
             return Some(self.bytes_match(g));
         }
-        let mask = left.iter().fold(0u64, |m, &l| m | 1 << l);
-        let saved = self.snapshot(g);
-        if self.failed.contains(&(mask, saved.clone())) {
+        // The state (the lanes left and the group's bytes): the key of the failed states.
+        let key = self.state(g, left);
+        if self.failed.contains(&key) {
             return Some(false);
         }
+        let saved = match &key {
+            State::Small(_, b) => &b[..g.bytes.len()],
+            State::Big(_, b) => &b[..],
+        };
         // Commutative updates without returns end in the same bytes in any order, provided each
         // lane reads and writes the whole element (an element cut by the end of LDS truncates).
         let commutative_silent = g.same_element
@@ -226,54 +242,51 @@ impl Search<'_> {
         let pinned = g.same_element
             && self.plan.info.returns()
             && matches!(self.plan.info.family, Family::Rmw(_) | Family::CondXchg32);
-        for (pos, &l) in left.iter().enumerate().filter(|_| pinned) {
+        for l in lanes(if pinned { left } else { 0 }) {
             let i = usize::from(l);
             self.steps += 1;
             if self.steps > self.budget {
                 return None;
             }
-            if self.choices(i) == 1 && self.apply(i, 0) && self.snapshot(g) == saved {
-                let mut rest = left.clone();
-                rest.remove(pos);
+            let choices = self.lane_plans(i);
+            if choices.len() == 1 && self.apply_plan(i, choices.nth(0)) && self.holds(g, saved) {
                 order.push(l);
-                let found = self.dfs(g, rest, order)?;
+                let found = self.dfs(g, left & !(1 << l), order)?;
                 if !found {
                     order.pop();
-                    self.failed.insert((mask, saved));
+                    self.failed.insert(key);
                 }
                 return Some(found);
             }
-            self.restore(g, &saved);
+            self.restore(g, saved);
         }
-        let mut tried: Vec<usize> = Vec::new();
-        for (pos, &l) in left.iter().enumerate() {
+        // Lanes with the same inputs and the same device registers are interchangeable: one
+        // of each kind is tried.
+        if self.kinds.is_empty() {
+            self.kinds = self.kinds();
+        }
+        let mut tried = 0u64;
+        for l in lanes(left) {
             let i = usize::from(l);
-            // Lanes with the same inputs and the same device registers are interchangeable.
-            let lane = &self.case.wave.lanes[i];
-            if tried.iter().any(|&j| {
-                self.case.wave.lanes[j].addr == lane.addr
-                    && self.case.wave.lanes[j].data0 == lane.data0
-                    && self.case.wave.lanes[j].data1 == lane.data1
-                    && self.device.vdst[j] == self.device.vdst[i]
-                    && self.device.addr[j] == self.device.addr[i]
-            }) {
+            let kind = 1 << self.kinds[i];
+            if tried & kind != 0 {
                 continue;
             }
-            tried.push(i);
-            for k in 0..self.choices(i) {
+            tried |= kind;
+            // The memory is `saved` at every choice: the choices are the same for each.
+            let choices = self.lane_plans(i);
+            for k in 0..choices.len() {
                 self.steps += 1;
                 if self.steps > self.budget {
                     return None;
                 }
-                if self.apply(i, k) {
-                    let mut rest = left.clone();
-                    rest.remove(pos);
+                if self.apply_plan(i, choices.nth(k)) {
                     order.push(l);
                     let floats = self.alternatives.len();
                     if k > 0 {
                         self.alternatives.push(l);
                     }
-                    match self.dfs(g, rest, order)? {
+                    match self.dfs(g, left & !(1 << l), order)? {
                         true => return Some(true),
                         false => {
                             order.pop();
@@ -281,14 +294,109 @@ impl Search<'_> {
                         }
                     }
                 }
-                self.restore(g, &saved);
+                self.restore(g, saved);
             }
             if commutative_silent {
                 // Every order of these updates ends in the same bytes: one order decides.
                 break;
             }
         }
-        self.failed.insert((mask, saved));
+        self.failed.insert(key);
         Some(false)
+    }
+
+    /// The search's state: the lanes `left` and the group's bytes.
+    fn state(&self, g: &Group, left: u64) -> State {
+        let bytes = g.bytes.iter().map(|&b| self.mem.bytes()[b as usize]);
+        if g.bytes.len() <= SMALL_STATE {
+            let mut small = [0u8; SMALL_STATE];
+            for (s, b) in small.iter_mut().zip(bytes) {
+                *s = b;
+            }
+            State::Small(left, small)
+        } else {
+            State::Big(left, bytes.collect())
+        }
+    }
+
+    /// Each lane's kind: the lowest lane with the same inputs (address, data) and the same
+    /// device registers.
+    fn kinds(&self) -> Vec<u8> {
+        let lanes = &self.case.wave.lanes;
+        let same = |i: usize, j: usize| {
+            lanes[j].addr == lanes[i].addr
+                && lanes[j].data0 == lanes[i].data0
+                && lanes[j].data1 == lanes[i].data1
+                && self.device.vdst[j] == self.device.vdst[i]
+                && self.device.addr[j] == self.device.addr[i]
+        };
+        (0..lanes.len())
+            .map(|i| {
+                (0..=i)
+                    .find(|&j| same(i, j))
+                    .expect("a lane is its own kind") as u8
+            })
+            .collect()
+    }
+
+    /// Whether the group's bytes hold `saved` (a [`Self::snapshot`]).
+    fn holds(&self, g: &Group, saved: &[u8]) -> bool {
+        (g.bytes.iter().zip(saved)).all(|(&b, &v)| self.mem.bytes()[b as usize] == v)
+    }
+}
+
+/// A state of the search: the lanes left (a mask) and the group's bytes, in place when there
+/// are at most [`SMALL_STATE`] of them (the usual group: no allocation per state).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) enum State {
+    Small(u64, [u8; SMALL_STATE]),
+    Big(u64, Vec<u8>),
+}
+
+/// Group bytes a state holds in place.
+const SMALL_STATE: usize = 32;
+
+/// The lanes of `mask`, ascending.
+pub(super) fn lanes(mask: u64) -> impl Iterator<Item = u8> {
+    let mut bits = mask;
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let l = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            l
+        })
+    })
+}
+
+/// The mask of `lanes` (each below 64).
+pub(super) fn mask_of(lanes: &[u8]) -> u64 {
+    lanes.iter().fold(0, |m, &l| m | 1 << l)
+}
+
+/// Plans a search holds at most (combinations of per-lane readings; a test keeps every op's
+/// within it).
+pub const MAX_PLANS: usize = 64;
+
+/// A lane's choices: the indices of the plans it takes, as bits (choice k is the k-th lowest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Choices(u64);
+
+impl Choices {
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    pub fn contains(self, p: usize) -> bool {
+        self.0 >> p & 1 == 1
+    }
+
+    /// The plan of choice `k` (which must be below [`Self::len`]).
+    pub fn nth(self, k: usize) -> usize {
+        let mut bits = self.0;
+        for _ in 0..k {
+            bits &= bits - 1;
+        }
+        debug_assert!(bits != 0, "choice {k} of {}", self.len());
+        bits.trailing_zeros() as usize
     }
 }

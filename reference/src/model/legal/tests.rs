@@ -620,3 +620,28 @@ mod bvh_readings {
         }
     }
 }
+
+/// Every op's search fits its per-lane reading combinations in a lane's choice set: under the
+/// accepted readings and with any one reading held.
+#[test]
+fn every_ops_reading_combinations_fit_a_search() {
+    use ds_isa::gen::Generation;
+    let mut widest = 0;
+    for gen in Generation::ALL {
+        for op in DsOp::all(gen) {
+            let info = op.info();
+            let mut allowed = vec![Allowed::Accepted];
+            for (q, placed) in readings::op_readings(info, gen) {
+                allowed.extend(placed.iter().map(|p| Allowed::Held((q, p.row.reading))));
+            }
+            for a in allowed {
+                for whole in readings::combinations(info, gen, a, Use::WholeCase, Rules::MODEL) {
+                    let n = readings::combinations(info, gen, a, Use::PerLane, whole).len();
+                    assert!(n <= search::MAX_PLANS, "{op:?} on {gen:?} under {a:?}: {n}");
+                    widest = widest.max(n);
+                }
+            }
+        }
+    }
+    assert!(widest > 1, "no op has per-lane readings to combine");
+}

@@ -10,7 +10,7 @@ use super::values::{
 };
 use crate::regs::Alias;
 use crate::wave::{Case, FpMode, Lds, Variant, WaveSize, DATA1_DWORDS};
-use ds_isa::ds::{DsOp, Elem, Family, OffsetForm, Rmw};
+use ds_isa::ds::{DsOp, Elem, Family, OffsetForm, Rmw, TrExec};
 
 /// Every corpus case of `op`, named; empty for the ops the model does not run.
 pub fn snapshot_corpus(op: DsOp) -> Vec<(String, Variant, Case)> {
@@ -339,25 +339,89 @@ pub(super) fn snapshot_corpus_with(op: DsOp, even_tuples: bool) -> Vec<(String, 
                 add(name, v, c);
             }
         }
-        // Not modelled yet (the table's hip column says so; `Plan::new` refuses them).
-        Family::LoadTranspose(_) => {
-            // Every byte its own address (mod 256), every lane a row of its own (ASSUMPTIONS.md
-            // V9): the returned bytes name the layout. Then the rows reversed and an offset, and
-            // one lane off (the CDNA 4 guide requires EXEC all ones: recorded, not judged).
+        Family::LoadTranspose(tr) => {
+            // Every byte its own address (mod 256), every lane a row of its own (VDST's width:
+            // ASSUMPTIONS.md V9, C2): the returned bytes name the layout. Then the rows reversed
+            // and an offset, and one lane off (CDNA 4 requires EXEC all ones: recorded, not
+            // judged; gfx12.5's rule lets every lane take part, C1), and for gfx12.5's rule one
+            // lane on and none.
+            let row = 4 * u32::from(ops.vdst);
             let mut c = base_case(u32::MAX);
             c.lds = Lds::from_bytes((0..LDS_SIZE).map(|i| i as u8).collect());
             for (i, l) in c.wave.lanes.iter_mut().enumerate() {
-                l.addr = 8 * i as u32;
+                l.addr = row * i as u32;
             }
             add("rows_in_order", variant(op, 0, 0, dm), c.clone());
             let mut rev = c.clone();
             let n = rev.wave.lanes.len() as u32;
             for (i, l) in rev.wave.lanes.iter_mut().enumerate() {
-                l.addr = 8 * (n - 1 - i as u32);
+                l.addr = row * (n - 1 - i as u32);
             }
             add("rows_reversed_offset8", variant(op, 8, 0, dm), rev);
             c.wave.exec = u64::from(u32::MAX - 1);
-            add("lane_0_off", variant(op, 0, 0, dm), c);
+            add("lane_0_off", variant(op, 0, 0, dm), c.clone());
+            if tr.exec == TrExec::AnySet {
+                c.wave.exec = 1 << 5;
+                add("lane_5_alone", variant(op, 0, 0, dm), c.clone());
+                c.wave.exec = 0;
+                add("no_lanes", variant(op, 0, 0, dm), c);
+            }
+        }
+        Family::BarrierArrive => {
+            // One lane arrives once on a live count (judged, ASSUMPTIONS.md C3): a plain word,
+            // one whose phase and reload bits are set, the widest 29-bit count; then what the
+            // record leaves open (recorded, not judged): the last arrive of a phase, two lanes,
+            // a misaligned word and, for the rtn form, an arrive of 2.
+            let word = |pending: u64, phase: u64, reload: u64| reload << 32 | phase << 29 | pending;
+            let one = |w: u64, lanes: u32, addr: u32, count: u32| {
+                let mut c = base_case(lanes);
+                let [lo, hi] = split(w);
+                c.lds.set_word(0x10, lo);
+                c.lds.set_word(0x14, hi);
+                c.lds.set_word(0x20, 0x0000_0003);
+                for l in c.wave.lanes.iter_mut() {
+                    l.addr = addr;
+                    l.data0[0] = count;
+                }
+                c
+            };
+            add(
+                "one_arrive",
+                variant(op, 0, 0, dm),
+                one(word(5, 0, 7), 0b1, 0x10, 1),
+            );
+            add(
+                "one_arrive_phase_and_reload_kept",
+                variant(op, 0, 0, dm),
+                one(word(1, 5, 0xffff), 0b100, 0x10, 1),
+            );
+            add(
+                "widest_count",
+                variant(op, 8, 0, dm),
+                one(word((1 << 29) - 1, 7, 3), 0b1, 0x8, 1),
+            );
+            add(
+                "last_arrive_of_a_phase",
+                variant(op, 0, 0, dm),
+                one(word(0, 2, 7), 0b1, 0x10, 1),
+            );
+            add(
+                "two_lanes",
+                variant(op, 0, 0, dm),
+                one(word(5, 0, 7), 0b11, 0x10, 1),
+            );
+            add(
+                "misaligned_word",
+                variant(op, 4, 0, dm),
+                one(word(5, 0, 7), 0b1, 0x10, 1),
+            );
+            if info.returns() {
+                add(
+                    "an_arrive_of_2",
+                    variant(op, 0, 0, dm),
+                    one(word(5, 0, 7), 0b1, 0x10, 2),
+                );
+            }
         }
         Family::Gws | Family::OrderedCount | Family::GsReg => {}
     }

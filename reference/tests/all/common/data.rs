@@ -185,6 +185,43 @@ pub const DATA: &[GenData] = &[
         ],
         featured: &[],
     },
+    GenData {
+        gen: Generation::Gfx12_5,
+        ops: 128,
+        // The ops LLVM 19 knows on some target (it knows no gfx1250 target: only LLVM 22 checks
+        // this generation).
+        llvm19_ops: 121,
+        vectors: "vectors_gfx1250.txt",
+        lenient: &[
+            "ds_subrev_u32 v1 v2 offset: 4",
+            "DS_SUBREV_RTN_U64 v[2:3], v1, v[4:5]",
+            "ds_load_tr_b64 v[2:3], v1 offset:8",
+            "ds_load_tr_b128 v[4:7], v1",
+            "ds_load_tr6_b96 v[3:5], v1",
+        ],
+        bad: &[
+            "ds_add_u32 v1, v2 gds",
+            "ds_load_b32 v1, v2 offset:4 gds",
+            "ds_gws_init v1 gds",
+            "ds_ordered_count v1, v2 gds",
+            "ds_cmpstore_f32 v1, v2, v3",
+            "ds_bvh_stack_push4_pop1_rtn_b32 v1, v2, v3, v[4:7]",
+            "ds_bvh_stack_rtn_b32 v1, v2, v3, v[4:7]",
+            "ds_read_b64_tr_b16 v[2:3], v1",
+            "ds_load_b64 v[3:4], v1",
+            "ds_load_b96 v[3:5], v1",
+            "ds_add_f64 v1, v[3:4]",
+            "ds_atomic_barrier_arrive_rtn_b64 v[2:3], v2, v[5:6]",
+            "ds_atomic_async_barrier_arrive_b64 v1, v2",
+            "ds_load_tr8_b64 v1, v0",
+            "ds_load_tr16_b128 v[2:3], v0",
+            "ds_load_tr8_b64 v[2:3], v0 offset:-64",
+            "ds_add_u32 a1, v2",
+            "ds_cmpst_b32 v1, v2, v3",
+            "ds_add_src2_u32 v1",
+        ],
+        featured: &[],
+    },
 ];
 
 pub fn data(gen: Generation) -> &'static GenData {

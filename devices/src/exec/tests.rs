@@ -1,0 +1,222 @@
+//! The binary framing end to end on both sides of the protocol: `serve` switching to frames after
+//! a hello that offers them (and staying in JSON lines otherwise) and answering a launch sent as
+//! a frame with the very bytes the device gives in process; a device that picks a framing it was
+//! not offered, or writes bytes that are no frame, refused in words.
+
+use super::frame::{self, Frame, Framing, MSGPACK};
+use super::protocol::{BufferIn, Request, Response};
+use super::{bulk, serve, ExecDevice, ExecOptions};
+use crate::emu::EmuDevice;
+use crate::{Device, DeviceError, Launch};
+use ds_isa::ds::DsOp;
+use ds_isa::target::DEFAULT;
+use ds_kernels::generator::generate_for;
+use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
+use std::io::BufRead;
+
+fn variant() -> Variant {
+    Variant {
+        op: DsOp::AddRtnU32,
+        offset0: 0,
+        offset1: 4,
+        lds_size: 256,
+        mode: FpMode::default(),
+        wave: WaveSize::Wave32,
+        regs: None,
+        acc: false,
+    }
+}
+
+/// A code object of one kernel and a launch of it over 3 cases.
+fn kernel_and_launch() -> (Vec<u8>, Launch) {
+    let v = variant();
+    let k = generate_for(DEFAULT, &v).unwrap();
+    let cases: Vec<Case> = (0..3)
+        .map(|c| {
+            let mut lds = Lds::zeroed(v.lds_size);
+            lds.set_word(8, 100 * c);
+            let mut wave = Wave::new(v.wave);
+            for (l, lane) in wave.lanes.iter_mut().enumerate() {
+                lane.addr = 4 * (l as u32 % 8);
+                lane.data0[0] = l as u32 + c;
+            }
+            Case { lds, wave }
+        })
+        .collect();
+    let launch = ds_kernels::abi::pack(&v, &cases).unwrap();
+    (ds_kernels::code_object::write(DEFAULT, &[k]), launch)
+}
+
+fn hello(framings: &[&str]) -> Vec<u8> {
+    Framing::JsonLines.encode(&Request::Hello {
+        id: 1,
+        protocol: super::PROTOCOL_VERSION,
+        harness: "test".into(),
+        framings: framings.iter().map(|f| f.to_string()).collect(),
+    })
+}
+
+fn serve_bytes(input: &[u8]) -> Vec<u8> {
+    let mut dev = EmuDevice::for_target(DEFAULT).with_threads(1);
+    let about = serve::serve_info(&dev);
+    let mut out = Vec::new();
+    serve::serve(&mut dev, &about, input, &mut out).unwrap();
+    let _ = dev.info();
+    out
+}
+
+/// The hello answer (a JSON line), then the frames after it.
+fn split(out: &[u8]) -> (Response, Vec<Vec<u8>>) {
+    let mut r = out;
+    let mut line = String::new();
+    r.read_line(&mut line).unwrap();
+    let hello = serde_json::from_str(&line).unwrap();
+    let mut frames = Vec::new();
+    loop {
+        match frame::read(&mut r, 1 << 30).unwrap() {
+            Frame::Body(b) => frames.push(b),
+            Frame::End => return (hello, frames),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_launch_in_frames_answers_the_bytes_the_device_gives_in_process() {
+    let (code_object, launch) = kernel_and_launch();
+    let mut input = hello(&["zstd", MSGPACK]);
+    input.extend(frame::encode(&Request::Load {
+        id: 2,
+        code_object: super::protocol::Bytes(code_object.clone()),
+    }));
+    input.extend(bulk::launch_frame(3, 0, &launch));
+    input.extend(frame::encode(&Request::Shutdown { id: 4 }));
+    let (hello, frames) = split(&serve_bytes(&input));
+    let Response::Hello { framing, .. } = hello else {
+        panic!("{hello:?}")
+    };
+    assert_eq!(framing.as_deref(), Some(MSGPACK));
+    assert_eq!(frames.len(), 3);
+    assert!(matches!(
+        frame::decode::<Response>(&frames[0]).unwrap(),
+        Response::Loaded { id: 2, .. }
+    ));
+    let (id, got) = bulk::read_done(&frames[1]).expect("a done frame");
+    assert_eq!(
+        frame::decode::<Response>(&frames[2]).unwrap(),
+        Response::Bye { id: 4 }
+    );
+    // The same launch in process.
+    let mut dev = EmuDevice::for_target(DEFAULT).with_threads(1);
+    let m = dev.load(&code_object).unwrap();
+    let mut want = launch.clone();
+    dev.launch(m, &mut want).unwrap();
+    let outputs: Vec<(&str, &[u8])> = (want.buffers.iter())
+        .filter(|b| b.copy_back)
+        .map(|b| (b.name, &b.bytes[..]))
+        .collect();
+    assert_eq!(id, 3);
+    assert_eq!(got, outputs);
+}
+
+#[test]
+fn a_hello_without_framings_keeps_json_lines() {
+    let mut input = hello(&[]);
+    input.extend(Framing::JsonLines.encode(&Request::Shutdown { id: 2 }));
+    let out = String::from_utf8(serve_bytes(&input)).unwrap();
+    let lines: Vec<Response> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        matches!(lines[0], Response::Hello { framing: None, .. }),
+        "{out}"
+    );
+    assert_eq!(lines[1], Response::Bye { id: 2 });
+}
+
+#[test]
+fn bytes_that_are_no_frame_end_the_session_in_words_and_a_huge_fill_is_refused() {
+    let (_, launch) = kernel_and_launch();
+    // An output of 1 GiB of poison, as a fill: refused before anything is allocated.
+    let mut buffers: Vec<BufferIn> = (launch.buffers.iter())
+        .map(|b| BufferIn::of(b.name, &b.bytes, b.copy_back, true))
+        .collect();
+    buffers[2].size = Some(1 << 30);
+    let f = frame::encode(&Request::Launch {
+        id: 2,
+        module: 0,
+        kernel: launch.kernel.clone(),
+        workgroups: launch.workgroups,
+        workgroup_size: launch.workgroup_size,
+        dynamic_lds: 0,
+        buffers,
+    });
+    let mut input = hello(&[MSGPACK]);
+    input.extend(f);
+    input.extend(b"printf debugging\n".iter());
+    input.extend(frame::encode(&Request::Shutdown { id: 9 }));
+    let (_, frames) = split(&serve_bytes(&input));
+    let answers: Vec<Response> = frames.iter().map(|b| frame::decode(b).unwrap()).collect();
+    assert_eq!(
+        answers.len(),
+        2,
+        "no bye: the stream ends at the stray bytes: {answers:?}"
+    );
+    let Response::Error { id, message, .. } = &answers[0] else {
+        panic!("{answers:?}")
+    };
+    assert_eq!(*id, Some(2));
+    assert!(message.contains("holds 1073741824 bytes"), "{message}");
+    let Response::Error { id, message, .. } = &answers[1] else {
+        panic!("{answers:?}")
+    };
+    assert_eq!(*id, None);
+    assert!(
+        message.contains("not a frame") && message.contains("printf debugging"),
+        "{message}"
+    );
+}
+
+/// An exec device that is `sh -c script`.
+fn start(script: &str) -> Result<ExecDevice, DeviceError> {
+    let mut o = ExecOptions::new(script, None);
+    o.hello_timeout = std::time::Duration::from_secs(20);
+    o.timeout = std::time::Duration::from_secs(20);
+    ExecDevice::start(o)
+}
+
+const HELLO: &str =
+    r#"{"type":"hello","id":1,"protocol":1,"device":"sh","target":"gfx1100","version":"v""#;
+
+#[test]
+fn a_device_choosing_a_framing_it_was_not_offered_is_refused() {
+    let script = format!("read l; echo '{HELLO},\"framing\":\"zstd\"}}'; sleep 5");
+    let e = start(&script).unwrap_err().to_string();
+    assert!(
+        e.contains("chose framing `zstd`") && e.contains("offered msgpack"),
+        "{e}"
+    );
+    let mut o = ExecOptions::new(
+        &format!("read l; echo '{HELLO},\"framing\":\"msgpack\"}}'"),
+        None,
+    );
+    o.framings.clear();
+    let e = ExecDevice::start(o).unwrap_err().to_string();
+    assert!(e.contains("JSON lines only"), "{e}");
+}
+
+#[test]
+fn a_device_writing_text_after_choosing_frames_is_named_with_its_bytes() {
+    // It writes a line where its answer to the load should be (after the harness has read
+    // its hello and switched to frames).
+    let script = format!(
+        "read l; echo '{HELLO},\"framing\":\"msgpack\"}}'; sleep 1; echo 'Segfault here'; sleep 5"
+    );
+    let mut dev = start(&script).unwrap();
+    let e = dev.load(b"\x7fELF").unwrap_err().to_string();
+    assert!(
+        e.contains("not a frame") && e.contains("Segfault here"),
+        "{e}"
+    );
+}
