@@ -41,6 +41,7 @@ mod shrinking;
 mod standin_agreement;
 mod text_commands;
 mod unjudged_ops;
+mod unread_snapshots;
 mod wave64_bpermute;
 mod wave64_lanes;
 mod wave_sizes;

@@ -44,15 +44,28 @@ pub(super) fn render(isa: Isa) -> String {
             rows.len()
         );
     } else {
-        let newer = rows.iter().filter(|r| r.oracle == Oracle::Llvm22).count();
-        let _ = write!(
-            s,
-            "Generated from the DS table in `isa/src/ds/table.rs` (source: {source}). Encodings \
-             and syntax follow LLVM (`llvm-mc-19` and `llvm-mc-22 -arch=amdgcn -mcpu={cpu}`); \
-             the oracle column \
-             says which LLVM first knows each op: `llvm-mc-22` for the {newer} that LLVM 19 does not \
-             know (their opcodes are also the guide's).\n\n"
-        );
+        let newer = rows
+            .iter()
+            .filter(|r| oracle(gen, r) == Oracle::Llvm22)
+            .count();
+        if gen.spec().oldest_llvm > 19 {
+            let _ = write!(
+                s,
+                "Generated from the DS table in `isa/src/ds/table.rs` (source: {source}). \
+                 Encodings and syntax follow LLVM (`llvm-mc-{} -arch=amdgcn -mcpu={cpu}`; LLVM 19 \
+                 knows no {gen} target, so the oracle column says `llvm-mc-22` for every op).\n\n",
+                gen.spec().oldest_llvm
+            );
+        } else {
+            let _ = write!(
+                s,
+                "Generated from the DS table in `isa/src/ds/table.rs` (source: {source}). \
+                 Encodings and syntax follow LLVM (`llvm-mc-19` and `llvm-mc-22 -arch=amdgcn \
+                 -mcpu={cpu}`); the oracle column says which LLVM first knows each op: \
+                 `llvm-mc-22` for the {newer} that LLVM 19 does not know (their opcodes are also \
+                 the guide's).\n\n"
+            );
+        }
         let aliases: Vec<String> = super::aliases_of(gen)
             .map(|a| format!("`{}` ({})", a.name, a.op))
             .collect();
@@ -104,7 +117,7 @@ pub(super) fn render(isa: Isa) -> String {
             if gfx11 {
                 gds(r.gds)
             } else {
-                match r.oracle {
+                match oracle(gen, r) {
                     Oracle::Llvm19 => "llvm-mc-19",
                     Oracle::Llvm22 => "llvm-mc-22",
                 }
@@ -245,4 +258,15 @@ fn snake(name: &str) -> String {
         out.push(c.to_ascii_lowercase());
     }
     out
+}
+
+/// The oldest oracle LLVM that knows row `r` on `gen`: the row's, or a newer one where the older
+/// LLVM knows no target of the generation ([`crate::gen::Spec::oldest_llvm`]).
+fn oracle(gen: crate::gen::Generation, r: &OpInfo) -> Oracle {
+    let generation = if gen.spec().oldest_llvm > 19 {
+        Oracle::Llvm22
+    } else {
+        Oracle::Llvm19
+    };
+    r.oracle.max(generation)
 }

@@ -53,6 +53,7 @@ pub static SPEC: Spec = Spec {
     vgpr_granule32: 8,
     vgprs: 256,
     depctr_names: &[],
+    oldest_llvm: 19,
     // 3 lines of 64 bytes (LLVM's `EmitCodeEnd` before GFX11; `llc-22`: `.p2alignl 6` and
     // `.fill 48, 4` of `s_code_end`).
     code_end: CodeEnd {

@@ -45,6 +45,7 @@ pub static SPEC: Spec = Spec {
     vgpr_granule32: 8,
     vgprs: 256,
     depctr_names: &[],
+    oldest_llvm: 19,
     // 3 lines of 128 bytes (LLVM's `EmitCodeEnd` from GFX11 on; `llc-22`: `.p2alignl 7` and
     // `.fill 96, 4` of `s_code_end`).
     code_end: CODE_END,

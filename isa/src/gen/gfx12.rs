@@ -59,6 +59,7 @@ pub static SPEC: Spec = Spec {
     vgpr_granule32: 8,
     vgprs: 256,
     depctr_names: &[],
+    oldest_llvm: 19,
     // As gfx11 (`llc-22` for RDNA 4: `.p2alignl 7` and `.fill 96, 4` of `s_code_end`).
     code_end: gfx11::CODE_END,
 };

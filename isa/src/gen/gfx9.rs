@@ -73,6 +73,7 @@ pub static SPEC: Spec = Spec {
     vgpr_granule32: 8,
     vgprs: 256,
     depctr_names: &[],
+    oldest_llvm: 19,
     // CDNA 2 and later: 16 lines of 64 bytes (LLVM's `EmitCodeEnd` with CDNA 2's instructions;
     // `llc-22` for CDNA 2, 3 and 4: `.p2alignl 6` and `.fill 256, 4` of `s_nop 0`); Vega and
     // CDNA 1 none (`llc-22` writes nothing after their last kernel).

@@ -100,6 +100,9 @@ pub struct Spec {
     /// The `s_waitcnt_depctr` (`s_wait_alu`) immediates LLVM prints by name in this generation:
     /// (immediate, text); any other prints in hex.
     pub depctr_names: &'static [(u16, &'static str)],
+    /// The oldest of the oracle LLVMs (major version: Debian's 19 and 22) that knows this
+    /// generation's targets: its DS table's documentation credits no older one with any op.
+    pub oldest_llvm: u32,
     /// The padding LLVM writes after a code object's last kernel.
     pub code_end: CodeEnd,
 }

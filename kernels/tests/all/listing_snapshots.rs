@@ -86,7 +86,7 @@ fn gfx12_listings_per_new_operand_shape() {
 }
 
 /// The gfx1250 template, one listing per operand shape of the ops gfx1250 added to gfx12's (and
-/// one load), pinned in `snapshots/kernels/gfx1250/`: LLVM's MODE prologue and the workgroup id
+/// one load), pinned in `snapshots/kernels/gfx12.5/`: LLVM's MODE prologue and the workgroup id
 /// computed from ttmp9, ttmp6 and IB_STS2 are visible in them.
 #[test]
 fn gfx1250_listings_per_new_operand_shape() {
@@ -114,7 +114,7 @@ fn gfx1250_listings_per_new_operand_shape() {
             k.code.len()
         );
         insta::with_settings!({
-            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx1250"),
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx12.5"),
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, {

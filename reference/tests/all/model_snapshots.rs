@@ -138,7 +138,7 @@ fn every_gfx12_op_with_its_own_wave64_outcome_has_a_model_snapshot() {
     assert_eq!(ops.len(), 22, "{ops:?}");
 }
 
-/// gfx1250's own outcomes, under `snapshots/reference/gfx1250/` (wave32 only): gfx12's own ops
+/// gfx1250's own outcomes, under `snapshots/reference/gfx12.5/` (wave32 only): gfx12's own ops
 /// but the BVH stack ops, gfx90a's f64 adds, the two sourced transposes (C1, C2) and the
 /// barrier arrives' judged cases (C3); its 4- and 6-bit transposes are not modelled and have no
 /// model snapshot.
@@ -149,7 +149,7 @@ fn every_gfx1250_op_with_its_own_outcome_has_a_model_snapshot() {
         WaveSize::Wave32,
         concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../snapshots/reference/gfx1250"
+            "/../snapshots/reference/gfx12.5"
         ),
     );
     let names: Vec<&str> = ops.iter().map(|op| op.name()).collect();

@@ -67,3 +67,34 @@ fn gfx9_and_gfx10_tables_render_for_every_target_in_their_spelling() {
         gfx9.lines().filter(|l| l.starts_with("| `0x")).count()
     );
 }
+
+/// Every other generation's table pinned in its own snapshot folder
+/// (`snapshots/reference/<generation>/ds_table.snap`), as gfx11's and gfx12's are above.
+#[test]
+fn every_generation_s_table_is_pinned_in_its_folder() {
+    let pinned_above = [Generation::Gfx11, Generation::Gfx12];
+    for gen in Generation::ALL
+        .into_iter()
+        .filter(|g| !pinned_above.contains(g))
+    {
+        // A row per op every target of the generation has (which, in which spelling: the test
+        // above, for gfx9 and gfx10).
+        let md = render_markdown(gen);
+        assert_eq!(
+            DsOp::all_on(ds_isa::ds::Isa::common(gen)).count(),
+            md.lines().filter(|l| l.starts_with("| `0x")).count(),
+            "{gen}"
+        );
+        let dir = format!(
+            "{}/../snapshots/reference/{gen}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        insta::with_settings!({
+            snapshot_path => dir,
+            prepend_module_to_snapshot => false,
+            description => format!("ds_isa::ds::render_markdown({gen}): the {gen} DS table as markdown"),
+        }, {
+            insta::assert_snapshot!("ds_table", md);
+        });
+    }
+}
