@@ -84,7 +84,7 @@ pub static SPEC: Spec = Spec {
     // The one wait its template needs (around `ds_atomic_async_barrier_arrive_b64`), as
     // llvm-mc-22 prints it.
     depctr_names: &[(0xff83, "depctr_vm_vsrc(0)")],
-    // `llvm-mc-19 -mcpu=` either GFX 12.5 processor: "unknown target CPU".
+    // `llvm-mc-19 -mcpu=` either GFX 12.5 processor: "not a recognized processor".
     oldest_llvm: 22,
     // As gfx11 (`llc-22` for GFX 12.5: `.p2alignl 7` and `.fill 96, 4` of `s_code_end`).
     code_end: gfx11::CODE_END,
