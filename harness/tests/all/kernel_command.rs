@@ -18,7 +18,9 @@ use ds_kernels::code_object;
 
 /// `llvm-readelf -h`'s Flags of a `kernel ds_add_rtn_u32 --target T` code object for the targets
 /// issue 31 added, as the issue states them.
-const ISSUE_31_FLAGS: [(&str, &str); 8] = [
+const ISSUE_31_FLAGS: [(&str, &str); 10] = [
+    ("gfx1250", "0x549, gfx1250, xnack, sramecc"),
+    ("gfx1251", "0x55a, gfx1251, xnack, sramecc"),
     ("gfx902", "0x12d, gfx902, xnack"),
     ("gfx904", "0x12e, gfx904, xnack"),
     ("gfx909", "0x131, gfx909, xnack"),
