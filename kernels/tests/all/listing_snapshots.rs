@@ -7,6 +7,44 @@ use ds_isa::ds::{runnable_ops, DsOp};
 use ds_isa::gen::Generation;
 use ds_kernels::generator::generate_for;
 
+/// Pins `text` as the snapshot `name` in `snapshots/kernels/<folder>/`.
+fn pin(folder: &str, name: &str, text: &str) {
+    let dir = format!(
+        "{}/../snapshots/kernels/{folder}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    insta::with_settings!({
+        snapshot_path => dir,
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(name, text);
+    });
+}
+
+/// A load and the first runnable op of `gen` of every operand shape and family that `older`
+/// lacks, in table order, with their listings as `gen` builds them.
+fn new_shapes(gen: Generation, older: Generation) -> Vec<(DsOp, ds_kernels::generator::Kernel)> {
+    let mut seen = Vec::new();
+    let mut ops = vec![DsOp::LoadB32];
+    for op in runnable_ops(gen).filter(|op| !op.info().in_generation(older)) {
+        let shape = (op.info().operands, op.info().family);
+        if !seen.contains(&shape) {
+            seen.push(shape);
+            ops.push(op);
+        }
+    }
+    assert!(ops.len() >= 6, "{gen}: {ops:?}");
+    ops.into_iter()
+        .map(|op| {
+            (
+                op,
+                ds_kernels::generator::generate_in(gen, &common::variant(op)).unwrap(),
+            )
+        })
+        .collect()
+}
+
 /// The first runnable op of every operand shape, in table order.
 fn one_op_per_shape() -> Vec<DsOp> {
     let mut seen = Vec::new();
@@ -41,13 +79,11 @@ fn one_listing_per_operand_shape() {
             v.lds_size,
             k.code.len()
         );
-        insta::with_settings!({
-            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx11"),
-            prepend_module_to_snapshot => false,
-            omit_expression => true,
-        }, {
-            insta::assert_snapshot!(format!("listing_{}", op.name()), header + &k.annotated());
-        });
+        pin(
+            "gfx11",
+            &format!("listing_{}", op.name()),
+            &(header + &k.annotated()),
+        );
     }
 }
 
@@ -55,33 +91,18 @@ fn one_listing_per_operand_shape() {
 /// in `snapshots/kernels/gfx12/`: the split wait counters, gfx12 SMEM and VGLOBAL are visible in it.
 #[test]
 fn gfx12_listings_per_new_operand_shape() {
-    use ds_isa::ds::{runnable_ops, Generation};
-    use ds_kernels::generator::generate_in;
     let gen = Generation::Gfx12;
-    let mut seen = Vec::new();
-    let mut ops = vec![DsOp::LoadB32];
-    for op in runnable_ops(gen).filter(|op| !op.info().in_generation(Generation::Gfx11)) {
-        let shape = (op.info().operands, op.info().family);
-        if !seen.contains(&shape) {
-            seen.push(shape);
-            ops.push(op);
-        }
-    }
-    assert!(ops.len() >= 6, "{ops:?}");
-    for op in ops {
-        let k = generate_in(gen, &common::variant(op)).unwrap();
+    for (op, k) in new_shapes(gen, Generation::Gfx11) {
         let header = format!(
             "kernel {} ({gen})\n{} bytes of code\n\n",
             k.name,
             k.code.len()
         );
-        insta::with_settings!({
-            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx12"),
-            prepend_module_to_snapshot => false,
-            omit_expression => true,
-        }, {
-            insta::assert_snapshot!(format!("listing_{}", op.name()), header + &k.annotated());
-        });
+        pin(
+            "gfx12",
+            &format!("listing_{}", op.name()),
+            &(header + &k.annotated()),
+        );
     }
 }
 
@@ -90,21 +111,8 @@ fn gfx12_listings_per_new_operand_shape() {
 /// computed from ttmp9, ttmp6 and IB_STS2 are visible in them.
 #[test]
 fn gfx1250_listings_per_new_operand_shape() {
-    use ds_isa::ds::{runnable_ops, Generation};
-    use ds_kernels::generator::generate_in;
     let gen = Generation::Gfx12_5;
-    let mut seen = Vec::new();
-    let mut ops = vec![DsOp::LoadB32];
-    for op in runnable_ops(gen).filter(|op| !op.info().in_generation(Generation::Gfx12)) {
-        let shape = (op.info().operands, op.info().family);
-        if !seen.contains(&shape) {
-            seen.push(shape);
-            ops.push(op);
-        }
-    }
-    assert!(ops.len() >= 6, "{ops:?}");
-    for op in ops {
-        let k = generate_in(gen, &common::variant(op)).unwrap();
+    for (op, k) in new_shapes(gen, Generation::Gfx12) {
         let text = k.annotated();
         assert!(text.contains("s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1"));
         assert!(text.contains("s_getreg_b32 s4, hwreg(HW_REG_IB_STS2, 6, 4)"));
@@ -113,13 +121,11 @@ fn gfx1250_listings_per_new_operand_shape() {
             k.name,
             k.code.len()
         );
-        insta::with_settings!({
-            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx12.5"),
-            prepend_module_to_snapshot => false,
-            omit_expression => true,
-        }, {
-            insta::assert_snapshot!(format!("listing_{}", op.name()), header + &text);
-        });
+        pin(
+            "gfx12.5",
+            &format!("listing_{}", op.name()),
+            &(header + &text),
+        );
     }
 }
 
@@ -152,13 +158,11 @@ fn gfx10_listings() {
             k.name,
             k.code.len()
         );
-        insta::with_settings!({
-            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx10"),
-            prepend_module_to_snapshot => false,
-            omit_expression => true,
-        }, {
-            insta::assert_snapshot!(format!("listing_{}", k.name), header + &k.annotated());
-        });
+        pin(
+            "gfx10",
+            &format!("listing_{}", k.name),
+            &(header + &k.annotated()),
+        );
     }
 }
 
@@ -188,13 +192,11 @@ fn aliasing_listings() {
             k.vgpr_count,
             k.code.len()
         );
-        insta::with_settings!({
-            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx11"),
-            prepend_module_to_snapshot => false,
-            omit_expression => true,
-        }, {
-            insta::assert_snapshot!(format!("listing_{}_{}", name, alias.name()), header + &k.annotated());
-        });
+        pin(
+            "gfx11",
+            &format!("listing_{}_{}", name, alias.name()),
+            &(header + &k.annotated()),
+        );
     }
 }
 
@@ -245,12 +247,10 @@ fn gfx9_listings() {
             d.compute_pgm_rsrc3,
             d.kernel_code_properties
         );
-        insta::with_settings!({
-            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/kernels/gfx9"),
-            prepend_module_to_snapshot => false,
-            omit_expression => true,
-        }, {
-            insta::assert_snapshot!(format!("listing_{t}_{}", k.name), header + &k.annotated());
-        });
+        pin(
+            "gfx9",
+            &format!("listing_{t}_{}", k.name),
+            &(header + &k.annotated()),
+        );
     }
 }
