@@ -92,9 +92,10 @@ fn computes(line: &str) -> bool {
         .any(|p| l.starts_with(p))
 }
 
-/// Compiles [`KERNEL`] with `llc` for `t` in `wave`; `None` when this llc does not know `t`.
-fn llc_choice(llc: &str, t: &Target, wave: WaveSize) -> Option<Choice> {
-    let out = Command::new(llc)
+/// `llc` run on `ir` for `t` in `wave` (code object version 6 asked for on a generic target,
+/// which needs it: LLVM 19 defaults to 5).
+fn llc(llc: &str, t: &Target, wave: WaveSize, ir: &str) -> std::process::Output {
+    Command::new(llc)
         .args([
             "-mtriple=amdgcn-amd-amdhsa",
             &format!("-mcpu={t}"),
@@ -109,22 +110,26 @@ fn llc_choice(llc: &str, t: &Target, wave: WaveSize) -> Option<Choice> {
         .and_then(|mut c| {
             use std::io::Write;
             let mut stdin = c.stdin.take().unwrap();
-            stdin.write_all(KERNEL.as_bytes())?;
+            stdin.write_all(ir.as_bytes())?;
             if t.is_generic() {
-                // Generic targets need code object version 6 (LLVM 19 defaults to 5).
                 stdin.write_all(CODE_OBJECT_V6.as_bytes())?;
             }
             drop(stdin);
             c.wait_with_output()
         })
-        .expect("llc runs");
+        .unwrap_or_else(|e| panic!("{llc} runs: {e}"))
+}
+
+/// Compiles [`KERNEL`] with `llc` for `t` in `wave`; `None` when this llc does not know `t`.
+fn llc_choice(tool: &str, t: &Target, wave: WaveSize) -> Option<Choice> {
+    let out = llc(tool, t, wave, KERNEL);
     let stderr = String::from_utf8_lossy(&out.stderr);
     if stderr.contains("not a recognized processor") {
         return None;
     }
-    assert!(out.status.success(), "{llc} -mcpu={t}: {stderr}");
+    assert!(out.status.success(), "{tool} -mcpu={t}: {stderr}");
     let asm = String::from_utf8(out.stdout).unwrap();
-    Some(parse(&asm, &format!("{llc} {t} {wave}")))
+    Some(parse(&asm, &format!("{tool} {t} {wave}")))
 }
 
 /// The declared user SGPR count, the one scalar register (an SGPR or ttmp outside `s[..]`
@@ -372,24 +377,24 @@ fn the_entry_state_is_llvms_for_every_target_and_wave_size() {
     let mut covered: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     let mut ran = false;
     let mut wrong = Vec::new();
-    for llc in ["llc-19", "llc-22"] {
-        if Command::new(llc).arg("--version").output().is_err() {
-            common::missing(llc, &format!("the Debian package llvm-{}", &llc[4..]));
+    for tool in ["llc-19", "llc-22"] {
+        if Command::new(tool).arg("--version").output().is_err() {
+            common::missing(tool, &format!("the Debian package llvm-{}", &tool[4..]));
             continue;
         }
         ran = true;
         for t in targets() {
             for wave in ds_kernels::wave_sizes(t) {
-                let Some(theirs) = llc_choice(llc, t, wave) else {
+                let Some(theirs) = llc_choice(tool, t, wave) else {
                     continue;
                 };
                 let ours = harness_choice(t, wave);
                 if ours != theirs {
                     wrong.push(format!(
-                        "{t} {wave}: the harness has {ours:?}, {llc} {theirs:?}"
+                        "{t} {wave}: the harness has {ours:?}, {tool} {theirs:?}"
                     ));
                 }
-                covered.entry(t.name).or_default().push(llc);
+                covered.entry(t.name).or_default().push(tool);
             }
         }
     }
@@ -424,24 +429,7 @@ fn llc_builds_no_kernel_in_a_wave_size_the_table_leaves_out() {
             if ds_kernels::wave_sizes(t).contains(&wave) {
                 continue;
             }
-            let asm = Command::new("llc-22")
-                .args([
-                    "-mtriple=amdgcn-amd-amdhsa",
-                    &format!("-mcpu={t}"),
-                    &format!("-mattr=+wavefrontsize{}", wave.lanes()),
-                    "-o",
-                    "-",
-                ])
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .and_then(|mut c| {
-                    use std::io::Write;
-                    c.stdin.take().unwrap().write_all(KERNEL.as_bytes())?;
-                    c.wait_with_output()
-                })
-                .expect("llc-22 runs");
+            let asm = llc("llc-22", t, wave, KERNEL);
             let text = String::from_utf8_lossy(&asm.stdout);
             assert!(
                 text.contains("amdhsa.kernels:  []") && !text.lines().any(|l| l.starts_with("k:")),
@@ -503,36 +491,19 @@ attributes #0 = { "amdgpu-no-dispatch-ptr" "amdgpu-no-queue-ptr" "amdgpu-no-impl
 #[test]
 fn work_item_ids_are_packed_where_the_target_table_says() {
     let mut checked = Vec::new();
-    for llc in ["llc-19", "llc-22"] {
-        if Command::new(llc).arg("--version").output().is_err() {
-            common::missing(llc, &format!("the Debian package llvm-{}", &llc[4..]));
+    for tool in ["llc-19", "llc-22"] {
+        if Command::new(tool).arg("--version").output().is_err() {
+            common::missing(tool, &format!("the Debian package llvm-{}", &tool[4..]));
             continue;
         }
         for t in targets().into_iter().filter(|t| !t.is_generic()) {
             let wave = ds_kernels::wave_sizes(t)[0];
-            let out = Command::new(llc)
-                .args([
-                    "-mtriple=amdgcn-amd-amdhsa",
-                    &format!("-mcpu={t}"),
-                    &format!("-mattr=+wavefrontsize{}", wave.lanes()),
-                    "-o",
-                    "-",
-                ])
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .and_then(|mut c| {
-                    use std::io::Write;
-                    c.stdin.take().unwrap().write_all(KERNEL_Y.as_bytes())?;
-                    c.wait_with_output()
-                })
-                .expect("llc runs");
+            let out = llc(tool, t, wave, KERNEL_Y);
             let stderr = String::from_utf8_lossy(&out.stderr);
             if stderr.contains("not a recognized processor") {
                 continue;
             }
-            assert!(out.status.success(), "{llc} -mcpu={t}: {stderr}");
+            assert!(out.status.success(), "{tool} -mcpu={t}: {stderr}");
             let asm = String::from_utf8(out.stdout).unwrap();
             let code: Vec<&str> = asm
                 .lines()
@@ -550,17 +521,17 @@ fn work_item_ids_are_packed_where_the_target_table_says() {
             });
             assert!(
                 packed != unpacked,
-                "{llc} {t}: cannot tell where work-item id y is read from:\n{}",
+                "{tool} {t}: cannot tell where work-item id y is read from:\n{}",
                 code.join("\n")
             );
             assert_eq!(
                 packed,
                 t.packed_workitem_ids,
-                "{llc} {t}: llc reads work-item id y {}, the target table says packed = {}",
+                "{tool} {t}: llc reads work-item id y {}, the target table says packed = {}",
                 if packed { "from v0 [19:10]" } else { "from v1" },
                 t.packed_workitem_ids
             );
-            checked.push(format!("{llc} {t}"));
+            checked.push(format!("{tool} {t}"));
         }
     }
     println!("work-item ids where the table says: {}", checked.join(", "));
