@@ -341,6 +341,7 @@ fn judge(
         choices: Default::default(),
         kinds: Vec::new(),
     };
+    search.reuse_tables();
     let mut orders_found = Vec::new();
     for g in &groups {
         search.failed.clear();
@@ -427,7 +428,7 @@ fn judge(
     } else {
         Explanation::Order(orders_found.concat())
     };
-    let mut float_alternatives = search.alternatives;
+    let mut float_alternatives = std::mem::take(&mut search.alternatives);
     float_alternatives.sort_unstable();
     float_alternatives.dedup();
     Verdict::Legal {

@@ -645,3 +645,22 @@ fn every_ops_reading_combinations_fit_a_search() {
     }
     assert!(widest > 1, "no op has per-lane readings to combine");
 }
+
+/// The search keeps a state of up to 64 group bytes in place (no allocation per state): eight
+/// misaligned 8-byte elements at a 4-byte stride (36 bytes, the f64 ops' "addr-bank" cases that
+/// fill a search's budget) included; a larger group still gets its bytes whole.
+#[test]
+fn a_search_state_of_a_misaligned_f64_chain_is_held_in_place() {
+    use super::search::State;
+    let chain = State::of(0b1011, (0..36u8).map(|b| b ^ 0x5a));
+    match &chain {
+        State::Small(left, b) => {
+            assert_eq!(*left, 0b1011);
+            assert_eq!(b[..36], (0..36u8).map(|b| b ^ 0x5a).collect::<Vec<_>>()[..]);
+            assert!(b[36..].iter().all(|&x| x == 0));
+        }
+        State::Big(..) => panic!("36 group bytes allocated a state"),
+    }
+    let big = State::of(1, 0..65u8);
+    assert_eq!(big, State::Big(1, (0..65u8).collect()));
+}
