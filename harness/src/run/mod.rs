@@ -270,8 +270,8 @@ pub fn run_with(
                 states.push(OpState::new(op, wave, cfg, names.target));
                 let specs = states[0].round(cfg.chunk);
                 // Each chunk's cases are built while the one before it is on the device.
-                let mut ahead =
-                    (specs.first()).map(|&s| stream::generate(&states[0].plans[s.variant], s));
+                let mut ahead = (specs.first())
+                    .map(|&s| stream::generate(&states[0].plans[s.variant], s, pipe.take_cases()));
                 for (k, &spec) in specs.iter().enumerate() {
                     let cases = ahead.take().expect("built ahead");
                     let next = specs.get(k + 1).copied();
@@ -309,7 +309,8 @@ pub fn run_with(
                         if Instant::now() >= deadline {
                             break 'rounds;
                         }
-                        let cases = stream::generate(&states[k].plans[spec.variant], spec);
+                        let plan = &states[k].plans[spec.variant];
+                        let cases = stream::generate(plan, spec, pipe.take_cases());
                         let (checked, _) =
                             pipe.push(cfg, &states, device, module, k, spec, cases, None);
                         if let Some(c) = checked {

@@ -20,7 +20,7 @@ use ds_isa::target::Target;
 use ds_kernels::launch::Launch;
 use ds_kernels::{abi, generator};
 use ds_reference::model::legal::{Agreement, Tally};
-use ds_reference::wave::{Case, Outcome, WaveSize};
+use ds_reference::wave::{Case, Lds, Outcome, Wave, WaveSize};
 use rayon::prelude::*;
 
 /// Mismatching cases of one op that get a case file and a place in the reports; further
@@ -171,6 +171,8 @@ pub(super) struct Checked {
     verdicts: Vec<Verdict>,
     /// The chunk's launch, read (when it ran whole): its buffers serve a later chunk.
     spent: Option<Launch>,
+    /// The chunk's cases, checked: their buffers serve a later chunk's cases.
+    cases: Vec<Case>,
 }
 
 impl Checked {
@@ -189,6 +191,11 @@ impl Checked {
         self.spent.take()
     }
 
+    /// The chunk's cases, checked (their buffers serve a later chunk's cases).
+    pub fn take_cases(&mut self) -> Vec<Case> {
+        std::mem::take(&mut self.cases)
+    }
+
     /// Cases whose device outcome agrees with the model (exactly or as a legal alternative).
     pub fn agreed(&self) -> usize {
         (self.verdicts.iter())
@@ -197,12 +204,23 @@ impl Checked {
     }
 }
 
-/// Builds the cases of `spec`, on the rayon pool.
-pub(super) fn generate(plan: &VariantPlan, spec: ChunkSpec) -> Vec<Case> {
-    (spec.start..spec.start + spec.len)
-        .into_par_iter()
-        .map(|i| plan.case(i))
-        .collect()
+/// Builds the cases of `spec`, on the rayon pool, into `spare` (the cases of a checked chunk,
+/// whose buffers are reused: building a case allocates nothing, and no case is freed on another
+/// thread than the one that made it, which with the system allocator made the threads wait on
+/// each other's heaps).
+pub(super) fn generate(plan: &VariantPlan, spec: ChunkSpec, spare: Vec<Case>) -> Vec<Case> {
+    let mut cases = spare;
+    cases.truncate(spec.len);
+    let fresh = spec.len - cases.len();
+    cases.par_extend((0..fresh).into_par_iter().map(|_| Case {
+        lds: Lds::zeroed(plan.variant.lds_size),
+        wave: Wave::new(plan.variant.wave),
+    }));
+    cases
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(k, case)| plan.case_into(spec.start + k, case));
+    cases
 }
 
 /// Reads a launched chunk's outcomes back and checks them against the model, case by case on the
@@ -239,6 +257,7 @@ pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked
         spec: l.spec,
         verdicts,
         spent,
+        cases,
     }
 }
 
@@ -498,6 +517,8 @@ fn case_file(
 pub(super) struct Pipeline {
     pending: Option<Launched>,
     spare: Option<Launch>,
+    /// The cases of the last chunk checked, for the next chunk to be built into.
+    spare_cases: Vec<Case>,
 }
 
 impl Pipeline {
@@ -518,6 +539,7 @@ impl Pipeline {
         next: Option<ChunkSpec>,
     ) -> (Option<Checked>, Option<Vec<Case>>) {
         let previous = self.pending.take();
+        let spare_cases = std::mem::take(&mut self.spare_cases);
         let (mut checked, mut ahead) = (None, None);
         let variant = states[state].plans[spec.variant].variant;
         let target = device.info().target;
@@ -538,12 +560,13 @@ impl Pipeline {
             if let Some(n) = next {
                 let plan = &states[state].plans[n.variant];
                 let slot = &mut ahead;
-                s.spawn(move |_| *slot = Some(generate(plan, n)));
+                s.spawn(move |_| *slot = Some(generate(plan, n, spare_cases)));
             }
             launch_split(device, module, &variant, &cases, self.spare.take())
         });
         if let Some(c) = &mut checked {
             self.spare = c.spent.take();
+            self.spare_cases = std::mem::take(&mut c.cases);
         }
         self.pending = Some(Launched {
             state,
@@ -553,6 +576,11 @@ impl Pipeline {
             parts: launch,
         });
         (checked, ahead)
+    }
+
+    /// Spent cases for a chunk built outside [`Self::push`] to be built into.
+    pub fn take_cases(&mut self) -> Vec<Case> {
+        std::mem::take(&mut self.spare_cases)
     }
 
     /// Checks the chunk still pending, if any.
