@@ -191,6 +191,21 @@ pub fn check_allowed(
     allowed: Allowed,
     budget: usize,
 ) -> Result<Verdict, Unmodelled> {
+    check_allowed_as(target, variant, case, device, allowed, budget, true)
+}
+
+/// [`check_allowed`]; with `words` false a mismatch does not say where the outcome differs (its
+/// text is empty: [`tally`] asks only whether a reading explains the outcome, and working out
+/// the words took a second run of the model and a formatted string per reading ruled out).
+pub(super) fn check_allowed_as(
+    target: &Target,
+    variant: &Variant,
+    case: &Case,
+    device: &Outcome,
+    allowed: Allowed,
+    budget: usize,
+    words: bool,
+) -> Result<Verdict, Unmodelled> {
     if let Some(regs) = variant.regs {
         // Operands that share registers: judge what the instruction computed, read back from the
         // device's VDST (every other register it dumped must follow from it).
@@ -202,7 +217,7 @@ pub fn check_allowed(
             regs: None,
             ..*variant
         };
-        return check_allowed(target, &bare, case, &raw, allowed, budget);
+        return check_allowed_as(target, &bare, case, &raw, allowed, budget, words);
     }
     let inst = variant.inst();
     let info = inst.op.info();
@@ -230,7 +245,7 @@ pub fn check_allowed(
             plan.check_case(&case.wave, case.lds.bytes())?;
             plans.push(plan);
         }
-        let v = judge(&plans, &orders, &collisions, case, device, budget);
+        let v = judge(&plans, &orders, &collisions, case, device, budget, words);
         if v.is_legal() {
             return Ok(v);
         }
@@ -249,6 +264,7 @@ fn judge(
     case: &Case,
     device: &Outcome,
     budget: usize,
+    words: bool,
 ) -> Verdict {
     let plan = plans[0];
     // The fast path: the preferred readings run in an allowed fixed order with an allowed
@@ -275,12 +291,11 @@ fn judge(
     if model == *device {
         return Verdict::model();
     }
-    let model = if fast.rules == plan.rules {
-        model
-    } else {
-        run(&plan)
+    let first_diff = match words {
+        false => String::new(),
+        true if fast.rules == plan.rules => describe(&model, device),
+        true => describe(&run(&plan), device),
     };
-    let first_diff = describe(&model, device);
     if plans.len() == 1 && orders.len() == 1 && orders[0] != LaneOrder::Any && collisions.len() <= 1
     {
         // One plan in one fixed order: the fast run was the only outcome allowed.
