@@ -422,6 +422,11 @@ impl Lds {
         self.bytes.resize((size as usize).next_multiple_of(4), 0);
     }
 
+    /// Makes this image a copy of `other`, keeping its allocation.
+    pub fn set_from(&mut self, other: &Lds) {
+        self.bytes.clone_from(&other.bytes);
+    }
+
     /// An image from raw bytes (length rounded up to a multiple of 4 with zeros).
     pub fn from_bytes(mut bytes: Vec<u8>) -> Lds {
         bytes.resize(bytes.len().next_multiple_of(4), 0);
