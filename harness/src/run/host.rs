@@ -66,7 +66,7 @@ pub fn host_side(cfg: &RunConfig, device: &mut dyn Device) -> Result<HostTimes, 
                 parts,
             };
             let t = cpu_time();
-            let mut checked = stream::check(cfg, plan, launched);
+            let mut checked = stream::check(cfg, plan, &state.questions, launched);
             times.check += cpu_time() - t;
             times.cases += checked.len() as u64;
             times.agree += checked.agreed() as u64;
