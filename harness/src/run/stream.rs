@@ -597,11 +597,9 @@ impl Pipeline {
 
     /// Checks the chunk still pending, if any.
     pub fn drain(&mut self, cfg: &RunConfig, states: &[OpState]) -> Option<Checked> {
-        self.pending
-            .take()
-            .map(|p| {
-                let st = &states[p.state];
-                check(cfg, &st.plans[p.spec.variant], &st.questions, p)
-            })
+        self.pending.take().map(|p| {
+            let st = &states[p.state];
+            check(cfg, &st.plans[p.spec.variant], &st.questions, p)
+        })
     }
 }
