@@ -415,6 +415,18 @@ impl Lds {
         }
     }
 
+    /// Makes this image [`Lds::zeroed`]`(size)` in place, keeping its allocation (a run builds
+    /// its cases into the buffers of spent ones).
+    pub fn reset_zeroed(&mut self, size: u32) {
+        self.bytes.clear();
+        self.bytes.resize((size as usize).next_multiple_of(4), 0);
+    }
+
+    /// Makes this image a copy of `other`, keeping its allocation.
+    pub fn set_from(&mut self, other: &Lds) {
+        self.bytes.clone_from(&other.bytes);
+    }
+
     /// An image from raw bytes (length rounded up to a multiple of 4 with zeros).
     pub fn from_bytes(mut bytes: Vec<u8>) -> Lds {
         bytes.resize(bytes.len().next_multiple_of(4), 0);

@@ -11,7 +11,7 @@
 use ds_isa::ds::{DsOp, Family, OffsetForm, Rmw};
 use ds_isa::target::Target;
 use ds_reference::regs::Alias;
-use ds_reference::wave::{Case, FpMode, Lds, Variant, Wave, WaveSize};
+use ds_reference::wave::{Case, FpMode, Lane, Lds, Variant, Wave, WaveSize};
 use values::value;
 
 mod barrier;
@@ -300,9 +300,20 @@ impl VariantPlan {
     /// Case `i` of the variant: its own generator is seeded from the variant's seed and `i`
     /// alone, so no case depends on the cases before it.
     pub fn case(&self, i: usize) -> Case {
+        let mut case = Case {
+            lds: Lds::zeroed(0),
+            wave: Wave::new(self.variant.wave),
+        };
+        self.case_into(i, &mut case);
+        case
+    }
+
+    /// Case `i` built into `out` (whatever it held before), reusing its buffers: a run's
+    /// chunks are built into the cases of spent ones, so a case costs no allocation.
+    pub fn case_into(&self, i: usize, out: &mut Case) {
         let (addr, exec) = patterns(&self.variant, i);
         let mut rng = SplitMix64::new(mix(self.seed, i as u64));
-        build(&self.variant, addr, exec, &mut rng)
+        build(&self.variant, addr, exec, &mut rng, out);
     }
 
     /// The id of case `i`: `<op>.<variant tag>.<index>.<addr pattern>.<exec pattern>`.
@@ -654,10 +665,11 @@ fn geometry_elem(v: &Variant) -> u32 {
 }
 
 /// One case of variant `v`.
-fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64) -> Case {
+fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64, out: &mut Case) {
     let info = v.op.info();
     let elem = info.elem;
-    let mut lds = Lds::zeroed(v.lds_size);
+    let Case { lds, wave } = out;
+    lds.reset_zeroed(v.lds_size);
     for at in (0..v.lds_size).step_by(8) {
         let mut pair = [0u32; 2];
         match rng.below(4) {
@@ -670,11 +682,10 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
         }
     }
     let addrs = addresses(v, addr, rng);
-    let mut wave = Wave {
-        exec: exec.mask(v.wave, rng),
-        m0: rng.next_u32(),
-        ..Wave::new(v.wave)
-    };
+    wave.exec = exec.mask(v.wave, rng);
+    wave.m0 = rng.next_u32();
+    wave.lanes.clear();
+    wave.lanes.resize(v.wave.lanes(), Lane::default());
     let (d0, d1) = (info.operands.data0 as usize, info.operands.data1 as usize);
     for (lane, l) in wave.lanes.iter_mut().enumerate() {
         if info.operands.addr > 0 {
@@ -720,8 +731,8 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
                 }
             }
         }
-        Family::BvhStack | Family::BvhPushPop(_) => bvh::shape(v, &mut wave, &mut lds, rng),
-        Family::BarrierArrive => barrier::shape(v, &mut wave, &mut lds, rng),
+        Family::BvhStack | Family::BvhPushPop(_) => bvh::shape(v, wave, lds, rng),
+        Family::BarrierArrive => barrier::shape(v, wave, lds, rng),
         _ => {}
     }
     if let Some(regs) = v.regs {
@@ -729,7 +740,6 @@ fn build(v: &Variant, addr: AddrPattern, exec: ExecPattern, rng: &mut SplitMix64
         // (addr, data0, data1, vdst), an inactive lane's keep the vdst sentinel.
         regs.harmonise_lanes(v.op, v.acc, &mut wave.lanes, wave.exec);
     }
-    Case { lds, wave }
 }
 
 #[cfg(test)]
@@ -737,6 +747,34 @@ mod tests {
     use super::*;
     use ds_isa::ds::runnable_ops;
     use ds_isa::gen::Generation;
+
+    /// A case built into the buffers of a spent one (another op's, another LDS size, another
+    /// wave size, a BVH stack op's shaped LDS) is the case built afresh: nothing of the old case
+    /// shows through.
+    #[test]
+    fn a_case_built_into_a_spent_one_is_the_fresh_case() {
+        let target = ds_isa::target::DEFAULT;
+        let ops = [
+            "ds_bvh_stack_rtn_b32",
+            "ds_add_rtn_u32",
+            "ds_min_f64",
+            "ds_permute_b32",
+        ];
+        let mut plans = Vec::new();
+        for name in ops {
+            let op = DsOp::from_name(name).unwrap();
+            for wave in [WaveSize::Wave64, WaveSize::Wave32] {
+                plans.extend(plan_for(op, DEFAULT_SEED, 8, wave, target));
+            }
+        }
+        let mut spent = plans[0].case(3);
+        for (k, p) in plans.iter().enumerate() {
+            for i in [0, 5, 11] {
+                p.case_into(i, &mut spent);
+                assert_eq!(spent, p.case(i), "variant {} ({}) case {i}", k, p.tag);
+            }
+        }
+    }
 
     #[test]
     fn splitmix64_matches_the_reference_sequence() {

@@ -46,14 +46,14 @@ pub fn host_side(cfg: &RunConfig, device: &mut dyn Device) -> Result<HostTimes, 
     let code = build_code_object(&cfg.ops, &cfg.waves, target)?;
     let module = device.load(&code).map_err(RunError::Device)?;
     let mut times = HostTimes::default();
-    // As a run does: a spent launch's buffers serve the next.
-    let mut spare = None;
+    // As a run does: a spent launch's buffers, and a checked chunk's cases, serve the next.
+    let (mut spare, mut spare_cases) = (None, Vec::new());
     for (op, wave) in units(cfg) {
         let mut state = OpState::new(op, wave, cfg, target);
         for spec in state.round(cfg.chunk) {
             let plan = &state.plans[spec.variant];
             let t = cpu_time();
-            let cases = stream::generate(plan, spec);
+            let cases = stream::generate(plan, spec, std::mem::take(&mut spare_cases));
             times.generate += cpu_time() - t;
             let t = cpu_time();
             let parts = launch_split(device, module, &plan.variant, &cases, spare.take());
@@ -66,11 +66,12 @@ pub fn host_side(cfg: &RunConfig, device: &mut dyn Device) -> Result<HostTimes, 
                 parts,
             };
             let t = cpu_time();
-            let mut checked = stream::check(cfg, plan, launched);
+            let mut checked = stream::check(cfg, plan, &state.questions, launched);
             times.check += cpu_time() - t;
             times.cases += checked.len() as u64;
             times.agree += checked.agreed() as u64;
             spare = checked.take_spent();
+            spare_cases = checked.take_cases();
         }
     }
     times.total = cpu_time() - start;

@@ -20,7 +20,7 @@ use ds_isa::target::Target;
 use ds_kernels::launch::Launch;
 use ds_kernels::{abi, generator};
 use ds_reference::model::legal::{Agreement, Tally};
-use ds_reference::wave::{Case, Outcome, WaveSize};
+use ds_reference::wave::{Case, Lds, Outcome, Wave, WaveSize};
 use rayon::prelude::*;
 
 /// Mismatching cases of one op that get a case file and a place in the reports; further
@@ -118,12 +118,11 @@ pub(super) struct ChunkSpec {
 #[derive(Debug)]
 enum Verdict {
     /// Device and model agree; `shared` when active lanes shared bytes; `choice` when the device
-    /// took another legal outcome than the model's; `tallies` which readings of each computed
-    /// question the outcome is consistent with.
+    /// took another legal outcome than the model's (which readings of each computed question
+    /// the outcome is consistent with is counted in the chunk's [`Checked::questions`]).
     Agree {
         shared: bool,
         choice: Option<String>,
-        tallies: Vec<Tally>,
     },
     /// The model does not judge the case (no sourced semantics): the device's answer is kept,
     /// to be recorded and shown, never judged (boxed: rare, and large).
@@ -144,9 +143,6 @@ struct Disagreement {
     note: Option<String>,
     /// The legal-outcome search gave up: class `undecided`, not `mismatch`.
     undecided: bool,
-    /// Which readings of each computed question the outcome is consistent with (a disagreement
-    /// reading it matches, for one).
-    tallies: Vec<Tally>,
 }
 
 /// A chunk launched, waiting for its check (which reads its outcomes back from the launch's
@@ -171,6 +167,12 @@ pub(super) struct Checked {
     verdicts: Vec<Verdict>,
     /// The chunk's launch, read (when it ran whole): its buffers serve a later chunk.
     spent: Option<Launch>,
+    /// The chunk's cases, checked: their buffers serve a later chunk's cases.
+    cases: Vec<Case>,
+    /// The chunk's counts per open question (its cases in order), for the op's: counted on the
+    /// pool, where the readings' tallies were made and are freed (freed on the calling thread,
+    /// they made the pool's threads wait on the heap's locks).
+    questions: super::readings::PerQuestion,
 }
 
 impl Checked {
@@ -189,6 +191,11 @@ impl Checked {
         self.spent.take()
     }
 
+    /// The chunk's cases, checked (their buffers serve a later chunk's cases).
+    pub fn take_cases(&mut self) -> Vec<Case> {
+        std::mem::take(&mut self.cases)
+    }
+
     /// Cases whose device outcome agrees with the model (exactly or as a legal alternative).
     pub fn agreed(&self) -> usize {
         (self.verdicts.iter())
@@ -197,27 +204,45 @@ impl Checked {
     }
 }
 
-/// Builds the cases of `spec`, on the rayon pool.
-pub(super) fn generate(plan: &VariantPlan, spec: ChunkSpec) -> Vec<Case> {
-    (spec.start..spec.start + spec.len)
-        .into_par_iter()
-        .map(|i| plan.case(i))
-        .collect()
+/// Builds the cases of `spec`, on the rayon pool, into `spare` (the cases of a checked chunk,
+/// whose buffers are reused: building a case allocates nothing, and no case is freed on another
+/// thread than the one that made it, which with the system allocator made the threads wait on
+/// each other's heaps).
+pub(super) fn generate(plan: &VariantPlan, spec: ChunkSpec, spare: Vec<Case>) -> Vec<Case> {
+    let mut cases = spare;
+    cases.truncate(spec.len);
+    let fresh = spec.len - cases.len();
+    cases.par_extend((0..fresh).into_par_iter().map(|_| Case {
+        lds: Lds::zeroed(plan.variant.lds_size),
+        wave: Wave::new(plan.variant.wave),
+    }));
+    cases
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(k, case)| plan.case_into(spec.start + k, case));
+    cases
 }
 
 /// Reads a launched chunk's outcomes back and checks them against the model, case by case on the
 /// rayon pool; the cases of a part that failed are lost to its error.
-pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked {
+pub(super) fn check(
+    cfg: &RunConfig,
+    plan: &VariantPlan,
+    questions: &[String],
+    l: Launched,
+) -> Checked {
     let cases = l.cases;
+    let mut counts = super::readings::PerQuestion::new();
     let mut spent = None;
     let whole = l.parts.len() == 1;
     let mut verdicts = Vec::with_capacity(cases.len());
     for (range, part) in l.parts {
+        let first = l.spec.start + range.start;
         let mine = &cases[range];
         let read = part.and_then(|launch| {
             let back = abi::Readback::new(&plan.variant, mine.len(), &launch)
                 .map_err(|e| (Class::DeviceError, e.to_string()))?;
-            let v: Vec<Verdict> = mine
+            let v: Vec<(Verdict, Vec<Tally>)> = mine
                 .par_iter()
                 .enumerate()
                 .map(|(c, case)| verdict(cfg, l.target, plan, case, back.outcome(c, case)))
@@ -225,7 +250,20 @@ pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked
             if whole {
                 spent = Some(launch);
             }
-            Ok(v)
+            let mut out = Vec::with_capacity(v.len());
+            for (k, (verdict, tallies)) in v.into_iter().enumerate() {
+                let agreed = match &verdict {
+                    Verdict::Agree { .. } => Some(true),
+                    Verdict::Disagree(_) => Some(false),
+                    _ => None,
+                };
+                if let Some(agreed) = agreed {
+                    let id = || plan.id(first + k);
+                    count_questions(&mut counts, questions, id, agreed, &tallies);
+                }
+                out.push(verdict);
+            }
+            Ok(out)
         });
         match read {
             Ok(v) => verdicts.extend(v),
@@ -239,6 +277,8 @@ pub(super) fn check(cfg: &RunConfig, plan: &VariantPlan, l: Launched) -> Checked
         spec: l.spec,
         verdicts,
         spent,
+        cases,
+        questions: counts,
     }
 }
 
@@ -248,12 +288,15 @@ fn verdict(
     plan: &VariantPlan,
     case: &Case,
     dev: Outcome,
-) -> Verdict {
+) -> (Verdict, Vec<Tally>) {
     let v = &plan.variant;
     let inst = v.inst();
     let expected = match super::expectation(cfg.expect, target, v, case) {
         Ok(o) => o,
-        Err(u) => return Verdict::NotModelled(Box::new((u.why, case.clone(), dev))),
+        Err(u) => {
+            let v = Verdict::NotModelled(Box::new((u.why, case.clone(), dev)));
+            return (v, Vec::new());
+        }
     };
     let diffs = diff::diff(inst.info(), case.wave.exec, &expected, &dev);
     let shared = legal::lanes_share_bytes(v, case);
@@ -262,19 +305,19 @@ fn verdict(
         None => Vec::new(),
     };
     if diffs.is_empty() {
-        return Verdict::Agree {
+        let v = Verdict::Agree {
             shared,
             choice: None,
-            tallies: tallies(Agreement::Exact),
         };
+        return (v, tallies(Agreement::Exact));
     }
     let (note, undecided) = match (cfg.judge)(target, v, case, &expected, &dev) {
         legal::Legality::Legal(choice) => {
-            return Verdict::Agree {
+            let v = Verdict::Agree {
                 shared,
                 choice: Some(choice),
-                tallies: tallies(Agreement::Legal),
-            }
+            };
+            return (v, tallies(Agreement::Legal));
         }
         legal::Legality::Illegal(why) => {
             // A mismatch that matches a disagreement reading says so.
@@ -288,7 +331,7 @@ fn verdict(
         }
     };
     let tallies = tallies(Agreement::No);
-    Verdict::Disagree(Box::new(Disagreement {
+    let v = Verdict::Disagree(Box::new(Disagreement {
         case: case.clone(),
         expected,
         device: dev,
@@ -296,8 +339,8 @@ fn verdict(
         shared,
         note,
         undecided,
-        tallies,
-    }))
+    }));
+    (v, tallies)
 }
 
 /// Counts one judged case of an op under each of its open questions.
@@ -339,22 +382,16 @@ pub(super) fn fold(
     let vr = &mut res.variants[c.spec.variant];
     vr.cases += c.spec.len;
     res.cases += c.spec.len;
+    // The chunk's question counts, counted on the pool (chunks fold in case order, so the op's
+    // first telling case is still the first).
+    for (q, counts) in &c.questions {
+        res.questions.entry(q.clone()).or_default().absorb(counts);
+    }
     let mut disagree = 0;
     for (k, v) in c.verdicts.into_iter().enumerate() {
         let i = c.spec.start + k;
         match v {
-            Verdict::Agree {
-                shared,
-                choice,
-                tallies,
-            } => {
-                count_questions(
-                    &mut res.questions,
-                    &st.questions,
-                    || plan.id(i),
-                    true,
-                    &tallies,
-                );
+            Verdict::Agree { shared, choice } => {
                 let class = if choice.is_some() {
                     Class::Legal
                 } else {
@@ -421,13 +458,6 @@ pub(super) fn fold(
                 };
                 *res.fidelity.entry(class).or_default() += 1;
                 res.same_address += usize::from(d.shared);
-                count_questions(
-                    &mut res.questions,
-                    &st.questions,
-                    || plan.id(i),
-                    false,
-                    &d.tallies,
-                );
                 if res.mismatches.len() >= MAX_LISTED_MISMATCHES {
                     res.unlisted_mismatches += 1;
                     continue;
@@ -498,6 +528,8 @@ fn case_file(
 pub(super) struct Pipeline {
     pending: Option<Launched>,
     spare: Option<Launch>,
+    /// The cases of the last chunk checked, for the next chunk to be built into.
+    spare_cases: Vec<Case>,
 }
 
 impl Pipeline {
@@ -518,6 +550,7 @@ impl Pipeline {
         next: Option<ChunkSpec>,
     ) -> (Option<Checked>, Option<Vec<Case>>) {
         let previous = self.pending.take();
+        let spare_cases = std::mem::take(&mut self.spare_cases);
         let (mut checked, mut ahead) = (None, None);
         let variant = states[state].plans[spec.variant].variant;
         let target = device.info().target;
@@ -533,17 +566,19 @@ impl Pipeline {
             if let Some(p) = previous {
                 let plan = &states[p.state].plans[p.spec.variant];
                 let slot = &mut checked;
-                s.spawn(move |_| *slot = Some(check(cfg, plan, p)));
+                let questions = &states[p.state].questions;
+                s.spawn(move |_| *slot = Some(check(cfg, plan, questions, p)));
             }
             if let Some(n) = next {
                 let plan = &states[state].plans[n.variant];
                 let slot = &mut ahead;
-                s.spawn(move |_| *slot = Some(generate(plan, n)));
+                s.spawn(move |_| *slot = Some(generate(plan, n, spare_cases)));
             }
             launch_split(device, module, &variant, &cases, self.spare.take())
         });
         if let Some(c) = &mut checked {
             self.spare = c.spent.take();
+            self.spare_cases = std::mem::take(&mut c.cases);
         }
         self.pending = Some(Launched {
             state,
@@ -555,10 +590,16 @@ impl Pipeline {
         (checked, ahead)
     }
 
+    /// Spent cases for a chunk built outside [`Self::push`] to be built into.
+    pub fn take_cases(&mut self) -> Vec<Case> {
+        std::mem::take(&mut self.spare_cases)
+    }
+
     /// Checks the chunk still pending, if any.
     pub fn drain(&mut self, cfg: &RunConfig, states: &[OpState]) -> Option<Checked> {
-        self.pending
-            .take()
-            .map(|p| check(cfg, &states[p.state].plans[p.spec.variant], p))
+        self.pending.take().map(|p| {
+            let st = &states[p.state];
+            check(cfg, &st.plans[p.spec.variant], &st.questions, p)
+        })
     }
 }

@@ -191,6 +191,21 @@ pub fn check_allowed(
     allowed: Allowed,
     budget: usize,
 ) -> Result<Verdict, Unmodelled> {
+    check_allowed_as(target, variant, case, device, allowed, budget, true)
+}
+
+/// [`check_allowed`]; with `words` false a mismatch does not say where the outcome differs (its
+/// text is empty: [`tally`] asks only whether a reading explains the outcome, and working out
+/// the words took a second run of the model and a formatted string per reading ruled out).
+pub(super) fn check_allowed_as(
+    target: &Target,
+    variant: &Variant,
+    case: &Case,
+    device: &Outcome,
+    allowed: Allowed,
+    budget: usize,
+    words: bool,
+) -> Result<Verdict, Unmodelled> {
     if let Some(regs) = variant.regs {
         // Operands that share registers: judge what the instruction computed, read back from the
         // device's VDST (every other register it dumped must follow from it).
@@ -202,7 +217,7 @@ pub fn check_allowed(
             regs: None,
             ..*variant
         };
-        return check_allowed(target, &bare, case, &raw, allowed, budget);
+        return check_allowed_as(target, &bare, case, &raw, allowed, budget, words);
     }
     let inst = variant.inst();
     let info = inst.op.info();
@@ -230,7 +245,7 @@ pub fn check_allowed(
             plan.check_case(&case.wave, case.lds.bytes())?;
             plans.push(plan);
         }
-        let v = judge(&plans, &orders, &collisions, case, device, budget);
+        let v = judge(&plans, &orders, &collisions, case, device, budget, words);
         if v.is_legal() {
             return Ok(v);
         }
@@ -249,6 +264,7 @@ fn judge(
     case: &Case,
     device: &Outcome,
     budget: usize,
+    words: bool,
 ) -> Verdict {
     let plan = plans[0];
     // The fast path: the preferred readings run in an allowed fixed order with an allowed
@@ -271,16 +287,13 @@ fn judge(
         p.run(&case.wave, &mut out.lds, &mut out.vdst, &mut out.addr);
         out
     };
-    let model = run(&fast);
-    if model == *device {
+    if runs_to(&fast, case, device) {
         return Verdict::model();
     }
-    let model = if fast.rules == plan.rules {
-        model
-    } else {
-        run(&plan)
+    let first_diff = match words {
+        false => String::new(),
+        true => describe(&run(&plan), device),
     };
-    let first_diff = describe(&model, device);
     if plans.len() == 1 && orders.len() == 1 && orders[0] != LaneOrder::Any && collisions.len() <= 1
     {
         // One plan in one fixed order: the fast run was the only outcome allowed.
@@ -341,6 +354,7 @@ fn judge(
         choices: Default::default(),
         kinds: Vec::new(),
     };
+    search.reuse_tables();
     let mut orders_found = Vec::new();
     for g in &groups {
         search.failed.clear();
@@ -427,7 +441,7 @@ fn judge(
     } else {
         Explanation::Order(orders_found.concat())
     };
-    let mut float_alternatives = search.alternatives;
+    let mut float_alternatives = std::mem::take(&mut search.alternatives);
     float_alternatives.sort_unstable();
     float_alternatives.dedup();
     Verdict::Legal {
@@ -435,6 +449,32 @@ fn judge(
         float_alternatives,
         readings: vec![],
     }
+}
+
+thread_local! {
+    /// [`runs_to`]'s outcome, kept for the thread's next check (most checks end there).
+    static SCRATCH: std::cell::RefCell<Outcome> = std::cell::RefCell::new(Outcome {
+        lds: crate::wave::Lds::zeroed(0),
+        vdst: Vec::new(),
+        addr: Vec::new(),
+        data0: None,
+        data1: None,
+    });
+}
+
+/// Whether `plan` run on `case` leaves exactly `device` (in a buffer of the thread's: no
+/// allocation).
+fn runs_to(plan: &Plan, case: &Case, device: &Outcome) -> bool {
+    SCRATCH.with(|s| {
+        let out = &mut *s.borrow_mut();
+        out.lds.set_from(&case.lds);
+        out.vdst.clear();
+        out.vdst.extend(case.wave.lanes.iter().map(|l| l.vdst));
+        out.addr.clear();
+        out.addr.extend(case.wave.lanes.iter().map(|l| l.addr));
+        plan.run(&case.wave, &mut out.lds, &mut out.vdst, &mut out.addr);
+        *out == *device
+    })
 }
 
 /// `ds_permute_b32`: every active lane's VDST must hold what one of its senders sent (S4's

@@ -395,8 +395,16 @@ pub type OpReadings = Vec<(&'static str, Vec<Placed>)>;
 /// legal check asks for them per case and per reading).
 pub fn op_readings(info: &OpInfo, gen: Generation) -> &'static OpReadings {
     type Table = FastMap<(&'static str, Generation), OpReadings>;
+    // The same lists by the address of the op's table row (the `&'static OpInfo` every caller
+    // holds): hashing a word, not the op's name, on the per-case path.
+    type ByRow = FastMap<(usize, Generation), &'static OpReadings>;
     static TABLE: OnceLock<Table> = OnceLock::new();
+    static BY_ROW: OnceLock<ByRow> = OnceLock::new();
     static NONE: OpReadings = Vec::new();
+    let row = |info: &OpInfo| info as *const OpInfo as usize;
+    if let Some(list) = BY_ROW.get().and_then(|t| t.get(&(row(info), gen))) {
+        return list;
+    }
     let table = TABLE.get_or_init(|| {
         let mut t = Table::default();
         for gen in Generation::ALL {
@@ -416,6 +424,17 @@ pub fn op_readings(info: &OpInfo, gen: Generation) -> &'static OpReadings {
             }
         }
         t
+    });
+    BY_ROW.get_or_init(|| {
+        let mut by_row = ByRow::default();
+        for gen in Generation::ALL {
+            for op in ds_isa::ds::DsOp::all(gen) {
+                if let Some(list) = table.get(&(op.info().name, gen)) {
+                    by_row.insert((row(op.info()), gen), list);
+                }
+            }
+        }
+        by_row
     });
     table.get(&(info.name, gen)).unwrap_or(&NONE)
 }

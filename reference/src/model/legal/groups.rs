@@ -59,9 +59,15 @@ pub(super) struct Group {
 
 /// The in-range bytes lane `i` may read or write.
 pub(super) fn footprint(plan: &Plan, case: &Case, i: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    footprint_into(plan, case, i, &mut out);
+    out
+}
+
+/// [`footprint`], appended to `out`.
+fn footprint_into(plan: &Plan, case: &Case, i: usize, out: &mut Vec<u32>) {
     let lane = &case.wave.lanes[i];
     let size = u64::from(case.lds.size());
-    let mut out = Vec::new();
     let mut span = |at: u32, n: u32| {
         let at = u64::from(at);
         out.extend(
@@ -90,12 +96,11 @@ pub(super) fn footprint(plan: &Plan, case: &Case, i: usize) -> Vec<u32> {
             }
         }
     }
-    out
 }
 
 pub(super) fn groups(plan: &Plan, case: &Case) -> Vec<Group> {
-    let active: Vec<usize> = case.wave.active_lanes().collect();
-    let mut parent: Vec<usize> = (0..case.wave.lanes.len()).collect();
+    const LANES: usize = 64;
+    let mut parent: [usize; LANES] = std::array::from_fn(|i| i);
     fn root(p: &mut [usize], mut x: usize) -> usize {
         while p[x] != x {
             p[x] = p[p[x]];
@@ -105,21 +110,32 @@ pub(super) fn groups(plan: &Plan, case: &Case) -> Vec<Group> {
     }
     // The first lane to touch each byte (footprints hold in-range bytes only; lanes < 64).
     let mut owner = vec![NO_LANE; case.lds.size() as usize];
-    let mut prints = vec![Vec::new(); case.wave.lanes.len()];
-    for &i in &active {
-        prints[i] = footprint(plan, case, i);
-        for &b in &prints[i] {
-            let j = owner[b as usize];
-            if j != NO_LANE {
-                let (a, c) = (root(&mut parent, i), root(&mut parent, usize::from(j)));
-                parent[a] = c;
-            } else {
-                owner[b as usize] = i as u8;
+    // Every lane's footprint in one buffer: lane i's is `flat[at[i]..at[i + 1]]`.
+    let mut flat: Vec<u32> = Vec::new();
+    let mut at = [0usize; LANES + 1];
+    assert!(
+        case.wave.lanes.len() <= LANES,
+        "a wave of more than 64 lanes"
+    );
+    for i in 0..case.wave.lanes.len() {
+        if case.wave.active(i) {
+            footprint_into(plan, case, i, &mut flat);
+            for &b in &flat[at[i]..] {
+                let b = b as usize;
+                let j = owner[b];
+                if j != NO_LANE {
+                    let (a, c) = (root(&mut parent, i), root(&mut parent, usize::from(j)));
+                    parent[a] = c;
+                } else {
+                    owner[b] = i as u8;
+                }
             }
         }
+        at[i + 1] = flat.len();
     }
+    let print = |i: usize| &flat[at[i]..at[i + 1]];
     let mut by_root: Vec<(usize, Group)> = Vec::new();
-    for &i in &active {
+    for i in case.wave.active_lanes() {
         let r = root(&mut parent, i);
         let g = match by_root.iter_mut().find(|(k, _)| *k == r) {
             Some((_, g)) => g,
@@ -136,10 +152,10 @@ pub(super) fn groups(plan: &Plan, case: &Case) -> Vec<Group> {
             }
         };
         if let Some(&first) = g.lanes.first() {
-            g.same_element &= prints[usize::from(first)] == prints[i];
+            g.same_element &= print(usize::from(first)) == print(i);
         }
         g.lanes.push(i as u8);
-        g.bytes.extend(&prints[i]);
+        g.bytes.extend(print(i));
     }
     by_root
         .into_iter()

@@ -3,7 +3,7 @@
 //! disagreement reading a mismatch matches, and a run can count the cases consistent with each
 //! reading (ASSUMPTIONS.md; [`crate::model::readings`]).
 
-use super::{check_allowed, Verdict};
+use super::{check_allowed_as, Verdict};
 use crate::model::readings::{self, Allowed, Collision, LaneOrder, ReadingId, Rules, Standing};
 use crate::model::Unmodelled;
 use crate::wave::{Case, Outcome, Variant};
@@ -157,7 +157,7 @@ pub(super) fn tally_with(
                 Some(true)
             } else {
                 let held = Allowed::Held((q, p.row.reading));
-                match check_allowed(target, variant, case, device, held, budget)? {
+                match check_allowed_as(target, variant, case, device, held, budget, false)? {
                     Verdict::Legal { .. } => Some(true),
                     Verdict::Mismatch(_) => Some(false),
                     Verdict::Undecided(_) => None,

@@ -30,7 +30,39 @@ pub(super) struct Search<'a> {
     pub choices: FastMap<(u8, u64), Choices>,
 }
 
+/// A search's tables kept for the next search on the same thread (their capacity, not their
+/// contents: a run checks hundreds of thousands of cases, and growing these afresh each time was
+/// a large share of the check's allocations).
+type Tables = (FastSet<State>, FastMap<(u8, u64), Choices>);
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Tables> = Default::default();
+}
+
+/// Tables larger than this many entries are not kept (clearing costs their capacity).
+const KEEP_TABLES: usize = 1 << 14;
+
+impl Drop for Search<'_> {
+    fn drop(&mut self) {
+        let mut failed = std::mem::take(&mut self.failed);
+        let mut choices = std::mem::take(&mut self.choices);
+        if failed.capacity() <= KEEP_TABLES && choices.capacity() <= KEEP_TABLES {
+            failed.clear();
+            choices.clear();
+            SPARE.with(|s| *s.borrow_mut() = (failed, choices));
+        }
+    }
+}
+
 impl Search<'_> {
+    /// Takes the tables the thread's last search left (empty, with their capacity).
+    pub fn reuse_tables(&mut self) {
+        let (failed, choices) = SPARE.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        debug_assert!(failed.is_empty() && choices.is_empty());
+        self.failed = failed;
+        self.choices = choices;
+    }
+
     pub fn snapshot(&self, g: &Group) -> Vec<u8> {
         g.bytes
             .iter()
@@ -307,16 +339,7 @@ impl Search<'_> {
 
     /// The search's state: the lanes `left` and the group's bytes.
     fn state(&self, g: &Group, left: u64) -> State {
-        let bytes = g.bytes.iter().map(|&b| self.mem.bytes()[b as usize]);
-        if g.bytes.len() <= SMALL_STATE {
-            let mut small = [0u8; SMALL_STATE];
-            for (s, b) in small.iter_mut().zip(bytes) {
-                *s = b;
-            }
-            State::Small(left, small)
-        } else {
-            State::Big(left, bytes.collect())
-        }
+        State::of(left, g.bytes.iter().map(|&b| self.mem.bytes()[b as usize]))
     }
 
     /// Each lane's kind: the lowest lane with the same inputs (address, data) and the same
@@ -353,8 +376,24 @@ pub(super) enum State {
     Big(u64, Vec<u8>),
 }
 
-/// Group bytes a state holds in place.
-const SMALL_STATE: usize = 32;
+impl State {
+    /// The state of the lanes `left` and the group's `bytes`.
+    pub fn of(left: u64, bytes: impl ExactSizeIterator<Item = u8>) -> State {
+        if bytes.len() <= SMALL_STATE {
+            let mut small = [0u8; SMALL_STATE];
+            for (s, b) in small.iter_mut().zip(bytes) {
+                *s = b;
+            }
+            State::Small(left, small)
+        } else {
+            State::Big(left, bytes.collect())
+        }
+    }
+}
+
+/// Group bytes a state holds in place: 64, so that the usual groups, up to a chain of eight
+/// misaligned 8-byte elements (36 bytes), allocate nothing per state of the search.
+const SMALL_STATE: usize = 64;
 
 /// The lanes of `mask`, ascending.
 pub(super) fn lanes(mask: u64) -> impl Iterator<Item = u8> {

@@ -645,3 +645,72 @@ fn every_ops_reading_combinations_fit_a_search() {
     }
     assert!(widest > 1, "no op has per-lane readings to combine");
 }
+
+/// The search keeps a state of up to 64 group bytes in place (no allocation per state): eight
+/// misaligned 8-byte elements at a 4-byte stride (36 bytes, the f64 ops' "addr-bank" cases that
+/// fill a search's budget) included; a larger group still gets its bytes whole.
+#[test]
+fn a_search_state_of_a_misaligned_f64_chain_is_held_in_place() {
+    use super::search::State;
+    let chain = State::of(0b1011, (0..36u8).map(|b| b ^ 0x5a));
+    match &chain {
+        State::Small(left, b) => {
+            assert_eq!(*left, 0b1011);
+            assert_eq!(b[..36], (0..36u8).map(|b| b ^ 0x5a).collect::<Vec<_>>()[..]);
+            assert!(b[36..].iter().all(|&x| x == 0));
+        }
+        State::Big(..) => panic!("36 group bytes allocated a state"),
+    }
+    let big = State::of(1, 0..65u8);
+    assert_eq!(big, State::Big(1, (0..65u8).collect()));
+}
+
+/// The tally asks for a verdict without words: the same verdict as with them on every case of a
+/// corpus slice (legal, and mismatches under readings that do not explain the outcome), only
+/// without the text that says where a mismatch differs.
+#[test]
+fn a_verdict_without_words_is_the_verdict_with_them() {
+    use crate::model::readings::{op_readings, Allowed};
+    use crate::model::snapshot::snapshot_corpus;
+    let mut mismatches = 0;
+    for name in ["ds_min_f32", "ds_add_u32", "ds_store_b32", "ds_permute_b32"] {
+        let op = DsOp::from_name(name).unwrap();
+        // (Variants whose operands share registers are judged on settled registers: not here.)
+        let plain = snapshot_corpus(op)
+            .into_iter()
+            .filter(|(_, v, _)| v.regs.is_none());
+        for (_, v, c) in plain.take(40) {
+            let Ok(device) = execute(DEFAULT, &v.inst(), v.mode, &c) else {
+                continue;
+            };
+            for (q, placed) in op_readings(op.info(), DEFAULT.generation) {
+                for p in placed {
+                    let held = Allowed::Held((q, p.row.reading));
+                    let with = check_allowed(DEFAULT, &v, &c, &device, held, TALLY_BUDGET);
+                    let without = super::check_allowed_as(
+                        DEFAULT,
+                        &v,
+                        &c,
+                        &device,
+                        held,
+                        TALLY_BUDGET,
+                        false,
+                    );
+                    match (with.unwrap(), without.unwrap()) {
+                        (Verdict::Mismatch(w), Verdict::Mismatch(n)) => {
+                            // Where the outcome differs is said with words only.
+                            assert!(!w.is_empty() && !n.contains("device"), "{w:?} / {n:?}");
+                            mismatches += 1;
+                        }
+                        (Verdict::Undecided(_), Verdict::Undecided(_)) => {}
+                        (a, b) => assert_eq!(a, b, "{name} held to {q} {:?}", p.row.reading),
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        mismatches > 0,
+        "no reading was ruled out: the slice shows nothing"
+    );
+}

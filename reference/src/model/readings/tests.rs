@@ -180,3 +180,19 @@ fn bvh_readings_are_whole_case_rows_of_their_ops() {
         .iter()
         .all(|r| r.bvh_zero_size == BvhZeroSize::ThirtyTwo));
 }
+
+/// The op's readings are found by the address of its table row on the per-case path; an
+/// `OpInfo` that is not the table's row (a copy) still gets the same list, by name.
+#[test]
+fn op_readings_are_the_same_by_row_and_by_name() {
+    for gen in Generation::ALL {
+        for op in DsOp::all(gen) {
+            let row = op.info();
+            let copy = *row;
+            let (by_row, by_name) = (op_readings(row, gen), op_readings(&copy, gen));
+            assert!(std::ptr::eq(by_row, by_name), "{op} on {gen:?}");
+        }
+    }
+    let fmin = DsOp::from_name("ds_min_f32").unwrap().info();
+    assert!(!op_readings(fmin, Generation::ALL[0]).is_empty());
+}
