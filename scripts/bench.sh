@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/bench.sh [BASE_REV]: how fast this tree is against a base revision, measured side by
-# side on this machine (DESIGN.md section 17). Builds the current tree and BASE_REV (default: the
+# side on this machine (README, "Speed"). Builds the current tree and BASE_REV (default: the
 # last release tag, else the merge base with main, else HEAD^) in release, then runs the same
 # commands with both binaries, alternating, DS_BENCH_RUNS times each (default 5), and prints the
 # medians of CPU time (user + system, the robust figure on a shared machine) and wall time, and
