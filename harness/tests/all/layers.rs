@@ -24,10 +24,6 @@ const LAYERS: &[(&str, &str)] = &[
 /// The tests' helpers (folder, package): beside the layers, a dev-dependency only.
 const TEST_SUPPORT: (&str, &str) = ("test-support", "ds-test-support");
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 /// A source file's module path inside its crate (`src/run/diff.rs` -> `run::diff`).
 fn module_path(src: &Path, file: &Path) -> Vec<String> {
     let rel = file.strip_prefix(src).unwrap();
@@ -334,7 +330,7 @@ fn describe(root: &Path, circle: &[PathBuf]) -> String {
 
 #[test]
 fn no_file_of_the_workspace_is_in_an_import_circle() {
-    let root = workspace();
+    let root = common::workspace();
     let mut report = Vec::new();
     let mut files = 0;
     let mut edges = 0;
@@ -402,7 +398,7 @@ fn a_planted_circle_is_found_and_a_commented_one_is_not() {
 /// Each crate depends only on crates of a lower layer; hip-standin on devices, never the harness.
 #[test]
 fn each_crate_depends_only_on_lower_layers() {
-    let root = workspace();
+    let root = common::workspace();
     let manifest = |dir: &str| std::fs::read_to_string(root.join(dir).join("Cargo.toml")).unwrap();
     for (i, (dir, _)) in LAYERS.iter().enumerate() {
         let text = manifest(dir);
@@ -463,7 +459,7 @@ fn function_lengths(code: &str) -> Vec<(String, usize)> {
 /// were 187, 110 and 100).
 #[test]
 fn no_function_of_the_cli_is_over_60_lines() {
-    let dir = workspace().join("harness/src/cli");
+    let dir = common::workspace().join("harness/src/cli");
     let mut files = Vec::new();
     rust_files(&dir, &mut files);
     let mut long = Vec::new();
@@ -492,7 +488,7 @@ fn no_function_of_the_cli_is_over_60_lines() {
 /// model and the kernels read it.
 #[test]
 fn every_crate_has_a_layer_and_the_instruction_sets_are_the_bottom() {
-    let root = workspace();
+    let root = common::workspace();
     let members = common::workspace_members();
     for m in &members {
         assert!(
@@ -530,7 +526,7 @@ fn every_crate_has_a_layer_and_the_instruction_sets_are_the_bottom() {
 /// published, and it reads nothing above the instruction sets (so any crate's tests may use it).
 #[test]
 fn the_test_support_crate_is_a_dev_dependency_only() {
-    let root = workspace();
+    let root = common::workspace();
     let (dir, name) = TEST_SUPPORT;
     let sections = |text: &str| -> (String, String) {
         let (before, dev) = text.split_once("[dev-dependencies]").unwrap_or((text, ""));

@@ -47,10 +47,6 @@ const EXEMPT: &[(&str, &str)] = &[
     ),
 ];
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 /// Every file the rule covers, relative to the workspace root.
 fn scanned_files(root: &Path) -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -286,7 +282,7 @@ fn strays(text: &str) -> Vec<(usize, &'static str, String)> {
 
 #[test]
 fn no_code_path_chooses_a_rule_by_comparing_names() {
-    let root = root();
+    let root = common::workspace();
     let files = scanned_files(&root);
     for must in [
         "reference/src/model/mod.rs",
@@ -374,7 +370,7 @@ fn the_scan_finds_planted_strays_and_spares_the_data_and_tests() {
 /// the model.
 #[test]
 fn strays_planted_in_real_files_are_found() {
-    let root = root();
+    let root = common::workspace();
     let files = scanned_files(&root);
     let plant = |file: &str, before: &str, lines: &[&str]| {
         assert!(

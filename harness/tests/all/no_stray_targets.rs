@@ -15,10 +15,6 @@ use std::path::{Path, PathBuf};
 
 const TABLE: &str = "isa/src/target.rs";
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 /// The one list that names targets as configuration, not as a rule: the GPU workflow's matrix of
 /// runners (file, and how each of its entries starts), one GPU machine each.
 const FLEET: (&str, &str) = (".github/workflows/gpu.yml", "- { target: ");
@@ -133,7 +129,7 @@ fn strays(text: &str) -> Vec<(usize, String, String)> {
 
 #[test]
 fn no_target_literal_outside_the_table_and_tests() {
-    let root = root();
+    let root = common::workspace();
     let files = scanned_files(&root);
     // The scan covers the code: the crates' sources, the CLI and the devices among them.
     for must in [

@@ -183,9 +183,14 @@ pub fn meta(device: &str, cases: usize) -> ds_harness::run::report::RunMeta {
     }
 }
 
+/// The workspace's root folder (through `harness/..`, as insta names the snapshots' paths).
+pub fn workspace() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
 /// The workspace's member crates' folders, as the top-level Cargo.toml lists them.
 pub fn workspace_members() -> Vec<String> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = workspace();
     let text = std::fs::read_to_string(root.join("Cargo.toml")).expect("the workspace manifest");
     let list = text
         .split("members = [")
