@@ -48,7 +48,7 @@ pub(super) fn render(isa: Isa) -> String {
             .iter()
             .filter(|r| oracle(gen, r) == Oracle::Llvm22)
             .count();
-        if gen.spec().oldest_llvm > 19 {
+        if generation_oracle(gen) == Oracle::Llvm22 {
             let _ = write!(
                 s,
                 "Generated from the DS table in `isa/src/ds/table.rs` (source: {source}). \
@@ -261,12 +261,16 @@ fn snake(name: &str) -> String {
 }
 
 /// The oldest oracle LLVM that knows row `r` on `gen`: the row's, or a newer one where the older
-/// LLVM knows no target of the generation ([`crate::gen::Spec::oldest_llvm`]).
+/// LLVM knows no target of the generation.
 fn oracle(gen: crate::gen::Generation, r: &OpInfo) -> Oracle {
-    let generation = if gen.spec().oldest_llvm > 19 {
-        Oracle::Llvm22
-    } else {
+    r.oracle.max(generation_oracle(gen))
+}
+
+/// The oldest oracle LLVM that knows a target of `gen` ([`crate::gen::Spec::oldest_llvm`]).
+fn generation_oracle(gen: crate::gen::Generation) -> Oracle {
+    if gen.spec().oldest_llvm <= Oracle::Llvm19.llvm() {
         Oracle::Llvm19
-    };
-    r.oracle.max(generation)
+    } else {
+        Oracle::Llvm22
+    }
 }
