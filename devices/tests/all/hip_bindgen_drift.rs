@@ -1,13 +1,15 @@
 //! Drift check of the hand-kept HIP/HSA declarations (`devices/src/hip/sys.rs`) against
-//! the real headers: bindgen regenerates exactly the functions, constants and structs sys.rs
-//! declares from Debian's `libamdhip64-dev` (hip_runtime_api.h) and `libhsa-runtime-dev` (hsa.h,
-//! hsa_ext_amd.h), and every signature, constant value and struct field is compared with ours
-//! after resolving type aliases on each side. Any difference fails.
+//! the real headers: Debian's `bindgen` program regenerates exactly the functions, constants and
+//! structs sys.rs declares from Debian's `libamdhip64-dev` (hip_runtime_api.h) and
+//! `libhsa-runtime-dev` (hsa.h, hsa_ext_amd.h), and every signature, constant value and struct
+//! field is compared with ours after resolving type aliases on each side. Any difference fails.
 //!
-//! Needs the headers and libclang (Debian `libclang1-19`, `libclang-common-19-dev`): skips with a
-//! reason when missing, fails under `CI=true`.
+//! bindgen is an oracle program here like llvm-mc, not a crate we build: building the bindgen
+//! crate (with clang-sys and regex) cost the test suite ~48 CPU-seconds of compilation.
+//! Needs the headers, the `bindgen` program and libclang (Debian `bindgen`, `libclang1-19`,
+//! `libclang-common-19-dev`): skips with a reason when missing, fails under `CI=true`.
 
-use ds_test_support::require;
+use ds_test_support::{require, temp_dir, tool, Cmd};
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -24,7 +26,7 @@ const POINTER_MACROS: [&str; 3] = [
 ];
 
 /// One side's declarations.
-#[derive(Default, Debug)]
+#[derive(Default)]
 struct Decls {
     /// Type aliases (including `pub use X as Y`).
     aliases: BTreeMap<String, Type>,
@@ -207,26 +209,23 @@ fn ret_canon(r: &Option<Type>, d: &Decls) -> String {
         .unwrap_or_else(|| "()".into())
 }
 
-fn libclang_present() -> bool {
-    if std::env::var_os("LIBCLANG_PATH").is_none() && Path::new("/usr/lib/llvm-19/lib").exists() {
-        // Debian keeps libclang-19 here; bindgen (clang-sys) reads LIBCLANG_PATH when it loads it.
-        std::env::set_var("LIBCLANG_PATH", "/usr/lib/llvm-19/lib");
-    }
+/// Where bindgen finds libclang: `LIBCLANG_PATH` if set, else Debian's libclang-19, else the
+/// library directories clang-sys searches.
+fn libclang_dir() -> Option<String> {
+    let env_dir = std::env::var("LIBCLANG_PATH").ok();
     let dirs = [
         "/usr/lib/llvm-19/lib",
         "/usr/lib/x86_64-linux-gnu",
         "/usr/lib",
     ];
-    let env_dir = std::env::var("LIBCLANG_PATH").ok();
-    let found = env_dir.iter().map(String::as_str).chain(dirs).any(|d| {
+    env_dir.into_iter().chain(dirs.map(String::from)).find(|d| {
         std::fs::read_dir(d).is_ok_and(|rd| {
             rd.flatten().any(|e| {
                 e.file_name().to_string_lossy().starts_with("libclang")
                     && e.file_name().to_string_lossy().contains(".so")
             })
         })
-    });
-    found
+    })
 }
 
 #[test]
@@ -240,12 +239,17 @@ fn hand_kept_hip_and_hsa_declarations_match_the_rocm_headers() {
     ) {
         return;
     }
+    if !tool("bindgen", "install Debian's bindgen") {
+        return;
+    }
+    let libclang = libclang_dir();
     if !require(
-        libclang_present(),
+        libclang.is_some(),
         "libclang is missing: install Debian's libclang1-19 and libclang-common-19-dev (or set LIBCLANG_PATH)",
     ) {
         return;
     }
+    let libclang = libclang.expect("found above");
 
     let ours = parse(SYS_RS);
     assert!(
@@ -263,16 +267,21 @@ fn hand_kept_hip_and_hsa_declarations_match_the_rocm_headers() {
             "static const uintptr_t DS_{m} = (uintptr_t)({m});\n"
         ));
     }
-    let mut builder = bindgen::Builder::default()
-        .header_contents("ds_wrapper.h", &wrapper)
-        .clang_args(["-D__HIP_PLATFORM_AMD__", "-I/usr/include", "-x", "c"])
-        .default_enum_style(bindgen::EnumVariation::Consts)
-        .prepend_enum_name(false)
-        .layout_tests(false)
-        .derive_debug(false)
-        .derive_copy(false);
+    let dir = temp_dir("bindgen-drift");
+    let header = dir.join("ds_wrapper.h");
+    std::fs::write(&header, &wrapper).expect("wrapper header written");
+    let mut args: Vec<String> = vec![
+        header.display().to_string(),
+        "--default-enum-style=consts".into(),
+        "--no-prepend-enum-name".into(),
+        "--no-layout-tests".into(),
+        "--no-derive-debug".into(),
+        "--no-derive-copy".into(),
+        // size_t is usize, as newer bindgen releases print it by default.
+        "--size_t-is-usize".into(),
+    ];
     for f in ours.fns.keys() {
-        builder = builder.allowlist_function(f);
+        args.extend(["--allowlist-function".into(), format!("^{f}$")]);
     }
     for c in ours.consts.keys() {
         let name = if POINTER_MACROS.contains(&c.as_str()) {
@@ -280,15 +289,23 @@ fn hand_kept_hip_and_hsa_declarations_match_the_rocm_headers() {
         } else {
             c.clone()
         };
-        builder = builder.allowlist_item(name);
+        args.extend(["--allowlist-var".into(), format!("^{name}$")]);
     }
     for t in ours.structs.keys().chain(ours.aliases.keys()) {
-        builder = builder.allowlist_type(t);
+        args.extend(["--allowlist-type".into(), format!("^{t}$")]);
     }
-    let generated = builder
-        .generate()
-        .expect("bindgen reads the ROCm headers")
-        .to_string();
+    args.extend(["--", "-D__HIP_PLATFORM_AMD__", "-I/usr/include", "-x", "c"].map(String::from));
+    let out = Cmd::new("bindgen")
+        .args(&args)
+        .env("LIBCLANG_PATH", &libclang)
+        .within(std::time::Duration::from_secs(120))
+        .output();
+    assert!(
+        out.status.success(),
+        "bindgen does not read the ROCm headers: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let generated = String::from_utf8(out.stdout).expect("bindgen writes UTF-8");
     let theirs = parse(&generated);
 
     let mut drift = Vec::new();

@@ -1,7 +1,7 @@
 //! `ds-harness matrix`: results files side by side as markdown, JSON and an SVG heatmap; the SVG
 //! is parsed (every cell, its class and colour, the legend, the device names) and rendered to PNG
-//! with resvg, whose pixels must show each cell's class colour; a matrix of the served emulator,
-//! the Python adapter and the fault device; files without fidelity classes, duplicate or unknown
+//! with rsvg-convert, whose pixels must show each cell's class colour; a matrix of the served
+//! emulator, the Python adapter and the fault device; files without fidelity classes, duplicate or unknown
 //! op rows and counts that do not add up are refused.
 
 use crate::common;

@@ -1,25 +1,66 @@
 //! Checks of an SVG heatmap from `ds-harness matrix`: parsed as XML (cells, classes, colours,
-//! legend) and rendered to PNG with resvg, whose pixels must show each cell's class colour.
+//! legend) and rendered to PNG by librsvg's `rsvg-convert` (an independent renderer, Debian's
+//! `librsvg2-bin`), whose pixels must show each cell's class colour.
 
 use ds_harness::fidelity::{Class, CLASSES};
+use ds_test_support::{tool, Cmd};
 use std::path::Path;
+use std::time::Duration;
 
-/// Renders `svg` to a PNG at `png` and returns the pixmap.
-pub fn render(svg: &str, png: &Path) -> resvg::tiny_skia::Pixmap {
-    let mut opt = resvg::usvg::Options::default();
-    opt.fontdb_mut().load_system_fonts();
-    let tree = resvg::usvg::Tree::from_str(svg, &opt).expect("resvg parses the SVG");
-    let size = tree.size().to_int_size();
-    let mut pixmap =
-        resvg::tiny_skia::Pixmap::new(size.width(), size.height()).expect("a non-empty image");
-    resvg::render(
-        &tree,
-        resvg::tiny_skia::Transform::default(),
-        &mut pixmap.as_mut(),
+/// A rendered image: 8-bit RGBA rows.
+pub struct Image {
+    width: u32,
+    height: u32,
+    rgba: Vec<u8>,
+}
+
+impl Image {
+    /// The RGB of the pixel at (x, y), if inside.
+    fn rgb(&self, x: u32, y: u32) -> Option<[u8; 3]> {
+        (x < self.width && y < self.height).then(|| {
+            let i = ((y * self.width + x) * 4) as usize;
+            [self.rgba[i], self.rgba[i + 1], self.rgba[i + 2]]
+        })
+    }
+}
+
+/// Renders `svg` to a PNG at `png` with rsvg-convert and decodes it; `None` (the reason
+/// printed) when rsvg-convert is missing and this is not CI.
+pub fn render(svg: &str, png: &Path) -> Option<Image> {
+    if !tool("rsvg-convert", "install Debian's librsvg2-bin") {
+        return None;
+    }
+    let source = png.with_extension("svg");
+    std::fs::write(&source, svg).expect("SVG written");
+    let out = Cmd::new("rsvg-convert")
+        .args(["--format", "png", "--output"])
+        .arg(png)
+        .arg(&source)
+        .within(Duration::from_secs(60))
+        .output();
+    assert!(
+        out.status.success(),
+        "rsvg-convert does not render the SVG: {}",
+        String::from_utf8_lossy(&out.stderr)
     );
-    pixmap.save_png(png).expect("PNG written");
+    let file = std::fs::File::open(png).expect("the PNG rsvg-convert wrote");
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut buf).expect("one frame");
+    assert_eq!(
+        (frame.color_type, frame.bit_depth),
+        (png::ColorType::Rgba, png::BitDepth::Eight),
+        "rsvg-convert writes 8-bit RGBA"
+    );
+    buf.truncate(frame.buffer_size());
     println!("rendered {}", png.display());
-    pixmap
+    Some(Image {
+        width: frame.width,
+        height: frame.height,
+        rgba: buf,
+    })
 }
 
 fn rgb(hex: &str) -> [u8; 3] {
@@ -40,7 +81,7 @@ pub fn check_svg(svg: &str, png: &Path, expect: &[(&str, usize, Class)]) -> usiz
         .filter(|n| n.attribute("class") == Some("legend"))
         .count();
     assert_eq!(legend, CLASSES.len(), "a legend entry per class");
-    let pixmap = render(svg, png);
+    let image = render(svg, png);
     for &(op, col, class) in expect {
         let cell = cells
             .iter()
@@ -55,11 +96,12 @@ pub fn check_svg(svg: &str, png: &Path, expect: &[(&str, usize, Class)]) -> usiz
             "{op} {col}"
         );
         assert_eq!(cell.attribute("fill"), Some(class.colour()), "{op} {col}");
+        let Some(image) = &image else { continue };
         let f = |a: &str| cell.attribute(a).unwrap().parse::<f64>().unwrap();
         let (x, y) = (f("x") + f("width") - 4.0, f("y") + f("height") / 2.0);
-        let p = pixmap.pixel(x as u32, y as u32).expect("inside the image");
+        let p = image.rgb(x as u32, y as u32).expect("inside the image");
         assert_eq!(
-            [p.red(), p.green(), p.blue()],
+            p,
             rgb(class.colour()),
             "{op} column {col}: the rendered cell shows {class}'s colour"
         );
