@@ -5,8 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# The stand-in HIP runtime the hip tests load (target/debug/libds_hip_standin.so).
-cargo build --locked -p hip-standin
+# Everything the tests run, in one build so cargo schedules the whole graph at once: the test
+# binaries, ds-harness, and the stand-in HIP runtime the hip tests load
+# (target/debug/libds_hip_standin.so). On 2 cores from a fresh clone: 150 s, against 173 s for the
+# stand-in first and the tests after it.
+cargo build --locked --workspace --lib --bins --tests
 # One test thread more than cores: the harness's tests spend seconds waiting on devices' time-outs
 # and subprocesses, and a spare thread keeps the cores busy meanwhile (2 cores: the harness's tests
 # in 50 s instead of 60 s; the CPU-bound LLVM oracle tests unchanged). A value already set wins.
