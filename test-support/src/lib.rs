@@ -11,6 +11,11 @@ pub mod command;
 pub mod llvm;
 pub mod temp;
 
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+
 pub use command::Cmd;
 pub use temp::{catch_expected_panic, scratch_dir, temp_dir};
 
@@ -48,14 +53,27 @@ fn decide(found: bool, why: &str, ci: bool) -> Result<bool, String> {
 /// Whether `program --version` runs; when it does not, [`require`]'s answer, saying
 /// `{program} not found: {install}`.
 pub fn tool(program: &str, install: &str) -> bool {
-    let found = std::process::Command::new(program)
-        .arg("--version")
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
+    let found = version_runs(Path::new(program));
     require(found, &format!("{program} not found: {install}"))
+}
+
+/// Whether `path --version` succeeds, asked once per tool and test binary: an LLVM tool takes tens
+/// of milliseconds to start (loading libLLVM), and the oracle tests ask for a tool per target.
+pub(crate) fn version_runs(path: &Path) -> bool {
+    static KNOWN: Mutex<BTreeMap<PathBuf, bool>> = Mutex::new(BTreeMap::new());
+    if let Some(&known) = KNOWN.lock().unwrap_or_else(|e| e.into_inner()).get(path) {
+        return known;
+    }
+    let runs = Command::new(path)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output()
+        .is_ok_and(|o| o.status.success());
+    KNOWN
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(path.to_path_buf(), runs);
+    runs
 }
 
 #[cfg(test)]

@@ -79,11 +79,7 @@ impl Llvm {
     /// When the tool does not run and `CI=true`.
     pub fn find_tool(&self, name: &str) -> Option<PathBuf> {
         let path = self.tool(name);
-        let runs = Command::new(&path)
-            .arg("--version")
-            .stdin(Stdio::null())
-            .output()
-            .is_ok_and(|o| o.status.success());
+        let runs = crate::version_runs(&path);
         let why = format!(
             "{} does not run: install the Debian package {}",
             path.display(),

@@ -17,6 +17,7 @@ use ds_reference::wave::{FpMode, Variant, WaveSize};
 use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader, SectionHeader, Sym};
 use object::Endianness;
+use rayon::prelude::*;
 use std::collections::BTreeSet;
 
 type Header = elf::FileHeader64<Endianness>;
@@ -295,27 +296,30 @@ fn wave64(t: &Target, v: &Variant) -> Kernel {
 /// our listing to our bytes, for each installed release.
 #[test]
 fn wave64_kernels_match_llvm_mc_wavefrontsize64_plus_ld_lld_and_llvm_objdump() {
-    let mut generations = BTreeSet::new();
-    for (llvm, t) in common::llvm_targets() {
-        let (Some(lld), Some(readelf), Some(objdump)) = (
-            common::tool(&llvm, "ld.lld"),
-            common::tool(&llvm, "llvm-readelf"),
-            common::tool(&llvm, "llvm-objdump"),
-        ) else {
-            continue;
-        };
-        // (gfx1250 runs wave32 only: llc builds no wave64 kernel for it, `entry_llc.rs`.)
-        if !t.wave_sizes.contains(&64) {
-            continue;
-        }
-        wave64_for(
-            t,
-            &wave64_kernels(&llvm, t),
-            [&llvm.mc(), &lld, &readelf, &objdump],
-        );
-        generations.insert(t.generation);
-        println!("{} {t}: wave64 kernels match", llvm.label());
-    }
+    // The pairs side by side: five LLVM tool runs each, and the test among the suite's longest.
+    let pairs = common::llvm_targets();
+    let generations: BTreeSet<_> = (pairs.par_iter())
+        .filter_map(|(llvm, t)| {
+            let (Some(lld), Some(readelf), Some(objdump)) = (
+                common::tool(llvm, "ld.lld"),
+                common::tool(llvm, "llvm-readelf"),
+                common::tool(llvm, "llvm-objdump"),
+            ) else {
+                return None;
+            };
+            // (gfx1250 runs wave32 only: llc builds no wave64 kernel for it, `entry_llc.rs`.)
+            if !t.wave_sizes.contains(&64) {
+                return None;
+            }
+            wave64_for(
+                t,
+                &wave64_kernels(llvm, t),
+                [&llvm.mc(), &lld, &readelf, &objdump],
+            );
+            println!("{} {t}: wave64 kernels match", llvm.label());
+            Some(t.generation)
+        })
+        .collect();
     if generations.is_empty() {
         return; // no LLVM installed (and not CI)
     }

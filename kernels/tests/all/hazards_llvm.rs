@@ -23,6 +23,7 @@ use ds_isa::inst::{
 use ds_isa::target::Target;
 use ds_kernels::generator::{canary, generate_for, Kernel};
 use ds_reference::wave::WaveSize;
+use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -557,19 +558,23 @@ fn inserted(llvm: &Llvm, t: &'static Target, wave: WaveSize) -> Vec<String> {
 
 #[test]
 fn llvm_inserts_nothing_into_any_kernel() {
-    let mut problems = Vec::new();
-    let mut checked = 0;
-    for (llvm, t) in common::llvm_targets() {
-        for wave in ds_kernels::wave_sizes(t) {
-            let found = inserted(&llvm, t, wave);
-            checked += 1;
-            problems.extend(
-                found
-                    .into_iter()
-                    .map(|f| format!("{} {t}: {f}", llvm.label())),
-            );
-        }
-    }
+    // The groups side by side: the test is one of the suite's longest, llc's time per group.
+    let groups: Vec<(Llvm, &Target, WaveSize)> = (common::llvm_targets().into_iter())
+        .flat_map(|(llvm, t)| {
+            let waves = ds_kernels::wave_sizes(t);
+            waves.into_iter().map(move |w| (llvm.clone(), t, w))
+        })
+        .collect();
+    let problems: Vec<String> = groups
+        .par_iter()
+        .flat_map_iter(|(llvm, t, wave)| {
+            let found = inserted(llvm, t, *wave);
+            found
+                .into_iter()
+                .map(move |f| format!("{} {t}: {f}", llvm.label()))
+        })
+        .collect();
+    let checked = groups.len();
     println!("{checked} (llc, target, wave) groups of kernels through the hazard recognizer");
     assert!(
         problems.is_empty(),

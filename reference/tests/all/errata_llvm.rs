@@ -12,6 +12,7 @@ use crate::common;
 use common::llvm::{installed, Llvm};
 use ds_isa::errata::Errata;
 use ds_isa::target::{all, Target};
+use rayon::prelude::*;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -127,18 +128,20 @@ fn llvm_errata(llvm: &Llvm, t: &Target) -> Errata {
 #[test]
 fn each_rows_errata_are_what_llvm_works_around() {
     for llvm in installed() {
-        let mut with = Vec::new();
-        for t in all().filter(|t| llvm.knows(t)) {
+        // The rows side by side: one llc run each, and the test among the suite's longest.
+        let rows: Vec<&Target> = all().filter(|t| llvm.knows(t)).collect();
+        rows.par_iter().for_each(|t| {
             assert_eq!(
                 t.errata.names(),
                 llvm_errata(&llvm, t).names(),
                 "{} {t}: the table's errata vs LLVM's",
                 llvm.label()
-            );
-            if t.errata != Errata::NONE {
-                with.push(t.name);
-            }
-        }
+            )
+        });
+        let with: Vec<&str> = (rows.iter())
+            .filter(|t| t.errata != Errata::NONE)
+            .map(|t| t.name)
+            .collect();
         assert!(
             !with.is_empty(),
             "some row has an erratum, so the checks can fail"

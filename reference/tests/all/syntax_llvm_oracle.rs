@@ -16,6 +16,7 @@ use common::{
 };
 use ds_isa::ds::syntax::{llvm_mc_line, parse};
 use ds_isa::ds::{generation_aliases, DsInst, DsOp};
+use rayon::prelude::*;
 use std::collections::HashSet;
 
 fn both(pair: &Pair) -> Both<'_> {
@@ -27,7 +28,8 @@ fn both(pair: &Pair) -> Both<'_> {
 /// difference), and reads those macros to the bytes our parser reads them to.
 #[test]
 fn every_swizzle_offset_prints_and_reads_back_as_each_llvm_does() {
-    for pair in pairs() {
+    // The pairs side by side: 131,072 lines through llvm-mc per pair, the suite's longest test.
+    pairs().par_iter().for_each(|pair| {
         let major = pair.llvm.major;
         let (mc, cpu) = (pair.llvm.mc(), pair.cpu.name);
         let base = DsInst {
@@ -67,7 +69,7 @@ fn every_swizzle_offset_prints_and_reads_back_as_each_llvm_does() {
         assert!(macros.iter().all(|(o, _)| *o >= 0xc000));
 
         // Our printed text, assembled by both (LLVM 22 prints the macro back; the bytes agree).
-        let b = both(&pair);
+        let b = both(pair);
         let texts: Vec<String> = insts.iter().map(|i| i.text(pair.gen).to_string()).collect();
         let renormalised = texts
             .iter()
@@ -133,7 +135,7 @@ fn every_swizzle_offset_prints_and_reads_back_as_each_llvm_does() {
                 &bad,
             );
         }
-    }
+    });
 }
 
 /// The ROTATE/FFT macros are LLVM 22's: LLVM 19 refuses them, we read them.
