@@ -124,8 +124,16 @@ impl Writer {
     }
 
     fn bin(&mut self, b: &[u8]) {
-        self.len(b.len(), (0xc4, 0), [0xc4, 0xc5, 0xc6]);
+        self.bin_len(b.len());
         self.0.extend_from_slice(b);
+    }
+
+    /// A bin marker and length (bin has no fix form: an empty one is bin 8 of length 0).
+    fn bin_len(&mut self, n: usize) {
+        match n {
+            0..=0xff => self.0.extend([0xc4, n as u8]),
+            _ => self.len(n, (0xc4, 0), [0xc4, 0xc5, 0xc6]),
+        }
     }
 
     fn uint(&mut self, v: u64) {
@@ -327,6 +335,19 @@ mod tests {
         // What serde writes reads the same way here.
         let again = frame::encode(&by_serde);
         assert_eq!(read_launch(&again[HEADER_BYTES..]), Some(by_serde));
+    }
+
+    #[test]
+    fn an_empty_buffer_goes_as_a_bin_of_length_zero() {
+        let mut l = launch();
+        l.buffers[0].bytes.clear();
+        let f = launch_frame(7, 3, &l);
+        let by_serde: Request = frame::decode(&f[HEADER_BYTES..]).unwrap();
+        let Request::Launch { buffers, .. } = &by_serde else {
+            panic!("{by_serde:?}")
+        };
+        assert!(buffers[0].bytes.0.is_empty());
+        assert_eq!(read_launch(&f[HEADER_BYTES..]), Some(by_serde));
     }
 
     #[test]
