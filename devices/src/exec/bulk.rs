@@ -123,17 +123,13 @@ impl Writer {
         self.0.extend_from_slice(s.as_bytes());
     }
 
+    /// Bin has no fix form: up to 255 bytes (none included) it is bin 8.
     fn bin(&mut self, b: &[u8]) {
-        self.bin_len(b.len());
-        self.0.extend_from_slice(b);
-    }
-
-    /// A bin marker and length (bin has no fix form: an empty one is bin 8 of length 0).
-    fn bin_len(&mut self, n: usize) {
-        match n {
-            0..=0xff => self.0.extend([0xc4, n as u8]),
-            _ => self.len(n, (0xc4, 0), [0xc4, 0xc5, 0xc6]),
+        match b.len() {
+            n @ 0..=0xff => self.0.extend([0xc4, n as u8]),
+            n => self.len(n, (0xc4, 0), [0xc4, 0xc5, 0xc6]),
         }
+        self.0.extend_from_slice(b);
     }
 
     fn uint(&mut self, v: u64) {
