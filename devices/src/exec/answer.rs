@@ -4,6 +4,7 @@
 //! holds the kernel; `ds_isa::inst` decodes it), and exit statuses.
 
 use super::protocol::{ErrorKind, Response};
+use super::shared::BufferFile;
 use super::text;
 use super::{
     COMMAND_DETAIL, HARDWARE_DETAIL, MIN_LINE_BYTES, PROTOCOL_DETAIL, QUOTED_CHARS,
@@ -135,11 +136,31 @@ pub(super) fn disassemble(target: &Target, hex: &str) -> String {
     }
 }
 
-/// Checks a `done` answer's output buffers (name, bytes) against the launch (each one the
-/// launch sent, in order, of its name and size) and copies them into it.
+/// Where a `done` answer has an output buffer's contents.
+pub(super) enum Out<'a> {
+    /// In the answer.
+    Bytes(&'a [u8]),
+    /// This many bytes in the buffer file, at the launch buffer's offset.
+    File(u64),
+}
+
+impl Out<'_> {
+    fn len(&self) -> u64 {
+        match self {
+            Out::Bytes(b) => b.len() as u64,
+            Out::File(n) => *n,
+        }
+    }
+}
+
+/// Checks a `done` answer's output buffers (name, contents) against the launch (each one the
+/// launch sent, in order, of its name and size) and copies them into it: from the buffer file,
+/// at the launch's offsets, for those the answer says are there (`file`: the file and the
+/// offsets, when the launch went through it).
 pub(super) fn take_outputs(
     launch: &mut Launch,
-    buffers: Vec<(&str, &[u8])>,
+    buffers: Vec<(&str, Out)>,
+    file: Option<(&BufferFile, &[u64])>,
 ) -> Result<(), DeviceError> {
     let outputs: Vec<usize> = (0..launch.buffers.len())
         .filter(|&i| launch.buffers[i].copy_back)
@@ -152,9 +173,9 @@ pub(super) fn take_outputs(
             buffers.len()
         )));
     }
-    for (&i, &(name, bytes)) in outputs.iter().zip(&buffers) {
+    for (&i, (name, out)) in outputs.iter().zip(&buffers) {
         let want = &launch.buffers[i];
-        if name != want.name || bytes.len() != want.bytes.len() {
+        if *name != want.name || out.len() != want.bytes.len() as u64 {
             return Err(DeviceError::Protocol(format!(
                 "output buffer {i} of `{}` should be `{}` of {} bytes; the device sent `{}` of {} \
                  bytes",
@@ -162,12 +183,27 @@ pub(super) fn take_outputs(
                 want.name,
                 want.bytes.len(),
                 text::bounded(name, QUOTED_CHARS),
-                bytes.len()
+                out.len()
+            )));
+        }
+        if matches!(out, Out::File(_)) && file.is_none() {
+            return Err(DeviceError::Protocol(format!(
+                "output buffer {i} of `{}` came as a size with no bytes (in the buffer file), and \
+                 this launch did not go through one (docs/device-protocol.md, \"Buffer file\")",
+                launch.kernel
             )));
         }
     }
-    for (&i, (_, bytes)) in outputs.iter().zip(buffers) {
-        launch.buffers[i].bytes.copy_from_slice(bytes);
+    for (&i, (_, out)) in outputs.iter().zip(buffers) {
+        match out {
+            Out::Bytes(bytes) => launch.buffers[i].bytes.copy_from_slice(bytes),
+            // With a file (checked above).
+            Out::File(_) => {
+                if let Some((f, offsets)) = file {
+                    f.take(launch, i, offsets[i])?;
+                }
+            }
+        }
     }
     Ok(())
 }

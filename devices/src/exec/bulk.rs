@@ -147,11 +147,29 @@ impl Writer {
     }
 }
 
+/// The pattern each buffer of `launch` goes as ([`BufferIn::pattern`]: outputs only).
+pub fn fills(launch: &Launch) -> Vec<Option<&[u8]>> {
+    (launch.buffers.iter())
+        .map(|b| BufferIn::pattern(&b.bytes, b.copy_back, true))
+        .collect()
+}
+
 /// The frame of a `launch` request for `launch` (module `module`, request `id`), written from its
-/// buffers: an output buffer that is one 4-byte pattern repeated goes as `fill` and `size`
-/// ([`BufferIn::of`]).
-pub fn launch_frame(id: u64, module: u64, launch: &Launch) -> Vec<u8> {
-    let bytes: usize = launch.buffers.iter().map(|b| b.bytes.len() + 64).sum();
+/// buffers: an output buffer that is one 4-byte pattern repeated (`fills[i]`, from
+/// [`BufferIn::pattern`]) goes as `fill` and `size` ([`BufferIn::of`]). With `offsets` (the
+/// buffer file's, [`super::shared::BufferFile::put`]) every buffer goes as its `at` and `size`
+/// instead of its bytes.
+pub fn launch_frame(
+    id: u64,
+    module: u64,
+    launch: &Launch,
+    fills: &[Option<&[u8]>],
+    offsets: Option<&[u64]>,
+) -> Vec<u8> {
+    let bytes: usize = match offsets {
+        Some(_) => 64 * launch.buffers.len(),
+        None => launch.buffers.iter().map(|b| b.bytes.len() + 64).sum(),
+    };
     let mut w = Writer(Vec::with_capacity(HEADER_BYTES + 256 + bytes));
     w.0.extend_from_slice(&MAGIC);
     w.0.extend_from_slice(&[0; 4]);
@@ -172,22 +190,29 @@ pub fn launch_frame(id: u64, module: u64, launch: &Launch) -> Vec<u8> {
     w.uint(0);
     w.str("buffers");
     w.array(launch.buffers.len());
-    for b in &launch.buffers {
-        let fill = BufferIn::pattern(&b.bytes, b.copy_back, true);
-        w.map(if fill.is_some() { 4 } else { 3 });
+    for (i, b) in launch.buffers.iter().enumerate() {
+        let fill = fills[i];
+        let at = offsets.map(|o| o[i]);
+        w.map(3 + usize::from(fill.is_some()) + usize::from(at.is_some()));
         w.str("name");
         w.str(b.name);
-        match fill {
-            Some(p) => {
-                w.str("fill");
-                w.bin(p);
-                w.str("size");
-                w.uint(b.bytes.len() as u64);
-            }
-            None => {
+        if let Some(p) = fill {
+            w.str("fill");
+            w.bin(p);
+        }
+        match (fill, at) {
+            (None, None) => {
                 w.str("bytes");
                 w.bin(&b.bytes);
             }
+            _ => {
+                w.str("size");
+                w.uint(b.bytes.len() as u64);
+            }
+        }
+        if let Some(at) = at {
+            w.str("at");
+            w.uint(at);
         }
         w.str("output");
         w.bool(b.copy_back);
@@ -257,6 +282,7 @@ pub fn read_launch(body: &[u8]) -> Option<Request> {
                         output: false,
                         fill: None,
                         size: None,
+                        at: None,
                     };
                     let mut named = false;
                     for _ in 0..r.map()? {
@@ -266,6 +292,7 @@ pub fn read_launch(body: &[u8]) -> Option<Request> {
                             "output" => b.output = r.bool()?,
                             "fill" => b.fill = Some(Bytes(r.bin()?.to_vec())),
                             "size" => b.size = Some(r.uint()?),
+                            "at" => b.at = Some(r.uint()?),
                             _ => return None,
                         }
                     }
@@ -318,7 +345,7 @@ mod tests {
 
     #[test]
     fn a_launch_frame_reads_as_serde_reads_it_and_back() {
-        let f = launch_frame(7, 3, &launch());
+        let f = launch_frame(7, 3, &launch(), &fills(&launch()), None);
         let body = &f[HEADER_BYTES..];
         let by_serde: Request = frame::decode(body).unwrap();
         let Request::Launch { buffers, .. } = &by_serde else {
@@ -337,7 +364,7 @@ mod tests {
     fn an_empty_buffer_goes_as_a_bin_of_length_zero() {
         let mut l = launch();
         l.buffers[0].bytes.clear();
-        let f = launch_frame(7, 3, &l);
+        let f = launch_frame(7, 3, &l, &fills(&l), None);
         let by_serde: Request = frame::decode(&f[HEADER_BYTES..]).unwrap();
         let Request::Launch { buffers, .. } = &by_serde else {
             panic!("{by_serde:?}")
@@ -353,6 +380,7 @@ mod tests {
             buffers: vec![BufferOut {
                 name: "out".into(),
                 bytes: Bytes(vec![1; 70_000]),
+                size: None,
             }],
         };
         let f = frame::encode(&r);

@@ -149,6 +149,7 @@ mod tests {
             buffers: vec![BufferOut {
                 name: "lds_out".into(),
                 bytes: Bytes(vec![0, 1, 0xff, b'\n']),
+                size: None,
             }],
         };
         let f = encode(&r);

@@ -22,10 +22,11 @@ mod options;
 pub mod protocol;
 mod reap;
 pub mod serve;
+mod shared;
 pub mod text;
 
 use super::{Backend, Device, DeviceError, DeviceInfo, Launch, ModuleId};
-use answer::{answer_limit, kind_of, launch_error, message, own_details, quote, take_outputs};
+use answer::{answer_limit, kind_of, launch_error, message, own_details, quote, take_outputs, Out};
 use child::{Child, StderrLog};
 use ds_isa::target::Target;
 use frame::Framing;
@@ -92,6 +93,8 @@ struct Session {
     stderr_from: usize,
     /// How messages travel after hello (agreed in it).
     framing: Framing,
+    /// Launch buffers travel through the buffer file (agreed in hello).
+    file: bool,
 }
 
 /// An answer as [`ExecDevice::exchange`] gives it.
@@ -126,6 +129,9 @@ pub struct ExecDevice {
     gave_up: Option<String>,
     /// Children started so far.
     starts: usize,
+    /// The buffer file offered to every session, once made (none when the options offer none,
+    /// or it could not be made: buffers then travel on the pipes).
+    buffer_file: Option<shared::BufferFile>,
 }
 
 impl std::fmt::Debug for ExecDevice {
@@ -159,6 +165,7 @@ impl ExecDevice {
             timeouts_in_a_row: 0,
             gave_up: None,
             starts: 0,
+            buffer_file: None,
         };
         dev.ensure_session().map_err(|e| match e {
             DeviceError::Unavailable(m) => DeviceError::Unavailable(m),
@@ -239,14 +246,24 @@ impl ExecDevice {
             modules: HashMap::new(),
             stderr_from,
             framing: Framing::JsonLines,
+            file: false,
         });
         let id = self.fresh_id();
         let offered: Vec<String> = self.opts.framings.iter().map(|f| f.name().into()).collect();
+        // The buffer file goes with the binary framing; one that cannot be made is not offered
+        // (the buffers travel on the pipes, as with a device that declines it).
+        if self.opts.buffer_file && !offered.is_empty() && self.buffer_file.is_none() {
+            self.buffer_file = shared::BufferFile::create().ok();
+        }
+        let file_offered = (self.buffer_file.as_ref())
+            .filter(|_| self.opts.buffer_file && !offered.is_empty())
+            .map(|f| f.path());
         let hello = Request::Hello {
             id,
             protocol: PROTOCOL_VERSION,
             harness: format!("ds-harness {}", env!("CARGO_PKG_VERSION")),
             framings: offered.clone(),
+            buffer_file: file_offered.clone(),
         };
         let timeout = self.opts.hello_timeout;
         let answer = self
@@ -262,6 +279,7 @@ impl ExecDevice {
             hardware,
             details,
             framing,
+            buffer_file,
             ..
         } = answer
         else {
@@ -286,8 +304,20 @@ impl ExecDevice {
                 )))
             }
         };
+        if buffer_file && (framing != Framing::Msgpack || file_offered.is_none()) {
+            return Err(DeviceError::Unavailable(format!(
+                "`{cmd}` took the buffer file in its hello, and {} (see docs/device-protocol.md, \
+                 \"Buffer file\")",
+                if file_offered.is_none() {
+                    "the harness offered none"
+                } else {
+                    "it goes only with the binary framing"
+                }
+            )));
+        }
         if let Some(s) = self.session.as_mut() {
             s.framing = framing;
+            s.file = buffer_file;
             s.child.set_framing(framing);
         }
         if protocol != PROTOCOL_VERSION {
@@ -425,10 +455,27 @@ impl Device for ExecDevice {
             }
         };
         let id = self.fresh_id();
-        let binary = self.session.as_ref().map(|s| s.framing) == Some(Framing::Msgpack);
-        // In the binary framing the frame is written straight from the buffers; the request
-        // stands for it in messages.
-        let wire = binary.then(|| bulk::launch_frame(id, child_module, launch));
+        let session = self.session.as_ref().expect("a session");
+        let binary = session.framing == Framing::Msgpack;
+        let file = self.buffer_file.as_ref().filter(|_| session.file);
+        // In the binary framing the frame is written straight from the buffers (or names where
+        // they are in the buffer file); the request stands for it in messages.
+        let (wire, offsets) = match binary {
+            false => (None, None),
+            true => {
+                let fills = bulk::fills(launch);
+                let offsets = match file {
+                    Some(f) => {
+                        let is_fill: Vec<bool> = fills.iter().map(Option::is_some).collect();
+                        Some(f.put(launch, &is_fill)?)
+                    }
+                    None => None,
+                };
+                let frame =
+                    bulk::launch_frame(id, child_module, launch, &fills, offsets.as_deref());
+                (Some(frame), offsets)
+            }
+        };
         let req = Request::Launch {
             id,
             module: child_module,
@@ -447,13 +494,18 @@ impl Device for ExecDevice {
         let taken = match self.exchange(&req, wire, self.opts.timeout, limit, Stage::Launch)? {
             Answer::Done(body) => {
                 let (_, buffers) = bulk::read_done(&body).expect("read once already");
-                take_outputs(launch, buffers)
+                let buffers = buffers.into_iter().map(|(n, b)| (n, Out::Bytes(b)));
+                take_outputs(launch, buffers.collect(), None)
             }
             Answer::Message(Response::Done { buffers, .. }) => {
                 let buffers = (buffers.iter())
-                    .map(|b| (b.name.as_str(), &b.bytes.0[..]))
+                    .map(|b| match b.size {
+                        Some(n) if b.bytes.0.is_empty() => (b.name.as_str(), Out::File(n)),
+                        _ => (b.name.as_str(), Out::Bytes(&b.bytes.0[..])),
+                    })
                     .collect();
-                take_outputs(launch, buffers)
+                let file = self.buffer_file.as_ref().zip(offsets.as_deref());
+                take_outputs(launch, buffers, file)
             }
             Answer::Message(Response::Error {
                 kind,

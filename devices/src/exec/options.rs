@@ -21,6 +21,8 @@ pub struct ExecOptions {
     pub target: Option<&'static Target>,
     /// Framings offered in hello besides JSON lines (the device may take one).
     pub framings: Vec<Framing>,
+    /// Offer the buffer file with the binary framing (the device may take it).
+    pub buffer_file: bool,
 }
 
 impl ExecOptions {
@@ -32,6 +34,7 @@ impl ExecOptions {
             hello_timeout: Duration::from_secs_f64(DEFAULT_HELLO_TIMEOUT_SECS),
             target,
             framings: vec![Framing::Msgpack],
+            buffer_file: true,
         }
     }
 }
@@ -63,27 +66,29 @@ impl ExecArgs {
             return Err("--device-cmd is empty: give the device's command line".into());
         }
         let mut o = ExecOptions::new(cmd, target);
-        o.framings = framings_from_env()?;
+        (o.framings, o.buffer_file) = framings_from_env()?;
         o.timeout = Duration::from_secs_f64(self.device_timeout);
         o.hello_timeout = o.hello_timeout.max(o.timeout);
         Ok(o)
     }
 }
 
-/// The environment variable that limits the framings offered to a device: `json` (JSON lines
-/// only, e.g. to read a session captured with `tee`) or `msgpack` (the default: offered, the
-/// device decides).
+/// The environment variable that limits what is offered to a device: `json` (JSON lines only,
+/// e.g. to read a session captured with `tee`), `msgpack` (the binary framing, buffers on the
+/// pipes) or `file` (the default: the binary framing and the buffer file; the device decides).
 pub const FRAMING_ENV: &str = "DS_HARNESS_DEVICE_FRAMING";
 
-/// The framings [`FRAMING_ENV`] allows to offer.
-fn framings_from_env() -> Result<Vec<Framing>, String> {
+/// The framings [`FRAMING_ENV`] allows to offer, and whether the buffer file goes with them.
+fn framings_from_env() -> Result<(Vec<Framing>, bool), String> {
     match std::env::var(FRAMING_ENV) {
-        Err(std::env::VarError::NotPresent) => Ok(vec![Framing::Msgpack]),
-        Ok(v) if v == "json" => Ok(Vec::new()),
-        Ok(v) if v == Framing::Msgpack.name() => Ok(vec![Framing::Msgpack]),
+        Err(std::env::VarError::NotPresent) => Ok((vec![Framing::Msgpack], true)),
+        Ok(v) if v == "json" => Ok((Vec::new(), false)),
+        Ok(v) if v == Framing::Msgpack.name() => Ok((vec![Framing::Msgpack], false)),
+        Ok(v) if v == "file" => Ok((vec![Framing::Msgpack], true)),
         Ok(v) => Err(format!(
-            "{FRAMING_ENV}={}: expected `json` (JSON lines only) or `msgpack` (offer the \
-             binary framing; the default)",
+            "{FRAMING_ENV}={}: expected `json` (JSON lines only), `msgpack` (offer the binary \
+             framing, buffers on the pipes) or `file` (offer the binary framing and the buffer \
+             file; the default)",
             super::text::bounded(&v, 40)
         )),
         Err(e) => Err(format!("{FRAMING_ENV}: {e}")),

@@ -80,6 +80,11 @@ pub enum Request {
         /// framing); the device picks one in its answer, or none.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         framings: Vec<String>,
+        /// Offered with the binary framing: a file (in a directory only this user may enter) that
+        /// launch buffers may travel through instead of the pipes, if the device takes it in its
+        /// answer (docs/device-protocol.md, "Buffer file").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        buffer_file: Option<String>,
     },
     /// Load a code object (an HSA ELF). Answered by [`Response::Loaded`].
     Load {
@@ -136,9 +141,13 @@ pub struct BufferIn {
     /// copy cut short), instead of `bytes`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fill: Option<Bytes>,
-    /// The length with `fill`.
+    /// The length with `fill` or `at`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<u64>,
+    /// With the buffer file: the buffer's offset in it. Without `fill`, its `size` bytes there are
+    /// its contents; an output buffer's contents after the launch go there too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<u64>,
 }
 
 /// The most bytes a `fill` pattern may have.
@@ -156,6 +165,7 @@ impl BufferIn {
                 output,
                 fill: Some(Bytes(p.to_vec())),
                 size: Some(bytes.len() as u64),
+                at: None,
             },
             None => BufferIn {
                 name: name.to_string(),
@@ -163,6 +173,7 @@ impl BufferIn {
                 output,
                 fill: None,
                 size: None,
+                at: None,
             },
         }
     }
@@ -177,8 +188,8 @@ impl BufferIn {
 
     /// The buffer's length.
     pub fn len(&self) -> u64 {
-        match (&self.fill, self.size) {
-            (Some(_), Some(n)) => n,
+        match (&self.fill, self.at, self.size) {
+            (Some(_), _, Some(n)) | (None, Some(_), Some(n)) => n,
             _ => self.bytes.0.len() as u64,
         }
     }
@@ -210,8 +221,14 @@ impl BufferIn {
 pub struct BufferOut {
     /// The buffer's name, as in the launch.
     pub name: String,
-    /// Its contents after the kernel finished: exactly as many bytes as were sent.
+    /// Its contents after the kernel finished: exactly as many bytes as were sent (none with
+    /// `size`).
+    #[serde(default)]
     pub bytes: Bytes,
+    /// With the buffer file: the contents are this many bytes (as many as were sent) in the file
+    /// at the launch buffer's `at`, written there before this answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
 }
 
 /// What a device answers.
@@ -239,6 +256,10 @@ pub enum Response {
         /// The framing of every later message, one of the hello's `framings`; none: JSON lines.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         framing: Option<String>,
+        /// The device opened the hello's `buffer_file` and takes launch buffers through it (only
+        /// with the binary framing).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        buffer_file: bool,
     },
     /// A code object was loaded.
     Loaded {

@@ -99,6 +99,8 @@ pub fn serve(
     let mut args: BTreeMap<(u64, String), Vec<String>> = BTreeMap::new();
     let mut input = input;
     let mut framing = Framing::JsonLines;
+    // The buffer file the hello offered, once opened.
+    let mut file: Option<std::fs::File> = None;
     let mut n = 0;
     loop {
         n += 1;
@@ -116,7 +118,12 @@ pub fn serve(
         };
         let mut next = framing;
         let answer = match req {
-            Request::Hello { id, framings, .. } => {
+            Request::Hello {
+                id,
+                framings,
+                buffer_file,
+                ..
+            } => {
                 let info = device.info();
                 let mut details: BTreeMap<String, String> = info.details.iter().cloned().collect();
                 details.insert("served backend".into(), info.backend.to_string());
@@ -124,6 +131,15 @@ pub fn serve(
                 if binary {
                     next = Framing::Msgpack;
                 }
+                // The buffer file goes with the binary framing; one that does not open (another
+                // machine's path, say) is declined, and buffers travel on the pipes.
+                file = buffer_file.filter(|_| binary).and_then(|path| {
+                    std::fs::OpenOptions::new()
+                        .read(true)
+                        .write(true)
+                        .open(path)
+                        .ok()
+                });
                 Response::Hello {
                     id,
                     protocol: PROTOCOL_VERSION,
@@ -133,6 +149,7 @@ pub fn serve(
                     hardware: about.hardware,
                     details,
                     framing: binary.then(|| frame::MSGPACK.to_string()),
+                    buffer_file: file.is_some(),
                 }
             }
             Request::Load { id, code_object } => match device.load(&code_object.0) {
@@ -155,39 +172,28 @@ pub fn serve(
                 buffers,
             } => match check_launch(workgroups, dynamic_lds, &buffers)
                 .and_then(|()| check_args(args.get(&(module, kernel.clone())), &kernel, &buffers))
+                .and_then(|()| in_file(&buffers, file.as_ref()))
             {
                 Err(why) => error(Some(id), ErrorKind::Other, why),
-                Ok(()) => {
-                    let wanted: Vec<(String, bool)> =
-                        buffers.iter().map(|b| (b.name.clone(), b.output)).collect();
+                Ok(read) => {
+                    let wanted: Vec<(String, bool, Option<u64>)> = (buffers.iter())
+                        .map(|b| (b.name.clone(), b.output, b.at))
+                        .collect();
                     let mut l = Launch {
                         kernel,
                         workgroups,
                         workgroup_size,
-                        buffers: buffers
-                            .into_iter()
-                            .map(|b| Buffer {
+                        buffers: (buffers.into_iter().zip(read))
+                            .map(|(b, read)| Buffer {
                                 name: names.intern(&b.name),
                                 copy_back: b.output,
-                                bytes: b.into_bytes(),
+                                bytes: read.unwrap_or_else(|| b.into_bytes()),
                             })
                             .collect(),
                     };
                     match device.launch(ModuleId(module as usize), &mut l) {
                         // Each output buffer goes back under the name the request gave it.
-                        Ok(()) => Response::Done {
-                            id,
-                            buffers: l
-                                .buffers
-                                .into_iter()
-                                .zip(wanted)
-                                .filter(|(_, (_, out))| *out)
-                                .map(|(b, (name, _))| BufferOut {
-                                    name,
-                                    bytes: protocol::Bytes(b.bytes),
-                                })
-                                .collect(),
-                        },
+                        Ok(()) => done(id, l, wanted, file.as_ref()),
                         Err(e) => device_error(id, e),
                     }
                 }
@@ -327,6 +333,84 @@ fn check_launch(workgroups: u32, dynamic_lds: u32, buffers: &[BufferIn]) -> Resu
         }
     }
     Ok(())
+}
+
+/// The contents of the launch's buffers that are in the buffer file (`None` for the others),
+/// read from it; why not, when a buffer names the file without one, or the file is short.
+fn in_file(
+    buffers: &[BufferIn],
+    file: Option<&std::fs::File>,
+) -> Result<Vec<Option<Vec<u8>>>, String> {
+    use std::os::unix::fs::FileExt;
+    let in_file: u64 = (buffers.iter().filter(|b| b.at.is_some()))
+        .map(BufferIn::len)
+        .sum();
+    if in_file > MAX_REQUEST_BYTES as u64 {
+        return Err(format!(
+            "the buffers in the buffer file hold {in_file} bytes; a launch's hold at most \
+             {MAX_REQUEST_BYTES}"
+        ));
+    }
+    buffers
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let Some(at) = b.at else { return Ok(None) };
+            let Some(file) = file else {
+                return Err(format!(
+                    "buffer {i} (`{}`) is in the buffer file (`at`), and this session has none \
+                     (docs/device-protocol.md, \"Buffer file\")",
+                    b.name
+                ));
+            };
+            if b.fill.is_some() {
+                return Ok(None);
+            }
+            let mut bytes = vec![0; b.len() as usize];
+            file.read_exact_at(&mut bytes, at).map_err(|e| {
+                format!(
+                    "buffer {i} (`{}`): cannot read its {} bytes at {at} of the buffer file: {e}",
+                    b.name,
+                    bytes.len()
+                )
+            })?;
+            Ok(Some(bytes))
+        })
+        .collect()
+}
+
+/// The answer to a launch that ran: its output buffers (in the buffer file, for those the launch
+/// put there), each under the name the request gave it.
+fn done(
+    id: u64,
+    l: Launch,
+    wanted: Vec<(String, bool, Option<u64>)>,
+    file: Option<&std::fs::File>,
+) -> Response {
+    use std::os::unix::fs::FileExt;
+    let mut buffers = Vec::new();
+    for (b, (name, output, at)) in l.buffers.into_iter().zip(wanted) {
+        match (output, at, file) {
+            (false, _, _) => {}
+            (true, Some(at), Some(file)) => {
+                if let Err(e) = file.write_all_at(&b.bytes, at) {
+                    let why = format!("cannot write output `{name}` to the buffer file: {e}");
+                    return error(Some(id), ErrorKind::Other, why);
+                }
+                buffers.push(BufferOut {
+                    name,
+                    bytes: protocol::Bytes::default(),
+                    size: Some(b.bytes.len() as u64),
+                });
+            }
+            (true, _, _) => buffers.push(BufferOut {
+                name,
+                bytes: protocol::Bytes(b.bytes),
+                size: None,
+            }),
+        }
+    }
+    Response::Done { id, buffers }
 }
 
 /// Records the buffer arguments of each kernel of a loaded code object (nothing when its

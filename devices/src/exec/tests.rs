@@ -53,6 +53,7 @@ fn hello(framings: &[&str]) -> Vec<u8> {
         protocol: super::PROTOCOL_VERSION,
         harness: "test".into(),
         framings: framings.iter().map(|f| f.to_string()).collect(),
+        buffer_file: None,
     })
 }
 
@@ -89,7 +90,13 @@ fn a_launch_in_frames_answers_the_bytes_the_device_gives_in_process() {
         id: 2,
         code_object: super::protocol::Bytes(code_object.clone()),
     }));
-    input.extend(bulk::launch_frame(3, 0, &launch));
+    input.extend(bulk::launch_frame(
+        3,
+        0,
+        &launch,
+        &bulk::fills(&launch),
+        None,
+    ));
     input.extend(frame::encode(&Request::Shutdown { id: 4 }));
     let (hello, frames) = split(&serve_bytes(&input));
     let Response::Hello { framing, .. } = hello else {
@@ -219,4 +226,178 @@ fn a_device_writing_text_after_choosing_frames_is_named_with_its_bytes() {
         e.contains("not a frame") && e.contains("Segfault here"),
         "{e}"
     );
+}
+
+/// A hello offering the binary framing and the buffer file at `path`.
+fn hello_with_file(path: &str) -> Vec<u8> {
+    Framing::JsonLines.encode(&Request::Hello {
+        id: 1,
+        protocol: super::PROTOCOL_VERSION,
+        harness: "test".into(),
+        framings: vec![MSGPACK.to_string()],
+        buffer_file: Some(path.to_string()),
+    })
+}
+
+/// Serves load, `launch` (through `file` when given: its offsets) and shutdown after `hello`;
+/// the hello's answer and the launch's.
+fn serve_launch(
+    hello: Vec<u8>,
+    code_object: &[u8],
+    launch: &Launch,
+    file: Option<&super::shared::BufferFile>,
+) -> (Response, Response, Option<Vec<u64>>) {
+    let mut input = hello;
+    input.extend(frame::encode(&Request::Load {
+        id: 2,
+        code_object: super::protocol::Bytes(code_object.to_vec()),
+    }));
+    let fills = bulk::fills(launch);
+    let offsets = file.map(|f| {
+        let is_fill: Vec<bool> = fills.iter().map(Option::is_some).collect();
+        f.put(launch, &is_fill).unwrap()
+    });
+    input.extend(bulk::launch_frame(3, 0, launch, &fills, offsets.as_deref()));
+    input.extend(frame::encode(&Request::Shutdown { id: 4 }));
+    let (hello, frames) = split(&serve_bytes(&input));
+    assert_eq!(frames.len(), 3, "{hello:?}");
+    (hello, frame::decode(&frames[1]).unwrap(), offsets)
+}
+
+/// `launch` run in process.
+fn in_process(code_object: &[u8], launch: &Launch) -> Launch {
+    let mut dev = EmuDevice::for_target(DEFAULT).with_threads(1);
+    let m = dev.load(code_object).unwrap();
+    let mut want = launch.clone();
+    dev.launch(m, &mut want).unwrap();
+    want
+}
+
+#[test]
+fn a_launch_through_the_buffer_file_leaves_the_bytes_the_device_gives_in_process() {
+    let (code_object, launch) = kernel_and_launch();
+    let file = super::shared::BufferFile::create().unwrap();
+    let (hello, done, offsets) = serve_launch(
+        hello_with_file(&file.path()),
+        &code_object,
+        &launch,
+        Some(&file),
+    );
+    assert!(
+        matches!(
+            hello,
+            Response::Hello {
+                buffer_file: true,
+                ..
+            }
+        ),
+        "{hello:?}"
+    );
+    let Response::Done { id: 3, buffers } = done else {
+        panic!("{done:?}")
+    };
+    // No bytes travel: each output is its size, and its bytes are in the file.
+    assert!(buffers
+        .iter()
+        .all(|b| b.bytes.0.is_empty() && b.size.is_some()));
+    let mut got = launch.clone();
+    for b in got.buffers.iter_mut().filter(|b| b.copy_back) {
+        b.bytes.fill(0);
+    }
+    let outs = (buffers.iter())
+        .map(|b| (b.name.as_str(), super::answer::Out::File(b.size.unwrap())))
+        .collect();
+    super::answer::take_outputs(&mut got, outs, Some((&file, offsets.as_deref().unwrap())))
+        .unwrap();
+    assert_eq!(got, in_process(&code_object, &launch));
+}
+
+#[test]
+fn a_launch_naming_a_buffer_file_the_session_has_not_is_refused_in_words() {
+    let (code_object, launch) = kernel_and_launch();
+    let file = super::shared::BufferFile::create().unwrap();
+    // The hello offers no file, and the launch says its buffers are in one.
+    let (hello, done, _) = serve_launch(hello(&[MSGPACK]), &code_object, &launch, Some(&file));
+    assert!(
+        matches!(
+            hello,
+            Response::Hello {
+                buffer_file: false,
+                ..
+            }
+        ),
+        "{hello:?}"
+    );
+    let Response::Error { message, .. } = done else {
+        panic!("{done:?}")
+    };
+    assert!(
+        message.contains("this session has none") && message.contains("Buffer file"),
+        "{message}"
+    );
+    // A file that does not open is declined, and the buffers go on the pipes.
+    let gone = format!("{}-gone", file.path());
+    let (hello, done, _) = serve_launch(hello_with_file(&gone), &code_object, &launch, None);
+    assert!(
+        matches!(
+            hello,
+            Response::Hello {
+                buffer_file: false,
+                ..
+            }
+        ),
+        "{hello:?}"
+    );
+    assert!(matches!(done, Response::Done { id: 3, .. }), "{done:?}");
+}
+
+#[test]
+fn the_buffer_file_is_private_and_a_device_that_truncates_it_is_named() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_, mut launch) = kernel_and_launch();
+    let file = super::shared::BufferFile::create().unwrap();
+    let path = std::path::PathBuf::from(file.path());
+    let dir = path.parent().unwrap().to_path_buf();
+    assert_eq!(
+        std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777,
+        0o700
+    );
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let offsets = file
+        .put(&launch, &vec![false; launch.buffers.len()])
+        .unwrap();
+    let last = launch.buffers.len() - 1;
+    file.take(&mut launch, last, offsets[last]).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(offsets[last])
+        .unwrap();
+    let e = file.take(&mut launch, last, offsets[last]).unwrap_err();
+    assert!(matches!(e, DeviceError::Protocol(_)), "{e:?}");
+    assert!(e.to_string().contains("truncate the file"), "{e}");
+    drop(file);
+    assert!(!dir.exists(), "the directory outlived the device");
+}
+
+#[test]
+fn a_device_taking_a_buffer_file_it_was_not_offered_is_refused() {
+    let takes = format!("read l; echo '{HELLO},\"framing\":\"msgpack\",\"buffer_file\":true}}'");
+    let mut o = ExecOptions::new(&takes, None);
+    o.buffer_file = false;
+    let e = ExecDevice::start(o).unwrap_err().to_string();
+    assert!(
+        e.contains("took the buffer file") && e.contains("offered none"),
+        "{e}"
+    );
+    // Offered, and taken without the binary framing.
+    let script = format!("read l; echo '{HELLO},\"buffer_file\":true}}'");
+    let e = ExecDevice::start(ExecOptions::new(&script, None))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("only with the binary framing"), "{e}");
 }
