@@ -264,29 +264,45 @@ pub fn run_with(
         written: Instant::now(),
     };
     match deadline {
-        // Op after op: each op completes before the next starts.
+        // Op after op, as one stream of chunks: the next op's first chunk is built and launched
+        // while the last one's are checked, and each op is finished (its row, its results) once
+        // its last chunk is folded, in op order.
         None => {
-            for (op, wave) in units(cfg) {
-                states.push(OpState::new(op, wave, cfg, names.target));
-                let specs = states[0].round(cfg.chunk);
-                // Each chunk's cases are built while the one before it is on the device.
-                let mut ahead = (specs.first())
-                    .map(|&s| stream::generate(&states[0].plans[s.variant], s, pipe.take_cases()));
-                for (k, &spec) in specs.iter().enumerate() {
-                    let cases = ahead.take().expect("built ahead");
-                    let next = specs.get(k + 1).copied();
-                    let (checked, built) =
-                        pipe.push(cfg, &states, device, module, 0, spec, cases, next);
-                    ahead = built;
-                    if let Some(c) = checked {
-                        ctx.fold(cfg, &mut states, c, &names, &mut report)?;
-                    }
-                    still_there(device)?;
+            let mut ops = Ops::new(cfg, names.target);
+            ops.refill(&mut states, 2);
+            let mut ahead = (ops.specs.front())
+                .map(|&(k, s)| stream::generate(&states[k].plans[s.variant], s, pipe.take_cases()));
+            while let Some((k, spec)) = ops.specs.pop_front() {
+                ops.refill(&mut states, 1);
+                let cases = ahead.take().expect("built ahead");
+                let next = ops.specs.front().copied();
+                let (checked, built) =
+                    pipe.push(cfg, &states, device, module, k, spec, cases, next);
+                ahead = built;
+                if let Some(c) = checked {
+                    let k = c.state();
+                    ctx.fold(cfg, &mut states, ops.finished, c, &names, &mut report)?;
+                    ops.folded(k);
                 }
-                if let Some(c) = pipe.drain(cfg, &states) {
-                    ctx.fold(cfg, &mut states, c, &names, &mut report)?;
+                for done in ops.finish(&mut states) {
+                    finish_op(
+                        cfg,
+                        device,
+                        &mut report,
+                        done,
+                        &ctx,
+                        on,
+                        sink.as_deref_mut(),
+                    )?;
                 }
-                let done = states.pop().expect("the op just run").res;
+                still_there(device)?;
+            }
+            if let Some(c) = pipe.drain(cfg, &states) {
+                let k = c.state();
+                ctx.fold(cfg, &mut states, ops.finished, c, &names, &mut report)?;
+                ops.folded(k);
+            }
+            for done in ops.finish(&mut states) {
                 finish_op(
                     cfg,
                     device,
@@ -314,14 +330,14 @@ pub fn run_with(
                         let (checked, _) =
                             pipe.push(cfg, &states, device, module, k, spec, cases, None);
                         if let Some(c) = checked {
-                            ctx.fold(cfg, &mut states, c, &names, &mut report)?;
+                            ctx.fold(cfg, &mut states, 0, c, &names, &mut report)?;
                         }
                         still_there(device)?;
                     }
                 }
             }
             if let Some(c) = pipe.drain(cfg, &states) {
-                ctx.fold(cfg, &mut states, c, &names, &mut report)?;
+                ctx.fold(cfg, &mut states, 0, c, &names, &mut report)?;
             }
             for st in std::mem::take(&mut states) {
                 finish_op(
@@ -362,6 +378,66 @@ fn units(cfg: &RunConfig) -> impl Iterator<Item = (DsOp, WaveSize)> + '_ {
     cfg.ops
         .iter()
         .flat_map(|&op| cfg.waves.iter().map(move |&w| (op, w)))
+}
+
+/// The ops of a run that goes op after op ([`run_with`] without `--duration`), as a stream of
+/// chunks: each op's state is made when the stream needs its first chunk, and finished once its
+/// last is folded.
+struct Ops<'c> {
+    units: Box<dyn Iterator<Item = (DsOp, WaveSize)> + 'c>,
+    cfg: &'c RunConfig,
+    target: &'static Target,
+    /// Chunks of the ops made so far, not yet launched: (op state, chunk).
+    specs: std::collections::VecDeque<(usize, stream::ChunkSpec)>,
+    /// Each op's chunks not yet folded.
+    remaining: Vec<usize>,
+    /// Ops finished so far (the first ones: ops finish in order).
+    finished: usize,
+}
+
+impl<'c> Ops<'c> {
+    fn new(cfg: &'c RunConfig, target: &'static Target) -> Ops<'c> {
+        Ops {
+            units: Box::new(units(cfg)),
+            cfg,
+            target,
+            specs: Default::default(),
+            remaining: Vec::new(),
+            finished: 0,
+        }
+    }
+
+    /// Makes op states until `n` chunks wait (or the ops run out).
+    fn refill(&mut self, states: &mut Vec<OpState>, n: usize) {
+        while self.specs.len() < n {
+            let Some((op, wave)) = self.units.next() else {
+                return;
+            };
+            let k = states.len();
+            states.push(OpState::new(op, wave, self.cfg, self.target));
+            let round = states[k].round(self.cfg.chunk);
+            self.remaining.push(round.len());
+            self.specs.extend(round.into_iter().map(|s| (k, s)));
+        }
+    }
+
+    /// A chunk of op state `k` was folded.
+    fn folded(&mut self, k: usize) {
+        self.remaining[k] -= 1;
+    }
+
+    /// The results of the ops whose chunks are all folded, in order, each taken once (its
+    /// state keeps nothing but its op).
+    fn finish(&mut self, states: &mut [OpState]) -> Vec<OpResult> {
+        let mut out = Vec::new();
+        while self.finished < states.len() && self.remaining[self.finished] == 0 {
+            let st = &mut states[self.finished];
+            st.plans = Vec::new();
+            out.push(std::mem::take(&mut st.res));
+            self.finished += 1;
+        }
+        out
+    }
 }
 
 /// Asks the allocator to keep freed memory for reuse. Each chunk allocates its cases, launch
@@ -463,11 +539,12 @@ struct Progress<'a> {
 
 impl Progress<'_> {
     /// Folds a checked chunk, moves the bar, and every [`REWRITE_EVERY`] rewrites the result
-    /// files with the ops under way.
+    /// files with the ops under way (those from `finished` on: the ones before are in the report).
     fn fold(
         &mut self,
         cfg: &RunConfig,
         states: &mut [OpState],
+        finished: usize,
         c: stream::Checked,
         names: &DeviceNames,
         report: &mut Report,
@@ -493,7 +570,7 @@ impl Progress<'_> {
             ));
         }
         if self.written.elapsed() >= REWRITE_EVERY {
-            report.in_progress = states.iter().map(|s| s.res.clone()).collect();
+            report.in_progress = states[finished..].iter().map(|s| s.res.clone()).collect();
             report.elapsed_seconds = self.start.elapsed().as_secs_f64();
             write_results(cfg, report, false)?;
             report.in_progress.clear();

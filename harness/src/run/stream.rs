@@ -534,9 +534,9 @@ pub(super) struct Pipeline {
 
 impl Pipeline {
     /// Launches `cases` (chunk `spec` of op state `state`) on the device while the previous
-    /// chunk is checked on the pool, and the cases of chunk `next` (of the same op state) are
-    /// built there too, off the device's path; returns the previous chunk's check, if there was
-    /// one, and the next chunk's cases.
+    /// chunk is checked on the pool, and the cases of chunk `next` (of its op state) are built
+    /// there too, off the device's path; returns the previous chunk's check, if there was one,
+    /// and the next chunk's cases.
     #[allow(clippy::too_many_arguments)]
     pub fn push(
         &mut self,
@@ -547,7 +547,7 @@ impl Pipeline {
         state: usize,
         spec: ChunkSpec,
         cases: Vec<Case>,
-        next: Option<ChunkSpec>,
+        next: Option<(usize, ChunkSpec)>,
     ) -> (Option<Checked>, Option<Vec<Case>>) {
         let previous = self.pending.take();
         let spare_cases = std::mem::take(&mut self.spare_cases);
@@ -569,8 +569,8 @@ impl Pipeline {
                 let questions = &states[p.state].questions;
                 s.spawn(move |_| *slot = Some(check(cfg, plan, questions, p)));
             }
-            if let Some(n) = next {
-                let plan = &states[state].plans[n.variant];
+            if let Some((ns, n)) = next {
+                let plan = &states[ns].plans[n.variant];
                 let slot = &mut ahead;
                 s.spawn(move |_| *slot = Some(generate(plan, n, spare_cases)));
             }
