@@ -134,6 +134,24 @@ pub trait Device {
     fn load(&mut self, code_object: &[u8]) -> Result<ModuleId, DeviceError>;
     /// Runs `launch` to completion and copies its output buffers back into it.
     fn launch(&mut self, module: ModuleId, launch: &mut Launch) -> Result<(), DeviceError>;
+    /// Hands `launch` over and returns before it has run when the device can take a launch
+    /// while others are under way (`None`: [`Device::complete`] gives it back, with its outcome,
+    /// in the order they were handed over); a device that cannot runs it at once, as
+    /// [`Device::launch`] does, and returns it with its outcome (the default). A launch after a
+    /// submit runs after every launch submitted before it.
+    fn submit(
+        &mut self,
+        module: ModuleId,
+        mut launch: Launch,
+    ) -> Option<(Launch, Result<(), DeviceError>)> {
+        let r = self.launch(module, &mut launch);
+        Some((launch, r))
+    }
+    /// The oldest launch [`Device::submit`] kept and has not given back, once it has run, with its
+    /// outcome; `None` when there is none.
+    fn complete(&mut self) -> Option<(Launch, Result<(), DeviceError>)> {
+        None
+    }
     /// What the device wrote on its error stream so far (an external device's stderr), kept for
     /// the report; empty for devices in this process.
     fn stderr_log(&self) -> Vec<String> {

@@ -19,6 +19,9 @@ told:
                          done at the first launch instead of before hello)
   --error-message BYTES  answers every launch with a `fault` whose message is BYTES long
   --unsupported HEX      answers every launch `unsupported` at offset 0x10 with bytes HEX
+  --queue-log FILE       holds each launch's answer for 0.2 s and appends to FILE, as each launch
+                         arrives, how many launches have arrived and are not yet answered (it
+                         included): 2 when the harness sent it while the one before was under way
 
 Big lines are written in pieces, so the device itself never holds them in memory. The canary's
 traffic (the self-check ds-harness runs before any op: the load of a code object holding
@@ -30,9 +33,11 @@ import argparse
 import base64
 import json
 import os
+import queue
 import shlex
 import subprocess
 import sys
+import threading
 import time
 
 
@@ -60,6 +65,7 @@ def main():
     ap.add_argument("--error-message", type=int)
     ap.add_argument("--unsupported")
     ap.add_argument("--hello-target")
+    ap.add_argument("--queue-log")
     a = ap.parse_args()
     if a.pidfile:
         with open(a.pidfile + ".tmp", "w") as f:
@@ -71,7 +77,25 @@ def main():
     dev = subprocess.Popen(shlex.split(a.serve), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     out = sys.stdout
     launches = 0
-    for line in sys.stdin:
+    # Requests are read as they arrive (a thread of their own), so that one sent while the one
+    # before is still under way is seen to arrive then.
+    arrived = queue.Queue()
+    unanswered = [0]
+    lock = threading.Lock()
+
+    def read_requests():
+        for line in sys.stdin:
+            r = json.loads(line)
+            if a.queue_log and r["type"] == "launch" and not is_canary(r):
+                with lock:
+                    unanswered[0] += 1
+                    with open(a.queue_log, "a") as f:
+                        f.write(f"{unanswered[0]}\n")
+            arrived.put(line)
+        arrived.put(None)
+
+    threading.Thread(target=read_requests, daemon=True).start()
+    for line in iter(arrived.get, None):
         req = json.loads(line)
         if a.bad_stderr:
             print("hostile device: request", req["type"], file=sys.stderr, flush=True)
@@ -104,6 +128,10 @@ def main():
                                       "bytes": a.unsupported}) + "\n")
                 out.flush()
                 continue
+        if a.queue_log and req["type"] == "launch" and not canary:
+            time.sleep(0.2)
+            with lock:
+                unanswered[0] -= 1
         if req["type"] == "hello" and req.pop("framings", None) is not None:
             # A proxy that reads lines must not pass on the binary framing it cannot speak.
             line = json.dumps(req)

@@ -40,12 +40,38 @@ impl ExecDevice {
         limit: usize,
         stage: Stage,
     ) -> Result<Answer, DeviceError> {
+        self.send_request(req, wire, limit)?;
+        self.receive(req, timeout, limit, stage)
+    }
+
+    /// Hands `req` (or `wire`, its bytes already written) to the writer; its answer may be
+    /// `limit` bytes long at most.
+    pub(super) fn send_request(
+        &mut self,
+        req: &Request,
+        wire: Option<Vec<u8>>,
+        limit: usize,
+    ) -> Result<(), DeviceError> {
         let s = self.session.as_mut().expect("a session");
         let bytes = wire.unwrap_or_else(|| s.framing.encode(req));
         s.child.set_line_limit(limit);
         if !s.child.send(bytes) {
             return Err(self.crashed("stopped reading its stdin"));
         }
+        Ok(())
+    }
+
+    /// Waits up to `timeout` for the answer to `req` (sent), which may be `limit` bytes long at
+    /// most; see [`Self::exchange`].
+    pub(super) fn receive(
+        &mut self,
+        req: &Request,
+        timeout: Duration,
+        limit: usize,
+        stage: Stage,
+    ) -> Result<Answer, DeviceError> {
+        let s = self.session.as_mut().expect("a session");
+        s.child.set_line_limit(limit);
         let parsed = match s.child.next_line(timeout) {
             // The answer to a launch, read in place by the caller.
             Ok(Line::Frame(body))

@@ -138,7 +138,9 @@ impl Child {
         let (l, f) = (Arc::clone(&limit), Arc::clone(&frames));
         std::thread::spawn(move || read_lines(stdout, &l, &f, &tx));
         std::thread::spawn(move || read_stderr(stderr, &log));
-        let (requests, rx) = mpsc::sync_channel::<Vec<u8>>(1);
+        // Room for a request per launch in flight: each may wait while the writer has not yet
+        // been scheduled to take the one before.
+        let (requests, rx) = mpsc::sync_channel::<Vec<u8>>(super::flight::MAX_IN_FLIGHT);
         std::thread::spawn(move || {
             for bytes in rx {
                 if stdin
@@ -178,8 +180,8 @@ impl Child {
     }
 
     /// Hands `bytes` (a line with its newline, or a frame) to the writer; false when the writer
-    /// has ended (the child closed its stdin) or still holds an earlier request it could not
-    /// deliver.
+    /// has ended (the child closed its stdin) or still holds as many earlier requests as launches
+    /// may be in flight, undelivered.
     pub fn send(&mut self, bytes: Vec<u8>) -> bool {
         match &self.requests {
             Some(tx) => tx.try_send(bytes).is_ok(),

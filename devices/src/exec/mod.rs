@@ -17,6 +17,7 @@ mod answer;
 mod bulk;
 mod call;
 mod child;
+mod flight;
 pub mod frame;
 mod options;
 pub mod protocol;
@@ -132,6 +133,10 @@ pub struct ExecDevice {
     /// The buffer file offered to every session, once made (none when the options offer none,
     /// or it could not be made: buffers then travel on the pipes).
     buffer_file: Option<shared::BufferFile>,
+    /// Launches submitted and not yet answered, oldest first ([`Device::submit`]).
+    in_flight: std::collections::VecDeque<flight::InFlight>,
+    /// Launches answered (or failed) and not yet given back by [`Device::complete`], oldest first.
+    ready: std::collections::VecDeque<(Launch, Result<(), DeviceError>)>,
 }
 
 impl std::fmt::Debug for ExecDevice {
@@ -166,6 +171,8 @@ impl ExecDevice {
             gave_up: None,
             starts: 0,
             buffer_file: None,
+            in_flight: Default::default(),
+            ready: Default::default(),
         };
         dev.ensure_session().map_err(|e| match e {
             DeviceError::Unavailable(m) => DeviceError::Unavailable(m),
@@ -412,34 +419,15 @@ impl Stage {
     }
 }
 
-impl Drop for ExecDevice {
-    fn drop(&mut self) {
-        self.shutdown();
-    }
-}
-
-impl Device for ExecDevice {
-    fn info(&self) -> &DeviceInfo {
-        &self.info
-    }
-
-    fn load(&mut self, code_object: &[u8]) -> Result<ModuleId, DeviceError> {
-        self.code_objects.push(code_object.to_vec());
-        let m = self.code_objects.len() - 1;
-        if self.session.is_some() {
-            if let Err(e) = self.load_in_session(m) {
-                self.code_objects.pop();
-                return Err(e);
-            }
-        } else if let Err(e) = self.ensure_session() {
-            // A new session loads every code object, this one included.
-            self.code_objects.pop();
-            return Err(e);
-        }
-        Ok(ModuleId(m))
-    }
-
-    fn launch(&mut self, module: ModuleId, launch: &mut Launch) -> Result<(), DeviceError> {
+impl ExecDevice {
+    /// Sends `launch` of `module` (starting a session, loading the module, as needed), its
+    /// buffers at slot `slot` of the buffer file when the session has one.
+    fn send_launch(
+        &mut self,
+        module: ModuleId,
+        launch: &Launch,
+        slot: usize,
+    ) -> Result<flight::Sent, DeviceError> {
         if module.0 >= self.code_objects.len() {
             return Err(DeviceError::Launch(format!(
                 "module {} was never loaded",
@@ -467,7 +455,7 @@ impl Device for ExecDevice {
                 let offsets = match file {
                     Some(f) => {
                         let is_fill: Vec<bool> = fills.iter().map(Option::is_some).collect();
-                        Some(f.put(launch, &is_fill)?)
+                        f.put(launch, &is_fill, slot)?
                     }
                     None => None,
                 };
@@ -491,7 +479,26 @@ impl Device for ExecDevice {
             },
         };
         let limit = answer_limit(launch);
-        let taken = match self.exchange(&req, wire, self.opts.timeout, limit, Stage::Launch)? {
+        // The answer to a launch still under way may come first: room for the larger.
+        let room = (self.in_flight.iter().map(|f| f.sent.limit)).fold(limit, usize::max);
+        self.send_request(&req, wire, room)?;
+        Ok(flight::Sent {
+            req,
+            offsets,
+            limit,
+            session: self.starts,
+        })
+    }
+
+    /// Waits for the answer to `sent` (a launch of `launch`) and takes its outputs into `launch`.
+    fn await_launch(
+        &mut self,
+        sent: &flight::Sent,
+        launch: &mut Launch,
+    ) -> Result<(), DeviceError> {
+        let room = (self.in_flight.iter().map(|f| f.sent.limit)).fold(sent.limit, usize::max);
+        let answer = self.receive(&sent.req, self.opts.timeout, room, Stage::Launch)?;
+        let taken = match answer {
             Answer::Done(body) => {
                 let (_, buffers) = bulk::read_done(&body).expect("read once already");
                 let buffers = buffers.into_iter().map(|(n, b)| (n, Out::Bytes(b)));
@@ -504,7 +511,7 @@ impl Device for ExecDevice {
                         _ => (b.name.as_str(), Out::Bytes(&b.bytes.0[..])),
                     })
                     .collect();
-                let file = self.buffer_file.as_ref().zip(offsets.as_deref());
+                let file = self.buffer_file.as_ref().zip(sent.offsets.as_deref());
                 take_outputs(launch, buffers, file)
             }
             Answer::Message(Response::Error {
@@ -523,6 +530,55 @@ impl Device for ExecDevice {
             ))),
         };
         taken.map_err(|e| self.fail(e))
+    }
+}
+
+impl Drop for ExecDevice {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+impl Device for ExecDevice {
+    fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    fn load(&mut self, code_object: &[u8]) -> Result<ModuleId, DeviceError> {
+        // The answers to the launches under way come first.
+        self.settle();
+        self.code_objects.push(code_object.to_vec());
+        let m = self.code_objects.len() - 1;
+        if self.session.is_some() {
+            if let Err(e) = self.load_in_session(m) {
+                self.code_objects.pop();
+                return Err(e);
+            }
+        } else if let Err(e) = self.ensure_session() {
+            // A new session loads every code object, this one included.
+            self.code_objects.pop();
+            return Err(e);
+        }
+        Ok(ModuleId(m))
+    }
+
+    fn launch(&mut self, module: ModuleId, launch: &mut Launch) -> Result<(), DeviceError> {
+        // Every launch submitted before it first, so that answers stay in order.
+        self.settle();
+        let sent = self.send_launch(module, launch, 0)?;
+        self.await_launch(&sent, launch)
+    }
+
+    fn submit(
+        &mut self,
+        module: ModuleId,
+        launch: Launch,
+    ) -> Option<(Launch, Result<(), DeviceError>)> {
+        self.submit_launch(module, launch)
+    }
+
+    fn complete(&mut self) -> Option<(Launch, Result<(), DeviceError>)> {
+        self.complete_launch()
     }
 
     fn stderr_log(&self) -> Vec<String> {

@@ -15,6 +15,11 @@ use std::fs::File;
 use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
 use std::path::PathBuf;
 
+/// Bytes of one slot of the file: a launch in flight's buffers start at its slot's offset (the
+/// file is sparse: a slot costs what its launch writes). `serve-device` takes at most 256 MiB of
+/// buffers from the file per launch.
+pub const SLOT_BYTES: u64 = 1 << 30;
+
 /// The buffer file of one exec device (for all its sessions), and the directory it is in.
 #[derive(Debug)]
 pub(super) struct BufferFile {
@@ -50,10 +55,20 @@ impl BufferFile {
     }
 
     /// Writes the contents of `launch`'s buffers that go through the file (all but outputs that
-    /// go as a `fill`: `fills[i]`), one after the other from offset 0; returns each buffer's
-    /// offset.
-    pub fn put(&self, launch: &Launch, fills: &[bool]) -> Result<Vec<u64>, DeviceError> {
-        let mut at = 0u64;
+    /// go as a `fill`: `fills[i]`), one after the other from the start of slot `slot` (one per
+    /// launch in flight); returns each buffer's offset. `None` for a launch larger than a slot
+    /// (its buffers go in the frame).
+    pub fn put(
+        &self,
+        launch: &Launch,
+        fills: &[bool],
+        slot: usize,
+    ) -> Result<Option<Vec<u64>>, DeviceError> {
+        let total: u64 = launch.buffers.iter().map(|b| b.bytes.len() as u64).sum();
+        if total > SLOT_BYTES {
+            return Ok(None);
+        }
+        let mut at = slot as u64 * SLOT_BYTES;
         let mut offsets = Vec::with_capacity(launch.buffers.len());
         for (b, &fill) in launch.buffers.iter().zip(fills) {
             if !fill {
@@ -69,7 +84,7 @@ impl BufferFile {
             offsets.push(at);
             at += b.bytes.len() as u64;
         }
-        Ok(offsets)
+        Ok(Some(offsets))
     }
 
     /// Reads output buffer `i` of `launch` back from `at`, where the device wrote it.

@@ -255,7 +255,7 @@ fn serve_launch(
     let fills = bulk::fills(launch);
     let offsets = file.map(|f| {
         let is_fill: Vec<bool> = fills.iter().map(Option::is_some).collect();
-        f.put(launch, &is_fill).unwrap()
+        f.put(launch, &is_fill, 1).unwrap().unwrap()
     });
     input.extend(bulk::launch_frame(3, 0, launch, &fills, offsets.as_deref()));
     input.extend(frame::encode(&Request::Shutdown { id: 4 }));
@@ -367,7 +367,8 @@ fn the_buffer_file_is_private_and_a_device_that_truncates_it_is_named() {
         0o600
     );
     let offsets = file
-        .put(&launch, &vec![false; launch.buffers.len()])
+        .put(&launch, &vec![false; launch.buffers.len()], 0)
+        .unwrap()
         .unwrap();
     let last = launch.buffers.len() - 1;
     file.take(&mut launch, last, offsets[last]).unwrap();

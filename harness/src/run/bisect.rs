@@ -30,6 +30,18 @@ pub(super) fn launch_split(
     reuse: Option<Launch>,
 ) -> Parts {
     let whole = launch_cases(device, module, variant, cases, reuse);
+    split_failed(device, module, variant, cases, whole)
+}
+
+/// `whole`, the launch of `cases` (or why it failed); when it failed with a device error, its
+/// cases launched again in parts as [`launch_split`] does.
+pub(super) fn split_failed(
+    device: &mut dyn Device,
+    module: ModuleId,
+    variant: &Variant,
+    cases: &[Case],
+    whole: Result<Launch, LaunchError>,
+) -> Parts {
     match whole {
         Err((Class::DeviceError, e)) if cases.len() > 1 && device.gave_up().is_none() => {
             let mut budget = MAX_SPLIT_LAUNCHES;

@@ -297,10 +297,21 @@ pub fn run_with(
                 }
                 still_there(device)?;
             }
-            if let Some(c) = pipe.drain(cfg, &states) {
+            while let Some(c) = pipe.drain(cfg, &states, device, module) {
                 let k = c.state();
                 ctx.fold(cfg, &mut states, ops.finished, c, &names, &mut report)?;
                 ops.folded(k);
+                for done in ops.finish(&mut states) {
+                    finish_op(
+                        cfg,
+                        device,
+                        &mut report,
+                        done,
+                        &ctx,
+                        on,
+                        sink.as_deref_mut(),
+                    )?;
+                }
             }
             for done in ops.finish(&mut states) {
                 finish_op(
@@ -336,7 +347,7 @@ pub fn run_with(
                     }
                 }
             }
-            if let Some(c) = pipe.drain(cfg, &states) {
+            while let Some(c) = pipe.drain(cfg, &states, device, module) {
                 ctx.fold(cfg, &mut states, 0, c, &names, &mut report)?;
             }
             for st in std::mem::take(&mut states) {
@@ -639,6 +650,43 @@ fn launch_cases(
         .launch(module, &mut l)
         .map_err(|e| (Class::of_error(&e), e.to_string()))?;
     Ok(l)
+}
+
+/// [`launch_cases`], handed to the device with [`Device::submit`]: `None` when the device keeps
+/// it under way ([`completed`] gives it back).
+fn submit_cases(
+    device: &mut dyn Device,
+    module: ModuleId,
+    variant: &Variant,
+    cases: &[Case],
+    reuse: Option<Launch>,
+) -> Option<Result<Launch, LaunchError>> {
+    let packed = match reuse {
+        Some(mut l) => abi::pack_into(variant, cases, &mut l).map(|_| l),
+        None => abi::pack(variant, cases),
+    };
+    let l = match packed {
+        Ok(l) => l,
+        Err(e) => return Some(Err((Class::DeviceError, e.to_string()))),
+    };
+    device.submit(module, l).map(outcome)
+}
+
+/// The oldest launch the device kept under way ([`submit_cases`]), once it has run.
+fn completed(device: &mut dyn Device) -> Result<Launch, LaunchError> {
+    match device.complete() {
+        Some(done) => outcome(done),
+        None => Err((
+            Class::DeviceError,
+            "the device gave back no launch where one was under way".into(),
+        )),
+    }
+}
+
+/// A launch and its outcome as a launch of cases comes to.
+fn outcome((l, r): (Launch, Result<(), DeviceError>)) -> Result<Launch, LaunchError> {
+    r.map(|()| l)
+        .map_err(|e| (Class::of_error(&e), e.to_string()))
 }
 
 /// One launch: pack, run, unpack.

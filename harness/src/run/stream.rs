@@ -8,7 +8,7 @@
 //! verdicts are folded in case order on the calling thread, so results do not depend on the
 //! number of threads or the chunk size.
 
-use super::bisect::{launch_split, Parts};
+use super::bisect::{split_failed, Parts};
 use super::report::{Lost, Mismatch, OpResult, Unjudged, VariantResult, MAX_LISTED_DIFFERENCES};
 use super::{diff, legal, RunConfig};
 use crate::case::{CaseFile, DeviceOutcome};
@@ -522,21 +522,46 @@ fn case_file(
     (id, path, replay, written)
 }
 
-/// The pipeline: at most one chunk launched and not yet checked, and the buffers of a spent
-/// launch for the next.
+/// The pipeline: the chunks launched and not yet checked, oldest first, and the buffers of a
+/// spent launch for the next. With a device that runs each launch as it is handed over there is
+/// at most one; a device that takes the next launch while one is under way ([`Device::submit`],
+/// an exec device) has the next chunk before it answers the last, and one more chunk waits.
 #[derive(Debug, Default)]
 pub(super) struct Pipeline {
-    pending: Option<Launched>,
+    queue: std::collections::VecDeque<Queued>,
     spare: Option<Launch>,
     /// The cases of the last chunk checked, for the next chunk to be built into.
     spare_cases: Vec<Case>,
 }
 
+/// A chunk launched: its parts once the device has answered (`None`: still under way).
+#[derive(Debug)]
+struct Queued {
+    state: usize,
+    target: &'static ds_isa::target::Target,
+    spec: ChunkSpec,
+    cases: Vec<Case>,
+    parts: Option<Parts>,
+}
+
+impl Queued {
+    fn launched(self) -> Launched {
+        Launched {
+            state: self.state,
+            target: self.target,
+            spec: self.spec,
+            cases: self.cases,
+            parts: self.parts.expect("answered"),
+        }
+    }
+}
+
 impl Pipeline {
-    /// Launches `cases` (chunk `spec` of op state `state`) on the device while the previous
-    /// chunk is checked on the pool, and the cases of chunk `next` (of its op state) are built
-    /// there too, off the device's path; returns the previous chunk's check, if there was one,
-    /// and the next chunk's cases.
+    /// Launches `cases` (chunk `spec` of op state `state`) on the device while the oldest chunk
+    /// the device has answered is checked on the pool, and the cases of chunk `next` (of its op
+    /// state) are built there too, off the device's path; then takes the device's answer to the
+    /// chunk before this one if it is still under way. Returns the check, if a chunk was
+    /// checked, and the next chunk's cases.
     #[allow(clippy::too_many_arguments)]
     pub fn push(
         &mut self,
@@ -549,7 +574,8 @@ impl Pipeline {
         cases: Vec<Case>,
         next: Option<(usize, ChunkSpec)>,
     ) -> (Option<Checked>, Option<Vec<Case>>) {
-        let previous = self.pending.take();
+        let answered = self.queue.front().is_some_and(|q| q.parts.is_some());
+        let previous = answered.then(|| self.queue.pop_front().expect("a chunk").launched());
         let spare_cases = std::mem::take(&mut self.spare_cases);
         let (mut checked, mut ahead) = (None, None);
         let variant = states[state].plans[spec.variant].variant;
@@ -562,7 +588,9 @@ impl Pipeline {
             variant.op,
             cfg.seed
         ));
-        let launch = rayon::in_place_scope(|s| {
+        let spare = self.spare.take();
+        let queue = &mut self.queue;
+        let parts = rayon::in_place_scope(|s| {
             if let Some(p) = previous {
                 let plan = &states[p.state].plans[p.spec.variant];
                 let slot = &mut checked;
@@ -574,18 +602,24 @@ impl Pipeline {
                 let slot = &mut ahead;
                 s.spawn(move |_| *slot = Some(generate(plan, n, spare_cases)));
             }
-            launch_split(device, module, &variant, &cases, self.spare.take())
+            let parts = super::submit_cases(device, module, &variant, &cases, spare)
+                .map(|whole| split_failed(device, module, &variant, &cases, whole));
+            // The chunks handed over before this one, answered now (this one stays under way).
+            for q in queue.iter_mut().filter(|q| q.parts.is_none()) {
+                q.parts = Some(answer(device, module, states, q));
+            }
+            parts
         });
         if let Some(c) = &mut checked {
             self.spare = c.spent.take();
             self.spare_cases = std::mem::take(&mut c.cases);
         }
-        self.pending = Some(Launched {
+        self.queue.push_back(Queued {
             state,
             target,
             spec,
             cases,
-            parts: launch,
+            parts,
         });
         (checked, ahead)
     }
@@ -595,11 +629,28 @@ impl Pipeline {
         std::mem::take(&mut self.spare_cases)
     }
 
-    /// Checks the chunk still pending, if any.
-    pub fn drain(&mut self, cfg: &RunConfig, states: &[OpState]) -> Option<Checked> {
-        self.pending.take().map(|p| {
-            let st = &states[p.state];
-            check(cfg, &st.plans[p.spec.variant], &st.questions, p)
-        })
+    /// Checks the oldest chunk still pending, if any (waiting for the device's answer when it is
+    /// under way); called until `None` at the end of a run.
+    pub fn drain(
+        &mut self,
+        cfg: &RunConfig,
+        states: &[OpState],
+        device: &mut dyn Device,
+        module: ModuleId,
+    ) -> Option<Checked> {
+        let mut q = self.queue.pop_front()?;
+        if q.parts.is_none() {
+            q.parts = Some(answer(device, module, states, &q));
+        }
+        let p = q.launched();
+        let st = &states[p.state];
+        Some(check(cfg, &st.plans[p.spec.variant], &st.questions, p))
     }
+}
+
+/// The device's answer to chunk `q` (under way), its cases launched again in parts if it failed.
+fn answer(device: &mut dyn Device, module: ModuleId, states: &[OpState], q: &Queued) -> Parts {
+    let variant = states[q.state].plans[q.spec.variant].variant;
+    let whole = super::completed(device);
+    split_failed(device, module, &variant, &q.cases, whole)
 }

@@ -537,3 +537,38 @@ fn an_unsupported_answer_names_the_instruction_and_its_row_says_unsupported() {
         "{row}"
     );
 }
+
+#[test]
+fn the_next_launch_goes_while_the_last_is_under_way_and_every_answer_finds_its_cases() {
+    if !python() {
+        return;
+    }
+    let dir = temp_dir("queued-launches");
+    let log = dir.join("queue.log");
+    let cmd = hostile(&format!("--queue-log '{}'", log.display()));
+    let args = [
+        "--op",
+        "ds_add_rtn_u32",
+        "--op",
+        "ds_sub_u32",
+        "--cases",
+        "300",
+    ];
+    let (ran, r) = run_exec(&dir, &cmd, &args, 120);
+    assert_eq!(ran.code, Some(0), "{}\n{}", ran.stdout, ran.stderr);
+    // Each answer was taken for its own launch: every case agrees, none lost.
+    assert_eq!(
+        r["totals"]["agree"], r["totals"]["cases"],
+        "{}",
+        r["totals"]
+    );
+    let counts: Vec<u32> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(counts.len() >= 3, "{counts:?}");
+    // Launches went while the one before was under way, and never more than two at once.
+    assert!(counts.contains(&2), "{counts:?}");
+    assert!(counts.iter().all(|&c| (1..=2).contains(&c)), "{counts:?}");
+}
