@@ -46,13 +46,17 @@ pub const VERSION_DETAIL: &str = "device version";
 pub const HARDWARE_DETAIL: &str = "hardware";
 /// The detail key of the protocol version the device speaks.
 pub const PROTOCOL_DETAIL: &str = "device protocol";
+/// The detail key of how messages and buffers travelled, as the hello agreed: `JSON lines`,
+/// `msgpack frames`, or `msgpack frames, buffers through a shared file`.
+pub const TRANSPORT_DETAIL: &str = "device transport";
 /// Detail keys the harness writes itself (here and in a recording's provenance): a device's own
 /// detail of one of these names is kept as `device's <name>`, never in their place.
-pub const RESERVED_DETAILS: [&str; 12] = [
+pub const RESERVED_DETAILS: [&str; 13] = [
     COMMAND_DETAIL,
     VERSION_DETAIL,
     HARDWARE_DETAIL,
     PROTOCOL_DETAIL,
+    TRANSPORT_DETAIL,
     "backend",
     "gpu",
     "arch",
@@ -262,16 +266,17 @@ impl ExecDevice {
         if self.opts.buffer_file && !offered.is_empty() && self.buffer_file.is_none() {
             self.buffer_file = shared::BufferFile::create().ok();
         }
-        let file_offered = (self.buffer_file.as_ref())
-            .filter(|_| self.opts.buffer_file && !offered.is_empty())
-            .map(|f| f.path());
+        let file_offered =
+            (self.buffer_file.as_ref()).filter(|_| self.opts.buffer_file && !offered.is_empty());
         let hello = Request::Hello {
             id,
             protocol: PROTOCOL_VERSION,
             harness: format!("ds-harness {}", env!("CARGO_PKG_VERSION")),
             framings: offered.clone(),
-            buffer_file: file_offered.clone(),
+            buffer_file: file_offered.map(|f| f.path()),
+            buffer_token: file_offered.map(|f| f.token()),
         };
+        let file_offered = file_offered.is_some();
         let timeout = self.opts.hello_timeout;
         let answer = self
             .call(&hello, timeout, MIN_LINE_BYTES, Stage::Hello)
@@ -311,11 +316,11 @@ impl ExecDevice {
                 )))
             }
         };
-        if buffer_file && (framing != Framing::Msgpack || file_offered.is_none()) {
+        if buffer_file && (framing != Framing::Msgpack || !file_offered) {
             return Err(DeviceError::Unavailable(format!(
                 "`{cmd}` took the buffer file in its hello, and {} (see docs/device-protocol.md, \
                  \"Buffer file\")",
-                if file_offered.is_none() {
+                if !file_offered {
                     "the harness offered none"
                 } else {
                     "it goes only with the binary framing"
@@ -358,6 +363,12 @@ impl ExecDevice {
             self.info.target = target;
             self.hardware = hardware;
             self.info.details = own_details(cmd, &version, protocol, hardware, details);
+            let transport = match (framing, buffer_file) {
+                (Framing::JsonLines, _) => "JSON lines",
+                (Framing::Msgpack, false) => "msgpack frames",
+                (Framing::Msgpack, true) => "msgpack frames, buffers through a shared file",
+            };
+            (self.info.details).insert(4, (TRANSPORT_DETAIL.to_string(), transport.to_string()));
         } else if device != self.info.name
             || target != self.info.target
             || hardware != self.hardware

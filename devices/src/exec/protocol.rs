@@ -85,6 +85,10 @@ pub enum Request {
         /// answer (docs/device-protocol.md, "Buffer file").
         #[serde(default, skip_serializing_if = "Option::is_none")]
         buffer_file: Option<String>,
+        /// With `buffer_file`: the file's first bytes, as hex; a device takes the file only when
+        /// it reads them there (so a file of the same name elsewhere is never taken for it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        buffer_token: Option<String>,
     },
     /// Load a code object (an HSA ELF). Answered by [`Response::Loaded`].
     Load {

@@ -122,6 +122,7 @@ pub fn serve(
                 id,
                 framings,
                 buffer_file,
+                buffer_token,
                 ..
             } => {
                 let info = device.info();
@@ -133,13 +134,9 @@ pub fn serve(
                 }
                 // The buffer file goes with the binary framing; one that does not open (another
                 // machine's path, say) is declined, and buffers travel on the pipes.
-                file = buffer_file.filter(|_| binary).and_then(|path| {
-                    std::fs::OpenOptions::new()
-                        .read(true)
-                        .write(true)
-                        .open(path)
-                        .ok()
-                });
+                file = buffer_file
+                    .filter(|_| binary)
+                    .and_then(|path| open_buffer_file(&path, buffer_token.as_deref()?));
                 Response::Hello {
                     id,
                     protocol: PROTOCOL_VERSION,
@@ -333,6 +330,20 @@ fn check_launch(workgroups: u32, dynamic_lds: u32, buffers: &[BufferIn]) -> Resu
         }
     }
     Ok(())
+}
+
+/// The buffer file at `path`, when it opens for reading and writing and starts with `token`
+/// (hex): the file the harness made, not one of the same name on another machine.
+fn open_buffer_file(path: &str, token: &str) -> Option<std::fs::File> {
+    use std::os::unix::fs::FileExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .ok()?;
+    let mut start = vec![0u8; token.len() / 2];
+    file.read_exact_at(&mut start, 0).ok()?;
+    (!start.is_empty() && super::shared::hex(&start) == token).then_some(file)
 }
 
 /// The contents of the launch's buffers that are in the buffer file (`None` for the others),

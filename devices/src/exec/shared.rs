@@ -20,12 +20,21 @@ use std::path::PathBuf;
 /// buffers from the file per launch.
 pub const SLOT_BYTES: u64 = 1 << 30;
 
+/// Where slot 0 starts: the file's first page holds its token ([`BufferFile::token`]).
+pub const SLOTS_AT: u64 = 4096;
+
+/// Bytes of the token that starts the file.
+pub const TOKEN_BYTES: usize = 16;
+
 /// The buffer file of one exec device (for all its sessions), and the directory it is in.
 #[derive(Debug)]
 pub(super) struct BufferFile {
     dir: PathBuf,
     path: PathBuf,
     file: File,
+    /// Random bytes written at the start of the file: a device proves it opened this file by
+    /// finding them there.
+    token: [u8; TOKEN_BYTES],
 }
 
 impl BufferFile {
@@ -46,7 +55,19 @@ impl BufferFile {
                 Err(e)
             }
         })?;
-        Ok(BufferFile { dir, path, file })
+        let token = random_token();
+        file.write_all_at(&token, 0)?;
+        Ok(BufferFile {
+            dir,
+            path,
+            file,
+            token,
+        })
+    }
+
+    /// The file's token, as hex (the hello's `buffer_token`).
+    pub fn token(&self) -> String {
+        hex(&self.token)
     }
 
     /// The file's path, as the hello offers it.
@@ -68,7 +89,7 @@ impl BufferFile {
         if total > SLOT_BYTES {
             return Ok(None);
         }
-        let mut at = slot as u64 * SLOT_BYTES;
+        let mut at = SLOTS_AT + slot as u64 * SLOT_BYTES;
         let mut offsets = Vec::with_capacity(launch.buffers.len());
         for (b, &fill) in launch.buffers.iter().zip(fills) {
             if !fill {
@@ -107,6 +128,27 @@ impl Drop for BufferFile {
         let _ = std::fs::remove_file(&self.path);
         let _ = std::fs::remove_dir(&self.dir);
     }
+}
+
+/// Bytes no other file starts with by chance: the kernel's random bytes (getrandom(2)), or when
+/// it has none to give, the time, the process and a counter mixed.
+fn random_token() -> [u8; TOKEN_BYTES] {
+    let mut t = [0u8; TOKEN_BYTES];
+    // SAFETY: getrandom writes at most `t.len()` bytes into `t`.
+    let n = unsafe { libc::getrandom(t.as_mut_ptr().cast(), t.len(), 0) };
+    if n != t.len() as isize {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let mix = nanos ^ (u128::from(std::process::id()) << 64) ^ (&t as *const _ as u128);
+        t = mix.to_le_bytes();
+    }
+    t
+}
+
+/// `bytes` as lowercase hex.
+pub(super) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A new directory under `base` that only this user may enter (mode 0700, a name no one else

@@ -54,6 +54,7 @@ fn hello(framings: &[&str]) -> Vec<u8> {
         harness: "test".into(),
         framings: framings.iter().map(|f| f.to_string()).collect(),
         buffer_file: None,
+        buffer_token: None,
     })
 }
 
@@ -228,14 +229,15 @@ fn a_device_writing_text_after_choosing_frames_is_named_with_its_bytes() {
     );
 }
 
-/// A hello offering the binary framing and the buffer file at `path`.
-fn hello_with_file(path: &str) -> Vec<u8> {
+/// A hello offering the binary framing and the buffer file at `path`, with `token`.
+fn hello_with_file(path: &str, token: &str) -> Vec<u8> {
     Framing::JsonLines.encode(&Request::Hello {
         id: 1,
         protocol: super::PROTOCOL_VERSION,
         harness: "test".into(),
         framings: vec![MSGPACK.to_string()],
         buffer_file: Some(path.to_string()),
+        buffer_token: Some(token.to_string()),
     })
 }
 
@@ -278,7 +280,7 @@ fn a_launch_through_the_buffer_file_leaves_the_bytes_the_device_gives_in_process
     let (code_object, launch) = kernel_and_launch();
     let file = super::shared::BufferFile::create().unwrap();
     let (hello, done, offsets) = serve_launch(
-        hello_with_file(&file.path()),
+        hello_with_file(&file.path(), &file.token()),
         &code_object,
         &launch,
         Some(&file),
@@ -335,20 +337,28 @@ fn a_launch_naming_a_buffer_file_the_session_has_not_is_refused_in_words() {
         message.contains("this session has none") && message.contains("Buffer file"),
         "{message}"
     );
-    // A file that does not open is declined, and the buffers go on the pipes.
+    // A file that does not open, or does not start with the token (a file of the same name on
+    // another machine), is declined, and the buffers go on the pipes.
     let gone = format!("{}-gone", file.path());
-    let (hello, done, _) = serve_launch(hello_with_file(&gone), &code_object, &launch, None);
-    assert!(
-        matches!(
-            hello,
-            Response::Hello {
-                buffer_file: false,
-                ..
-            }
-        ),
-        "{hello:?}"
-    );
-    assert!(matches!(done, Response::Done { id: 3, .. }), "{done:?}");
+    let other = "00".repeat(super::shared::TOKEN_BYTES);
+    for hello in [
+        hello_with_file(&gone, &file.token()),
+        hello_with_file(&file.path(), &other),
+        hello_with_file(&file.path(), ""),
+    ] {
+        let (hello, done, _) = serve_launch(hello, &code_object, &launch, None);
+        assert!(
+            matches!(
+                hello,
+                Response::Hello {
+                    buffer_file: false,
+                    ..
+                }
+            ),
+            "{hello:?}"
+        );
+        assert!(matches!(done, Response::Done { id: 3, .. }), "{done:?}");
+    }
 }
 
 #[test]

@@ -491,3 +491,48 @@ fn run_gfx1200_wave64_through_serve_device_agrees_on_every_op() {
     assert_eq!(r["meta"]["backend"], "exec");
     all_gfx12_ops_agree_in_wave64(&r, "gfx1200", 16);
 }
+
+#[test]
+fn serve_device_takes_the_buffer_file_and_the_results_say_how_the_buffers_travelled() {
+    for (framing, transport) in [
+        ("", "msgpack frames, buffers through a shared file"),
+        ("file", "msgpack frames, buffers through a shared file"),
+        ("msgpack", "msgpack frames"),
+        ("json", "JSON lines"),
+    ] {
+        let dir = temp_dir(&format!("transport-{framing}"));
+        let json = dir.join("r.json");
+        let (j, o) = (json.to_str().unwrap(), dir.join("out"));
+        let cmd = serve_cmd();
+        let args = [
+            "run",
+            "--backend",
+            "exec",
+            "--device-cmd",
+            &cmd,
+            "--op",
+            "ds_add_rtn_u32",
+            "--op",
+            "ds_store_b64",
+            "--cases",
+            "200",
+            "--json",
+            j,
+            "--out",
+            o.to_str().unwrap(),
+        ];
+        let env: Vec<(&str, &str)> = match framing {
+            "" => Vec::new(),
+            f => vec![("DS_HARNESS_DEVICE_FRAMING", f)],
+        };
+        let out = common::ds_harness_env(&args, &env);
+        assert_eq!(code(&out), 0, "{framing}: {}", stderr(&out));
+        let r: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(r["totals"]["agree"], r["totals"]["cases"], "{framing}");
+        assert_eq!(
+            r["meta"]["device_details"]["device transport"], transport,
+            "{framing}: {}",
+            r["meta"]["device_details"]
+        );
+    }
+}
