@@ -1,12 +1,15 @@
 //! No external device outlives the harness: every running device's process group is registered
 //! here, and SIGINT, SIGTERM, SIGHUP and SIGQUIT (POSIX signal(7)) to the harness kill every
-//! registered group before the harness dies of the signal as it would have. The other exit paths
-//! (returning from `main`, an error, a panic) end a device through `ExecDevice`'s `Drop`.
+//! registered group before the harness dies of the signal as it would have; the devices' buffer
+//! files and their directories are registered too, and removed then. The other exit paths
+//! (returning from `main`, an error, a panic) end a device, and remove its buffer file, through
+//! `ExecDevice`'s `Drop`.
 //!
-//! The handler only calls async-signal-safe functions (kill(2), sigaction(2), raise(3)) and reads
-//! a fixed array of atomics, as signal-safety(7) requires.
+//! The handler only calls async-signal-safe functions (kill(2), unlink(2), rmdir(2), sigaction(2),
+//! raise(3)) and reads fixed arrays of atomics, as signal-safety(7) requires.
 
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::ffi::{c_char, CString};
+use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 use std::sync::Once;
 
 /// Process groups of devices running at once, at most (each exec device runs one child).
@@ -36,6 +39,59 @@ pub fn unregister(slot: Option<usize>) {
     }
 }
 
+/// Buffer files (and their directories) of devices alive at once, at most.
+static FILES: [AtomicPtr<c_char>; SLOTS] = [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS];
+static DIRS: [AtomicPtr<c_char>; SLOTS] = [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS];
+
+/// Registers a buffer file and its directory, to be removed if a signal ends the harness;
+/// returns the slot to [`unregister_file`], or `None` (no slot free, or a path with a NUL byte:
+/// then only `Drop` removes them).
+pub fn register_file(file: &std::path::Path, dir: &std::path::Path) -> Option<usize> {
+    use std::os::unix::ffi::OsStrExt;
+    install();
+    let c = |p: &std::path::Path| CString::new(p.as_os_str().as_bytes()).ok();
+    let (f, d) = (c(file)?, c(dir)?);
+    let slot = FILES.iter().position(|slot| {
+        slot.compare_exchange(
+            std::ptr::null_mut(),
+            f.as_ptr().cast_mut(),
+            Ordering::SeqCst,
+            Ordering::SeqCst,
+        )
+        .is_ok()
+    })?;
+    DIRS[slot].store(d.as_ptr().cast_mut(), Ordering::SeqCst);
+    // The handler may read them at any moment, so they are never freed (a few bytes per device).
+    std::mem::forget(f);
+    std::mem::forget(d);
+    Some(slot)
+}
+
+/// Forgets the buffer file in `slot` (its device removed it).
+pub fn unregister_file(slot: Option<usize>) {
+    if let Some(s) = slot {
+        DIRS[s].store(std::ptr::null_mut(), Ordering::SeqCst);
+        FILES[s].store(std::ptr::null_mut(), Ordering::SeqCst);
+    }
+}
+
+/// Removes every registered buffer file, then its directory.
+fn remove_files() {
+    for (file, dir) in FILES.iter().zip(&DIRS) {
+        let (f, d) = (file.load(Ordering::SeqCst), dir.load(Ordering::SeqCst));
+        // SAFETY: registered pointers are NUL-terminated strings never freed; unlink(2) and
+        // rmdir(2) are async-signal-safe.
+        unsafe {
+            if !f.is_null() {
+                libc::unlink(f);
+            }
+            if !d.is_null() {
+                libc::rmdir(d);
+            }
+        }
+    }
+}
+
 /// Kills every registered process group.
 fn kill_all() {
     for slot in &GROUPS {
@@ -52,6 +108,7 @@ fn kill_all() {
 #[cfg(unix)]
 extern "C" fn on_signal(sig: libc::c_int) {
     kill_all();
+    remove_files();
     // SAFETY: restores the default action and raises the signal again, so the harness ends as
     // the signal would have ended it (exit status, core dump); both are async-signal-safe.
     unsafe {

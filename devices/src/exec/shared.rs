@@ -35,6 +35,8 @@ pub(super) struct BufferFile {
     /// Random bytes written at the start of the file: a device proves it opened this file by
     /// finding them there.
     token: [u8; TOKEN_BYTES],
+    /// Its slot in [`super::reap`]'s registry (removed if a signal ends the harness).
+    reaped: Option<usize>,
 }
 
 impl BufferFile {
@@ -55,14 +57,16 @@ impl BufferFile {
                 Err(e)
             }
         })?;
-        let token = random_token();
-        file.write_all_at(&token, 0)?;
-        Ok(BufferFile {
+        let reaped = super::reap::register_file(&path, &dir);
+        let made = BufferFile {
             dir,
             path,
             file,
-            token,
-        })
+            token: random_token(),
+            reaped,
+        };
+        made.file.write_all_at(&made.token, 0)?;
+        Ok(made)
     }
 
     /// The file's token, as hex (the hello's `buffer_token`).
@@ -127,6 +131,7 @@ impl Drop for BufferFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
         let _ = std::fs::remove_dir(&self.dir);
+        super::reap::unregister_file(self.reaped);
     }
 }
 

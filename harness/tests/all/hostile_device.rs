@@ -293,6 +293,12 @@ fn a_signal_to_the_harness_ends_the_devices_process_group() {
         let mut child = harness.spawn().unwrap();
         let pgid = read_pgid(&pidfile, Duration::from_secs(30)).expect("the device started");
         std::thread::sleep(Duration::from_secs(2));
+        let files = buffer_dirs(child.id());
+        assert_eq!(
+            files.len(),
+            1,
+            "the harness offered its device a buffer file"
+        );
         // SAFETY: signals our own child.
         unsafe {
             libc::kill(child.id() as i32, sig);
@@ -318,7 +324,25 @@ fn a_signal_to_the_harness_ends_the_devices_process_group() {
         });
         assert!(!st.success(), "{st:?}");
         assert!(!alive, "signal {sig}: the device outlived the harness");
+        assert!(
+            files.iter().all(|d| !d.exists()),
+            "signal {sig}: the buffer file's directory outlived the harness: {files:?}"
+        );
     }
+}
+
+/// The buffer-file directories the harness of process `pid` made (under /dev/shm, or the
+/// temporary directory where there is none).
+fn buffer_dirs(pid: u32) -> Vec<PathBuf> {
+    let prefix = format!("ds-harness-{pid}-");
+    [PathBuf::from("/dev/shm"), std::env::temp_dir()]
+        .iter()
+        .filter_map(|base| std::fs::read_dir(base).ok())
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .map(|e| e.path())
+        .collect()
 }
 
 /// A run recording through a device named `name` with hello `details` (and `--hardware` when
