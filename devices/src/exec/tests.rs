@@ -314,22 +314,25 @@ fn a_launch_through_the_buffer_file_leaves_the_bytes_the_device_gives_in_process
     assert_eq!(got, in_process(&code_object, &launch));
 }
 
+/// Asserts that `hello` (a device's answer) did not take the buffer file.
+fn assert_declined(hello: &Response) {
+    let declined = matches!(
+        hello,
+        Response::Hello {
+            buffer_file: false,
+            ..
+        }
+    );
+    assert!(declined, "{hello:?}");
+}
+
 #[test]
 fn a_launch_naming_a_buffer_file_the_session_has_not_is_refused_in_words() {
     let (code_object, launch) = kernel_and_launch();
     let file = super::shared::BufferFile::create().unwrap();
     // The hello offers no file, and the launch says its buffers are in one.
     let (hello, done, _) = serve_launch(hello(&[MSGPACK]), &code_object, &launch, Some(&file));
-    assert!(
-        matches!(
-            hello,
-            Response::Hello {
-                buffer_file: false,
-                ..
-            }
-        ),
-        "{hello:?}"
-    );
+    assert_declined(&hello);
     let Response::Error { message, .. } = done else {
         panic!("{done:?}")
     };
@@ -347,16 +350,7 @@ fn a_launch_naming_a_buffer_file_the_session_has_not_is_refused_in_words() {
         hello_with_file(&file.path(), ""),
     ] {
         let (hello, done, _) = serve_launch(hello, &code_object, &launch, None);
-        assert!(
-            matches!(
-                hello,
-                Response::Hello {
-                    buffer_file: false,
-                    ..
-                }
-            ),
-            "{hello:?}"
-        );
+        assert_declined(&hello);
         assert!(matches!(done, Response::Done { id: 3, .. }), "{done:?}");
     }
 }

@@ -272,13 +272,25 @@ pub fn run_with(
             ops.refill(&mut states, 2);
             let mut ahead = (ops.specs.front())
                 .map(|&(k, s)| stream::generate(&states[k].plans[s.variant], s, pipe.take_cases()));
-            while let Some((k, spec)) = ops.specs.pop_front() {
-                ops.refill(&mut states, 1);
-                let cases = ahead.take().expect("built ahead");
-                let next = ops.specs.front().copied();
-                let (checked, built) =
-                    pipe.push(cfg, &states, device, module, k, spec, cases, next);
-                ahead = built;
+            // Chunk after chunk; once all are launched, the ones still pending are checked.
+            let mut more = true;
+            while more {
+                let checked = match ops.specs.pop_front() {
+                    Some((k, spec)) => {
+                        ops.refill(&mut states, 1);
+                        let cases = ahead.take().expect("built ahead");
+                        let next = ops.specs.front().copied();
+                        let (checked, built) =
+                            pipe.push(cfg, &states, device, module, k, spec, cases, next);
+                        ahead = built;
+                        checked
+                    }
+                    None => {
+                        let checked = pipe.drain(cfg, &states, device, module);
+                        more = checked.is_some();
+                        checked
+                    }
+                };
                 if let Some(c) = checked {
                     let k = c.state();
                     ctx.fold(cfg, &mut states, ops.finished, c, &names, &mut report)?;
@@ -296,33 +308,6 @@ pub fn run_with(
                     )?;
                 }
                 still_there(device)?;
-            }
-            while let Some(c) = pipe.drain(cfg, &states, device, module) {
-                let k = c.state();
-                ctx.fold(cfg, &mut states, ops.finished, c, &names, &mut report)?;
-                ops.folded(k);
-                for done in ops.finish(&mut states) {
-                    finish_op(
-                        cfg,
-                        device,
-                        &mut report,
-                        done,
-                        &ctx,
-                        on,
-                        sink.as_deref_mut(),
-                    )?;
-                }
-            }
-            for done in ops.finish(&mut states) {
-                finish_op(
-                    cfg,
-                    device,
-                    &mut report,
-                    done,
-                    &ctx,
-                    on,
-                    sink.as_deref_mut(),
-                )?;
             }
         }
         // Round after round over every op until the time is up; the ops complete together.
