@@ -2,17 +2,20 @@
 //! may offer a device a file that a launch's buffers travel through instead of the pipes. The
 //! harness writes every input buffer into it before the launch, at offsets the launch names;
 //! the device reads them there, writes its output buffers back at theirs, and answers with their
-//! sizes only. Both sides read and write with `pread`/`pwrite` (no mapping), so a device that
-//! truncates the file gives the harness a short read, never a fault.
+//! sizes only.
 //!
-//! The file lives in a directory only this user may enter, made for the device and removed with
-//! it; the harness keeps its own handle open, so what the device does to the path changes
-//! nothing the harness reads. A device on another machine cannot open the path and declines.
+//! The file is a memory file (memfd_create(2)) of a fixed size, sealed against shrinking
+//! (`F_SEAL_SHRINK`, fcntl(2)), which the harness maps: no device can cut it short under the
+//! mapping, so the harness's copies into and out of it never fault, and cost no system call. A
+//! device reaches it through a link in a directory only this user may enter, made for the device
+//! and removed with it (the link names the harness's own descriptor under /proc). A device on
+//! another machine finds no such directory and declines; what a device does to the link changes
+//! nothing the harness reads.
 
-use super::text;
 use crate::{DeviceError, Launch};
 use std::fs::File;
-use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
+use std::os::fd::{AsRawFd, FromRawFd};
+use std::os::unix::fs::DirBuilderExt;
 use std::path::PathBuf;
 
 /// Bytes of one slot of the file: a launch in flight's buffers start at its slot's offset (the
@@ -23,15 +26,23 @@ pub const SLOT_BYTES: u64 = 1 << 30;
 /// Where slot 0 starts: the file's first page holds its token ([`BufferFile::token`]).
 pub const SLOTS_AT: u64 = 4096;
 
+/// The file's size: the token's page and a slot per launch in flight (sparse: only what the
+/// launches write takes memory).
+const FILE_BYTES: u64 = SLOTS_AT + super::flight::MAX_IN_FLIGHT as u64 * SLOT_BYTES;
+
 /// Bytes of the token that starts the file.
 pub const TOKEN_BYTES: usize = 16;
 
-/// The buffer file of one exec device (for all its sessions), and the directory it is in.
+/// The buffer file of one exec device (for all its sessions), the link to it and the directory
+/// the link is in.
 #[derive(Debug)]
 pub(super) struct BufferFile {
     dir: PathBuf,
     path: PathBuf,
-    file: File,
+    /// The memory file, held open: the link names this descriptor.
+    _file: File,
+    /// The whole file, mapped shared ([`FILE_BYTES`]).
+    map: *mut u8,
     /// Random bytes written at the start of the file: a device proves it opened this file by
     /// finding them there.
     token: [u8; TOKEN_BYTES],
@@ -39,33 +50,69 @@ pub(super) struct BufferFile {
     reaped: Option<usize>,
 }
 
+// SAFETY: the mapping is owned by the value (unmapped on drop) and used through `&self` only for
+// copies into and out of ranges the caller gives; the device on the other side writes it too,
+// which makes its bytes untrusted, not the memory unsound (a shared mapping of a file that
+// cannot shrink).
+unsafe impl Send for BufferFile {}
+
 impl BufferFile {
-    /// A new, empty file in a new private directory: under /dev/shm (memory) when there is one,
-    /// else the system's temporary directory.
+    /// A new memory file, sealed against shrinking and mapped, and the link to it in a new
+    /// private directory: under /dev/shm when there is one, else the system's temporary
+    /// directory.
     pub fn create() -> std::io::Result<BufferFile> {
+        let file = sealed_memory_file()?;
+        // SAFETY: maps the whole file, shared, readable and writable; checked below.
+        let map = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                FILE_BYTES as usize,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                file.as_raw_fd(),
+                0,
+            )
+        };
+        if map == libc::MAP_FAILED {
+            return Err(std::io::Error::last_os_error());
+        }
+        let target = PathBuf::from(format!(
+            "/proc/{}/fd/{}",
+            std::process::id(),
+            file.as_raw_fd()
+        ));
         let shm = std::path::Path::new("/dev/shm");
         let base = if shm.is_dir() {
             shm.to_path_buf()
         } else {
             std::env::temp_dir()
         };
-        let (dir, path, file) = private_file(&base).or_else(|e| {
+        let linked = private_link(&base, &target).or_else(|e| {
             // A /dev/shm this user cannot write: the temporary directory instead.
             if base != std::env::temp_dir() {
-                private_file(&std::env::temp_dir())
+                private_link(&std::env::temp_dir(), &target)
             } else {
                 Err(e)
             }
-        })?;
+        });
+        let (dir, path) = match linked {
+            Ok(l) => l,
+            Err(e) => {
+                // SAFETY: unmaps what was mapped above.
+                unsafe { libc::munmap(map, FILE_BYTES as usize) };
+                return Err(e);
+            }
+        };
         let reaped = super::reap::register_file(&path, &dir);
         let made = BufferFile {
             dir,
             path,
-            file,
+            _file: file,
+            map: map.cast(),
             token: random_token(),
             reaped,
         };
-        made.file.write_all_at(&made.token, 0)?;
+        made.copy_in(&made.token, 0);
         Ok(made)
     }
 
@@ -90,21 +137,14 @@ impl BufferFile {
         slot: usize,
     ) -> Result<Option<Vec<u64>>, DeviceError> {
         let total: u64 = launch.buffers.iter().map(|b| b.bytes.len() as u64).sum();
-        if total > SLOT_BYTES {
+        if total > SLOT_BYTES || slot >= super::flight::MAX_IN_FLIGHT {
             return Ok(None);
         }
         let mut at = SLOTS_AT + slot as u64 * SLOT_BYTES;
         let mut offsets = Vec::with_capacity(launch.buffers.len());
         for (b, &fill) in launch.buffers.iter().zip(fills) {
             if !fill {
-                self.file.write_all_at(&b.bytes, at).map_err(|e| {
-                    DeviceError::Launch(format!(
-                        "cannot write buffer `{}` ({} bytes) to the device's buffer file {}: {e}",
-                        b.name,
-                        b.bytes.len(),
-                        self.path.display()
-                    ))
-                })?;
+                self.copy_in(&b.bytes, at);
             }
             offsets.push(at);
             at += b.bytes.len() as u64;
@@ -112,27 +152,77 @@ impl BufferFile {
         Ok(Some(offsets))
     }
 
-    /// Reads output buffer `i` of `launch` back from `at`, where the device wrote it.
+    /// Reads output buffer `i` of `launch` back from `at`, where the device wrote it (an offset
+    /// of this file's: [`Self::put`]'s).
     pub fn take(&self, launch: &mut Launch, i: usize, at: u64) -> Result<(), DeviceError> {
         let b = &mut launch.buffers[i];
-        self.file.read_exact_at(&mut b.bytes, at).map_err(|e| {
-            DeviceError::Protocol(format!(
-                "the device answered that output buffer {i} (`{}`, {} bytes) is in the buffer \
-                 file at {at}, and it cannot be read there ({}): did the device truncate the file?",
-                b.name,
-                b.bytes.len(),
-                text::bounded(&e.to_string(), text::MAX_MESSAGE_CHARS)
-            ))
-        })
+        let n = b.bytes.len() as u64;
+        if at.checked_add(n).is_none_or(|end| end > FILE_BYTES) {
+            return Err(DeviceError::Protocol(format!(
+                "output buffer {i} (`{}`, {n} bytes) at {at} lies outside the buffer file",
+                b.name
+            )));
+        }
+        // SAFETY: `at..at + n` lies within the mapping (checked above), which no one can shrink.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                self.map.add(at as usize),
+                b.bytes.as_mut_ptr(),
+                n as usize,
+            )
+        };
+        Ok(())
+    }
+
+    /// Copies `bytes` into the file at `at` (within it: the callers' offsets are [`Self::put`]'s).
+    fn copy_in(&self, bytes: &[u8], at: u64) {
+        assert!(
+            at + bytes.len() as u64 <= FILE_BYTES,
+            "within the buffer file"
+        );
+        // SAFETY: the range lies within the mapping (asserted), which no one can shrink.
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.map.add(at as usize), bytes.len())
+        };
     }
 }
 
 impl Drop for BufferFile {
     fn drop(&mut self) {
+        // SAFETY: unmaps the mapping this value made; nothing refers to it past here.
+        unsafe { libc::munmap(self.map.cast(), FILE_BYTES as usize) };
         let _ = std::fs::remove_file(&self.path);
         let _ = std::fs::remove_dir(&self.dir);
         super::reap::unregister_file(self.reaped);
     }
+}
+
+/// A memory file of [`FILE_BYTES`], readable and writable by this user only, that cannot be
+/// shrunk (nor its seals changed).
+fn sealed_memory_file() -> std::io::Result<File> {
+    let name = c"ds-harness buffers";
+    // SAFETY: memfd_create(2) with a NUL-terminated name; the descriptor is owned below.
+    let fd =
+        unsafe { libc::memfd_create(name.as_ptr(), libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `fd` is a new descriptor that nothing else owns.
+    let file = unsafe { File::from_raw_fd(fd) };
+    file.set_len(FILE_BYTES)?;
+    // SAFETY: fchmod(2) and fcntl(2) on a descriptor this function owns.
+    let sealed = unsafe {
+        libc::fchmod(fd, 0o600) == 0
+            && libc::fcntl(
+                fd,
+                libc::F_ADD_SEALS,
+                libc::F_SEAL_SHRINK | libc::F_SEAL_SEAL,
+            ) == 0
+    };
+    if !sealed {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(file)
 }
 
 /// Bytes no other file starts with by chance: the kernel's random bytes (getrandom(2)), or when
@@ -157,8 +247,11 @@ pub(super) fn hex(bytes: &[u8]) -> String {
 }
 
 /// A new directory under `base` that only this user may enter (mode 0700, a name no one else
-/// took), with an empty file in it (mode 0600).
-fn private_file(base: &std::path::Path) -> std::io::Result<(PathBuf, PathBuf, File)> {
+/// took), with a link in it to `target` (the memory file's descriptor).
+fn private_link(
+    base: &std::path::Path,
+    target: &std::path::Path,
+) -> std::io::Result<(PathBuf, PathBuf)> {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let mut last = None;
@@ -172,14 +265,8 @@ fn private_file(base: &std::path::Path) -> std::io::Result<(PathBuf, PathBuf, Fi
         match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
             Ok(()) => {
                 let path = dir.join("buffers");
-                let file = std::fs::OpenOptions::new()
-                    .read(true)
-                    .write(true)
-                    .create_new(true)
-                    .mode(0o600)
-                    .open(&path);
-                return match file {
-                    Ok(f) => Ok((dir, path, f)),
+                return match std::os::unix::fs::symlink(target, &path) {
+                    Ok(()) => Ok((dir, path)),
                     Err(e) => {
                         let _ = std::fs::remove_dir(&dir);
                         Err(e)

@@ -356,35 +356,40 @@ fn a_launch_naming_a_buffer_file_the_session_has_not_is_refused_in_words() {
 }
 
 #[test]
-fn the_buffer_file_is_private_and_a_device_that_truncates_it_is_named() {
+fn the_buffer_file_is_private_and_no_device_can_cut_it_short() {
     use std::os::unix::fs::PermissionsExt;
     let (_, mut launch) = kernel_and_launch();
+    let want = launch.clone();
     let file = super::shared::BufferFile::create().unwrap();
     let path = std::path::PathBuf::from(file.path());
     let dir = path.parent().unwrap().to_path_buf();
-    assert_eq!(
-        std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777,
-        0o700
-    );
-    assert_eq!(
-        std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
-        0o600
-    );
-    let offsets = file
-        .put(&launch, &vec![false; launch.buffers.len()], 0)
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&dir), 0o700);
+    assert_eq!(mode(&path), 0o600);
+    let offsets = (file.put(&launch, &vec![false; launch.buffers.len()], 1))
         .unwrap()
         .unwrap();
-    let last = launch.buffers.len() - 1;
-    file.take(&mut launch, last, offsets[last]).unwrap();
-    std::fs::OpenOptions::new()
+    // What a device opens through the link is the harness's file: the token, then the buffers.
+    let mut seen = std::fs::OpenOptions::new()
+        .read(true)
         .write(true)
         .open(&path)
-        .unwrap()
-        .set_len(offsets[last])
         .unwrap();
-    let e = file.take(&mut launch, last, offsets[last]).unwrap_err();
-    assert!(matches!(e, DeviceError::Protocol(_)), "{e:?}");
-    assert!(e.to_string().contains("truncate the file"), "{e}");
+    let mut start = [0u8; super::shared::TOKEN_BYTES];
+    std::io::Read::read_exact(&mut seen, &mut start).unwrap();
+    assert_eq!(super::shared::hex(&start), file.token());
+    // It cannot be cut short under the harness's mapping.
+    assert!(
+        seen.set_len(0).is_err(),
+        "the device truncated the buffer file"
+    );
+    let last = launch.buffers.len() - 1;
+    launch.buffers[last].bytes.fill(0);
+    file.take(&mut launch, last, offsets[last]).unwrap();
+    assert_eq!(launch, want);
+    // An offset outside the file is named, not read.
+    let e = file.take(&mut launch, last, u64::MAX - 8).unwrap_err();
+    assert!(e.to_string().contains("outside the buffer file"), "{e}");
     drop(file);
     assert!(!dir.exists(), "the directory outlived the device");
 }
