@@ -100,7 +100,7 @@ pub fn serve(
     let mut input = input;
     let mut framing = Framing::JsonLines;
     // The buffer file the hello offered, once opened.
-    let mut file: Option<std::fs::File> = None;
+    let mut file: Option<super::shared::Opened> = None;
     let mut n = 0;
     loop {
         n += 1;
@@ -136,7 +136,7 @@ pub fn serve(
                 // machine's path, say) is declined, and buffers travel on the pipes.
                 file = buffer_file
                     .filter(|_| binary)
-                    .and_then(|path| open_buffer_file(&path, buffer_token.as_deref()?));
+                    .and_then(|path| super::shared::Opened::open(&path, buffer_token.as_deref()?));
                 Response::Hello {
                     id,
                     protocol: PROTOCOL_VERSION,
@@ -332,27 +332,12 @@ fn check_launch(workgroups: u32, dynamic_lds: u32, buffers: &[BufferIn]) -> Resu
     Ok(())
 }
 
-/// The buffer file at `path`, when it opens for reading and writing and starts with `token`
-/// (hex): the file the harness made, not one of the same name on another machine.
-fn open_buffer_file(path: &str, token: &str) -> Option<std::fs::File> {
-    use std::os::unix::fs::FileExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(path)
-        .ok()?;
-    let mut start = vec![0u8; token.len() / 2];
-    file.read_exact_at(&mut start, 0).ok()?;
-    (!start.is_empty() && super::shared::hex(&start) == token).then_some(file)
-}
-
 /// The contents of the launch's buffers that are in the buffer file (`None` for the others),
 /// read from it; why not, when a buffer names the file without one, or the file is short.
 fn in_file(
     buffers: &[BufferIn],
-    file: Option<&std::fs::File>,
+    file: Option<&super::shared::Opened>,
 ) -> Result<Vec<Option<Vec<u8>>>, String> {
-    use std::os::unix::fs::FileExt;
     let in_file: u64 = (buffers.iter().filter(|b| b.at.is_some()))
         .map(BufferIn::len)
         .sum();
@@ -377,12 +362,11 @@ fn in_file(
             if b.fill.is_some() {
                 return Ok(None);
             }
-            let mut bytes = vec![0; b.len() as usize];
-            file.read_exact_at(&mut bytes, at).map_err(|e| {
+            let n = b.len() as usize;
+            let bytes = file.read(at, n).map_err(|e| {
                 format!(
-                    "buffer {i} (`{}`): cannot read its {} bytes at {at} of the buffer file: {e}",
-                    b.name,
-                    bytes.len()
+                    "buffer {i} (`{}`): cannot read its {n} bytes at {at} of the buffer file: {e}",
+                    b.name
                 )
             })?;
             Ok(Some(bytes))
@@ -396,15 +380,14 @@ fn done(
     id: u64,
     l: Launch,
     wanted: Vec<(String, bool, Option<u64>)>,
-    file: Option<&std::fs::File>,
+    file: Option<&super::shared::Opened>,
 ) -> Response {
-    use std::os::unix::fs::FileExt;
     let mut buffers = Vec::new();
     for (b, (name, output, at)) in l.buffers.into_iter().zip(wanted) {
         match (output, at, file) {
             (false, _, _) => {}
             (true, Some(at), Some(file)) => {
-                if let Err(e) = file.write_all_at(&b.bytes, at) {
+                if let Err(e) = file.write(at, &b.bytes) {
                     let why = format!("cannot write output `{name}` to the buffer file: {e}");
                     return error(Some(id), ErrorKind::Other, why);
                 }

@@ -279,3 +279,95 @@ fn private_link(
     }
     Err(last.unwrap_or_else(|| std::io::Error::other("no free directory name")))
 }
+
+/// The buffer file as a served device holds it ([`super::serve`]): mapped when it is sealed
+/// against shrinking (the harness's is), so no one can cut it short under the mapping; otherwise
+/// read and written with pread/pwrite (another harness's plain file, say).
+#[derive(Debug)]
+pub(super) struct Opened {
+    file: File,
+    /// The mapping and its length (the file's when it was opened; it can only grow).
+    map: Option<(*mut u8, usize)>,
+}
+
+impl Opened {
+    /// The file at `path`, when it opens for reading and writing and starts with `token` (hex):
+    /// the file the harness made, not one of the same name on another machine.
+    pub fn open(path: &str, token: &str) -> Option<Opened> {
+        use std::os::unix::fs::FileExt;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .ok()?;
+        let mut start = vec![0u8; token.len() / 2];
+        file.read_exact_at(&mut start, 0).ok()?;
+        (!start.is_empty() && hex(&start) == token).then_some(())?;
+        // SAFETY: fcntl(2) F_GET_SEALS on a descriptor this function owns.
+        let seals = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_GET_SEALS) };
+        let len = file.metadata().ok()?.len() as usize;
+        let map = (seals >= 0 && seals & libc::F_SEAL_SHRINK != 0 && len > 0)
+            .then(|| {
+                // SAFETY: maps the file's current length, shared; it cannot shrink (sealed).
+                let m = unsafe {
+                    libc::mmap(
+                        std::ptr::null_mut(),
+                        len,
+                        libc::PROT_READ | libc::PROT_WRITE,
+                        libc::MAP_SHARED,
+                        file.as_raw_fd(),
+                        0,
+                    )
+                };
+                (m != libc::MAP_FAILED).then_some((m.cast::<u8>(), len))
+            })
+            .flatten();
+        Some(Opened { file, map })
+    }
+
+    /// The mapped range `at..at + len`, when the mapping holds it.
+    fn mapped(&self, at: u64, len: usize) -> Option<*mut u8> {
+        let (m, n) = self.map?;
+        let end = at.checked_add(len as u64)?;
+        // SAFETY (of the caller's use): the range lies within the mapping.
+        (end <= n as u64).then(|| unsafe { m.add(at as usize) })
+    }
+
+    /// `len` bytes at `at`.
+    pub fn read(&self, at: u64, len: usize) -> std::io::Result<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let mut bytes = vec![0u8; len];
+        match self.mapped(at, len) {
+            // SAFETY: the range lies within the mapping, which no one can shrink.
+            Some(p) => unsafe { std::ptr::copy_nonoverlapping(p, bytes.as_mut_ptr(), len) },
+            None => self.file.read_exact_at(&mut bytes, at)?,
+        }
+        Ok(bytes)
+    }
+
+    /// Writes `bytes` at `at`.
+    pub fn write(&self, at: u64, bytes: &[u8]) -> std::io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        match self.mapped(at, bytes.len()) {
+            // SAFETY: the range lies within the mapping, which no one can shrink.
+            Some(p) => unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, bytes.len()) },
+            None => self.file.write_all_at(bytes, at)?,
+        }
+        Ok(())
+    }
+
+    /// Whether the file is mapped (sealed against shrinking).
+    #[cfg(test)]
+    pub fn is_mapped(&self) -> bool {
+        self.map.is_some()
+    }
+}
+
+impl Drop for Opened {
+    fn drop(&mut self) {
+        if let Some((m, n)) = self.map {
+            // SAFETY: unmaps the mapping this value made; nothing refers to it past here.
+            unsafe { libc::munmap(m.cast(), n) };
+        }
+    }
+}

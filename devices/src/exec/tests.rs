@@ -411,3 +411,71 @@ fn a_device_taking_a_buffer_file_it_was_not_offered_is_refused() {
         .to_string();
     assert!(e.contains("only with the binary framing"), "{e}");
 }
+
+#[test]
+fn a_plain_buffer_file_is_read_and_written_and_the_harnesss_sealed_one_is_mapped() {
+    use super::shared::{BufferFile, Opened, SLOTS_AT};
+    use std::os::unix::fs::FileExt;
+    let (code_object, launch) = kernel_and_launch();
+    // The harness's own file: sealed, so a served device maps it.
+    let sealed = BufferFile::create().unwrap();
+    let opened = Opened::open(&sealed.path(), &sealed.token()).unwrap();
+    assert!(opened.is_mapped());
+    opened.write(SLOTS_AT, b"mapped").unwrap();
+    assert_eq!(opened.read(SLOTS_AT, 6).unwrap(), b"mapped");
+    // Another harness's plain file, its token and buffers written as a harness would: read and
+    // written with pread/pwrite, and the launch leaves what it leaves in process.
+    let dir = std::env::temp_dir().join(format!("ds-plain-buffers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("buffers");
+    let token = [7u8; super::shared::TOKEN_BYTES];
+    let plain = (std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true))
+    .truncate(true)
+    .open(&path)
+    .unwrap();
+    plain.write_all_at(&token, 0).unwrap();
+    let mut offsets = Vec::new();
+    let mut at = SLOTS_AT;
+    for b in &launch.buffers {
+        plain.write_all_at(&b.bytes, at).unwrap();
+        offsets.push(at);
+        at += b.bytes.len() as u64;
+    }
+    let hex = super::shared::hex(&token);
+    let opened = Opened::open(path.to_str().unwrap(), &hex).unwrap();
+    assert!(!opened.is_mapped());
+    assert!(
+        opened.read(at + 1, 8).is_err(),
+        "a read past the end is an error"
+    );
+    let mut input = hello_with_file(path.to_str().unwrap(), &hex);
+    input.extend(frame::encode(&Request::Load {
+        id: 2,
+        code_object: super::protocol::Bytes(code_object.clone()),
+    }));
+    let fills = vec![None; launch.buffers.len()];
+    input.extend(bulk::launch_frame(3, 0, &launch, &fills, Some(&offsets)));
+    let (hello, frames) = split(&serve_bytes(&input));
+    assert!(
+        matches!(
+            hello,
+            Response::Hello {
+                buffer_file: true,
+                ..
+            }
+        ),
+        "{hello:?}"
+    );
+    let done: Response = frame::decode(&frames[1]).unwrap();
+    assert!(matches!(done, Response::Done { id: 3, .. }), "{done:?}");
+    let want = in_process(&code_object, &launch);
+    for (i, b) in want.buffers.iter().enumerate().filter(|(_, b)| b.copy_back) {
+        let mut got = vec![0u8; b.bytes.len()];
+        plain.read_exact_at(&mut got, offsets[i]).unwrap();
+        assert_eq!(got, b.bytes, "output `{}`", b.name);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
