@@ -249,21 +249,34 @@ fn serve_launch(
     launch: &Launch,
     file: Option<&super::shared::BufferFile>,
 ) -> (Response, Response, Option<Vec<u64>>) {
-    let mut input = hello;
-    input.extend(frame::encode(&Request::Load {
-        id: 2,
-        code_object: super::protocol::Bytes(code_object.to_vec()),
-    }));
     let fills = bulk::fills(launch);
     let offsets = file.map(|f| {
         let is_fill: Vec<bool> = fills.iter().map(Option::is_some).collect();
         f.put(launch, &is_fill, 1).unwrap().unwrap()
     });
-    input.extend(bulk::launch_frame(3, 0, launch, &fills, offsets.as_deref()));
+    let (hello, done) = serve_frames(hello, code_object, launch, &fills, offsets.as_deref());
+    (hello, done, offsets)
+}
+
+/// Serves load, the launch frame of `launch` (`fills`, `offsets` as [`bulk::launch_frame`]
+/// takes them) and shutdown after `hello`; the hello's answer and the launch's.
+fn serve_frames(
+    hello: Vec<u8>,
+    code_object: &[u8],
+    launch: &Launch,
+    fills: &[Option<&[u8]>],
+    offsets: Option<&[u64]>,
+) -> (Response, Response) {
+    let mut input = hello;
+    input.extend(frame::encode(&Request::Load {
+        id: 2,
+        code_object: super::protocol::Bytes(code_object.to_vec()),
+    }));
+    input.extend(bulk::launch_frame(3, 0, launch, fills, offsets));
     input.extend(frame::encode(&Request::Shutdown { id: 4 }));
     let (hello, frames) = split(&serve_bytes(&input));
     assert_eq!(frames.len(), 3, "{hello:?}");
-    (hello, frame::decode(&frames[1]).unwrap(), offsets)
+    (hello, frame::decode(&frames[1]).unwrap())
 }
 
 /// `launch` run in process.
@@ -285,16 +298,7 @@ fn a_launch_through_the_buffer_file_leaves_the_bytes_the_device_gives_in_process
         &launch,
         Some(&file),
     );
-    assert!(
-        matches!(
-            hello,
-            Response::Hello {
-                buffer_file: true,
-                ..
-            }
-        ),
-        "{hello:?}"
-    );
+    assert_file_taken(&hello, true);
     let Response::Done { id: 3, buffers } = done else {
         panic!("{done:?}")
     };
@@ -314,16 +318,16 @@ fn a_launch_through_the_buffer_file_leaves_the_bytes_the_device_gives_in_process
     assert_eq!(got, in_process(&code_object, &launch));
 }
 
-/// Asserts that `hello` (a device's answer) did not take the buffer file.
-fn assert_declined(hello: &Response) {
-    let declined = matches!(
+/// Asserts that `hello` (a device's answer) took the buffer file, or did not.
+fn assert_file_taken(hello: &Response, taken: bool) {
+    let took = matches!(
         hello,
         Response::Hello {
-            buffer_file: false,
+            buffer_file: true,
             ..
         }
     );
-    assert!(declined, "{hello:?}");
+    assert_eq!(took, taken, "{hello:?}");
 }
 
 #[test]
@@ -332,7 +336,7 @@ fn a_launch_naming_a_buffer_file_the_session_has_not_is_refused_in_words() {
     let file = super::shared::BufferFile::create().unwrap();
     // The hello offers no file, and the launch says its buffers are in one.
     let (hello, done, _) = serve_launch(hello(&[MSGPACK]), &code_object, &launch, Some(&file));
-    assert_declined(&hello);
+    assert_file_taken(&hello, false);
     let Response::Error { message, .. } = done else {
         panic!("{done:?}")
     };
@@ -350,7 +354,7 @@ fn a_launch_naming_a_buffer_file_the_session_has_not_is_refused_in_words() {
         hello_with_file(&file.path(), ""),
     ] {
         let (hello, done, _) = serve_launch(hello, &code_object, &launch, None);
-        assert_declined(&hello);
+        assert_file_taken(&hello, false);
         assert!(matches!(done, Response::Done { id: 3, .. }), "{done:?}");
     }
 }
@@ -451,25 +455,10 @@ fn a_plain_buffer_file_is_read_and_written_and_the_harnesss_sealed_one_is_mapped
         opened.read(at + 1, 8).is_err(),
         "a read past the end is an error"
     );
-    let mut input = hello_with_file(path.to_str().unwrap(), &hex);
-    input.extend(frame::encode(&Request::Load {
-        id: 2,
-        code_object: super::protocol::Bytes(code_object.clone()),
-    }));
     let fills = vec![None; launch.buffers.len()];
-    input.extend(bulk::launch_frame(3, 0, &launch, &fills, Some(&offsets)));
-    let (hello, frames) = split(&serve_bytes(&input));
-    assert!(
-        matches!(
-            hello,
-            Response::Hello {
-                buffer_file: true,
-                ..
-            }
-        ),
-        "{hello:?}"
-    );
-    let done: Response = frame::decode(&frames[1]).unwrap();
+    let hello = hello_with_file(path.to_str().unwrap(), &hex);
+    let (hello, done) = serve_frames(hello, &code_object, &launch, &fills, Some(&offsets));
+    assert_file_taken(&hello, true);
     assert!(matches!(done, Response::Done { id: 3, .. }), "{done:?}");
     let want = in_process(&code_object, &launch);
     for (i, b) in want.buffers.iter().enumerate().filter(|(_, b)| b.copy_back) {
